@@ -1,0 +1,61 @@
+"""The two families of errors llmapp knows.
+
+::
+
+    build time: a problem in the code or document being turned into functions
+    LlmappError
+    └── LlmApplicationError        every problem of one class, each with its location
+        (problems: list[BuildProblem], "Class.method.param: reason" per line)
+
+    run time: a problem in data an LLM sent -- never raised
+    ValidationIssue (llmapp.validate)  path, expected, value, description
+
+    run time: a problem in how the application itself is used (not the LLM's fault)
+    LlmappError
+    └── ExecutionError             e.g. a required human-side value is missing
+
+Data problems are values, not exceptions: validators, ``parse`` and ``coerce``
+return them and never raise.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+__all__ = ["BuildProblem", "ExecutionError", "LlmApplicationError", "LlmappError"]
+
+
+class LlmappError(Exception):
+    """Base class of every exception llmapp raises on purpose."""
+
+
+@dataclass(frozen=True, slots=True)
+class BuildProblem:
+    """One thing wrong with a class, method or parameter, found while building."""
+
+    location: str
+    reason: str
+
+    def __str__(self) -> str:
+        return f"{self.location}: {self.reason}"
+
+
+class LlmApplicationError(LlmappError):
+    """Every problem found in one class, reported together.
+
+    Attributes:
+        problems: each problem with its ``Class.method.param`` location.
+    """
+
+    def __init__(self, subject: str, problems: Iterable[BuildProblem]) -> None:
+        self.subject = subject
+        self.problems = list(problems)
+        lines = "\n".join(f"  {problem}" for problem in self.problems)
+        count = len(self.problems)
+        noun = "problem" if count == 1 else "problems"
+        super().__init__(f"{subject} cannot become an LLM application ({count} {noun}):\n{lines}")
+
+
+class ExecutionError(LlmappError):
+    """The application was used wrongly by its caller (not by the LLM)."""

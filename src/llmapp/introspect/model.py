@@ -1,0 +1,268 @@
+"""The neutral type model: what introspection learns about Python types.
+
+One small frozen record per kind of type, constraints as fields, metadata in
+``Meta``. Named types (dataclasses, TypedDicts, NamedTuples, pydantic models,
+Enums) live once in ``TypeGraph.definitions`` and are used through ``RefNode``,
+which is how recursion works: a definition's key is reserved before its fields
+are built. Nothing here knows JSON Schema; the schema emitter and the
+converter read this model only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal, Union
+
+__all__ = [
+    "NO_DEFAULT",
+    "NO_META",
+    "AnyNode",
+    "ArrayNode",
+    "BooleanNode",
+    "Definition",
+    "DictNode",
+    "EnumDef",
+    "Field",
+    "IntegerNode",
+    "LiteralNode",
+    "Meta",
+    "MethodSpec",
+    "Node",
+    "NullNode",
+    "NumberNode",
+    "ObjectDef",
+    "ParameterSpec",
+    "RefNode",
+    "StringNode",
+    "TupleNode",
+    "TypeGraph",
+    "TypeKey",
+    "UnionNode",
+]
+
+TypeKey = Hashable
+"""Identity of a named type: the class, or the parametrised generic alias."""
+
+LiteralValue = Union[str, int, float, bool, None]
+
+
+class _NoDefault:
+    _instance: _NoDefault | None = None
+
+    def __new__(cls) -> _NoDefault:
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+        return cls._instance
+
+    def __repr__(self) -> str:
+        return "NO_DEFAULT"
+
+    def __bool__(self) -> bool:
+        return False
+
+
+NO_DEFAULT: Any = _NoDefault()
+"""Marks a parameter or field without a default value."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Meta:
+    """Metadata that any type may carry; the schema shows it, validation ignores it."""
+
+    title: str | None = None
+    description: str | None = None
+    examples: tuple[Any, ...] = ()
+    human: bool = False
+    """Only a human may compose this value (llmapp's ``Human`` marker)."""
+
+
+NO_META = Meta()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Node:
+    """Base of every type node.
+
+    ``python_type`` is the Python type that validated JSON becomes on
+    conversion (``datetime``, ``set``, ``Decimal``, ...); ``None`` means the
+    JSON value is used as it is.
+    """
+
+    meta: Meta = NO_META
+    python_type: Any = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class StringNode(Node):
+    min_length: int | None = None
+    max_length: int | None = None
+    pattern: str | None = None
+    format: str | None = None
+    content_encoding: str | None = None
+    content_media_type: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class _NumericNode(Node):
+    ge: int | float | None = None
+    gt: int | float | None = None
+    le: int | float | None = None
+    lt: int | float | None = None
+    multiple_of: int | float | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class IntegerNode(_NumericNode):
+    pass
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class NumberNode(_NumericNode):
+    pass
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BooleanNode(Node):
+    pass
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class NullNode(Node):
+    pass
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AnyNode(Node):
+    """Any JSON value (``Any``, ``object``)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LiteralNode(Node):
+    """One of a fixed set of JSON scalars (``Literal[...]``)."""
+
+    values: tuple[LiteralValue, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ArrayNode(Node):
+    """A homogeneous sequence: list, Sequence, ``tuple[T, ...]``, set, frozenset."""
+
+    item: Node
+    min_items: int | None = None
+    max_items: int | None = None
+    unique_items: bool = False
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TupleNode(Node):
+    """A fixed-length tuple, one type per position."""
+
+    items: tuple[Node, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DictNode(Node):
+    """A mapping with string keys and values of one type."""
+
+    value: Node
+    min_properties: int | None = None
+    max_properties: int | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class UnionNode(Node):
+    """Any one of several types (``X | Y``, ``Optional[X]``)."""
+
+    options: tuple[Node, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RefNode(Node):
+    """A use of a named type kept in ``TypeGraph.definitions``."""
+
+    key: TypeKey
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Field:
+    """One field of an object type, or one parameter of a method."""
+
+    name: str
+    type: Node
+    required: bool = True
+    default: Any = NO_DEFAULT
+    description: str | None = None
+    python_name: str | None = None
+    """The attribute or argument name in Python, when it differs from ``name``."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class _NamedDef:
+    key: TypeKey
+    name: str
+    """Display name, sanitised for JSON Schema (``Page_Product_``)."""
+    module: str
+    qualname: str
+    cls: Any
+    description: str | None = None
+    title: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ObjectDef(_NamedDef):
+    """A named object: dataclass, TypedDict, NamedTuple or pydantic model."""
+
+    kind: Literal["dataclass", "typeddict", "namedtuple", "pydantic", "class"]
+    fields: tuple[Field, ...]
+    additional: Node | None = None
+    """Schema of extra keys, or ``None`` when extra keys are not allowed."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class EnumDef(_NamedDef):
+    """A named ``enum.Enum``; ``values`` are its members' values, in order."""
+
+    values: tuple[LiteralValue, ...]
+
+
+Definition = Union[ObjectDef, EnumDef]
+
+
+@dataclass(frozen=True, slots=True)
+class TypeGraph:
+    """Every named type reached from a class's methods."""
+
+    definitions: Mapping[TypeKey, Definition] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ParameterSpec(Field):
+    """One parameter of a method as the LLM sees it.
+
+    ``from_kwargs`` is true for keys spread from ``**kwargs: Unpack[TD]``.
+    """
+
+    positional_only: bool = False
+    from_kwargs: bool = False
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MethodSpec:
+    """What introspection learned about one public method."""
+
+    name: str
+    """The function's name (the method's name)."""
+    kind: Literal["instance", "static", "class"]
+    is_async: bool
+    parameters: tuple[ParameterSpec, ...]
+    returns: Node | None
+    """``None`` when the method returns ``None``; coroutines are unwrapped."""
+    description: str | None = None
+    summary: str | None = None
+    title: str | None = None
+    returns_description: str | None = None
+    tags: tuple[str, ...] = ()
+    deprecated: bool = False
+    human: bool = False
+    """``@human``: a function for humans only, never given to the LLM."""

@@ -1,0 +1,33 @@
+"""Stage 2: the LLM schema, emitted from the type model; predicates over any schema."""
+
+from llmapp.schema._predicates import (
+    HUMAN_KEYWORD,
+    is_array,
+    is_boolean,
+    is_file,
+    is_human,
+    is_integer,
+    is_null,
+    is_number,
+    is_object,
+    is_reference,
+    is_string,
+    is_union,
+    is_unknown,
+)
+
+__all__ = [
+    "HUMAN_KEYWORD",
+    "is_array",
+    "is_boolean",
+    "is_file",
+    "is_human",
+    "is_integer",
+    "is_null",
+    "is_number",
+    "is_object",
+    "is_reference",
+    "is_string",
+    "is_union",
+    "is_unknown",
+]

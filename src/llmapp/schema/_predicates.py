@@ -1,0 +1,91 @@
+"""Questions about one LLM schema, for writing ``separate`` predicates and the like."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+__all__ = [
+    "HUMAN_KEYWORD",
+    "is_array",
+    "is_boolean",
+    "is_file",
+    "is_human",
+    "is_integer",
+    "is_null",
+    "is_number",
+    "is_object",
+    "is_reference",
+    "is_string",
+    "is_union",
+    "is_unknown",
+]
+
+HUMAN_KEYWORD = "x-llmapp-human"
+"""Schema keyword set to ``true`` on values only a human may compose."""
+
+Schema = Mapping[str, Any]
+
+
+def _has_type(schema: Schema, name: str) -> bool:
+    declared = schema.get("type")
+    return declared == name or (isinstance(declared, list) and name in declared)
+
+
+def is_string(schema: Schema) -> bool:
+    return _has_type(schema, "string")
+
+
+def is_integer(schema: Schema) -> bool:
+    return _has_type(schema, "integer")
+
+
+def is_number(schema: Schema) -> bool:
+    return _has_type(schema, "number")
+
+
+def is_boolean(schema: Schema) -> bool:
+    return _has_type(schema, "boolean")
+
+
+def is_null(schema: Schema) -> bool:
+    return _has_type(schema, "null")
+
+
+def is_array(schema: Schema) -> bool:
+    return _has_type(schema, "array")
+
+
+def is_object(schema: Schema) -> bool:
+    return _has_type(schema, "object")
+
+
+def is_reference(schema: Schema) -> bool:
+    return isinstance(schema.get("$ref"), str)
+
+
+def is_union(schema: Schema) -> bool:
+    return isinstance(schema.get("anyOf"), list) or isinstance(schema.get("oneOf"), list)
+
+
+def is_unknown(schema: Schema) -> bool:
+    """True for a schema that accepts any value (``{}``, or only annotations)."""
+    structural = {
+        "type", "enum", "const", "$ref", "anyOf", "oneOf", "allOf", "not",
+        "properties", "items", "prefixItems", "additionalProperties",
+    }
+    return not any(key in schema for key in structural)
+
+
+def is_file(schema: Schema) -> bool:
+    """True for binary content: ``contentMediaType``, ``contentEncoding`` or ``format: binary``."""
+    return (
+        "contentMediaType" in schema
+        or "contentEncoding" in schema
+        or schema.get("format") == "binary"
+    )
+
+
+def is_human(schema: Schema) -> bool:
+    """True where llmapp's ``Human`` marker put its keyword."""
+    return schema.get(HUMAN_KEYWORD) is True
