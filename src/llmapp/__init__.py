@@ -1,0 +1,1 @@
+"""llmapp: typed, validated LLM function-calling applications from Python classes."""

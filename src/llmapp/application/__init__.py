@@ -1,0 +1,1 @@
+"""The decorator, the application and its functions, and safe execution."""

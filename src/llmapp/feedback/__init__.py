@@ -1,0 +1,1 @@
+"""A failed validation -> text that shows the model its own mistakes."""

@@ -1,0 +1,1 @@
+"""Stage 3: LLM schema -> generated validator that reports every mistake."""
