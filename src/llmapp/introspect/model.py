@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal, Union
+from typing import Any, Literal
 
 __all__ = [
     "NO_DEFAULT",
@@ -44,7 +44,7 @@ __all__ = [
 TypeKey = Hashable
 """Identity of a named type: the class, or the parametrised generic alias."""
 
-LiteralValue = Union[str, int, float, bool, None]
+LiteralValue = str | int | float | bool | None
 
 
 class _NoDefault:
@@ -226,7 +226,7 @@ class EnumDef(_NamedDef):
     values: tuple[LiteralValue, ...]
 
 
-Definition = Union[ObjectDef, EnumDef]
+Definition = ObjectDef | EnumDef
 
 
 @dataclass(frozen=True, slots=True)

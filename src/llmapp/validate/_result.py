@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Generic, Literal, TypeVar, Union
+from typing import Any, Generic, Literal, TypeVar
 
 __all__ = [
     "UNDEFINED",
@@ -75,4 +75,4 @@ class ValidationFailure:
     success: Literal[False] = field(default=False, init=False)
 
 
-Validation = Union[ValidationSuccess[Any], ValidationFailure]
+Validation = ValidationSuccess[Any] | ValidationFailure

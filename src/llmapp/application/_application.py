@@ -1,0 +1,169 @@
+"""``LlmApplication`` and ``application(cls)``: the functions of a class, built once and cached."""
+
+from __future__ import annotations
+
+import threading
+import weakref
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any
+
+from llmapp.application._build import build
+from llmapp.application._config import LlmConfig, SchemaPredicate, ValidationHook
+from llmapp.application._decorator import declared_config
+from llmapp.application._execute import Binding, Prepared, call_async, call_sync, prepare
+from llmapp.application._function import LlmFunction
+from llmapp.application._result import CallResult
+
+__all__ = ["LlmApplication", "application"]
+
+
+class LlmApplication:
+    """The LLM functions of one class, and safe execution of the calls an LLM makes.
+
+    Attributes:
+        functions: one ``LlmFunction`` per public method, in a stable order.
+        config: the configuration it was built with.
+    """
+
+    def __init__(
+        self,
+        cls: type,
+        config: LlmConfig,
+        functions: list[LlmFunction],
+        bindings: dict[str, Binding],
+    ) -> None:
+        self.cls = cls
+        self.config = config
+        self.functions = functions
+        self._bindings = bindings
+
+    def __repr__(self) -> str:
+        names = ", ".join(function.name for function in self.functions)
+        return f"<LlmApplication {self.cls.__qualname__}: {names}>"
+
+    def function(self, name: str) -> LlmFunction | None:
+        """The function called ``name``, or ``None``."""
+        binding = self._bindings.get(name)
+        return binding.function if binding is not None else None
+
+    def to_list(self) -> list[dict[str, Any]]:
+        """Every function as plain JSON-ready data."""
+        return [function.to_dict() for function in self.functions]
+
+    def execute(
+        self,
+        instance: Any,
+        name: str,
+        arguments: Any,
+        human: Mapping[str, Any] | None = None,
+        *,
+        raise_errors: bool = False,
+    ) -> CallResult:
+        """Run the call an LLM asked for, if its arguments are right.
+
+        Args:
+            instance: an instance of the class (or the class, for static and class methods).
+            name: the function name the LLM gave.
+            arguments: the LLM's arguments: its raw text (read leniently), a mapping, or None.
+            human: values a human supplied for the human side of a separated function.
+            raise_errors: re-raise the method's exception instead of capturing it.
+
+        Returns:
+            A ``CallResult``; on wrong arguments it carries the validation and the
+            feedback text for the model, and the method is not called.
+
+        Raises:
+            ExecutionError: the application is used wrongly (missing human values,
+                a wrong ``instance``, an async method inside a running loop).
+
+        Example::
+
+            result = app.execute(Shop(), "search", '{"query": "socks"}')
+            reply = result.data if result.success else result.feedback
+        """
+        prepared = self._prepare(instance, name, arguments, human)
+        if isinstance(prepared, CallResult):
+            return prepared
+        return call_sync(prepared, raise_errors)
+
+    async def aexecute(
+        self,
+        instance: Any,
+        name: str,
+        arguments: Any,
+        human: Mapping[str, Any] | None = None,
+        *,
+        raise_errors: bool = False,
+    ) -> CallResult:
+        """``execute`` for async code: awaits async methods; sync ones are called directly."""
+        prepared = self._prepare(instance, name, arguments, human)
+        if isinstance(prepared, CallResult):
+            return prepared
+        return await call_async(prepared, raise_errors)
+
+    def _prepare(
+        self, instance: Any, name: str, arguments: Any, human: Mapping[str, Any] | None
+    ) -> Prepared | CallResult:
+        return prepare(self._bindings, self.cls, instance, name, arguments, human)
+
+
+_cache: weakref.WeakKeyDictionary[type, dict[tuple[Any, ...], LlmApplication]] = (
+    weakref.WeakKeyDictionary()
+)
+_lock = threading.Lock()
+_UNSET: Any = object()
+
+
+def application(
+    cls: type,
+    *,
+    strict: bool = _UNSET,
+    reference: bool = _UNSET,
+    separate: SchemaPredicate | None = _UNSET,
+    validate: Mapping[str, ValidationHook] | None = _UNSET,
+) -> LlmApplication:
+    """The LLM application of a class (decorated with ``@llm_application`` or not).
+
+    Keyword arguments override what the decorator declared. The result is
+    cached per class and configuration.
+
+    Raises:
+        LlmApplicationError: listing every problem in the class, each as
+            ``Class.method.param: reason``.
+
+    Example::
+
+        app = application(Shop, strict=True)
+        for function in app.functions:
+            print(function.name, function.parameters)
+    """
+    config = _configure(declared_config(cls), strict, reference, separate, validate)
+    key = config.cache_key()
+    with _lock:
+        cached = _cache.get(cls, {}).get(key)
+    if cached is not None:
+        return cached
+    functions, bindings = build(cls, config)
+    built = LlmApplication(cls, config, functions, bindings)
+    with _lock:
+        return _cache.setdefault(cls, {}).setdefault(key, built)
+
+
+def _configure(
+    declared: LlmConfig,
+    strict: bool,
+    reference: bool,
+    separate: SchemaPredicate | None,
+    validate: Mapping[str, ValidationHook] | None,
+) -> LlmConfig:
+    changes: dict[str, Any] = {}
+    if strict is not _UNSET:
+        changes["strict"] = strict
+    if reference is not _UNSET:
+        changes["reference"] = reference
+    if separate is not _UNSET:
+        changes["separate"] = separate
+    if validate is not _UNSET:
+        changes["validate"] = {**declared.validate, **(validate or {})}
+    return replace(declared, **changes) if changes else declared

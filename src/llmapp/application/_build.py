@@ -1,0 +1,100 @@
+"""From a class and its configuration to functions and bindings, or one error with every problem."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from llmapp._errors import BuildProblem, LlmApplicationError
+from llmapp.application._config import LlmConfig, SchemaPredicate, ValidationHook, bind_generated
+from llmapp.application._decorator import declared_hooks
+from llmapp.application._execute import Binding
+from llmapp.application._function import LlmFunction, Separated, _LazyValidator
+from llmapp.introspect import inspect_class
+from llmapp.introspect.model import MethodSpec
+from llmapp.schema import HUMAN_KEYWORD, is_human
+from llmapp.schema._emit import SchemaEmitter
+
+__all__ = ["build"]
+
+
+def build(cls: type, config: LlmConfig) -> tuple[list[LlmFunction], dict[str, Binding]]:
+    """Every function of ``cls``; raises ``LlmApplicationError`` listing all problems."""
+    spec = inspect_class(cls)
+    problems: list[BuildProblem] = list(spec.problems)
+    declared = declared_hooks(cls)
+    hooks: dict[str, ValidationHook] = {name: hook for name, hook in declared.values()}
+    hooks.update(config.validate)
+    emitter = SchemaEmitter(spec.graph, reference=config.reference, strict=config.strict)
+    functions: list[LlmFunction] = []
+    bindings: dict[str, Binding] = {}
+    for method in spec.methods:
+        if method.human or method.name in declared:
+            continue
+        function = _function(method, emitter, config.separate, hooks.get(method.name))
+        functions.append(function)
+        bindings[function.name] = Binding(function, method, spec.graph)
+    problems.extend(emitter.problems)
+    owner = cls.__qualname__
+    for name in hooks:
+        if name not in bindings:
+            problems.append(
+                BuildProblem(
+                    f"{owner}.{name}", "a validation hook names a method that is not a function"
+                )
+            )
+    if not functions and not problems:
+        problems.append(BuildProblem(owner, "the class has no public method to become a function"))
+    if problems:
+        raise LlmApplicationError(owner, _unique(problems))
+    return functions, bindings
+
+
+def _function(
+    method: MethodSpec,
+    emitter: SchemaEmitter,
+    separate: SchemaPredicate | None,
+    hook: ValidationHook | None,
+) -> LlmFunction:
+    parameters = emitter.parameters(method.parameters)
+    function = LlmFunction(
+        name=method.name,
+        description=method.description,
+        parameters=parameters,
+        output=emitter.output(method.returns),
+        deprecated=method.deprecated,
+        tags=list(method.tags),
+        title=method.title,
+        summary=method.summary,
+    )
+    predicate = separate if separate is not None else _marked_human(parameters)
+    if predicate is not None:
+        function.separated = _separated(parameters, predicate)
+    generated = function.separated.validate if function.separated is not None else None
+    if hook is not None:
+        function.hook = bind_generated(hook, generated or function.validate_types)
+    return function
+
+
+def _separated(parameters: dict[str, Any], predicate: SchemaPredicate) -> Separated:
+    from llmapp.separate import split_parameters
+
+    llm, human = split_parameters(parameters, predicate)
+    return Separated(llm=llm, human=human, validate=_LazyValidator(llm))
+
+
+def _marked_human(parameters: Mapping[str, Any]) -> SchemaPredicate | None:
+    """Values marked ``Human()`` are kept from the LLM even when no ``separate`` is configured."""
+    return is_human if _mentions(parameters, HUMAN_KEYWORD) else None
+
+
+def _mentions(node: Any, keyword: str) -> bool:
+    if isinstance(node, Mapping):
+        return node.get(keyword) is True or any(_mentions(v, keyword) for v in node.values())
+    if isinstance(node, list):
+        return any(_mentions(item, keyword) for item in node)
+    return False
+
+
+def _unique(problems: list[BuildProblem]) -> list[BuildProblem]:
+    return list(dict.fromkeys(problems))
