@@ -1,0 +1,82 @@
+"""The ``llmapp`` command: print a class's LLM functions as JSON."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import importlib.util
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from llmapp._errors import LlmappError
+
+__all__ = ["main"]
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status."""
+    parser = _parser()
+    options = parser.parse_args(argv)
+    try:
+        cls = load_class(options.target)
+    except (ImportError, AttributeError, OSError, SyntaxError, ValueError) as error:
+        print(f"llmapp: cannot load {options.target!r}: {error}", file=sys.stderr)
+        return 2
+    from llmapp.application import application
+
+    try:
+        app = application(cls, strict=options.strict, reference=not options.inline)
+    except LlmappError as error:
+        print(f"llmapp: {error}", file=sys.stderr)
+        return 1
+    text = json.dumps(app.to_list(), indent=options.indent, ensure_ascii=False)
+    print(text)
+    return 0
+
+
+def load_class(target: str) -> type:
+    """Find ``module.path:Class`` or ``path/to/file.py:Class``."""
+    location, separator, name = target.rpartition(":")
+    if not separator or not location or not name:
+        raise ValueError("expected MODULE:CLASS or path/to/file.py:CLASS")
+    module = _load_file(Path(location)) if location.endswith(".py") else _load_module(location)
+    found = module
+    for part in name.split("."):
+        found = getattr(found, part)
+    if not isinstance(found, type):
+        raise ValueError(f"{name} is not a class")
+    return found
+
+
+def _load_module(name: str) -> object:
+    if "" not in sys.path and str(Path.cwd()) not in sys.path:
+        sys.path.insert(0, str(Path.cwd()))
+    return importlib.import_module(name)
+
+
+def _load_file(path: Path) -> object:
+    if not path.is_file():
+        raise OSError(f"no such file: {path}")
+    module_name = f"_llmapp_cli_{path.stem}"
+    spec = importlib.util.spec_from_file_location(module_name, path)
+    if spec is None or spec.loader is None:
+        raise ImportError(f"cannot import {path}")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[module_name] = module  # dataclasses and forward references look the module up
+    spec.loader.exec_module(module)
+    return module
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="llmapp", description="Turn Python classes into LLM function-calling applications."
+    )
+    commands = parser.add_subparsers(dest="command", required=True)
+    schema = commands.add_parser("schema", help="print a class's LLM functions as JSON")
+    schema.add_argument("target", help="MODULE:CLASS or path/to/file.py:CLASS")
+    schema.add_argument("--strict", action="store_true", help="OpenAI structured-output rules")
+    schema.add_argument("--inline", action="store_true", help="inline non-recursive named types")
+    schema.add_argument("--indent", type=int, default=2, help="JSON indentation (default 2)")
+    return parser
