@@ -1,0 +1,63 @@
+"""The public surface: every name in ``llmapp.__all__`` exists, the list is sorted and complete."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import llmapp
+
+CONTRACT = {
+    "llm_application",
+    "application",
+    "LlmApplication",
+    "LlmFunction",
+    "Separated",
+    "Validation",
+    "ValidationSuccess",
+    "ValidationFailure",
+    "ValidationIssue",
+    "LlmApplicationError",
+    "CallResult",
+    "validator",
+    "parse",
+    "coerce",
+    "feedback",
+    "merge_parameters",
+}
+
+
+def test_all_is_sorted_and_resolves():
+    assert list(llmapp.__all__) == sorted(llmapp.__all__, key=lambda name: (name.upper() != name, name.lower()))
+    for name in llmapp.__all__:
+        assert hasattr(llmapp, name), name
+
+
+def test_public_names_are_exported():
+    public = {
+        name
+        for name, value in vars(llmapp).items()
+        if not name.startswith("_") and getattr(value, "__module__", "").startswith("llmapp")
+    }
+    assert public <= set(llmapp.__all__)
+
+
+def test_design_contract_names_are_exported():
+    assert set(llmapp.__all__) >= CONTRACT
+
+
+def test_schema_predicates_are_public():
+    from llmapp import schema
+
+    for name in ("is_string", "is_integer", "is_number", "is_boolean", "is_array", "is_object",
+                 "is_reference", "is_union", "is_null", "is_unknown", "is_file", "is_human"):
+        assert callable(getattr(schema, name))
+
+
+def test_import_does_not_load_optional_dependencies():
+    code = (
+        "import sys, llmapp; heavy = [m for m in ('pydantic', 'httpx', 'mcp', 'yaml', 'docstring_parser') "
+        "if m in sys.modules]; print(','.join(heavy))"
+    )
+    completed = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert completed.stdout.strip() == ""
