@@ -47,18 +47,6 @@ class Binding:
             self._arguments = compile_arguments(self.method, self._graph)
         return self._arguments(data)
 
-    def validate_human(self, data: Any) -> Validation:
-        if self._human_validator is None:
-            from llmapp.validate import validator
-
-            separated = self.function.separated
-            human = separated.human if separated is not None else None
-            self._human_validator = validator(human if human is not None else _NOTHING)
-        return self._human_validator(data)
-
-
-_NOTHING: dict[str, Any] = {"type": "object", "properties": {}, "additionalProperties": False}
-
 
 @dataclass(frozen=True)
 class Prepared:
@@ -163,20 +151,23 @@ def _validate(function: LlmFunction, data: Any) -> Validation:
 
 
 def _merge_human(binding: Binding, data: Any, human: Mapping[str, Any] | None) -> Any:
+    """Join the caller's human-side values; they are trusted, but must be complete and known."""
     separated = binding.function.separated
-    if separated is None or separated.human is None:
+    name = binding.function.name
+    schema = separated.human if separated is not None else None
+    if schema is None:
         if human:
-            raise ExecutionError(
-                f"{binding.function.name} takes no human-supplied arguments, "
-                f"but {sorted(human)} were given"
-            )
+            raise ExecutionError(f"{name} takes no human-supplied arguments, but got {sorted(human)}")
         return data
     given = dict(human or {})
-    checked = binding.validate_human(given)
-    if not checked.success:
-        problems = "; ".join(f"{issue.path}: expected {issue.expected}" for issue in checked.errors)
+    declared = schema.get("properties", {})
+    missing = [key for key in schema.get("required", []) if key not in given]
+    unknown = [key for key in given if key not in declared]
+    if missing or unknown:
         raise ExecutionError(
-            f"{binding.function.name}: human-supplied arguments are wrong: {problems}"
+            f"{name}: human-supplied arguments are wrong"
+            + (f"; missing {missing}" if missing else "")
+            + (f"; unknown {unknown}" if unknown else "")
         )
     from llmapp.separate import merge_values
 
