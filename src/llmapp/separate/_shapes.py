@@ -1,0 +1,127 @@
+"""What the split walk sees in a schema node: a reference, an object, an array, or a whole leaf."""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterator, Mapping
+from typing import Any
+from urllib.parse import unquote
+
+__all__ = [
+    "Shape",
+    "children",
+    "copy_json",
+    "def_ref",
+    "ref_name",
+    "references",
+    "shape_of",
+]
+
+DEFS_PREFIX = "#/$defs/"
+
+
+class Shape(enum.Enum):
+    """How the walk treats a node: split it (REF, OBJECT, ARRAY) or keep it whole (LEAF)."""
+
+    LEAF = "leaf"
+    REF = "ref"
+    OBJECT = "object"
+    ARRAY = "array"
+
+
+# A node carrying one of these describes a choice or a relation between values, so the
+# node is only meaningful whole: it goes to one side, as the predicate says for the node.
+_WHOLE_KEYWORDS = frozenset(
+    {
+        "anyOf",
+        "oneOf",
+        "allOf",
+        "not",
+        "if",
+        "enum",
+        "const",
+        "prefixItems",
+        "patternProperties",
+        "unevaluatedProperties",
+        "unevaluatedItems",
+        "dependentSchemas",
+        "dependentRequired",
+    }
+)
+
+
+def _single_type(node: Mapping[str, Any]) -> str | None:
+    declared = node.get("type")
+    if isinstance(declared, list):
+        return declared[0] if len(declared) == 1 and isinstance(declared[0], str) else None
+    return declared if isinstance(declared, str) else None
+
+
+def shape_of(node: Any, defs: Mapping[str, Any]) -> Shape:
+    """Classify ``node``; ``defs`` tells which references can be followed."""
+    if not isinstance(node, Mapping):
+        return Shape.LEAF
+    if "$ref" in node:
+        return Shape.REF if ref_name(node, defs) is not None else Shape.LEAF
+    # A union in disguise (type list with null, OpenAPI 3.0 nullable) is not split either.
+    if node.get("nullable") is True or not _WHOLE_KEYWORDS.isdisjoint(node):
+        return Shape.LEAF
+    declared = _single_type(node)
+    if declared == "object" or ("type" not in node and isinstance(node.get("properties"), Mapping)):
+        return Shape.OBJECT
+    if declared == "array" and isinstance(node.get("items"), Mapping):
+        return Shape.ARRAY
+    return Shape.LEAF
+
+
+def ref_name(node: Mapping[str, Any], defs: Mapping[str, Any]) -> str | None:
+    """The ``$defs`` name ``node`` refers to, or ``None`` when it is not a known local def."""
+    target = node.get("$ref")
+    if not isinstance(target, str) or not target.startswith(DEFS_PREFIX):
+        return None
+    raw = target[len(DEFS_PREFIX) :]
+    for candidate in (raw, unquote(raw)):
+        name = candidate.replace("~1", "/").replace("~0", "~")
+        if "/" not in candidate and name in defs:
+            return name
+    return None
+
+
+def def_ref(name: str) -> str:
+    """``#/$defs/<name>`` with the name escaped as a JSON-pointer segment."""
+    return DEFS_PREFIX + name.replace("~", "~0").replace("/", "~1")
+
+
+def children(node: Mapping[str, Any], shape: Shape) -> list[Any]:
+    """The schemas the walk descends into: properties and schema extras, or array items."""
+    if shape is Shape.OBJECT:
+        found = list((node.get("properties") or {}).values())
+        extra = node.get("additionalProperties")
+        if isinstance(extra, Mapping):
+            found.append(extra)
+        return found
+    if shape is Shape.ARRAY:
+        return [node["items"]]
+    return []
+
+
+def references(schema: Any) -> Iterator[str]:
+    """Every ``$ref`` string anywhere in ``schema``, in document order."""
+    if isinstance(schema, Mapping):
+        for key, value in schema.items():
+            if key == "$ref" and isinstance(value, str):
+                yield value
+            else:
+                yield from references(value)
+    elif isinstance(schema, (list, tuple)):
+        for item in schema:
+            yield from references(item)
+
+
+def copy_json(value: Any) -> Any:
+    """A copy of a JSON-like value sharing no container with it (tuples become lists)."""
+    if isinstance(value, Mapping):
+        return {key: copy_json(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [copy_json(item) for item in value]
+    return value
