@@ -17,6 +17,7 @@ from typing import Any, Literal
 __all__ = [
     "NO_DEFAULT",
     "NO_META",
+    "AliasDef",
     "AnyNode",
     "ArrayNode",
     "BooleanNode",
@@ -226,7 +227,18 @@ class EnumDef(_NamedDef):
     values: tuple[LiteralValue, ...]
 
 
-Definition = ObjectDef | EnumDef
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AliasDef(_NamedDef):
+    """A type alias that refers to itself (``Tree = list["Tree"]``, a recursive ``TypeAliasType``).
+
+    Only recursive aliases become definitions; any other alias is inlined where used.
+    ``cls`` holds the alias object.
+    """
+
+    type: Node
+
+
+Definition = ObjectDef | EnumDef | AliasDef
 
 
 @dataclass(frozen=True, slots=True)
