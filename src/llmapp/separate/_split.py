@@ -228,7 +228,8 @@ class _Splitter:
                 llm_properties[name] = left
             if right is not None:
                 human_properties[name] = right
-        llm["properties"], human["properties"] = llm_properties, human_properties
+        if "properties" in node:
+            llm["properties"], human["properties"] = llm_properties, human_properties
         if "required" in node:
             llm["required"] = [key for key in node["required"] if key in llm_properties]
             human["required"] = [key for key in node["required"] if key in human_properties]

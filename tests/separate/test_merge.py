@@ -1,0 +1,78 @@
+"""merge_values: objects key by key, arrays element by element, the human wins at leaves."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import pytest
+
+from llmapp.separate import merge_values
+
+
+@pytest.mark.parametrize(
+    ("llm", "human", "merged"),
+    [
+        # objects merge key by key, recursively
+        ({"a": 1}, {"b": 2}, {"a": 1, "b": 2}),
+        (
+            {"p": {"name": "ann"}},
+            {"p": {"avatar": "QQ=="}},
+            {"p": {"name": "ann", "avatar": "QQ=="}},
+        ),
+        ({"a": {"b": {"c": 1}}}, {"a": {"b": {"d": 2}}}, {"a": {"b": {"c": 1, "d": 2}}}),
+        # arrays merge element by element, to the longer length; never index-keyed objects
+        ([{"a": 1}, {"a": 2}], [{"b": 1}, {"b": 2}], [{"a": 1, "b": 1}, {"a": 2, "b": 2}]),
+        ([{"a": 1}, {"a": 2}, {"a": 3}], [{"b": 1}], [{"a": 1, "b": 1}, {"a": 2}, {"a": 3}]),
+        ([{"a": 1}], [{"b": 1}, {"b": 2}], [{"a": 1, "b": 1}, {"b": 2}]),
+        ([], [1, 2], [1, 2]),
+        ({"xs": [[1], [2]]}, {"xs": [[None, 5]]}, {"xs": [[1, 5], [2]]}),
+        # the human wins at leaves and on shape conflicts
+        ({"a": 1}, {"a": 2}, {"a": 2}),
+        ("llm", "human", "human"),
+        ({"a": [1]}, {"a": {"0": 2}}, {"a": {"0": 2}}),
+        ({"a": {"b": 1}}, {"a": "flat"}, {"a": "flat"}),
+        ([1, 2], (3,), [3, 2]),
+        # None: nothing given on that side
+        ({"a": 1}, None, {"a": 1}),
+        (None, {"a": 1}, {"a": 1}),
+        (None, None, None),
+        ({"a": 1}, {"a": None}, {"a": 1}),
+        ({"a": None}, {"a": 1}, {"a": 1}),
+        ({}, {"a": None}, {"a": None}),
+        ([1, None], [None, 2], [1, 2]),
+        # falsy values are values
+        ({"a": 1}, {"a": 0}, {"a": 0}),
+        ({"a": True}, {"a": False}, {"a": False}),
+        ({"a": "x"}, {"a": ""}, {"a": ""}),
+        ({"a": [1]}, {"a": []}, {"a": [1]}),
+    ],
+)
+def test_merge(llm: Any, human: Any, merged: Any) -> None:
+    assert merge_values(llm, human) == merged
+
+
+def test_key_order_llm_first_then_new_human_keys() -> None:
+    merged = merge_values({"b": 1, "a": {"y": 1}}, {"c": 3, "a": {"x": 2}})
+    assert list(merged) == ["b", "a", "c"]
+    assert list(merged["a"]) == ["y", "x"]
+
+
+def test_inputs_never_mutated_and_result_shares_nothing() -> None:
+    llm = {"a": {"b": [1, {"c": 2}]}, "only_llm": {"k": [1]}}
+    human = {"a": {"d": 3}, "only_human": [{"e": 4}]}
+    llm_before, human_before = copy.deepcopy(llm), copy.deepcopy(human)
+    merged = merge_values(llm, human)
+    assert llm == llm_before and human == human_before
+    merged["a"]["b"][1]["c"] = 99
+    merged["only_llm"]["k"].append(2)
+    merged["only_human"][0]["e"] = 99
+    assert llm == llm_before and human == human_before
+
+
+def test_tuples_and_mappings_come_back_as_lists_and_dicts() -> None:
+    from types import MappingProxyType
+
+    merged = merge_values(MappingProxyType({"t": (1, 2)}), {"u": (3,)})
+    assert merged == {"t": [1, 2], "u": [3]}
+    assert type(merged) is dict and type(merged["t"]) is list and type(merged["u"]) is list
