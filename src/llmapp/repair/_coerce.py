@@ -1,0 +1,430 @@
+"""Conservative, schema-driven repair of parsed arguments before validation.
+
+A repair is made only where the schema makes it unambiguous, and only to a value that the
+schema could not accept as it is:
+
+- a string where the schema accepts no string at all (no ``type: string`` in any branch, not an
+  unconstrained ``{}``) may become: an ``integer`` (``"3"``, ``"-3"``, ``"3.0"``), a ``number``
+  (a JSON number literal such as ``"3"``, ``"2.5"``, ``"1e3"``), a ``boolean`` (``"true"``/
+  ``"false"``, any case), ``null`` (``"null"``, any case, only where the schema accepts null),
+  or an object/array (the string holds JSON, read strictly, also when stringified twice);
+  surrounding whitespace is ignored. A string that converts to nothing the schema accepts
+  stays as it is, so the validator reports it.
+- numbers, booleans and null are never changed (``3.0`` stays ``3.0``: JSON Schema counts it
+  as an integer); nothing is ever turned into a string.
+- unions (``anyOf``/``oneOf``) are entered only when one branch is chosen: by ``discriminator``
+  (OpenAPI, with or without ``mapping``) or ``x-discriminator``; else by being the only branch
+  whose type accepts the value; else, for objects, by being the only branch whose ``const``/
+  ``enum`` properties agree with the value (Python's tagged unions). A string is converted for
+  a union as for a single schema, with the union's types taken together.
+
+Local ``$ref`` (any JSON pointer into the root schema: ``#/$defs/X``, ``#/definitions/X``,
+``#/components/schemas/X``) is followed; ``allOf`` members are merged; type arrays and
+OpenAPI ``nullable`` are honoured. The input is never mutated: dicts and lists are rebuilt, other
+values are shared. Cycles in the input are returned as they are; below ``_MAX_DEPTH`` nested
+containers the rest is returned unchanged. ``coerce`` never raises.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from typing import Any, Final
+
+__all__ = ["coerce"]
+
+_MAX_DEPTH: Final = 128
+_MAX_REF_HOPS: Final = 64
+_ANY: Final[Mapping[str, Any]] = {}
+_CONTAINER_KEYS: Final = (
+    "properties",
+    "patternProperties",
+    "additionalProperties",
+    "items",
+    "prefixItems",
+    "additionalItems",
+)
+_INTEGER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.0+)?")
+_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?")
+_JSON_KINDS: Final = frozenset(
+    {"null", "boolean", "integer", "number", "string", "array", "object"}
+)
+
+Kinds = frozenset[str]
+
+
+class _Unchanged:
+    """Marks "no conversion applies" (``None`` is a conversion result)."""
+
+
+_UNCHANGED: Final = _Unchanged()
+
+
+def coerce(data: Any, schema: Mapping[str, Any]) -> Any:
+    """Return a repaired copy of ``data`` where ``schema`` makes a repair unambiguous.
+
+    Args:
+        data: parsed JSON arguments (typically ``parse(text).data``).
+        schema: the JSON schema the data should match; ``$ref`` resolves against it.
+
+    Returns:
+        A copy of ``data`` with unambiguous repairs made; ``data`` itself is never mutated.
+        Never raises.
+
+    Example:
+        >>> coerce({"n": "3", "tags": '["a"]'}, {"type": "object", "properties": {
+        ...     "n": {"type": "integer"}, "tags": {"type": "array", "items": {"type": "string"}}}})
+        {'n': 3, 'tags': ['a']}
+    """
+    try:
+        return _Coercer(schema).value(data, schema, 0)
+    except RecursionError:  # a caller already deep in its stack; repairing is optional
+        return data
+
+
+def _value_accepted(kinds: Kinds | None, value: Any) -> bool:
+    """Whether a schema of these types accepts the value's JSON type (None accepts anything)."""
+    if kinds is None:
+        return True
+    if isinstance(value, bool):
+        return "boolean" in kinds
+    if isinstance(value, int):
+        return "integer" in kinds or "number" in kinds
+    if isinstance(value, float):
+        return "number" in kinds or ("integer" in kinds and value.is_integer())
+    if isinstance(value, str):
+        return "string" in kinds
+    if value is None:
+        return "null" in kinds
+    if isinstance(value, list):
+        return "array" in kinds
+    if isinstance(value, Mapping):
+        return "object" in kinds
+    return False
+
+
+def _kind_of(value: Any) -> str | None:
+    for kind in ("boolean", "integer", "number", "string", "null", "array", "object"):
+        if _value_accepted(frozenset({kind}), value):
+            return kind
+    return None
+
+
+def _intersect(left: Kinds, right: Kinds) -> Kinds:
+    both = left & right
+    if ("number" in left and "integer" in right) or ("integer" in left and "number" in right):
+        both |= {"integer"}
+    return both
+
+
+def _from_string(text: str, kinds: Kinds) -> Any:
+    """A scalar the string unambiguously stands for, among ``kinds``; else ``_UNCHANGED``."""
+    word = text.strip()
+    try:
+        if "number" in kinds and _NUMBER.fullmatch(word):
+            number: Any = int(word) if word.lstrip("-").isdigit() else float(word)
+            if number == number and abs(number) != float("inf"):
+                return number
+        elif "integer" in kinds and _INTEGER.fullmatch(word):
+            return int(word.split(".")[0])
+    except ValueError:  # more digits than Python converts
+        return _UNCHANGED
+    lowered = word.lower()
+    if "boolean" in kinds and lowered in ("true", "false"):
+        return lowered == "true"
+    if "null" in kinds and lowered == "null":
+        return None
+    return _UNCHANGED
+
+
+class _Coercer:
+    """One coercion run: caches resolved schemas and their types by identity."""
+
+    def __init__(self, root: Any) -> None:
+        self.root = root
+        self._resolved: dict[int, Mapping[str, Any]] = {}
+        self._kinds: dict[int, Kinds | None] = {}
+        self._resolving: set[int] = set()  # schemas being resolved: a $ref cycle stops there
+        self._typing: set[int] = set()  # schemas being typed: a recursive union stops there
+        self._active: set[int] = set()  # containers on the current path: a cycle stops there
+        self._patterns: dict[str, re.Pattern[str] | None] = {}
+
+    # --- values --------------------------------------------------------------------------
+
+    def value(self, value: Any, schema: Any, depth: int) -> Any:
+        if depth > _MAX_DEPTH:
+            return value
+        resolved = self.resolve(schema)
+        if isinstance(value, str):
+            return self._string(value, resolved, depth)
+        if not isinstance(value, (list, Mapping)):
+            return value
+        if id(value) in self._active:
+            return value
+        self._active.add(id(value))
+        try:
+            return self._container(value, resolved, depth)
+        finally:
+            self._active.discard(id(value))
+
+    def _container(self, value: Any, schema: Mapping[str, Any], depth: int) -> Any:
+        branches = self._branches(schema)
+        if branches is None:
+            return self._members(value, schema, depth)
+        own = any(key in schema for key in _CONTAINER_KEYS)
+        base = self._members(value, schema, depth) if own else value
+        branch = self._choose(base, schema, branches)
+        if branch is not None and depth < _MAX_DEPTH:  # a branch counts as a level: cycles end
+            return self._container(base, self.resolve(branch), depth + 1)
+        return base if own else self._members(value, _ANY, depth)
+
+    def _members(self, value: Any, schema: Mapping[str, Any], depth: int) -> Any:
+        if isinstance(value, list):
+            return [
+                self.value(item, self._item_schema(schema, index), depth + 1)
+                for index, item in enumerate(value)
+            ]
+        return {
+            key: self.value(item, self._property_schema(schema, key), depth + 1)
+            for key, item in value.items()
+        }
+
+    def _string(self, text: str, schema: Mapping[str, Any], depth: int) -> Any:
+        kinds = self.kinds(schema)
+        if kinds is None or "string" in kinds:
+            return text
+        converted = _from_string(text, kinds)
+        if converted is not _UNCHANGED:
+            return converted
+        if not kinds & {"object", "array"}:
+            return text
+        try:
+            decoded = json.loads(text, parse_constant=_reject)
+        except (ValueError, RecursionError):
+            return text
+        if isinstance(decoded, str) or (
+            isinstance(decoded, (list, dict)) and _value_accepted(kinds, decoded)
+        ):
+            repaired = self.value(decoded, schema, depth + 1)
+            return text if isinstance(repaired, str) else repaired
+        return text
+
+    # --- choosing a branch of a union ----------------------------------------------------
+
+    def _branches(self, schema: Mapping[str, Any]) -> list[Any] | None:
+        for keyword in ("anyOf", "oneOf"):
+            branches = schema.get(keyword)
+            if isinstance(branches, list) and branches:
+                return branches
+        return None
+
+    def _choose(self, value: Any, schema: Mapping[str, Any], branches: list[Any]) -> Any:
+        """The one branch the value belongs to, or None when that is not clear."""
+        discriminator = schema.get("discriminator", schema.get("x-discriminator"))
+        if isinstance(value, Mapping) and isinstance(discriminator, Mapping):
+            chosen = self._by_discriminator(value, discriminator, branches)
+            if chosen is not None:
+                return chosen
+        typed = [b for b in branches if _value_accepted(self.kinds(b), value)]
+        if len(typed) == 1:
+            return typed[0]
+        if isinstance(value, Mapping) and len(typed) > 1:
+            tagged = [b for b in typed if self._tags_agree(value, self.resolve(b))]
+            if len(tagged) == 1:
+                return tagged[0]
+        return None
+
+    def _by_discriminator(
+        self, value: Mapping[str, Any], discriminator: Mapping[str, Any], branches: list[Any]
+    ) -> Any:
+        name = discriminator.get("propertyName")
+        tag = value.get(name) if isinstance(name, str) else None
+        if not isinstance(tag, str):
+            return None
+        mapping = discriminator.get("mapping")
+        if isinstance(mapping, Mapping) and isinstance(mapping.get(tag), str):
+            target = mapping[tag]
+            named = [b for b in branches if isinstance(b, Mapping) and b.get("$ref") == target]
+            return named[0] if named else self._pointer(target)
+        for branch in branches:
+            prop = self._property_schema(self.resolve(branch), name)
+            resolved = self.resolve(prop)
+            if resolved.get("const") == tag or _in_enum(tag, resolved.get("enum")):
+                return branch
+        implicit = [
+            b
+            for b in branches
+            if isinstance(b, Mapping) and str(b.get("$ref", "")).rsplit("/", 1)[-1] == tag
+        ]
+        return implicit[0] if len(implicit) == 1 else None
+
+    def _tags_agree(self, value: Mapping[str, Any], branch: Mapping[str, Any]) -> bool:
+        """False when a property the branch pins down (const/enum) has another value."""
+        properties = branch.get("properties")
+        if not isinstance(properties, Mapping):
+            return True
+        for key, prop in properties.items():
+            if key not in value:
+                continue
+            resolved = self.resolve(prop)
+            if "const" in resolved and not _same(value[key], resolved["const"]):
+                return False
+            enum = resolved.get("enum")
+            if isinstance(enum, list) and not _in_enum(value[key], enum):
+                return False
+        return True
+
+    # --- schemas -------------------------------------------------------------------------
+
+    def _item_schema(self, schema: Mapping[str, Any], index: int) -> Any:
+        prefix = schema.get("prefixItems")
+        items = schema.get("items")
+        rest = items
+        if isinstance(items, list):  # draft-04 tuple form
+            prefix, rest = items, schema.get("additionalItems")
+        if isinstance(prefix, list) and index < len(prefix):
+            return prefix[index]
+        return rest if isinstance(rest, Mapping) else _ANY
+
+    def _property_schema(self, schema: Mapping[str, Any], key: Any) -> Any:
+        properties = schema.get("properties")
+        if isinstance(properties, Mapping) and key in properties:
+            return properties[key]
+        patterns = schema.get("patternProperties")
+        if isinstance(patterns, Mapping) and isinstance(key, str):
+            for pattern, sub in patterns.items():
+                compiled = self._pattern(pattern)
+                if compiled is not None and compiled.search(key):
+                    return sub
+        extra = schema.get("additionalProperties")
+        return extra if isinstance(extra, Mapping) else _ANY
+
+    def _pattern(self, pattern: Any) -> re.Pattern[str] | None:
+        if not isinstance(pattern, str):
+            return None
+        if pattern not in self._patterns:
+            try:
+                self._patterns[pattern] = re.compile(pattern)
+            except (re.error, RecursionError, OverflowError):
+                self._patterns[pattern] = None
+        return self._patterns[pattern]
+
+    def resolve(self, schema: Any) -> Mapping[str, Any]:
+        """The schema with ``$ref`` followed and ``allOf`` merged; ``{}`` when unusable."""
+        if not isinstance(schema, Mapping):
+            return _ANY
+        key = id(schema)
+        if key in self._resolved:
+            return self._resolved[key]
+        if key in self._resolving:
+            return _ANY
+        self._resolving.add(key)
+        try:
+            resolved = self._follow(schema)
+            if isinstance(resolved.get("allOf"), list):
+                resolved = self._merge(resolved)
+        finally:
+            self._resolving.discard(key)
+        self._resolved[key] = resolved
+        return resolved
+
+    def _follow(self, schema: Mapping[str, Any]) -> Mapping[str, Any]:
+        for _ in range(_MAX_REF_HOPS):
+            ref = schema.get("$ref")
+            if not isinstance(ref, str):
+                return schema
+            target = self._pointer(ref)
+            if not isinstance(target, Mapping):
+                return _ANY
+            schema = target
+        return _ANY
+
+    def _pointer(self, ref: str) -> Any:
+        """The part of the root schema a local reference (``#/a/b``) points to, or None."""
+        if not ref.startswith("#"):
+            return None
+        node: Any = self.root
+        for part in ref[1:].split("/")[1:]:
+            part = part.replace("~1", "/").replace("~0", "~")
+            if isinstance(node, Mapping) and part in node:
+                node = node[part]
+            elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
+                node = node[int(part)]
+            else:
+                return None
+        return node
+
+    def _merge(self, schema: Mapping[str, Any]) -> Mapping[str, Any]:
+        """One schema standing for ``allOf``: types intersected, properties united."""
+        merged: dict[str, Any] = {k: v for k, v in schema.items() if k != "allOf"}
+        for member in schema["allOf"]:
+            part = self.resolve(member)
+            for keyword, sub in part.items():
+                if keyword == "type" and "type" in merged:
+                    merged["type"] = sorted(_intersect(_declared(merged["type"]), _declared(sub)))
+                elif keyword == "properties" and isinstance(sub, Mapping):
+                    existing = merged.get("properties")
+                    base = dict(existing) if isinstance(existing, Mapping) else {}
+                    merged["properties"] = {**sub, **base}
+                else:
+                    merged.setdefault(keyword, sub)
+        return merged
+
+    def kinds(self, schema: Any) -> Kinds | None:
+        """The JSON types a schema accepts; None when it accepts any type."""
+        resolved = self.resolve(schema)
+        key = id(resolved)
+        if key in self._kinds:
+            return self._kinds[key]
+        if key in self._typing:
+            return frozenset()
+        self._typing.add(key)
+        try:
+            kinds = self._compute_kinds(resolved)
+        finally:
+            self._typing.discard(key)
+        self._kinds[key] = kinds
+        return kinds
+
+    def _compute_kinds(self, schema: Mapping[str, Any]) -> Kinds | None:
+        kinds: Kinds | None = None
+        if "type" in schema:
+            kinds = _declared(schema["type"]) or None
+        elif isinstance(schema.get("enum"), list):
+            kinds = frozenset(k for k in map(_kind_of, schema["enum"]) if k is not None)
+        elif "const" in schema:
+            kinds = frozenset(k for k in [_kind_of(schema["const"])] if k is not None)
+        branches = self._branches(schema)
+        if branches is not None:
+            union: Kinds | None = frozenset()
+            for branch in branches:
+                sub = self.kinds(branch)
+                union = None if sub is None or union is None else union | sub
+            if union is not None:
+                kinds = union if kinds is None else _intersect(kinds, union)
+        if kinds is not None and schema.get("nullable") is True:
+            kinds |= {"null"}
+        return kinds
+
+
+def _declared(declared: Any) -> Kinds:
+    if isinstance(declared, str):
+        names: list[Any] = [declared]
+    elif isinstance(declared, list):
+        names = declared
+    else:
+        return frozenset()
+    return frozenset(name for name in names if isinstance(name, str) and name in _JSON_KINDS)
+
+
+def _same(left: Any, right: Any) -> bool:
+    return type(left) is type(right) and left == right
+
+
+def _in_enum(value: Any, enum: Any) -> bool:
+    return isinstance(enum, list) and any(_same(value, option) for option in enum)
+
+
+def _reject(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")

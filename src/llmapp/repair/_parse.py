@@ -1,0 +1,160 @@
+"""Lenient reading of a model's argument text: strict JSON first, a tolerant reader on failure.
+
+What the tolerant reader repairs, each recorded in ``Parsed.repairs``:
+
+- a Markdown code fence around the JSON (with or without a language tag), text before the
+  first ``{``/``[`` and text after the value;
+- ``//``, ``/* */`` and ``#`` comments; a byte-order mark; invalid UTF-8 bytes;
+- trailing, doubled and missing commas; missing colons;
+- unclosed brackets and strings (truncated output), stray closing brackets;
+- single-quoted strings, unquoted keys, bare words as values (``{"status": active}``);
+- Python literals ``True``/``False``/``None``, ``undefined``, truncated ``tru``/``fals``/``nul``
+  at the very end of the text;
+- lenient numbers (``+1``, ``.5``, ``5.``, ``007``).
+
+Decisions:
+
+- Valid JSON takes the fast path (``json.loads``) and reports no repairs.
+- ``NaN``, ``Infinity`` and ``-Infinity`` (and numbers too large for a float) are not JSON: they
+  are read as ``null`` with a repair note, as JavaScript's ``JSON.stringify`` would write them.
+  The validator then reports the ``null`` where a number was expected.
+- Integers stay ``int`` (arbitrary size up to Python's digit limit); numbers with a fraction or
+  exponent become ``float``.
+- A key given without a value at the end of a truncated text is dropped (so the validator
+  reports it missing), not set to ``null``.
+- Nesting deeper than ``max_depth`` containers or text longer than ``max_length`` characters
+  is refused with ``error`` set; ``parse`` never raises and never evaluates the text.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from llmapp.repair._reader import Notes, read_lenient
+
+__all__ = ["Parsed", "parse"]
+
+_FENCE = re.compile(r"```[ \t]*(?:[A-Za-z][\w+.#-]*(?=[\s{\[]))?[ \t]*\r?\n?")
+
+
+@dataclass(frozen=True, slots=True)
+class Parsed:
+    """What ``parse`` read.
+
+    Attributes:
+        data: the value read, or ``None`` when nothing could be read.
+        repairs: a human-readable note for each kind of repair made, in the order first met.
+        error: why the text could not be read at all (``data`` is then ``None``).
+    """
+
+    data: Any
+    repairs: tuple[str, ...]
+    error: str | None = None
+
+    @property
+    def success(self) -> bool:
+        """True when a value was read (possibly with repairs)."""
+        return self.error is None
+
+
+def parse(text: str | bytes, *, max_depth: int = 512, max_length: int = 10_000_000) -> Parsed:
+    """Read a model's raw argument text as JSON, repairing what models commonly get wrong.
+
+    Args:
+        text: the raw text (or UTF-8 bytes) the model produced.
+        max_depth: most nested objects/arrays accepted.
+        max_length: most characters (bytes for ``bytes``) accepted.
+
+    Returns:
+        ``Parsed(data, repairs)``; ``repairs`` is empty when the text was valid JSON.
+        When nothing can be read, ``Parsed(None, repairs, error=...)``. Never raises.
+
+    Example:
+        >>> parse('```json\\n{"a": 1,}\\n```').data
+        {'a': 1}
+    """
+    notes = Notes()
+    if isinstance(text, (bytes, bytearray)):
+        if len(text) > max_length:
+            return _too_long(len(text), max_length)
+        text = _decode(bytes(text), notes)
+    elif not isinstance(text, str):
+        return Parsed(None, (), f"expected str or bytes, got {type(text).__name__}")
+    if len(text) > max_length:
+        return _too_long(len(text), max_length)
+    if text.startswith("\ufeff"):
+        text = text[1:]
+        notes.add("bom")
+    try:
+        data = json.loads(text, parse_constant=_reject_constant)
+    except (ValueError, RecursionError):
+        return _read_slowly(text, notes, max_depth)
+    if len(text) > 2 * max_depth and _depth(data) > max_depth:
+        return Parsed(None, notes.render(), f"nesting deeper than {max_depth} levels")
+    return Parsed(data, notes.render())
+
+
+def _read_slowly(text: str, notes: Notes, max_depth: int) -> Parsed:
+    text = _unfence(text, notes)
+    try:
+        data, error = read_lenient(text, notes, max_depth)
+    except Exception as exc:  # a bug in the reader must not break the caller's loop
+        return Parsed(None, notes.render(), f"internal error while reading: {exc!r}")
+    if error is not None:
+        return Parsed(None, notes.render(), error)
+    return Parsed(data, notes.render())
+
+
+def _unfence(text: str, notes: Notes) -> str:
+    """The body of the first Markdown code fence, when no JSON precedes the fence."""
+    start = text.find("```")
+    if start == -1 or "{" in text[:start] or "[" in text[:start]:
+        return text
+    opening = _FENCE.match(text, start)
+    body_start = opening.end() if opening else start + 3
+    end = text.find("```", body_start)
+    notes.add("fence")
+    if text[:start].strip():
+        notes.add("prefix")
+    if end == -1:
+        return text[body_start:]
+    if text[end + 3 :].strip():
+        notes.add("suffix")
+    return text[body_start:end]
+
+
+def _decode(raw: bytes, notes: Notes) -> str:
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        notes.add("decode")
+        return raw.decode("utf-8", "replace")
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def _too_long(length: int, max_length: int) -> Parsed:
+    return Parsed(None, (), f"text of {length} characters is longer than {max_length}")
+
+
+def _depth(data: Any) -> int:
+    """Deepest nesting of containers in parsed JSON, measured without recursion."""
+    deepest = 0
+    stack: list[tuple[Any, int]] = [(data, 0)]
+    while stack:
+        value, level = stack.pop()
+        if isinstance(value, dict):
+            children: Any = value.values()
+        elif isinstance(value, list):
+            children = value
+        else:
+            continue
+        level += 1
+        deepest = max(deepest, level)
+        stack.extend((child, level) for child in children if isinstance(child, (dict, list)))
+    return deepest

@@ -1,0 +1,443 @@
+"""The tolerant JSON reader behind ``parse``: a state machine on an explicit stack."""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import Any, Final
+
+__all__ = ["Notes", "read_lenient"]
+
+_NOTES: Final[dict[str, tuple[str, str]]] = {
+    "decode": ("replaced invalid UTF-8 bytes", "replaced invalid UTF-8 bytes"),
+    "bom": ("removed a byte-order mark", "removed a byte-order mark"),
+    "fence": ("removed a Markdown code fence", "removed a Markdown code fence"),
+    "prefix": ("skipped text before the JSON", "skipped text before the JSON"),
+    "suffix": ("ignored text after the JSON", "ignored text after the JSON"),
+    "comment": ("removed a comment", "removed {n} comments"),
+    "trailing_comma": ("removed a trailing comma", "removed {n} trailing commas"),
+    "extra_comma": ("removed an extra comma", "removed {n} extra commas"),
+    "missing_comma": ("inserted a missing comma", "inserted {n} missing commas"),
+    "missing_colon": ("inserted a missing colon", "inserted {n} missing colons"),
+    "single_quote": ("read a single-quoted string", "read {n} single-quoted strings"),
+    "unquoted_key": ("quoted an unquoted key", "quoted {n} unquoted keys"),
+    "bare_word": ("quoted a bare word", "quoted {n} bare words"),
+    "python_literal": (
+        "read a Python literal (True/False/None)",
+        "read {n} Python literals (True/False/None)",
+    ),
+    "undefined": ("read undefined as null", "read {n} undefined values as null"),
+    "nonfinite": ("read NaN/Infinity as null", "read {n} NaN/Infinity values as null"),
+    "huge_number": ("read a number too long to convert as null", "read {n} such numbers as null"),
+    "number": ("read a non-standard number", "read {n} non-standard numbers"),
+    "truncated_literal": ("completed a truncated true/false/null", "completed a truncated literal"),
+    "unclosed_string": ("closed an unterminated string", "closed an unterminated string"),
+    "unclosed_bracket": ("closed an unclosed bracket", "closed {n} unclosed brackets"),
+    "stray_bracket": ("removed a stray closing bracket", "removed {n} stray closing brackets"),
+    "incomplete_key": ("dropped a key that had no value", "dropped {n} keys that had no value"),
+    "control_char": (
+        "kept a raw control character inside a string",
+        "kept {n} raw control characters inside strings",
+    ),
+    "bad_escape": ("kept an invalid escape as written", "kept {n} invalid escapes as written"),
+    "unexpected": ("skipped an unexpected character", "skipped {n} unexpected characters"),
+}
+
+_SPACE = re.compile(r"\s*")
+_CHUNK = {'"': re.compile(r'[^"\\\x00-\x1f]*'), "'": re.compile(r"[^'\\\x00-\x1f]*")}
+_ESCAPES = {'"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
+_HEX4 = re.compile(r"[0-9a-fA-F]{4}")
+_NUMBER = re.compile(r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d*)?")
+_STRICT_NUMBER = re.compile(r"-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][-+]?\d+)?")
+_WORD = re.compile(r"[A-Za-z_$][\w$]*")
+_BARE = re.compile(r'(?:[^,}\]\r\n/"]|/(?!/))+')
+_KEY = re.compile(r"[^\s:,{}\[\]\"'/#]+")
+_LITERALS: Final[dict[str, tuple[Any, str | None]]] = {
+    "true": (True, None),
+    "false": (False, None),
+    "null": (None, None),
+    "True": (True, "python_literal"),
+    "False": (False, "python_literal"),
+    "None": (None, "python_literal"),
+    "NaN": (None, "nonfinite"),
+    "Infinity": (None, "nonfinite"),
+    "undefined": (None, "undefined"),
+}
+_TRUNCATABLE = ("true", "false", "null")
+_VALUE_START = frozenset("{[\"'-+.0123456789")
+
+# Parser states. An object frame cycles KEY -> COLON -> VALUE -> NEXT -> KEY; an array
+# frame cycles ITEM -> NEXT -> ITEM.
+_KEY_STATE, _COLON, _VALUE, _OBJ_NEXT, _ITEM, _ARR_NEXT = range(6)
+
+
+class _Nothing:
+    """Marks "no value could be read here" (``None`` is a value)."""
+
+
+_NOTHING: Final = _Nothing()
+
+
+class Notes:
+    """Counts repairs by kind and renders them as human-readable notes."""
+
+    __slots__ = ("_counts",)
+
+    def __init__(self) -> None:
+        self._counts: dict[str, int] = {}
+
+    def add(self, kind: str, count: int = 1) -> None:
+        self._counts[kind] = self._counts.get(kind, 0) + count
+
+    def render(self) -> tuple[str, ...]:
+        return tuple(
+            _NOTES[kind][0] if count == 1 else _NOTES[kind][1].format(n=count)
+            for kind, count in self._counts.items()
+        )
+
+
+class _Frame:
+    __slots__ = ("after_comma", "closer", "container", "key", "state")
+
+    def __init__(self, opener: str) -> None:
+        self.container: Any = {} if opener == "{" else []
+        self.closer = "}" if opener == "{" else "]"
+        self.state = _KEY_STATE if opener == "{" else _ITEM
+        self.key: str | None = None
+        self.after_comma = False
+
+
+def read_lenient(text: str, notes: Notes, max_depth: int) -> tuple[Any, str | None]:
+    """Read one JSON-like value from ``text``: ``(value, None)`` or ``(None, error)``."""
+    return _Reader(text, notes, max_depth).run()
+
+
+class _Reader:
+    def __init__(self, text: str, notes: Notes, max_depth: int) -> None:
+        self.text = text
+        self.end = len(text)
+        self.pos = 0
+        self.notes = notes
+        self.max_depth = max_depth
+        self.stack: list[_Frame] = []
+        self.root: Any = _NOTHING
+
+    def run(self) -> tuple[Any, str | None]:
+        start = self._locate()
+        if start is None:
+            return None, "no JSON value found in the text"
+        self.pos = start
+        if self.text[start] in "{[":
+            error = self._containers()
+            if error is not None:
+                return None, error
+        else:
+            self.root = self._scalar(bare_words=False)
+            if self.root is _NOTHING:
+                return None, "no JSON value found in the text"
+        self._skip()
+        if self.pos < self.end:
+            self.notes.add("suffix")
+        return self.root, None
+
+    def _locate(self) -> int | None:
+        """Where the value starts: the first bracket, else a scalar at the start of the text."""
+        self._skip()
+        if self.pos >= self.end:
+            return None
+        brackets = [i for i in (self.text.find("{", self.pos), self.text.find("[", self.pos))]
+        first = min((i for i in brackets if i != -1), default=-1)
+        if first == self.pos:
+            return first
+        if first != -1:
+            self.notes.add("prefix")
+            return first
+        return self.pos if self._scalar_starts() else None
+
+    def _scalar_starts(self) -> bool:
+        if self.text[self.pos] in _VALUE_START:
+            return True
+        word = _WORD.match(self.text, self.pos)
+        if word is None:
+            return False
+        return word.group() in _LITERALS or self._is_truncated_literal(word)
+
+    # --- the state machine -------------------------------------------------------------
+
+    def _containers(self) -> str | None:
+        """Read the root container; an error when it nests too deeply."""
+        if not self._open():
+            return self._too_deep()
+        while self.stack:
+            self._skip()
+            if self.pos >= self.end:
+                self._close_all()
+                break
+            char = self.text[self.pos]
+            if char in "}]":
+                self._close(char)
+            elif char == ",":
+                self._comma()
+            elif char == ":":
+                self._colon()
+            elif not self._token(char):
+                return self._too_deep()
+        return None
+
+    def _too_deep(self) -> str:
+        return f"nesting deeper than {self.max_depth} levels"
+
+    def _open(self) -> bool:
+        if len(self.stack) >= self.max_depth:
+            return False
+        self.stack.append(_Frame(self.text[self.pos]))
+        self.pos += 1
+        return True
+
+    def _token(self, char: str) -> bool:
+        """Read a key or value in the current state; False only when nesting is too deep."""
+        frame = self.stack[-1]
+        state = frame.state
+        if state == _KEY_STATE:
+            self._key(frame)
+        elif state == _COLON:
+            self.notes.add("missing_colon")
+            frame.state = _VALUE
+        elif state in (_OBJ_NEXT, _ARR_NEXT):
+            if self._value_starts(char):
+                self.notes.add("missing_comma")
+                frame.state = _KEY_STATE if state == _OBJ_NEXT else _ITEM
+            else:
+                self._unexpected()
+        elif char in "{[":
+            return self._open()
+        else:
+            value = self._scalar(bare_words=True)
+            if value is _NOTHING:
+                self._unexpected()
+            else:
+                self._attach(value)
+        return True
+
+    def _value_starts(self, char: str) -> bool:
+        return char in _VALUE_START or _KEY.match(self.text, self.pos) is not None
+
+    def _key(self, frame: _Frame) -> None:
+        char = self.text[self.pos]
+        if char in "\"'":
+            frame.key = self._string()
+        else:
+            match = _KEY.match(self.text, self.pos)
+            if match is None:
+                self._unexpected()
+                return
+            frame.key = match.group()
+            self.pos = match.end()
+            self.notes.add("unquoted_key")
+        frame.state = _COLON
+        frame.after_comma = False
+
+    def _attach(self, value: Any) -> None:
+        if not self.stack:
+            self.root = value
+            return
+        frame = self.stack[-1]
+        if frame.closer == "}":
+            frame.container[frame.key] = value
+            frame.key = None
+            frame.state = _OBJ_NEXT
+        else:
+            frame.container.append(value)
+            frame.state = _ARR_NEXT
+        frame.after_comma = False
+
+    def _comma(self) -> None:
+        self.pos += 1
+        frame = self.stack[-1]
+        if frame.state in (_OBJ_NEXT, _ARR_NEXT):
+            frame.state = _KEY_STATE if frame.state == _OBJ_NEXT else _ITEM
+            frame.after_comma = True
+        elif frame.state in (_KEY_STATE, _ITEM):
+            self.notes.add("extra_comma")
+        else:  # a key followed by a comma: it has no value
+            self.notes.add("incomplete_key")
+            frame.key = None
+            frame.state = _KEY_STATE
+            frame.after_comma = True
+
+    def _colon(self) -> None:
+        self.pos += 1
+        frame = self.stack[-1]
+        if frame.state == _COLON:
+            frame.state = _VALUE
+        else:
+            self.notes.add("unexpected")
+
+    def _close(self, closer: str) -> None:
+        self.pos += 1
+        for index in range(len(self.stack) - 1, -1, -1):
+            if self.stack[index].closer == closer:
+                break
+        else:
+            self.notes.add("stray_bracket")
+            return
+        unclosed = len(self.stack) - 1 - index
+        if unclosed:
+            self.notes.add("unclosed_bracket", unclosed)
+        while len(self.stack) > index:
+            self._finish(self.stack.pop())
+
+    def _close_all(self) -> None:
+        self.notes.add("unclosed_bracket", len(self.stack))
+        while self.stack:
+            self._finish(self.stack.pop())
+
+    def _finish(self, frame: _Frame) -> None:
+        if frame.state in (_COLON, _VALUE):
+            self.notes.add("incomplete_key")
+        elif frame.after_comma:
+            self.notes.add("trailing_comma")
+        self._attach(frame.container)
+
+    # --- lexing ------------------------------------------------------------------------
+
+    def _skip(self) -> None:
+        """Skip whitespace and comments."""
+        text = self.text
+        while True:
+            self.pos = _SPACE.match(text, self.pos).end()  # type: ignore[union-attr]
+            if text.startswith(("//", "#"), self.pos):
+                newline = text.find("\n", self.pos)
+                self.pos = self.end if newline == -1 else newline + 1
+            elif text.startswith("/*", self.pos):
+                close = text.find("*/", self.pos + 2)
+                self.pos = self.end if close == -1 else close + 2
+            else:
+                return
+            self.notes.add("comment")
+
+    def _unexpected(self) -> None:
+        self.notes.add("unexpected")
+        self.pos += 1
+
+    def _scalar(self, *, bare_words: bool) -> Any:
+        text, pos = self.text, self.pos
+        char = text[pos]
+        if char in "\"'":
+            return self._string()
+        if char in "-+" and text.startswith("Infinity", pos + 1):
+            self.pos += 9
+            self.notes.add("nonfinite")
+            return None
+        number = _NUMBER.match(text, pos)
+        if number is not None:
+            follows = number.end() < self.end and (text[number.end()].isalpha())
+            if not (bare_words and follows):
+                return self._number(number.group(), number.end())
+        word = _WORD.match(text, pos)
+        if word is not None:
+            literal = self._literal(word)
+            if literal is not _NOTHING:
+                return literal
+        if bare_words and (word is not None or number is not None):
+            return self._bare_word()
+        return _NOTHING
+
+    def _literal(self, word: re.Match[str]) -> Any:
+        found = _LITERALS.get(word.group())
+        if found is not None:
+            value, note = found
+        elif self._is_truncated_literal(word):
+            value = {"t": True, "f": False, "n": None}[word.group()[0]]
+            note = "truncated_literal"
+        else:
+            return _NOTHING
+        if note is not None:
+            self.notes.add(note)
+        self.pos = word.end()
+        return value
+
+    def _is_truncated_literal(self, word: re.Match[str]) -> bool:
+        return word.end() == self.end and any(
+            literal.startswith(word.group()) for literal in _TRUNCATABLE
+        )
+
+    def _bare_word(self) -> str:
+        match = _BARE.match(self.text, self.pos)
+        assert match is not None  # the caller saw a word or number here
+        self.pos = match.end()
+        self.notes.add("bare_word")
+        return match.group().rstrip()
+
+    def _number(self, written: str, end: int) -> Any:
+        self.pos = end
+        core = written.rstrip("eE+-")
+        if core != written or not _STRICT_NUMBER.fullmatch(core):
+            self.notes.add("number")
+        if "." in core or "e" in core or "E" in core:
+            value = float(core)
+            if math.isinf(value):
+                self.notes.add("nonfinite")
+                return None
+            return value
+        try:
+            return int(core)
+        except ValueError:  # past Python's limit on digits converted
+            self.notes.add("huge_number")
+            return None
+
+    def _string(self) -> str:
+        quote = self.text[self.pos]
+        if quote == "'":
+            self.notes.add("single_quote")
+        self.pos += 1
+        chunk, text, parts = _CHUNK[quote], self.text, []
+        while True:
+            match = chunk.match(text, self.pos)
+            assert match is not None  # the pattern matches the empty string
+            parts.append(match.group())
+            self.pos = match.end()
+            if self.pos >= self.end:
+                self.notes.add("unclosed_string")
+                break
+            char = text[self.pos]
+            if char == quote:
+                self.pos += 1
+                break
+            if char == "\\":
+                parts.append(self._escape())
+            else:
+                self.notes.add("control_char")
+                parts.append(char)
+                self.pos += 1
+        return "".join(parts)
+
+    def _escape(self) -> str:
+        """Decode the escape at ``pos`` (a backslash) and move past it."""
+        text, pos = self.text, self.pos
+        if pos + 1 >= self.end:
+            self.pos = self.end
+            return ""
+        char = text[pos + 1]
+        self.pos = pos + 2
+        if char in _ESCAPES:
+            return _ESCAPES[char]
+        if char == "'":
+            return "'"
+        if char == "u" and _HEX4.fullmatch(text, pos + 2, pos + 6):
+            code = int(text[pos + 2 : pos + 6], 16)
+            self.pos = pos + 6
+            low = pos + 8
+            if (
+                0xD800 <= code <= 0xDBFF
+                and text.startswith("\\u", pos + 6)
+                and _HEX4.fullmatch(text, low, low + 4)
+                and 0xDC00 <= int(text[low : low + 4], 16) <= 0xDFFF
+            ):
+                self.pos = low + 4
+                return chr(
+                    0x10000 + ((code - 0xD800) << 10) + int(text[low : low + 4], 16) - 0xDC00
+                )
+            return chr(code)
+        self.notes.add("bad_escape")
+        return "\\" + char
