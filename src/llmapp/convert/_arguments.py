@@ -1,0 +1,128 @@
+"""A method's validated JSON arguments -> the positional and keyword arguments to call it with."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, NamedTuple
+
+from ..introspect.model import NO_DEFAULT, MethodSpec, ParameterSpec, TypeGraph
+from ._error import ConversionError, failure
+from ._scalars import Converter
+from ._to_python import Compiler
+
+__all__ = ["ArgumentBuilder", "compile_arguments"]
+
+_MISSING: Any = object()
+
+
+class _Parameter(NamedTuple):
+    name: str
+    """The Python name the value is passed under."""
+    convert: Converter | None
+    drops_null: bool
+    expected: str
+    position: int | None
+    """Index among the positional-only parameters, or ``None`` for a keyword."""
+    default: Any
+
+
+class ArgumentBuilder:
+    """Turns one method's validated JSON arguments into ``(args, kwargs)``.
+
+    Built once per method by ``compile_arguments``; each parameter's converter is
+    compiled then, so a call only looks up keys and runs what needs converting.
+    """
+
+    def __init__(self, method: MethodSpec, graph: TypeGraph) -> None:
+        self.method = method
+        compiler = Compiler(graph)
+        self._parameters: dict[str, _Parameter] = {}
+        positional = [p for p in method.parameters if p.positional_only]
+        self._positional_count = len(positional)
+        for spec in method.parameters:
+            self._parameters[spec.name] = _parameter(compiler, spec, positional)
+
+    def __call__(self, arguments: Mapping[str, Any]) -> tuple[list[Any], dict[str, Any]]:
+        """Validated JSON arguments (keys are ``ParameterSpec.name``) -> ``(args, kwargs)``.
+
+        Positional-only parameters go in the list, in order; every other parameter,
+        including the keys spread from ``**kwargs: Unpack[TD]``, goes in the dict
+        under its Python name. A parameter absent from ``arguments`` is left out so
+        Python uses its default; so is ``null`` for an optional parameter whose type
+        does not accept null (OpenAI's strict mode sends ``null`` for values not
+        given). Keys that are not parameters are ignored (validation refuses them).
+
+        Raises:
+            ConversionError: the Python side refused a value the schema allowed
+                (its ``path`` says where, from ``$input``).
+        """
+        positional = [_MISSING] * self._positional_count
+        keywords: dict[str, Any] = {}
+        for key, value in arguments.items():
+            parameter = self._parameters.get(key)
+            if parameter is None or (value is None and parameter.drops_null):
+                continue
+            if parameter.convert is not None:
+                try:
+                    value = parameter.convert(value)
+                except Exception as error:
+                    raise failure(error, key, parameter.expected, value) from None
+            if parameter.position is None:
+                keywords[parameter.name] = value
+            else:
+                positional[parameter.position] = value
+        return self._fill(positional), keywords
+
+    def _fill(self, positional: list[Any]) -> list[Any]:
+        """Drop trailing positional arguments not given; give earlier gaps their default."""
+        while positional and positional[-1] is _MISSING:
+            positional.pop()
+        if _MISSING not in positional:
+            return positional
+        specs = [p for p in self._parameters.values() if p.position is not None]
+        for spec in specs:
+            if spec.position is not None and spec.position < len(positional):
+                if positional[spec.position] is not _MISSING:
+                    continue
+                if spec.default is NO_DEFAULT:
+                    error = TypeError(f"missing positional-only argument {spec.name!r}")
+                    raise failure(ConversionError(spec.expected, None, error), spec.name, "", None)
+                positional[spec.position] = spec.default
+        return positional
+
+    def __repr__(self) -> str:
+        return f"<ArgumentBuilder for {self.method.name}>"
+
+
+def _parameter(
+    compiler: Compiler, spec: ParameterSpec, positional: list[ParameterSpec]
+) -> _Parameter:
+    return _Parameter(
+        name=spec.python_name or spec.name,
+        convert=compiler.compile(spec.type),
+        drops_null=compiler.drops_null(spec),
+        expected=compiler.describe(spec.type),
+        position=positional.index(spec) if spec.positional_only else None,
+        default=spec.default,
+    )
+
+
+def compile_arguments(method: MethodSpec, graph: TypeGraph) -> ArgumentBuilder:
+    """Compile how to turn ``method``'s validated JSON arguments into a Python call.
+
+    Args:
+        method: the method, as introspection describes it.
+        graph: the named types its parameters use.
+
+    Returns:
+        An ``ArgumentBuilder``: ``args, kwargs = builder(arguments)`` then
+        ``function(*args, **kwargs)``.
+
+    Example:
+        >>> from llmapp.introspect.model import MethodSpec, ParameterSpec, StringNode, TypeGraph
+        >>> spec = MethodSpec(name="greet", kind="static", is_async=False, returns=None,
+        ...     parameters=(ParameterSpec(name="who", type=StringNode()),))
+        >>> compile_arguments(spec, TypeGraph())({"who": "Ada"})
+        ([], {'who': 'Ada'})
+    """
+    return ArgumentBuilder(method, graph)

@@ -1,0 +1,283 @@
+"""Python results -> JSON-ready data (what ``json.dumps`` takes), for sending back to the model.
+
+The encoding of each class is decided once and cached in ``_ENCODERS``; a table of
+rows (looked up along the class's MRO) holds the value types, and a short list of
+predicates the structural kinds (dataclass, NamedTuple, pydantic, attrs, abstract
+collections). Nothing here raises: a value that cannot be encoded becomes its
+``repr`` (``"<Connection object at 0x...>"``); a container met again inside itself
+becomes ``"<cycle: TypeName>"``; nesting deeper than ``MAX_DEPTH`` becomes
+``"<too deep: TypeName>"``.
+"""
+
+from __future__ import annotations
+
+import base64
+import dataclasses
+import enum
+import ipaddress
+import math
+import sys
+from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
+from datetime import date, datetime, time, timedelta
+from decimal import Decimal
+from pathlib import PurePath
+from typing import Any
+from uuid import UUID
+
+from ._formats import format_duration
+
+__all__ = ["MAX_DEPTH", "to_json"]
+
+MAX_DEPTH = 200
+"""Containers nested deeper than this are cut short (Python's own stack would be next)."""
+
+_Encoder = Callable[[Any, set[int]], Any]
+_AS_IS = frozenset({str, int, bool, type(None)})
+_finite = math.isfinite
+
+
+def to_json(value: Any) -> Any:
+    """Turn a Python value into JSON-ready data, to send a result back to the model.
+
+    - dataclass, NamedTuple, attrs class -> dict of its fields (a NamedTuple is an
+      object in the schema too, so it round-trips with its input form);
+    - TypedDict and other mappings -> dict, keys as strings (``json.dumps`` rules:
+      ``1`` -> ``"1"``, ``True`` -> ``"true"``, an Enum key -> its value);
+    - pydantic model -> ``model_dump(mode="json", by_alias=True)`` (pydantic is
+      imported only if it is already loaded);
+    - Enum member -> its value; datetime/date/time -> ISO 8601 text; timedelta ->
+      ISO 8601 duration (``P1DT2H``); UUID, Decimal, IP addresses, paths -> ``str``;
+      bytes -> base64 text;
+    - list, tuple, set, frozenset and other collections -> list (sets sorted when
+      their items can be ordered, so output is stable);
+    - float NaN and infinities -> ``None`` (JSON has no such numbers);
+    - anything else -> its ``repr``; a cycle -> ``"<cycle: TypeName>"``.
+
+    It never raises; the input is never mutated.
+
+    Example:
+        >>> from datetime import timedelta
+        >>> to_json({"wait": timedelta(hours=1, minutes=30), "tags": {"b", "a"}})
+        {'wait': 'PT1H30M', 'tags': ['a', 'b']}
+    """
+    return _encode(value, set())
+
+
+def _encode(value: Any, active: set[int]) -> Any:
+    cls = type(value)
+    if cls in _AS_IS or (cls is float and _finite(value)):
+        return value
+    encoder = _ENCODERS.get(cls)
+    if encoder is None:
+        encoder = _ENCODERS[cls] = _encoder_for(cls)
+    try:
+        return encoder(value, active)
+    except Exception:  # a property, isoformat or model_dump that raises: still say something
+        return _repr(value)
+
+
+def _repr(value: Any) -> str:
+    try:
+        return repr(value)
+    except Exception:
+        return f"<{type(value).__qualname__} object>"
+
+
+def _nested(encode_items: _Encoder) -> _Encoder:
+    """Guard a container encoder against cycles and runaway depth."""
+
+    def guarded(value: Any, active: set[int]) -> Any:
+        marker = id(value)
+        if marker in active:
+            return f"<cycle: {type(value).__qualname__}>"
+        if len(active) >= MAX_DEPTH:
+            return f"<too deep: {type(value).__qualname__}>"
+        active.add(marker)
+        try:
+            return encode_items(value, active)
+        finally:
+            active.discard(marker)
+
+    return guarded
+
+
+# -- scalars ------------------------------------------------------------------------------
+
+
+def _float(value: float, active: set[int]) -> float | None:
+    return float(value) if math.isfinite(value) else None
+
+
+def _isoformat(value: date | time, active: set[int]) -> str:
+    return value.isoformat()
+
+
+def _duration(value: timedelta, active: set[int]) -> str:
+    return format_duration(value)
+
+
+def _text(value: Any, active: set[int]) -> str:
+    return str(value)
+
+
+def _base64(value: bytes | bytearray | memoryview, active: set[int]) -> str:
+    return base64.b64encode(value).decode("ascii")
+
+
+def _enum(value: enum.Enum, active: set[int]) -> Any:
+    return _encode(value.value, active)
+
+
+def _int(value: int, active: set[int]) -> int:
+    return int(value)
+
+
+def _str(value: str, active: set[int]) -> str:
+    return str(value)
+
+
+# -- containers ---------------------------------------------------------------------------
+
+
+def _key(key: Any, active: set[int]) -> str:
+    if isinstance(key, enum.Enum):
+        key = key.value
+    if isinstance(key, str):
+        return str(key)
+    if key is None or isinstance(key, bool):
+        return {None: "null", True: "true", False: "false"}[key]
+    if isinstance(key, (int, float)):
+        return repr(key) if isinstance(key, float) else str(int(key))
+    encoded = _encode(key, active)
+    return encoded if isinstance(encoded, str) else _repr(key)
+
+
+# The comprehensions below test ``type(x) in _AS_IS`` inline before calling
+# ``_encode``: most values are plain, and a call per value is most of the cost.
+
+
+def _mapping(value: Mapping[Any, Any], active: set[int]) -> dict[str, Any]:
+    return {
+        key if type(key) is str else _key(key, active): (
+            item if type(item) in _AS_IS else _encode(item, active)
+        )
+        for key, item in value.items()
+    }
+
+
+def _sequence(value: Any, active: set[int]) -> list[Any]:
+    return [item if type(item) in _AS_IS else _encode(item, active) for item in value]
+
+
+def _set(value: AbstractSet[Any], active: set[int]) -> list[Any]:
+    items = [_encode(item, active) for item in value]
+    try:
+        return sorted(items)
+    except TypeError:  # items of mixed or unorderable kinds: keep the set's own order
+        return items
+
+
+def _attributes(names: tuple[str, ...]) -> _Encoder:
+    def encode(value: Any, active: set[int]) -> dict[str, Any]:
+        out = {}
+        for name in names:
+            item = getattr(value, name)
+            out[name] = item if type(item) in _AS_IS else _encode(item, active)
+        return out
+
+    return _nested(encode)
+
+
+def _dataclass(cls: type) -> _Encoder:
+    return _attributes(tuple(field.name for field in dataclasses.fields(cls)))
+
+
+def _namedtuple(cls: type) -> _Encoder:
+    names: tuple[str, ...] = cls._fields  # type: ignore[attr-defined]
+    return _nested(
+        lambda value, active: {n: _encode(v, active) for n, v in zip(names, value, strict=False)}
+    )
+
+
+def _attrs(cls: type) -> _Encoder:
+    return _attributes(tuple(attribute.name for attribute in cls.__attrs_attrs__))  # type: ignore[attr-defined]
+
+
+def _pydantic(value: Any, active: set[int]) -> Any:
+    return value.model_dump(mode="json", by_alias=True)
+
+
+# Value types, looked up along the MRO (datetime before date, IntEnum before int);
+# the order of rows does not matter, the MRO decides.
+_ROWS: dict[type, _Encoder] = {
+    enum.Enum: _enum,
+    bool: lambda value, active: bool(value),
+    int: _int,
+    str: _str,
+    float: _float,
+    datetime: _isoformat,
+    date: _isoformat,
+    time: _isoformat,
+    timedelta: _duration,
+    UUID: _text,
+    Decimal: _text,
+    PurePath: _text,
+    ipaddress.IPv4Address: _text,
+    ipaddress.IPv6Address: _text,
+    ipaddress.IPv4Network: _text,
+    ipaddress.IPv6Network: _text,
+    ipaddress.IPv4Interface: _text,
+    ipaddress.IPv6Interface: _text,
+    bytes: _base64,
+    bytearray: _base64,
+    memoryview: _base64,
+    dict: _nested(_mapping),
+    list: _nested(_sequence),
+    set: _nested(_set),
+    frozenset: _nested(_set),
+}
+
+
+def _is_pydantic(cls: type) -> bool:
+    pydantic = sys.modules.get("pydantic")  # loaded already if the value is a model
+    return pydantic is not None and issubclass(cls, pydantic.BaseModel)
+
+
+def _is_namedtuple(cls: type) -> bool:
+    return issubclass(cls, tuple) and hasattr(cls, "_fields")
+
+
+# Structural kinds, checked in this order before the MRO rows: a NamedTuple is a
+# tuple and a dataclass may subclass anything, so their shape must win.
+_KINDS: list[tuple[Callable[[type], bool], Callable[[type], _Encoder]]] = [
+    (_is_pydantic, lambda cls: _pydantic),
+    (dataclasses.is_dataclass, _dataclass),
+    (_is_namedtuple, _namedtuple),
+    (lambda cls: hasattr(cls, "__attrs_attrs__"), _attrs),
+]
+
+# Abstract collections, after the MRO rows (a str is a Sequence, a bytes too).
+_COLLECTIONS: list[tuple[type, _Encoder]] = [
+    (Mapping, _nested(_mapping)),
+    (AbstractSet, _nested(_set)),
+    (Sequence, _nested(_sequence)),
+]
+
+
+def _encoder_for(cls: type) -> _Encoder:
+    for matches, make in _KINDS:
+        if matches(cls):
+            return make(cls)
+    for base in cls.__mro__:
+        row = _ROWS.get(base)
+        if row is not None:
+            return row
+    for abstract, encoder in _COLLECTIONS:
+        if issubclass(cls, abstract):
+            return encoder
+    return lambda value, active: _repr(value)
+
+
+_ENCODERS: dict[type, _Encoder] = {}
+"""Encoder per class, decided on first sight."""

@@ -1,0 +1,258 @@
+"""Unions: pick the branch a validated value belongs to, then convert it as that branch.
+
+Most unions are told apart by the JSON kind of the value alone (``datetime |
+None``, ``list[Item] | Item``): those compile to one dict lookup on ``type(value)``.
+When several branches share a kind and at least one of them converts
+(``Cat | Dog``, ``datetime | date``), the branches are tried in declaration
+order with a structural *matcher* each -- keys and required keys of objects,
+literal and enum values, lengths of tuples, the written form of dates -- and
+the first that fits converts the value. Constraints (minimum, pattern, ...)
+are not checked: validation already did, and the branch only decides the type.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from ..introspect.model import (
+    AliasDef,
+    AnyNode,
+    ArrayNode,
+    BooleanNode,
+    DictNode,
+    EnumDef,
+    IntegerNode,
+    LiteralNode,
+    Node,
+    NullNode,
+    NumberNode,
+    ObjectDef,
+    RefNode,
+    StringNode,
+    TupleNode,
+    TypeKey,
+    UnionNode,
+)
+from ._scalars import Converter, scalar_matcher
+
+if TYPE_CHECKING:
+    from ._to_python import Compiler
+
+__all__ = ["Matchers", "compile_union", "json_kinds"]
+
+Matcher = Callable[[Any], bool]
+
+_NONE = type(None)
+_ALL_KINDS: frozenset[type] = frozenset({_NONE, bool, int, float, str, list, dict})
+_NUMBERS: frozenset[type] = frozenset({int, float})
+
+
+def _value_kinds(values: tuple[Any, ...]) -> frozenset[type]:
+    kinds = {type(value) for value in values}
+    if kinds & _NUMBERS:
+        kinds |= _NUMBERS  # JSON does not tell 1 from 1.0
+    return frozenset(kinds)
+
+
+def json_kinds(
+    node: Node, compiler: Compiler, _through: frozenset[TypeKey] = frozenset()
+) -> frozenset[type]:
+    """The Python types a JSON value of ``node`` can have after ``json.loads``."""
+    if isinstance(node, RefNode):
+        if node.key in _through:
+            return frozenset()
+        definition = compiler.definition(node.key)
+        if isinstance(definition, EnumDef):
+            return _value_kinds(definition.values)
+        if isinstance(definition, AliasDef):
+            return json_kinds(definition.type, compiler, _through | {node.key})
+        return frozenset({dict})
+    if isinstance(node, UnionNode):
+        return frozenset().union(
+            *(json_kinds(option, compiler, _through) for option in node.options)
+        )
+    if isinstance(node, LiteralNode):
+        return _value_kinds(node.values)
+    return _KINDS.get(type(node), _ALL_KINDS)
+
+
+_KINDS: dict[type[Node], frozenset[type]] = {
+    StringNode: frozenset({str}),
+    IntegerNode: _NUMBERS,
+    NumberNode: _NUMBERS,
+    BooleanNode: frozenset({bool}),
+    NullNode: frozenset({_NONE}),
+    AnyNode: _ALL_KINDS,
+    ArrayNode: frozenset({list}),
+    TupleNode: frozenset({list}),
+    DictNode: frozenset({dict}),
+}
+
+
+def compile_union(compiler: Compiler, node: UnionNode) -> Converter | None:
+    """The converter for a union: a lookup on the value's JSON kind, then matchers if needed."""
+    converters = [compiler.compile(option) for option in node.options]
+    if all(converter is None for converter in converters):
+        return None
+    branches_by_kind: dict[type, list[int]] = {}
+    for index, option in enumerate(node.options):
+        for kind in json_kinds(option, compiler):
+            branches_by_kind.setdefault(kind, []).append(index)
+    table: dict[type, Converter | None] = {}
+    for kind, indices in branches_by_kind.items():
+        candidates = [converters[index] for index in indices]
+        if len(indices) == 1 or all(candidate is None for candidate in candidates):
+            table[kind] = candidates[0]
+        else:
+            branches = [(compiler.matchers.of(node.options[i]), converters[i]) for i in indices]
+            table[kind] = _chooser(branches)
+
+    def convert(value: Any) -> Any:
+        converter = table.get(type(value))
+        return value if converter is None else converter(value)
+
+    return convert
+
+
+def _chooser(branches: list[tuple[Matcher, Converter | None]]) -> Converter:
+    fallbacks = [converter for _, converter in branches if converter is not None]
+
+    def choose(value: Any) -> Any:
+        first_error: Exception | None = None
+        for fits, converter in branches:
+            if fits(value):
+                if converter is None:
+                    return value
+                try:
+                    return converter(value)
+                except Exception as error:  # the next branch that fits may take it
+                    first_error = first_error or error
+        if first_error is not None:
+            raise first_error
+        # No branch fits: the matchers are stricter than the schema somewhere.
+        # Take the first branch that converts without complaint, else the value as is.
+        for converter in fallbacks:
+            try:
+                return converter(value)
+            except Exception:
+                continue
+        return value
+
+    return choose
+
+
+def _literal_matcher(values: tuple[Any, ...]) -> Matcher:
+    keys = {(type(value) is bool, value) for value in values}
+
+    def fits(value: Any) -> bool:
+        try:
+            return (type(value) is bool, value) in keys
+        except TypeError:  # an unhashable value is no literal
+            return False
+
+    return fits
+
+
+def _is_integer(value: Any) -> bool:
+    return type(value) is int or (type(value) is float and value.is_integer())
+
+
+def _is_number(value: Any) -> bool:
+    return type(value) is int or type(value) is float
+
+
+_BASE_MATCHERS: dict[type[Node], Matcher] = {
+    StringNode: lambda value: type(value) is str,
+    IntegerNode: _is_integer,
+    NumberNode: _is_number,
+    BooleanNode: lambda value: type(value) is bool,
+    NullNode: lambda value: value is None,
+    AnyNode: lambda value: True,
+}
+
+
+class Matchers:
+    """Structural matchers for the nodes of one graph; named types compiled once."""
+
+    def __init__(self, compiler: Compiler) -> None:
+        self._compiler = compiler
+        self._definitions: dict[TypeKey, Matcher] = {}
+
+    def of(self, node: Node) -> Matcher:
+        """Whether a JSON value has the shape of ``node`` (kinds, keys, lengths, literals)."""
+        if isinstance(node, RefNode):
+            return self._ref(node.key)
+        if isinstance(node, UnionNode):
+            options = [self.of(option) for option in node.options]
+            return lambda value: any(fits(value) for fits in options)
+        if isinstance(node, LiteralNode):
+            return _literal_matcher(node.values)
+        if isinstance(node, (ArrayNode, TupleNode, DictNode)):
+            return self._container(node)
+        base = _BASE_MATCHERS.get(type(node), _BASE_MATCHERS[AnyNode])
+        converter = self._compiler.compile(node)
+        if converter is None:
+            return base
+        written_as = scalar_matcher(node.python_type, converter)
+        return lambda value: base(value) and written_as(value)
+
+    def _container(self, node: ArrayNode | TupleNode | DictNode) -> Matcher:
+        if isinstance(node, TupleNode):
+            positions = [self.of(item) for item in node.items]
+            size = len(positions)
+            return lambda value: (
+                type(value) is list
+                and len(value) == size
+                and all(fits(item) for fits, item in zip(positions, value, strict=True))
+            )
+        if isinstance(node, DictNode):
+            fits_value = self.of(node.value)
+            return lambda value: type(value) is dict and all(map(fits_value, value.values()))
+        fits_item = self.of(node.item)
+        low, high = node.min_items or 0, node.max_items
+        return lambda value: (
+            type(value) is list
+            and low <= len(value)
+            and (high is None or len(value) <= high)
+            and all(map(fits_item, value))
+        )
+
+    def _ref(self, key: TypeKey) -> Matcher:
+        if key in self._definitions:
+            return self._definitions[key]
+        cell: list[Matcher] = []
+        self._definitions[key] = lambda value: cell[0](value)
+        definition = self._compiler.definition(key)
+        if isinstance(definition, EnumDef):
+            matcher = _literal_matcher(definition.values)
+        elif isinstance(definition, AliasDef):
+            matcher = self.of(definition.type)
+        else:
+            matcher = self._object(definition)
+        cell.append(matcher)
+        self._definitions[key] = matcher
+        return matcher
+
+    def _object(self, definition: ObjectDef) -> Matcher:
+        compiler = self._compiler
+        fields = {
+            field.name: (self.of(field.type), compiler.drops_null(field))
+            for field in definition.fields
+        }
+        required = frozenset(field.name for field in definition.fields if field.required)
+        extra = None if definition.additional is None else self.of(definition.additional)
+
+        def fits(value: Any) -> bool:
+            if type(value) is not dict or not required.issubset(value):
+                return False
+            for key, item in value.items():
+                entry = fields.get(key)
+                if entry is None:
+                    if extra is None or not extra(item):
+                        return False
+                elif not (entry[0](item) or (item is None and entry[1])):
+                    return False
+            return True
+
+        return fits
