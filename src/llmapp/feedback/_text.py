@@ -1,0 +1,290 @@
+"""A failed validation -> the model's own arguments as JSON, each mistake marked where it sits.
+
+The text has this exact shape (optional lines in brackets)::
+
+    The arguments you gave have 3 errors. They are shown below, each wrong value followed by
+    // ❌ with its path and what was expected. Correct them all and call the function again.
+    ["key": undefined marks a required property you left out.]
+    [Long values are shortened with "…".]
+
+    ```json
+    {
+      "name": "Alice",
+      "age": "thirty", // ❌ [{"path": "$input.age", "expected": "integer"}]
+      "tags": [ // ❌ [{"path": "$input.tags", "expected": "Array<string> & MaxItems<2>"}]
+        "a",
+        "b",
+        "c"
+      ],
+      "email": undefined // ❌ [{"path": "$input.email", "expected": "string"}]
+    }
+    ```
+
+    [Errors that could not be placed in the JSON above:
+    - {"path": "$input.a.b", "expected": "string", "value": 3}]
+
+(the first sentence is one line in the output). Rules:
+
+- Two-space indentation; keys in the data's order. The comment follows the comma; on an
+  object or array it follows the opening bracket. All issues at one path share one
+  ``// ❌ [...]`` array, in the order of ``failure.errors``; each entry has ``path`` and
+  ``expected``, and ``description`` when the issue has one (cut at 300 characters).
+- A missing key (an issue whose parent object exists but lacks the key) is shown as
+  ``"key": undefined`` after the keys present; a missing array item just past the end of
+  its array is shown as an ``undefined`` item.
+- Issue paths are read, not compared as text: ``.name``, ``["any key"]`` and ``[3]`` segments
+  after ``$input``, so ``$input.a`` and ``$input["a"]`` mark the same value.
+- Strings longer than 200 characters are cut to 200 and end with ``…``. Arrays of more than
+  12 items show the first 3, the last, and every item with an issue at or under it; each run of
+  two or more hidden items becomes a line ``// … N items without errors``. Containers nested
+  deeper than 32 levels are shown as ``{…}``/``[…]``.
+- Issues that cannot be placed (the path does not parse, or its parent is missing or not an
+  object/array) are listed after the block with their value as compact JSON (cut at 200
+  characters), in the order of ``failure.errors``. No URLs, no schema dumps.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any, Final
+
+from llmapp.validate._result import UNDEFINED, ValidationFailure, ValidationIssue
+
+__all__ = ["feedback"]
+
+_MAX_STRING: Final = 200
+_MAX_DESCRIPTION: Final = 300
+_MAX_LEVEL: Final = 32
+_LONG_ARRAY: Final = 12
+_HEAD_ITEMS: Final = 3
+_MARK: Final = " // ❌ "
+
+Segment = str | int
+Path = tuple[Segment, ...]
+
+
+def feedback(failure: ValidationFailure) -> str:
+    """Show the model its own arguments with every mistake marked in place.
+
+    Args:
+        failure: the failed validation of the model's arguments.
+
+    Returns:
+        The text to send back to the model (format in this module's docstring).
+
+    Example:
+        >>> from llmapp.validate._result import ValidationFailure, ValidationIssue
+        >>> text = feedback(ValidationFailure({"age": "x"}, [
+        ...     ValidationIssue("$input.age", "integer", "x")]))
+        >>> '"age": "x" // ❌ [{"path": "$input.age", "expected": "integer"}]' in text
+        True
+    """
+    renderer = _Renderer(failure.errors)
+    body = renderer.render(failure.data, (), 0, "", "")
+    unplaced = [issue for index, issue in enumerate(failure.errors) if index not in renderer.placed]
+    count = len(failure.errors)
+    lines = [
+        f"The arguments you gave have {count} error{'' if count == 1 else 's'}. They are shown "
+        "below, each wrong value followed by // ❌ with its path and what was expected. "
+        "Correct them all and call the function again."
+    ]
+    if renderer.missing:
+        lines.append('"key": undefined marks a required property you left out.')
+    if renderer.shortened:
+        lines.append('Long values are shortened with "…".')
+    lines += ["", "```json", *body, "```"]
+    if unplaced:
+        lines += ["", "Errors that could not be placed in the JSON above:"]
+        lines += [f"- {_unplaced(issue)}" for issue in unplaced]
+    return "\n".join(lines)
+
+
+def parse_path(path: str) -> Path | None:
+    """The segments of an issue path (``$input.a["b c"][3]`` -> ``("a", "b c", 3)``), or None."""
+    if not path.startswith("$input"):
+        return None
+    segments: list[Segment] = []
+    position, end = len("$input"), len(path)
+    decoder = json.JSONDecoder()
+    while position < end:
+        char = path[position]
+        if char == ".":
+            stop = position + 1
+            while stop < end and path[stop] not in ".[":
+                stop += 1
+            if stop == position + 1:
+                return None
+            segments.append(path[position + 1 : stop])
+            position = stop
+        elif char == "[" and path.startswith('"', position + 1):
+            try:
+                key, stop = decoder.raw_decode(path, position + 1)
+            except ValueError:
+                return None
+            if not path.startswith("]", stop):
+                return None
+            segments.append(key)
+            position = stop + 1
+        elif char == "[":
+            stop = path.find("]", position)
+            digits = path[position + 1 : stop] if stop != -1 else ""
+            if not (digits.isascii() and digits.isdigit()):
+                return None
+            segments.append(int(digits))
+            position = stop + 1
+        else:
+            return None
+    return tuple(segments)
+
+
+class _Renderer:
+    """Renders data as annotated JSON lines, remembering which issues it placed."""
+
+    def __init__(self, errors: Sequence[ValidationIssue]) -> None:
+        self.errors = errors
+        self.placed: set[int] = set()
+        self.missing = False
+        self.shortened = False
+        self._at: dict[Path, list[int]] = {}
+        self._hot: set[Path] = set()  # every path with an issue at or under it
+        self._children: dict[Path, list[Segment]] = {}  # issue paths by parent, in error order
+        for index, issue in enumerate(errors):
+            path = parse_path(issue.path)
+            if path is None:
+                continue
+            self._at.setdefault(path, []).append(index)
+            self._hot.update(path[:length] for length in range(len(path) + 1))
+            if path:
+                siblings = self._children.setdefault(path[:-1], [])
+                if path[-1] not in siblings:
+                    siblings.append(path[-1])
+
+    def render(self, value: Any, path: Path, level: int, head: str, tail: str) -> list[str]:
+        pad = "  " * level
+        note = self._comment(path)
+        if not isinstance(value, (Mapping, list, tuple)):
+            return [f"{pad}{head}{self._scalar(value)}{tail}{note}"]
+        brackets = "{}" if isinstance(value, Mapping) else "[]"
+        if level >= _MAX_LEVEL:
+            self.shortened = True
+            return [f"{pad}{head}{brackets[0]}…{brackets[1]}{tail}{note}"]
+        if isinstance(value, Mapping):
+            entries = self._object_entries(value, path)
+        else:
+            entries = self._array_entries(value, path)
+        if not entries:
+            return [f"{pad}{head}{brackets}{tail}{note}"]
+        lines = [f"{pad}{head}{brackets[0]}{note}"]
+        last = max(i for i, entry in enumerate(entries) if entry[0] != "gap")
+        for position, (kind, child_head, child, child_path) in enumerate(entries):
+            comma = "," if position < last else ""
+            if kind == "gap":
+                lines.append(f"{pad}  // … {child} items without errors")
+            elif kind == "missing":
+                self.missing = self.missing or bool(child_head)
+                mark = self._comment(child_path)
+                lines.append(f"{pad}  {child_head}undefined{comma}{mark}")
+            else:
+                lines += self.render(child, child_path, level + 1, child_head, comma)
+        lines.append(f"{pad}{brackets[1]}{tail}")
+        return lines
+
+    def _object_entries(self, value: Mapping[Any, Any], path: Path) -> list[tuple[Any, ...]]:
+        entries: list[tuple[Any, ...]] = [
+            ("item", f"{_key(key)}: ", item, (*path, key)) for key, item in value.items()
+        ]
+        for segment in self._children.get(path, []):
+            if isinstance(segment, str) and segment not in value:
+                entries.append(("missing", f"{_key(segment)}: ", None, (*path, segment)))
+        return entries
+
+    def _array_entries(self, value: Sequence[Any], path: Path) -> list[tuple[Any, ...]]:
+        size = len(value)
+        shown = [True] * size
+        if size > _LONG_ARRAY:
+            shown = [
+                index < _HEAD_ITEMS or index == size - 1 or (*path, index) in self._hot
+                for index in range(size)
+            ]
+        entries: list[tuple[Any, ...]] = []
+        index = 0
+        while index < size:
+            run = index
+            while run < size and not shown[run]:
+                run += 1
+            if run - index >= 2:
+                entries.append(("gap", "", run - index, path))
+                index = run
+                continue
+            entries.append(("item", "", value[index], (*path, index)))
+            index += 1
+        beyond = sorted(s for s in self._children.get(path, []) if isinstance(s, int) and s >= size)
+        for expected, segment in enumerate(beyond, start=size):
+            if segment != expected:  # a gap after the end: these cannot be shown in place
+                break
+            entries.append(("missing", "", None, (*path, segment)))
+        return entries
+
+    def _comment(self, path: Path) -> str:
+        indices = self._at.get(path)
+        if not indices:
+            return ""
+        self.placed.update(indices)
+        return _MARK + _dumps([_entry(self.errors[index]) for index in indices])
+
+    def _scalar(self, value: Any) -> str:
+        if value is UNDEFINED:
+            return "undefined"
+        if isinstance(value, str):
+            if len(value) > _MAX_STRING:
+                self.shortened = True
+                value = value[:_MAX_STRING] + "…"
+            return _dumps(value)
+        if value is None or isinstance(value, (bool, int, float)):
+            try:
+                return _dumps(value)
+            except ValueError:  # an integer with more digits than Python prints
+                self.shortened = True
+                return "…"
+        return self._scalar(_describe(value))
+
+
+def _entry(issue: ValidationIssue) -> dict[str, str]:
+    entry = {"path": issue.path, "expected": issue.expected}
+    if issue.description is not None:
+        description = issue.description
+        if len(description) > _MAX_DESCRIPTION:
+            description = description[:_MAX_DESCRIPTION] + "…"
+        entry["description"] = description
+    return entry
+
+
+def _unplaced(issue: ValidationIssue) -> str:
+    text = _dumps(_entry(issue))
+    if issue.value is UNDEFINED:
+        return text
+    try:
+        value = json.dumps(issue.value, ensure_ascii=False, default=_describe)
+    except (ValueError, TypeError, RecursionError):
+        value = _dumps(_describe(issue.value))
+    if len(value) > _MAX_STRING:
+        value = value[:_MAX_STRING] + "…"
+    return f'{text[:-1]}, "value": {value}}}'
+
+
+def _key(key: Any) -> str:
+    return _dumps(key if isinstance(key, str) else str(key))
+
+
+def _describe(value: Any) -> str:
+    """Text for a value JSON cannot show (a set, an object, ...)."""
+    try:
+        text = repr(value)
+    except Exception:  # a broken __repr__ must not break the feedback
+        text = f"<{type(value).__name__}>"
+    return text[:_MAX_STRING]
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False)
