@@ -23,7 +23,7 @@ __all__ = ["compile_object"]
 
 class _Step(NamedTuple):
     name: str
-    """Where the value goes: the Python name, or the JSON name for pydantic and TypedDict."""
+    """The keyword the value is passed under (see ``_KEEPS_JSON_NAMES``)."""
     convert: Converter | None
     drops_null: bool
     expected: str
@@ -51,9 +51,10 @@ _BUILDERS: dict[str, Callable[[Any], Callable[[dict[str, Any]], Any]]] = {
     "pydantic": _pydantic,
 }
 
-# Kinds whose constructor takes the JSON names (a TypedDict's keys are its JSON names;
-# pydantic reads aliases, which is what the JSON names are when they differ).
-_KEEPS_JSON_NAMES = frozenset({"typeddict", "pydantic"})
+# Kinds whose constructor takes the JSON names: a TypedDict's keys are its JSON names;
+# pydantic validates by alias and an attrs class's __init__ takes each attribute's
+# alias, which is what introspection makes the JSON name when the two differ.
+_KEEPS_JSON_NAMES = frozenset({"typeddict", "pydantic", "class"})
 
 # Kinds that can take keys beyond their declared fields.
 _TAKES_EXTRA = frozenset({"typeddict", "pydantic", "class"})

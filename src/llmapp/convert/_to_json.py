@@ -201,7 +201,20 @@ def _namedtuple(cls: type) -> _Encoder:
 
 
 def _attrs(cls: type) -> _Encoder:
-    return _attributes(tuple(attribute.name for attribute in cls.__attrs_attrs__))  # type: ignore[attr-defined]
+    # The JSON name of an attrs attribute is its __init__ alias ("_secret" -> "secret").
+    pairs = tuple(
+        (getattr(attribute, "alias", None) or attribute.name, attribute.name)
+        for attribute in cls.__attrs_attrs__  # type: ignore[attr-defined]
+    )
+
+    def encode(value: Any, active: set[int]) -> dict[str, Any]:
+        out = {}
+        for key, name in pairs:
+            item = getattr(value, name)
+            out[key] = item if type(item) in _AS_IS else _encode(item, active)
+        return out
+
+    return _nested(encode)
 
 
 def _pydantic(value: Any, active: set[int]) -> Any:
