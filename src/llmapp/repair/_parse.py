@@ -29,6 +29,7 @@ Decisions:
 from __future__ import annotations
 
 import json
+import math
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -89,7 +90,7 @@ def parse(text: str | bytes, *, max_depth: int = 512, max_length: int = 10_000_0
         text = text[1:]
         notes.add("bom")
     try:
-        data = json.loads(text, parse_constant=_reject_constant)
+        data = json.loads(text, parse_constant=_reject_constant, parse_float=_finite_float)
     except (ValueError, RecursionError):
         return _read_slowly(text, notes, max_depth)
     if len(text) > 2 * max_depth and _depth(data) > max_depth:
@@ -136,6 +137,13 @@ def _decode(raw: bytes, notes: Notes) -> str:
 
 def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
+
+
+def _finite_float(written: str) -> float:
+    value = float(written)
+    if math.isinf(value):  # 1e999: the tolerant reader turns it into null with a note
+        raise ValueError(f"{written} overflows a float")
+    return value
 
 
 def _too_long(length: int, max_length: int) -> Parsed:
