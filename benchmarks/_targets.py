@@ -1,0 +1,133 @@
+"""The issue's targets, checked against the figures of the same run."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from benchmarks._report import NA, fmt, fmt_ratio
+
+__all__ = ["targets"]
+
+Row = list[str]
+
+_LLMAPP = "llmapp validator(schema)"
+
+
+def _times(results: dict[str, Any], peer: str) -> dict[str, float | None]:
+    for row in results.get("validation", {}).get("python_data", []):
+        if row["peer"] == peer:
+            times: dict[str, float | None] = row["us"]
+            return times
+    return {}
+
+
+def _worst_ratio(
+    results: dict[str, Any], peer: str, labels: Iterable[str] | None = None
+) -> tuple[float | None, str]:
+    """The largest llmapp ÷ peer time ratio over the given rows, and the row it occurred on."""
+    ours, theirs = _times(results, _LLMAPP), _times(results, peer)
+    worst: tuple[float | None, str] = (None, "")
+    for label in labels if labels is not None else ours:
+        if ours.get(label) is None or not theirs.get(label):
+            return None, ""
+        value = ours[label] / theirs[label]  # type: ignore[operator]
+        if worst[0] is None or value > worst[0]:
+            worst = (value, label)
+    return worst
+
+
+def _verdict(value: float | None, holds: bool) -> str:
+    return NA if value is None else ("yes" if holds else "NO")
+
+
+def _validation_rows(results: dict[str, Any]) -> list[Row]:
+    if "validation" not in results:
+        return []
+    rows = []
+    checks = [
+        (
+            "validation <= 1.0x pydantic on every S/M/L row",
+            "pydantic TypeAdapter.validate_python",
+            None,
+            1.0,
+        ),
+        ("validation <= 1.25x the hand-written limit", "hand-written isinstance", None, 1.25),
+        (
+            "validation >= 3x faster than fastjsonschema on valid M/L",
+            "fastjsonschema",
+            ["M valid", "L valid"],
+            1 / 3,
+        ),
+        ("validation >= 50x faster than jsonschema", "jsonschema iter_errors", None, 1 / 50),
+    ]
+    for target, peer, labels, limit in checks:
+        worst, label = _worst_ratio(results, peer, labels)
+        measured = NA if worst is None else f"worst {fmt_ratio(worst)} ({label})"
+        rows.append([target, measured, _verdict(worst, worst is not None and worst <= limit)])
+    return rows
+
+
+def _build_rows(results: dict[str, Any]) -> list[Row]:
+    found = results.get("build", {}).get("peers", {})
+    llmapp = found.get("llmapp", {})
+    count = results.get("build", {}).get("methods", 100)
+    if "build" not in results:
+        return []
+    cold = llmapp.get("cold", {})
+    schemas = None if "schemas" not in cold else cold["schemas"] * 1000 / count
+    total = None if "total" not in cold else cold["total"] * 1000 / count
+    first = None if "first_validate" not in cold else cold["first_validate"] * 1e6 / count
+    docstrings = found.get("docstrings", {}).get("cold", {}).get("total")
+    return [
+        [
+            "build, fresh process: schemas <= 0.4 ms/method",
+            f"{fmt(schemas, 3)} ms/method",
+            _verdict(schemas, (schemas or 0) <= 0.4),
+        ],
+        [
+            "build, fresh process: + every validator compiled and run once <= 1.0 ms/method",
+            f"{fmt(total, 3)} ms/method",
+            _verdict(total, (total or 0) <= 1.0),
+        ],
+        ["first validate call (compiles lazily if so)", f"{fmt(first)} µs/function", "info"],
+        [
+            "docstring parsing (docstring-parser, cold)",
+            f"{fmt(None if docstrings is None else docstrings * 1000 / count, 3)} ms/method",
+            "info",
+        ],
+    ]
+
+
+def _import_rows(results: dict[str, Any]) -> list[Row]:
+    if "import" not in results:
+        return []
+    value = results["import"]["over_bare_ms"].get("llmapp")
+    return [
+        [
+            "import llmapp <= 100 ms over bare Python",
+            f"{fmt(value)} ms",
+            _verdict(value, (value or 0) <= 100),
+        ]
+    ]
+
+
+def _memory_rows(results: dict[str, Any]) -> list[Row]:
+    if "scale" not in results:
+        return []
+    rss = results["scale"]["build"].get("llmapp", {}).get("1000", {}).get("rss_kib")
+    measured = NA
+    if rss:
+        growth = "n/a" if rss["build_growth"] is None else f"{rss['build_growth'] / 1024:.1f} MiB"
+        measured = f"peak {rss['peak'] / 1024:.1f} MiB (the build grew RSS by {growth})"
+    return [["peak RSS, 1,000-method class", measured, "info"]]
+
+
+def targets(results: dict[str, Any]) -> list[Row]:
+    """(target, measured, holds) rows for every section that ran."""
+    return (
+        _validation_rows(results)
+        + _build_rows(results)
+        + _import_rows(results)
+        + _memory_rows(results)
+    )

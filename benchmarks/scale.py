@@ -1,0 +1,162 @@
+"""Scale benchmark: build time as the class grows, validation time as the payload grows.
+
+Build: the generated class at 10, 100 and 1,000 methods, each in a fresh process
+(cold), llmapp next to pydantic ``create_model`` as a reference; the 1,000-method
+run also reports peak RSS (``resource.getrusage(...).ru_maxrss``).
+Validation: an order with 1, 10, 100 and 1,000 items (valid).
+Cost is called linear when ten times the size costs 7x to 13x the time.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from benchmarks import _llmapp
+from benchmarks._report import fmt, table
+from benchmarks._timing import Settings, Unavailable, measure
+from benchmarks.build import BUILDERS, child_run
+from benchmarks.handwritten import HANDWRITTEN
+from benchmarks.payloads import order_with_items
+from benchmarks.validation import schemas
+
+__all__ = ["run"]
+
+METHODS = [10, 100, 1000]
+ITEMS = [1, 10, 100, 1000]
+_SCALE_PEERS = ["llmapp", "pydantic"]
+
+
+def _growth(values: list[float | None]) -> str:
+    """How the last value grew over the one before (sizes grow tenfold)."""
+    if len(values) < 2 or values[-1] is None or values[-2] is None or values[-2] == 0:
+        return "n/a"
+    factor = values[-1] / values[-2]
+    verdict = "linear" if 7 <= factor <= 13 else ("sub-linear" if factor < 7 else "super-linear")
+    return f"{factor:.1f}x ({verdict})"
+
+
+def _mib(kib: int | None) -> str:
+    return "n/a" if kib is None else f"{kib / 1024:.1f} MiB"
+
+
+def _build(settings: Settings) -> tuple[str, dict[str, Any]]:
+    found: dict[str, dict[int | str, Any]] = {peer: {} for peer in _SCALE_PEERS}
+    for peer in _SCALE_PEERS:
+        for count in METHODS:
+            try:
+                found[peer][count] = child_run(peer, count, 0)
+            except Unavailable as exc:
+                found[peer][count] = {"unavailable": str(exc)}
+        try:
+            found[peer]["memory"] = child_run(peer, METHODS[-1], 0, memory=True)
+        except Unavailable as exc:
+            found[peer]["memory"] = {"unavailable": str(exc)}
+    rows = []
+    for peer in _SCALE_PEERS:
+        totals = [found[peer][count].get("cold", {}).get("total") for count in METHODS]
+        rows.append(
+            [
+                BUILDERS[peer][0],
+                *(
+                    fmt(None if t is None else t * 1000 / c, 3)
+                    for t, c in zip(totals, METHODS, strict=True)
+                ),
+                _growth(totals),
+            ]
+        )
+    headers = ["peer", *(f"{c:,} methods: ms/method" for c in METHODS), "100 -> 1,000"]
+    lines = [table(headers, rows)]
+    for peer in _SCALE_PEERS:
+        rss = found[peer][METHODS[-1]].get("rss_kib")
+        if rss:
+            traced = found[peer].get("memory", {}).get("traced_peak_kib")
+            lines.append(
+                f"- {BUILDERS[peer][0]}, {METHODS[-1]:,} methods: peak RSS of the process "
+                f"{_mib(rss['peak'])}; the build grew RSS by {_mib(rss['build_growth'])}; "
+                f"tracemalloc peak during the build {_mib(traced)}"
+            )
+        else:
+            lines.append(f"- {BUILDERS[peer][0]}: {found[peer][METHODS[-1]].get('unavailable')}")
+    return "\n\n".join(lines), found
+
+
+def _validators() -> dict[str, Any]:
+    """Peer name -> (payload -> error count), or the reason it is unavailable."""
+    from pydantic import TypeAdapter, ValidationError
+
+    from benchmarks.payloads import Order
+
+    validate = TypeAdapter(Order).validate_python
+
+    def pydantic_check(data: Any) -> int:
+        try:
+            validate(data)
+            return 0
+        except ValidationError as exc:
+            return len(exc.errors())
+
+    peers: dict[str, Any] = {}
+    try:
+        llmapp_validate = _llmapp.validator()(schemas()[0]["place_order"])
+        peers["llmapp validator(schema)"] = lambda data: len(
+            getattr(llmapp_validate(data), "errors", ())
+        )
+    except Unavailable as exc:
+        peers["llmapp validator(schema)"] = str(exc)
+    peers["hand-written isinstance"] = lambda data: len(HANDWRITTEN["place_order"](data))
+    peers["pydantic TypeAdapter.validate_python"] = pydantic_check
+    return peers
+
+
+def _validation(settings: Settings) -> tuple[str, dict[str, Any]]:
+    found: dict[str, dict[int, float | None]] = {}
+    for name, check in _validators().items():
+        if isinstance(check, str):
+            found[name] = dict.fromkeys(ITEMS, None)
+            continue
+        found[name] = {}
+        for count in ITEMS:
+            data = order_with_items(count)
+            found[name][count] = measure(lambda data=data, check=check: check(data), settings)
+    rows = [
+        [
+            name,
+            *(fmt(times[c]) for c in ITEMS),
+            fmt(_per_item(times)),
+            _growth([times[c] for c in ITEMS]),
+        ]
+        for name, times in found.items()
+    ]
+    headers = [
+        "peer",
+        *(f"{c:,} items µs" for c in ITEMS),
+        "µs/item (100 -> 1,000)",
+        "100 -> 1,000",
+    ]
+    return table(headers, rows), found
+
+
+def _per_item(times: dict[int, float | None]) -> float | None:
+    low, high = times[ITEMS[-2]], times[ITEMS[-1]]
+    if low is None or high is None:
+        return None
+    return (high - low) / (ITEMS[-1] - ITEMS[-2])
+
+
+def run(settings: Settings) -> tuple[str, dict[str, Any]]:
+    """Measure both growths; returns (markdown, JSON-ready results)."""
+    build_text, build = _build(settings)
+    validation_text, validation = _validation(settings)
+    text = "\n\n".join(
+        [
+            "## 5. Scale",
+            "Build (fresh process per size, cold)",
+            build_text,
+            "Validation of an order as its items grow (valid payload)",
+            validation_text,
+        ]
+    )
+    return text, {
+        "build": {p: {str(c): v for c, v in r.items()} for p, r in build.items()},
+        "validation_us": {p: {str(c): v for c, v in r.items()} for p, r in validation.items()},
+    }

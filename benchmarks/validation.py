@@ -1,0 +1,312 @@
+"""Validation benchmark: S/M/L payloads, valid and with 3 mistakes, every peer in one run.
+
+Every peer is asked for all the errors it can report, and the time includes
+collecting them (pydantic's ``errors()``, jsonschema's ``list(iter_errors())``).
+fastjsonschema and msgspec stop at the first error; the table says so. The three
+JSON-schema validators (llmapp, fastjsonschema, jsonschema) get one and the same
+schema: llmapp's own parameters schema of the ``Targets`` method when
+``llmapp.application`` is available, otherwise pydantic's schema of the
+TypedDict with titles removed.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from benchmarks import _llmapp
+from benchmarks._report import NA, fmt, fmt_ratio, ratio, table
+from benchmarks._timing import Settings, Unavailable, measure
+from benchmarks.handwritten import HANDWRITTEN
+from benchmarks.payloads import PAYLOADS, Payload, Targets
+
+__all__ = ["run"]
+
+Check = Callable[[Any], int]
+"""Validates one value; returns how many errors were reported (0 when valid)."""
+
+
+@dataclass
+class Peer:
+    name: str
+    make: Callable[[Payload, dict[str, Any]], Check]
+    """(payload, JSON schema of its type) -> check; raises Unavailable (or ImportError)."""
+    note: str = ""
+    raw_text: bool = False
+    """True when the check takes the JSON text rather than Python data."""
+
+
+@dataclass
+class Row:
+    peer: str
+    note: str
+    us: dict[str, float | None] = field(default_factory=dict)
+    errors: dict[str, int | None] = field(default_factory=dict)
+    unavailable: str | None = None
+
+
+# ---- the one schema every JSON-schema validator gets ------------------------------------
+
+
+def _strip_titles(node: Any) -> Any:
+    """Drop pydantic's generated ``title`` keywords (not property names called title)."""
+    if isinstance(node, list):
+        return [_strip_titles(item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    out = {}
+    for key, value in node.items():
+        if key == "title" and isinstance(value, str):
+            continue
+        if key in ("properties", "$defs"):
+            out[key] = {name: _strip_titles(sub) for name, sub in value.items()}
+        else:
+            out[key] = _strip_titles(value)
+    return out
+
+
+def schemas() -> tuple[dict[str, dict[str, Any]], str]:
+    """Targets method -> JSON schema, and where the schemas came from."""
+    try:
+        app = _llmapp.application()(Targets)
+        found = {function.name: function.parameters for function in app.functions}
+        return found, "llmapp.application(Targets) parameters"
+    except Exception as exc:  # llmapp's part not there yet, or not working yet
+        reason = f"{type(exc).__name__}: {exc}"[:120]
+    from pydantic import TypeAdapter
+
+    found = {
+        payload.method: _strip_titles(TypeAdapter(payload.type).json_schema())
+        for payload in PAYLOADS
+    }
+    return found, f"pydantic TypeAdapter(...).json_schema(), titles removed (llmapp: {reason})"
+
+
+# ---- peers ----------------------------------------------------------------------------------
+
+
+def _count(result: Any) -> int:
+    return 0 if result.success else len(result.errors)
+
+
+def _llmapp_validator(payload: Payload, schema: dict[str, Any]) -> Check:
+    validate = _llmapp.validator()(schema)
+    return lambda data: _count(validate(data))
+
+
+def _llmapp_function(payload: Payload, schema: dict[str, Any]) -> Check:
+    try:
+        function = _llmapp.application()(Targets).function(payload.method)
+    except Unavailable:
+        raise
+    except Exception as exc:
+        raise Unavailable(f"n/a ({type(exc).__name__}: {exc})"[:120]) from exc
+    validate = function.validate
+    return lambda data: _count(validate(data))
+
+
+def _handwritten(payload: Payload, schema: dict[str, Any]) -> Check:
+    check = HANDWRITTEN[payload.method]
+    return lambda data: len(check(data))
+
+
+def _pydantic(payload: Payload, schema: dict[str, Any]) -> Check:
+    from pydantic import TypeAdapter, ValidationError
+
+    validate_python = TypeAdapter(payload.type).validate_python
+
+    def check(data: Any) -> int:
+        try:
+            validate_python(data)
+            return 0
+        except ValidationError as exc:
+            return len(exc.errors())
+
+    return check
+
+
+def _msgspec(payload: Payload, schema: dict[str, Any]) -> Check:
+    import msgspec
+
+    from benchmarks._msgspec_types import MSGSPEC_TYPES
+
+    target, convert, error = MSGSPEC_TYPES[payload.method], msgspec.convert, msgspec.ValidationError
+
+    def check(data: Any) -> int:
+        try:
+            convert(data, target)
+            return 0
+        except error:
+            return 1
+
+    return check
+
+
+def _fastjsonschema(payload: Payload, schema: dict[str, Any]) -> Check:
+    import fastjsonschema
+
+    validate, error = fastjsonschema.compile(schema), fastjsonschema.JsonSchemaValueException
+
+    def check(data: Any) -> int:
+        try:
+            validate(data)
+            return 0
+        except error:
+            return 1
+
+    return check
+
+
+def _jsonschema(payload: Payload, schema: dict[str, Any]) -> Check:
+    import jsonschema
+
+    iter_errors = jsonschema.Draft202012Validator(schema).iter_errors
+    return lambda data: len(list(iter_errors(data)))
+
+
+PEERS = [
+    Peer("llmapp validator(schema)", _llmapp_validator),
+    Peer("llmapp LlmFunction.validate", _llmapp_function),
+    Peer("hand-written isinstance", _handwritten, "the pure-Python limit"),
+    Peer("pydantic TypeAdapter.validate_python", _pydantic, "+ errors()"),
+    Peer("msgspec.convert (Struct)", _msgspec, "C; stops at first error"),
+    Peer("fastjsonschema", _fastjsonschema, "stops at first error"),
+    Peer("jsonschema iter_errors", _jsonschema, "list(iter_errors())"),
+]
+
+
+# ---- end to end: the model's raw JSON text ---------------------------------------------
+
+
+def _llmapp_parse(payload: Payload, schema: dict[str, Any]) -> Check:
+    parse, validate = _llmapp.parse(), _llmapp.validator()(schema)
+    return lambda text: _count(validate(parse(text).data))
+
+
+def _json_llmapp(payload: Payload, schema: dict[str, Any]) -> Check:
+    loads, validate = json.loads, _llmapp.validator()(schema)
+    return lambda text: _count(validate(loads(text)))
+
+
+def _json_handwritten(payload: Payload, schema: dict[str, Any]) -> Check:
+    loads, check = json.loads, HANDWRITTEN[payload.method]
+    return lambda text: len(check(loads(text)))
+
+
+def _pydantic_json(payload: Payload, schema: dict[str, Any]) -> Check:
+    from pydantic import TypeAdapter, ValidationError
+
+    validate_json = TypeAdapter(payload.type).validate_json
+
+    def check(text: str) -> int:
+        try:
+            validate_json(text)
+            return 0
+        except ValidationError as exc:
+            return len(exc.errors())
+
+    return check
+
+
+def _msgspec_json(payload: Payload, schema: dict[str, Any]) -> Check:
+    import msgspec
+
+    from benchmarks._msgspec_types import MSGSPEC_TYPES
+
+    decoder = msgspec.json.Decoder(MSGSPEC_TYPES[payload.method])
+    decode, error = decoder.decode, msgspec.ValidationError
+
+    def check(text: str) -> int:
+        try:
+            decode(text)
+            return 0
+        except error:
+            return 1
+
+    return check
+
+
+END_TO_END = [
+    Peer("llmapp parse + validator", _llmapp_parse, "lenient parse", raw_text=True),
+    Peer("json.loads + llmapp validator", _json_llmapp, "stdlib parse", raw_text=True),
+    Peer("json.loads + hand-written", _json_handwritten, "the pure-Python limit", raw_text=True),
+    Peer("pydantic validate_json", _pydantic_json, "Rust parser; + errors()", raw_text=True),
+    Peer("msgspec.json.decode (Struct)", _msgspec_json, "C; stops at first error", raw_text=True),
+]
+
+
+# ---- running --------------------------------------------------------------------------------
+
+
+def _measure_peer(peer: Peer, schema_of: dict[str, dict[str, Any]], settings: Settings) -> Row:
+    row = Row(peer.name, peer.note)
+    for payload in PAYLOADS:
+        try:
+            check = peer.make(payload, schema_of[payload.method])
+        except (Unavailable, ImportError) as exc:
+            row.unavailable = str(exc) if isinstance(exc, Unavailable) else f"n/a ({exc})"
+            row.us = dict.fromkeys((p.label for p in PAYLOADS), None)
+            row.errors = dict.fromkeys((p.label for p in PAYLOADS), None)
+            return row
+        value: Any = json.dumps(payload.data) if peer.raw_text else payload.fresh()
+        row.errors[payload.label] = check(value)
+        row.us[payload.label] = measure(lambda check=check, value=value: check(value), settings)
+    return row
+
+
+def _section(rows: list[Row], title: str) -> str:
+    labels = [payload.label for payload in PAYLOADS]
+    base = rows[0].us
+    times = [[row.peer, row.note, *(fmt(row.us[label]) for label in labels)] for row in rows]
+    ratios = [
+        [row.peer, *(fmt_ratio(ratio(base[label], row.us[label])) for label in labels)]
+        for row in rows[1:]
+    ]
+    invalid = [label for label in labels if label.endswith("invalid")]
+    counts = [
+        [
+            row.peer,
+            *(NA if row.errors[label] is None else str(row.errors[label]) for label in invalid),
+        ]
+        for row in rows
+    ]
+    missing = [f"- {row.peer}: {row.unavailable}" for row in rows if row.unavailable]
+    return "\n\n".join(
+        filter(
+            None,
+            [
+                f"### {title}: median µs per call",
+                table(["peer", "note", *labels], times),
+                f"Ratio: {rows[0].peer} time ÷ peer time (below 1.00x: llmapp is faster)",
+                table(["peer", *labels], ratios),
+                "Errors reported on the invalid payloads (3 mistakes each)",
+                table(["peer", *invalid], counts),
+                "\n".join(missing),
+            ],
+        )
+    )
+
+
+def run(settings: Settings) -> tuple[str, dict[str, Any]]:
+    """Measure every peer on every payload; returns (markdown, JSON-ready results)."""
+    schema_of, source = schemas()
+    in_memory = [_measure_peer(peer, schema_of, settings) for peer in PEERS]
+    from_text = [_measure_peer(peer, schema_of, settings) for peer in END_TO_END]
+    text = "\n\n".join(
+        [
+            "## 1. Validation",
+            f"Schema for the JSON-schema validators: {source}.",
+            _section(in_memory, "Python data (already parsed)"),
+            _section(from_text, "End to end from the model's raw JSON text (parse + validate)"),
+        ]
+    )
+    results = {
+        "schema_source": source,
+        "schemas": schema_of,
+        "payloads": [payload.label for payload in PAYLOADS],
+        "python_data": [row.__dict__ for row in in_memory],
+        "raw_text": [row.__dict__ for row in from_text],
+    }
+    return text, results
