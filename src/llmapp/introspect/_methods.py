@@ -215,9 +215,10 @@ class _ClassReader:
         return self._localns[owner]
 
     def _take_builder_problems(self) -> None:
-        fresh = self.builder.problems[self._taken :]
-        self._taken += len(fresh)
-        self.problems.extend(fresh)
+        if len(self.builder.problems) > self._taken:
+            fresh = self.builder.problems[self._taken :]
+            self._taken += len(fresh)
+            self.problems.extend(fresh)
 
 
 @dataclass(frozen=True, slots=True)
@@ -236,7 +237,8 @@ class _MethodReader:
         self.candidate = candidate
         self.doc = doc
         self.location = f"{reader.owner}.{candidate.name}"
-        function = _unwrap(candidate.function)
+        self.function = function = _unwrap(candidate.function)
+        """The innermost function, under any ``functools.wraps`` decorators."""
         self.scope = _Scope(getattr(function, "__globals__", {}), reader.localns(candidate.owner))
         self.is_async = inspect.iscoroutinefunction(candidate.function) or (
             inspect.iscoroutinefunction(function)
@@ -253,8 +255,8 @@ class _MethodReader:
         signature = self._signature()
         if signature is None:
             return None
-        parameters = self._parameters(signature)
-        returns = self._returns(signature)
+        parameters = self._parameters(signature[0])
+        returns = self._returns(signature[1])
         self._warn_undocumented_names(parameters)
         return MethodSpec(
             name=name,
@@ -271,27 +273,28 @@ class _MethodReader:
             human=doc.human,
         )
 
-    def _signature(self) -> inspect.Signature | None:
+    def _signature(self) -> tuple[list[inspect.Parameter], Any] | None:
+        """The parameters the LLM fills (no ``self``/``cls``) and the return annotation."""
         try:
             signature = inspect.signature(self.candidate.function)
         except (TypeError, ValueError) as error:
             self.reader.problem(self.location, f"cannot read the signature: {error}")
             return None
         self.python_names = set(signature.parameters)
-        if self.candidate.kind == "static":
-            return signature
         parameters = list(signature.parameters.values())
+        if self.candidate.kind == "static":
+            return parameters, signature.return_annotation
         receiver = "self" if self.candidate.kind == "instance" else "cls"
         if not parameters or parameters[0].kind not in _POSITIONAL:
             self.reader.problem(self.location, f"the method takes no '{receiver}' parameter")
             return None
-        return signature.replace(parameters=parameters[1:])
+        return parameters[1:], signature.return_annotation
 
     # --- parameters ---------------------------------------------------------------------------
 
-    def _parameters(self, signature: inspect.Signature) -> list[ParameterSpec]:
+    def _parameters(self, parameters: list[inspect.Parameter]) -> list[ParameterSpec]:
         specs: list[ParameterSpec] = []
-        for parameter in signature.parameters.values():
+        for parameter in parameters:
             specs.extend(self._parameter(parameter))
         seen: set[str] = set()
         for spec in specs:
@@ -373,8 +376,7 @@ class _MethodReader:
 
     # --- return -------------------------------------------------------------------------------
 
-    def _returns(self, signature: inspect.Signature) -> Node | None:
-        annotation = signature.return_annotation
+    def _returns(self, annotation: Any) -> Node | None:
         if annotation is _EMPTY:
             self.reader.problem(self.location, _NO_RETURN)
             return None
@@ -414,12 +416,12 @@ class _MethodReader:
     def _deprecated_by_decorator(self) -> bool:
         """PEP 702 ``@deprecated`` on the function or on its static/class method wrapper."""
         candidate = self.candidate
-        objects = (candidate.attribute, candidate.function, _unwrap(candidate.function))
+        objects = (candidate.attribute, candidate.function, self.function)
         return any(getattr(item, "__deprecated__", None) is not None for item in objects)
 
     def _warn_undocumented_names(self, parameters: list[ParameterSpec]) -> None:
         known = {spec.name for spec in parameters} | self.python_names
-        function = _unwrap(self.candidate.function)
+        function = self.function
         code = getattr(function, "__code__", None)
         for name in self.doc.params:
             if name in known:
