@@ -81,7 +81,7 @@ def _repr(value: Any) -> str:
     try:
         return repr(value)
     except Exception:
-        return f"<{type(value).__qualname__} object>"
+        return f"<{type(value).__name__} object>"
 
 
 def _nested(encode_items: _Encoder) -> _Encoder:
@@ -90,9 +90,9 @@ def _nested(encode_items: _Encoder) -> _Encoder:
     def guarded(value: Any, active: set[int]) -> Any:
         marker = id(value)
         if marker in active:
-            return f"<cycle: {type(value).__qualname__}>"
+            return f"<cycle: {type(value).__name__}>"
         if len(active) >= MAX_DEPTH:
-            return f"<too deep: {type(value).__qualname__}>"
+            return f"<too deep: {type(value).__name__}>"
         active.add(marker)
         try:
             return encode_items(value, active)
