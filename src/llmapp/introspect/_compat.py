@@ -1,0 +1,236 @@
+"""Every typing quirk in one place: unwrapping, ``is_*`` predicates, forward references.
+
+The rest of introspection asks these small questions instead of poking at
+``typing`` internals, so version differences (3.10 to 3.13, ``typing`` versus
+``typing_extensions``) are handled here only.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import re
+import sys
+import types
+import typing
+from collections.abc import Mapping
+from functools import lru_cache
+from typing import Any, ForwardRef, TypeVar
+
+import typing_extensions as te
+
+__all__ = [
+    "NONE_TYPE",
+    "get_args",
+    "get_origin",
+    "is_dataclass_class",
+    "is_enum_class",
+    "is_literal",
+    "is_namedtuple_class",
+    "is_newtype",
+    "is_pydantic_model",
+    "is_type_alias",
+    "is_typeddict",
+    "is_typevar",
+    "is_union",
+    "own_docstring",
+    "resolve_forward",
+    "split_annotated",
+    "type_display",
+    "typevar_map",
+]
+
+get_origin = te.get_origin
+get_args = te.get_args
+
+NONE_TYPE = type(None)
+
+_UNION_ORIGINS: frozenset[Any] = frozenset({typing.Union, types.UnionType})
+_LITERAL_ORIGINS: frozenset[Any] = frozenset({typing.Literal, te.Literal})
+_ANNOTATED_ORIGINS: frozenset[Any] = frozenset({typing.Annotated, te.Annotated})
+_REQUIRED = frozenset({te.Required})  # typing's own on 3.11+
+_NOT_REQUIRED = frozenset({te.NotRequired})
+# Qualifiers that say something about the attribute, not about its value.
+_PLAIN_QUALIFIERS = frozenset({typing.Final, te.Final, typing.ClassVar, te.ClassVar, te.ReadOnly})
+_QUALIFIERS = _REQUIRED | _NOT_REQUIRED | _PLAIN_QUALIFIERS
+_ALIAS_TYPES: tuple[type, ...] = tuple(
+    {te.TypeAliasType, getattr(typing, "TypeAliasType", te.TypeAliasType)}
+)
+_GENERATED_DOC = re.compile(r"^\w+\(.*\)$")
+_ENUM_DEFAULT_DOCS = frozenset({"An enumeration.", None, ""})
+
+
+def split_annotated(tp: Any) -> tuple[Any, tuple[Any, ...], bool | None]:
+    """Strip ``Annotated`` and attribute qualifiers (Final, ClassVar, Required, ...).
+
+    Returns:
+        The bare type, the ``Annotated`` metadata in order, and ``True``/``False``
+        when ``Required``/``NotRequired`` was found (``None`` otherwise).
+    """
+    metadata: tuple[Any, ...] = ()
+    required: bool | None = None
+    while True:
+        origin = get_origin(tp)
+        if origin in _ANNOTATED_ORIGINS:
+            metadata = metadata + tuple(tp.__metadata__)
+            tp = tp.__origin__
+        elif origin in _QUALIFIERS:
+            if origin in _REQUIRED:
+                required = True
+            elif origin in _NOT_REQUIRED:
+                required = False
+            args = get_args(tp)
+            tp = args[0] if args else Any
+        elif (
+            tp in _PLAIN_QUALIFIERS
+        ):  # bare ``Final`` / ``ClassVar``: nothing known about the value
+            tp = Any
+        else:
+            return tp, metadata, required
+
+
+def is_union(tp: Any) -> bool:
+    return get_origin(tp) in _UNION_ORIGINS
+
+
+def is_literal(tp: Any) -> bool:
+    return get_origin(tp) in _LITERAL_ORIGINS
+
+
+def is_newtype(tp: Any) -> bool:
+    return hasattr(tp, "__supertype__") and not isinstance(tp, type)
+
+
+def is_typevar(tp: Any) -> bool:
+    return isinstance(tp, TypeVar)
+
+
+def is_type_alias(tp: Any) -> bool:
+    """A ``TypeAliasType`` (PEP 695 ``type X = ...`` or typing_extensions)."""
+    return isinstance(tp, _ALIAS_TYPES)
+
+
+def is_typeddict(tp: Any) -> bool:
+    return isinstance(tp, type) and te.is_typeddict(tp)
+
+
+def is_namedtuple_class(tp: Any) -> bool:
+    return isinstance(tp, type) and issubclass(tp, tuple) and hasattr(tp, "_fields")
+
+
+def is_dataclass_class(tp: Any) -> bool:
+    return isinstance(tp, type) and dataclasses.is_dataclass(tp)
+
+
+def is_enum_class(tp: Any) -> bool:
+    return isinstance(tp, type) and issubclass(tp, enum.Enum)
+
+
+def is_pydantic_model(tp: Any) -> bool:
+    """A pydantic ``BaseModel`` subclass; never imports pydantic itself."""
+    main = sys.modules.get("pydantic.main")
+    base = getattr(main, "BaseModel", None)
+    return base is not None and isinstance(tp, type) and issubclass(tp, base) and tp is not base
+
+
+def own_docstring(cls: type) -> str | None:
+    """The docstring written on ``cls`` itself, not inherited nor generated.
+
+    Dataclasses and NamedTuples invent ``Name(field, ...)`` docstrings and Enum
+    (before 3.11) ``"An enumeration."``: those are not documentation.
+    """
+    doc = cls.__dict__.get("__doc__")
+    if not isinstance(doc, str) or not doc.strip():
+        return None
+    if is_enum_class(cls) and doc in _ENUM_DEFAULT_DOCS:
+        return None
+    is_generated = (
+        (is_dataclass_class(cls) or is_namedtuple_class(cls))
+        and doc.startswith(cls.__name__ + "(")
+        and _GENERATED_DOC.match(doc) is not None
+    )
+    return None if is_generated else doc
+
+
+def module_namespace(module: str | None) -> dict[str, Any]:
+    """The globals of a loaded module (empty when it is not loaded)."""
+    loaded = sys.modules.get(module) if module else None
+    return vars(loaded) if loaded is not None else {}
+
+
+@lru_cache(maxsize=1024)
+def _compile(source: str) -> types.CodeType:
+    return compile(source, "<annotation>", "eval")
+
+
+def resolve_forward(
+    ref: str | ForwardRef,
+    globalns: Mapping[str, Any] | None,
+    localns: Mapping[str, Any] | None,
+) -> Any:
+    """Evaluate a string annotation or ``ForwardRef``.
+
+    A ``ForwardRef`` that knows its module (TypedDict keys, ``TypeAliasType``)
+    is evaluated there. Raises ``NameError`` (or whatever evaluation raises).
+    """
+    if isinstance(ref, ForwardRef):
+        module = getattr(ref, "__forward_module__", None)
+        if module is not None:
+            globalns = module_namespace(module)
+        ref = ref.__forward_arg__
+    source = ref.strip()
+    scopes = [scope for scope in (localns, globalns) if scope is not None]
+    if source.isidentifier():  # the common case: one name, no ``eval`` needed
+        for scope in scopes:
+            if source in scope:
+                return scope[source]
+        builtins = vars(sys.modules["builtins"])
+        if source in builtins:
+            return builtins[source]
+        raise NameError(f"name {source!r} is not defined")
+    return eval(_compile(source), dict(globalns or {}), dict(localns or {}))
+
+
+def typevar_map(cls: type, args: tuple[Any, ...]) -> dict[Any, Any]:
+    """TypeVar -> argument for ``cls[args]``, including TypeVars of generic bases.
+
+    ``class Page(Base[T], Generic[T])`` used as ``Page[int]`` maps Page's ``T`` and,
+    through ``__orig_bases__``, the base's own parameters too.
+    """
+    params = tuple(getattr(cls, "__parameters__", ()))
+    mapping: dict[Any, Any] = dict(zip(params, args, strict=False))
+    for klass in cls.__mro__:
+        for base in klass.__dict__.get("__orig_bases__", ()):
+            origin = get_origin(base)
+            base_params = getattr(origin, "__parameters__", ())
+            base_args = [substitute(arg, mapping) for arg in get_args(base)]
+            for param, arg in zip(base_params, base_args, strict=False):
+                mapping.setdefault(param, arg)
+    return mapping
+
+
+def substitute(tp: Any, mapping: Mapping[Any, Any]) -> Any:
+    """``tp`` with TypeVars replaced from ``mapping`` (used for generic bases only)."""
+    if not mapping:
+        return tp
+    if is_typevar(tp):
+        return mapping.get(tp, tp)
+    params = getattr(tp, "__parameters__", ())
+    if params and get_origin(tp) is not None:
+        try:
+            return tp[tuple(mapping.get(p, p) for p in params)]
+        except TypeError:
+            return tp
+    return tp
+
+
+def type_display(tp: Any) -> str:
+    """A short readable name for a type in problem messages."""
+    if isinstance(tp, str):
+        return tp
+    if isinstance(tp, ForwardRef):
+        return tp.__forward_arg__
+    if isinstance(tp, type) and get_origin(tp) is None:
+        return tp.__qualname__ if tp.__module__ != "builtins" else tp.__name__
+    text = repr(tp)
+    return re.sub(r"\b(typing_extensions|typing|collections\.abc)\.", "", text)

@@ -1,0 +1,178 @@
+"""``Annotated`` metadata -> constraints and metadata on a type-model node.
+
+annotated-types constraints become node fields, llmapp's markers become string
+fields or ``Meta``, ``Doc`` becomes the description. A constraint that cannot
+apply to the node (``MaxLen`` on an integer) is reported, never dropped
+silently; metadata nobody here knows (FastAPI's ``Depends``, ...) is ignored.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import sys
+from collections.abc import Callable, Iterable
+from typing import Any
+
+import annotated_types as at
+import typing_extensions as te
+
+from llmapp import markers
+from llmapp.introspect.model import (
+    ArrayNode,
+    DictNode,
+    IntegerNode,
+    Meta,
+    Node,
+    NullNode,
+    NumberNode,
+    StringNode,
+    UnionNode,
+)
+
+__all__ = ["apply_metadata"]
+
+Report = Callable[[str], object]
+
+_NUMERIC = (IntegerNode, NumberNode)
+
+
+def _numeric(name: str) -> Callable[[Node, Any], Node | None]:
+    def apply(node: Node, value: Any) -> Node | None:
+        return dataclasses.replace(node, **{name: value}) if isinstance(node, _NUMERIC) else None
+
+    return apply
+
+
+def _length(bound: str) -> Callable[[Node, Any], Node | None]:
+    """``MinLen``/``MaxLen``: characters of a string, items of an array, keys of a dict."""
+
+    def apply(node: Node, value: Any) -> Node | None:
+        if isinstance(node, StringNode) and node.content_encoding is None:
+            return dataclasses.replace(node, **{f"{bound}_length": value})
+        if isinstance(node, ArrayNode):
+            return dataclasses.replace(node, **{f"{bound}_items": value})
+        if isinstance(node, DictNode):
+            return dataclasses.replace(node, **{f"{bound}_properties": value})
+        return None
+
+    return apply
+
+
+def _string(name: str) -> Callable[[Node, Any], Node | None]:
+    def apply(node: Node, value: Any) -> Node | None:
+        plain = isinstance(node, StringNode) and node.content_encoding is None
+        return dataclasses.replace(node, **{name: value}) if plain else None
+
+    return apply
+
+
+# constraint class -> (attribute holding the value, how it lands on a node)
+_CONSTRAINTS: dict[type, tuple[str, Callable[[Node, Any], Node | None]]] = {
+    at.Ge: ("ge", _numeric("ge")),
+    at.Gt: ("gt", _numeric("gt")),
+    at.Le: ("le", _numeric("le")),
+    at.Lt: ("lt", _numeric("lt")),
+    at.MultipleOf: ("multiple_of", _numeric("multiple_of")),
+    at.MinLen: ("min_length", _length("min")),
+    at.MaxLen: ("max_length", _length("max")),
+    markers.Format: ("name", _string("format")),
+    markers.Pattern: ("regex", _string("pattern")),
+    markers.ContentMediaType: ("media_type", _string("content_media_type")),
+}
+
+
+def _with_meta(node: Node, **changes: Any) -> Node:
+    return dataclasses.replace(node, meta=dataclasses.replace(node.meta, **changes))
+
+
+def _meta_change(item: Any) -> dict[str, Any] | None:
+    """The ``Meta`` fields a piece of metadata sets, or ``None`` if it is not metadata."""
+    if isinstance(item, markers.Title):
+        return {"title": item.text}
+    if isinstance(item, markers.Examples):
+        return {"examples": tuple(item.values)}
+    if isinstance(item, markers.Human):
+        return {"human": True}
+    if type(item).__name__ == "Doc" and isinstance(getattr(item, "documentation", None), str):
+        return {"description": item.documentation}  # typing_extensions.Doc or annotated_types.Doc
+    return None
+
+
+def _constrain(node: Node, item: Any, report: Report) -> Node:
+    attribute, apply = _CONSTRAINTS[type(item)]
+    value = getattr(item, attribute)
+    if isinstance(node, UnionNode):  # e.g. ``Annotated[int | None, Ge(0)]``: the non-null options
+        options, applied = [], False
+        for option in node.options:
+            changed = None if isinstance(option, NullNode) else apply(option, value)
+            applied = applied or changed is not None
+            options.append(option if changed is None else changed)
+        if applied:
+            return dataclasses.replace(node, options=tuple(options))
+    else:
+        changed = apply(node, value)
+        if changed is not None:
+            return changed
+    report(f"{item!r} does not apply to {_kind(node)}")
+    return node
+
+
+def _kind(node: Node) -> str:
+    if isinstance(node, StringNode) and node.content_encoding is not None:
+        return "bytes"
+    return type(node).__name__.removesuffix("Node").lower() or "node"
+
+
+def _expand(metadata: Iterable[Any]) -> Iterable[Any]:
+    """Flatten grouped metadata (``Interval``, ``Len``, pydantic ``FieldInfo``)."""
+    field_info = _pydantic_field_info()
+    for item in metadata:
+        if isinstance(item, at.GroupedMetadata):
+            yield from _expand(item)
+        elif field_info is not None and isinstance(item, field_info):
+            yield from _from_field_info(item)
+        elif type(item).__name__ == "_PydanticGeneralMetadata":
+            pattern = getattr(item, "pattern", None)
+            if isinstance(pattern, str):
+                yield markers.Pattern(pattern)
+        else:
+            yield item
+
+
+def _pydantic_field_info() -> type | None:
+    fields = sys.modules.get("pydantic.fields")
+    info = getattr(fields, "FieldInfo", None)
+    return info if isinstance(info, type) else None
+
+
+def _from_field_info(info: Any) -> Iterable[Any]:
+    """A pydantic ``Field(...)`` used inside ``Annotated``."""
+    if info.title:
+        yield markers.Title(info.title)
+    if info.description:
+        yield te.Doc(info.description)
+    if info.examples:
+        yield markers.Examples(*info.examples)
+    yield from _expand(info.metadata)
+
+
+def apply_metadata(node: Node, metadata: Iterable[Any], report: Report) -> Node:
+    """``node`` with every known piece of ``Annotated`` metadata applied, in order."""
+    for item in _expand(metadata):
+        if type(item) in _CONSTRAINTS:
+            node = _constrain(node, item, report)
+            continue
+        change = _meta_change(item)
+        if change is not None:
+            node = _with_meta(node, **change)
+    return node
+
+
+def meta_from(metadata: Iterable[Any]) -> Meta:
+    """Only the ``Meta`` part of some metadata (for places with no node to constrain)."""
+    changes: dict[str, Any] = {}
+    for item in _expand(metadata):
+        change = _meta_change(item)
+        if change is not None:
+            changes.update(change)
+    return Meta(**changes)

@@ -1,0 +1,309 @@
+"""The type model -> LLM schemas (JSON Schema 2020-12 dicts with ``$defs``/``$ref``).
+
+This module reads ``llmapp.introspect.model`` only. Each node kind has one
+row in ``_EMITTERS``. Names of ``$defs`` are fixed once per emitter over the
+whole graph (``_naming``), and each schema carries only the definitions it
+reaches, so the same classes always give byte-identical JSON.
+
+``reference=False`` copies every named type in place except recursive ones,
+which always stay ``$ref``s. ``strict=True`` applies OpenAI's structured-output
+rules to parameters schemas; ``_strict`` documents exactly what that changes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from llmapp._errors import BuildProblem
+from llmapp.introspect.model import (
+    NO_DEFAULT,
+    AnyNode,
+    ArrayNode,
+    BooleanNode,
+    Definition,
+    DictNode,
+    EnumDef,
+    Field,
+    IntegerNode,
+    LiteralNode,
+    Meta,
+    Node,
+    NullNode,
+    NumberNode,
+    ObjectDef,
+    ParameterSpec,
+    RefNode,
+    StringNode,
+    TupleNode,
+    TypeGraph,
+    TypeKey,
+    UnionNode,
+)
+from llmapp.schema._naming import assign_names, recursive_keys
+from llmapp.schema._predicates import HUMAN_KEYWORD
+from llmapp.schema._strict import make_strict
+from llmapp.schema._values import UNREPRESENTABLE, json_value
+
+__all__ = ["SchemaEmitter", "enum_schema"]
+
+Schema = dict[str, Any]
+
+
+class SchemaEmitter:
+    """Emits parameters and output schemas for the nodes of one ``TypeGraph``.
+
+    Args:
+        graph: every named type the nodes may refer to.
+        reference: keep named types as ``$defs`` + ``$ref`` (recursive ones always are).
+        strict: apply OpenAI structured-output rules to parameters schemas;
+            what they cannot express is added to ``problems``.
+
+    Example:
+        >>> emitter = SchemaEmitter(builder.graph())
+        >>> emitter.parameters(method.parameters)["properties"]["limit"]
+        {'type': 'integer', 'minimum': 1, 'description': 'Most results.', 'default': 10}
+    """
+
+    def __init__(self, graph: TypeGraph, *, reference: bool = True, strict: bool = False) -> None:
+        self.graph = graph
+        self.reference = reference
+        self.strict = strict
+        self.problems: list[BuildProblem] = []
+        self.names: dict[TypeKey, str] = assign_names(graph.definitions)
+        self._inline_never = recursive_keys(graph.definitions) if not reference else frozenset()
+        self._def_names = frozenset(self.names.values())
+        self._reported: set[tuple[str, str]] = set()
+
+    def parameters(self, params: Sequence[ParameterSpec], *, location: str = "") -> Schema:
+        """The parameters object of one function, with the ``$defs`` it reaches.
+
+        Args:
+            params: the function's parameters, in order.
+            location: ``Class.method``, for problems found in strict mode.
+        """
+        run = _Run(self)
+        properties = {param.name: run.field(param) for param in params}
+        schema: Schema = {
+            "type": "object",
+            "properties": properties,
+            "required": [param.name for param in params if param.required],
+            "additionalProperties": False,
+        }
+        defs = run.definitions()
+        if defs:
+            schema["$defs"] = defs
+        if self.strict:
+            schema = make_strict(schema, lambda path, reason: self._report(location, path, reason))
+        return schema
+
+    def output(self, node: Node | None, *, location: str = "") -> Schema | None:
+        """The schema of a return type with its own ``$defs``; ``None`` for ``None``."""
+        if node is None:
+            return None
+        run = _Run(self)
+        schema = run.node(node)
+        defs = run.definitions()
+        if defs:
+            schema["$defs"] = defs
+        return schema
+
+    def _report(self, location: str, path: str, reason: str) -> None:
+        head, _, _ = path.partition(".")
+        if head in self._def_names:  # inside a definition: once per emitter, not per method
+            if (path, reason) in self._reported:
+                return
+            self._reported.add((path, reason))
+            self.problems.append(BuildProblem(location or head, f"{path}: {reason}"))
+            return
+        where = ".".join(part for part in (location, path) if part)
+        self.problems.append(BuildProblem(where or "parameters", reason))
+
+
+class _Run:
+    """One schema being emitted: which definitions it reached so far."""
+
+    def __init__(self, emitter: SchemaEmitter) -> None:
+        self.emitter = emitter
+        self.reached: dict[TypeKey, None] = {}
+
+    def node(self, node: Node) -> Schema:
+        schema = _EMITTERS[type(node)](self, node)
+        return _decorate(schema, node.meta) if node.meta is not _NO_META else schema
+
+    def field(self, field: Field) -> Schema:
+        schema = self.node(field.type)
+        if field.description:
+            schema["description"] = field.description
+        if field.default is not NO_DEFAULT:
+            default = json_value(field.default)
+            if default is not UNREPRESENTABLE:
+                schema["default"] = default
+        return schema
+
+    def ref(self, node: RefNode) -> Schema:
+        key = node.key
+        emitter = self.emitter
+        if not emitter.reference and key not in emitter._inline_never:
+            return self.definition(emitter.graph.definitions[key])
+        self.reached[key] = None
+        return {"$ref": f"#/$defs/{emitter.names[key]}"}
+
+    def definitions(self) -> Schema:
+        """Every definition reached, transitively, sorted by name."""
+        emitted: dict[str, Schema] = {}
+        done: set[TypeKey] = set()
+        while len(done) < len(self.reached):
+            for key in [k for k in self.reached if k not in done]:
+                done.add(key)
+                definition = self.emitter.graph.definitions[key]
+                emitted[self.emitter.names[key]] = self.definition(definition)
+        return {name: emitted[name] for name in sorted(emitted)}
+
+    def definition(self, definition: Definition) -> Schema:
+        if isinstance(definition, ObjectDef):
+            schema = self.object(definition)
+        elif isinstance(definition, EnumDef):
+            schema = enum_schema(definition.values)
+        else:
+            schema = self.node(definition.type)
+        if definition.description:
+            schema["description"] = definition.description
+        if definition.title:
+            schema["title"] = definition.title
+        return schema
+
+    def object(self, definition: ObjectDef) -> Schema:
+        additional = definition.additional
+        return {
+            "type": "object",
+            "properties": {field.name: self.field(field) for field in definition.fields},
+            "required": [field.name for field in definition.fields if field.required],
+            "additionalProperties": False if additional is None else self.node(additional),
+        }
+
+
+# -- one emitter per node kind --------------------------------------------------------------
+
+_NO_META = Meta()
+
+
+def _put(schema: Schema, **keywords: Any) -> Schema:
+    """Add the keywords whose value is set (not ``None``)."""
+    for keyword, value in keywords.items():
+        if value is not None:
+            schema[keyword] = value
+    return schema
+
+
+def _string(run: _Run, node: StringNode) -> Schema:
+    return _put(
+        {"type": "string"},
+        minLength=node.min_length,
+        maxLength=node.max_length,
+        pattern=node.pattern,
+        format=node.format,
+        contentEncoding=node.content_encoding,
+        contentMediaType=node.content_media_type,
+    )
+
+
+def _numeric(name: str) -> Callable[[_Run, Any], Schema]:
+    def emit(run: _Run, node: IntegerNode | NumberNode) -> Schema:
+        return _put(
+            {"type": name},
+            minimum=node.ge,
+            exclusiveMinimum=node.gt,
+            maximum=node.le,
+            exclusiveMaximum=node.lt,
+            multipleOf=node.multiple_of,
+        )
+
+    return emit
+
+
+def _array(run: _Run, node: ArrayNode) -> Schema:
+    schema = _put(
+        {"type": "array", "items": run.node(node.item)},
+        minItems=node.min_items,
+        maxItems=node.max_items,
+    )
+    if node.unique_items:
+        schema["uniqueItems"] = True
+    return schema
+
+
+def _tuple(run: _Run, node: TupleNode) -> Schema:
+    count = len(node.items)
+    items = [run.node(item) for item in node.items]
+    return {"type": "array", "prefixItems": items, "minItems": count, "maxItems": count}
+
+
+def _dict(run: _Run, node: DictNode) -> Schema:
+    return _put(
+        {"type": "object", "additionalProperties": run.node(node.value)},
+        minProperties=node.min_properties,
+        maxProperties=node.max_properties,
+    )
+
+
+def _union(run: _Run, node: UnionNode) -> Schema:
+    options: list[Schema] = []
+    for option in node.options:
+        schema = run.node(option)
+        nested = schema["anyOf"] if schema.keys() == {"anyOf"} else [schema]  # Literal groups
+        options.extend(item for item in nested if item not in options)
+    return options[0] if len(options) == 1 else {"anyOf": options}
+
+
+_JSON_TYPES: dict[type, str] = {
+    str: "string",
+    bool: "boolean",
+    int: "integer",
+    float: "number",
+    type(None): "null",
+}
+
+
+def enum_schema(values: Sequence[Any]) -> Schema:
+    """``{"type": ..., "enum": [...]}`` per JSON type, in order of appearance; several -> anyOf."""
+    groups: dict[str, list[Any]] = {}
+    for value in values:
+        group = groups.setdefault(_JSON_TYPES.get(type(value), "string"), [])
+        if not any(type(seen) is type(value) and seen == value for seen in group):
+            group.append(value)
+    schemas = [
+        {"type": "null"} if name == "null" else {"type": name, "enum": group}
+        for name, group in groups.items()
+    ]
+    return schemas[0] if len(schemas) == 1 else {"anyOf": schemas}
+
+
+_EMITTERS: dict[type, Callable[[_Run, Any], Schema]] = {
+    StringNode: _string,
+    IntegerNode: _numeric("integer"),
+    NumberNode: _numeric("number"),
+    BooleanNode: lambda run, node: {"type": "boolean"},
+    NullNode: lambda run, node: {"type": "null"},
+    AnyNode: lambda run, node: {},
+    LiteralNode: lambda run, node: enum_schema(node.values),
+    ArrayNode: _array,
+    TupleNode: _tuple,
+    DictNode: _dict,
+    UnionNode: _union,
+    RefNode: _Run.ref,
+}
+
+
+def _decorate(schema: Schema, meta: Meta) -> Schema:
+    """Add a node's metadata: title, description, examples, the human-only flag."""
+    if meta.title is not None:
+        schema["title"] = meta.title
+    if meta.description is not None:
+        schema["description"] = meta.description
+    if meta.examples:
+        examples = [json_value(example) for example in meta.examples]
+        schema["examples"] = [e for e in examples if e is not UNREPRESENTABLE]
+    if meta.human:
+        schema[HUMAN_KEYWORD] = True
+    return schema

@@ -1,0 +1,171 @@
+"""OpenAI structured-outputs ("strict") rules, applied to an emitted parameters schema.
+
+What ``strict=True`` changes, everywhere in the schema including ``$defs``:
+
+- every object lists **all** its properties in ``required``; a property that was
+  optional becomes nullable (``anyOf [X, {"type": "null"}]``, unless it already
+  accepts null), so the model writes ``null`` where it would have left the key out;
+- ``additionalProperties`` is ``false`` on every object (it already is for
+  llmapp's objects);
+- keywords outside the supported subset are moved into the description as
+  ``@keyword value`` lines, so the model still reads them: ``default``,
+  ``minLength``, ``maxLength``, ``uniqueItems``, ``minProperties``,
+  ``maxProperties``, ``contentEncoding``, ``contentMediaType``, ``examples`` and
+  any ``format`` other than date-time, time, date, duration, email, hostname,
+  ipv4, ipv6, uuid (kept: ``pattern``, ``minimum``/``maximum`` and their
+  exclusive forms, ``multipleOf``, ``minItems``/``maxItems``, ``enum``, ``anyOf``);
+- a ``$ref`` with sibling keywords (a description beside it) is unrolled one
+  level: the definition is copied in place with the siblings on top;
+- what strict mode cannot express is reported as a problem (the schema is left
+  as it was): free-form keys (``dict[str, T]``, ``additionalProperties`` other
+  than ``false``), ``Any`` (a schema with no type) and fixed-length tuples
+  (``prefixItems``).
+
+Output schemas are not changed: strict mode governs what the model writes.
+The validator built from a strict schema accepts ``null`` for a parameter that
+has a default; whoever calls the method passes the default for that ``null``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from typing import Any
+
+__all__ = ["make_strict"]
+
+SUPPORTED_FORMATS = frozenset(
+    {"date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"}
+)
+# Kept in the schema; everything else about a value moves into its description.
+_SHIFTED = (
+    "default",
+    "minLength",
+    "maxLength",
+    "uniqueItems",
+    "minProperties",
+    "maxProperties",
+    "contentEncoding",
+    "contentMediaType",
+    "examples",
+)
+_NULL = {"type": "null"}
+
+Report = Callable[[str, str], None]
+"""``report(path, reason)``; a path in ``$defs`` starts with the definition's name."""
+
+
+class _Strict:
+    def __init__(self, defs: Mapping[str, Any], report: Report) -> None:
+        self.defs = defs
+        self.report = report
+
+    def schema(self, schema: Mapping[str, Any], path: str) -> dict[str, Any]:
+        result = dict(schema)
+        ref = result.get("$ref")
+        if isinstance(ref, str) and len(result) > 1:
+            target = self.defs.get(ref.rsplit("/", 1)[-1])
+            if isinstance(target, Mapping):  # unroll one level: siblings win over the definition
+                merged = {**target, **{k: v for k, v in result.items() if k != "$ref"}}
+                return self.schema(merged, path)
+        self._check(result, path)
+        if "properties" in result:
+            result.update(self._object(result, path))
+        if isinstance(result.get("items"), Mapping):
+            result["items"] = self.schema(result["items"], f"{path}[]")
+        if isinstance(result.get("anyOf"), list):
+            result["anyOf"] = [self.schema(option, path) for option in result["anyOf"]]
+        if isinstance(result.get("prefixItems"), list):
+            result["prefixItems"] = [
+                self.schema(item, f"{path}[]") for item in result["prefixItems"]
+            ]
+        return _shift(result)
+
+    def _check(self, schema: Mapping[str, Any], path: str) -> None:
+        extra = schema.get("additionalProperties", False)
+        if schema.get("type") == "object" and extra is not False:
+            self.report(path, "free-form keys (dict[str, T]) are not supported in strict mode")
+        if "prefixItems" in schema:
+            self.report(path, "a fixed-length tuple (prefixItems) is not supported in strict mode")
+        if not schema.keys() & {"type", "anyOf", "$ref", "enum", "const"}:
+            self.report(path, "Any (a schema without a type) is not supported in strict mode")
+
+    def _object(self, schema: Mapping[str, Any], path: str) -> dict[str, Any]:
+        required = set(schema.get("required", ()))
+        properties = {}
+        for name, value in schema["properties"].items():
+            where = f"{path}.{name}" if path else name
+            optional = name not in required
+            properties[name] = (
+                self._optional(value, where) if optional else self.schema(value, where)
+            )
+        return {"properties": properties, "required": list(properties)}
+
+    def _optional(self, schema: Mapping[str, Any], path: str) -> dict[str, Any]:
+        """A property the model may now not leave out: nullable, its default in the description."""
+        shifted = _shift(dict(schema))
+        if self._accepts_null(shifted):
+            return self.schema(shifted, path)
+        # The description goes on the wrapper, so a ``$ref`` inside stays bare (no unrolling).
+        outer: dict[str, Any] = {
+            k: shifted.pop(k) for k in ("title", "description") if k in shifted
+        }
+        inner = self.schema(shifted, path)
+        options = list(inner["anyOf"]) if inner.keys() == {"anyOf"} else [inner]
+        return {"anyOf": [*options, dict(_NULL)], **outer}
+
+    def _accepts_null(self, schema: Mapping[str, Any], seen: frozenset[str] = frozenset()) -> bool:
+        declared = schema.get("type")
+        if declared == "null" or (isinstance(declared, list) and "null" in declared):
+            return True
+        if None in schema.get("enum", ()):
+            return True
+        if any(self._accepts_null(option, seen) for option in schema.get("anyOf", ())):
+            return True
+        ref = schema.get("$ref")
+        if isinstance(ref, str):
+            name = ref.rsplit("/", 1)[-1]
+            target = self.defs.get(name)
+            return (
+                name not in seen
+                and isinstance(target, Mapping)
+                and (self._accepts_null(target, seen | {name}))
+            )
+        return False
+
+
+def _shift(schema: dict[str, Any]) -> dict[str, Any]:
+    """Move unsupported keywords into the description as ``@keyword value`` lines."""
+    notes = [
+        f"@{key} {_text(schema.pop(key))}"
+        for key in _SHIFTED
+        if key in schema and not (key == "default" and schema[key] is None)
+    ]
+    schema.pop("default", None)  # a null default says nothing: the value is nullable anyway
+    fmt = schema.get("format")
+    if isinstance(fmt, str) and fmt not in SUPPORTED_FORMATS:
+        notes.append(f"@format {schema.pop('format')}")
+    if notes:
+        description = schema.get("description")
+        tags = "\n".join(notes)
+        schema["description"] = f"{description}\n\n{tags}" if description else tags
+    return schema
+
+
+def _text(value: Any) -> str:
+    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+
+
+def make_strict(schema: Mapping[str, Any], report: Report) -> dict[str, Any]:
+    """A strict copy of a parameters schema (the input is not changed).
+
+    Args:
+        schema: an object schema with ``properties`` and, maybe, ``$defs``.
+        report: called with ``(path, reason)`` for what strict mode cannot express.
+    """
+    defs = schema.get("$defs", {})
+    strict = _Strict(defs, report)
+    result = strict.schema({k: v for k, v in schema.items() if k != "$defs"}, "")
+    if defs:
+        result["$defs"] = {name: strict.schema(value, name) for name, value in defs.items()}
+    return result
