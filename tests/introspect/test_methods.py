@@ -609,3 +609,61 @@ def test_the_graph_holds_the_typeddict_of_unpack() -> None:
     assert any(
         isinstance(d, ObjectDef) and d.cls is Options for d in spec.graph.definitions.values()
     )
+
+
+def test_nested_forward_references_resolve_in_the_defining_module() -> None:
+    class Later:
+        def many(self, items: Any) -> None: ...
+
+        def bad(self, items: Any) -> None: ...
+
+    Later.many.__annotations__ = {"items": list["Product"], "return": None}
+    Later.bad.__annotations__ = {"items": list["Nowhere"], "return": None}  # noqa: F821
+    spec = inspect_class(Later)
+    assert method(spec, "many").parameters[0].type == node(list[Product])
+    (problem,) = spec.problems
+    assert problem.location.endswith("Later.bad.items")
+    assert "'Nowhere'" in problem.reason
+
+
+class WithNested:
+    class Query(TypedDict):
+        text: str
+
+    Limit = Annotated[int, Doc("At most this many.")]
+
+    def ask(self, query: Query, limit: Limit = 5) -> None: ...
+
+
+def test_types_defined_in_the_class_body_resolve() -> None:
+    spec = inspect_class(WithNested)
+    assert spec.problems == ()
+    (ask,) = spec.methods
+    assert ask.parameters[0].type == node(WithNested.Query)
+    assert ask.parameters[1].description == "At most this many."
+
+
+def test_inherited_methods_resolve_in_their_own_module(monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+    import types
+
+    other = types.ModuleType("other_module")
+    monkeypatch.setitem(sys.modules, "other_module", other)
+    exec(
+        "from __future__ import annotations\n"
+        "from dataclasses import dataclass\n"
+        "class Base:\n"
+        "    def lookup(self, key: OnlyThere) -> OnlyThere: ...\n"
+        "@dataclass\n"
+        "class OnlyThere:\n"
+        "    value: int\n",
+        other.__dict__,
+    )
+
+    class Child(other.Base):  # type: ignore[name-defined,misc]
+        def own(self) -> None: ...
+
+    spec = inspect_class(Child)
+    assert spec.problems == ()
+    assert names(spec) == ["lookup", "own"]
+    assert method(spec, "lookup").returns == node(other.OnlyThere)
