@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import types
 from collections.abc import Callable
 from typing import Any
 
@@ -14,10 +15,15 @@ def _find(name: str, *modules: str) -> Callable[..., Any]:
     problems = []
     for module in modules:
         try:
-            found: Callable[..., Any] = getattr(__import__(module, fromlist=[name]), name)
-            return found
+            found = getattr(__import__(module, fromlist=[name]), name)
         except (ImportError, AttributeError) as exc:
             problems.append(f"{module}.{name}: {exc}")
+            continue
+        if isinstance(found, types.ModuleType) or not callable(found):
+            problems.append(f"{module}.{name} is not a function yet")
+            continue
+        function: Callable[..., Any] = found
+        return function
     raise Unavailable(f"n/a (not available yet: {problems[-1]})")
 
 
