@@ -667,3 +667,27 @@ def test_inherited_methods_resolve_in_their_own_module(monkeypatch: pytest.Monke
     assert spec.problems == ()
     assert names(spec) == ["lookup", "own"]
     assert method(spec, "lookup").returns == node(other.OnlyThere)
+
+
+class Odd:
+    no_signature = staticmethod(getattr)
+
+    def syntax(self, x: Any) -> None: ...
+
+    def failing(self, x: Any) -> None: ...
+
+
+Odd.syntax.__annotations__["x"] = "list[int"
+Odd.failing.__annotations__["x"] = "dict[str, int][int]"
+
+
+def test_odd_methods_are_problems_not_exceptions() -> None:
+    spec = inspect_class(Odd)
+    assert [p.location for p in spec.problems] == [
+        "Odd.no_signature",
+        "Odd.syntax.x",
+        "Odd.failing.x",
+    ]
+    assert spec.problems[0].reason.startswith("cannot read the signature")
+    assert spec.problems[1].reason.startswith("cannot evaluate annotation 'list[int'")
+    assert spec.problems[2].reason.startswith("cannot evaluate annotation 'dict[str, int][int]'")
