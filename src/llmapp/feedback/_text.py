@@ -5,6 +5,7 @@ The text has this exact shape (optional lines in brackets)::
     The arguments you gave have 3 errors. They are shown below, each wrong value followed by
     // ❌ with its path and what was expected. Correct them all and call the function again.
     ["key": undefined marks a required property you left out.]
+    ["expected": "undefined" marks a property that must not be there: remove it.]
     [Long values are shortened with "…".]
 
     ```json
@@ -91,6 +92,8 @@ def feedback(failure: ValidationFailure) -> str:
     ]
     if renderer.missing:
         lines.append('"key": undefined marks a required property you left out.')
+    if any(issue.expected == "undefined" for issue in failure.errors):
+        lines.append('"expected": "undefined" marks a property that must not be there: remove it.')
     if renderer.shortened:
         lines.append('Long values are shortened with "…".')
     lines += ["", "```json", *body, "```"]
