@@ -1,0 +1,172 @@
+"""Differential: llmapp's validator gives jsonschema's verdict on every corpus schema.
+
+Schemas: every BFCL function's converted parameters, every MCP tool's input/output schema, every
+OpenAPI 3.1 component schema (``tests/corpora/schemas.py``: what is skipped and why, and the
+keywords removed on both sides, ``UNSUPPORTED_BY_DESIGN``). Values: hypothesis-jsonschema's
+valid values and mutations of them, schema-guided near misses, random JSON
+(``tests/corpora/differential.py``).
+
+* quick (CI): a spread sample of each source, a few dozen values per schema, derandomized;
+* ``-m slow``: every schema, sized by environment variables::
+
+      LLMAPP_DIFFERENTIAL_EXAMPLES=40 LLMAPP_DIFFERENTIAL_SEED=7 \\
+          pytest -m slow -s tests/validate/test_differential.py
+
+  (``EXAMPLES`` hypothesis examples per schema, each with 3 mutations, plus ``2 * EXAMPLES``
+  guided values each with a mutation: about ``9 * EXAMPLES`` values per schema).
+
+Formats are compared separately (``test_format_verdicts``) with jsonschema's FormatChecker, on
+the formats both libraries check.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from typing import Any
+
+import jsonschema
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from hypothesis_jsonschema import from_schema
+from tests.corpora import differential, schemas
+from tests.corpora.differential import Budget, Tally
+
+QUICK = Budget(examples=4, mutations=3, guided=8, random=1, derandomize=True)
+QUICK_SAMPLE = {"bfcl": 40, "mcp": 60, "openapi": 40}
+
+
+def _slow_budget() -> Budget:
+    examples = int(os.environ.get("LLMAPP_DIFFERENTIAL_EXAMPLES", "40"))
+    return Budget(
+        examples=examples,
+        mutations=3,
+        guided=2 * examples,
+        random=max(1, examples // 10),
+        derandomize=False,
+        seed=int(os.environ.get("LLMAPP_DIFFERENTIAL_SEED", "0")),
+    )
+
+
+@pytest.fixture(scope="module")
+def compile_ours() -> Any:
+    try:
+        from llmapp.validate import validator
+    except ImportError:
+        pytest.skip("llmapp.validate.validator is not written yet")
+    return validator
+
+
+def _entries(source: str | None = None) -> list[schemas.CorpusSchema]:
+    found = [e for e in schemas.corpus_schemas() if source is None or e.source == source]
+    if not found:
+        pytest.skip(f"no {source or 'corpus'} schemas found under {schemas.CORPORA}")
+    return found
+
+
+def _assert_agreement(tally: Tally) -> None:
+    found = sorted(tally.disagreements.values(), key=lambda d: d.schema_id)
+    assert not found, f"{len(found)} disagreements:\n" + "\n".join(d.describe() for d in found[:25])
+
+
+@pytest.mark.parametrize("source", ["bfcl", "mcp", "openapi"])
+def test_quick_differential(compile_ours, source):
+    entries = differential.sample(_entries(source), QUICK_SAMPLE)
+    tally = differential.run(entries, compile_ours, QUICK)
+    print(tally.summary(f"quick {source}"))
+    assert tally.values >= 20 * len(entries)
+    _assert_agreement(tally)
+
+
+@pytest.mark.slow
+def test_full_differential(compile_ours):
+    tally = differential.run(_entries(), compile_ours, _slow_budget())
+    print(tally.summary("full"))
+    print(f"skipped corpus schemas: {len(schemas.SKIPPED)}")
+    _assert_agreement(tally)
+
+
+# --- formats ----------------------------------------------------------------------------------
+
+_CHECKED_BY_BOTH = ("date", "ipv4", "ipv6", "uuid", "json-pointer", "relative-json-pointer")
+"""Formats jsonschema's FormatChecker checks fully without optional packages (``date-time``,
+``time``, ``uri``, ``duration`` need rfc3339-validator/rfc3987/isoduration, absent here; its
+``email`` only looks for an ``@``) and llmapp asserts."""
+
+_NEAR_MISSES = (
+    "",
+    " ",
+    "2024-02-30",
+    "2024-13-01",
+    "2024-1-01",
+    "2023-02-29",
+    "2024-02-29",
+    "0000-01-01",
+    "2024-01-01\n",
+    "2024-01-01T00:00:00Z",
+    "127.0.0.1",
+    "127.0.0.01",
+    "256.0.0.1",
+    "1.2.3",
+    "::1",
+    "::ffff:127.0.0.1",
+    "fe80::1%eth0",
+    "1::2::3",
+    "00000000-0000-0000-0000-000000000000",
+    "00000000000000000000000000000000",
+    "{00000000-0000-0000-0000-000000000000}",
+    "urn:uuid:00000000-0000-0000-0000-000000000000",
+    "/a/b~0c~1d",
+    "/a~2",
+    "a/b",
+    "0",
+    "0#",
+    "1/a",
+    "01/a",
+    "٣",
+)
+
+
+@pytest.mark.parametrize("name", _CHECKED_BY_BOTH)
+def test_format_verdicts(compile_ours, name):
+    schema = {"type": "string", "format": name}
+    ours = compile_ours(schema)
+    theirs = jsonschema.Draft202012Validator(
+        schema, format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER
+    )
+    disagreements: dict[str, tuple[bool, bool]] = {}
+
+    def compare(value: str) -> None:
+        verdicts = (bool(ours.is_valid(value)), bool(theirs.is_valid(value)))
+        if verdicts[0] != verdicts[1]:
+            disagreements[value] = verdicts
+
+    for value in _NEAR_MISSES:
+        compare(value)
+    rnd = random.Random(name)
+
+    @settings(
+        max_examples=150,
+        deadline=None,
+        database=None,
+        derandomize=True,
+        suppress_health_check=list(HealthCheck),
+    )
+    @given(st.one_of(from_schema(schema), st.text(max_size=40)))
+    def generated(value: str) -> None:
+        compare(value)
+        if value:
+            at = rnd.randrange(len(value))
+            compare(value[:at] + rnd.choice("0:-/.~aZ٣") + value[at + 1 :])
+
+    generated()
+    explained = {v: d for v, d in disagreements.items() if _format_by_design(name, v) is None}
+    assert not explained, "\n".join(
+        f"{name} {v!r}: llmapp={o} jsonschema={t}" for v, (o, t) in explained.items()
+    )
+
+
+def _format_by_design(name: str, value: str) -> str | None:
+    """Why a format verdict may differ from jsonschema's by design (None: it may not)."""
+    return None
