@@ -9,11 +9,11 @@ valid values and mutations of them, schema-guided near misses, random JSON
 * quick (CI): a spread sample of each source, a few dozen values per schema, derandomized;
 * ``-m slow``: every schema, sized by environment variables::
 
-      LLMAPP_DIFFERENTIAL_EXAMPLES=40 LLMAPP_DIFFERENTIAL_SEED=7 \\
+      LLMAPP_DIFFERENTIAL_EXAMPLES=25 LLMAPP_DIFFERENTIAL_SEED=7 \\
           pytest -m slow -s tests/validate/test_differential.py
 
   (``EXAMPLES`` hypothesis examples per schema, each with 3 mutations, plus ``2 * EXAMPLES``
-  guided values each with a mutation: about ``9 * EXAMPLES`` values per schema).
+  guided values each with a mutation: about ``8 * EXAMPLES`` values per schema).
 
 Formats are compared separately (``test_format_verdicts``) with jsonschema's FormatChecker, on
 the formats both libraries check.
@@ -38,7 +38,7 @@ QUICK_SAMPLE = {"bfcl": 40, "mcp": 60, "openapi": 40}
 
 
 def _slow_budget() -> Budget:
-    examples = int(os.environ.get("LLMAPP_DIFFERENTIAL_EXAMPLES", "40"))
+    examples = int(os.environ.get("LLMAPP_DIFFERENTIAL_EXAMPLES", "25"))
     return Budget(
         examples=examples,
         mutations=3,
