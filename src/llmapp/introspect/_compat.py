@@ -23,6 +23,7 @@ __all__ = [
     "NONE_TYPE",
     "get_args",
     "get_origin",
+    "is_class",
     "is_dataclass_class",
     "is_enum_class",
     "is_literal",
@@ -37,7 +38,7 @@ __all__ = [
     "resolve_forward",
     "split_annotated",
     "type_display",
-    "typevar_map",
+    "typevar_maps",
 ]
 
 get_origin = te.get_origin
@@ -89,6 +90,11 @@ def split_annotated(tp: Any) -> tuple[Any, tuple[Any, ...], bool | None]:
             return tp, metadata, required
 
 
+def is_class(tp: Any) -> bool:
+    """A real class; on 3.10 ``isinstance(list[int], type)`` is true, so aliases are excluded."""
+    return isinstance(tp, type) and not isinstance(tp, types.GenericAlias)
+
+
 def is_union(tp: Any) -> bool:
     return get_origin(tp) in _UNION_ORIGINS
 
@@ -98,7 +104,7 @@ def is_literal(tp: Any) -> bool:
 
 
 def is_newtype(tp: Any) -> bool:
-    return hasattr(tp, "__supertype__") and not isinstance(tp, type)
+    return hasattr(tp, "__supertype__") and not is_class(tp)
 
 
 def is_typevar(tp: Any) -> bool:
@@ -111,26 +117,26 @@ def is_type_alias(tp: Any) -> bool:
 
 
 def is_typeddict(tp: Any) -> bool:
-    return isinstance(tp, type) and te.is_typeddict(tp)
+    return is_class(tp) and te.is_typeddict(tp)
 
 
 def is_namedtuple_class(tp: Any) -> bool:
-    return isinstance(tp, type) and issubclass(tp, tuple) and hasattr(tp, "_fields")
+    return is_class(tp) and issubclass(tp, tuple) and hasattr(tp, "_fields")
 
 
 def is_dataclass_class(tp: Any) -> bool:
-    return isinstance(tp, type) and dataclasses.is_dataclass(tp)
+    return is_class(tp) and dataclasses.is_dataclass(tp)
 
 
 def is_enum_class(tp: Any) -> bool:
-    return isinstance(tp, type) and issubclass(tp, enum.Enum)
+    return is_class(tp) and issubclass(tp, enum.Enum)
 
 
 def is_pydantic_model(tp: Any) -> bool:
     """A pydantic ``BaseModel`` subclass; never imports pydantic itself."""
     main = sys.modules.get("pydantic.main")
     base = getattr(main, "BaseModel", None)
-    return base is not None and isinstance(tp, type) and issubclass(tp, base) and tp is not base
+    return base is not None and is_class(tp) and issubclass(tp, base) and tp is not base
 
 
 def own_docstring(cls: type) -> str | None:
@@ -187,26 +193,31 @@ def resolve_forward(
         builtins = vars(sys.modules["builtins"])
         if source in builtins:
             return builtins[source]
-        raise NameError(f"name {source!r} is not defined")
+        raise NameError(f"name {source!r} is not defined", name=source)
     return eval(_compile(source), dict(globalns or {}), dict(localns or {}))
 
 
-def typevar_map(cls: type, args: tuple[Any, ...]) -> dict[Any, Any]:
-    """TypeVar -> argument for ``cls[args]``, including TypeVars of generic bases.
+def typevar_maps(cls: type, args: tuple[Any, ...]) -> dict[type, dict[Any, Any]]:
+    """For ``cls[args]``: each generic class in its hierarchy -> its TypeVar bindings.
 
-    ``class Page(Base[T], Generic[T])`` used as ``Page[int]`` maps Page's ``T`` and,
-    through ``__orig_bases__``, the base's own parameters too.
+    Kept per class because one TypeVar object may mean different things in a class
+    and in its base: ``class IntBox(Pair[int, T])`` binds Pair's ``T`` to ``int``
+    while IntBox's own ``T`` is whatever ``IntBox[...]`` says.
     """
     params = tuple(getattr(cls, "__parameters__", ()))
-    mapping: dict[Any, Any] = dict(zip(params, args, strict=False))
-    for klass in cls.__mro__:
+    maps: dict[type, dict[Any, Any]] = {cls: dict(zip(params, args, strict=False))}
+    pending = [cls]
+    while pending:
+        klass = pending.pop()
         for base in klass.__dict__.get("__orig_bases__", ()):
             origin = get_origin(base)
             base_params = getattr(origin, "__parameters__", ())
-            base_args = [substitute(arg, mapping) for arg in get_args(base)]
-            for param, arg in zip(base_params, base_args, strict=False):
-                mapping.setdefault(param, arg)
-    return mapping
+            if not is_class(origin) or not base_params or origin in maps:
+                continue
+            base_args = [substitute(arg, maps[klass]) for arg in get_args(base)]
+            maps[origin] = dict(zip(base_params, base_args, strict=False))
+            pending.append(origin)
+    return maps
 
 
 def substitute(tp: Any, mapping: Mapping[Any, Any]) -> Any:
@@ -230,7 +241,7 @@ def type_display(tp: Any) -> str:
         return tp
     if isinstance(tp, ForwardRef):
         return tp.__forward_arg__
-    if isinstance(tp, type) and get_origin(tp) is None:
+    if is_class(tp) and get_origin(tp) is None:
         return tp.__qualname__ if tp.__module__ != "builtins" else tp.__name__
     text = repr(tp)
     return re.sub(r"\b(typing_extensions|typing|collections\.abc)\.", "", text)

@@ -35,6 +35,8 @@ class RawField:
     python_name: str | None = None
     metadata: tuple[Any, ...] = ()
     """Extra ``Annotated``-style metadata (pydantic's ``FieldInfo``)."""
+    owner: type | None = None
+    """The class that declares the field, when it is a base of the class read."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,6 +96,7 @@ def _dataclass(cls: type) -> ObjectShape:
                 required=not (has_default or has_factory),
                 default=item.default if has_default else NO_DEFAULT,
                 description=description if isinstance(description, str) else None,
+                owner=owner,
             )
         )
     return _shape("dataclass", cls, fields)
@@ -170,7 +173,7 @@ def _pydantic(cls: Any) -> ObjectShape | str:
 
 
 def _is_attrs(cls: Any) -> bool:
-    return isinstance(cls, type) and "__attrs_attrs__" in cls.__dict__
+    return _compat.is_class(cls) and "__attrs_attrs__" in cls.__dict__
 
 
 def _attrs(cls: Any) -> ObjectShape:

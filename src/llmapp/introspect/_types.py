@@ -124,7 +124,7 @@ class TypeBuilder:
         exact: Node | None = _lookup(_EXACT, tp)
         if exact is not None:
             return exact
-        cached = self._classes.get(tp) if isinstance(tp, type) else None
+        cached = self._classes.get(tp) if _compat.is_class(tp) else None
         if cached is not None:
             return cached
         origin = _compat.get_origin(tp)
@@ -137,7 +137,7 @@ class TypeBuilder:
         for matches, handle in _ROWS:
             if matches(tp):
                 built = handle(self, tp, scope)
-                if built is not None and isinstance(tp, type):
+                if built is not None and _compat.is_class(tp):
                     self._classes[tp] = built
                 return built
         return self.report(scope, f"unsupported type {_compat.type_display(tp)}")
@@ -165,11 +165,18 @@ class TypeBuilder:
         try:
             value = self.resolve(ref, scope)
         except NameError as error:
-            name = getattr(error, "name", None) or str(error)
-            return self.report(scope, f"unresolved name in annotation {text!r}: {name}")
+            name = getattr(error, "name", None)
+            if name is None or name == text.strip():
+                return self.report(scope, f"unresolved name {(name or text.strip())!r}")
+            return self.report(scope, f"unresolved name {name!r} in annotation {text!r}")
         except Exception as error:  # a syntax error or a failing subscription in the string
             return self.report(scope, f"cannot evaluate annotation {text!r}: {error}")
-        if isinstance(value, type) or not text.strip().isidentifier() or not _hashable(value):
+        if (
+            _compat.is_class(value)  # classes and TypeAliasTypes handle their own recursion
+            or _compat.is_type_alias(value)
+            or not text.strip().isidentifier()
+            or not _hashable(value)
+        ):
             return self.node(value, scope)
         # A name for an alias (``Tree = list["Tree"]``) may be recursive.
         module = str(scope.globalns.get("__name__", "")) if scope.globalns else ""
@@ -242,15 +249,20 @@ class TypeBuilder:
             origin
         ):  # pydantic builds a concrete class per parametrisation
             return self.node(key, scope)
-        typevars = _compat.typevar_map(origin, concrete)
+        typevars = _compat.typevar_maps(origin, concrete)
         return self.named_object(key, origin, typevars, type_name(key), scope)
 
     def object(self, cls: type, scope: _Scope) -> Node | None:
-        typevars = _compat.typevar_map(cls, ())
+        typevars = _compat.typevar_maps(cls, ())
         return self.named_object(cls, cls, typevars, type_name(cls), scope)
 
     def named_object(
-        self, key: TypeKey, cls: type, typevars: Mapping[Any, Any], name: str, scope: _Scope
+        self,
+        key: TypeKey,
+        cls: type,
+        typevars: Mapping[type, Mapping[Any, Any]],
+        name: str,
+        scope: _Scope,
     ) -> Node | None:
         if key in self._definitions or key in self._building:
             return RefNode(key=key)
@@ -259,7 +271,10 @@ class TypeBuilder:
             return self.report(scope, shape)
         self._building.add(key)  # reserve the key first: a recursive field gets a RefNode
         try:
-            fields = [self.field(raw, cls, typevars, scope) for raw in shape.fields]
+            fields = [
+                self.field(raw, cls, typevars.get(raw.owner or cls, {}), scope)
+                for raw in shape.fields
+            ]
         finally:
             self._building.discard(key)
         self._definitions[key] = ObjectDef(
@@ -365,7 +380,7 @@ class TypeBuilder:
         tp, _, _ = _compat.split_annotated(tp)
         while _compat.is_newtype(tp):
             tp = tp.__supertype__
-        return tp in _ANY_TYPES or (isinstance(tp, type) and issubclass(tp, str))
+        return tp in _ANY_TYPES or (_compat.is_class(tp) and issubclass(tp, str))
 
     def union(self, tp: Any, origin: Any, args: tuple[Any, ...], scope: _Scope) -> Node | None:
         built = [self.node(arg, scope) for arg in args]  # every option, to report every problem
@@ -485,7 +500,7 @@ def _scalar_subclass(base: type) -> tuple[Callable[[Any], bool], Callable[..., N
     node = _EXACT[base]
 
     def matches(tp: Any) -> bool:
-        return isinstance(tp, type) and issubclass(tp, base)
+        return _compat.is_class(tp) and issubclass(tp, base)
 
     def handle(builder: TypeBuilder, tp: Any, scope: _Scope) -> Node:
         return dataclasses.replace(node, python_type=tp)
@@ -510,7 +525,7 @@ _ROWS: tuple[tuple[Callable[[Any], bool], Callable[..., Node | None]], ...] = (
         for base in (uuid.UUID, Decimal, ipaddress.IPv4Address, ipaddress.IPv6Address)
     ),
     _scalar_subclass(pathlib.PurePath),
-    (lambda tp: isinstance(tp, type), TypeBuilder.plain_class),
+    (_compat.is_class, TypeBuilder.plain_class),
 )
 
 
@@ -571,7 +586,7 @@ def type_name(tp: Any) -> str:
     if tp is None or tp is type(None):
         return "None"
     origin = _compat.get_origin(tp)
-    if isinstance(tp, type) and origin is None:
+    if _compat.is_class(tp) and origin is None:
         return _sanitise(tp.__name__)
     args = _compat.get_args(tp)
     if _compat.is_union(tp):
