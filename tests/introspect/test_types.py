@@ -1,5 +1,8 @@
 """TypeBuilder: Python annotations -> the neutral type model, compared as whole trees."""
 
+# The old spellings (Optional, Union, typing.List) are under test here, on purpose.
+# ruff: noqa: UP006, UP007, UP045
+
 from __future__ import annotations
 
 import collections
@@ -171,11 +174,11 @@ def test_bool_is_not_an_integer() -> None:
     ("annotation", "expected"),
     [
         (list[int], ArrayNode(item=INT, python_type=list)),
-        (typing.List[str], ArrayNode(item=STR, python_type=list)),  # noqa: UP006
+        (typing.List[str], ArrayNode(item=STR, python_type=list)),
         (list, ArrayNode(item=AnyNode(), python_type=list)),
-        (typing.List, ArrayNode(item=AnyNode(), python_type=list)),  # noqa: UP006
+        (typing.List, ArrayNode(item=AnyNode(), python_type=list)),
         (abc.Sequence[int], ArrayNode(item=INT, python_type=abc.Sequence)),
-        (typing.Sequence[int], ArrayNode(item=INT, python_type=abc.Sequence)),  # noqa: UP006
+        (typing.Sequence[int], ArrayNode(item=INT, python_type=abc.Sequence)),
         (abc.MutableSequence[int], ArrayNode(item=INT, python_type=abc.MutableSequence)),
         (collections.deque[int], ArrayNode(item=INT, python_type=collections.deque)),
         (tuple[int, ...], ArrayNode(item=INT, python_type=tuple)),
@@ -220,16 +223,16 @@ class Size(enum.IntEnum):
 @pytest.mark.parametrize(
     ("annotation", "expected"),
     [
-        (Optional[int], UnionNode(options=(INT, NULL))),  # noqa: UP045
+        (Optional[int], UnionNode(options=(INT, NULL))),
         (int | None, UnionNode(options=(INT, NULL))),
-        (Union[int, str, None], UnionNode(options=(INT, STR, NULL))),  # noqa: UP007
+        (Union[int, str, None], UnionNode(options=(INT, STR, NULL))),
         (Literal["a", "b"], LiteralNode(values=("a", "b"))),
         (Literal["a", 1, 2.5, True, None], LiteralNode(values=("a", 1, 2.5, True, None))),
         (Literal["a"] | Literal["b"], LiteralNode(values=("a", "b"))),
-        (Optional[Literal["a", "b"]], UnionNode(options=(LiteralNode(values=("a", "b")), NULL))),  # noqa: UP045
+        (Optional[Literal["a", "b"]], UnionNode(options=(LiteralNode(values=("a", "b")), NULL))),
         (Literal[Color.RED], LiteralNode(values=("red",), python_type=Color)),
         (Literal[Size.SMALL, Size.LARGE], LiteralNode(values=(1, 2), python_type=Size)),
-        (Union[int, "str"], UnionNode(options=(INT, STR))),  # noqa: UP007
+        (Union[int, "str"], UnionNode(options=(INT, STR))),
     ],
     ids=repr,
 )
@@ -313,7 +316,7 @@ def test_enum_with_values_json_cannot_hold_is_a_problem() -> None:
         (
             Annotated[Optional[int], Ge(0), te.Doc("Maybe.")],
             UnionNode(options=(IntegerNode(ge=0), NULL), meta=Meta(description="Maybe.")),
-        ),  # noqa: UP045
+        ),
         (Annotated[int, "unrelated metadata"], INT),
         (Annotated[Annotated[int, Ge(1)], Le(3)], IntegerNode(ge=1, le=3)),
         (list[Annotated[int, Ge(0)]], ArrayNode(item=IntegerNode(ge=0), python_type=list)),
@@ -522,7 +525,7 @@ def test_generic_inside_generic_and_generic_bases() -> None:
         (Page[Product], "Page_Product_"),
         (Pair[int, str], "Pair_int_str_"),
         (Page[list[Product]], "Page_list_Product__"),
-        (Page[Optional[int]], "Page_int_or_None_"),  # noqa: UP045
+        (Page[Optional[int]], "Page_int_or_None_"),
         (Page[Literal["a", "b"]], "Page_Literal_a_b__"),
     ],
 )
@@ -556,17 +559,17 @@ def test_typevar_default_is_used() -> None:
 class Category:
     name: str
     children: list[Category]
-    parent: Optional[Category] = None  # noqa: UP045
+    parent: Optional[Category] = None
 
 
 @dataclasses.dataclass
 class Husband:
-    wife: Optional[Wife]  # noqa: UP045
+    wife: Optional[Wife]
 
 
 @dataclasses.dataclass
 class Wife:
-    husband: Optional[Husband]  # noqa: UP045
+    husband: Optional[Husband]
 
 
 Tree = list["Tree"]
@@ -631,7 +634,7 @@ def test_recursive_type_alias_type() -> None:
 
 
 def test_non_recursive_alias_is_inlined() -> None:
-    Numbers = te.TypeAliasType("Numbers", list[int])  # noqa: N806
+    Numbers = te.TypeAliasType("Numbers", list[int])
     node, builder = build(Numbers)
     assert node == ArrayNode(item=INT, python_type=list)
     assert builder.graph().definitions == {}
@@ -648,7 +651,7 @@ def test_string_and_forwardref_annotations() -> None:
 
 
 def test_localns_resolves_names_before_globals() -> None:
-    node, builder = build("Thing", globalns={"Thing": int}, localns={"Thing": str})
+    node, _ = build("Thing", globalns={"Thing": int}, localns={"Thing": str})
     assert node == STR
 
 
@@ -677,7 +680,7 @@ def test_future_annotations_module_with_types_defined_after_use(
             sku: str
         """,
     )
-    node, builder = build("Order", globalns=vars(module))
+    _, builder = build("Order", globalns=vars(module))
     assert builder.problems == []
     definitions = builder.graph().definitions
     assert definitions[module.Order].fields == (  # type: ignore[union-attr]
@@ -705,7 +708,7 @@ def test_local_classes_resolve_through_the_outer_localns() -> None:
     class Holder:
         leaf: Leaf  # a string: this module uses ``from __future__ import annotations``
 
-    node, builder = build("Holder", localns={"Holder": Holder, "Leaf": Leaf})
+    _, builder = build("Holder", localns={"Holder": Holder, "Leaf": Leaf})
     assert builder.problems == []
     assert builder.graph().definitions[Holder].fields == (Field(name="leaf", type=ref(Leaf)),)  # type: ignore[union-attr]
 
@@ -746,7 +749,7 @@ def test_pydantic_model_fields_constraints_descriptions(load: Callable[[str, str
             content: T
         """,
     )
-    User = module.User  # noqa: N806
+    User = module.User
     node, builder = build(User)
     assert builder.problems == []
     assert builder.graph().definitions[User] == ObjectDef(
@@ -856,9 +859,9 @@ def test_every_problem_of_a_type_is_reported_with_its_location() -> None:
         (
             Union[int, Callable[[], None]],
             "unsupported type Callable[[], None]: a callable cannot be sent as JSON",
-        ),  # noqa: UP007
+        ),
         (Literal[b"x"], "Literal value b'x' is not a JSON scalar"),
-        (typing.Mapping[int, str], "Mapping[int, str]: JSON object keys are strings, use str keys"),  # noqa: UP006
+        (typing.Mapping[int, str], "Mapping[int, str]: JSON object keys are strings, use str keys"),
     ],
     ids=repr,
 )

@@ -240,8 +240,8 @@ def type_display(tp: Any) -> str:
     if isinstance(tp, str):
         return tp
     if isinstance(tp, ForwardRef):
-        return tp.__forward_arg__
+        return str(tp.__forward_arg__)
     if is_class(tp) and get_origin(tp) is None:
-        return tp.__qualname__ if tp.__module__ != "builtins" else tp.__name__
+        return str(tp.__qualname__ if tp.__module__ != "builtins" else tp.__name__)
     text = repr(tp)
     return re.sub(r"\b(typing_extensions|typing|collections\.abc)\.", "", text)
