@@ -1,17 +1,20 @@
 """Named objects: a JSON object -> dataclass, TypedDict, NamedTuple, pydantic model or class.
 
-Each field is converted by its own compiled converter; keys the JSON leaves out
-stay out, so Python fills in the defaults; ``null`` for an optional field that
-cannot be null is left out too (OpenAI's strict mode sends ``null`` for values
-not given). The object is then built by a row of ``_BUILDERS`` for its kind.
+One function is generated per object type (a statement per field, see
+``_generate``). Keys the JSON leaves out stay out, so Python fills in the
+defaults; ``null`` for an optional field that cannot be null is left out too
+(OpenAI's strict mode sends ``null`` for values not given). The object is then
+built by calling its class, or by a row of ``_BUILDERS`` for its kind.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections import defaultdict
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..introspect.model import ObjectDef
+from ._emitter import Emitter, compile_function
 from ._error import failure, refused
 from ._scalars import Converter
 
@@ -20,6 +23,8 @@ if TYPE_CHECKING:
 
 __all__ = ["compile_object"]
 
+_MISSING: Any = object()
+
 
 class _Step(NamedTuple):
     name: str
@@ -27,6 +32,7 @@ class _Step(NamedTuple):
     convert: Converter | None
     drops_null: bool
     expected: str
+    required: bool
 
 
 def _call(cls: Any) -> Callable[[dict[str, Any]], Any]:
@@ -56,6 +62,9 @@ _BUILDERS: dict[str, Callable[[Any], Callable[[dict[str, Any]], Any]]] = {
 # alias, which is what introspection makes the JSON name when the two differ.
 _KEEPS_JSON_NAMES = frozenset({"typeddict", "pydantic", "class"})
 
+# Kinds built by calling the class with the fields as keywords.
+_CALLS = frozenset({"dataclass", "namedtuple", "class"})
+
 # Kinds that can take keys beyond their declared fields.
 _TAKES_EXTRA = frozenset({"typeddict", "pydantic", "class"})
 
@@ -69,51 +78,92 @@ def compile_object(compiler: Compiler, definition: ObjectDef) -> Converter:
             convert=compiler.compile(field.type),
             drops_null=compiler.drops_null(field),
             expected=compiler.describe(field.type),
+            required=field.required,
         )
         for field in definition.fields
     }
     build = _BUILDERS[definition.kind](definition.cls)
-    extra_allowed = definition.additional is not None and definition.kind in _TAKES_EXTRA
-    extra = compiler.compile(definition.additional) if definition.additional is not None else None
-    extra_step = _Step(name="", convert=extra, drops_null=False, expected="")
-    name = definition.name
-
-    plain = not extra and all(
+    additional = definition.additional if definition.kind in _TAKES_EXTRA else None
+    extra_allowed = additional is not None
+    extra = None if additional is None else compiler.compile(additional)
+    plain = extra is None and all(
         step.convert is None and not step.drops_null and step.name == key
         for key, step in steps.items()
     )
     if plain and (extra_allowed or definition.additional is None):
         return _plain(definition, build)
+    expected = {key: step.expected for key, step in steps.items()}
+    if additional is not None:
+        expected = defaultdict(lambda: compiler.describe(additional), expected)
+    cls = definition.cls if definition.kind in _CALLS else None
+    return _generate(definition.name, steps, build, cls, extra, expected, extra_allowed)
 
-    def convert(value: Any) -> Any:
-        fields: dict[str, Any] = {}
-        key: Any = None
-        try:
-            for key, item in value.items():
-                step = steps.get(key)
-                if step is None:
-                    if not extra_allowed:
-                        continue  # validation already refused extra keys; never pass them on
-                    fields[key] = item if extra is None else extra(item)
-                    continue
-                if item is None and step.drops_null:
-                    continue
-                fields[step.name] = item if step.convert is None else step.convert(item)
-        except Exception as error:
-            expected = steps[key].expected if key in steps else extra_step.expected
-            raise failure(error, key, expected or name, value[key]) from None
-        try:
-            return build(fields)
-        except Exception as error:
-            raise refused(error, name, value) from None
 
-    return convert
+def _generate(
+    name: str,
+    steps: dict[str, _Step],
+    build: Callable[[dict[str, Any]], Any],
+    cls: Any,
+    extra: Converter | None,
+    expected: Mapping[str, str],
+    extra_allowed: bool,
+) -> Converter:
+    """Generate one function for the object: a statement per field, no loop, no lookups."""
+    namespace: dict[str, Any] = {
+        "MISSING": _MISSING,
+        "KNOWN": frozenset(steps),
+        "EXPECTED": expected,
+        "NAME": name,
+        "build": build,
+        "cls": cls,
+        "extra": extra,
+        "failure": failure,
+        "refused": refused,
+    }
+    emit = Emitter()
+    function = f"convert_{name}"
+    with emit.block(f"def {function}(value):"):
+        emit.line("fields = {}")
+        emit.line("key = None")
+        with emit.block("try:"):
+            for index, (key, step) in enumerate(steps.items()):
+                converter = f"c{index}"
+                namespace[converter] = step.convert
+                _emit_field(emit, key, step, converter)
+            if extra_allowed:
+                with (
+                    emit.block("for key, item in value.items():"),
+                    emit.block("if key not in KNOWN:"),
+                ):
+                    emit.line(f"fields[key] = {'item' if extra is None else 'extra(item)'}")
+        with emit.block("except Exception as error:"):
+            emit.line("raise failure(error, key, EXPECTED[key], value.get(key)) from None")
+        with emit.block("try:"):
+            emit.line(f"return {'cls(**fields)' if cls is not None else 'build(fields)'}")
+        with emit.block("except Exception as error:"):
+            emit.line("raise refused(error, NAME, value) from None")
+    return compile_function(function, emit.source(), namespace)
+
+
+def _emit_field(emit: Emitter, key: str, step: _Step, converter: str) -> None:
+    json_key, target = repr(key), repr(step.name)
+    emit.line(f"key = {json_key}")
+    if step.required and not step.drops_null:  # validated: a required key is there
+        value = f"value[{json_key}]"
+        emit.line(
+            f"fields[{target}] = {value if step.convert is None else f'{converter}({value})'}"
+        )
+        return
+    emit.line(f"item = value.get({json_key}, MISSING)")
+    condition = "item is not MISSING" + (" and item is not None" if step.drops_null else "")
+    with emit.block(f"if {condition}:"):
+        emit.line(f"fields[{target}] = {'item' if step.convert is None else f'{converter}(item)'}")
 
 
 def _plain(definition: ObjectDef, build: Callable[[dict[str, Any]], Any]) -> Converter:
     """Nothing to convert field by field: hand the object to the constructor as it is."""
     name = definition.name
-    if definition.kind in ("dataclass", "namedtuple", "class"):
+    if definition.kind in _CALLS:
         cls = definition.cls
 
         def call(value: Any) -> Any:
