@@ -38,6 +38,7 @@ from llmapp.repair._reader import Notes, read_lenient
 
 __all__ = ["Parsed", "parse"]
 
+_CLOSING_FENCE = re.compile(r"^[ \t]*```", re.MULTILINE)
 _FENCE = re.compile(r"```[ \t]*(?:[A-Za-z][\w+.#-]*(?=[\s{\[]))?[ \t]*\r?\n?")
 
 
@@ -116,7 +117,8 @@ def _unfence(text: str, notes: Notes) -> str:
         return text
     opening = _FENCE.match(text, start)
     body_start = opening.end() if opening else start + 3
-    end = text.find("```", body_start)
+    closing = _CLOSING_FENCE.search(text, body_start)
+    end = closing.start() if closing else text.rfind("```", body_start)
     notes.add("fence")
     if text[:start].strip():
         notes.add("prefix")

@@ -141,18 +141,29 @@ class _Reader:
         return self.root, None
 
     def _locate(self) -> int | None:
-        """Where the value starts: the first bracket, else a scalar at the start of the text."""
+        """Where the value starts: a scalar that is the whole text, else the first bracket."""
         self._skip()
         if self.pos >= self.end:
             return None
-        brackets = [i for i in (self.text.find("{", self.pos), self.text.find("[", self.pos))]
+        brackets = (self.text.find("{", self.pos), self.text.find("[", self.pos))
         first = min((i for i in brackets if i != -1), default=-1)
         if first == self.pos:
             return first
+        if self._scalar_starts() and (first == -1 or self._scalar_is_whole()):
+            return self.pos
         if first != -1:
             self.notes.add("prefix")
             return first
-        return self.pos if self._scalar_starts() else None
+        return None
+
+    def _scalar_is_whole(self) -> bool:
+        """Whether a scalar read here ends the text (``"a [b]"`` is a string, not ``["b"]``)."""
+        probe = _Reader(self.text, Notes(), self.max_depth)
+        probe.pos = self.pos
+        if probe._scalar(bare_words=False) is _NOTHING:
+            return False
+        probe._skip()
+        return probe.pos >= probe.end
 
     def _scalar_starts(self) -> bool:
         if self.text[self.pos] in _VALUE_START:
