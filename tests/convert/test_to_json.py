@@ -268,3 +268,24 @@ python_values = st.recursive(
 def test_anything_becomes_something_json_dumps_takes(value: Any) -> None:
     encoded = to_json(value)
     assert json.loads(json.dumps(encoded, allow_nan=False)) == encoded
+
+
+def test_runaway_immutable_nesting_ends_in_a_marker_not_an_error() -> None:
+    @dataclass(frozen=True)
+    class Frozen:
+        inner: Any
+
+    chain: Any = None
+    for _ in range(5000):
+        chain = Frozen((chain,))
+    encoded = to_json(chain)
+    while isinstance(encoded, dict):
+        (encoded,) = encoded["inner"]
+    assert encoded in ("<Frozen object>", "<tuple object>")
+
+
+def test_cycle_through_a_tuple_is_caught_at_the_list() -> None:
+    box: list[Any] = []
+    pair = (1, box)
+    box.append(pair)
+    assert to_json(pair) == [1, [[1, "<cycle: list>"]]]

@@ -85,7 +85,12 @@ def _repr(value: Any) -> str:
 
 
 def _nested(encode_items: _Encoder) -> _Encoder:
-    """Guard a container encoder against cycles and runaway depth."""
+    """Guard a mutable container's encoder against cycles and runaway depth.
+
+    Immutable ones (tuple, frozenset, NamedTuple, frozen dataclass) go unguarded: a
+    cycle must pass through a mutable object, and a runaway chain of immutable ones
+    ends in a ``RecursionError``, which ``_encode`` turns into a repr like any error.
+    """
 
     def guarded(value: Any, active: set[int]) -> Any:
         marker = id(value)
@@ -171,14 +176,14 @@ def _sequence(value: Any, active: set[int]) -> list[Any]:
 
 
 def _set(value: AbstractSet[Any], active: set[int]) -> list[Any]:
-    items = [_encode(item, active) for item in value]
+    items = [item if type(item) in _AS_IS else _encode(item, active) for item in value]
     try:
         return sorted(items)
     except TypeError:  # items of mixed or unorderable kinds: keep the set's own order
         return items
 
 
-def _attributes(names: tuple[str, ...]) -> _Encoder:
+def _attributes(names: tuple[str, ...], frozen: bool) -> _Encoder:
     def encode(value: Any, active: set[int]) -> dict[str, Any]:
         out = {}
         for name in names:
@@ -186,18 +191,24 @@ def _attributes(names: tuple[str, ...]) -> _Encoder:
             out[name] = item if type(item) in _AS_IS else _encode(item, active)
         return out
 
-    return _nested(encode)
+    return encode if frozen else _nested(encode)
 
 
 def _dataclass(cls: type) -> _Encoder:
-    return _attributes(tuple(field.name for field in dataclasses.fields(cls)))
+    frozen = bool(getattr(getattr(cls, "__dataclass_params__", None), "frozen", False))
+    return _attributes(tuple(field.name for field in dataclasses.fields(cls)), frozen)
 
 
 def _namedtuple(cls: type) -> _Encoder:
     names: tuple[str, ...] = cls._fields  # type: ignore[attr-defined]
-    return _nested(
-        lambda value, active: {n: _encode(v, active) for n, v in zip(names, value, strict=False)}
-    )
+
+    def encode(value: Any, active: set[int]) -> dict[str, Any]:
+        return {
+            name: item if type(item) in _AS_IS else _encode(item, active)
+            for name, item in zip(names, value, strict=False)
+        }
+
+    return encode
 
 
 def _attrs(cls: type) -> _Encoder:
@@ -248,7 +259,10 @@ _ROWS: dict[type, _Encoder] = {
     dict: _nested(_mapping),
     list: _nested(_sequence),
     set: _nested(_set),
-    frozenset: _nested(_set),
+    # Immutable containers need no cycle guard: a cycle always runs through something
+    # mutable (a list, a dict, a plain dataclass), whose guard catches it.
+    frozenset: _set,
+    tuple: _sequence,
 }
 
 
