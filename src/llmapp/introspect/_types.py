@@ -89,6 +89,7 @@ class TypeBuilder:
         self._building: set[TypeKey] = set()
         self._aliases: dict[Any, bool] = {}  # alias being built -> seen inside itself
         self._classes: dict[type, Node] = {}
+        self._alias_keys: dict[Any, bool] = {}  # keys of AliasDefs
         self._outer_localns: Mapping[str, Any] | None = None
 
     def build(
@@ -127,6 +128,8 @@ class TypeBuilder:
         cached = self._classes.get(tp) if _compat.is_class(tp) else None
         if cached is not None:
             return cached
+        if self._alias_keys and _lookup(self._alias_keys, tp):  # a recursive alias, by value
+            return RefNode(key=tp)
         origin = _compat.get_origin(tp)
         if origin is not None:
             handler: _OriginHandler | None = _lookup(_ORIGINS, origin)
@@ -201,6 +204,7 @@ class TypeBuilder:
         self._definitions[key] = AliasDef(
             key=key, name=_sanitise(name), module=module, qualname=name, cls=key, type=built
         )
+        self._alias_keys[key] = True
         return RefNode(key=key)
 
     def alias(self, alias: Any, scope: _Scope, args: tuple[Any, ...] = ()) -> Node | None:
