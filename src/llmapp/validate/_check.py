@@ -1,0 +1,313 @@
+"""Writes a fast checker: ``c_<Name>(v, d) -> bool``, False at the first mistake.
+
+No issue objects, no paths. Objects closed by ``additionalProperties: false`` are
+checked without a key loop: the properties found are counted and compared with
+``len(v)``, which also rejects non-string keys. Keyword order within a node:
+type, per-value conditions, object keywords, array keywords, then applicators
+(``$ref``, ``allOf``, ``anyOf``, ``oneOf``, ``not``, ``if``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ._codegen import (
+    ARRAY_KEYWORDS,
+    CHECK,
+    OBJECT_KEYWORDS,
+    SPLIT_LEVEL,
+    Generator,
+    has_structure,
+    is_trivial,
+)
+from ._conditions import type_test
+from ._emitter import literal
+from ._patterns import PatternError, compile_pattern
+from ._refs import Node
+
+__all__ = ["CheckWriter", "closed_object", "iterates_keys", "object_parts"]
+
+
+def closed_object(schema: Mapping[str, Any]) -> bool:
+    """``additionalProperties: false`` without patterns: extra keys show in ``len``."""
+    return schema.get("additionalProperties") is False and "patternProperties" not in schema
+
+
+def iterates_keys(schema: Mapping[str, Any]) -> bool:
+    """Whether the object code visits (or counts) every key, so key types get checked."""
+    extra = schema.get("additionalProperties")
+    return (extra is not None and extra is not True) or any(
+        key in schema for key in ("patternProperties", "propertyNames")
+    )
+
+
+def object_parts(schema: Mapping[str, Any]) -> tuple[dict[str, Any], list[str]]:
+    properties = schema.get("properties")
+    required = schema.get("required")
+    props = dict(properties) if isinstance(properties, Mapping) else {}
+    names = (
+        [name for name in required if isinstance(name, str)] if isinstance(required, list) else []
+    )
+    return props, list(dict.fromkeys(names))
+
+
+class CheckWriter:
+    """Emits the body of one checker function into the generator's emitter."""
+
+    def __init__(self, generator: Generator) -> None:
+        self.gen = generator
+        self.out = generator.emitter
+
+    def function(self, node: Node, name: str) -> None:
+        with self.out.block(f"def {name}(v, d):"):
+            if node.pointer in self.gen.recursive:
+                self.out.line(f"if d > {self.gen.max_depth}: raise _Deep")
+            self.body(node, "v")
+            self.out.line("return True")
+
+    def block(self, node: Node, v: str) -> None:
+        """Statements that ``return False`` when ``v`` does not match ``node``."""
+        schema = node.schema
+        if is_trivial(schema) or not isinstance(schema, (Mapping, bool)):
+            return
+        if self.out.level >= SPLIT_LEVEL and has_structure(schema):
+            self.out.line(f"if not {self.gen.function(node, CHECK)}({v}, d): return False")
+            return
+        self.body(node, v)
+
+    def body(self, node: Node, v: str) -> None:
+        schema = node.schema
+        if schema is False:
+            self.out.line("return False")
+            return
+        if not isinstance(schema, Mapping) or is_trivial(schema):
+            return
+        if schema.get("nullable") is True:
+            with self.out.block(f"if {v} is not None:"):
+                self._typed(node, v)
+        else:
+            self._typed(node, v)
+
+    def _typed(self, node: Node, v: str) -> None:
+        schema = node.schema
+        self.gen.focus(node)
+        types = self.gen.checked_types(node)
+        if types is not None:
+            strict = "object" in types and not (closed_object(schema) or iterates_keys(schema))
+            self.out.line(f"if not {type_test(types, v, strict_keys=strict)}: return False")
+        conditions = self.gen.conditions.local(schema, v, types)
+        if conditions:
+            self.out.line(f"if not ({' and '.join(conditions)}): return False")
+        if any(key in schema for key in OBJECT_KEYWORDS):
+            self._guarded(types, "object", f"isinstance({v}, dict)", lambda: self._object(node, v))
+        if any(key in schema for key in ARRAY_KEYWORDS):
+            guard = f"isinstance({v}, (list, tuple))"
+            self._guarded(types, "array", guard, lambda: self._array(node, v))
+        self._applicators(node, v)
+
+    def _guarded(self, types: frozenset[str] | None, name: str, test: str, emit: Any) -> None:
+        if types is not None and types <= {name}:
+            emit()
+        elif types is None or name in types:
+            with self.out.block(f"if {test}:"):
+                emit()
+
+    # -- objects -----------------------------------------------------------------
+
+    def _object(self, node: Node, v: str) -> None:
+        schema = node.schema
+        props, required = object_parts(schema)
+        closed = closed_object(schema)
+        counter = None
+        if closed:
+            present = sum(1 for name in required if name in props)
+            if any(name not in required for name in props):
+                counter = self.gen.fresh("n")
+                self.out.line(f"{counter} = {present}")
+            else:
+                self.out.line(f"if len({v}) != {present}: return False")
+        for name, _ in props.items():
+            self._property(node, v, name, name in required, counter)
+        for name in required:
+            if name not in props:
+                self.out.line(f"if {literal(name)} not in {v}: return False")
+        if counter is not None:
+            self.out.line(f"if len({v}) != {counter}: return False")
+        self._dependencies(node, v)
+        if iterates_keys(schema) and (not closed or "propertyNames" in schema):
+            self._key_loop(node, v, props)
+
+    def _property(self, node: Node, v: str, name: str, required: bool, counter: str | None) -> None:
+        child = self.gen.resolver.child(node, "properties", name)
+        key = literal(name)
+        if not required and is_trivial(child.schema):
+            if counter is not None:
+                self.out.line(f"if {key} in {v}: {counter} += 1")
+            return
+        item = self.gen.fresh("v")
+        self.out.line(f"{item} = {v}.get({key}, _MISSING)")
+        if required:
+            self.out.line(f"if {item} is _MISSING: return False")
+            self.block(child, item)
+            return
+        with self.out.block(f"if {item} is not _MISSING:"):
+            if counter is not None:
+                self.out.line(f"{counter} += 1")
+            self.block(child, item)
+
+    def _dependencies(self, node: Node, v: str) -> None:
+        for keyword in ("dependentRequired", "dependentSchemas", "dependencies"):
+            value = node.schema.get(keyword)
+            if not isinstance(value, Mapping):
+                continue
+            for key, dependency in value.items():
+                if isinstance(dependency, list):
+                    names = [literal(n) for n in dependency if isinstance(n, str)]
+                    if names:
+                        needed = " and ".join(f"{n} in {v}" for n in names)
+                        self.out.line(f"if {literal(key)} in {v} and not ({needed}): return False")
+                elif isinstance(dependency, (Mapping, bool)) and not is_trivial(dependency):
+                    with self.out.block(f"if {literal(key)} in {v}:"):
+                        self.block(self.gen.resolver.child(node, keyword, key), v)
+
+    def _key_loop(self, node: Node, v: str, props: dict[str, Any]) -> None:
+        schema = node.schema
+        extra = schema.get("additionalProperties")
+        patterns = schema.get("patternProperties")
+        patterns = patterns if isinstance(patterns, Mapping) else {}
+        key, item = self.gen.fresh("k"), self.gen.fresh("v")
+        known = self.out.constant(frozenset(props), "PROPERTIES")
+        with self.out.block(f"for {key}, {item} in {v}.items():"):
+            self.out.line(f"if not isinstance({key}, str): return False")
+            if "propertyNames" in schema:
+                names = self.gen.resolver.child(node, "propertyNames")
+                self.out.line(f"if not {self.gen.check_expr(names, key)}: return False")
+            if extra is None or extra is True:
+                matched = None
+            elif patterns:
+                matched = self.gen.fresh("m")
+                self.out.line(f"{matched} = {key} in {known}")
+            else:
+                self.out.line(f"if {key} in {known}: continue")
+                matched = ""
+            for pattern in patterns:
+                regex = self._regex(node, pattern)
+                if regex is None:
+                    continue
+                child = self.gen.resolver.child(node, "patternProperties", pattern)
+                with self.out.block(f"if {regex}.search({key}) is not None:"):
+                    if matched:
+                        self.out.line(f"{matched} = True")
+                    self.block(child, item)
+            if matched is None:
+                return
+            if matched:
+                with self.out.block(f"if not {matched}:"):
+                    self._additional(node, item)
+            else:
+                self._additional(node, item)
+
+    def _additional(self, node: Node, item: str) -> None:
+        if node.schema.get("additionalProperties") is False:
+            self.out.line("return False")
+        else:
+            self.block(self.gen.resolver.child(node, "additionalProperties"), item)
+
+    def _regex(self, node: Node, pattern: str) -> str | None:
+        try:
+            compiled = compile_pattern(pattern)
+        except PatternError as error:
+            self.gen.report(node, "patternProperties", f"{pattern!r} cannot be used: {error}")
+            return None
+        return self.out.constant(compiled, "PATTERN")
+
+    # -- arrays ------------------------------------------------------------------
+
+    def _array(self, node: Node, v: str) -> None:
+        schema = node.schema
+        prefix_key, rest_key = (
+            ("items", "additionalItems")
+            if isinstance(schema.get("items"), list)
+            else ("prefixItems", "items")
+        )
+        prefix = schema.get(prefix_key)
+        count = len(prefix) if isinstance(prefix, list) else 0
+        for position in range(count):
+            child = self.gen.resolver.child(node, prefix_key, str(position))
+            if is_trivial(child.schema):
+                continue
+            item = self.gen.fresh("v")
+            with self.out.block(f"if len({v}) > {position}:"):
+                self.out.line(f"{item} = {v}[{position}]")
+                self.block(child, item)
+        rest = schema.get(rest_key)
+        if rest is False:
+            self.out.line(f"if len({v}) > {count}: return False")
+        elif isinstance(rest, Mapping) and not is_trivial(rest):
+            item = self.gen.fresh("v")
+            source = v if count == 0 else f"{v}[{count}:]"
+            with self.out.block(f"for {item} in {source}:"):
+                self.block(self.gen.resolver.child(node, rest_key), item)
+        if "contains" in schema:
+            self._contains(node, v)
+
+    def _contains(self, node: Node, v: str) -> None:
+        low, high = contains_bounds(node.schema)
+        if low == 0 and high is None:
+            return
+        counter, item = self.gen.fresh("n"), self.gen.fresh("v")
+        test = self.gen.check_expr(self.gen.resolver.child(node, "contains"), item)
+        self.out.line(f"{counter} = 0")
+        with self.out.block(f"for {item} in {v}:"), self.out.block(f"if {test}:"):
+            self.out.line(f"{counter} += 1")
+            if high is None:
+                self.out.line(f"if {counter} >= {low}: break")
+        condition = f"{counter} >= {low}" + (
+            f" and {counter} <= {high}" if high is not None else ""
+        )
+        self.out.line(f"if not ({condition}): return False")
+
+    # -- applicators ---------------------------------------------------------------
+
+    def _applicators(self, node: Node, v: str) -> None:
+        gen = self.gen
+        target = gen.target(node)
+        if target is not None:
+            call = f"{gen.function(target, CHECK)}({v}, {gen.depth_of(target)})"
+            self.out.line(f"if not {call}: return False")
+        for branch in gen.branches(node, "allOf"):
+            self.block(branch, v)
+        branches = gen.branches(node, "anyOf")
+        if branches:
+            tests = " or ".join(gen.check_expr(branch, v) for branch in branches)
+            self.out.line(f"if not ({tests}): return False")
+        branches = gen.branches(node, "oneOf")
+        if branches:
+            tests = ", ".join(gen.check_expr(branch, v) for branch in branches)
+            self.out.line(f"if not _exactly_one({tests}): return False")
+        if "not" in node.schema:
+            self.out.line(f"if {gen.check_expr(gen.resolver.child(node, 'not'), v)}: return False")
+        if "if" in node.schema:
+            self._conditional(node, v)
+
+    def _conditional(self, node: Node, v: str) -> None:
+        schema = node.schema
+        if "then" not in schema and "else" not in schema:
+            return
+        condition = self.gen.check_expr(self.gen.resolver.child(node, "if"), v)
+        with self.out.block(f"if {condition}:"):
+            if "then" in schema:
+                self.block(self.gen.resolver.child(node, "then"), v)
+        if "else" in schema:
+            with self.out.block("else:"):
+                self.block(self.gen.resolver.child(node, "else"), v)
+
+
+def contains_bounds(schema: Mapping[str, Any]) -> tuple[int, int | None]:
+    """minContains (default 1) and maxContains (None when absent)."""
+    low = schema.get("minContains", 1)
+    high = schema.get("maxContains")
+    low = int(low) if isinstance(low, (int, float)) and not isinstance(low, bool) else 1
+    high = int(high) if isinstance(high, (int, float)) and not isinstance(high, bool) else None
+    return low, high

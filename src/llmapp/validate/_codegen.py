@@ -1,0 +1,503 @@
+"""Schema -> Python source: two generated functions per node that needs one.
+
+For the root and for every ``$ref`` target the generator writes
+
+* ``c_<Name>(v, d) -> bool``: the fast checker. No issue objects, no path strings,
+  returns False at the first mistake. ``Validator`` runs it first.
+* ``w_<Name>(v, p, e, d)``: the walker, run only when the checker said no. It
+  appends every issue to the caller's list ``e`` (never raises them, never loses
+  them across a ``$ref``), with ``p`` the path of ``v``. Subschemas that are
+  ``$ref``s are checked first and walked only when invalid, so valid subtrees cost
+  one checker call.
+
+``d`` counts nested calls into recursive definitions (those on a ``$ref`` cycle);
+only those functions test it, so non-recursive schemas pay nothing. Past the limit
+the checker raises ``DepthExceeded`` (a cyclic input would otherwise be explored
+along every union branch) and the walker records one issue first, then raises; the
+``Validator`` catches it. Inline subschemas nested too deeply, union branches and
+``not``/``if``/``contains`` subschemas that are not plain expressions get their own
+functions. The keyword emitters live in ``_check.py`` and ``_walk.py``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from .._errors import BuildProblem
+from . import _runtime, _unions
+from ._conditions import JSON_TYPES, Conditions, declared_types, type_test
+from ._emitter import Emitter, literal
+from ._expected import expected_text
+from ._refs import Node, Resolver, name_of, ref_name, subschemas
+from ._result import UNDEFINED, ValidationIssue
+from ._schema_error import SchemaError
+
+__all__ = ["CHECK", "WALK", "Generated", "Generator", "Path"]
+
+CHECK, WALK = "check", "walk"
+SPLIT_LEVEL = 9
+"""Indentation level past which a nested subschema moves into its own function
+(Python allows 20 statically nested blocks and ~100 indentation levels)."""
+
+OBJECT_KEYWORDS = (
+    "properties",
+    "required",
+    "additionalProperties",
+    "patternProperties",
+    "propertyNames",
+    "dependentRequired",
+    "dependentSchemas",
+    "dependencies",
+)
+ARRAY_KEYWORDS = ("prefixItems", "items", "additionalItems", "contains")
+APPLICATORS = ("$ref", "$dynamicRef", "allOf", "anyOf", "oneOf", "not", "if")
+LOCAL_KEYWORDS = (
+    "type",
+    "enum",
+    "const",
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "multipleOf",
+    "minLength",
+    "maxLength",
+    "pattern",
+    "format",
+    "contentEncoding",
+    "minItems",
+    "maxItems",
+    "uniqueItems",
+    "minProperties",
+    "maxProperties",
+)
+_VALIDATING = frozenset(OBJECT_KEYWORDS + ARRAY_KEYWORDS + APPLICATORS + LOCAL_KEYWORDS)
+
+_HELPERS: dict[str, Any] = {
+    "_is_integer": _runtime.is_integer,
+    "_is_number": _runtime.is_number,
+    "_str_keys": _runtime.str_keys,
+    "_nonstr_keys": _runtime.nonstr_keys,
+    "_in_enum": _runtime.in_enum,
+    "_json_equal": _runtime.json_equal,
+    "_unique": _runtime.unique,
+    "_multiple_of": _runtime.multiple_of,
+    "_exactly_one": _runtime.exactly_one,
+    "_count_true": _runtime.count_true,
+    "_passes": _runtime.passes,
+    "_key_path": _runtime.key_path,
+    "_index_path": _runtime.index_path,
+    "_pick": _unions.pick,
+    "_tie": _unions.tie,
+    "_Issue": ValidationIssue,
+    "_UNDEFINED": UNDEFINED,
+    "_MISSING": _runtime.MISSING,
+    "_Deep": _runtime.DepthExceeded,
+}
+
+
+def is_trivial(schema: Any) -> bool:
+    """True for a schema that accepts everything (``true``, ``{}``, annotations only)."""
+    if schema is True:
+        return True
+    return isinstance(schema, Mapping) and not any(key in _VALIDATING for key in schema)
+
+
+def has_structure(schema: Mapping[str, Any]) -> bool:
+    return any(key in schema for key in OBJECT_KEYWORDS + ARRAY_KEYWORDS + APPLICATORS)
+
+
+@dataclass(frozen=True)
+class Path:
+    """A path as generated code: constant steps folded at build time, dynamic ones as code."""
+
+    parts: tuple[tuple[bool, str], ...]
+
+    @staticmethod
+    def variable(name: str) -> Path:
+        return Path(((True, name),))
+
+    def key(self, name: str) -> Path:
+        return self._add(False, _runtime.key_path(name))
+
+    def index(self, position: int) -> Path:
+        return self._add(False, f"[{position}]")
+
+    def dynamic(self, code: str) -> Path:
+        return self._add(True, code)
+
+    def _add(self, is_code: bool, text: str) -> Path:
+        last = self.parts[-1]
+        if not is_code and not last[0]:
+            return Path((*self.parts[:-1], (False, last[1] + text)))
+        return Path((*self.parts, (is_code, text)))
+
+    def code(self) -> str:
+        return " + ".join(text if is_code else literal(text) for is_code, text in self.parts)
+
+
+@dataclass(frozen=True)
+class Generated:
+    """What the generator produced: source, its globals and the root function names."""
+
+    source: str
+    globals: dict[str, Any]
+    check: str
+    walk: str
+    expected: str
+
+
+class Generator:
+    """Generates the checker and walker source for one root schema."""
+
+    def __init__(self, schema: Any, max_depth: int) -> None:
+        self.resolver = Resolver(schema)
+        self.max_depth = max_depth
+        self.emitter = Emitter()
+        for name, helper in _HELPERS.items():
+            self.emitter.reserve(name, helper)
+        self.problems: dict[str, BuildProblem] = {}
+        self._current: Node = self.resolver.root_node
+        self.conditions = Conditions(self.emitter, self._report_keyword)
+        self._stems: dict[str, str] = {}
+        self._queue: list[tuple[Node, str]] = []
+        self._queued: set[tuple[str, str]] = set()
+        self._counter = 0
+        self._refs: dict[str, list[Node]] = {}
+        self._naming: set[str] = set()
+        self.recursive, self.reaching = self._analyse()
+
+    # -- driving ---------------------------------------------------------------
+
+    def build(self) -> Generated:
+        from ._check import CheckWriter
+        from ._walk import WalkWriter
+
+        root = self.resolver.root_node
+        check = self.function(root, CHECK)
+        walk = self.function(root, WALK)
+        while self._queue:
+            node, mode = self._queue.pop(0)
+            self._counter = 0
+            writer = CheckWriter(self) if mode == CHECK else WalkWriter(self)
+            writer.function(node, self.function(node, mode))
+            self.emitter.line()
+        if self.problems:
+            raise SchemaError(list(self.problems.values()))
+        return Generated(
+            self.emitter.source(), self.emitter.globals, check, walk, self.expected(root)
+        )
+
+    def function(self, node: Node, mode: str) -> str:
+        """The name of the generated function for ``node`` (queued for writing if new)."""
+        stem = self._stems.get(node.pointer)
+        if stem is None:
+            stem = self.emitter.name(self._hint(node))
+            self._stems[node.pointer] = stem
+        if (node.pointer, mode) not in self._queued:
+            self._queued.add((node.pointer, mode))
+            self._queue.append((node, mode))
+        return ("c_" if mode == CHECK else "w_") + stem
+
+    @staticmethod
+    def _hint(node: Node) -> str:
+        name = name_of(node.pointer)
+        if name is not None:
+            return name
+        if not node.pointer:
+            return "root"
+        tokens = node.pointer.split("/")[-2:]
+        return "_".join(token.lstrip("$") for token in tokens if token)
+
+    def fresh(self, prefix: str) -> str:
+        """A local variable name, unique within the function being written."""
+        self._counter += 1
+        return f"{prefix}{self._counter}"
+
+    # -- problems --------------------------------------------------------------
+
+    def focus(self, node: Node) -> None:
+        self._current = node
+
+    def report(self, node: Node, keyword: str, reason: str) -> None:
+        location = "#" + node.pointer + ("/" + keyword if keyword else "")
+        self.problems.setdefault(location + reason, BuildProblem(location, reason))
+
+    def _report_keyword(self, keyword: str, reason: str) -> None:
+        self.report(self._current, keyword, reason)
+
+    # -- references and recursion ----------------------------------------------
+
+    def target(self, node: Node) -> Node | None:
+        """The node a ``$ref`` (or ``$dynamicRef``, resolved statically) points at."""
+        schema = node.schema
+        for keyword in ("$ref", "$dynamicRef"):
+            ref = schema.get(keyword) if isinstance(schema, Mapping) else None
+            if ref is None:
+                continue
+            if not isinstance(ref, str):
+                self.report(node, keyword, "must be a string")
+                return None
+            found = self.resolver.resolve(ref, node.base)
+            if found is None:
+                self.report(
+                    node,
+                    keyword,
+                    f"cannot resolve {ref!r} (only refs into this document are supported)",
+                )
+            return found
+        return None
+
+    def _walk_tree(self, node: Node) -> Iterator[Node]:
+        yield node
+        for tokens, _ in subschemas(node.schema):
+            yield from self._walk_tree(self.resolver.child(node, *tokens))
+
+    def refs_in(self, node: Node) -> list[Node]:
+        """Targets of every ref in the subtree of ``node``."""
+        found = self._refs.get(node.pointer)
+        if found is None:
+            found = [t for sub in self._walk_tree(node) if (t := self.target(sub)) is not None]
+            self._refs[node.pointer] = found
+        return found
+
+    def _analyse(self) -> tuple[frozenset[str], frozenset[str]]:
+        edges: dict[str, set[str]] = {}
+        todo = [self.resolver.root_node]
+        while todo:
+            node = todo.pop()
+            if node.pointer in edges:
+                continue
+            targets = self.refs_in(node)
+            edges[node.pointer] = {target.pointer for target in targets}
+            todo.extend(targets)
+
+        def reach(start: str) -> set[str]:
+            seen: set[str] = set()
+            stack = list(edges.get(start, ()))
+            while stack:
+                current = stack.pop()
+                if current not in seen:
+                    seen.add(current)
+                    stack.extend(edges.get(current, ()))
+            return seen
+
+        reachable = {pointer: reach(pointer) for pointer in edges}
+        recursive = frozenset(p for p, seen in reachable.items() if p in seen)
+        reaching = frozenset(
+            p for p, seen in reachable.items() if p in recursive or seen & recursive
+        )
+        return recursive, reaching
+
+    def depth_of(self, target: Node) -> str:
+        return "d + 1" if target.pointer in self.recursive else "d"
+
+    def may_raise(self, node: Node) -> bool:
+        """Whether checking ``node`` can reach a recursive definition (and its depth guard)."""
+        return any(target.pointer in self.reaching for target in self.refs_in(node))
+
+    # -- expressions -----------------------------------------------------------
+
+    def check_expr(self, node: Node, v: str, budget: int = 3) -> str:
+        """A boolean expression checking ``v`` against ``node``: inline, or a function call."""
+        inline = self.inline_expr(node, v, budget)
+        if inline is not None:
+            return inline
+        return f"{self.function(node, CHECK)}({v}, d)"
+
+    def safe_check(self, node: Node, v: str) -> str:
+        """``check_expr`` for use inside a walker, where hitting the depth limit means False."""
+        if self.may_raise(node):
+            return f"_passes({self.function(node, CHECK)}, {v}, d)"
+        return self.check_expr(node, v)
+
+    def inline_expr(self, node: Node, v: str, budget: int = 3) -> str | None:
+        schema = node.schema
+        if schema is True or is_trivial(schema):
+            return "True"
+        if schema is False:
+            return "False"
+        if not isinstance(schema, Mapping):
+            return "True"
+        if any(key in schema for key in OBJECT_KEYWORDS + ARRAY_KEYWORDS):
+            return None
+        if budget <= 0 and has_structure(schema):
+            return None
+        self.focus(node)
+        types = self.checked_types(node)
+        parts = [type_test(types, v, strict_keys=True)] if types is not None else []
+        parts += self.conditions.local(schema, v, types)
+        parts += self._applicator_exprs(node, v, budget - 1)
+        expression = " and ".join(parts) or "True"
+        if len(parts) > 1:
+            expression = f"({expression})"
+        if schema.get("nullable") is True:
+            expression = f"({v} is None or {expression})"
+        return expression
+
+    def _applicator_exprs(self, node: Node, v: str, budget: int) -> list[str]:
+        schema = node.schema
+        parts = []
+        target = self.target(node)
+        if target is not None:
+            parts.append(f"{self.function(target, CHECK)}({v}, {self.depth_of(target)})")
+        for keyword in ("allOf", "anyOf", "oneOf"):
+            branches = self.branches(node, keyword)
+            if not branches:
+                continue
+            exprs = [self.check_expr(branch, v, budget) for branch in branches]
+            if keyword == "allOf":
+                parts.extend(exprs)
+            elif keyword == "anyOf":
+                parts.append("(" + " or ".join(exprs) + ")")
+            else:
+                parts.append("_exactly_one(" + ", ".join(exprs) + ")")
+        if "not" in schema:
+            parts.append(f"not {self.check_expr(self.resolver.child(node, 'not'), v, budget)}")
+        if "if" in schema:
+            condition = self.check_expr(self.resolver.child(node, "if"), v, budget)
+            then = self._optional_expr(node, "then", v, budget)
+            otherwise = self._optional_expr(node, "else", v, budget)
+            if then != "True" or otherwise != "True":
+                parts.append(f"({then} if {condition} else {otherwise})")
+        return parts
+
+    def _optional_expr(self, node: Node, keyword: str, v: str, budget: int) -> str:
+        if keyword not in node.schema:
+            return "True"
+        return self.check_expr(self.resolver.child(node, keyword), v, budget)
+
+    # -- schema reading ----------------------------------------------------------
+
+    def checked_types(self, node: Node) -> frozenset[str] | None:
+        types = declared_types(node.schema)
+        if types is not None:
+            unknown = sorted(name for name in types if name not in JSON_TYPES)
+            if unknown:
+                self.report(node, "type", f"unknown type {', '.join(map(repr, unknown))}")
+                types = types - set(unknown)
+        elif "type" in node.schema:
+            self.report(node, "type", "must be a type name or a list of them")
+        return types
+
+    def branches(self, node: Node, keyword: str) -> list[Node]:
+        value = node.schema.get(keyword)
+        if value is None:
+            return []
+        if not isinstance(value, list) or not value:
+            self.report(node, keyword, "must be a non-empty array of schemas")
+            return []
+        return [self.resolver.child(node, keyword, str(i)) for i in range(len(value))]
+
+    def expected(self, node: Node) -> str:
+        """The expected text of ``node``; a named object definition reads as its name."""
+        text = expected_text(node.schema, self._ref_text)
+        name = name_of(node.pointer)
+        return name if name is not None and text in ("object", "any") else text
+
+    def _ref_text(self, ref: str) -> str:
+        name = ref_name(ref)
+        if name is not None:
+            return name
+        target = self.resolver.resolve(ref, self.resolver.root_node.base)
+        if target is None or target.pointer in self._naming:
+            return "any"
+        self._naming.add(target.pointer)
+        try:
+            return self.expected(target)
+        finally:
+            self._naming.discard(target.pointer)
+
+    def union_info(self, node: Node, keyword: str, branches: list[Node]) -> str:
+        """A global describing a union for ``_pick`` (shapes, discriminator tags)."""
+        shapes = tuple(self.union_shape(branch) for branch in branches)
+        discriminator, tags = self._discriminator(node, branches)
+        tag_text = "(" + " | ".join(json.dumps(tag, ensure_ascii=False) for tag in tags) + ")"
+        info = _unions.UnionInfo(
+            expected=self.expected(node) if keyword != "allOf" else "any",
+            branches=shapes,
+            discriminator=discriminator,
+            tags=tags or None,
+            tag_expected=tag_text if len(tags) > 1 else tag_text[1:-1],
+        )
+        return self.emitter.constant(info, "UNION")
+
+    def parts(self, node: Node, limit: int = 16) -> list[Node]:
+        """``node`` with the targets of its ``$ref`` and its ``allOf`` branches, flattened."""
+        found: list[Node] = []
+        stack = [node]
+        while stack and len(found) < limit:
+            current = stack.pop()
+            if not isinstance(current.schema, Mapping):
+                continue
+            found.append(current)
+            target = self.target(current)
+            if target is not None:
+                stack.append(target)
+            stack.extend(self.branches(current, "allOf"))
+        return found
+
+    def union_shape(self, branch: Node) -> _unions.Branch:
+        parts = [part.schema for part in self.parts(branch)]
+        types: frozenset[str] | None = None
+        for part in parts:
+            declared = declared_types(part)
+            if declared is None and "const" in part:
+                declared = frozenset({_runtime.json_type(part["const"]) or "any"})
+            if declared is None and isinstance(part.get("enum"), list):
+                declared = frozenset(_runtime.json_type(x) or "any" for x in part["enum"])
+            if declared is not None:
+                if part.get("nullable") is True:
+                    declared = declared | {"null"}
+                types = declared if types is None else types & declared
+        properties: set[str] = set()
+        required: set[str] = set()
+        closed = False
+        for part in parts:
+            if isinstance(part.get("properties"), Mapping):
+                properties.update(k for k in part["properties"] if isinstance(k, str))
+            if isinstance(part.get("required"), list):
+                required.update(k for k in part["required"] if isinstance(k, str))
+            closed = closed or (
+                part.get("additionalProperties") is False and "patternProperties" not in part
+            )
+        return _unions.Branch(types, frozenset(properties), frozenset(required), closed)
+
+    def _discriminator(self, node: Node, branches: list[Node]) -> tuple[str | None, dict[str, int]]:
+        spec = node.schema.get("discriminator") or node.schema.get("x-discriminator")
+        if not isinstance(spec, Mapping) or not isinstance(spec.get("propertyName"), str):
+            return None, {}
+        prop = spec["propertyName"]
+        tags: dict[str, int] = {}
+        targets = [self.target(branch) for branch in branches]
+        mapping = spec.get("mapping")
+        if isinstance(mapping, Mapping):
+            for tag, ref in mapping.items():
+                found = self.resolver.resolve(ref, node.base) if isinstance(ref, str) else None
+                for index, target in enumerate(targets):
+                    if found is not None and target is not None and target.pointer == found.pointer:
+                        tags.setdefault(str(tag), index)
+        for index, branch in enumerate(branches):
+            values = self._tag_values(branch, prop)
+            if not values and targets[index] is not None:
+                name = name_of(targets[index].pointer)  # type: ignore[union-attr]
+                values = [name] if name is not None and not isinstance(mapping, Mapping) else []
+            for value in values:
+                tags.setdefault(value, index)
+        return prop, tags
+
+    def _tag_values(self, branch: Node, prop: str) -> list[str]:
+        for part in self.parts(branch):
+            properties = part.schema.get("properties")
+            if not isinstance(properties, Mapping) or prop not in properties:
+                continue
+            for sub in self.parts(self.resolver.child(part, "properties", prop)):
+                if isinstance(sub.schema.get("const"), str):
+                    return [sub.schema["const"]]
+                enum = sub.schema.get("enum")
+                if isinstance(enum, list):
+                    return [value for value in enum if isinstance(value, str)]
+        return []

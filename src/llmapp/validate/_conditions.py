@@ -1,0 +1,270 @@
+"""Boolean expressions for the keywords that judge one value on its own.
+
+``type``, ``enum``, ``const`` and the constraint keywords (bounds, lengths, pattern,
+format, sizes, uniqueness) each become one Python expression over a variable. Both
+generated functions use them: the checker returns False when one is false, the
+walker reports one issue (the whole expected text) for the value.
+
+A constraint applies only to its own type family; when the declared types do not
+already guarantee that family, the expression is guarded (``not isinstance(v, str)
+or len(v) >= 3``), and when they exclude it, the keyword is dropped.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from ._emitter import Emitter, literal
+from ._formats import NUMBER_FORMATS, STRING_FORMATS
+from ._patterns import PatternError, compile_pattern
+
+__all__ = ["JSON_TYPES", "Conditions", "declared_types"]
+
+JSON_TYPES = ("string", "integer", "number", "boolean", "null", "array", "object")
+
+_TYPE_TESTS = {
+    "string": "isinstance({v}, str)",
+    "integer": "(type({v}) is int or _is_integer({v}))",
+    "number": "(type({v}) is float and {v} - {v} == 0.0 or type({v}) is int or _is_number({v}))",
+    "boolean": "({v} is True or {v} is False)",
+    "null": "{v} is None",
+    "object": "(type({v}) is dict or isinstance({v}, dict))",
+    "array": "(type({v}) is list or isinstance({v}, (list, tuple)))",
+}
+_STRICT_OBJECT = "((type({v}) is dict or isinstance({v}, dict)) and _str_keys({v}))"
+_FAMILY_GUARDS = {
+    "string": "isinstance({v}, str)",
+    "number": "_is_number({v})",
+    "array": "isinstance({v}, (list, tuple))",
+    "object": "isinstance({v}, dict)",
+}
+_FAMILY_TYPES = {
+    "string": {"string"},
+    "number": {"integer", "number"},
+    "array": {"array"},
+    "object": {"object"},
+}
+
+Report = Callable[[str, str], None]
+"""Records a build problem: (keyword, reason)."""
+
+
+def declared_types(schema: Mapping[str, Any]) -> frozenset[str] | None:
+    """The JSON types the ``type`` keyword allows (None when absent; ``nullable`` aside)."""
+    declared = schema.get("type")
+    if isinstance(declared, str):
+        return frozenset({declared})
+    if isinstance(declared, list):
+        return frozenset(name for name in declared if isinstance(name, str))
+    return None
+
+
+def type_test(types: frozenset[str], v: str, *, strict_keys: bool) -> str:
+    """An expression true when ``v`` has one of ``types``."""
+    names = set(types)
+    if "number" in names:
+        names.discard("integer")
+    tests = []
+    for name in JSON_TYPES:
+        if name in names:
+            template = _STRICT_OBJECT if name == "object" and strict_keys else _TYPE_TESTS[name]
+            tests.append(template.format(v=v))
+    if not tests:
+        return "False"
+    return tests[0] if len(tests) == 1 else "(" + " or ".join(tests) + ")"
+
+
+def guard(family: str, known: frozenset[str] | None, v: str, condition: str) -> str | None:
+    """``condition`` made safe for values outside ``family``; None when it can never apply."""
+    members = _FAMILY_TYPES[family]
+    if known is not None:
+        if not known & members:
+            return None
+        if known <= members:
+            return condition
+    return f"(not {_FAMILY_GUARDS[family].format(v=v)} or {condition})"
+
+
+class Conditions:
+    """Builds the per-value expressions of one schema, registering constants as globals."""
+
+    def __init__(self, emitter: Emitter, report: Report) -> None:
+        self.emitter = emitter
+        self.report = report
+
+    def local(self, schema: Mapping[str, Any], v: str, known: frozenset[str] | None) -> list[str]:
+        """Every per-value condition of ``schema`` except ``type``, in keyword-table order."""
+        conditions: list[str] = []
+        for keyword, family, build in self._table():
+            if keyword not in schema:
+                continue
+            condition = build(schema, schema[keyword], v)
+            if condition is None:
+                continue
+            if family is not None:
+                condition = guard(family, known, v, condition)
+            if condition is not None:
+                conditions.append(condition)
+        return conditions
+
+    def _table(
+        self,
+    ) -> list[tuple[str, str | None, Callable[[Mapping[str, Any], Any, str], str | None]]]:
+        # enum/const first: they are the most specific and cheapest for strings.
+        return [
+            ("enum", None, self._enum),
+            ("const", None, self._const),
+            ("minimum", "number", self._minimum),
+            ("maximum", "number", self._maximum),
+            ("exclusiveMinimum", "number", self._exclusive_minimum),
+            ("exclusiveMaximum", "number", self._exclusive_maximum),
+            ("multipleOf", "number", self._multiple_of),
+            ("minLength", "string", self._min_length),
+            ("maxLength", "string", self._max_length),
+            ("pattern", "string", self._pattern),
+            ("format", None, self._format),
+            ("contentEncoding", "string", self._content_encoding),
+            ("minItems", "array", self._min_items),
+            ("maxItems", "array", self._max_items),
+            ("uniqueItems", "array", self._unique_items),
+            ("minProperties", "object", self._min_properties),
+            ("maxProperties", "object", self._max_properties),
+        ]
+
+    # -- values ------------------------------------------------------------------
+
+    def _number(self, keyword: str, value: Any) -> str | None:
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            self.report(keyword, f"must be a number, not {value!r}")
+            return None
+        if isinstance(value, float) and not math.isfinite(value):
+            return self.emitter.constant(value, "BOUND")
+        return literal(value)
+
+    def _count(self, keyword: str, value: Any) -> int | None:
+        integral = isinstance(value, float) and value.is_integer()
+        if ((isinstance(value, int) and not isinstance(value, bool)) or integral) and value >= 0:
+            return int(value)
+        self.report(keyword, f"must be a non-negative integer, not {value!r}")
+        return None
+
+    # -- keyword builders --------------------------------------------------------
+
+    def _enum(self, schema: Mapping[str, Any], values: Any, v: str) -> str | None:
+        if not isinstance(values, list):
+            self.report("enum", "must be an array")
+            return None
+        if not values:
+            return "False"
+        if all(isinstance(value, str) for value in values):
+            name = self.emitter.constant(frozenset(values), "ENUM")
+            if declared_types(schema) == frozenset({"string"}):
+                return f"{v} in {name}"
+            return f"(isinstance({v}, str) and {v} in {name})"
+        name = self.emitter.constant(tuple(values), "ENUM")
+        return f"_in_enum({v}, {name})"
+
+    def _const(self, schema: Mapping[str, Any], value: Any, v: str) -> str:
+        if value is None:
+            return f"{v} is None"
+        if value is True or value is False:
+            return f"{v} is {value!r}"
+        if isinstance(value, str):
+            return f"(isinstance({v}, str) and {v} == {literal(value)})"
+        name = self.emitter.constant(value, "CONST")
+        return f"_json_equal({v}, {name})"
+
+    def _minimum(self, schema: Mapping[str, Any], value: Any, v: str) -> str | None:
+        bound = self._number("minimum", value)
+        if bound is None:
+            return None
+        return f"{v} > {bound}" if schema.get("exclusiveMinimum") is True else f"{v} >= {bound}"
+
+    def _maximum(self, schema: Mapping[str, Any], value: Any, v: str) -> str | None:
+        bound = self._number("maximum", value)
+        if bound is None:
+            return None
+        return f"{v} < {bound}" if schema.get("exclusiveMaximum") is True else f"{v} <= {bound}"
+
+    def _exclusive_minimum(self, schema: Mapping[str, Any], value: Any, v: str) -> str | None:
+        if isinstance(value, bool):
+            return None  # draft 4 / OpenAPI 3.0: modifies ``minimum``
+        bound = self._number("exclusiveMinimum", value)
+        return None if bound is None else f"{v} > {bound}"
+
+    def _exclusive_maximum(self, schema: Mapping[str, Any], value: Any, v: str) -> str | None:
+        if isinstance(value, bool):
+            return None
+        bound = self._number("exclusiveMaximum", value)
+        return None if bound is None else f"{v} < {bound}"
+
+    def _multiple_of(self, schema: Mapping[str, Any], value: Any, v: str) -> str | None:
+        divisor = self._number("multipleOf", value)
+        if divisor is None:
+            return None
+        if value <= 0:
+            self.report("multipleOf", "must be greater than 0")
+            return None
+        if isinstance(value, int):
+            return f"{v} % {divisor} == 0"
+        return f"_multiple_of({v}, {divisor})"
+
+    def _min_length(self, schema: Mapping[str, Any], value: Any, v: str) -> str | None:
+        count = self._count("minLength", value)
+        return None if count is None or count == 0 else f"len({v}) >= {count}"
+
+    def _max_length(self, schema: Mapping[str, Any], value: Any, v: str) -> str | None:
+        count = self._count("maxLength", value)
+        return None if count is None else f"len({v}) <= {count}"
+
+    def _pattern(self, schema: Mapping[str, Any], value: Any, v: str) -> str | None:
+        if not isinstance(value, str):
+            self.report("pattern", "must be a string")
+            return None
+        try:
+            compiled = compile_pattern(value)
+        except PatternError as error:
+            self.report("pattern", f"{value!r} cannot be used: {error}")
+            return None
+        name = self.emitter.constant(compiled, "PATTERN")
+        return f"{name}.search({v}) is not None"
+
+    def _format(self, schema: Mapping[str, Any], value: Any, v: str) -> str | None:
+        if not isinstance(value, str):
+            return None
+        checker = STRING_FORMATS.get(value)
+        if checker is not None:
+            name = self.emitter.constant(checker, "is_" + value)
+            return guard("string", declared_types(schema), v, f"{name}({v})")
+        bounds = NUMBER_FORMATS.get(value)
+        if bounds is not None:
+            low, high = bounds
+            return guard("number", declared_types(schema), v, f"{low} <= {v} <= {high}")
+        return None  # unknown formats are annotations
+
+    def _content_encoding(self, schema: Mapping[str, Any], value: Any, v: str) -> str | None:
+        if value != "base64":
+            return None
+        name = self.emitter.constant(STRING_FORMATS["byte"], "is_base64")
+        return f"{name}({v})"
+
+    def _min_items(self, schema: Mapping[str, Any], value: Any, v: str) -> str | None:
+        count = self._count("minItems", value)
+        return None if count is None or count == 0 else f"len({v}) >= {count}"
+
+    def _max_items(self, schema: Mapping[str, Any], value: Any, v: str) -> str | None:
+        count = self._count("maxItems", value)
+        return None if count is None else f"len({v}) <= {count}"
+
+    def _unique_items(self, schema: Mapping[str, Any], value: Any, v: str) -> str | None:
+        return f"_unique({v})" if value is True else None
+
+    def _min_properties(self, schema: Mapping[str, Any], value: Any, v: str) -> str | None:
+        count = self._count("minProperties", value)
+        return None if count is None or count == 0 else f"len({v}) >= {count}"
+
+    def _max_properties(self, schema: Mapping[str, Any], value: Any, v: str) -> str | None:
+        count = self._count("maxProperties", value)
+        return None if count is None else f"len({v}) <= {count}"

@@ -1,0 +1,94 @@
+"""Writes Python source a line at a time, with indentation as a context manager.
+
+The emitter only builds text and the globals the text refers to; compiling is done
+elsewhere. Values from a schema never enter the source as text except through
+``repr()`` (see ``literal``); anything else (regexes, sets, callables) becomes a
+named global (see ``constant``), so no schema can inject code.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+__all__ = ["Emitter", "literal"]
+
+_UNSAFE = re.compile(r"[^A-Za-z0-9_]")
+
+
+def literal(value: str | int | float | bool | None) -> str:
+    """Source text for a plain value: always ``repr`` (strings, numbers, None, bools)."""
+    if isinstance(value, float) and value != value:
+        raise ValueError("NaN has no literal")
+    return repr(value)
+
+
+class Emitter:
+    """Lines of source plus the globals they use."""
+
+    def __init__(self) -> None:
+        self._lines: list[str] = []
+        self._level = 0
+        self.globals: dict[str, Any] = {}
+        self._taken: set[str] = set()
+        self._constants: dict[tuple[type, Any, str], str] = {}
+
+    @property
+    def level(self) -> int:
+        """How deeply the next line is indented."""
+        return self._level
+
+    def line(self, text: str = "") -> None:
+        self._lines.append("    " * self._level + text if text else "")
+
+    @contextmanager
+    def block(self, header: str) -> Iterator[None]:
+        """``header`` (ending in a colon) and an indented body; ``pass`` if left empty."""
+        self.line(header)
+        self._level += 1
+        mark = len(self._lines)
+        try:
+            yield
+        finally:
+            if len(self._lines) == mark:
+                self.line("pass")
+            self._level -= 1
+
+    def name(self, hint: str) -> str:
+        """A fresh identifier derived from ``hint`` (sanitised, never a schema string as-is)."""
+        stem = _UNSAFE.sub("_", hint)[:40] or "_"
+        if stem[0].isdigit():
+            stem = "_" + stem
+        candidate, counter = stem, 1
+        while candidate in self._taken:
+            counter += 1
+            candidate = f"{stem}_{counter}"
+        self._taken.add(candidate)
+        return candidate
+
+    def reserve(self, name: str, value: Any) -> str:
+        """Register a global under a fixed name (runtime helpers)."""
+        self._taken.add(name)
+        self.globals[name] = value
+        return name
+
+    def constant(self, value: Any, hint: str) -> str:
+        """A global holding ``value``; equal hashable values share one name."""
+        key: tuple[type, Any, str] | None
+        try:
+            key = (type(value), value, repr(value))
+            hash(key)
+        except TypeError:
+            key = None
+        if key is not None and key in self._constants:
+            return self._constants[key]
+        name = self.name(hint)
+        self.globals[name] = value
+        if key is not None:
+            self._constants[key] = name
+        return name
+
+    def source(self) -> str:
+        return "\n".join(self._lines) + "\n"

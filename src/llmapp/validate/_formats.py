@@ -1,0 +1,276 @@
+"""String formats the validators assert: one checker per format name (a table).
+
+Each checker takes a ``str`` and returns whether it is in the format; the generated
+code calls them only for strings (formats say nothing about other types). A format
+that is not in ``STRING_FORMATS`` or ``NUMBER_FORMATS`` is accepted as annotation.
+"""
+
+from __future__ import annotations
+
+import binascii
+import ipaddress
+import re
+from collections.abc import Callable
+
+__all__ = ["NUMBER_FORMATS", "STRING_FORMATS"]
+
+_DATE = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})\Z")
+_TIME = re.compile(
+    r"([0-9]{2}):([0-9]{2}):([0-9]{2})(?:\.[0-9]+)?(?:[zZ]|([+-])([0-9]{2}):([0-9]{2}))\Z"
+)
+_DAYS_IN_MONTH = (31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
+
+_DURATION_DATE = r"(?:[0-9]+D|[0-9]+M(?:[0-9]+D)?|[0-9]+Y(?:[0-9]+M(?:[0-9]+D)?)?)"
+_DURATION_TIME = r"T(?:[0-9]+H(?:[0-9]+M(?:[0-9]+S)?)?|[0-9]+M(?:[0-9]+S)?|[0-9]+S)"
+_DURATION = re.compile(rf"P(?:{_DURATION_DATE}(?:{_DURATION_TIME})?|{_DURATION_TIME}|[0-9]+W)\Z")
+
+_UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\Z")
+_IPV4 = re.compile(
+    r"(?:(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\.){3}"
+    r"(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\Z"
+)
+_LABEL = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\Z")
+_ATEXT = r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+"
+_DOT_ATOM = re.compile(rf"{_ATEXT}(?:\.{_ATEXT})*\Z")
+_QUOTED = re.compile(r'"(?:[\x20\x21\x23-\x5b\x5d-\x7e]|\\[\x20-\x7e])*"\Z')
+_BASE64 = re.compile(r"(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?\Z")
+_DECIMAL = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?\Z")
+_JSON_POINTER = re.compile(r"(?:/(?:[^~/]|~[01])*)*\Z")
+_RELATIVE_POINTER = re.compile(r"(?:0|[1-9][0-9]*)(?:#|(?:/(?:[^~/]|~[01])*)*)\Z")
+
+# RFC 3986, ASCII only.
+_UNRESERVED = r"A-Za-z0-9\-._~"
+_SUB_DELIMS = r"!$&'()*+,;="
+_PCT = r"%[0-9A-Fa-f]{2}"
+_PCHAR = rf"(?:[{_UNRESERVED}{_SUB_DELIMS}:@]|{_PCT})"
+_SCHEME = r"[A-Za-z][A-Za-z0-9+\-.]*"
+_USERINFO = rf"(?:[{_UNRESERVED}{_SUB_DELIMS}:]|{_PCT})*"
+_REG_NAME = rf"(?:[{_UNRESERVED}{_SUB_DELIMS}]|{_PCT})*"
+_AUTHORITY = re.compile(rf"(?:({_USERINFO})@)?(\[[^\]]*\]|{_REG_NAME})(?::([0-9]*))?\Z")
+_PATH = re.compile(rf"(?:{_PCHAR}|/)*\Z")
+_QUERY = re.compile(rf"(?:{_PCHAR}|[/?])*\Z")
+_SCHEME_RE = re.compile(rf"{_SCHEME}\Z")
+
+
+def _is_leap(year: int) -> bool:
+    return year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
+
+
+def is_date(text: str) -> bool:
+    match = _DATE.match(text)
+    if match is None:
+        return False
+    year, month, day = (int(part) for part in match.groups())
+    if not 1 <= month <= 12:
+        return False
+    days = 29 if month == 2 and _is_leap(year) else _DAYS_IN_MONTH[month - 1]
+    return 1 <= day <= days
+
+
+def is_time(text: str) -> bool:
+    """RFC 3339 full-time: an offset is required; second 60 only at 23:59 UTC."""
+    match = _TIME.match(text)
+    if match is None:
+        return False
+    hour, minute, second = int(match[1]), int(match[2]), int(match[3])
+    if hour > 23 or minute > 59 or second > 60:
+        return False
+    offset = 0
+    if match[4] is not None:
+        off_hour, off_minute = int(match[5]), int(match[6])
+        if off_hour > 23 or off_minute > 59:
+            return False
+        offset = (off_hour * 60 + off_minute) * (1 if match[4] == "+" else -1)
+    if second == 60:
+        utc = (hour * 60 + minute - offset) % (24 * 60)
+        return utc == 23 * 60 + 59
+    return True
+
+
+def is_date_time(text: str) -> bool:
+    if len(text) < 11 or text[10] not in "Tt":
+        return False
+    return is_date(text[:10]) and is_time(text[11:])
+
+
+def is_duration(text: str) -> bool:
+    return _DURATION.match(text) is not None
+
+
+def is_uuid(text: str) -> bool:
+    return _UUID.match(text) is not None
+
+
+def is_ipv4(text: str) -> bool:
+    return _IPV4.match(text) is not None
+
+
+def is_ipv6(text: str) -> bool:
+    if not text.isascii() or "%" in text or "/" in text:
+        return False
+    try:
+        ipaddress.IPv6Address(text)
+    except ValueError:
+        return False
+    tail = text.rsplit(":", 1)[-1]
+    return "." not in tail or is_ipv4(tail)
+
+
+def is_hostname(text: str) -> bool:
+    """RFC 1123 host name; ``xn--`` labels must decode as Punycode."""
+    if not text or len(text) > 253 or not text.isascii():
+        return False
+    return all(_is_label(label) for label in text.split("."))
+
+
+def _is_label(label: str) -> bool:
+    if _LABEL.match(label) is None:
+        return False
+    if label[2:4] != "--":
+        return True
+    if label[:2].lower() != "xn":
+        return False
+    try:
+        decoded = label[4:].encode("ascii").decode("punycode")
+    except (UnicodeError, ValueError):
+        return False
+    return bool(decoded) and not decoded[0].isspace() and _idna_start_ok(decoded)
+
+
+def _idna_start_ok(decoded: str) -> bool:
+    import unicodedata
+
+    return not unicodedata.category(decoded[0]).startswith("M")
+
+
+def is_email(text: str) -> bool:
+    """RFC 5321 mailbox: dot-atom or quoted local part, host name or address literal."""
+    local, at, domain = text.rpartition("@")
+    if not at or not local or not domain:
+        return False
+    if _DOT_ATOM.match(local) is None and _QUOTED.match(local) is None:
+        return False
+    if domain.startswith("[") and domain.endswith("]"):
+        literal = domain[1:-1]
+        if literal[:5].lower() == "ipv6:":
+            return is_ipv6(literal[5:])
+        return is_ipv4(literal)
+    return is_hostname(domain)
+
+
+def is_uri(text: str) -> bool:
+    """RFC 3986 absolute URI (a scheme is required)."""
+    scheme, colon, rest = text.partition(":")
+    if not colon or _SCHEME_RE.match(scheme) is None:
+        return False
+    return _is_hier_part(rest)
+
+
+def is_uri_reference(text: str) -> bool:
+    scheme, colon, rest = text.partition(":")
+    if colon and _SCHEME_RE.match(scheme) is not None:
+        return _is_hier_part(rest)
+    first_segment = text.split("/", 1)[0].split("?", 1)[0].split("#", 1)[0]
+    if ":" in first_segment:
+        return False
+    return _is_hier_part(text)
+
+
+def _is_hier_part(rest: str) -> bool:
+    rest, _, fragment = rest.partition("#")
+    rest, _, query = rest.partition("?")
+    if _QUERY.match(query) is None or _QUERY.match(fragment) is None:
+        return False
+    if rest.startswith("//"):
+        authority, slash, path = rest[2:].partition("/")
+        if not _is_authority(authority):
+            return False
+        rest = slash + path
+    return _PATH.match(rest) is not None
+
+
+def _is_authority(authority: str) -> bool:
+    match = _AUTHORITY.match(authority)
+    if match is None:
+        return False
+    host = match[2]
+    if host.startswith("["):
+        literal = host[1:-1]
+        if literal[:1] in "vV" and "." in literal:
+            return (
+                re.match(rf"[vV][0-9A-Fa-f]+\.[{_UNRESERVED}{_SUB_DELIMS}:]+\Z", literal)
+                is not None
+            )
+        return is_ipv6(literal)
+    return True
+
+
+def is_byte(text: str) -> bool:
+    """Base64 (OpenAPI ``format: byte``, JSON Schema ``contentEncoding: base64``)."""
+    if _BASE64.match(text) is None:
+        return False
+    try:
+        binascii.a2b_base64(text.encode("ascii"))
+    except (binascii.Error, ValueError):
+        return False
+    return True
+
+
+def is_decimal(text: str) -> bool:
+    """llmapp's ``decimal`` format: a decimal numeral (no NaN or Infinity)."""
+    return _DECIMAL.match(text) is not None
+
+
+def is_json_pointer(text: str) -> bool:
+    return _JSON_POINTER.match(text) is not None
+
+
+def is_relative_json_pointer(text: str) -> bool:
+    return _RELATIVE_POINTER.match(text) is not None
+
+
+def is_regex(text: str) -> bool:
+    from ._patterns import PatternError, compile_pattern
+
+    try:
+        compile_pattern(text)
+    except PatternError:
+        return False
+    return True
+
+
+def _anything(text: str) -> bool:
+    return True
+
+
+STRING_FORMATS: dict[str, Callable[[str], bool]] = {
+    "date-time": is_date_time,
+    "date": is_date,
+    "time": is_time,
+    "duration": is_duration,
+    "email": is_email,
+    "uuid": is_uuid,
+    "uri": is_uri,
+    "url": is_uri,
+    "uri-reference": is_uri_reference,
+    "ipv4": is_ipv4,
+    "ipv6": is_ipv6,
+    "hostname": is_hostname,
+    "byte": is_byte,
+    "binary": _anything,
+    "password": _anything,
+    "decimal": is_decimal,
+    "path": _anything,
+    "json-pointer": is_json_pointer,
+    "relative-json-pointer": is_relative_json_pointer,
+    "regex": is_regex,
+}
+"""Formats asserted on strings. ``binary``, ``password`` and ``path`` accept any string."""
+
+NUMBER_FORMATS: dict[str, tuple[int, int]] = {
+    "int32": (-(2**31), 2**31 - 1),
+    "int64": (-(2**63), 2**63 - 1),
+    "uint32": (0, 2**32 - 1),
+    "uint64": (0, 2**64 - 1),
+}
+"""OpenAPI integer formats, asserted as ranges on numbers."""

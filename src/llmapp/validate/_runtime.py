@@ -1,0 +1,240 @@
+"""Helpers the generated validators call: JSON type tests, equality, paths, number rules.
+
+Everything here is total: for any Python value it returns an answer (the generated
+code's own safety net catches what a hostile ``__eq__`` or ``__iter__`` might raise).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from fractions import Fraction
+from typing import Any
+
+__all__ = [
+    "MISSING",
+    "DepthExceeded",
+    "count_true",
+    "exactly_one",
+    "in_enum",
+    "index_path",
+    "is_array",
+    "is_integer",
+    "is_number",
+    "is_object",
+    "json_equal",
+    "json_type",
+    "key_path",
+    "multiple_of",
+    "nonstr_keys",
+    "passes",
+    "str_keys",
+    "unique",
+]
+
+_EQUALITY_DEPTH = 256
+_IDENTIFIER = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*\Z")
+
+
+class _Missing:
+    """The value of ``dict.get`` for a key that is not there (never user data)."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "MISSING"
+
+
+MISSING: Any = _Missing()
+
+
+class DepthExceeded(Exception):
+    """Unwinds a validation that went past the depth limit (or round a cycle).
+
+    It is the one exception generated code raises, and only after the walker has
+    recorded the depth issue: it stops the work (a cyclic input would otherwise be
+    explored along every branch) without losing what was found. The ``Validator``
+    catches it; it never reaches users.
+    """
+
+
+def is_integer(value: object) -> bool:
+    """A JSON integer: an int that is not a bool, or a float with no fractional part."""
+    if isinstance(value, int):
+        return not isinstance(value, bool)
+    return isinstance(value, float) and value.is_integer()
+
+
+def is_number(value: object) -> bool:
+    """A JSON number: an int that is not a bool, or a finite float (NaN and ±inf are not)."""
+    if isinstance(value, int):
+        return not isinstance(value, bool)
+    return isinstance(value, float) and value - value == 0.0
+
+
+def is_object(value: object) -> bool:
+    return isinstance(value, dict)
+
+
+def is_array(value: object) -> bool:
+    return isinstance(value, (list, tuple))
+
+
+def str_keys(value: Mapping[Any, Any]) -> bool:
+    """True when every key of a dict is a string, as JSON object keys are."""
+    return all(type(key) is str or isinstance(key, str) for key in value)
+
+
+def nonstr_keys(value: Mapping[Any, Any]) -> list[Any]:
+    return [key for key in value if not isinstance(key, str)]
+
+
+def json_type(value: object) -> str | None:
+    """The JSON type of a value (``integer`` for 3 and 3.0), or None for non-JSON values."""
+    if value is None:
+        return "null"
+    if value is True or value is False:
+        return "boolean"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        if value - value != 0.0:
+            return None
+        return "integer" if value.is_integer() else "number"
+    if isinstance(value, dict):
+        return "object"
+    if isinstance(value, (list, tuple)):
+        return "array"
+    return None
+
+
+def json_equal(left: object, right: object, depth: int = 0) -> bool:
+    """JSON equality: 1 == 1.0, but true != 1; arrays and tuples compare alike."""
+    if depth > _EQUALITY_DEPTH:
+        return left is right
+    kind = _kind(left)
+    if kind != _kind(right):
+        return False
+    if kind == "array":
+        assert isinstance(left, (list, tuple)) and isinstance(right, (list, tuple))
+        if len(left) != len(right):
+            return False
+        return all(json_equal(a, b, depth + 1) for a, b in zip(left, right, strict=True))
+    if kind == "object":
+        assert isinstance(left, dict) and isinstance(right, dict)
+        if len(left) != len(right):
+            return False
+        for key, item in left.items():
+            if key not in right or not json_equal(item, right[key], depth + 1):
+                return False
+        return True
+    if kind == "other":
+        return left is right
+    return bool(left == right)
+
+
+def _kind(value: object) -> str:
+    if value is None:
+        return "null"
+    if value is True or value is False:
+        return "boolean"
+    if isinstance(value, (int, float)):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, (list, tuple)):
+        return "array"
+    if isinstance(value, dict):
+        return "object"
+    return "other"
+
+
+def in_enum(value: object, choices: tuple[Any, ...]) -> bool:
+    return any(json_equal(value, choice) for choice in choices)
+
+
+class _Unfreezable(Exception):
+    pass
+
+
+def _freeze(value: object, depth: int) -> object:
+    if depth > _EQUALITY_DEPTH:
+        raise _Unfreezable
+    if value is None or isinstance(value, str):
+        return value
+    if value is True or value is False:
+        return ("b", value)
+    if isinstance(value, (int, float)):
+        return ("n", value)
+    if isinstance(value, (list, tuple)):
+        return ("a", tuple(_freeze(item, depth + 1) for item in value))
+    if isinstance(value, dict):
+        return ("o", frozenset((key, _freeze(item, depth + 1)) for key, item in value.items()))
+    raise _Unfreezable
+
+
+def unique(items: list[Any] | tuple[Any, ...]) -> bool:
+    """True when no two items are JSON-equal (uniqueItems)."""
+    try:
+        frozen = [_freeze(item, 0) for item in items]
+        return len(set(frozen)) == len(frozen)
+    except (_Unfreezable, TypeError):
+        pass
+    for index, item in enumerate(items):
+        for other in items[index + 1 :]:
+            if json_equal(item, other):
+                return False
+    return True
+
+
+def multiple_of(value: int | float, divisor: int | float) -> bool:
+    """Exact multipleOf, reading floats as the decimals they print as (0.0075 / 0.0001)."""
+    if type(value) is int and type(divisor) is int:
+        return value % divisor == 0
+    quotient = _exact(value) / _exact(divisor)
+    return quotient.denominator == 1
+
+
+def _exact(number: int | float) -> Fraction:
+    return Fraction(int(number)) if isinstance(number, int) else Fraction(repr(float(number)))
+
+
+def exactly_one(*outcomes: object) -> bool:
+    """oneOf: exactly one of the branch outcomes is truthy."""
+    return sum(1 for outcome in outcomes if outcome) == 1
+
+
+def passes(check: Any, value: object, depth: int) -> bool:
+    """Run a generated check inside a walker: hitting the depth limit means "not valid"."""
+    try:
+        return bool(check(value, depth))
+    except DepthExceeded:
+        return False
+
+
+def key_path(key: object) -> str:
+    """The path step for a key: ``.name``, or ``["content-type"]`` when not an identifier."""
+    if isinstance(key, str):
+        if _IDENTIFIER.match(key):
+            return "." + key
+        return "[" + json.dumps(key, ensure_ascii=False) + "]"
+    return "[" + _safe_repr(key) + "]"
+
+
+def index_path(index: int) -> str:
+    return "[" + str(index) + "]"
+
+
+def _safe_repr(value: object) -> str:
+    try:
+        return repr(value)
+    except Exception:
+        return "<" + type(value).__name__ + ">"
+
+
+def count_true(*outcomes: object) -> int:
+    """How many oneOf branches matched."""
+    return sum(1 for outcome in outcomes if outcome)

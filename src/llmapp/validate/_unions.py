@@ -1,0 +1,115 @@
+"""Which branch of a failed union to explain: the discriminator's, else the closest one.
+
+At build time each branch gets a ``Branch`` shape (types, property names, required
+names, closed or not, following ``$ref`` and ``allOf``). At run time, when no branch
+matched, ``pick`` chooses the branch whose issues the model should see:
+
+1. a discriminator (OpenAPI ``discriminator`` / ``x-discriminator``) names it;
+2. else branches whose type fits the value; one left -> that one;
+3. a scalar that several branches could take -> one issue with the union's text;
+4. objects -> the branch whose declared and required keys best match the value's keys;
+   still tied -> ``tie`` walks each and keeps the one with the fewest issues.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ._result import UNDEFINED, ValidationIssue
+from ._runtime import MISSING, DepthExceeded, json_type, key_path
+
+__all__ = ["Branch", "UnionInfo", "pick", "tie"]
+
+
+@dataclass(frozen=True, slots=True)
+class Branch:
+    """What a union branch accepts, as far as choosing between branches goes."""
+
+    types: frozenset[str] | None
+    properties: frozenset[str] = frozenset()
+    required: frozenset[str] = frozenset()
+    closed: bool = False
+
+    def accepts(self, kind: str | None) -> bool:
+        if self.types is None:
+            return True
+        if kind is None:
+            return False
+        return kind in self.types or (kind == "integer" and "number" in self.types)
+
+    def score(self, keys: frozenset[str]) -> int:
+        score = len(keys & self.properties) - len(self.required - keys)
+        if self.closed:
+            score -= len(keys - self.properties)
+        return score
+
+
+@dataclass(frozen=True, slots=True)
+class UnionInfo:
+    """A union as the run-time chooser sees it."""
+
+    expected: str
+    branches: tuple[Branch, ...]
+    discriminator: str | None = None
+    tags: Mapping[str, int] | None = None
+    tag_expected: str = "string"
+
+
+def pick(value: Any, path: str, errors: list[ValidationIssue], info: UnionInfo) -> Any:
+    """The index of the branch to walk, a tuple of tied indices, or -1 when already reported."""
+    if info.discriminator is not None and info.tags and isinstance(value, dict):
+        chosen = _by_discriminator(value, path, errors, info)
+        if chosen is not None:
+            return chosen
+    kind = json_type(value)
+    candidates = [index for index, branch in enumerate(info.branches) if branch.accepts(kind)]
+    if len(candidates) == 1:
+        return candidates[0]
+    if not candidates or kind not in ("object", "array"):
+        errors.append(ValidationIssue(path, info.expected, value))
+        return -1
+    if kind == "object":
+        keys = frozenset(key for key in value if isinstance(key, str))
+        scores = {index: info.branches[index].score(keys) for index in candidates}
+        best = max(scores.values())
+        candidates = [index for index in candidates if scores[index] == best]
+    return candidates[0] if len(candidates) == 1 else tuple(candidates)
+
+
+def _by_discriminator(
+    value: dict[Any, Any], path: str, errors: list[ValidationIssue], info: UnionInfo
+) -> int | None:
+    assert info.discriminator is not None and info.tags is not None
+    tag = value.get(info.discriminator, MISSING)
+    where = path + key_path(info.discriminator)
+    if tag is MISSING:
+        errors.append(ValidationIssue(where, info.tag_expected, UNDEFINED))
+        return -1
+    if isinstance(tag, str) and tag in info.tags:
+        return info.tags[tag]
+    errors.append(ValidationIssue(where, info.tag_expected, tag))
+    return -1
+
+
+def tie(
+    value: Any,
+    path: str,
+    errors: list[ValidationIssue],
+    depth: int,
+    candidates: Sequence[int],
+    walkers: Sequence[Callable[[Any, str, list[ValidationIssue], int], None]],
+) -> None:
+    """Walk each tied branch aside and keep the issues of the one with the fewest."""
+    best: list[ValidationIssue] | None = None
+    for index in candidates:
+        found: list[ValidationIssue] = []
+        try:
+            walkers[index](value, path, found, depth)
+        except DepthExceeded:
+            errors.extend(found)
+            raise
+        if best is None or len(found) < len(best):
+            best = found
+    errors.extend(best or ())

@@ -1,0 +1,384 @@
+"""Writes an issue walker: ``w_<Name>(v, p, e, d)`` appends every mistake to ``e``.
+
+Run only after the checker said no. One issue per wrong value (with the whole
+expected text of its schema); a value of the wrong type is not descended into; a
+missing required key is reported at its own path with ``UNDEFINED``; a key that must
+not be there has ``expected == "undefined"``. ``$ref``s are checked first and walked
+only when invalid. Unions ask ``_pick`` which branch to explain.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ._check import closed_object, contains_bounds, iterates_keys, object_parts
+from ._codegen import (
+    ARRAY_KEYWORDS,
+    CHECK,
+    OBJECT_KEYWORDS,
+    SPLIT_LEVEL,
+    WALK,
+    Generator,
+    Path,
+    has_structure,
+    is_trivial,
+)
+from ._conditions import type_test
+from ._emitter import literal
+from ._patterns import PatternError, compile_pattern
+from ._refs import Node
+
+__all__ = ["WalkWriter"]
+
+
+class WalkWriter:
+    """Emits the body of one walker function into the generator's emitter."""
+
+    def __init__(self, generator: Generator) -> None:
+        self.gen = generator
+        self.out = generator.emitter
+
+    def function(self, node: Node, name: str) -> None:
+        with self.out.block(f"def {name}(v, p, e, d):"):
+            if node.pointer in self.gen.recursive:
+                with self.out.block(f"if d > {self.gen.max_depth}:"):
+                    reason = f"nested deeper than {self.gen.max_depth} levels"
+                    self.issue(Path.variable("p"), self.gen.expected(node), "v", reason)
+                    self.out.line("raise _Deep")
+            self.body(node, "v", Path.variable("p"))
+
+    def issue(self, path: Path, expected: str, value: str, description: str | None = None) -> None:
+        extra = "" if description is None else f", {literal(description)}"
+        self.out.line(f"e.append(_Issue({path.code()}, {literal(expected)}, {value}{extra}))")
+
+    def block(self, node: Node, v: str, path: Path) -> None:
+        """Statements appending an issue for each way ``v`` fails ``node``."""
+        schema = node.schema
+        if is_trivial(schema) or not isinstance(schema, (Mapping, bool)):
+            return
+        if self.out.level >= SPLIT_LEVEL and has_structure(schema):
+            self._call(node, v, path, node)
+            return
+        self.body(node, v, path)
+
+    def _call(self, node: Node, v: str, path: Path, target: Node, depth: str = "d") -> None:
+        """Check ``v`` with ``target``'s function and walk it only when that fails."""
+        check = self.gen.function(target, CHECK)
+        walk = self.gen.function(target, WALK)
+        if target.pointer in self.gen.reaching:
+            test = f"_passes({check}, {v}, {depth})"
+        else:
+            test = f"{check}({v}, {depth})"
+        self.out.line(f"if not {test}: {walk}({v}, {path.code()}, e, {depth})")
+
+    def body(self, node: Node, v: str, path: Path) -> None:
+        schema = node.schema
+        if schema is False:
+            self.issue(path, "never", v)
+            return
+        if not isinstance(schema, Mapping) or is_trivial(schema):
+            return
+        if schema.get("nullable") is True:
+            with self.out.block(f"if {v} is not None:"):
+                self._typed(node, v, path)
+        else:
+            self._typed(node, v, path)
+
+    def _typed(self, node: Node, v: str, path: Path) -> None:
+        schema = node.schema
+        self.gen.focus(node)
+        types = self.gen.checked_types(node)
+        conditions = self.gen.conditions.local(schema, v, types)
+        expected = self.gen.expected(node)
+        structured = has_structure(schema) or (types is not None and "object" in types)
+        if not structured:
+            tests = [type_test(types, v, strict_keys=False)] if types is not None else []
+            tests += conditions
+            if tests:
+                with self.out.block(f"if not ({' and '.join(tests)}):"):
+                    self.issue(path, expected, v)
+            return
+        if types is None:
+            self._rest(node, v, path, types, conditions, expected)
+            return
+        with self.out.block(f"if not {type_test(types, v, strict_keys=False)}:"):
+            self.issue(path, expected, v)
+        with self.out.block("else:"):
+            self._rest(node, v, path, types, conditions, expected)
+
+    def _rest(
+        self,
+        node: Node,
+        v: str,
+        path: Path,
+        types: frozenset[str] | None,
+        conditions: list[str],
+        expected: str,
+    ) -> None:
+        schema = node.schema
+        if conditions:
+            with self.out.block(f"if not ({' and '.join(conditions)}):"):
+                self.issue(path, expected, v)
+        if any(key in schema for key in OBJECT_KEYWORDS) or (types and "object" in types):
+            self._guarded(
+                types,
+                "object",
+                f"isinstance({v}, dict)",
+                lambda: self._object(node, v, path, types),
+            )
+        if any(key in schema for key in ARRAY_KEYWORDS):
+            self._guarded(
+                types,
+                "array",
+                f"isinstance({v}, (list, tuple))",
+                lambda: self._array(node, v, path),
+            )
+        self._applicators(node, v, path, expected)
+
+    def _guarded(self, types: frozenset[str] | None, name: str, test: str, emit: Any) -> None:
+        if types is not None and types <= {name}:
+            emit()
+        elif types is None or name in types:
+            with self.out.block(f"if {test}:"):
+                emit()
+
+    # -- objects -----------------------------------------------------------------
+
+    def _object(self, node: Node, v: str, path: Path, types: frozenset[str] | None) -> None:
+        schema = node.schema
+        props, required = object_parts(schema)
+        for name in props:
+            self._property(node, v, path, name, name in required)
+        for name in required:
+            if name not in props:
+                with self.out.block(f"if {literal(name)} not in {v}:"):
+                    self.issue(path.key(name), "any", "_UNDEFINED")
+        self._dependencies(node, v, path, props)
+        if iterates_keys(schema) or closed_object(schema):
+            self._key_loop(node, v, path, props)
+        elif types is not None and "object" in types:
+            key = self.gen.fresh("k")
+            with self.out.block(f"for {key} in _nonstr_keys({v}):"):
+                where = path.dynamic(f"_key_path({key})")
+                self.issue(where, "undefined", f"{v}[{key}]", "object keys must be strings")
+
+    def _property(self, node: Node, v: str, path: Path, name: str, required: bool) -> None:
+        child = self.gen.resolver.child(node, "properties", name)
+        trivial = is_trivial(child.schema)
+        if trivial and not required:
+            return
+        item = self.gen.fresh("v")
+        where = path.key(name)
+        self.out.line(f"{item} = {v}.get({literal(name)}, _MISSING)")
+        if required:
+            with self.out.block(f"if {item} is _MISSING:"):
+                self.issue(where, self.gen.expected(child), "_UNDEFINED")
+            if not trivial:
+                with self.out.block("else:"):
+                    self.block(child, item, where)
+            return
+        with self.out.block(f"if {item} is not _MISSING:"):
+            self.block(child, item, where)
+
+    def _dependencies(self, node: Node, v: str, path: Path, props: dict[str, Any]) -> None:
+        for keyword in ("dependentRequired", "dependentSchemas", "dependencies"):
+            value = node.schema.get(keyword)
+            if not isinstance(value, Mapping):
+                continue
+            for key, dependency in value.items():
+                if isinstance(dependency, list):
+                    names = [n for n in dependency if isinstance(n, str)]
+                    if not names:
+                        continue
+                    with self.out.block(f"if {literal(key)} in {v}:"):
+                        for name in names:
+                            self._dependent_key(node, v, path, props, key, name)
+                elif isinstance(dependency, (Mapping, bool)) and not is_trivial(dependency):
+                    with self.out.block(f"if {literal(key)} in {v}:"):
+                        self.block(self.gen.resolver.child(node, keyword, key), v, path)
+
+    def _dependent_key(
+        self, node: Node, v: str, path: Path, props: dict[str, Any], key: str, name: str
+    ) -> None:
+        expected = "any"
+        if name in props:
+            expected = self.gen.expected(self.gen.resolver.child(node, "properties", name))
+        with self.out.block(f"if {literal(name)} not in {v}:"):
+            self.issue(path.key(name), expected, "_UNDEFINED", f"required when {key!r} is present")
+
+    def _key_loop(self, node: Node, v: str, path: Path, props: dict[str, Any]) -> None:
+        schema = node.schema
+        extra = schema.get("additionalProperties")
+        patterns = schema.get("patternProperties")
+        patterns = patterns if isinstance(patterns, Mapping) else {}
+        key, item = self.gen.fresh("k"), self.gen.fresh("v")
+        where = path.dynamic(f"_key_path({key})")
+        known = self.out.constant(frozenset(props), "PROPERTIES")
+        with self.out.block(f"for {key}, {item} in {v}.items():"):
+            with self.out.block(f"if not isinstance({key}, str):"):
+                self.issue(where, "undefined", item, "object keys must be strings")
+                self.out.line("continue")
+            if "propertyNames" in schema:
+                names = self.gen.resolver.child(node, "propertyNames")
+                with self.out.block(f"if not {self.gen.safe_check(names, key)}:"):
+                    reason = "this key is not an allowed property name"
+                    self.issue(where, self.gen.expected(names), key, reason)
+            if extra is None or extra is True:
+                matched = None
+            elif patterns:
+                matched = self.gen.fresh("m")
+                self.out.line(f"{matched} = {key} in {known}")
+            else:
+                self.out.line(f"if {key} in {known}: continue")
+                matched = ""
+            for pattern in patterns:
+                regex = self._regex(node, pattern)
+                if regex is None:
+                    continue
+                child = self.gen.resolver.child(node, "patternProperties", pattern)
+                with self.out.block(f"if {regex}.search({key}) is not None:"):
+                    if matched:
+                        self.out.line(f"{matched} = True")
+                    self.block(child, item, where)
+            if matched is None:
+                return
+            if matched:
+                with self.out.block(f"if not {matched}:"):
+                    self._additional(node, item, where)
+            else:
+                self._additional(node, item, where)
+
+    def _additional(self, node: Node, item: str, where: Path) -> None:
+        if node.schema.get("additionalProperties") is False:
+            self.issue(where, "undefined", item)
+        else:
+            self.block(self.gen.resolver.child(node, "additionalProperties"), item, where)
+
+    def _regex(self, node: Node, pattern: str) -> str | None:
+        try:
+            compiled = compile_pattern(pattern)
+        except PatternError as error:
+            self.gen.report(node, "patternProperties", f"{pattern!r} cannot be used: {error}")
+            return None
+        return self.out.constant(compiled, "PATTERN")
+
+    # -- arrays ------------------------------------------------------------------
+
+    def _array(self, node: Node, v: str, path: Path) -> None:
+        schema = node.schema
+        prefix_key, rest_key = (
+            ("items", "additionalItems")
+            if isinstance(schema.get("items"), list)
+            else ("prefixItems", "items")
+        )
+        prefix = schema.get(prefix_key)
+        count = len(prefix) if isinstance(prefix, list) else 0
+        for position in range(count):
+            child = self.gen.resolver.child(node, prefix_key, str(position))
+            if is_trivial(child.schema):
+                continue
+            item = self.gen.fresh("v")
+            with self.out.block(f"if len({v}) > {position}:"):
+                self.out.line(f"{item} = {v}[{position}]")
+                self.block(child, item, path.index(position))
+        rest = schema.get(rest_key)
+        index = self.gen.fresh("i")
+        where = path.dynamic(f"_index_path({index})")
+        if rest is False:
+            with self.out.block(f"for {index} in range({count}, len({v})):"):
+                self.issue(where, "undefined", f"{v}[{index}]")
+        elif isinstance(rest, Mapping) and not is_trivial(rest):
+            item = self.gen.fresh("v")
+            source = f"enumerate({v})" if count == 0 else f"enumerate({v}[{count}:], {count})"
+            with self.out.block(f"for {index}, {item} in {source}:"):
+                self.block(self.gen.resolver.child(node, rest_key), item, where)
+        if "contains" in schema:
+            self._contains(node, v, path)
+
+    def _contains(self, node: Node, v: str, path: Path) -> None:
+        low, high = contains_bounds(node.schema)
+        if low == 0 and high is None:
+            return
+        counter, item = self.gen.fresh("n"), self.gen.fresh("v")
+        test = self.gen.safe_check(self.gen.resolver.child(node, "contains"), item)
+        self.out.line(f"{counter} = sum(1 for {item} in {v} if {test})")
+        condition = f"{counter} >= {low}" + (
+            f" and {counter} <= {high}" if high is not None else ""
+        )
+        with self.out.block(f"if not ({condition}):"):
+            reason = f"{{}} items match 'contains' (expected at least {low}" + (
+                f" and at most {high})" if high is not None else ")"
+            )
+            self.out.line(
+                f"e.append(_Issue({path.code()}, {literal(self.gen.expected(node))}, "
+                f"{v}, {literal(reason)}.format({counter})))"
+            )
+
+    # -- applicators ---------------------------------------------------------------
+
+    def _applicators(self, node: Node, v: str, path: Path, expected: str) -> None:
+        gen = self.gen
+        target = gen.target(node)
+        if target is not None:
+            self._call(node, v, path, target, gen.depth_of(target))
+        for branch in gen.branches(node, "allOf"):
+            self.block(branch, v, path)
+        for keyword in ("anyOf", "oneOf"):
+            branches = gen.branches(node, keyword)
+            if branches:
+                self._union(node, keyword, branches, v, path, expected)
+        if "not" in node.schema:
+            test = gen.safe_check(gen.resolver.child(node, "not"), v)
+            with self.out.block(f"if {test}:"):
+                self.issue(path, expected, v)
+        if "if" in node.schema and ("then" in node.schema or "else" in node.schema):
+            self._conditional(node, v, path)
+
+    def _conditional(self, node: Node, v: str, path: Path) -> None:
+        schema = node.schema
+        condition = self.gen.safe_check(self.gen.resolver.child(node, "if"), v)
+        with self.out.block(f"if {condition}:"):
+            if "then" in schema:
+                self.block(self.gen.resolver.child(node, "then"), v, path)
+        if "else" in schema:
+            with self.out.block("else:"):
+                self.block(self.gen.resolver.child(node, "else"), v, path)
+
+    def _union(
+        self, node: Node, keyword: str, branches: list[Node], v: str, path: Path, expected: str
+    ) -> None:
+        tests = [self.gen.safe_check(branch, v) for branch in branches]
+        if keyword == "anyOf":
+            with self.out.block(f"if not ({' or '.join(tests)}):"):
+                self._explain(node, keyword, branches, v, path)
+            return
+        counter = self.gen.fresh("n")
+        self.out.line(f"{counter} = _count_true({', '.join(tests)})")
+        with self.out.block(f"if {counter} == 0:"):
+            self._explain(node, keyword, branches, v, path)
+        with self.out.block(f"elif {counter} > 1:"):
+            self.issue(path, expected, v, "matches more than one of the oneOf alternatives")
+
+    def _explain(self, node: Node, keyword: str, branches: list[Node], v: str, path: Path) -> None:
+        """Ask ``_pick`` which branch failed least badly and walk that one."""
+        info = self.gen.union_info(node, keyword, branches)
+        choice = self.gen.fresh("i")
+        self.out.line(f"{choice} = _pick({v}, {path.code()}, e, {info})")
+        for index, branch in enumerate(branches):
+            with self.out.block(f"{'if' if index == 0 else 'elif'} {choice} == {index}:"):
+                self.block(branch, v, path)
+        if _may_tie(self.gen, branches):
+            walkers = ", ".join(self.gen.function(branch, WALK) for branch in branches)
+            with self.out.block(f"elif {choice} != -1:"):
+                self.out.line(f"_tie({v}, {path.code()}, e, d, {choice}, ({walkers},))")
+
+
+def _may_tie(gen: Generator, branches: list[Node]) -> bool:
+    """Whether two branches could both take the same object or array."""
+    containers = 0
+    for branch in branches:
+        types = gen.union_shape(branch).types
+        if types is None or types & {"object", "array"}:
+            containers += 1
+    return containers > 1
