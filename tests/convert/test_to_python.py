@@ -187,6 +187,26 @@ class Sku(str):
     pass
 
 
+def test_integral_floats_become_int_where_python_declared_int() -> None:
+    assert type(compile_converter(IntegerNode(), EMPTY)(3.0)) is int
+    ints = [1, 2, 3]
+    assert compile_converter(ArrayNode(item=IntegerNode()), EMPTY)(ints) is ints
+    converted = compile_converter(ArrayNode(item=IntegerNode()), EMPTY)([1, 2.0])
+    assert converted == [1, 2] and type(converted[1]) is int
+    assert compile_converter(ArrayNode(item=IntegerNode(), python_type=set), EMPTY)([1.0]) == {1}
+    counts = {"a": 1}
+    assert compile_converter(DictNode(value=IntegerNode()), EMPTY)(counts) is counts
+    assert type(compile_converter(DictNode(value=IntegerNode()), EMPTY)({"a": 1.0})["a"]) is int
+
+
+def test_integral_float_for_int_or_float_stays_a_float() -> None:
+    for options in ((IntegerNode(), NumberNode()), (NumberNode(), IntegerNode())):
+        convert = compile_converter(UnionNode(options=options), EMPTY)
+        assert type(convert(3.0)) is float
+        assert type(convert(3)) is int
+    assert type(compile_converter(optional(IntegerNode()), EMPTY)(3.0)) is int
+
+
 def test_scalar_subclasses_are_constructed() -> None:
     assert type(compile_converter(StringNode(python_type=Sku), EMPTY)("a-1")) is Sku
 
@@ -195,7 +215,6 @@ def test_scalar_subclasses_are_constructed() -> None:
     "node",
     [
         StringNode(),
-        IntegerNode(),
         NumberNode(),
         BooleanNode(),
         NullNode(),
@@ -326,7 +345,7 @@ def test_typeddict_of_plain_fields_is_the_same_dict() -> None:
         Movie,
         "typeddict",
         Field(name="title", type=StringNode()),
-        Field(name="year", type=optional(IntegerNode()), required=False),
+        Field(name="year", type=optional(NumberNode()), required=False),
     )
     value = {"title": "Alien", "year": None}
     assert compile_converter(RefNode(key=Movie), graph(movie))(value) is value

@@ -29,14 +29,21 @@ from ._formats import (
     parse_time,
 )
 
-__all__ = ["Converter", "enum_converter", "scalar_converter", "scalar_matcher", "type_name"]
+__all__ = [
+    "Converter",
+    "enum_converter",
+    "scalar_converter",
+    "scalar_matcher",
+    "to_int",
+    "type_name",
+]
 
 Converter = Callable[[Any], Any]
 
 _AS_IS: frozenset[Any] = frozenset({str, bool, type(None), object})
 
 
-def _to_int(value: Any) -> Any:
+def to_int(value: Any) -> Any:
     # JSON Schema counts 3.0 as an integer; Python code declared ``int`` wants 3.
     return value if type(value) is int else int(value)
 
@@ -67,7 +74,7 @@ def _constructor(python_type: Any) -> Converter:
 # Rows are looked up along the target's MRO, so order does not matter here; each row
 # takes the target type (a subclass may need its own constructor) and gives the converter.
 _ROWS: dict[type, Callable[[Any], Converter]] = {
-    int: lambda t: _to_int if t is int else t,
+    int: lambda t: to_int if t is int else t,
     float: lambda t: _to_float if t is float else t,
     datetime: lambda t: parse_datetime if t is datetime else lambda v: t.fromisoformat(v),
     date: lambda t: parse_date if t is date else lambda v: t.fromisoformat(v),

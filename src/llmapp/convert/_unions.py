@@ -101,6 +101,8 @@ def compile_union(compiler: Compiler, node: UnionNode) -> Converter | None:
             branches_by_kind.setdefault(kind, []).append(index)
     table: dict[type, Converter | None] = {}
     for kind, indices in branches_by_kind.items():
+        if kind is float:  # 3.0 for ``int | float`` stays a float: exact kinds first
+            indices.sort(key=lambda index: isinstance(node.options[index], IntegerNode))
         candidates = [converters[index] for index in indices]
         if len(indices) == 1 or all(candidate is None for candidate in candidates):
             table[kind] = candidates[0]
