@@ -890,3 +890,99 @@ def test_named_types_are_built_once_and_shared() -> None:
 def test_no_default_marker_is_kept_for_required_fields() -> None:
     _, builder = build(Point)
     assert builder.graph().definitions[Point].fields[0].default is NO_DEFAULT  # type: ignore[union-attr]
+
+
+def test_more_problems_pydantic_incomplete_bad_string_mixed_literal(
+    load: Callable[[str, str], Any],
+) -> None:
+    pytest.importorskip("pydantic")
+    module = load(
+        "llmapp_test_edges",
+        """
+        from __future__ import annotations
+        import dataclasses, enum
+        from typing import Literal
+        import pydantic
+
+        class Color(enum.Enum):
+            RED = "red"
+
+        class Incomplete(pydantic.BaseModel):
+            x: Undefined
+
+        @dataclasses.dataclass
+        class Bad:
+            a: "list[int"
+            b: Literal[Color.RED, "x"]
+        """,
+    )
+    builder = TypeBuilder()
+    assert builder.build(module.Incomplete, location="S.m.a") is None
+    builder.build(module.Bad, location="S.m.b")
+    assert builder.problems == [
+        BuildProblem(
+            "S.m.a", "pydantic model Incomplete is incomplete: name 'Undefined' is not defined"
+        ),
+        BuildProblem(
+            "S.m.b",
+            "Bad.a: cannot evaluate annotation 'list[int': '[' was never closed (<annotation>, line 1)",
+        ),
+        BuildProblem(
+            "S.m.b", "Bad.b: Literal[<Color.RED: 'red'>, 'x'] mixes Enum members with others"
+        ),
+    ]
+
+
+class GenericMovie(te.TypedDict, Generic[T]):
+    value: T
+    values: list[T]
+
+
+def test_generic_typeddict() -> None:
+    node, builder = build(GenericMovie[int])
+    assert node == ref(GenericMovie[int])
+    definition = builder.graph().definitions[GenericMovie[int]]
+    assert (definition.name, definition.fields) == (  # type: ignore[union-attr]
+        "GenericMovie_int_",
+        (
+            Field(name="value", type=INT),
+            Field(name="values", type=ArrayNode(item=INT, python_type=list)),
+        ),
+    )
+
+
+@pytest.mark.skipif(sys.version_info < (3, 12), reason="PEP 695 syntax needs Python 3.12")
+def test_pep695_aliases_and_generic_classes(load: Callable[[str, str], Any]) -> None:
+    module = load(
+        "llmapp_test_pep695",
+        """
+        import dataclasses
+        type Tree = list[Tree]
+        type Pair[T] = tuple[T, T]
+
+        @dataclasses.dataclass
+        class Page[T]:
+            items: list[T]
+            next: "Page[T] | None" = None
+        """,
+    )
+    builder = TypeBuilder()
+    tree = builder.build(module.Tree, location="S.m.a")
+    pair = builder.build(module.Pair[int], location="S.m.b")
+    page = builder.build(module.Page[int], location="S.m.c")
+    assert builder.problems == []
+    assert tree == ref(module.Tree)
+    assert builder.graph().definitions[module.Tree].type == ArrayNode(
+        item=ref(module.Tree), python_type=list
+    )  # type: ignore[union-attr]
+    assert pair == TupleNode(items=(INT, INT), python_type=tuple)
+    assert page == ref(module.Page[int])
+    assert builder.graph().definitions[module.Page[int]].fields == (  # type: ignore[union-attr]
+        Field(name="items", type=ArrayNode(item=INT, python_type=list)),
+        Field(
+            name="next",
+            type=UnionNode(options=(ref(module.Page[int]), NULL)),
+            required=False,
+            default=None,
+        ),
+    )

@@ -81,6 +81,20 @@ _CONSTRAINTS: dict[type, tuple[str, Callable[[Node, Any], Node | None]]] = {
 }
 
 
+_PLAIN = frozenset(
+    {
+        *_CONSTRAINTS,
+        markers.Title,
+        markers.Examples,
+        markers.Human,
+        te.Doc,
+        getattr(at, "Doc", te.Doc),
+        str,
+    }
+)
+"""Metadata types that are never grouped: yielded as they are."""
+
+
 def _with_meta(node: Node, **changes: Any) -> Node:
     return dataclasses.replace(node, meta=dataclasses.replace(node.meta, **changes))
 
@@ -127,7 +141,9 @@ def _expand(metadata: Iterable[Any]) -> Iterable[Any]:
     """Flatten grouped metadata (``Interval``, ``Len``, pydantic ``FieldInfo``)."""
     field_info = _pydantic_field_info()
     for item in metadata:
-        if isinstance(item, at.GroupedMetadata):
+        if type(item) in _PLAIN:  # the common case, without a slow Protocol isinstance check
+            yield item
+        elif isinstance(item, at.GroupedMetadata):
             yield from _expand(item)
         elif field_info is not None and isinstance(item, field_info):
             yield from _from_field_info(item)

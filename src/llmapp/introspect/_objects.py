@@ -11,11 +11,10 @@ import dataclasses
 import inspect
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
 
 from llmapp.introspect import _compat
-from llmapp.introspect._docstrings import EMPTY_DOC, DocInfo, parse_docstring
+from llmapp.introspect._docstrings import DocInfo, parse_docstring
 from llmapp.introspect.model import NO_DEFAULT
 
 __all__ = ["ObjectShape", "RawField", "object_shape"]
@@ -50,18 +49,9 @@ class ObjectShape:
     extra_allowed: bool = False
 
 
-@lru_cache(maxsize=512)
-def _parse(doc: str) -> DocInfo:
-    try:
-        return parse_docstring(doc)
-    except NotImplementedError:  # the docstring parser has not landed yet: no documentation
-        return EMPTY_DOC
-
-
 def class_doc(cls: type) -> DocInfo:
     """The parsed own docstring of ``cls`` (``EMPTY_DOC`` when there is none)."""
-    doc = _compat.own_docstring(cls)
-    return _parse(doc) if doc else EMPTY_DOC
+    return parse_docstring(_compat.own_docstring(cls))
 
 
 def _shape(kind: str, cls: type, fields: list[RawField], **extra: Any) -> ObjectShape:
@@ -150,7 +140,8 @@ def _pydantic(cls: Any) -> ObjectShape | str:
         try:
             cls.model_rebuild()
         except Exception as error:  # pydantic reports unresolved names this way
-            return f"pydantic model {cls.__qualname__} is incomplete: {error}"
+            reason = str(error).splitlines()[0] if str(error) else type(error).__name__
+            return f"pydantic model {cls.__qualname__} is incomplete: {reason}"
     docs = class_doc(cls).attributes
     fields = []
     for name, info in cls.model_fields.items():

@@ -301,7 +301,7 @@ class TypeBuilder:
         inner = _Scope(
             scope.location,
             _compat.module_namespace(raw.module),
-            {owner.__name__: owner},
+            _class_namespace(raw.owner or owner),
             typevars,
             f"{owner.__qualname__}.{raw.python_name or raw.name}",
         )
@@ -555,6 +555,14 @@ def _hashable(value: Any) -> bool:
     except TypeError:
         return False
     return True
+
+
+def _class_namespace(cls: type) -> dict[str, Any]:
+    """Names a field annotation may use besides its module's: the class, its PEP 695 params."""
+    names: dict[str, Any] = {cls.__name__: cls}
+    for param in getattr(cls, "__type_params__", ()):
+        names[param.__name__] = param
+    return names
 
 
 def _subscript(origin: Any, args: tuple[Any, ...], fallback: Any) -> Any:
