@@ -678,3 +678,35 @@ def test_top_level_scalar_error() -> None:
 def test_undefined_reference_is_a_build_time_lookup_error() -> None:
     with pytest.raises(LookupError):
         compile_converter(RefNode(key="Missing"), EMPTY)
+
+
+def test_generated_object_converter_shows_its_source_in_tracebacks() -> None:
+    import linecache
+    import traceback
+
+    from llmapp.convert._to_python import Compiler
+
+    convert = Compiler(EVENTS).compile(RefNode(key=Event))
+    assert convert is not None
+    source = convert.__llmapp_source__
+    assert source.startswith("def convert_Event(value):")
+    assert "fields['at'] = c1(value['at'])" in source
+    try:
+        convert({"name": "a", "at": "not a date"})
+    except ConversionError as error:
+        frames = traceback.extract_tb(error.__traceback__)
+    filename = frames[-1].filename
+    assert filename.startswith("<llmapp.convert convert_Event ")
+    assert linecache.getline(filename, 1) == "def convert_Event(value):\n"
+
+
+def test_attrs_like_class_never_gets_extra_keys() -> None:
+    @dataclass
+    class Closed:
+        a: date
+
+    closed = obj(
+        Closed, "class", Field(name="a", type=StringNode(python_type=date)), additional=AnyNode()
+    )
+    convert = compile_converter(RefNode(key=Closed), graph(closed))
+    assert convert({"a": "2024-01-01", "b": 1}) == Closed(date(2024, 1, 1))

@@ -12,6 +12,8 @@ import hashlib
 import linecache
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from functools import lru_cache
+from types import CodeType
 from typing import Any
 
 __all__ = ["Emitter", "compile_function"]
@@ -41,14 +43,20 @@ class Emitter:
         return "\n".join(self._lines) + "\n"
 
 
-def compile_function(name: str, source: str, namespace: dict[str, Any]) -> Callable[..., Any]:
-    """Compile ``source`` defining function ``name``; ``namespace`` holds its globals."""
+@lru_cache(maxsize=1024)
+def _code(name: str, source: str) -> CodeType:
+    """Compiled once per distinct source: each method compiles its own converters,
+    and the same object type used by many methods gives the same source."""
     digest = hashlib.blake2s(source.encode(), digest_size=4).hexdigest()
     filename = f"<llmapp.convert {name} {digest}>"
-    code = compile(source, filename, "exec")
     linecache.cache[filename] = (len(source), None, source.splitlines(keepends=True), filename)
+    return compile(source, filename, "exec")
+
+
+def compile_function(name: str, source: str, namespace: dict[str, Any]) -> Callable[..., Any]:
+    """Compile ``source`` defining function ``name``; ``namespace`` holds its globals."""
     scope = dict(namespace)
-    exec(code, scope)
+    exec(_code(name, source), scope)
     function: Callable[..., Any] = scope[name]
     function.__llmapp_source__ = source  # type: ignore[attr-defined]
     return function

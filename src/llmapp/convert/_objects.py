@@ -66,7 +66,7 @@ _KEEPS_JSON_NAMES = frozenset({"typeddict", "pydantic", "class"})
 _CALLS = frozenset({"dataclass", "namedtuple", "class"})
 
 # Kinds that can take keys beyond their declared fields.
-_TAKES_EXTRA = frozenset({"typeddict", "pydantic", "class"})
+_TAKES_EXTRA = frozenset({"typeddict", "pydantic"})
 
 
 def compile_object(compiler: Compiler, definition: ObjectDef) -> Converter:
