@@ -14,6 +14,7 @@ import platform
 import subprocess
 import sys
 import time
+import traceback
 from importlib import metadata
 from typing import Any
 
@@ -110,7 +111,11 @@ def main(argv: list[str] | None = None) -> int:
     for name in SECTIONS:
         if name in chosen:
             section_start = time.perf_counter()
-            text, results[name] = SECTIONS[name](settings)
+            try:
+                text, results[name] = SECTIONS[name](settings)
+            except Exception:  # a broken section must not hide the others (nor fail CI)
+                text = f"## {name}\n\nn/a: the section failed\n\n```\n{traceback.format_exc()}```"
+                results[name] = {"failed": traceback.format_exc()}
             print(
                 f"\n{text}\n\n_({name}: {time.perf_counter() - section_start:.0f} s)_", flush=True
             )

@@ -243,15 +243,18 @@ END_TO_END = [
 def _measure_peer(peer: Peer, schema_of: dict[str, dict[str, Any]], settings: Settings) -> Row:
     row = Row(peer.name, peer.note)
     for payload in PAYLOADS:
+        value: Any = json.dumps(payload.data) if peer.raw_text else payload.fresh()
         try:
             check = peer.make(payload, schema_of[payload.method])
-        except (Unavailable, ImportError) as exc:
-            row.unavailable = str(exc) if isinstance(exc, Unavailable) else f"n/a ({exc})"
+            row.errors[payload.label] = check(value)
+        except Exception as exc:  # missing peer, or an llmapp part not landed / not working yet
+            reason = (
+                str(exc) if isinstance(exc, Unavailable) else f"n/a ({type(exc).__name__}: {exc})"
+            )
+            row.unavailable = reason[:200]
             row.us = dict.fromkeys((p.label for p in PAYLOADS), None)
             row.errors = dict.fromkeys((p.label for p in PAYLOADS), None)
             return row
-        value: Any = json.dumps(payload.data) if peer.raw_text else payload.fresh()
-        row.errors[payload.label] = check(value)
         row.us[payload.label] = measure(lambda check=check, value=value: check(value), settings)
     return row
 
