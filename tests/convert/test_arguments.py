@@ -152,3 +152,31 @@ def test_the_arguments_are_never_mutated() -> None:
     arguments = {"day": "2024-01-01"}
     build(arguments)
     assert arguments == {"day": "2024-01-01"}
+
+
+def test_values_that_are_already_python_pass_through() -> None:
+    # Human-side values come from the caller as Python objects, not JSON.
+    build = compile_arguments(
+        method(
+            param("file", StringNode(python_type=bytes, content_encoding="base64")),
+            param("day", StringNode(python_type=date)),
+            param("lines", ArrayNode(item=RefNode(key=Line))),
+        ),
+        TypeGraph(definitions={Line: LINE}),
+    )
+    line = Line("a", date(2024, 1, 1))
+    _, kwargs = build(
+        {
+            "file": b"%PDF",
+            "day": date(2024, 1, 2),
+            "lines": [line, {"sku": "b", "day": "2024-01-03"}],
+        }
+    )
+    assert kwargs == {
+        "file": b"%PDF",
+        "day": date(2024, 1, 2),
+        "lines": [line, Line("b", date(2024, 1, 3))],
+    }
+    assert kwargs["lines"][0] is line
+    _, kwargs = build({"file": "JVBERg==", "day": "2024-01-02", "lines": []})
+    assert kwargs["file"] == b"%PDF"

@@ -96,7 +96,8 @@ def compile_object(compiler: Compiler, definition: ObjectDef) -> Converter:
     if additional is not None:
         expected = defaultdict(lambda: compiler.describe(additional), expected)
     cls = definition.cls if definition.kind in _CALLS else None
-    return _generate(definition.name, steps, build, cls, extra, expected, extra_allowed)
+    instance = _instance_type(definition)
+    return _generate(definition.name, steps, build, cls, extra, expected, extra_allowed, instance)
 
 
 def _generate(
@@ -107,6 +108,7 @@ def _generate(
     extra: Converter | None,
     expected: Mapping[str, str],
     extra_allowed: bool,
+    instance: type | None,
 ) -> Converter:
     """Generate one function for the object: a statement per field, no loop, no lookups."""
     namespace: dict[str, Any] = {
@@ -116,6 +118,7 @@ def _generate(
         "NAME": name,
         "build": build,
         "cls": cls,
+        "INSTANCE": instance,
         "extra": extra,
         "failure": failure,
         "refused": refused,
@@ -123,6 +126,9 @@ def _generate(
     emit = Emitter()
     function = f"convert_{name}"
     with emit.block(f"def {function}(value):"):
+        if instance is not None:
+            with emit.block("if isinstance(value, INSTANCE):"):
+                emit.line("return value  # already built (a human-side value)")
         emit.line("fields = {}")
         emit.line("key = None")
         with emit.block("try:"):
@@ -167,6 +173,8 @@ def _plain(definition: ObjectDef, build: Callable[[dict[str, Any]], Any]) -> Con
         cls = definition.cls
 
         def call(value: Any) -> Any:
+            if isinstance(value, cls):
+                return value
             try:
                 return cls(**value)
             except Exception as error:
@@ -174,10 +182,20 @@ def _plain(definition: ObjectDef, build: Callable[[dict[str, Any]], Any]) -> Con
 
         return call
 
+    instance = _instance_type(definition)
+
     def copy(value: Any) -> Any:
+        if instance is not None and isinstance(value, instance):
+            return value
         try:
             return build(dict(value))
         except Exception as error:
             raise refused(error, name, value) from None
 
     return copy
+
+
+def _instance_type(definition: ObjectDef) -> type | None:
+    """The class an already-built value is an instance of (none for a TypedDict)."""
+    cls = definition.cls
+    return cls if definition.kind != "typeddict" and isinstance(cls, type) else None

@@ -126,10 +126,20 @@ def scalar_converter(python_type: Any) -> Converter | None:
     for cls in getattr(python_type, "__mro__", ()):
         row = _ROWS.get(cls)
         if row is not None:
-            return row(python_type)
-    if callable(python_type):
-        return _constructor(python_type)
-    return None
+            converter = row(python_type)
+            return converter if cls in (int, float) else _accepting(python_type, converter)
+    if isinstance(python_type, type):
+        return _accepting(python_type, python_type)
+    return python_type if callable(python_type) else None
+
+
+def _accepting(python_type: type, converter: Converter) -> Converter:
+    """Also take a value that is already ``python_type`` (a human-side value, a default)."""
+
+    def convert(value: Any) -> Any:
+        return value if isinstance(value, python_type) else converter(value)
+
+    return convert
 
 
 def scalar_matcher(python_type: Any, converter: Converter) -> Callable[[Any], bool]:
