@@ -5,6 +5,30 @@ arguments become the ``(args, kwargs)`` of the Python call: dataclass instances,
 TypedDict dicts, NamedTuples, Enum members, ``datetime``/``UUID``/``Decimal``/IP
 objects, tuples, sets, pydantic models. ``compile_converter(node, graph)`` does
 the same for one value. ``to_json(value)`` goes the other way, for results.
+
+Decisions a caller may rely on:
+
+- Converting runs after validation and assumes the shapes are right. A node with
+  nothing to convert (``str``, ``list[str]``, a TypedDict of plain fields) gives
+  the value back as it is, not a copy; the input is never mutated.
+- ``null`` for an optional parameter or field whose type does not accept null
+  means "not given" (OpenAI strict mode): it is left out and Python's default applies.
+- A float like ``3.0`` where Python declared ``int`` becomes ``3`` (JSON Schema and
+  the validator accept it as an integer); ``int | float`` keeps ``3.0`` a float.
+- A value that already has the target Python type (a human-side ``bytes``, a built
+  dataclass) passes through unchanged.
+- Unions pick their branch by the value's JSON kind, then by structure (keys,
+  required keys, literal tags, tuple lengths, the written form of a date), in
+  declaration order.
+- pydantic models are built with ``model_validate`` on the converted fields, keyed
+  by their JSON names (aliases): the model's own validators run, strict models work.
+- When the Python side refuses a value the schema allowed (``__post_init__``, a
+  pydantic validator, a year outside ``datetime``'s range), ``ConversionError``
+  says where, with a ``$input`` path like a ``ValidationIssue``.
+- ``to_json``: a NamedTuple becomes an object (its schema is an object, so it
+  round-trips), a pydantic model ``model_dump(mode="json", by_alias=True)``, NaN
+  and infinities ``None``, anything unknown its ``repr``, a cycle
+  ``"<cycle: TypeName>"``. It never raises.
 """
 
 from ._arguments import ArgumentBuilder, compile_arguments
