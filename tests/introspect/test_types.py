@@ -304,6 +304,12 @@ def test_enum_with_values_json_cannot_hold_is_a_problem() -> None:
         (Annotated[str, Pattern("^[A-Z]+$")], StringNode(pattern="^[A-Z]+$")),
         (Annotated[str, Format("hostname")], StringNode(format="hostname")),
         (Annotated[str, ContentMediaType("image/png")], StringNode(content_media_type="image/png")),
+        (
+            Annotated[bytes, ContentMediaType("application/pdf")],
+            StringNode(
+                content_encoding="base64", content_media_type="application/pdf", python_type=bytes
+            ),
+        ),
         (Annotated[Email, MaxLen(100)], StringNode(format="email", max_length=100)),
         (Annotated[int, Title("Count")], IntegerNode(meta=Meta(title="Count"))),
         (Annotated[int, Examples(1, 2)], IntegerNode(meta=Meta(examples=(1, 2)))),

@@ -58,10 +58,12 @@ def _length(bound: str) -> Callable[[Node, Any], Node | None]:
     return apply
 
 
-def _string(name: str) -> Callable[[Node, Any], Node | None]:
+def _string(name: str, *, encoded: bool = False) -> Callable[[Node, Any], Node | None]:
+    """A string keyword; ``encoded`` ones also apply to bytes (base64 text)."""
+
     def apply(node: Node, value: Any) -> Node | None:
-        plain = isinstance(node, StringNode) and node.content_encoding is None
-        return dataclasses.replace(node, **{name: value}) if plain else None
+        fits = isinstance(node, StringNode) and (encoded or node.content_encoding is None)
+        return dataclasses.replace(node, **{name: value}) if fits else None
 
     return apply
 
@@ -77,7 +79,7 @@ _CONSTRAINTS: dict[type, tuple[str, Callable[[Node, Any], Node | None]]] = {
     at.MaxLen: ("max_length", _length("max")),
     markers.Format: ("name", _string("format")),
     markers.Pattern: ("regex", _string("pattern")),
-    markers.ContentMediaType: ("media_type", _string("content_media_type")),
+    markers.ContentMediaType: ("media_type", _string("content_media_type", encoded=True)),
 }
 
 
