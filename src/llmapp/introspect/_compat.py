@@ -34,9 +34,11 @@ __all__ = [
     "is_typeddict",
     "is_typevar",
     "is_union",
+    "module_namespace",
     "own_docstring",
     "resolve_forward",
     "split_annotated",
+    "substitute",
     "type_display",
     "typevar_maps",
 ]

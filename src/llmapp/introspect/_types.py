@@ -2,30 +2,23 @@
 
 Lookup order (first match wins):
 
-1. ``_EXACT``: a type that always gives the same node (``str``, ``datetime``, ``Any``).
-2. ``_ORIGINS``: a parametrised generic by its origin (``list[int]``, ``X | None``,
-   ``Literal[...]``); a generic dataclass/TypedDict/NamedTuple (``Page[Product]``)
-   or ``TypeAliasType`` falls through to its own handler.
+1. ``EXACT`` (in ``_structural``): a type that always gives the same node
+   (``str``, ``datetime``, ``Any``, bare ``list``).
+2. ``ORIGINS`` (in ``_structural``): a parametrised generic by its origin
+   (``list[int]``, ``X | None``, ``Literal[...]``); a generic dataclass, TypedDict,
+   NamedTuple (``Page[Product]``) or ``TypeAliasType`` goes to ``TypeBuilder.generic``.
 3. ``_ROWS``: ordered (predicate, handler) pairs for everything else: forward
-   references, TypeVars, aliases, NewType, Enum, object classes, subclasses of scalars.
+   references, TypeVars, aliases, NewType, Enum, object classes, subclasses of
+   scalars (``SCALAR_ROWS``) and, last, plain classes (a problem).
 
 Adding a Python type is adding one entry to one of these tables.
 """
 
 from __future__ import annotations
 
-import collections
-import collections.abc as abc
 import enum
-import ipaddress
-import pathlib
 import re
-import typing
-import uuid
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
-from datetime import date, datetime, time, timedelta
-from decimal import Decimal
 from typing import Any, ForwardRef
 
 import typing_extensions as te
@@ -33,42 +26,28 @@ import typing_extensions as te
 from llmapp._errors import BuildProblem
 from llmapp.introspect import _compat, _objects
 from llmapp.introspect._constraints import apply_metadata
+from llmapp.introspect._structural import (
+    EXACT,
+    JSON_SCALARS,
+    ORIGINS,
+    SCALAR_ROWS,
+    OriginHandler,
+    Scope,
+)
 from llmapp.introspect.model import (
     AliasDef,
     AnyNode,
-    ArrayNode,
-    BooleanNode,
     Definition,
-    DictNode,
     EnumDef,
     Field,
-    IntegerNode,
-    LiteralNode,
     Node,
-    NullNode,
-    NumberNode,
     ObjectDef,
     RefNode,
-    StringNode,
-    TupleNode,
     TypeGraph,
     TypeKey,
-    UnionNode,
 )
 
 __all__ = ["TypeBuilder", "type_name"]
-
-
-@dataclass(frozen=True, slots=True)
-class _Scope:
-    """Where an annotation is being built: for messages and for resolving names."""
-
-    location: str
-    globalns: Mapping[str, Any] | None
-    localns: Mapping[str, Any] | None
-    typevars: Mapping[Any, Any] = field(default_factory=dict)
-    prefix: str = ""
-    """``Owner.field`` while building a field of a named type."""
 
 
 class TypeBuilder:
@@ -106,7 +85,7 @@ class TypeBuilder:
         the type or the unresolved name to ``problems`` and returns ``None``.
         """
         self._outer_localns = localns
-        return self.node(annotation, _Scope(location, globalns, localns))
+        return self.node(annotation, Scope(location, globalns, localns))
 
     def graph(self) -> TypeGraph:
         """Every definition reached so far."""
@@ -114,15 +93,15 @@ class TypeBuilder:
 
     # -- the dispatch -----------------------------------------------------------------------
 
-    def node(self, annotation: Any, scope: _Scope) -> Node | None:
+    def node(self, annotation: Any, scope: Scope) -> Node | None:
         bare, metadata, _ = _compat.split_annotated(annotation)
         built = self.bare(bare, scope)
         if built is None or not metadata:
             return built
         return apply_metadata(built, metadata, lambda reason: self.report(scope, reason))
 
-    def bare(self, tp: Any, scope: _Scope) -> Node | None:
-        exact: Node | None = _lookup(_EXACT, tp)
+    def bare(self, tp: Any, scope: Scope) -> Node | None:
+        exact: Node | None = _lookup(EXACT, tp)
         if exact is not None:
             return exact
         cached = self._classes.get(tp) if _compat.is_class(tp) else None
@@ -132,7 +111,7 @@ class TypeBuilder:
             return RefNode(key=tp)
         origin = _compat.get_origin(tp)
         if origin is not None:
-            handler: _OriginHandler | None = _lookup(_ORIGINS, origin)
+            handler: OriginHandler | None = _lookup(ORIGINS, origin)
             if handler is not None:
                 return handler(self, tp, origin, _compat.get_args(tp), scope)
             if _objects.is_object_class(origin) or _compat.is_type_alias(origin):
@@ -145,7 +124,7 @@ class TypeBuilder:
                 return built
         return self.report(scope, f"unsupported type {_compat.type_display(tp)}")
 
-    def report(self, scope: _Scope, reason: str) -> Node | None:
+    def report(self, scope: Scope, reason: str) -> Node | None:
         """Record a problem; returns ``None`` so handlers can ``return self.report(...)``."""
         text = f"{scope.prefix}: {reason}" if scope.prefix else reason
         self.problems.append(BuildProblem(scope.location, text))
@@ -153,7 +132,7 @@ class TypeBuilder:
 
     # -- names and forward references -------------------------------------------------------
 
-    def resolve(self, ref: str | ForwardRef, scope: _Scope) -> Any:
+    def resolve(self, ref: str | ForwardRef, scope: Scope) -> Any:
         """Evaluate a forward reference; falls back to the outermost ``localns``."""
         try:
             return _compat.resolve_forward(ref, scope.globalns, scope.localns)
@@ -163,7 +142,7 @@ class TypeBuilder:
                 raise
             return _compat.resolve_forward(ref, scope.globalns, outer)
 
-    def forward(self, ref: str | ForwardRef, scope: _Scope) -> Node | None:
+    def forward(self, ref: str | ForwardRef, scope: Scope) -> Node | None:
         text = ref.__forward_arg__ if isinstance(ref, ForwardRef) else ref
         try:
             value = self.resolve(ref, scope)
@@ -207,16 +186,16 @@ class TypeBuilder:
         self._alias_keys[key] = True
         return RefNode(key=key)
 
-    def alias(self, alias: Any, scope: _Scope, args: tuple[Any, ...] = ()) -> Node | None:
+    def alias(self, alias: Any, scope: Scope, args: tuple[Any, ...] = ()) -> Node | None:
         params = getattr(alias, "__type_params__", ()) or ()
         typevars = dict(zip(params, args, strict=False)) if args else scope.typevars
         globalns = _compat.module_namespace(alias.__module__)
-        inner = _Scope(scope.location, globalns, None, typevars, scope.prefix)
+        inner = Scope(scope.location, globalns, None, typevars, scope.prefix)
         key = alias[args] if args else alias
         name = type_name(key)
         return self.aliased(key, name, alias.__module__, lambda: self.node(alias.__value__, inner))
 
-    def typevar(self, tv: Any, scope: _Scope) -> Node | None:
+    def typevar(self, tv: Any, scope: Scope) -> Node | None:
         if tv in scope.typevars:
             return self.node(scope.typevars[tv], scope)
         default = getattr(tv, "__default__", te.NoDefault)
@@ -224,7 +203,7 @@ class TypeBuilder:
             return self.node(default, scope)
         return self.report(scope, f"unbound TypeVar {tv.__name__}: parametrise the generic type")
 
-    def concrete(self, tp: Any, scope: _Scope) -> Any:
+    def concrete(self, tp: Any, scope: Scope) -> Any:
         """A generic argument with forward references resolved and TypeVars substituted."""
         if isinstance(tp, (str, ForwardRef)):
             tp = self.resolve(tp, scope)
@@ -232,9 +211,17 @@ class TypeBuilder:
             return scope.typevars[tp]
         return _compat.substitute(tp, scope.typevars)
 
+    def plain_class(self, cls: type, scope: Scope) -> Node | None:
+        shown = _compat.type_display(cls)
+        return self.report(
+            scope,
+            f"unsupported type {shown}: a plain class has no field model"
+            " (use a dataclass, TypedDict, NamedTuple or pydantic model)",
+        )
+
     # -- named types ------------------------------------------------------------------------
 
-    def generic(self, tp: Any, origin: Any, args: tuple[Any, ...], scope: _Scope) -> Node | None:
+    def generic(self, tp: Any, origin: Any, args: tuple[Any, ...], scope: Scope) -> Node | None:
         """``Page[Product]``: a parametrised dataclass, TypedDict, NamedTuple or alias."""
         try:
             concrete = tuple(self.concrete(arg, scope) for arg in args)
@@ -249,14 +236,12 @@ class TypeBuilder:
         if _compat.is_type_alias(origin):
             return self.alias(origin, scope, concrete)
         key = _subscript(origin, concrete, tp)
-        if _compat.is_pydantic_model(
-            origin
-        ):  # pydantic builds a concrete class per parametrisation
+        if _compat.is_pydantic_model(origin):  # pydantic makes a class per parametrisation
             return self.node(key, scope)
         typevars = _compat.typevar_maps(origin, concrete)
         return self.named_object(key, origin, typevars, type_name(key), scope)
 
-    def object(self, cls: type, scope: _Scope) -> Node | None:
+    def object(self, cls: type, scope: Scope) -> Node | None:
         typevars = _compat.typevar_maps(cls, ())
         return self.named_object(cls, cls, typevars, type_name(cls), scope)
 
@@ -266,7 +251,7 @@ class TypeBuilder:
         cls: type,
         typevars: Mapping[type, Mapping[Any, Any]],
         name: str,
-        scope: _Scope,
+        scope: Scope,
     ) -> Node | None:
         if key in self._definitions or key in self._building:
             return RefNode(key=key)
@@ -296,9 +281,9 @@ class TypeBuilder:
         return RefNode(key=key)
 
     def field(
-        self, raw: _objects.RawField, owner: type, typevars: Mapping[Any, Any], scope: _Scope
+        self, raw: _objects.RawField, owner: type, typevars: Mapping[Any, Any], scope: Scope
     ) -> Field | None:
-        inner = _Scope(
+        inner = Scope(
             scope.location,
             _compat.module_namespace(raw.module),
             _class_namespace(raw.owner or owner),
@@ -328,11 +313,11 @@ class TypeBuilder:
             python_name=raw.python_name,
         )
 
-    def enum(self, cls: type[enum.Enum], scope: _Scope) -> Node | None:
+    def enum(self, cls: type[enum.Enum], scope: Scope) -> Node | None:
         if cls in self._definitions:
             return RefNode(key=cls)
         values = tuple(member.value for member in cls)
-        bad = [v for v in values if not isinstance(v, _JSON_SCALARS)]
+        bad = [v for v in values if not isinstance(v, JSON_SCALARS)]
         if bad:
             return self.report(
                 scope, f"Enum {cls.__qualname__} has values JSON cannot hold: {bad!r}"
@@ -350,167 +335,6 @@ class TypeBuilder:
         )
         return RefNode(key=cls)
 
-    # -- structural types -------------------------------------------------------------------
-
-    def array(self, tp: Any, origin: Any, args: tuple[Any, ...], scope: _Scope) -> Node | None:
-        item = self.node(args[0], scope) if args else _ANY
-        unique = origin in _UNIQUE
-        return (
-            None if item is None else ArrayNode(item=item, unique_items=unique, python_type=origin)
-        )
-
-    def tuple_type(self, tp: Any, origin: Any, args: tuple[Any, ...], scope: _Scope) -> Node | None:
-        if len(args) == 2 and args[1] is Ellipsis:
-            return self.array(tp, tuple, args[:1], scope)
-        if args == ((),):  # ``Tuple[()]`` on Python 3.10
-            args = ()
-        items = [self.node(arg, scope) for arg in args]
-        if any(item is None for item in items):
-            return None
-        return TupleNode(items=tuple(items), python_type=tuple)  # type: ignore[arg-type]
-
-    def mapping(self, tp: Any, origin: Any, args: tuple[Any, ...], scope: _Scope) -> Node | None:
-        if args and not self.string_key(args[0], scope):
-            shown = _compat.type_display(tp)
-            return self.report(scope, f"{shown}: JSON object keys are strings, use str keys")
-        value = self.node(args[1], scope) if len(args) == 2 else _ANY
-        return None if value is None else DictNode(value=value, python_type=origin)
-
-    def string_key(self, tp: Any, scope: _Scope) -> bool:
-        try:
-            tp = self.concrete(tp, scope)
-        except Exception:
-            return False
-        tp, _, _ = _compat.split_annotated(tp)
-        while _compat.is_newtype(tp):
-            tp = tp.__supertype__
-        return tp in _ANY_TYPES or (_compat.is_class(tp) and issubclass(tp, str))
-
-    def union(self, tp: Any, origin: Any, args: tuple[Any, ...], scope: _Scope) -> Node | None:
-        built = [self.node(arg, scope) for arg in args]  # every option, to report every problem
-        if any(option is None for option in built):
-            return None
-        options = _merge_literals(built)  # type: ignore[arg-type]
-        return options[0] if len(options) == 1 else UnionNode(options=tuple(options))
-
-    def literal(self, tp: Any, origin: Any, args: tuple[Any, ...], scope: _Scope) -> Node | None:
-        values: list[Any] = []
-        enums = set()
-        for arg in args:
-            if isinstance(arg, enum.Enum):
-                enums.add(type(arg))
-                values.append(arg.value)
-            elif isinstance(arg, _JSON_SCALARS):
-                values.append(arg)
-            else:
-                return self.report(scope, f"Literal value {arg!r} is not a JSON scalar")
-        if enums and (len(enums) > 1 or len(values) != sum(isinstance(a, enum.Enum) for a in args)):
-            return self.report(scope, f"{_compat.type_display(tp)} mixes Enum members with others")
-        python_type = next(iter(enums)) if enums else None
-        return LiteralNode(values=tuple(values), python_type=python_type)
-
-    def plain_class(self, cls: type, scope: _Scope) -> None:
-        shown = _compat.type_display(cls)
-        self.report(
-            scope,
-            f"unsupported type {shown}: a plain class has no field model"
-            " (use a dataclass, TypedDict, NamedTuple or pydantic model)",
-        )
-
-    def unsupported(self, tp: Any, origin: Any, args: tuple[Any, ...], scope: _Scope) -> None:
-        reason = _NEVER_JSON.get(origin, "it cannot be sent as JSON")
-        self.report(scope, f"unsupported type {_compat.type_display(tp)}: {reason}")
-
-
-# -- tables -------------------------------------------------------------------------------------
-
-_JSON_SCALARS = (str, int, float, bool, type(None))
-_ANY = AnyNode()
-_ANY_TYPES: frozenset[Any] = frozenset({Any, te.Any, object})
-
-
-def _string(fmt: str | None = None, python_type: Any = None, **more: Any) -> StringNode:
-    return StringNode(format=fmt, python_type=python_type, **more)
-
-
-def _formats() -> dict[Any, Node]:
-    return {
-        datetime: _string("date-time", datetime),
-        date: _string("date", date),
-        time: _string("time", time),
-        timedelta: _string("duration", timedelta),
-        uuid.UUID: _string("uuid", uuid.UUID),
-        Decimal: _string("decimal", Decimal),
-        ipaddress.IPv4Address: _string("ipv4", ipaddress.IPv4Address),
-        ipaddress.IPv6Address: _string("ipv6", ipaddress.IPv6Address),
-        pathlib.Path: _string("path", pathlib.Path),
-        pathlib.PurePath: _string("path", pathlib.PurePath),
-        bytes: _string(None, bytes, content_encoding="base64"),
-        bytearray: _string(None, bytearray, content_encoding="base64"),
-    }
-
-
-_EXACT: dict[Any, Node] = {
-    str: StringNode(),
-    te.LiteralString: StringNode(),
-    int: IntegerNode(),
-    float: NumberNode(),
-    bool: BooleanNode(),
-    None: NullNode(),
-    type(None): NullNode(),
-    **{any_type: _ANY for any_type in _ANY_TYPES},
-    list: ArrayNode(item=_ANY, python_type=list),
-    set: ArrayNode(item=_ANY, unique_items=True, python_type=set),
-    frozenset: ArrayNode(item=_ANY, unique_items=True, python_type=frozenset),
-    tuple: ArrayNode(item=_ANY, python_type=tuple),
-    typing.Tuple: ArrayNode(item=_ANY, python_type=tuple),  # noqa: UP006  (bare, not tuple[()])
-    dict: DictNode(value=_ANY, python_type=dict),
-    **_formats(),
-}
-
-_UNIQUE = frozenset({set, frozenset, abc.Set, abc.MutableSet})
-
-_NEVER_JSON: dict[Any, str] = {
-    abc.Callable: "a callable cannot be sent as JSON",
-    type: "a class object cannot be sent as JSON",
-    abc.Iterator: "an iterator cannot be sent as JSON",
-    abc.Generator: "a generator cannot be sent as JSON",
-    abc.Awaitable: "an awaitable cannot be sent as JSON",
-    abc.Coroutine: "a coroutine cannot be sent as JSON",
-}
-
-_OriginHandler = Callable[[TypeBuilder, Any, Any, "tuple[Any, ...]", _Scope], "Node | None"]
-
-_ORIGINS: dict[Any, _OriginHandler] = {
-    **dict.fromkeys(
-        (list, abc.Sequence, abc.MutableSequence, abc.Collection, abc.Iterable, collections.deque),
-        TypeBuilder.array,
-    ),
-    **dict.fromkeys(_UNIQUE, TypeBuilder.array),
-    tuple: TypeBuilder.tuple_type,
-    **dict.fromkeys((dict, abc.Mapping, abc.MutableMapping), TypeBuilder.mapping),
-    typing.Union: TypeBuilder.union,
-    **({_compat.get_origin(int | None): TypeBuilder.union}),
-    typing.Literal: TypeBuilder.literal,
-    te.Literal: TypeBuilder.literal,
-    **dict.fromkeys(_NEVER_JSON, TypeBuilder.unsupported),
-}
-
-
-def _scalar_subclass(base: type) -> tuple[Callable[[Any], bool], Callable[..., Node | None]]:
-    """``class Sku(str)``, a ``datetime`` subclass: the base's node, converted to the subclass."""
-    import dataclasses
-
-    node = _EXACT[base]
-
-    def matches(tp: Any) -> bool:
-        return _compat.is_class(tp) and issubclass(tp, base)
-
-    def handle(builder: TypeBuilder, tp: Any, scope: _Scope) -> Node:
-        return dataclasses.replace(node, python_type=tp)
-
-    return matches, handle
-
 
 _ROWS: tuple[tuple[Callable[[Any], bool], Callable[..., Node | None]], ...] = (
     (lambda tp: isinstance(tp, (str, ForwardRef)), TypeBuilder.forward),
@@ -519,16 +343,7 @@ _ROWS: tuple[tuple[Callable[[Any], bool], Callable[..., Node | None]], ...] = (
     (_compat.is_newtype, lambda builder, tp, scope: builder.node(tp.__supertype__, scope)),
     (_compat.is_enum_class, TypeBuilder.enum),  # before int/str: IntEnum, StrEnum
     (_objects.is_object_class, TypeBuilder.object),  # before tuple: NamedTuple
-    # bool before int; datetime before date: a subclass matches its nearest base first.
-    *(
-        _scalar_subclass(base)
-        for base in (bool, int, float, str, bytes, bytearray, datetime, date, time, timedelta)
-    ),
-    *(
-        _scalar_subclass(base)
-        for base in (uuid.UUID, Decimal, ipaddress.IPv4Address, ipaddress.IPv6Address)
-    ),
-    _scalar_subclass(pathlib.PurePath),
+    *SCALAR_ROWS,
     (_compat.is_class, TypeBuilder.plain_class),
 )
 
@@ -570,27 +385,6 @@ def _subscript(origin: Any, args: tuple[Any, ...], fallback: Any) -> Any:
         return origin[args]
     except TypeError:
         return fallback
-
-
-def _merge_literals(options: list[Node]) -> list[Node]:
-    """``Literal["a"] | Literal["b"]`` -> one ``Literal["a", "b"]``."""
-    merged: list[Node] = []
-    for option in options:
-        previous = merged[-1] if merged else None
-        if (
-            isinstance(option, LiteralNode)
-            and isinstance(previous, LiteralNode)
-            and option.meta == previous.meta
-            and option.python_type is previous.python_type
-        ):
-            merged[-1] = LiteralNode(
-                values=previous.values + option.values,
-                meta=option.meta,
-                python_type=option.python_type,
-            )
-        else:
-            merged.append(option)
-    return merged
 
 
 def type_name(tp: Any) -> str:
