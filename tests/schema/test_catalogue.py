@@ -259,3 +259,48 @@ def test_catalogue_snapshot(shape: str) -> None:
 
 def test_every_snapshot_has_a_shape() -> None:
     assert sorted(p.stem for p in SNAPSHOTS.glob("*.json")) == sorted(SHAPES)
+
+
+def _strict_parameters(shape: Any) -> tuple[dict[str, Any], list[str]]:
+    builder = TypeBuilder()
+    namespace = {**globals(), "Optional": Optional}
+    first = builder.build(shape, location="Catalogue.m.first", globalns=namespace)
+    third = builder.build(_nullable(shape), location="Catalogue.m.third", globalns=namespace)
+    assert first is not None and third is not None
+    params = [
+        ParameterSpec(name="first", type=first),
+        ParameterSpec(name="third", type=third, required=False, default=None),
+    ]
+    emitter = SchemaEmitter(builder.graph(), strict=True)
+    schema = emitter.parameters(params, location="Catalogue.m")
+    return schema, [str(problem) for problem in emitter.problems]
+
+
+@pytest.mark.parametrize("shape", sorted(SHAPES))
+def test_catalogue_schemas_are_valid_draft_2020_12(shape: str) -> None:
+    jsonschema = pytest.importorskip("jsonschema")
+    for function in catalogue(SHAPES[shape]).values():
+        jsonschema.Draft202012Validator.check_schema(function["parameters"])
+        if function["output"] is not None:
+            jsonschema.Draft202012Validator.check_schema(function["output"])
+    jsonschema.Draft202012Validator.check_schema(_strict_parameters(SHAPES[shape])[0])
+
+
+@pytest.mark.parametrize("shape", sorted(SHAPES))
+def test_strict_schemas_are_already_what_openai_agents_would_make_them(shape: str) -> None:
+    """The Agents SDK's own strict conversion leaves llmapp's strict schemas unchanged."""
+    strict_schema = pytest.importorskip("agents.strict_schema")
+    schema, problems = _strict_parameters(SHAPES[shape])
+    if shape == "dynamic_keys":  # the one shape strict mode cannot express: both say so
+        assert len(problems) == 4
+        with pytest.raises(Exception, match="additionalProperties"):
+            strict_schema.ensure_strict_json_schema(json.loads(json.dumps(schema)))
+        return
+    assert problems == (
+        [
+            "Catalogue.m: Constraints.point: a fixed-length tuple (prefixItems) is not supported in strict mode"
+        ]
+        if shape == "constraints"
+        else []
+    )
+    assert strict_schema.ensure_strict_json_schema(json.loads(json.dumps(schema))) == schema
