@@ -992,3 +992,46 @@ def test_pep695_aliases_and_generic_classes(load: Callable[[str, str], Any]) -> 
             default=None,
         ),
     )
+
+
+def test_inherited_fields_resolve_in_the_module_that_declares_them(
+    load: Callable[[str, str], Any],
+) -> None:
+    base = load(
+        "llmapp_test_base",
+        """
+        from __future__ import annotations
+        import dataclasses
+
+        @dataclasses.dataclass
+        class Only:
+            x: int
+
+        @dataclasses.dataclass
+        class Base:
+            '''The base.
+
+            Attributes:
+                only: Known only here.
+            '''
+            only: Only
+        """,
+    )
+    child = load(
+        "llmapp_test_child",
+        """
+        from __future__ import annotations
+        import dataclasses
+        from llmapp_test_base import Base
+
+        @dataclasses.dataclass
+        class Child(Base):
+            name: str
+        """,
+    )
+    _, builder = build(child.Child)
+    assert builder.problems == []
+    assert builder.graph().definitions[child.Child].fields == (  # type: ignore[union-attr]
+        Field(name="only", type=ref(base.Only), description="Known only here."),
+        Field(name="name", type=STR),
+    )
