@@ -72,7 +72,8 @@ class CheckWriter:
         if is_trivial(schema) or not isinstance(schema, (Mapping, bool)):
             return
         if self.out.level >= SPLIT_LEVEL and has_structure(schema):
-            self.out.line(f"if not {self.gen.function(node, CHECK)}({v}, d): return False")
+            call = f"{self.gen.function(node, CHECK)}({v}, {self.gen.depth_of(node)})"
+            self.out.line(f"if not {call}: return False")
             return
         self.body(node, v)
 
@@ -93,18 +94,38 @@ class CheckWriter:
         schema = node.schema
         self.gen.focus(node)
         types = self.gen.checked_types(node)
-        if types is not None:
-            strict = "object" in types and not (closed_object(schema) or iterates_keys(schema))
-            self.out.line(f"if not {type_test(types, v, strict_keys=strict)}: return False")
         conditions = self.gen.conditions.local(schema, v, types)
-        if conditions:
-            self.out.line(f"if not ({' and '.join(conditions)}): return False")
-        if any(key in schema for key in OBJECT_KEYWORDS):
-            self._guarded(types, "object", f"isinstance({v}, dict)", lambda: self._object(node, v))
+        objects = any(key in schema for key in OBJECT_KEYWORDS)
+        if types == frozenset({"object"}):
+            self._object_type(node, v, conditions, objects)
+        else:
+            strict = types is not None and "object" in types and not iterates_keys(schema)
+            tests = [type_test(types, v, strict_keys=strict)] if types is not None else []
+            tests += conditions
+            if tests:
+                self.out.line(f"if not ({' and '.join(tests)}): return False")
+            if objects:
+                self._guarded(
+                    types, "object", f"isinstance({v}, dict)", lambda: self._object(node, v)
+                )
         if any(key in schema for key in ARRAY_KEYWORDS):
             guard = f"isinstance({v}, (list, tuple))"
             self._guarded(types, "array", guard, lambda: self._array(node, v))
         self._applicators(node, v)
+
+    def _object_type(self, node: Node, v: str, conditions: list[str], objects: bool) -> None:
+        """``type: object``: a dict subclass is copied to a plain dict once, so that the
+        lookups below can be ``v[key]`` (no ``__missing__``, no overridden ``get``)."""
+        with self.out.block(f"if type({v}) is not dict:"):
+            self.out.line(f"if not isinstance({v}, dict): return False")
+            self.out.line(f"{v} = dict({v})")
+        schema = node.schema
+        if not (closed_object(schema) or iterates_keys(schema)):
+            conditions = [f"_str_keys({v})", *conditions]
+        if conditions:
+            self.out.line(f"if not ({' and '.join(conditions)}): return False")
+        if objects:
+            self._object(node, v, plain=True)
 
     def _guarded(self, types: frozenset[str] | None, name: str, test: str, emit: Any) -> None:
         if types is not None and types <= {name}:
@@ -115,7 +136,7 @@ class CheckWriter:
 
     # -- objects -----------------------------------------------------------------
 
-    def _object(self, node: Node, v: str) -> None:
+    def _object(self, node: Node, v: str, *, plain: bool = False) -> None:
         schema = node.schema
         props, required = object_parts(schema)
         closed = closed_object(schema)
@@ -127,8 +148,12 @@ class CheckWriter:
                 self.out.line(f"{counter} = {present}")
             else:
                 self.out.line(f"if len({v}) != {present}: return False")
-        for name, _ in props.items():
-            self._property(node, v, name, name in required, counter)
+        found = self._required(node, v, [name for name in props if name in required], plain)
+        for name in props:
+            if name in found:
+                self.block(self.gen.resolver.child(node, "properties", name), found[name])
+            elif name not in required:
+                self._optional(node, v, name, counter)
         for name in required:
             if name not in props:
                 self.out.line(f"if {literal(name)} not in {v}: return False")
@@ -138,19 +163,32 @@ class CheckWriter:
         if iterates_keys(schema) and (not closed or "propertyNames" in schema):
             self._key_loop(node, v, props)
 
-    def _property(self, node: Node, v: str, name: str, required: bool, counter: str | None) -> None:
+    def _required(self, node: Node, v: str, names: list[str], plain: bool) -> dict[str, str]:
+        """Look every required property up at once; a missing one ends the check."""
+        found = {name: self.gen.fresh("v") for name in names}
+        if not found:
+            return found
+        if not plain:
+            for name, item in found.items():
+                self.out.line(f"{item} = {v}.get({literal(name)}, _MISSING)")
+                self.out.line(f"if {item} is _MISSING: return False")
+            return found
+        with self.out.block("try:"):
+            for name, item in found.items():
+                self.out.line(f"{item} = {v}[{literal(name)}]")
+        with self.out.block("except KeyError:"):
+            self.out.line("return False")
+        return found
+
+    def _optional(self, node: Node, v: str, name: str, counter: str | None) -> None:
         child = self.gen.resolver.child(node, "properties", name)
         key = literal(name)
-        if not required and is_trivial(child.schema):
+        if is_trivial(child.schema):
             if counter is not None:
                 self.out.line(f"if {key} in {v}: {counter} += 1")
             return
         item = self.gen.fresh("v")
         self.out.line(f"{item} = {v}.get({key}, _MISSING)")
-        if required:
-            self.out.line(f"if {item} is _MISSING: return False")
-            self.block(child, item)
-            return
         with self.out.block(f"if {item} is not _MISSING:"):
             if counter is not None:
                 self.out.line(f"{counter} += 1")

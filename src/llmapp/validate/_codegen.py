@@ -32,7 +32,7 @@ from ._conditions import JSON_TYPES, Conditions, declared_types, type_test
 from ._emitter import Emitter, literal
 from ._expected import expected_text
 from ._refs import Node, Resolver, name_of, ref_name, subschemas
-from ._result import UNDEFINED, ValidationIssue
+from ._result import UNDEFINED
 from ._schema_error import SchemaError
 
 __all__ = ["CHECK", "WALK", "Generated", "Generator", "Path"]
@@ -92,7 +92,7 @@ _HELPERS: dict[str, Any] = {
     "_index_path": _runtime.index_path,
     "_pick": _unions.pick,
     "_tie": _unions.tie,
-    "_Issue": ValidationIssue,
+    "_Issue": _runtime.make_issue,
     "_UNDEFINED": UNDEFINED,
     "_MISSING": _runtime.MISSING,
     "_Deep": _runtime.DepthExceeded,
@@ -106,8 +106,11 @@ def is_trivial(schema: Any) -> bool:
     return isinstance(schema, Mapping) and not any(key in _VALIDATING for key in schema)
 
 
-def has_structure(schema: Mapping[str, Any]) -> bool:
-    return any(key in schema for key in OBJECT_KEYWORDS + ARRAY_KEYWORDS + APPLICATORS)
+def has_structure(schema: Any) -> bool:
+    """True for a schema with keywords that look inside the value or combine subschemas."""
+    return isinstance(schema, Mapping) and any(
+        key in schema for key in OBJECT_KEYWORDS + ARRAY_KEYWORDS + APPLICATORS
+    )
 
 
 @dataclass(frozen=True)
@@ -292,8 +295,19 @@ class Generator:
         )
         return recursive, reaching
 
-    def depth_of(self, target: Node) -> str:
-        return "d + 1" if target.pointer in self.recursive else "d"
+    def depth_of(self, callee: Node) -> str:
+        """The depth argument for a call into ``callee``'s function.
+
+        ``d`` counts generated calls that can repeat along a recursion: calls into a
+        definition on a ``$ref`` cycle, and into any other function (a union branch, a
+        split-off subschema) whose subtree reaches one. So it bounds the Python frames a
+        cyclic or very deep input can pile up, not only the ``$ref`` hops.
+        """
+        if callee.pointer in self.recursive:
+            return "d + 1"
+        if callee.pointer not in self.reaching and self.may_raise(callee):
+            return "d + 1"
+        return "d"
 
     def may_raise(self, node: Node) -> bool:
         """Whether checking ``node`` can reach a recursive definition (and its depth guard)."""
@@ -306,12 +320,12 @@ class Generator:
         inline = self.inline_expr(node, v, budget)
         if inline is not None:
             return inline
-        return f"{self.function(node, CHECK)}({v}, d)"
+        return f"{self.function(node, CHECK)}({v}, {self.depth_of(node)})"
 
     def safe_check(self, node: Node, v: str) -> str:
         """``check_expr`` for use inside a walker, where hitting the depth limit means False."""
         if self.may_raise(node):
-            return f"_passes({self.function(node, CHECK)}, {v}, d)"
+            return f"_passes({self.function(node, CHECK)}, {v}, {self.depth_of(node)})"
         return self.check_expr(node, v)
 
     def inline_expr(self, node: Node, v: str, budget: int = 3) -> str | None:

@@ -10,14 +10,19 @@ from __future__ import annotations
 import binascii
 import ipaddress
 import re
+import unicodedata
 from collections.abc import Callable
 
 __all__ = ["NUMBER_FORMATS", "STRING_FORMATS"]
 
-_DATE = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})\Z")
-_TIME = re.compile(
-    r"([0-9]{2}):([0-9]{2}):([0-9]{2})(?:\.[0-9]+)?(?:[zZ]|([+-])([0-9]{2}):([0-9]{2}))\Z"
+_DATE_PART = r"([0-9]{4})-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])"
+_TIME_PART = (
+    r"([01][0-9]|2[0-3]):([0-5][0-9]):([0-5][0-9]|60)(?:\.[0-9]+)?"
+    r"(?:[zZ]|([+-])([01][0-9]|2[0-3]):([0-5][0-9]))"
 )
+_DATE = re.compile(_DATE_PART + r"\Z")
+_TIME = re.compile(_TIME_PART + r"\Z")
+_DATE_TIME = re.compile(_DATE_PART + "[Tt]" + _TIME_PART + r"\Z")
 _DAYS_IN_MONTH = (31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
 
 _DURATION_DATE = r"(?:[0-9]+D|[0-9]+M(?:[0-9]+D)?|[0-9]+Y(?:[0-9]+M(?:[0-9]+D)?)?)"
@@ -29,9 +34,12 @@ _IPV4 = re.compile(
     r"(?:(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\.){3}"
     r"(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\Z"
 )
-_LABEL = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\Z")
+_LABEL_TEXT = r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
+_LABEL = re.compile(_LABEL_TEXT + r"\Z")
+_HOSTNAME = re.compile(rf"(?:{_LABEL_TEXT}\.)*{_LABEL_TEXT}\Z")
 _ATEXT = r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+"
 _DOT_ATOM = re.compile(rf"{_ATEXT}(?:\.{_ATEXT})*\Z")
+_PLAIN_EMAIL = re.compile(rf"{_ATEXT}(?:\.{_ATEXT})*@((?:{_LABEL_TEXT}\.)*{_LABEL_TEXT})\Z")
 _QUOTED = re.compile(r'"(?:[\x20\x21\x23-\x5b\x5d-\x7e]|\\[\x20-\x7e])*"\Z')
 _BASE64 = re.compile(r"(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?\Z")
 _DECIMAL = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?\Z")
@@ -56,15 +64,23 @@ def _is_leap(year: int) -> bool:
     return year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
 
 
+def _day_ok(year: str, month: str, day: str) -> bool:
+    if day <= "28":
+        return True
+    number = int(month)
+    days = 29 if number == 2 and _is_leap(int(year)) else _DAYS_IN_MONTH[number - 1]
+    return int(day) <= days
+
+
+def _leap_second_ok(hour: str, minute: str, sign: str | None, off_h: str, off_m: str) -> bool:
+    """Second 60 is only valid at 23:59 UTC."""
+    offset = 0 if sign is None else (int(off_h) * 60 + int(off_m)) * (1 if sign == "+" else -1)
+    return (int(hour) * 60 + int(minute) - offset) % (24 * 60) == 23 * 60 + 59
+
+
 def is_date(text: str) -> bool:
     match = _DATE.match(text)
-    if match is None:
-        return False
-    year, month, day = (int(part) for part in match.groups())
-    if not 1 <= month <= 12:
-        return False
-    days = 29 if month == 2 and _is_leap(year) else _DAYS_IN_MONTH[month - 1]
-    return 1 <= day <= days
+    return match is not None and _day_ok(*match.groups())
 
 
 def is_time(text: str) -> bool:
@@ -72,25 +88,18 @@ def is_time(text: str) -> bool:
     match = _TIME.match(text)
     if match is None:
         return False
-    hour, minute, second = int(match[1]), int(match[2]), int(match[3])
-    if hour > 23 or minute > 59 or second > 60:
-        return False
-    offset = 0
-    if match[4] is not None:
-        off_hour, off_minute = int(match[5]), int(match[6])
-        if off_hour > 23 or off_minute > 59:
-            return False
-        offset = (off_hour * 60 + off_minute) * (1 if match[4] == "+" else -1)
-    if second == 60:
-        utc = (hour * 60 + minute - offset) % (24 * 60)
-        return utc == 23 * 60 + 59
-    return True
+    hour, minute, second, sign, off_h, off_m = match.groups()
+    return second != "60" or _leap_second_ok(hour, minute, sign, off_h, off_m)
 
 
 def is_date_time(text: str) -> bool:
-    if len(text) < 11 or text[10] not in "Tt":
+    match = _DATE_TIME.match(text)
+    if match is None:
         return False
-    return is_date(text[:10]) and is_time(text[11:])
+    year, month, day, hour, minute, second, sign, off_h, off_m = match.groups()
+    if not _day_ok(year, month, day):
+        return False
+    return second != "60" or _leap_second_ok(hour, minute, sign, off_h, off_m)
 
 
 def is_duration(text: str) -> bool:
@@ -117,34 +126,70 @@ def is_ipv6(text: str) -> bool:
 
 
 def is_hostname(text: str) -> bool:
-    """RFC 1123 host name; ``xn--`` labels must decode as Punycode."""
-    if not text or len(text) > 253 or not text.isascii():
+    """RFC 1123 host name; ``xn--`` labels must be valid IDNA 2008 A-labels."""
+    if len(text) > 253 or _HOSTNAME.match(text) is None:
         return False
-    return all(_is_label(label) for label in text.split("."))
+    return "--" not in text or all(_is_label(label) for label in text.split("."))
 
 
 def _is_label(label: str) -> bool:
     if _LABEL.match(label) is None:
         return False
-    if label[2:4] != "--":
+    if label[:4].lower() != "xn--":
         return True
-    if label[:2].lower() != "xn":
-        return False
     try:
         decoded = label[4:].encode("ascii").decode("punycode")
     except (UnicodeError, ValueError):
         return False
-    return bool(decoded) and not decoded[0].isspace() and _idna_start_ok(decoded)
+    return _is_u_label(decoded)
 
 
-def _idna_start_ok(decoded: str) -> bool:
-    import unicodedata
+_DISALLOWED = frozenset("\u0640\u07fa\u302e\u302f\u3031\u3032\u3033\u3034\u3035\u303b")
 
-    return not unicodedata.category(decoded[0]).startswith("M")
+
+def _is_u_label(label: str) -> bool:
+    """The IDNA 2008 rules (RFC 5891, 5892 appendix A) a decoded A-label must keep."""
+    if not label or label[2:4] == "--" or unicodedata.category(label[0]).startswith("M"):
+        return False
+    if any(char in _DISALLOWED for char in label):
+        return False
+    arabic = any("\u0660" <= c <= "\u0669" for c in label)
+    if arabic and any("\u06f0" <= c <= "\u06f9" for c in label):
+        return False
+    return all(_context_ok(label, index) for index in range(len(label)))
+
+
+def _script(char: str) -> str:
+    return unicodedata.name(char, "").split(" ", 1)[0]
+
+
+def _context_ok(label: str, index: int) -> bool:
+    char = label[index]
+    before = label[index - 1] if index > 0 else ""
+    after = label[index + 1] if index + 1 < len(label) else ""
+    if char == "\u00b7":  # MIDDLE DOT between two l's
+        return before == "l" and after == "l"
+    if char == "\u0375":  # Greek KERAIA before Greek
+        return bool(after) and _script(after) == "GREEK"
+    if char in "\u05f3\u05f4":  # Hebrew GERESH, GERSHAYIM after Hebrew
+        return bool(before) and _script(before) == "HEBREW"
+    if char == "\u30fb":  # KATAKANA MIDDLE DOT with Hiragana, Katakana or Han
+        return any(_script(c) in ("HIRAGANA", "KATAKANA", "CJK") for c in label if c != char)
+    if char == "\u200d":  # ZERO WIDTH JOINER after a virama
+        return bool(before) and unicodedata.combining(before) == 9
+    if char == "\u200c":  # ZERO WIDTH NON-JOINER after a virama, or between joining letters
+        if before and unicodedata.combining(before) == 9:
+            return True
+        return _script(before or " ") == "ARABIC" and _script(after or " ") == "ARABIC"
+    return True
 
 
 def is_email(text: str) -> bool:
     """RFC 5321 mailbox: dot-atom or quoted local part, host name or address literal."""
+    plain = _PLAIN_EMAIL.match(text)
+    if plain is not None:
+        domain = plain[1]
+        return len(domain) <= 253 and ("--" not in domain or is_hostname(domain))
     local, at, domain = text.rpartition("@")
     if not at or not local or not domain:
         return False
@@ -234,8 +279,9 @@ def is_regex(text: str) -> bool:
 
     try:
         compile_pattern(text)
-    except PatternError:
-        return False
+    except PatternError as error:
+        # ECMA-262 allows lookbehind of any width; Python's re does not, yet it is a regex.
+        return "look-behind requires fixed-width" in str(error)
     return True
 
 

@@ -234,10 +234,10 @@ class _Translator:
             self.at = named.end()
             return f"(?P={named[1]})"
         if char.isdigit() and char != "0" and not in_class:
-            digits = re.compile("[0-9]*").match(source, self.at)
-            assert digits is not None
-            self.at = digits.end()
-            return "\\" + char + digits.group(0)
+            more = re.compile("[0-9]*").match(source, self.at)
+            assert more is not None
+            self.at = more.end()
+            return "\\" + char + more.group(0)
         if char == "0":
             if source[self.at : self.at + 1].isdigit():
                 raise PatternError("octal escapes are not ECMA-262 (unicode mode)")

@@ -97,18 +97,26 @@ class Resolver:
     def __init__(self, root: Any) -> None:
         self.root = root
         self._bases: dict[str, str] = {}
-        self._resources: dict[str, str] = {}
+        self._resources: dict[str, str] = {ROOT_BASE: ""}
         self._anchors: dict[str, str] = {}
-        base = ROOT_BASE
-        if isinstance(root, Mapping) and isinstance(root.get("$id"), str):
-            base = _join(ROOT_BASE, root["$id"])
-        self._resources[ROOT_BASE] = ""
-        self._visit(root, "", base)
+        dialect = root.get("$schema") if isinstance(root, Mapping) else None
+        dialect = dialect if isinstance(dialect, str) else ""
+        # Up to draft 7, "$ref" replaces its siblings; drafts 3 and 4 spell "$id" as "id".
+        self.ref_only = any(f"draft-0{n}" in dialect for n in (3, 4, 6, 7))
+        self._id_keyword = "id" if any(f"draft-0{n}" in dialect for n in (3, 4)) else "$id"
+        self._visit(root, "", ROOT_BASE)
+
+    def _view(self, schema: Any) -> Any:
+        if self.ref_only and isinstance(schema, Mapping) and "$ref" in schema:
+            return {"$ref": schema["$ref"]}
+        return schema
 
     def _visit(self, schema: Any, pointer: str, base: str) -> None:
         if not isinstance(schema, Mapping):
             return
-        ident = schema.get("$id")
+        ident = schema.get(self._id_keyword)
+        if self.ref_only and "$ref" in schema:
+            ident = None
         if isinstance(ident, str):
             base = _join(base, ident)
             uri, fragment = urldefrag(base)
@@ -126,7 +134,7 @@ class Resolver:
 
     @property
     def root_node(self) -> Node:
-        return Node(self.root, "", self._bases.get("", ROOT_BASE))
+        return Node(self._view(self.root), "", self._bases.get("", ROOT_BASE))
 
     def child(self, node: Node, *tokens: str) -> Node:
         """The node under ``node`` at the given pointer tokens."""
@@ -134,7 +142,7 @@ class Resolver:
         schema = node.schema
         for token in tokens:
             schema = schema[int(token)] if isinstance(schema, list) else schema[token]
-        return Node(schema, pointer, self._bases.get(pointer, node.base))
+        return Node(self._view(schema), pointer, self._bases.get(pointer, node.base))
 
     def resolve(self, ref: str, base: str) -> Node | None:
         """The node a ``$ref`` written under ``base`` points at, or None."""
@@ -165,7 +173,7 @@ class Resolver:
             base = self._bases.get(walked, base)
         if not isinstance(schema, (Mapping, bool)):
             return None
-        return Node(schema, pointer, base)
+        return Node(self._view(schema), pointer, base)
 
 
 def name_of(pointer: str) -> str | None:

@@ -11,8 +11,8 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from ._codegen import Generator
-from ._result import Validation, ValidationFailure, ValidationIssue, ValidationSuccess
-from ._runtime import DepthExceeded
+from ._result import Validation, ValidationIssue
+from ._runtime import DepthExceeded, make_failure, make_issue, make_success
 
 __all__ = ["Validator", "validator"]
 
@@ -55,10 +55,10 @@ class Validator:
         """
         try:
             if self._check(value, 0):
-                return ValidationSuccess(value)
+                return make_success(value)
         except Exception:
             pass  # DepthExceeded, RecursionError or a hostile object: the walker explains
-        return ValidationFailure(value, self.issues(value))
+        return make_failure(value, self.issues(value))
 
     def is_valid(self, value: object) -> bool:
         """True when ``value`` matches the schema; the fast path, no issues built."""
@@ -80,7 +80,7 @@ class Validator:
             )
         except Exception as error:
             errors.append(
-                ValidationIssue(
+                make_issue(
                     "$input",
                     self._expected,
                     value,

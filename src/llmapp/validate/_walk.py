@@ -58,15 +58,15 @@ class WalkWriter:
         if is_trivial(schema) or not isinstance(schema, (Mapping, bool)):
             return
         if self.out.level >= SPLIT_LEVEL and has_structure(schema):
-            self._call(node, v, path, node)
+            self._call(node, v, path, node, self.gen.depth_of(node))
             return
         self.body(node, v, path)
 
-    def _call(self, node: Node, v: str, path: Path, target: Node, depth: str = "d") -> None:
+    def _call(self, node: Node, v: str, path: Path, target: Node, depth: str) -> None:
         """Check ``v`` with ``target``'s function and walk it only when that fails."""
         check = self.gen.function(target, CHECK)
         walk = self.gen.function(target, WALK)
-        if target.pointer in self.gen.reaching:
+        if target.pointer in self.gen.reaching or self.gen.may_raise(target):
             test = f"_passes({check}, {v}, {depth})"
         else:
             test = f"{check}({v}, {depth})"
@@ -370,8 +370,9 @@ class WalkWriter:
                 self.block(branch, v, path)
         if _may_tie(self.gen, branches):
             walkers = ", ".join(self.gen.function(branch, WALK) for branch in branches)
+            depth = "d + 1" if any(self.gen.may_raise(branch) for branch in branches) else "d"
             with self.out.block(f"elif {choice} != -1:"):
-                self.out.line(f"_tie({v}, {path.code()}, e, d, {choice}, ({walkers},))")
+                self.out.line(f"_tie({v}, {path.code()}, e, {depth}, {choice}, ({walkers},))")
 
 
 def _may_tie(gen: Generator, branches: list[Node]) -> bool:
