@@ -94,7 +94,7 @@ def parse(text: str | bytes, *, max_depth: int = 512, max_length: int = 10_000_0
         data = json.loads(text, parse_constant=_reject_constant, parse_float=_finite_float)
     except (ValueError, RecursionError):
         return _read_slowly(text, notes, max_depth)
-    if len(text) > 2 * max_depth and _depth(data) > max_depth:
+    if _may_nest_deeper(text, max_depth) and _deeper_than(data, max_depth):
         return Parsed(None, notes.render(), f"nesting deeper than {max_depth} levels")
     return Parsed(data, notes.render())
 
@@ -152,19 +152,20 @@ def _too_long(length: int, max_length: int) -> Parsed:
     return Parsed(None, (), f"text of {length} characters is longer than {max_length}")
 
 
-def _depth(data: Any) -> int:
-    """Deepest nesting of containers in parsed JSON, measured without recursion."""
-    deepest = 0
-    stack: list[tuple[Any, int]] = [(data, 0)]
-    while stack:
-        value, level = stack.pop()
-        if isinstance(value, dict):
-            children: Any = value.values()
-        elif isinstance(value, list):
-            children = value
-        else:
-            continue
-        level += 1
-        deepest = max(deepest, level)
-        stack.extend((child, level) for child in children if isinstance(child, (dict, list)))
-    return deepest
+def _may_nest_deeper(text: str, max_depth: int) -> bool:
+    """A fast bound: JSON with at most ``max_depth`` opening brackets cannot nest deeper."""
+    return len(text) > 2 * max_depth and text.count("{") + text.count("[") > max_depth
+
+
+def _deeper_than(data: Any, max_depth: int) -> bool:
+    """Whether parsed JSON nests containers more than ``max_depth`` deep, level by level."""
+    level = [data] if isinstance(data, (dict, list)) else []
+    for _ in range(max_depth):
+        below: list[Any] = []
+        for container in level:
+            members = container.values() if isinstance(container, dict) else container
+            below.extend(m for m in members if isinstance(m, (dict, list)))
+        if not below:
+            return False
+        level = below
+    return True
