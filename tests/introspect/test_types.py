@@ -1035,3 +1035,16 @@ def test_inherited_fields_resolve_in_the_module_that_declares_them(
         Field(name="only", type=ref(base.Only), description="Known only here."),
         Field(name="name", type=STR),
     )
+
+
+def test_annotations_are_cached_per_namespace_but_not_across_namespaces() -> None:
+    builder = TypeBuilder()
+    first_ns: dict[str, Any] = {"Thing": int}
+    second_ns: dict[str, Any] = {"Thing": str}
+    annotation = list[ForwardRef("Thing")]
+    first = builder.build(annotation, location="A.a.x", globalns=first_ns)
+    again = builder.build(annotation, location="A.b.y", globalns=first_ns)
+    other = builder.build(annotation, location="A.c.z", globalns=second_ns)
+    assert first is again
+    assert first == ArrayNode(item=INT, python_type=list)
+    assert other == ArrayNode(item=STR, python_type=list)

@@ -70,6 +70,8 @@ class TypeBuilder:
         self._classes: dict[type, Node] = {}
         self._alias_keys: dict[Any, bool] = {}  # keys of AliasDefs
         self._outer_localns: Mapping[str, Any] | None = None
+        self._annotations: dict[tuple[Any, int, int], Node] = {}
+        self._namespaces: list[Any] = []
 
     def build(
         self,
@@ -85,7 +87,21 @@ class TypeBuilder:
         the type or the unresolved name to ``problems`` and returns ``None``.
         """
         self._outer_localns = localns
-        return self.node(annotation, Scope(location, globalns, localns))
+        key = (annotation, id(globalns), id(localns))
+        try:
+            cached = self._annotations.get(key)
+        except TypeError:  # unhashable metadata somewhere inside: build it every time
+            return self.node(annotation, Scope(location, globalns, localns))
+        if cached is not None:
+            return cached
+        reported = len(self.problems)
+        built = self.node(annotation, Scope(location, globalns, localns))
+        if built is not None and len(self.problems) == reported:
+            # Same annotation, same namespaces, no problem: the same node (problems must be
+            # reported again at each location, so failures are never cached).
+            self._annotations[key] = built
+            self._namespaces.extend((globalns, localns))  # keep the ids in the key alive
+        return built
 
     def graph(self) -> TypeGraph:
         """Every definition reached so far."""
