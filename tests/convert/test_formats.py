@@ -124,6 +124,9 @@ def test_parse_duration_refuses(text: str) -> None:
         (timedelta(seconds=-0.5), "-PT0.5S"),
         (timedelta(days=2, seconds=1, microseconds=10), "P2DT1.00001S"),
         (timedelta(hours=25), "P1DT1H"),
+        (timedelta(hours=1, seconds=5), "PT1H0M5S"),
+        (timedelta(days=1, hours=2, seconds=1), "P1DT2H0M1S"),
+        (timedelta(minutes=1, seconds=1), "PT1M1S"),
     ],
 )
 def test_format_duration(value: timedelta, text: str) -> None:

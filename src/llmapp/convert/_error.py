@@ -8,7 +8,13 @@ from typing import Any
 
 from llmapp._errors import LlmappError
 
-__all__ = ["ConversionError", "failure", "format_path", "refused"]
+__all__ = [
+    "ConversionError",
+    "failure",
+    "format_path",
+    "item_at",
+    "refused",
+]
 
 _IDENTIFIER = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*\Z")
 
@@ -75,3 +81,11 @@ def refused(error: Exception, expected: str, value: Any) -> ConversionError:
     if isinstance(error, ConversionError):
         return error
     return ConversionError(expected, value, error)
+
+
+def item_at(container: Any, index: Any) -> Any:
+    """``container[index]`` for an error report, or ``None`` when it cannot be read (a set)."""
+    try:
+        return container[index]
+    except Exception:
+        return None

@@ -142,20 +142,24 @@ def parse_duration(text: str) -> timedelta:
 
 
 def format_duration(value: timedelta) -> str:
-    """Write a ``timedelta`` as an ISO 8601 duration: ``P1DT2H30M``, ``-PT0.5S``, ``PT0S``."""
+    """Write a ``timedelta`` as an ISO 8601 duration: ``P1DT2H30M``, ``PT1H0M5S``, ``PT0S``.
+
+    The clock units are written in a row as RFC 3339's grammar wants (``PT1H0M5S``).
+    RFC 3339 has no sign and no fractions; a negative or sub-second ``timedelta``
+    still needs them (``-PT0.5S``), as ISO 8601 and pydantic write it.
+    """
     micro = (value.days * 86_400 + value.seconds) * 1_000_000 + value.microseconds
     sign = "-" if micro < 0 else ""
     seconds, micro = divmod(abs(micro), 1_000_000)
     days, seconds = divmod(seconds, 86_400)
     hours, seconds = divmod(seconds, 3_600)
     minutes, seconds = divmod(seconds, 60)
-    clock = ""
-    if hours:
-        clock += f"{hours}H"
-    if minutes:
-        clock += f"{minutes}M"
-    if seconds or micro:
-        clock += f"{seconds}.{micro:06d}".rstrip("0").rstrip(".") + "S"
+    second = f"{seconds}.{micro:06d}".rstrip("0").rstrip(".")
+    parts = [(str(hours), "H"), (str(minutes), "M"), (second, "S")]
+    present = [index for index, (amount, _) in enumerate(parts) if amount != "0"]
+    # RFC 3339 writes the clock units in a row: PT1H0M5S, never PT1H5S.
+    run = parts[present[0] : present[-1] + 1] if present else []
+    clock = "".join(amount + unit for amount, unit in run)
     if not days and not clock:
         return "PT0S"
     return f"{sign}P" + (f"{days}D" if days else "") + (f"T{clock}" if clock else "")

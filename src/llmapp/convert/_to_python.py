@@ -32,7 +32,7 @@ from ..introspect.model import (
     TypeKey,
     UnionNode,
 )
-from ._error import ConversionError, failure
+from ._error import ConversionError, failure, item_at
 from ._nulls import accepts_null
 from ._objects import compile_object
 from ._scalars import Converter, enum_converter, scalar_converter, to_int, type_name
@@ -113,15 +113,13 @@ class Compiler:
                 self._solve(node.key)
             return self._needs[node.key]
         if isinstance(node, ArrayNode):
-            return _container_target(node.python_type, _SEQUENCE_TARGETS) is not None or self.needs(
-                node.item
-            )
+            target = _container_target(node.python_type, _SEQUENCE_TARGETS)
+            return target is not None or self.needs(node.item)
         if isinstance(node, TupleNode):
-            return True
+            return True  # a JSON array becomes a tuple
         if isinstance(node, DictNode):
-            return _container_target(node.python_type, _MAPPING_TARGETS) is not None or self.needs(
-                node.value
-            )
+            target = _container_target(node.python_type, _MAPPING_TARGETS)
+            return target is not None or self.needs(node.value)
         if isinstance(node, UnionNode):
             return any(self.needs(option) for option in node.options)
         return self._scalar(node) is not None
@@ -131,11 +129,9 @@ class Compiler:
             return self.needs(definition.type)
         if isinstance(definition, EnumDef) or definition.kind != "typeddict":
             return True
+        # A TypedDict keeps its JSON keys, so only its values and strict-mode nulls matter.
         return any(
-            self.needs(field.type)
-            or field.python_name not in (None, field.name)
-            or self.drops_null(field)
-            for field in definition.fields
+            self.needs(field.type) or self.drops_null(field) for field in definition.fields
         ) or (definition.additional is not None and self.needs(definition.additional))
 
     def _solve(self, root: TypeKey) -> None:
@@ -210,7 +206,7 @@ class Compiler:
                     append(item(element))
             except Exception as error:
                 index = len(out)
-                raise failure(error, index, expected, value[index]) from None
+                raise failure(error, index, expected, item_at(value, index)) from None
             return out if target is None else target(out)
 
         return convert
@@ -227,7 +223,7 @@ class Compiler:
                     out.append(element if step is None else step(element))
             except Exception as error:
                 index = len(out)
-                raise failure(error, index, steps[index][1], value[index]) from None
+                raise failure(error, index, steps[index][1], item_at(value, index)) from None
             return tuple(out)
 
         return convert
@@ -248,7 +244,7 @@ class Compiler:
                 for key, element in value.items():
                     out[key] = item(element)
             except Exception as error:
-                raise failure(error, key, expected, value[key]) from None
+                raise failure(error, key, expected, item_at(value, key)) from None
             return out if target is None else target(out)
 
         return convert
