@@ -434,3 +434,21 @@ def test_deterministic() -> None:
     }
     first = json.dumps(split_parameters(parameters, is_file))
     assert all(json.dumps(split_parameters(parameters, is_file)) == first for _ in range(3))
+
+
+def test_a_long_chain_of_defs_costs_no_stack_depth() -> None:
+    # Each def refers to the next; only the last holds a file. Splitting recursively
+    # through the chain would exceed Python's recursion limit.
+    count = 1500
+    defs = {
+        f"D{i}": obj({"name": STRING, "next": ref(f"D{i + 1}")}, required=["name"])
+        for i in range(count - 1)
+    }
+    defs[f"D{count - 1}"] = obj({"name": STRING, "file": PNG})
+    parameters = {**obj({"head": ref("D0")}), "$defs": defs}
+    llm, human = split_parameters(parameters, is_file)
+    assert human is not None
+    assert len(llm["$defs"]) == len(human["$defs"]) == count
+    assert llm["$defs"]["D0.Llm"] == obj({"name": STRING, "next": ref("D1.Llm")}, required=["name"])
+    assert human["$defs"]["D0.Human"] == obj({"next": ref("D1.Human")}, required=[])
+    assert human["$defs"][f"D{count - 1}.Human"] == obj({"file": PNG})

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import enum
+from collections import deque
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -48,6 +49,8 @@ class Classifier:
         self._table: dict[str, _Reach] = {}
         self._pending: list[str] = []
         self._kinds: dict[int, Kind] = {}
+        self._users: dict[str, set[str]] = {}
+        self._current: str | None = None
 
     def kind(self, node: Any) -> Kind:
         """LLM, HUMAN or BOTH for ``node`` (a schema inside the parameters being split)."""
@@ -86,6 +89,8 @@ class Classifier:
         return (any(llm for llm, _ in found), any(human for _, human in found))
 
     def _def_reach(self, name: str) -> _Reach:
+        if self._current is not None:
+            self._users.setdefault(name, set()).add(self._current)
         if name not in self._table:
             if name not in self._pending:
                 self._pending.append(name)
@@ -93,15 +98,29 @@ class Classifier:
         return self._table[name]
 
     def _settle(self) -> None:
-        """Iterate the defs seen so far to their least fixpoint (the values only grow)."""
-        changed = True
-        while changed or self._pending:
+        """Bring the defs seen so far to their least fixpoint (values only grow).
+
+        A worklist: a def is evaluated again only when a def it refers to changed,
+        so a long chain of defs settles in linear time.
+        """
+        work: deque[str] = deque()
+        queued: set[str] = set()
+        while self._pending or work:
             for name in self._pending:
                 self._table[name] = _NOTHING
+                work.append(name)
+                queued.add(name)
             self._pending.clear()
-            changed = False
-            for name in list(self._table):
-                found = self._reach(self._defs[name])
-                if found != self._table[name]:
-                    self._table[name] = found
-                    changed = True
+            if not work:
+                break
+            name = work.popleft()
+            queued.discard(name)
+            self._current = name
+            found = self._reach(self._defs[name])
+            self._current = None
+            if found != self._table[name]:
+                self._table[name] = found
+                for user in sorted(self._users.get(name, ())):
+                    if user not in queued:
+                        work.append(user)
+                        queued.add(user)

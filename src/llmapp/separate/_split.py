@@ -35,7 +35,7 @@ What a split node becomes:
 - reference to a def ``X`` that is split: ``X.Llm`` and ``X.Human`` in ``$defs``
   (``$ref: "#/$defs/X.Llm"``), each reference keeping its siblings. Defs that need no
   split stay shared under their own name, copied into each side that reaches them.
-  The split def is recorded before its body is walked, so recursion terminates.
+  The split def is named before its body is walked (a worklist), so recursion terminates.
 - ``default`` and ``examples`` of a split node are split as values.
 
 Each side's ``$defs`` holds exactly the defs that side reaches, in the input's order.
@@ -115,6 +115,7 @@ def split_parameters(
     """
     splitter = _Splitter(parameters, predicate)
     llm, human = splitter.split_schema(splitter.root)
+    splitter.split_defs()
     llm_root = splitter.finish(llm if llm is not None else copy_json(_EMPTY_OBJECT))
     return llm_root, splitter.finish(human) if human is not None else None
 
@@ -153,6 +154,7 @@ class _Splitter:
         self._names: dict[str, tuple[str, str]] = {}
         self._bodies: dict[str, Any] = {}
         self._taken: set[str] = set()
+        self._queue: list[str] = []
 
     def kind(self, node: Any) -> Kind:
         return self._classifier.kind(node)
@@ -202,11 +204,22 @@ class _Splitter:
         llm["$ref"], human["$ref"] = def_ref(llm_name), def_ref(human_name)
 
     def _split_def(self, name: str) -> tuple[str, str]:
+        """The names of ``name``'s halves; its body is split later, by ``split_defs``."""
         if name not in self._names:
-            names = self._names[name] = (self._fresh(name + ".Llm"), self._fresh(name + ".Human"))
-            llm, human = self.split_schema(self.defs[name])
-            self._bodies[names[0]], self._bodies[names[1]] = llm, human
+            self._names[name] = (self._fresh(name + ".Llm"), self._fresh(name + ".Human"))
+            self._queue.append(name)
         return self._names[name]
+
+    def split_defs(self) -> None:
+        """Split every def a split reference named, including those found on the way.
+
+        A worklist rather than recursion: a long chain of defs costs no stack depth, and
+        a recursive def is named (so its references resolve) before its body is walked.
+        """
+        while self._queue:
+            name = self._queue.pop()
+            llm_name, human_name = self._names[name]
+            self._bodies[llm_name], self._bodies[human_name] = self.split_schema(self.defs[name])
 
     def _fresh(self, wanted: str) -> str:
         """``wanted``, or ``wanted2``, ... when a def of the input already has that name."""
@@ -291,11 +304,12 @@ class _Splitter:
         return schema
 
     def _reached(self, schema: dict[str, Any]) -> dict[str, Any]:
+        known = {**self.defs, **self._bodies}
         found: dict[str, Any] = {}
         queue = [schema]
         while queue:
             for target in references(queue.pop()):
-                name = ref_name({"$ref": target}, {**self.defs, **self._bodies})
+                name = ref_name({"$ref": target}, known)
                 if name is None or name in found:
                     continue
                 body = self._bodies.get(name)
