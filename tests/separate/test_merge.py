@@ -6,6 +6,8 @@ import copy
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from llmapp.separate import merge_values
 
@@ -76,3 +78,30 @@ def test_tuples_and_mappings_come_back_as_lists_and_dicts() -> None:
     merged = merge_values(MappingProxyType({"t": (1, 2)}), {"u": (3,)})
     assert merged == {"t": [1, 2], "u": [3]}
     assert type(merged) is dict and type(merged["t"]) is list and type(merged["u"]) is list
+
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=5),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=3), inner, max_size=4)
+    ),
+    max_leaves=20,
+)
+
+
+@given(JSON, JSON)
+def test_merge_never_mutates_and_keeps_every_key(llm: Any, human: Any) -> None:
+    llm_before, human_before = copy.deepcopy(llm), copy.deepcopy(human)
+    merged = merge_values(llm, human)
+    assert llm == llm_before and human == human_before
+    if isinstance(llm, dict) and isinstance(human, dict):
+        assert set(merged) == set(llm) | set(human)
+    if isinstance(llm, list) and isinstance(human, list):
+        assert len(merged) == max(len(llm), len(human))
+
+
+@given(JSON)
+def test_merging_with_nothing_or_itself_gives_the_value(value: Any) -> None:
+    assert merge_values(value, None) == value
+    assert merge_values(None, value) == value
+    assert merge_values(value, value) == value

@@ -191,8 +191,8 @@ class _Splitter:
                 _put(llm, human, key, self.split_value(value, node))
             elif key == "examples" and isinstance(value, list):
                 pairs = [self.split_value(example, node) for example in value]
-                llm[key] = [left for left, _ in pairs if left is not MISSING]
-                human[key] = [right for _, right in pairs if right is not MISSING]
+                _put_list(llm, key, [left for left, _ in pairs if left is not MISSING])
+                _put_list(human, key, [right for _, right in pairs if right is not MISSING])
             else:
                 llm[key], human[key] = copy_json(value), copy_json(value)
         return llm, human
@@ -324,6 +324,11 @@ def _put(llm: dict[str, Any], human: dict[str, Any], key: str, pair: _Pair) -> N
         llm[key] = left
     if right is not MISSING:
         human[key] = right
+
+
+def _put_list(half: dict[str, Any], key: str, items: list[Any]) -> None:
+    if items:
+        half[key] = items
 
 
 def _hole(part: Any) -> Any:
