@@ -213,7 +213,7 @@ paths = st.lists(segment, max_size=4).map(lambda parts: "$input" + "".join(parts
 issues = st.builds(I, paths, st.text(max_size=10), json_values, st.none() | st.text(max_size=10))
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(json_values, st.lists(issues, max_size=6))
 def test_never_raises_and_every_issue_is_shown_once(
     data: Any, errors: list[ValidationIssue]

@@ -423,7 +423,7 @@ schemas = st.recursive(
 ).map(lambda s: {**s, "$defs": {"A": s}} if isinstance(s, dict) else s)
 
 
-@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(stringy, schemas)
 def test_never_raises_and_never_mutates(data: Any, schema: Any) -> None:
     before = copy.deepcopy(data)
