@@ -1048,3 +1048,30 @@ def test_annotations_are_cached_per_namespace_but_not_across_namespaces() -> Non
     assert first is again
     assert first == ArrayNode(item=INT, python_type=list)
     assert other == ArrayNode(item=STR, python_type=list)
+
+
+def test_odd_annotations_are_problems_never_exceptions() -> None:
+    builder = TypeBuilder()
+    odd: list[Any] = [[int], {}, 3, "", "1+", "A", te.Never, te.ParamSpec("P"), typing.Union]
+    for annotation in odd:
+        assert builder.build(annotation, location="S.m.p", globalns={"A": "A"}) is None
+    assert [problem.reason for problem in builder.problems] == [
+        "unsupported type [<class 'int'>]",
+        "unsupported type {}",
+        "unsupported type 3",
+        "cannot evaluate annotation '': invalid syntax (<annotation>, line 0)",
+        "cannot evaluate annotation '1+': invalid syntax (<annotation>, line 1)",
+        "annotation 'A' names a string, not a type",
+        "unsupported type Never",
+        "unsupported type ~P",
+        "unsupported type Union",
+    ]
+
+
+def test_unhashable_metadata_in_annotations() -> None:
+    unhashable = Annotated[int, {"a": 1}]
+    assert node_of(list[unhashable]) == ArrayNode(item=INT, python_type=list)
+    node, builder = build(Page[unhashable])
+    assert builder.problems == []
+    definition = builder.graph().definitions[node.key]  # type: ignore[union-attr]
+    assert definition.name == "Page_int_"

@@ -84,12 +84,17 @@ def split_annotated(tp: Any) -> tuple[Any, tuple[Any, ...], bool | None]:
                 required = False
             args = get_args(tp)
             tp = args[0] if args else Any
-        elif (
-            tp in _PLAIN_QUALIFIERS
-        ):  # bare ``Final`` / ``ClassVar``: nothing known about the value
+        elif _is_plain_qualifier(tp):  # bare ``Final``: nothing known about the value
             tp = Any
         else:
             return tp, metadata, required
+
+
+def _is_plain_qualifier(tp: Any) -> bool:
+    try:
+        return tp in _PLAIN_QUALIFIERS
+    except TypeError:  # unhashable (a list, an alias with a dict in its metadata)
+        return False
 
 
 def is_class(tp: Any) -> bool:

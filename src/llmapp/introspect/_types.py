@@ -169,6 +169,8 @@ class TypeBuilder:
             return self.report(scope, f"unresolved name {name!r} in annotation {text!r}")
         except Exception as error:  # a syntax error or a failing subscription in the string
             return self.report(scope, f"cannot evaluate annotation {text!r}: {error}")
+        if isinstance(value, (str, ForwardRef)):  # ``A = "A"`` would never end
+            return self.report(scope, f"annotation {text!r} names a string, not a type")
         if (
             _compat.is_class(value)  # classes and TypeAliasTypes handle their own recursion
             or _compat.is_type_alias(value)
@@ -251,11 +253,13 @@ class TypeBuilder:
             return self.report(scope, f"unbound TypeVar in {_compat.type_display(tp)}: {names}")
         if _compat.is_type_alias(origin):
             return self.alias(origin, scope, concrete)
-        key = _subscript(origin, concrete, tp)
+        key = name = _subscript(origin, concrete, tp)
+        if not _hashable(key):  # unhashable metadata in an argument: a key that says the same
+            key = ("generic", origin, repr(concrete))
         if _compat.is_pydantic_model(origin):  # pydantic makes a class per parametrisation
             return self.node(key, scope)
         typevars = _compat.typevar_maps(origin, concrete)
-        return self.named_object(key, origin, typevars, type_name(key), scope)
+        return self.named_object(key, origin, typevars, type_name(name), scope)
 
     def object(self, cls: type, scope: Scope) -> Node | None:
         typevars = _compat.typevar_maps(cls, ())
@@ -405,6 +409,7 @@ def _subscript(origin: Any, args: tuple[Any, ...], fallback: Any) -> Any:
 
 def type_name(tp: Any) -> str:
     """A deterministic display name: ``Page[Product]`` -> ``Page_Product_``."""
+    tp = _compat.split_annotated(tp)[0]
     if tp is None or tp is type(None):
         return "None"
     origin = _compat.get_origin(tp)
