@@ -65,6 +65,8 @@ def _is_leap(year: int) -> bool:
 
 
 def _day_ok(year: str, month: str, day: str) -> bool:
+    if year == "0000":
+        return False  # RFC 3339 allows it, but no Python date (nor most parsers) does
     if day <= "28":
         return True
     number = int(month)
