@@ -755,3 +755,11 @@ def test_string_node_fields_all_emitted() -> None:
         "contentEncoding": "base64",
         "contentMediaType": "image/png",
     }
+
+
+def test_a_reference_missing_from_the_graph_is_a_problem_not_an_exception() -> None:
+    emitter = SchemaEmitter(TypeGraph())
+    assert emitter.output(RefNode(key="Ghost")) == {}
+    assert emitter.problems == [
+        BuildProblem("schema", "no definition for 'Ghost' in the type graph")
+    ]

@@ -144,6 +144,10 @@ class _Run:
     def ref(self, node: RefNode) -> Schema:
         key = node.key
         emitter = self.emitter
+        if key not in emitter.names:  # a graph taken before the type was built: say so, go on
+            reason = f"no definition for {key!r} in the type graph"
+            emitter.problems.append(BuildProblem("schema", reason))
+            return {}
         if not emitter.reference and key not in emitter._inline_never:
             return self.definition(emitter.graph.definitions[key])
         self.reached[key] = None
