@@ -67,7 +67,7 @@ def _function(
         title=method.title,
         summary=method.summary,
     )
-    predicate = separate if separate is not None else _marked_human(parameters)
+    predicate = _predicate(parameters, separate)
     if predicate is not None:
         function.separated = _separated(parameters, predicate)
     generated = function.separated.validate if function.separated is not None else None
@@ -83,9 +83,16 @@ def _separated(parameters: dict[str, Any], predicate: SchemaPredicate) -> Separa
     return Separated(llm=llm, human=human, validate=_LazyValidator(llm))
 
 
-def _marked_human(parameters: Mapping[str, Any]) -> SchemaPredicate | None:
-    """Values marked ``Human()`` are kept from the LLM even when no ``separate`` is configured."""
-    return is_human if _mentions(parameters, HUMAN_KEYWORD) else None
+def _predicate(
+    parameters: Mapping[str, Any], separate: SchemaPredicate | None
+) -> SchemaPredicate | None:
+    """The configured predicate; values marked ``Human()`` always go to the human too."""
+    if not _mentions(parameters, HUMAN_KEYWORD):
+        return separate
+    if separate is None:
+        return is_human
+    configured = separate
+    return lambda schema: is_human(schema) or configured(schema)
 
 
 def _mentions(node: Any, keyword: str) -> bool:

@@ -71,14 +71,36 @@ def is_union(schema: Schema) -> bool:
 def is_unknown(schema: Schema) -> bool:
     """True for a schema that accepts any value (``{}``, or only annotations)."""
     structural = {
-        "type", "enum", "const", "$ref", "anyOf", "oneOf", "allOf", "not",
-        "properties", "items", "prefixItems", "additionalProperties",
+        "type",
+        "enum",
+        "const",
+        "$ref",
+        "anyOf",
+        "oneOf",
+        "allOf",
+        "not",
+        "properties",
+        "items",
+        "prefixItems",
+        "additionalProperties",
     }
     return not any(key in schema for key in structural)
 
 
 def is_file(schema: Schema) -> bool:
-    """True for binary content: ``contentMediaType``, ``contentEncoding`` or ``format: binary``."""
+    """True for binary content: ``contentMediaType``, ``contentEncoding`` or ``format: binary``.
+
+    A nullable file (``anyOf [file, null]``) is a file too.
+    """
+    return any(_is_file_itself(option) for option in _with_nullable_options(schema))
+
+
+def is_human(schema: Schema) -> bool:
+    """True where llmapp's ``Human`` marker put its keyword (also inside ``anyOf [X, null]``)."""
+    return any(option.get(HUMAN_KEYWORD) is True for option in _with_nullable_options(schema))
+
+
+def _is_file_itself(schema: Schema) -> bool:
     return (
         "contentMediaType" in schema
         or "contentEncoding" in schema
@@ -86,6 +108,11 @@ def is_file(schema: Schema) -> bool:
     )
 
 
-def is_human(schema: Schema) -> bool:
-    """True where llmapp's ``Human`` marker put its keyword."""
-    return schema.get(HUMAN_KEYWORD) is True
+def _with_nullable_options(schema: Schema) -> list[Schema]:
+    """The schema, plus its non-null option when it is ``anyOf``/``oneOf`` ``[X, null]``."""
+    options = schema.get("anyOf", schema.get("oneOf"))
+    if isinstance(options, list) and len(options) == 2:
+        rest = [o for o in options if isinstance(o, Mapping) and o.get("type") != "null"]
+        if len(rest) == 1:
+            return [schema, rest[0]]
+    return [schema]
