@@ -157,7 +157,7 @@ def _merge_human(binding: Binding, data: Any, human: Mapping[str, Any] | None) -
     schema = separated.human if separated is not None else None
     if schema is None:
         if human:
-            raise ExecutionError(f"{name} takes no human-supplied arguments, but got {sorted(human)}")
+            raise ExecutionError(f"{name} takes no human-supplied arguments, got {sorted(human)}")
         return data
     given = dict(human or {})
     declared = schema.get("properties", {})
