@@ -763,3 +763,15 @@ def test_a_reference_missing_from_the_graph_is_a_problem_not_an_exception() -> N
     assert emitter.problems == [
         BuildProblem("schema", "no definition for 'Ghost' in the type graph")
     ]
+
+
+def test_strict_tells_a_parameter_from_a_definition_of_the_same_name() -> None:
+    method = Method()
+    params = [method.param("Loose", dict[str, int]), method.param("other", Loose)]
+    emitter = method.emitter(strict=True)
+    emitter.parameters(params, location="Shop.m")
+    assert [str(problem) for problem in emitter.problems] == [
+        "Shop.m.Loose: free-form keys (dict[str, T]) are not supported in strict mode",
+        "Shop.m: Loose.scores: free-form keys (dict[str, T]) are not supported in strict mode",
+        "Shop.m: Loose.anything: Any (a schema without a type) is not supported in strict mode",
+    ]

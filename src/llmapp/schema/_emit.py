@@ -13,11 +13,13 @@ rules to parameters schemas; ``_strict`` documents exactly what that changes.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any
 
 from llmapp._errors import BuildProblem
 from llmapp.introspect.model import (
     NO_DEFAULT,
+    NO_META,
     AnyNode,
     ArrayNode,
     BooleanNode,
@@ -72,7 +74,6 @@ class SchemaEmitter:
         self.problems: list[BuildProblem] = []
         self.names: dict[TypeKey, str] = assign_names(graph.definitions)
         self._inline_never = recursive_keys(graph.definitions) if not reference else frozenset()
-        self._def_names = frozenset(self.names.values())
         self._reported: set[tuple[str, str]] = set()
 
     def parameters(self, params: Sequence[ParameterSpec], *, location: str = "") -> Schema:
@@ -94,7 +95,7 @@ class SchemaEmitter:
         if defs:
             schema["$defs"] = defs
         if self.strict:
-            schema = make_strict(schema, lambda path, reason: self._report(location, path, reason))
+            schema = make_strict(schema, partial(self._report, location))
         return schema
 
     def output(self, node: Node | None, *, location: str = "") -> Schema | None:
@@ -108,13 +109,14 @@ class SchemaEmitter:
             schema["$defs"] = defs
         return schema
 
-    def _report(self, location: str, path: str, reason: str) -> None:
-        head, _, _ = path.partition(".")
-        if head in self._def_names:  # inside a definition: once per emitter, not per method
+    def _report(self, location: str, path: str, reason: str, in_definition: bool) -> None:
+        if in_definition:  # once per emitter, not once per method that reaches it
             if (path, reason) in self._reported:
                 return
             self._reported.add((path, reason))
-            self.problems.append(BuildProblem(location or head, f"{path}: {reason}"))
+            self.problems.append(
+                BuildProblem(location or path.partition(".")[0], f"{path}: {reason}")
+            )
             return
         where = ".".join(part for part in (location, path) if part)
         self.problems.append(BuildProblem(where or "parameters", reason))
@@ -129,7 +131,7 @@ class _Run:
 
     def node(self, node: Node) -> Schema:
         schema = _EMITTERS[type(node)](self, node)
-        return _decorate(schema, node.meta) if node.meta is not _NO_META else schema
+        return _decorate(schema, node.meta) if node.meta is not NO_META else schema
 
     def field(self, field: Field) -> Schema:
         schema = self.node(field.type)
@@ -188,8 +190,6 @@ class _Run:
 
 
 # -- one emitter per node kind --------------------------------------------------------------
-
-_NO_META = Meta()
 
 
 def _put(schema: Schema, **keywords: Any) -> Schema:

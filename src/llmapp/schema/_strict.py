@@ -51,14 +51,18 @@ _SHIFTED = (
 )
 _NULL = {"type": "null"}
 
-Report = Callable[[str, str], None]
-"""``report(path, reason)``; a path in ``$defs`` starts with the definition's name."""
+Report = Callable[[str, str, bool], None]
+"""``report(path, reason, in_definition)``; a path in ``$defs`` starts with the def's name."""
 
 
 class _Strict:
     def __init__(self, defs: Mapping[str, Any], report: Report) -> None:
         self.defs = defs
-        self.report = report
+        self._report = report
+        self.in_definition = False
+
+    def report(self, path: str, reason: str) -> None:
+        self._report(path, reason, self.in_definition)
 
     def schema(self, schema: Mapping[str, Any], path: str) -> dict[str, Any]:
         result = dict(schema)
@@ -161,11 +165,13 @@ def make_strict(schema: Mapping[str, Any], report: Report) -> dict[str, Any]:
 
     Args:
         schema: an object schema with ``properties`` and, maybe, ``$defs``.
-        report: called with ``(path, reason)`` for what strict mode cannot express.
+        report: called with ``(path, reason, in_definition)`` for what strict mode
+            cannot express.
     """
     defs = schema.get("$defs", {})
     strict = _Strict(defs, report)
     result = strict.schema({k: v for k, v in schema.items() if k != "$defs"}, "")
     if defs:
+        strict.in_definition = True
         result["$defs"] = {name: strict.schema(value, name) for name, value in defs.items()}
     return result
