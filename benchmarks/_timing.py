@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-__all__ = ["Settings", "Unavailable", "measure", "run_child"]
+__all__ = ["Settings", "Unavailable", "measure", "measure_all", "run_child"]
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -78,6 +78,24 @@ def measure(func: Callable[[], object], settings: Settings) -> float:
     number = _loop_count(func, settings.target_seconds)
     times = [_time_loop(func, number) / number for _ in range(settings.repeats)]
     return statistics.median(times) * 1e6
+
+
+def measure_all(funcs: dict[str, Callable[[], object]], settings: Settings) -> dict[str, float]:
+    """Median µs per call of each function, timed interleaved.
+
+    Each repeat times one loop of every function in turn, so a change in the
+    machine's load (CI runners, other processes) lands on all of them alike and
+    the ratios stay fair.
+    """
+    numbers = {}
+    for name, func in funcs.items():
+        func()
+        numbers[name] = _loop_count(func, settings.target_seconds)
+    times: dict[str, list[float]] = {name: [] for name in funcs}
+    for _ in range(settings.repeats):
+        for name, func in funcs.items():
+            times[name].append(_time_loop(func, numbers[name]) / numbers[name])
+    return {name: statistics.median(found) * 1e6 for name, found in times.items()}
 
 
 def run_child(module: str, *args: str, timeout: float = 300) -> dict[str, Any]:

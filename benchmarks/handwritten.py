@@ -1,7 +1,8 @@
 """Plain hand-written validators for the S/M/L types: the pure-Python limit.
 
 Written the way a careful person would by hand for speed: a boolean pass of
-``type(...) is`` checks first (no path is formatted, nothing is allocated), and
+``type(...) is`` checks first (no path is formatted, nothing is allocated, keys
+read by indexing inside one ``try``), and
 only when it fails a second pass that collects every error with its path, which
 skips the sub-objects the boolean check accepts (so paths are only formatted
 along the way to a mistake). A
@@ -16,11 +17,23 @@ from typing import Any
 __all__ = ["HANDWRITTEN"]
 
 Errors = list[tuple[str, str, Any]]
-_MISSING = object()
+
+
+class _Missing:
+    def __repr__(self) -> str:
+        return "undefined"
+
+
+_MISSING = _Missing()
 
 
 def _is_int(value: Any) -> bool:
     return type(value) is int or (type(value) is float and value.is_integer())
+
+
+def _integral_float(value: Any) -> bool:
+    """JSON Schema's integer also accepts 3.0 (checked only once ``type(v) is int`` failed)."""
+    return type(value) is float and value.is_integer()
 
 
 def _is_number(value: Any) -> bool:
@@ -45,13 +58,17 @@ _SEARCH_KEYS = frozenset({"query", "limit", "exact"})
 
 
 def _is_search(data: Any) -> bool:
+    if type(data) is not dict or len(data) != 3:  # every key is required: 3 keys, no extra
+        return False
+    try:
+        query, limit, exact = data["query"], data["limit"], data["exact"]
+    except KeyError:
+        return False
     return (
-        type(data) is dict
-        and type(data.get("query")) is str
-        and _is_int(limit := data.get("limit"))
+        type(query) is str
+        and (type(limit) is int or _integral_float(limit))
         and 1 <= limit <= 100
-        and type(data.get("exact")) is bool
-        and (len(data) == 3 or _SEARCH_KEYS.issuperset(data))
+        and type(exact) is bool
     )
 
 
@@ -81,29 +98,37 @@ _PRIORITIES = frozenset({"low", "normal", "high"})
 
 
 def _is_customer(data: Any) -> bool:
+    if type(data) is not dict or len(data) != 4:
+        return False
+    try:
+        id_, name, email, vip = data["id"], data["name"], data["email"], data["vip"]
+    except KeyError:
+        return False
     return (
-        type(data) is dict
-        and _is_int(id_ := data.get("id"))
+        (type(id_) is int or _integral_float(id_))
         and id_ >= 1
-        and type(name := data.get("name")) is str
+        and type(name) is str
         and 1 <= len(name) <= 80
-        and type(data.get("email")) is str
-        and type(data.get("vip")) is bool
-        and (len(data) == 4 or _CUSTOMER_KEYS.issuperset(data))
+        and type(email) is str
+        and type(vip) is bool
     )
 
 
 def _is_item(data: Any) -> bool:
+    if type(data) is not dict or len(data) != 4:
+        return False
+    try:
+        sku, quantity, price, tags = data["sku"], data["quantity"], data["price"], data["tags"]
+    except KeyError:
+        return False
     if not (
-        type(data) is dict
-        and type(sku := data.get("sku")) is str
+        type(sku) is str
         and 3 <= len(sku) <= 20
-        and _is_int(quantity := data.get("quantity"))
+        and (type(quantity) is int or _integral_float(quantity))
         and 1 <= quantity <= 1000
-        and _is_number(price := data.get("price"))
+        and (type(price) is float or type(price) is int)
         and price > 0
-        and type(tags := data.get("tags")) is list
-        and (len(data) == 4 or _ITEM_KEYS.issuperset(data))
+        and type(tags) is list
     ):
         return False
     for tag in tags:  # noqa: SIM110 (a loop is faster than all() over a generator)
@@ -113,15 +138,20 @@ def _is_item(data: Any) -> bool:
 
 
 def _is_order(data: Any) -> bool:
+    if type(data) is not dict or len(data) != 5:
+        return False
+    try:
+        id_, customer, items = data["id"], data["customer"], data["items"]
+        priority, note = data["priority"], data["note"]
+    except KeyError:
+        return False
     if not (
-        type(data) is dict
-        and type(data.get("id")) is str
-        and _is_customer(data.get("customer"))
-        and type(items := data.get("items")) is list
-        and type(priority := data.get("priority")) is str
+        type(id_) is str
+        and type(priority) is str
         and priority in _PRIORITIES
-        and ((note := data.get("note", _MISSING)) is None or type(note) is str)
-        and (len(data) == 5 or _ORDER_KEYS.issuperset(data))
+        and (note is None or type(note) is str)
+        and type(items) is list
+        and _is_customer(customer)
     ):
         return False
     for item in items:  # noqa: SIM110
@@ -204,15 +234,19 @@ _KINDS = frozenset({"dir", "file"})
 
 
 def _is_node(data: Any) -> bool:
+    if type(data) is not dict or len(data) != 4:
+        return False
+    try:
+        name, size, kind, children = data["name"], data["size"], data["kind"], data["children"]
+    except KeyError:
+        return False
     if not (
-        type(data) is dict
-        and type(data.get("name")) is str
-        and _is_int(size := data.get("size"))
+        type(name) is str
+        and (type(size) is int or _integral_float(size))
         and size >= 0
-        and type(kind := data.get("kind")) is str
+        and type(kind) is str
         and kind in _KINDS
-        and type(children := data.get("children")) is list
-        and (len(data) == 4 or _NODE_KEYS.issuperset(data))
+        and type(children) is list
     ):
         return False
     for child in children:  # noqa: SIM110

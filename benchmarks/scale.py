@@ -13,7 +13,7 @@ from typing import Any
 
 from benchmarks import _llmapp
 from benchmarks._report import fmt, table
-from benchmarks._timing import Settings, Unavailable, measure
+from benchmarks._timing import Settings, Unavailable, measure_all
 from benchmarks.build import BUILDERS, child_run
 from benchmarks.handwritten import HANDWRITTEN
 from benchmarks.payloads import order_with_items
@@ -106,15 +106,18 @@ def _validators() -> dict[str, Any]:
 
 
 def _validation(settings: Settings) -> tuple[str, dict[str, Any]]:
-    found: dict[str, dict[int, float | None]] = {}
-    for name, check in _validators().items():
-        if isinstance(check, str):
-            found[name] = dict.fromkeys(ITEMS, None)
-            continue
-        found[name] = {}
-        for count in ITEMS:
-            data = order_with_items(count)
-            found[name][count] = measure(lambda data=data, check=check: check(data), settings)
+    validators = _validators()
+    found: dict[str, dict[int, float | None]] = {name: {} for name in validators}
+    for count in ITEMS:
+        data = order_with_items(count)
+        checks = {
+            name: (lambda data=data, check=check: check(data))
+            for name, check in validators.items()
+            if not isinstance(check, str)
+        }
+        times = measure_all(checks, settings)
+        for name in validators:
+            found[name][count] = times.get(name)
     rows = [
         [
             name,

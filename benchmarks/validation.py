@@ -18,7 +18,7 @@ from typing import Any
 
 from benchmarks import _llmapp
 from benchmarks._report import NA, fmt, fmt_ratio, ratio, table
-from benchmarks._timing import Settings, Unavailable, measure
+from benchmarks._timing import Settings, Unavailable, measure_all
 from benchmarks.handwritten import HANDWRITTEN
 from benchmarks.payloads import PAYLOADS, Payload, Targets
 
@@ -240,23 +240,36 @@ END_TO_END = [
 # ---- running --------------------------------------------------------------------------------
 
 
-def _measure_peer(peer: Peer, schema_of: dict[str, dict[str, Any]], settings: Settings) -> Row:
-    row = Row(peer.name, peer.note)
+def _measure(
+    peers: list[Peer], schema_of: dict[str, dict[str, Any]], settings: Settings
+) -> list[Row]:
+    """Every peer on every payload; the peers of one payload are timed interleaved."""
+    rows = [Row(peer.name, peer.note) for peer in peers]
     for payload in PAYLOADS:
-        value: Any = json.dumps(payload.data) if peer.raw_text else payload.fresh()
-        try:
-            check = peer.make(payload, schema_of[payload.method])
-            row.errors[payload.label] = check(value)
-        except Exception as exc:  # missing peer, or an llmapp part not landed / not working yet
-            reason = (
-                str(exc) if isinstance(exc, Unavailable) else f"n/a ({type(exc).__name__}: {exc})"
-            )
-            row.unavailable = reason[:200]
-            row.us = dict.fromkeys((p.label for p in PAYLOADS), None)
+        checks: dict[str, Callable[[], int]] = {}
+        for peer, row in zip(peers, rows, strict=True):
+            if row.unavailable:
+                continue
+            value: Any = json.dumps(payload.data) if peer.raw_text else payload.fresh()
+            try:
+                check = peer.make(payload, schema_of[payload.method])
+                row.errors[payload.label] = check(value)
+            except Exception as exc:  # missing peer, or an llmapp part not landed / not working
+                row.unavailable = (
+                    str(exc)
+                    if isinstance(exc, Unavailable)
+                    else f"n/a ({type(exc).__name__}: {exc})"
+                )[:200]
+                continue
+            checks[peer.name] = lambda check=check, value=value: check(value)
+        found = measure_all(checks, settings)
+        for row in rows:
+            row.us[payload.label] = found.get(row.peer)
+    for row in rows:
+        if row.unavailable:
+            row.us = dict.fromkeys(row.us, None)
             row.errors = dict.fromkeys((p.label for p in PAYLOADS), None)
-            return row
-        row.us[payload.label] = measure(lambda check=check, value=value: check(value), settings)
-    return row
+    return rows
 
 
 def _section(rows: list[Row], title: str) -> str:
@@ -295,8 +308,8 @@ def _section(rows: list[Row], title: str) -> str:
 def run(settings: Settings) -> tuple[str, dict[str, Any]]:
     """Measure every peer on every payload; returns (markdown, JSON-ready results)."""
     schema_of, source = schemas()
-    in_memory = [_measure_peer(peer, schema_of, settings) for peer in PEERS]
-    from_text = [_measure_peer(peer, schema_of, settings) for peer in END_TO_END]
+    in_memory = _measure(PEERS, schema_of, settings)
+    from_text = _measure(END_TO_END, schema_of, settings)
     text = "\n\n".join(
         [
             "## 1. Validation",
