@@ -3,7 +3,8 @@
 Cold numbers come from fresh processes (``python -m benchmarks.build --child PEER N``):
 the library is imported first (import time is its own table), the generated
 module is loaded, and only then is the build timed. Warm numbers repeat the build
-in the same process on freshly loaded copies of the class.
+in the same process on freshly loaded copies of the class whose named types are
+renamed (so no schema repeats and no cache keyed by class or schema can answer).
 
 Peers get the same bound methods: pydantic ``create_model`` + ``model_json_schema``
 (with descriptions from docstring-parser, as a tool library would),
@@ -196,7 +197,7 @@ def _child(peer: str, count: int, warm: int, profile: bool, memory: bool) -> dic
         return {"unavailable": str(exc)}
     rss_built = _current_rss_kib()
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # KiB on Linux
-    warm_runs = [build(generated.load(count), count) for _ in range(warm)]
+    warm_runs = [build(generated.load(count, variant), count) for variant in range(1, warm + 1)]
     return {
         "cold": cold,
         "warm": {key: statistics.median(run[key] for run in warm_runs) for key in cold}

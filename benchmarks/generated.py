@@ -2,8 +2,9 @@
 
 Every method takes ``str``, ``float``, ``Literal``, ``list[str] | None``, an Enum, a
 nested dataclass, ``datetime``, ``Annotated[int, Ge(1), Le(100)]`` and an ``int``
-with a default (last, as Python requires). Each group of 10 methods shares one Enum
-and one dataclass, so a class of N methods has N/10 named types of each kind.
+with a default (last, as Python requires). Each method has its own Enum and
+dataclass (same shape, different names), so no two methods have the same schema
+and no cache keyed by a schema can stand in for building or compiling it.
 
 The source is written to a real file (peers read docstrings and sources through
 ``inspect``); ``load`` executes it as a fresh module each time, so no library can
@@ -36,7 +37,7 @@ from annotated_types import Ge, Le
 _TYPES = '''
 
 class Color{group}(Enum):
-    """A colour of group {group}."""
+    """A colour for method {group}."""
 
     RED = "red"
     GREEN = "green"
@@ -45,7 +46,7 @@ class Color{group}(Enum):
 
 @dataclass
 class Address{group}:
-    """A postal address of group {group}.
+    """A postal address for method {group}.
 
     Attributes:
         street: Street and number.
@@ -110,13 +111,17 @@ _counter = itertools.count()
 _code: dict[int, tuple[Path, types.CodeType]] = {}
 
 
-def source(count: int) -> str:
-    """Python source of a module defining ``Service`` with ``count`` methods."""
-    groups = (count + 9) // 10
+def source(count: int, variant: int = 0) -> str:
+    """Python source of a module defining ``Service`` with ``count`` methods.
+
+    Another ``variant`` names the Enums and dataclasses differently, so its schemas
+    differ from every other variant's (warm builds must not hit a schema cache).
+    """
+    suffix = f"v{variant}_" if variant else ""
     parts = [_HEADER.format(count=count)]
-    parts += [_TYPES.format(group=group) for group in range(groups)]
+    parts += [_TYPES.format(group=f"{suffix}{i}") for i in range(count)]
     parts.append('\n\nclass Service:\n    """A generated service."""\n')
-    parts += [_METHOD.format(index=i, group=i // 10) for i in range(count)]
+    parts += [_METHOD.format(index=i, group=f"{suffix}{i}") for i in range(count)]
     return "".join(parts)
 
 
@@ -151,9 +156,18 @@ def prepare(count: int) -> tuple[Path, types.CodeType]:
     return path, code
 
 
-def load(count: int) -> types.ModuleType:
-    """A fresh module (new classes, new types) from the generated source."""
+def load(count: int, variant: int = 0) -> types.ModuleType:
+    """A fresh module (new classes, new types) from the generated source.
+
+    Variant 0 is the cached code every process shares; others are compiled here.
+    """
     path, code = prepare(count)
+    if variant:
+        path = path.with_name(f"generated_{count}_v{variant}.py")
+        text = source(count, variant)
+        if not path.exists():
+            path.write_text(text, encoding="utf-8")
+        code = compile(text, str(path), "exec")
     name = f"_llmapp_bench_generated_{count}_{next(_counter)}"
     module = types.ModuleType(name)
     module.__file__ = str(path)

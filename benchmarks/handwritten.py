@@ -16,7 +16,20 @@ from typing import Any
 
 __all__ = ["HANDWRITTEN"]
 
-Errors = list[tuple[str, str, Any]]
+
+class Issue:
+    """One error, as a hand-written validator would record it (a plain slotted object)."""
+
+    __slots__ = ("expected", "path", "value")
+
+    def __init__(self, path: str, expected: str, value: Any) -> None:
+        self.path, self.expected, self.value = path, expected, value
+
+    def __repr__(self) -> str:
+        return f"Issue({self.path!r}, {self.expected!r}, {self.value!r})"
+
+
+Errors = list[Issue]
 
 
 class _Missing:
@@ -44,13 +57,13 @@ def _extra_keys(data: dict[str, Any], allowed: frozenset[str], path: str, errors
     if len(data) > len(allowed) or not allowed.issuperset(data):
         for key in data:
             if key not in allowed:
-                errors.append((f"{path}.{key}", "undefined", data[key]))
+                errors.append(Issue(f"{path}.{key}", "undefined", data[key]))
 
 
 def _not_object(value: Any, path: str, expected: str, errors: Errors) -> bool:
     if type(value) is dict:
         return False
-    errors.append((path, expected, value))
+    errors.append(Issue(path, expected, value))
     return True
 
 
@@ -80,13 +93,13 @@ def check_search(data: Any, path: str = "$input") -> Errors:
         return errors
     query = data.get("query", _MISSING)
     if type(query) is not str:
-        errors.append((f"{path}.query", "string", query))
+        errors.append(Issue(f"{path}.query", "string", query))
     limit = data.get("limit", _MISSING)
     if not (_is_int(limit) and 1 <= limit <= 100):
-        errors.append((f"{path}.limit", "integer & Minimum<1> & Maximum<100>", limit))
+        errors.append(Issue(f"{path}.limit", "integer & Minimum<1> & Maximum<100>", limit))
     exact = data.get("exact", _MISSING)
     if type(exact) is not bool:
-        errors.append((f"{path}.exact", "boolean", exact))
+        errors.append(Issue(f"{path}.exact", "boolean", exact))
     _extra_keys(data, _SEARCH_KEYS, path, errors)
     return errors
 
@@ -165,16 +178,16 @@ def _check_customer(data: Any, path: str, errors: Errors) -> None:
         return
     id_ = data.get("id", _MISSING)
     if not (_is_int(id_) and id_ >= 1):
-        errors.append((f"{path}.id", "integer & Minimum<1>", id_))
+        errors.append(Issue(f"{path}.id", "integer & Minimum<1>", id_))
     name = data.get("name", _MISSING)
     if not (type(name) is str and 1 <= len(name) <= 80):
-        errors.append((f"{path}.name", "string & MinLength<1> & MaxLength<80>", name))
+        errors.append(Issue(f"{path}.name", "string & MinLength<1> & MaxLength<80>", name))
     email = data.get("email", _MISSING)
     if type(email) is not str:
-        errors.append((f"{path}.email", "string", email))
+        errors.append(Issue(f"{path}.email", "string", email))
     vip = data.get("vip", _MISSING)
     if type(vip) is not bool:
-        errors.append((f"{path}.vip", "boolean", vip))
+        errors.append(Issue(f"{path}.vip", "boolean", vip))
     _extra_keys(data, _CUSTOMER_KEYS, path, errors)
 
 
@@ -183,20 +196,20 @@ def _check_item(data: Any, path: str, errors: Errors) -> None:
         return
     sku = data.get("sku", _MISSING)
     if not (type(sku) is str and 3 <= len(sku) <= 20):
-        errors.append((f"{path}.sku", "string & MinLength<3> & MaxLength<20>", sku))
+        errors.append(Issue(f"{path}.sku", "string & MinLength<3> & MaxLength<20>", sku))
     quantity = data.get("quantity", _MISSING)
     if not (_is_int(quantity) and 1 <= quantity <= 1000):
-        errors.append((f"{path}.quantity", "integer & Minimum<1> & Maximum<1000>", quantity))
+        errors.append(Issue(f"{path}.quantity", "integer & Minimum<1> & Maximum<1000>", quantity))
     price = data.get("price", _MISSING)
     if not (_is_number(price) and price > 0):
-        errors.append((f"{path}.price", "number & ExclusiveMinimum<0>", price))
+        errors.append(Issue(f"{path}.price", "number & ExclusiveMinimum<0>", price))
     tags = data.get("tags", _MISSING)
     if type(tags) is list:
         for i, tag in enumerate(tags):
             if type(tag) is not str:
-                errors.append((f"{path}.tags[{i}]", "string", tag))
+                errors.append(Issue(f"{path}.tags[{i}]", "string", tag))
     else:
-        errors.append((f"{path}.tags", "Array<string>", tags))
+        errors.append(Issue(f"{path}.tags", "Array<string>", tags))
     _extra_keys(data, _ITEM_KEYS, path, errors)
 
 
@@ -208,7 +221,7 @@ def check_order(data: Any, path: str = "$input") -> Errors:
         return errors
     id_ = data.get("id", _MISSING)
     if type(id_) is not str:
-        errors.append((f"{path}.id", "string", id_))
+        errors.append(Issue(f"{path}.id", "string", id_))
     customer = data.get("customer", _MISSING)
     if not _is_customer(customer):
         _check_customer(customer, f"{path}.customer", errors)
@@ -218,13 +231,13 @@ def check_order(data: Any, path: str = "$input") -> Errors:
             if not _is_item(item):
                 _check_item(item, f"{path}.items[{i}]", errors)
     else:
-        errors.append((f"{path}.items", "Array<Item>", items))
+        errors.append(Issue(f"{path}.items", "Array<Item>", items))
     priority = data.get("priority", _MISSING)
     if type(priority) is not str or priority not in _PRIORITIES:
-        errors.append((f"{path}.priority", '("low" | "normal" | "high")', priority))
+        errors.append(Issue(f"{path}.priority", '("low" | "normal" | "high")', priority))
     note = data.get("note", _MISSING)
     if note is not None and type(note) is not str:
-        errors.append((f"{path}.note", "(string | null)", note))
+        errors.append(Issue(f"{path}.note", "(string | null)", note))
     _extra_keys(data, _ORDER_KEYS, path, errors)
     return errors
 
@@ -260,20 +273,20 @@ def _check_node(data: Any, path: str, errors: Errors) -> None:
         return
     name = data.get("name", _MISSING)
     if type(name) is not str:
-        errors.append((f"{path}.name", "string", name))
+        errors.append(Issue(f"{path}.name", "string", name))
     size = data.get("size", _MISSING)
     if not (_is_int(size) and size >= 0):
-        errors.append((f"{path}.size", "integer & Minimum<0>", size))
+        errors.append(Issue(f"{path}.size", "integer & Minimum<0>", size))
     kind = data.get("kind", _MISSING)
     if type(kind) is not str or kind not in _KINDS:
-        errors.append((f"{path}.kind", '("dir" | "file")', kind))
+        errors.append(Issue(f"{path}.kind", '("dir" | "file")', kind))
     children = data.get("children", _MISSING)
     if type(children) is list:
         for i, child in enumerate(children):
             if not _is_node(child):
                 _check_node(child, f"{path}.children[{i}]", errors)
     else:
-        errors.append((f"{path}.children", "Array<Node>", children))
+        errors.append(Issue(f"{path}.children", "Array<Node>", children))
     _extra_keys(data, _NODE_KEYS, path, errors)
 
 
@@ -291,4 +304,4 @@ def check_tree(data: Any, path: str = "$input") -> Errors:
 
 
 HANDWRITTEN = {"search": check_search, "place_order": check_order, "save_tree": check_tree}
-"""Targets method name -> hand-written validator returning every (path, expected, value)."""
+"""Targets method name -> hand-written validator returning every Issue (empty when valid)."""
