@@ -47,6 +47,11 @@ UNSUPPORTED_BY_DESIGN: dict[str, str] = {
     "contentEncoding": "an annotation in draft 2020-12; llmapp may assert base64. Removed on both sides",
     "contentMediaType": "an annotation in draft 2020-12; llmapp may assert it. Removed on both sides",
     "contentSchema": "an annotation in draft 2020-12. Removed on both sides",
+    "unevaluatedProperties": (
+        "not supported by llmapp (ignored; documented in llmapp.validate: it needs annotation "
+        "tracking across applicators). Removed on both sides; only petstore-3.1_more uses it"
+    ),
+    "unevaluatedItems": "not supported by llmapp (ignored), as unevaluatedProperties. Removed on both sides",
 }
 """Keyword -> why the differential removes it from every schema before comparing."""
 
