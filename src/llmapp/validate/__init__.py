@@ -5,6 +5,31 @@ and an issue walker per definition), compiles it once and caches it; calling the
 ``Validator`` returns ``ValidationSuccess`` or ``ValidationFailure`` with every
 ``ValidationIssue`` (path, expected, value). Schemas that cannot be compiled raise
 ``SchemaError`` at build time; data never makes a validator raise.
+
+Supported: draft 2020-12 validation keywords (type, enum, const, properties, required,
+additionalProperties, patternProperties, propertyNames, min/maxProperties,
+dependentRequired, dependentSchemas, prefixItems, items, contains, min/maxContains,
+min/maxItems, uniqueItems, the numeric and string keywords, pattern, format, allOf,
+anyOf, oneOf, not, if/then/else, $ref/$defs/$anchor/$id), draft 4 to 7 forms
+(``definitions``, ``dependencies``, array ``items`` + ``additionalItems``, boolean
+``exclusiveMinimum``/``exclusiveMaximum``; ``id`` and "``$ref`` replaces its siblings"
+when ``$schema`` names those drafts) and OpenAPI 3.0 (``nullable``, ``discriminator``,
+``x-discriminator``, ``int32``/``int64`` formats). Formats asserted: see
+``_formats.STRING_FORMATS``; unknown formats are annotations.
+
+Deliberate semantics: bool is never a number; NaN and infinities are not numbers;
+3.0 is an integer; objects are dicts with string keys; arrays are lists or tuples;
+``contentEncoding: base64`` is asserted.
+
+Not supported (the one list; the conformance tests exclude exactly these):
+
+* ``unevaluatedProperties`` / ``unevaluatedItems``: ignored (they need annotation
+  tracking across applicators, which the generated code does not keep);
+* ``$dynamicRef`` / ``$dynamicAnchor``: resolved statically, like ``$ref``/``$anchor``;
+* references to other documents (remote refs, the meta-schemas): ``SchemaError``;
+* ``$vocabulary`` and custom meta-schemas: not read;
+* formats ``idn-email``, ``idn-hostname``, ``iri``, ``iri-reference``,
+  ``uri-template``: accepted as unknown formats.
 """
 
 from ._expected import expected_of

@@ -153,6 +153,17 @@ class Generated:
     expected: str
 
 
+def _reach(edges: dict[str, set[str]], start: str) -> set[str]:
+    seen: set[str] = set()
+    stack = list(edges.get(start, ()))
+    while stack:
+        current = stack.pop()
+        if current not in seen:
+            seen.add(current)
+            stack.extend(edges.get(current, ()))
+    return seen
+
+
 class Generator:
     """Generates the checker and walker source for one root schema."""
 
@@ -268,7 +279,9 @@ class Generator:
         return found
 
     def _analyse(self) -> tuple[frozenset[str], frozenset[str]]:
+        """Which definitions are on a ``$ref`` cycle, and which reach one."""
         edges: dict[str, set[str]] = {}
+        direct: dict[str, set[str]] = {}
         todo = [self.resolver.root_node]
         while todo:
             node = todo.pop()
@@ -276,24 +289,40 @@ class Generator:
                 continue
             targets = self.refs_in(node)
             edges[node.pointer] = {target.pointer for target in targets}
+            direct[node.pointer] = {target.pointer for target in self._in_place_refs(node)}
             todo.extend(targets)
-
-        def reach(start: str) -> set[str]:
-            seen: set[str] = set()
-            stack = list(edges.get(start, ()))
-            while stack:
-                current = stack.pop()
-                if current not in seen:
-                    seen.add(current)
-                    stack.extend(edges.get(current, ()))
-            return seen
-
-        reachable = {pointer: reach(pointer) for pointer in edges}
+        reachable = {pointer: _reach(edges, pointer) for pointer in edges}
         recursive = frozenset(p for p, seen in reachable.items() if p in seen)
         reaching = frozenset(
             p for p, seen in reachable.items() if p in recursive or seen & recursive
         )
+        for pointer in direct:
+            if pointer in _reach(direct, pointer):
+                self.report(
+                    self.resolver.at(pointer) or self.resolver.root_node,
+                    "",
+                    "a $ref cycle that never looks inside the value (it would recurse forever)",
+                )
         return recursive, reaching
+
+    def _in_place_refs(self, node: Node) -> list[Node]:
+        """Ref targets applied to the same value as ``node`` (through applicators, not
+        through properties or items): a cycle of these never terminates."""
+        found = []
+        stack = [node]
+        while stack:
+            current = stack.pop()
+            if not isinstance(current.schema, Mapping):
+                continue
+            target = self.target(current)
+            if target is not None:
+                found.append(target)
+            for keyword in ("allOf", "anyOf", "oneOf"):
+                stack.extend(self.branches(current, keyword) if current.schema.get(keyword) else [])
+            for keyword in ("not", "if", "then", "else"):
+                if isinstance(current.schema.get(keyword), Mapping):
+                    stack.append(self.resolver.child(current, keyword))
+        return found
 
     def depth_of(self, callee: Node) -> str:
         """The depth argument for a call into ``callee``'s function.

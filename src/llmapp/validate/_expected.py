@@ -96,10 +96,10 @@ def _join_union(members: list[str]) -> str:
 
 def _alternatives(schema: Any, ref_text: RefText) -> list[str]:
     """The union members a schema allows (one member when it is not a union)."""
-    if schema is True or not isinstance(schema, Mapping):
-        return ["any"]
     if schema is False:
         return ["never"]
+    if not isinstance(schema, Mapping):
+        return ["any"]
     members = _core(schema, ref_text)
     if schema.get("nullable") is True and "null" not in members:
         members = [*members, "null"]

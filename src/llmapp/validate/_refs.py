@@ -179,7 +179,7 @@ class Resolver:
 def name_of(pointer: str) -> str | None:
     """The name of a named definition (``/$defs/Product`` -> ``Product``), else None."""
     tokens = pointer.split("/")
-    if len(tokens) >= 3 and _unescape_token(tokens[-2]) in _NAMED_PARENTS:
+    if len(tokens) >= 3 and tokens[-1] and _unescape_token(tokens[-2]) in _NAMED_PARENTS:
         return _unescape_token(tokens[-1])
     return None
 
