@@ -13,7 +13,11 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def run(*arguments: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "llmapp", *arguments], capture_output=True, text=True, cwd=cwd, check=False
+        [sys.executable, "-m", "llmapp", *arguments],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        check=False,
     )
 
 
@@ -22,7 +26,11 @@ def test_schema_of_example_file_prints_functions():
     assert completed.returncode == 0, completed.stderr
     functions = json.loads(completed.stdout)
     assert [f["name"] for f in functions] == [
-        "search", "create_order", "cancel_order", "attach_receipt", "track_order"
+        "search",
+        "create_order",
+        "cancel_order",
+        "attach_receipt",
+        "track_order",
     ]
     create = functions[1]
     assert create["tags"] == ["orders"]

@@ -50,8 +50,20 @@ def test_design_contract_names_are_exported():
 def test_schema_predicates_are_public():
     from llmapp import schema
 
-    for name in ("is_string", "is_integer", "is_number", "is_boolean", "is_array", "is_object",
-                 "is_reference", "is_union", "is_null", "is_unknown", "is_file", "is_human"):
+    for name in (
+        "is_string",
+        "is_integer",
+        "is_number",
+        "is_boolean",
+        "is_array",
+        "is_object",
+        "is_reference",
+        "is_union",
+        "is_null",
+        "is_unknown",
+        "is_file",
+        "is_human",
+    ):
         assert callable(getattr(schema, name))
 
 
@@ -60,5 +72,7 @@ def test_import_does_not_load_optional_dependencies():
         "import sys, llmapp; heavy = [m for m in ('pydantic', 'httpx', 'mcp', 'yaml', 'docstring_parser') "
         "if m in sys.modules]; print(','.join(heavy))"
     )
-    completed = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    completed = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    )
     assert completed.stdout.strip() == ""

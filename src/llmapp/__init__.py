@@ -29,6 +29,7 @@ from llmapp.application import (
 )
 from llmapp.feedback import feedback
 from llmapp.repair import Parsed, coerce, parse
+from llmapp.validate import Validator, validator
 from llmapp.validate._result import (
     UNDEFINED,
     Validation,
@@ -55,6 +56,7 @@ __all__ = [
     "ValidationFailure",
     "ValidationIssue",
     "ValidationSuccess",
+    "Validator",
     "__version__",
     "after_types",
     "application",
@@ -64,4 +66,5 @@ __all__ = [
     "merge_parameters",
     "parse",
     "validates",
+    "validator",
 ]

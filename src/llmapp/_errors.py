@@ -23,7 +23,18 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-__all__ = ["BuildProblem", "ExecutionError", "LlmApplicationError", "LlmappError"]
+__all__ = [
+    "BuildProblem",
+    "ExecutionError",
+    "LlmApplicationError",
+    "LlmappError",
+    "class_location",
+]
+
+
+def class_location(cls: type) -> str:
+    """The class's name as locations show it: ``Outer.Inner``, without ``<locals>`` noise."""
+    return cls.__qualname__.rpartition("<locals>.")[2]
 
 
 class LlmappError(Exception):

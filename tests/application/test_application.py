@@ -66,7 +66,7 @@ def test_every_problem_is_reported_at_once():
         def b(self, value) -> None:  # type: ignore[no-untyped-def]
             """B."""
 
-        def c(self, value: "Missing") -> None:  # type: ignore[name-defined]  # noqa: F821
+        def c(self, value: Missing) -> None:  # type: ignore[name-defined]  # noqa: F821
             """C."""
 
     with pytest.raises(LlmApplicationError) as caught:

@@ -72,7 +72,7 @@ def test_three_mistakes_make_no_call_and_feedback_lists_all(app, shop):
     assert paths == ["$input.customer.email", "$input.items[1].quantity", "$input.priority"]
     for path in paths:
         assert f'"path": "{path}"' in result.feedback or f'"path":"{path}"' in result.feedback
-    assert result.feedback.count("❌") == 3
+    assert result.feedback.count("// ❌ [") == 3
 
 
 def test_method_error_is_captured_not_raised(app, shop):
@@ -133,7 +133,9 @@ def test_human_side_key_sent_by_llm_is_superfluous(app, shop):
         human={"file": b"real"},
     )
     assert not result.success
-    assert [(i.path, i.expected) for i in result.validation.errors] == [("$input.file", "undefined")]
+    assert [(i.path, i.expected) for i in result.validation.errors] == [
+        ("$input.file", "undefined")
+    ]
     assert order.receipts == []
 
 
@@ -200,7 +202,17 @@ class Guarded:
 
 @pytest.mark.parametrize(
     "name",
-    ["_private", "__init__", "__class__", "hidden", "internal", "operator", "size", "secret", "visible "],
+    [
+        "_private",
+        "__init__",
+        "__class__",
+        "hidden",
+        "internal",
+        "operator",
+        "size",
+        "secret",
+        "visible ",
+    ],
 )
 def test_what_the_llm_was_not_given_is_unknown(name):
     app = application(Guarded)
@@ -213,7 +225,7 @@ def test_what_the_llm_was_not_given_is_unknown(name):
 
 def test_model_text_is_data_never_code():
     app = application(Guarded)
-    text = '{"text": "__import__(\'os\').system(\'echo pwned\')"}'
+    text = "{\"text\": \"__import__('os').system('echo pwned')\"}"
     result = app.execute(Guarded(), "visible", text)
     assert result.success
     assert result.value == "__import__('os').system('echo pwned')"
@@ -231,7 +243,9 @@ def test_none_arguments_mean_an_empty_object():
     app = application(Guarded)
     result = app.execute(Guarded(), "visible", None)
     assert not result.success
-    assert [(i.path, i.value) for i in result.validation.errors] == [("$input.text", llmapp.UNDEFINED)]
+    assert [(i.path, i.value) for i in result.validation.errors] == [
+        ("$input.text", llmapp.UNDEFINED)
+    ]
 
 
 @dataclass
@@ -291,3 +305,31 @@ def test_execute_of_async_method_inside_a_running_loop_is_an_error():
             app.execute(Kinds(), "move", {"point": {"x": 1, "y": 2}})
 
     asyncio.run(inside())
+
+
+@dataclass
+class Span:
+    start: int
+    end: int
+
+    def __post_init__(self) -> None:
+        if self.end < self.start:
+            raise ValueError("end comes before start")
+
+
+@llm_application
+class Calendar:
+    """Spans."""
+
+    def length(self, span: Span) -> int:
+        """Length of a span."""
+        return span.end - span.start
+
+
+def test_python_refusing_valid_json_is_feedback_not_an_exception():
+    app = application(Calendar)
+    result = app.execute(Calendar(), "length", {"span": {"start": 5, "end": 1}})
+    assert not result.success and result.error is None
+    assert result.validation.errors[0].path.startswith("$input.span")
+    assert "end comes before start" in result.feedback
+    assert app.execute(Calendar(), "length", {"span": {"start": 1, "end": 5}}).value == 4

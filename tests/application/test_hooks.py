@@ -36,7 +36,8 @@ class Bank:
 def only_small(arguments):
     if isinstance(arguments, dict) and arguments.get("amount", 0) > 1000:
         return ValidationFailure(
-            arguments, [ValidationIssue("$input.amount", "number & Maximum<1000>", arguments["amount"])]
+            arguments,
+            [ValidationIssue("$input.amount", "number & Maximum<1000>", arguments["amount"])],
         )
     return ValidationSuccess(arguments)
 
@@ -47,7 +48,9 @@ def test_hook_replaces_generated_validation():
     # The generated validation would reject a missing "to"; the hook alone decides.
     assert function.validate({"amount": 5}).success
     failure = function.validate({"amount": 5000, "to": "x"})
-    assert [(i.path, i.expected) for i in failure.errors] == [("$input.amount", "number & Maximum<1000>")]
+    assert [(i.path, i.expected) for i in failure.errors] == [
+        ("$input.amount", "number & Maximum<1000>")
+    ]
     assert not function.validate_types({"amount": 5}).success
     result = app.execute(Bank(), "transfer", {"amount": 5000, "to": "DE01"})
     assert not result.success and "Maximum<1000>" in result.feedback
@@ -56,9 +59,15 @@ def test_hook_replaces_generated_validation():
 
 def test_after_types_runs_generated_validation_first():
     def positive(arguments):
-        return [] if arguments["amount"] > 0 else [
-            ValidationIssue("$input.amount", "number & ExclusiveMinimum<0>", arguments["amount"])
-        ]
+        return (
+            []
+            if arguments["amount"] > 0
+            else [
+                ValidationIssue(
+                    "$input.amount", "number & ExclusiveMinimum<0>", arguments["amount"]
+                )
+            ]
+        )
 
     app = application(Bank, validate={"transfer": after_types(positive)})
     function = app.function("transfer")
@@ -121,7 +130,9 @@ def test_decorator_form_declares_a_hook_that_is_not_a_function():
     assert [function.name for function in app.functions] == ["book"]
     function = app.function("book")
     assert [i.path for i in function.validate({"day": "sat", "nights": 1}).errors] == ["$input.day"]
-    assert [i.path for i in function.validate({"day": "mon", "nights": "x"}).errors] == ["$input.nights"]
+    assert [i.path for i in function.validate({"day": "mon", "nights": "x"}).errors] == [
+        "$input.nights"
+    ]
     assert app.execute(Booking(), "book", {"day": "mon", "nights": 2}).value == "2 from mon"
 
 

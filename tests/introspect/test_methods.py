@@ -583,7 +583,7 @@ def test_a_class_with_no_functions() -> None:
         def _helper(self) -> None: ...
 
     assert inspect_class(Empty).problems == (
-        BuildProblem("test_a_class_with_no_functions.<locals>.Empty", NO_FUNCTIONS_REASON),
+        BuildProblem("Empty", NO_FUNCTIONS_REASON),
     )
 
 

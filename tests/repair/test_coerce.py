@@ -358,7 +358,8 @@ def test_very_deep_input_does_not_raise() -> None:
 
 
 def test_nothing_is_turned_into_a_string() -> None:
-    assert coerce({"a": 1, "b": None, "c": True}, obj(a=STR, b=STR, c=STR)) == {
+    schema = {**obj(a=STR, b=STR, c=STR), "required": ["a", "b", "c"]}
+    assert coerce({"a": 1, "b": None, "c": True}, schema) == {
         "a": 1,
         "b": None,
         "c": True,

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Any
 
-from llmapp._errors import BuildProblem, LlmApplicationError
+from llmapp._errors import BuildProblem, LlmApplicationError, class_location
 from llmapp.application._config import LlmConfig, SchemaPredicate, ValidationHook, bind_generated
 from llmapp.application._decorator import declared_hooks
 from llmapp.application._execute import Binding
@@ -25,17 +26,20 @@ def build(cls: type, config: LlmConfig) -> tuple[list[LlmFunction], dict[str, Bi
     declared = declared_hooks(cls)
     hooks: dict[str, ValidationHook] = {name: hook for name, hook in declared.values()}
     hooks.update(config.validate)
+    owner = class_location(cls)
     emitter = SchemaEmitter(spec.graph, reference=config.reference, strict=config.strict)
+    # Strict schemas move constraints into descriptions; validation keeps checking them.
+    checker = SchemaEmitter(spec.graph, reference=config.reference) if config.strict else None
     functions: list[LlmFunction] = []
     bindings: dict[str, Binding] = {}
     for method in spec.methods:
         if method.human or method.name in declared:
             continue
-        function = _function(method, emitter, config.separate, hooks.get(method.name))
+        schemas = _Schemas(method, f"{owner}.{method.name}", emitter, checker)
+        function = _function(method, schemas, config.separate, hooks.get(method.name))
         functions.append(function)
         bindings[function.name] = Binding(function, method, spec.graph)
     problems.extend(emitter.problems)
-    owner = cls.__qualname__
     for name in hooks:
         if name not in bindings:
             problems.append(
@@ -50,57 +54,63 @@ def build(cls: type, config: LlmConfig) -> tuple[list[LlmFunction], dict[str, Bi
     return functions, bindings
 
 
+class _Schemas:
+    """The schemas of one method: what vendors see, and what arguments are checked against."""
+
+    def __init__(
+        self, method: MethodSpec, where: str, emitter: SchemaEmitter, checker: SchemaEmitter | None
+    ) -> None:
+        self.parameters = emitter.parameters(method.parameters, location=where)
+        self.output = emitter.output(method.returns, location=where)
+        self.checked = checker.parameters(method.parameters, location=where) if checker else None
+
+
 def _function(
     method: MethodSpec,
-    emitter: SchemaEmitter,
+    schemas: _Schemas,
     separate: SchemaPredicate | None,
     hook: ValidationHook | None,
 ) -> LlmFunction:
-    parameters = emitter.parameters(method.parameters)
     function = LlmFunction(
         name=method.name,
         description=method.description,
-        parameters=parameters,
-        output=emitter.output(method.returns),
+        parameters=schemas.parameters,
+        output=schemas.output,
         deprecated=method.deprecated,
         tags=list(method.tags),
         title=method.title,
         summary=method.summary,
+        validation_parameters=schemas.checked,
     )
-    predicate = _predicate(parameters, separate)
+    predicate = _predicate(schemas.parameters, separate)
     if predicate is not None:
-        function.separated = _separated(parameters, predicate)
+        function.separated = _separated(schemas.parameters, schemas.checked, predicate)
     generated = function.separated.validate if function.separated is not None else None
     if hook is not None:
         function.hook = bind_generated(hook, generated or function.validate_types)
     return function
 
 
-def _separated(parameters: dict[str, Any], predicate: SchemaPredicate) -> Separated:
+def _separated(
+    parameters: dict[str, Any], checked: dict[str, Any] | None, predicate: SchemaPredicate
+) -> Separated:
     from llmapp.separate import split_parameters
 
     llm, human = split_parameters(parameters, predicate)
-    return Separated(llm=llm, human=human, validate=_LazyValidator(llm))
+    llm_checked = split_parameters(checked, predicate)[0] if checked is not None else llm
+    return Separated(llm=llm, human=human, validate=_LazyValidator(llm_checked))
 
 
 def _predicate(
     parameters: Mapping[str, Any], separate: SchemaPredicate | None
 ) -> SchemaPredicate | None:
     """The configured predicate; values marked ``Human()`` always go to the human too."""
-    if not _mentions(parameters, HUMAN_KEYWORD):
+    if HUMAN_KEYWORD not in json.dumps(parameters):  # C-speed pre-check; is_human decides
         return separate
     if separate is None:
         return is_human
     configured = separate
     return lambda schema: is_human(schema) or configured(schema)
-
-
-def _mentions(node: Any, keyword: str) -> bool:
-    if isinstance(node, Mapping):
-        return node.get(keyword) is True or any(_mentions(v, keyword) for v in node.values())
-    if isinstance(node, list):
-        return any(_mentions(item, keyword) for item in node)
-    return False
 
 
 def _unique(problems: list[BuildProblem]) -> list[BuildProblem]:

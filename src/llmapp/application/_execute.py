@@ -20,8 +20,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from llmapp._errors import ExecutionError
-from llmapp.application._function import LlmFunction
+from llmapp.application._function import LlmFunction, _LazyValidator
 from llmapp.application._result import CallResult
+from llmapp.convert._error import ConversionError
 from llmapp.introspect.model import MethodSpec, TypeGraph
 from llmapp.validate._result import Validation, ValidationFailure, ValidationIssue
 
@@ -78,8 +79,13 @@ def prepare(
     if not validation.success:
         return _failed(function, validation)
     merged = _merge_human(binding, validation.data, human)
-    args, kwargs = binding.arguments(merged)
-    return Prepared(binding, _target(binding, owner, instance), args, kwargs)
+    target = _target(binding, owner, instance)
+    try:
+        args, kwargs = binding.arguments(merged)
+    except ConversionError as refused:  # e.g. a dataclass __post_init__ rejecting the values
+        issue = ValidationIssue(refused.path, refused.expected, refused.value, refused.reason)
+        return _failed(function, ValidationFailure(merged, [issue]))
+    return Prepared(binding, target, args, kwargs)
 
 
 def call_sync(prepared: Prepared, raise_errors: bool) -> CallResult:
@@ -143,7 +149,10 @@ def _validate(function: LlmFunction, data: Any) -> Validation:
     from llmapp.repair import coerce
 
     separated = function.separated
-    schema = separated.llm if separated is not None else function.parameters
+    schema: Mapping[str, Any] = function.checked_parameters
+    if separated is not None:
+        check = separated.validate
+        schema = check.schema if isinstance(check, _LazyValidator) else separated.llm
     repaired = coerce(data, schema)
     if function.hook is None and separated is not None and separated.validate is not None:
         return separated.validate(repaired)

@@ -37,10 +37,10 @@ class Separated:
 class _LazyValidator:
     """Compiles a schema's validator on first use, so building an application stays cheap."""
 
-    __slots__ = ("_compiled", "_schema")
+    __slots__ = ("_compiled", "schema")
 
     def __init__(self, schema: Mapping[str, Any]) -> None:
-        self._schema = schema
+        self.schema = schema
         self._compiled: Callable[[Any], Validation] | None = None
 
     def __call__(self, value: Any) -> Validation:
@@ -48,7 +48,7 @@ class _LazyValidator:
         if compiled is None:
             from llmapp.validate import validator
 
-            compiled = self._compiled = validator(self._schema)
+            compiled = self._compiled = validator(self.schema)
         return compiled(value)
 
 
@@ -65,6 +65,9 @@ class LlmFunction:
         deprecated: the function still works but should be avoided.
         tags: the ``@tag`` names.
         separated: the LLM/human split when the application separates parameters.
+        validation_parameters: the schema arguments are checked against, when it is
+            not ``parameters`` itself: in strict mode the vendor-facing schema moves
+            constraints it cannot express into descriptions, and this one keeps them.
     """
 
     name: str
@@ -77,10 +80,18 @@ class LlmFunction:
     title: str | None = None
     summary: str | None = None
     hook: Callable[[Any], Validation] | None = field(default=None, repr=False)
+    validation_parameters: Schema | None = field(default=None, repr=False)
     _generated: _LazyValidator = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
-        self._generated = _LazyValidator(self.parameters)
+        checked = self.validation_parameters
+        self._generated = _LazyValidator(checked if checked is not None else self.parameters)
+
+    @property
+    def checked_parameters(self) -> Schema:
+        """The schema arguments are validated (and repaired) against."""
+        checked = self.validation_parameters
+        return checked if checked is not None else self.parameters
 
     def validate(self, arguments: Any) -> Validation:
         """Check arguments against the parameters schema (or the method's hook).

@@ -28,7 +28,7 @@ from typing import Any, Literal
 
 import typing_extensions as te
 
-from llmapp._errors import BuildProblem
+from llmapp._errors import BuildProblem, class_location
 from llmapp.introspect._compat import (
     get_args,
     get_origin,
@@ -166,7 +166,7 @@ class _ClassReader:
 
     def __init__(self, cls: type) -> None:
         self.cls = cls
-        self.owner = cls.__qualname__
+        self.owner = class_location(cls)
         self.builder = TypeBuilder()
         self.problems: list[BuildProblem] = []
         self._taken = 0  # builder problems already moved to ``problems``

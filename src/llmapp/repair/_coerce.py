@@ -10,6 +10,9 @@ schema could not accept as it is:
   or an object/array (the string holds JSON, read strictly, also when stringified twice);
   surrounding whitespace is ignored. A string that converts to nothing the schema accepts
   stays as it is, so the validator reports it.
+- a ``null`` for an optional declared property whose schema accepts no null is dropped: the
+  model meant "not given" (OpenAI's strict mode makes every optional property nullable), so
+  the default applies.
 - numbers, booleans and null are never changed (``3.0`` stays ``3.0``: JSON Schema counts it
   as an integer); nothing is ever turned into a string.
 - unions (``anyOf``/``oneOf``) are entered only when one branch is chosen: by ``discriminator``
@@ -185,10 +188,23 @@ class _Coercer:
                 self.value(item, self._item_schema(schema, index), depth + 1)
                 for index, item in enumerate(value)
             ]
-        return {
-            key: self.value(item, self._property_schema(schema, key), depth + 1)
-            for key, item in value.items()
-        }
+        required = schema.get("required")
+        needed = required if isinstance(required, list) else ()
+        members = {}
+        for key, item in value.items():
+            sub = self._property_schema(schema, key)
+            if item is None and key not in needed and self._null_means_absent(schema, key, sub):
+                continue
+            members[key] = self.value(item, sub, depth + 1)
+        return members
+
+    def _null_means_absent(self, schema: Mapping[str, Any], key: Any, sub: Any) -> bool:
+        """A null for an optional declared property that cannot be null: "not given"."""
+        properties = schema.get("properties")
+        if not isinstance(properties, Mapping) or key not in properties:
+            return False
+        kinds = self.kinds(sub)
+        return kinds is not None and "null" not in kinds
 
     def _string(self, text: str, schema: Mapping[str, Any], depth: int) -> Any:
         kinds = self.kinds(schema)
