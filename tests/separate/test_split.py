@@ -283,7 +283,6 @@ def test_open_object_whose_declared_properties_are_all_human_goes_whole() -> Non
 @pytest.mark.parametrize(
     "union",
     [
-        {"anyOf": [PNG, {"type": "null"}]},
         {"anyOf": [obj({"name": STRING, "file": PNG}), INTEGER]},
         {"oneOf": [PNG, STRING]},
         {"type": ["object", "null"], "properties": {"file": PNG}},
@@ -299,6 +298,14 @@ def test_unions_tuples_and_unknown_go_whole_to_the_llm_when_not_asked_for(
     llm, human = split_parameters(parameters, is_file)
     assert llm == parameters
     assert human is None
+
+
+def test_a_nullable_file_is_a_file_and_goes_whole_to_the_human() -> None:
+    nullable = {"anyOf": [PNG, {"type": "null"}]}
+    parameters = obj({"q": STRING, "photo": nullable}, required=["q"])
+    llm, human = split_parameters(parameters, is_file)
+    assert llm == obj({"q": STRING})
+    assert human == obj({"photo": nullable}, required=[])
 
 
 def test_a_union_marked_human_goes_whole_to_the_human() -> None:
