@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from benchmarks._report import NA, fmt, fmt_ratio
+from benchmarks._report import NA, fmt
 
 __all__ = ["targets"]
 
@@ -63,7 +63,7 @@ def _validation_rows(results: dict[str, Any]) -> list[Row]:
     ]
     for target, peer, labels, limit in checks:
         worst, label = _worst_ratio(results, peer, labels)
-        measured = NA if worst is None else f"worst {fmt_ratio(worst)} ({label})"
+        measured = NA if worst is None else f"worst {worst:.3f}x ({label})"
         rows.append([target, measured, _verdict(worst, worst is not None and worst <= limit)])
     return rows
 

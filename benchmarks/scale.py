@@ -1,7 +1,7 @@
 """Scale benchmark: build time as the class grows, validation time as the payload grows.
 
-Build: the generated class at 10, 100 and 1,000 methods, each in a fresh process
-(cold), llmapp next to pydantic ``create_model`` as a reference; the 1,000-method
+Build: the generated class at 10, 100 and 1,000 methods, each in fresh processes
+(cold; median of 3, 1 with --quick), llmapp next to pydantic ``create_model`` as a reference; the 1,000-method
 run also reports peak RSS (``resource.getrusage(...).ru_maxrss``).
 Validation: an order with 1, 10, 100 and 1,000 items (valid).
 Cost is called linear when ten times the size costs 7x to 13x the time.
@@ -9,6 +9,7 @@ Cost is called linear when ten times the size costs 7x to 13x the time.
 
 from __future__ import annotations
 
+import statistics
 from typing import Any
 
 from benchmarks import _llmapp
@@ -39,12 +40,19 @@ def _mib(kib: int | None) -> str:
     return "n/a" if kib is None else f"{kib / 1024:.1f} MiB"
 
 
+def _cold(peer: str, count: int, settings: Settings) -> dict[str, Any]:
+    """Median of each phase over fresh processes (3 in a full run, 1 with --quick)."""
+    runs = [child_run(peer, count, 0) for _ in range(min(settings.cold_runs, 3))]
+    phases = {key: statistics.median(run["cold"][key] for run in runs) for key in runs[0]["cold"]}
+    return {"cold": phases, "rss_kib": runs[0]["rss_kib"], "runs": len(runs)}
+
+
 def _build(settings: Settings) -> tuple[str, dict[str, Any]]:
     found: dict[str, dict[int | str, Any]] = {peer: {} for peer in _SCALE_PEERS}
     for peer in _SCALE_PEERS:
         for count in METHODS:
             try:
-                found[peer][count] = child_run(peer, count, 0)
+                found[peer][count] = _cold(peer, count, settings)
             except Unavailable as exc:
                 found[peer][count] = {"unavailable": str(exc)}
         try:
