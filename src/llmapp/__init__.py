@@ -12,33 +12,84 @@ Example::
 
     app = application(Shop)
     result = app.execute(Shop(), "search", '{"query": "socks"}')
+
+The public names are loaded on first use (PEP 562), so ``import llmapp`` costs
+almost nothing; each stage is imported when something needs it.
 """
 
-from llmapp._errors import BuildProblem, ExecutionError, LlmappError, LlmApplicationError
-from llmapp.application import (
-    CallResult,
-    LlmApplication,
-    LlmConfig,
-    LlmFunction,
-    Separated,
-    after_types,
-    application,
-    llm_application,
-    merge_parameters,
-    validates,
-)
-from llmapp.feedback import feedback
-from llmapp.repair import Parsed, coerce, parse
-from llmapp.validate import Validator, validator
-from llmapp.validate._result import (
-    UNDEFINED,
-    Validation,
-    ValidationFailure,
-    ValidationIssue,
-    ValidationSuccess,
-)
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from llmapp._errors import BuildProblem, ExecutionError, LlmappError, LlmApplicationError
+    from llmapp.application import (
+        CallResult,
+        LlmApplication,
+        LlmConfig,
+        LlmFunction,
+        Separated,
+        after_types,
+        application,
+        llm_application,
+        merge_parameters,
+        validates,
+    )
+    from llmapp.feedback import feedback
+    from llmapp.repair import Parsed, coerce, parse
+    from llmapp.validate import Validator, validator
+    from llmapp.validate._result import (
+        UNDEFINED,
+        Validation,
+        ValidationFailure,
+        ValidationIssue,
+        ValidationSuccess,
+    )
 
 __version__ = "0.1.0"
+
+_HOMES: dict[str, str] = {
+    "BuildProblem": "llmapp._errors",
+    "ExecutionError": "llmapp._errors",
+    "LlmApplicationError": "llmapp._errors",
+    "LlmappError": "llmapp._errors",
+    "CallResult": "llmapp.application._result",
+    "LlmApplication": "llmapp.application._application",
+    "application": "llmapp.application._application",
+    "LlmConfig": "llmapp.application._config",
+    "after_types": "llmapp.application._config",
+    "llm_application": "llmapp.application._decorator",
+    "validates": "llmapp.application._decorator",
+    "LlmFunction": "llmapp.application._function",
+    "Separated": "llmapp.application._function",
+    "merge_parameters": "llmapp.application._merge",
+    "feedback": "llmapp.feedback",
+    "Parsed": "llmapp.repair",
+    "coerce": "llmapp.repair",
+    "parse": "llmapp.repair",
+    "Validator": "llmapp.validate",
+    "validator": "llmapp.validate",
+    "UNDEFINED": "llmapp.validate._result",
+    "Validation": "llmapp.validate._result",
+    "ValidationFailure": "llmapp.validate._result",
+    "ValidationIssue": "llmapp.validate._result",
+    "ValidationSuccess": "llmapp.validate._result",
+}
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module 'llmapp' has no attribute {name!r}")
+    value = getattr(importlib.import_module(home), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_HOMES})
+
 
 __all__ = [
     "UNDEFINED",

@@ -8,7 +8,6 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from llmapp.application._build import build
 from llmapp.application._config import LlmConfig, SchemaPredicate, ValidationHook
 from llmapp.application._decorator import declared_config
 from llmapp.application._execute import Binding, Prepared, call_async, call_sync, prepare
@@ -144,6 +143,8 @@ def application(
         cached = _cache.get(cls, {}).get(key)
     if cached is not None:
         return cached
+    from llmapp.application._build import build  # the whole pipeline: loaded on first build
+
     functions, bindings = build(cls, config)
     built = LlmApplication(cls, config, functions, bindings)
     with _lock:

@@ -12,19 +12,19 @@ event loop is running in the thread; inside a running loop it raises
 
 from __future__ import annotations
 
-import asyncio
 import difflib
 import inspect
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from llmapp._errors import ExecutionError
 from llmapp.application._function import LlmFunction, _LazyValidator
 from llmapp.application._result import CallResult
-from llmapp.convert._error import ConversionError
-from llmapp.introspect.model import MethodSpec, TypeGraph
 from llmapp.validate._result import Validation, ValidationFailure, ValidationIssue
+
+if TYPE_CHECKING:
+    from llmapp.introspect.model import MethodSpec, TypeGraph
 
 __all__ = ["Binding", "Prepared", "call_async", "call_sync", "finish", "prepare"]
 
@@ -80,6 +80,8 @@ def prepare(
         return _failed(function, validation)
     merged = _merge_human(binding, validation.data, human)
     target = _target(binding, owner, instance)
+    from llmapp.convert import ConversionError
+
     try:
         args, kwargs = binding.arguments(merged)
     except ConversionError as refused:  # e.g. a dataclass __post_init__ rejecting the values
@@ -199,6 +201,8 @@ def _target(binding: Binding, owner: type, instance: Any) -> Callable[..., Any]:
 
 
 def _run_to_completion(awaitable: Any, name: str) -> Any:
+    import asyncio
+
     try:
         asyncio.get_running_loop()
     except RuntimeError:
