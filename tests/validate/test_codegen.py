@@ -1,0 +1,204 @@
+"""The generated code as an artefact: readable, registered in linecache, cached, errors at build time."""
+
+from __future__ import annotations
+
+import ast
+import linecache
+import traceback
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from llmapp import _errors
+from llmapp.validate import SchemaError, Validator, validator
+
+PERSON = {
+    "title": "Person",
+    "type": "object",
+    "properties": {
+        "name": {"type": "string"},
+        "friends": {"type": "array", "items": {"$ref": "#/$defs/Friend"}},
+    },
+    "required": ["name"],
+    "additionalProperties": False,
+    "$defs": {"Friend": {"type": "object", "properties": {"name": {"type": "string"}}}},
+}
+
+
+def test_one_checker_and_one_walker_per_definition() -> None:
+    check = validator(PERSON)
+    functions = [
+        node.name for node in ast.parse(check.source).body if isinstance(node, ast.FunctionDef)
+    ]
+    assert sorted(functions) == ["c_Friend", "c_root", "w_Friend", "w_root"]
+
+
+def test_the_source_is_in_linecache_under_a_readable_name() -> None:
+    check = validator(PERSON)
+    assert check.filename.startswith("<llmapp-validator-") and "Person" in check.filename
+    assert "".join(linecache.getlines(check.filename)) == check.source
+
+
+def test_tracebacks_show_generated_lines() -> None:
+    class Exploding(dict):  # type: ignore[type-arg]
+        def items(self) -> Any:
+            raise ValueError("boom")
+
+    check = validator(PERSON)
+    namespace_walk = check._walk
+    try:
+        namespace_walk(Exploding(name="x", extra=1), "$input", [], 0)
+    except ValueError:
+        text = traceback.format_exc()
+    else:
+        pytest.fail("the walker did not call items()")
+    assert check.filename in text and "for k" in text
+
+
+def test_a_hostile_value_becomes_an_issue_not_an_exception() -> None:
+    class Exploding(dict):  # type: ignore[type-arg]
+        def items(self) -> Any:
+            raise ValueError("boom")
+
+    result = validator(PERSON)(Exploding(name="x", extra=1))
+    assert not result.success
+    assert result.errors[0].path == "$input"
+    assert "ValueError" in (result.errors[0].description or "")
+
+
+def test_validators_are_cached_by_canonical_schema() -> None:
+    same = {"required": ["name"], "type": "object", "properties": {"name": {"type": "string"}}}
+    other_order = {
+        "type": "object",
+        "properties": {"name": {"type": "string"}},
+        "required": ["name"],
+    }
+    assert validator(same) is validator(other_order)
+    assert validator(same) is not validator(same, max_depth=10)
+    assert validator({"const": 1}) is not validator({"const": True})
+    assert validator({"const": 1}) is not validator({"const": 1.0})
+
+
+def test_the_schema_and_options_are_kept() -> None:
+    check = validator(PERSON, max_depth=7)
+    assert check.schema is PERSON or check.schema == PERSON
+    assert check.max_depth == 7
+    assert isinstance(check, Validator)
+    assert "Validator" in repr(check)
+
+
+def test_unhashable_schema_content_still_compiles() -> None:
+    check = validator({"enum": [{1: 2}, "a"]})  # not JSON: no cache key, still a validator
+    assert check("a").success
+
+
+BAD_SCHEMAS = [
+    ({"$ref": "#/$defs/Missing"}, [("#/$ref", "cannot resolve")]),
+    ({"type": "strng"}, [("#/type", "unknown type 'strng'")]),
+    (
+        {"properties": {"a": {"pattern": "(?i)x"}, "b": {"minLength": -1}}},
+        [
+            ("#/properties/a/pattern", "'(?i)x' cannot be used"),
+            ("#/properties/b/minLength", "must be a non-negative integer"),
+        ],
+    ),
+    ({"anyOf": []}, [("#/anyOf", "must be a non-empty array")]),
+    ({"type": "number", "multipleOf": 0}, [("#/multipleOf", "greater than 0")]),
+    ({"minimum": "3"}, [("#/minimum", "must be a number")]),
+    ({"$ref": "#"}, [("#", "never looks inside the value")]),
+    (
+        {"$defs": {"x~y/z": {"$ref": "#/$defs/nope"}}, "$ref": "#/$defs/x~0y~1z"},
+        [("#/$defs/x~0y~1z/$ref", "cannot resolve")],
+    ),
+]
+
+
+@pytest.mark.parametrize(("schema", "problems"), BAD_SCHEMAS)
+def test_schema_errors_list_every_problem_with_its_pointer(
+    schema: Any, problems: list[tuple[str, str]]
+) -> None:
+    with pytest.raises(SchemaError) as raised:
+        validator(schema)
+    found = [(p.location, p.reason) for p in raised.value.problems]
+    assert len(found) == len(problems), found
+    for (location, reason), (want_location, want_words) in zip(found, problems, strict=True):
+        assert location == want_location
+        assert want_words in reason
+    assert isinstance(raised.value, _errors.LlmappError)
+    assert str(len(problems)) in str(raised.value)
+
+
+REFS = [
+    # (schema, valid, invalid)
+    ({"$defs": {"a b": {"type": "integer"}}, "$ref": "#/$defs/a%20b"}, 1, "x"),
+    ({"$defs": {"a%b": {"type": "integer"}}, "$ref": "#/$defs/a%25b"}, 1, "x"),
+    ({"definitions": {"n": {"type": "null"}}, "items": {"$ref": "#/definitions/n"}}, [None], [0]),
+    (
+        {
+            "components": {"schemas": {"Pet": {"type": "string"}}},
+            "$ref": "#/components/schemas/Pet",
+        },
+        "cat",
+        1,
+    ),
+    (
+        {
+            "$id": "https://example.com/root.json",
+            "$defs": {"A": {"$id": "a.json", "type": "string"}},
+            "$ref": "a.json",
+        },
+        "s",
+        1,
+    ),
+    ({"$defs": {"A": {"$anchor": "here", "type": "boolean"}}, "$ref": "#here"}, True, 1),
+    (
+        {
+            "properties": {"a": {"type": "integer"}},
+            "items": {"$ref": "#/properties/a"},
+            "type": "array",
+        },
+        [1],
+        ["1"],
+    ),
+    ({"prefixItems": [{"type": "string"}, {"$ref": "#/prefixItems/0"}]}, ["a", "b"], ["a", 1]),
+]
+
+
+@pytest.mark.parametrize(("schema", "valid", "invalid"), REFS)
+def test_ref_resolution(compile: Callable[..., Any], schema: Any, valid: Any, invalid: Any) -> None:
+    check = compile(schema)
+    assert check(valid).success
+    assert not check(invalid).success
+
+
+def test_deeply_nested_inline_schemas_are_split_into_functions(compile: Callable[..., Any]) -> None:
+    schema: dict[str, Any] = {"type": "integer"}
+    for depth in range(40):
+        schema = {"type": "object", "properties": {f"k{depth}": {"type": "array", "items": schema}}}
+    check = compile(schema)
+    ast.parse(check.source)
+    value: Any = 1
+    for depth in range(40):
+        value = {f"k{depth}": [value]}
+    assert check(value).success
+    bad: Any = "x"
+    for depth in range(40):
+        bad = {f"k{depth}": [bad]}
+    [issue] = check(bad).errors
+    assert issue.path.endswith("[0]") and issue.path.count(".k") == 40
+    assert issue.expected == "integer"
+
+
+def test_many_definitions_compile_quickly() -> None:
+    defs = {
+        f"T{index}": {
+            "type": "object",
+            "properties": {"next": {"$ref": f"#/$defs/T{index + 1}"}, "v": {"type": "integer"}},
+        }
+        for index in range(300)
+    }
+    defs["T300"] = {"type": "string"}
+    check = validator({"$defs": defs, "$ref": "#/$defs/T0"})
+    assert check({"next": {"next": {"v": 1}}}).success
+    assert check.source.count("def c_") == 302
