@@ -96,8 +96,8 @@ class _Pair:
     def __init__(self, entry: CorpusSchema, compile_ours: Callable[[Any], Any], tally: Tally):
         self.entry = entry
         self.tally = tally
-        self.ours = compile_ours(without_unsupported(entry.schema))
         self.reference = reference_validator(without_unsupported(entry.reference))
+        self.ours = compile_ours(without_unsupported(entry.schema))
 
     def compare(self, value: Any, origin: str) -> None:
         self.tally.values += 1
@@ -191,7 +191,13 @@ def run(
     for entry in entries:
         tally.schemas += 1
         rnd = random.Random(f"{budget.seed}:{entry.id}")
-        pair = _Pair(entry, compile_ours, tally)
+        try:
+            pair = _Pair(entry, compile_ours, tally)
+        except Exception as error:  # the corpus schema is valid: both must compile it
+            key = (entry.id, "compile", True)
+            problem = f"failed to compile: {type(error).__name__}: {error}"
+            tally.disagreements[key] = Disagreement(entry.id, None, problem, True, "compile")
+            continue
         _hypothesis_values(pair, budget, rnd)
         _guided_values(pair, budget, rnd)
     tally.seconds = time.perf_counter() - started

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import cache
@@ -170,6 +171,8 @@ class CorpusSchema:
 
     @property
     def reference(self) -> Any:
+        if _is_draft4(self.schema):
+            return self.schema  # jsonschema's draft-4 validator reads the boolean form itself
         return draft4_bounds(self.schema)
 
     @property
@@ -347,9 +350,28 @@ def openapi_schemas() -> list[CorpusSchema]:
     return _unique(found)
 
 
+_DRAFT4 = ("http://json-schema.org/draft-04/schema", "http://json-schema.org/draft-03/schema")
+
+
+def _is_draft4(schema: Any) -> bool:
+    return isinstance(schema, dict) and str(schema.get("$schema", "")).rstrip("#") in _DRAFT4
+
+
+def _integral(checker: Any, instance: Any) -> bool:
+    return jsonschema.Draft202012Validator.TYPE_CHECKER.is_type(instance, "integer")
+
+
 def reference_validator(schema: Any) -> Any:
-    """jsonschema's validator for a schema: the class its ``$schema`` names, else draft 2020-12."""
+    """jsonschema's validator for a schema: the class its ``$schema`` names, else draft 2020-12.
+
+    Under draft 4 the ``integer`` type also takes integral floats (``3.0``), as in draft 6 and
+    later: llmapp reads 3.0 as an integer under every draft, by design (see llmapp.validate).
+    """
     cls = jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator)
+    if _is_draft4(schema):
+        cls = jsonschema.validators.extend(
+            cls, type_checker=cls.TYPE_CHECKER.redefine("integer", _integral)
+        )
     return cls(schema)
 
 
@@ -390,7 +412,76 @@ def _metaschema_problem(schema: Any) -> str | None:
     return _CHECKED[digest]
 
 
+SUITE = CORPORA / "json-schema-test-suite" / "tests"
+
+SUITE_FILES_LEFT_OUT = {
+    "dynamicRef.json": "$dynamicRef: llmapp resolves it statically, like $ref (documented)",
+    "refRemote.json": "remote references: llmapp does not fetch other documents",
+    "vocabulary.json": "$vocabulary and custom meta-schemas: llmapp does not read them",
+    "unevaluatedItems.json": "unevaluatedItems: not supported by llmapp (ignored; documented)",
+    "unevaluatedProperties.json": "unevaluatedProperties: not supported by llmapp (ignored; documented)",
+}
+"""JSON-Schema-Test-Suite files whose schemas the catalogue leaves out, and why."""
+
+
+_REMOTE = ("http://localhost:1234", "https://json-schema.org/", "http://json-schema.org/")
+
+
+def _remote_refs(schema: Any) -> str | None:
+    """Why a suite schema needs another document (a remote or meta-schema ``$ref``), or None."""
+    for inner in walk(schema):
+        if not isinstance(inner, dict):
+            continue
+        for keyword in ("$dynamicRef", "$recursiveRef"):
+            if keyword in inner:
+                return f"{keyword}: resolved statically by llmapp (documented)"
+        ref = inner.get("$ref")
+        if isinstance(ref, str) and ref.startswith(_REMOTE):
+            return f"$ref {ref!r} is in another document (not fetched)"
+        patterns = [inner.get("pattern"), *(inner.get("patternProperties") or {})]
+        for pattern in patterns:
+            if isinstance(pattern, str) and not _python_regex(pattern):
+                return f"pattern {pattern!r} is ECMA-262 only (jsonschema compiles it with re)"
+    return None
+
+
+def _python_regex(pattern: str) -> bool:
+    try:
+        re.compile(pattern)
+    except re.error:
+        return False
+    return True
+
+
+def suite_schemas() -> list[CorpusSchema]:
+    """The case catalogue: every schema of the JSON-Schema-Test-Suite's required tests.
+
+    Draft 2020-12 files as they are; draft 4 files with ``$schema`` set to draft 4, so both
+    libraries read them as draft 4. ``optional/`` is not included (formats, bignums, regex
+    dialects: the conformance tests cover those). Left out, counted in ``SKIPPED``: the files of
+    ``SUITE_FILES_LEFT_OUT`` and schemas with a ``$ref`` into another document.
+    """
+    found = []
+    for draft in ("draft2020-12", "draft4"):
+        for path in sorted((SUITE / draft).glob("*.json")):
+            for group in json.loads(path.read_text(encoding="utf-8")):
+                entry_id = f"{draft}/{path.name}:{group['description']}"
+                schema = group["schema"]
+                problem = SUITE_FILES_LEFT_OUT.get(path.name) or _remote_refs(schema)
+                if draft == "draft4":
+                    if not isinstance(schema, dict):
+                        problem = problem or "a boolean schema (not a draft 4 schema)"
+                    else:
+                        schema = {"$schema": "http://json-schema.org/draft-04/schema#", **schema}
+                if problem:
+                    SKIPPED[f"suite:{entry_id}"] = problem
+                else:
+                    found.append(CorpusSchema("suite", entry_id, schema))
+    return _unique(found)
+
+
 @cache
 def corpus_schemas() -> tuple[CorpusSchema, ...]:
-    """Every well-formed schema of every source: BFCL, then MCP, then OpenAPI 3.1."""
-    return tuple(_well_formed([*bfcl_schemas(), *mcp_schemas(), *openapi_schemas()]))
+    """Every well-formed schema of every source: BFCL, MCP, OpenAPI 3.1, the test-suite catalogue."""
+    entries = [*bfcl_schemas(), *mcp_schemas(), *openapi_schemas(), *suite_schemas()]
+    return tuple(_well_formed(entries))

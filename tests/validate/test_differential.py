@@ -36,7 +36,7 @@ from tests.corpora import differential, schemas
 from tests.corpora.differential import Budget, Tally
 
 QUICK = Budget(examples=4, mutations=3, guided=8, random=1, derandomize=True)
-QUICK_SAMPLE = {"bfcl": 40, "mcp": 60, "openapi": 40}
+QUICK_SAMPLE = {"bfcl": 40, "mcp": 60, "openapi": 40, "suite": 120}
 
 
 def _slow_budget() -> Budget:
@@ -72,7 +72,7 @@ def _assert_agreement(tally: Tally) -> None:
     assert not found, f"{len(found)} disagreements:\n" + "\n".join(d.describe() for d in found[:25])
 
 
-@pytest.mark.parametrize("source", ["bfcl", "mcp", "openapi"])
+@pytest.mark.parametrize("source", ["bfcl", "mcp", "openapi", "suite"])
 def test_quick_differential(compile_ours, source):
     entries = differential.sample(_entries(source), QUICK_SAMPLE)
     tally = differential.run(entries, compile_ours, QUICK)
