@@ -17,7 +17,9 @@ def corpus() -> Callable[..., Path]:
     def locate(*parts: str) -> Path:
         path = CORPORA.joinpath(*parts)
         if not path.exists():
-            pytest.skip(f"corpus not found at {path}: the shared corpora are absent on this machine")
+            pytest.skip(
+                f"corpus not found at {path}: the shared corpora are absent on this machine"
+            )
         return path
 
     return locate
