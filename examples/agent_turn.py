@@ -17,9 +17,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from shop import Shop  # noqa: E402
-
-from llmapp import application  # noqa: E402
+from llmapp import application
+from shop import Shop
 
 SCRIPT: list[tuple[str, str]] = [
     # A typo in the function name.

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from llmapp._errors import BuildProblem, ExecutionError, LlmappError, LlmApplicationError
-    from llmapp.application import (
+    from llmapp.app import (
         CallResult,
         LlmApplication,
         LlmConfig,
@@ -54,16 +54,16 @@ _HOMES: dict[str, str] = {
     "ExecutionError": "llmapp._errors",
     "LlmApplicationError": "llmapp._errors",
     "LlmappError": "llmapp._errors",
-    "CallResult": "llmapp.application._result",
-    "LlmApplication": "llmapp.application._application",
-    "application": "llmapp.application._application",
-    "LlmConfig": "llmapp.application._config",
-    "after_types": "llmapp.application._config",
-    "llm_application": "llmapp.application._decorator",
-    "validates": "llmapp.application._decorator",
-    "LlmFunction": "llmapp.application._function",
-    "Separated": "llmapp.application._function",
-    "merge_parameters": "llmapp.application._merge",
+    "CallResult": "llmapp.app._result",
+    "LlmApplication": "llmapp.app._application",
+    "application": "llmapp.app._application",
+    "LlmConfig": "llmapp.app._config",
+    "after_types": "llmapp.app._config",
+    "llm_application": "llmapp.app._decorator",
+    "validates": "llmapp.app._decorator",
+    "LlmFunction": "llmapp.app._function",
+    "Separated": "llmapp.app._function",
+    "merge_parameters": "llmapp.app._merge",
     "feedback": "llmapp.feedback",
     "Parsed": "llmapp.repair",
     "coerce": "llmapp.repair",

@@ -24,7 +24,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (ImportError, AttributeError, OSError, SyntaxError, ValueError) as error:
         print(f"llmapp: cannot load {options.target!r}: {error}", file=sys.stderr)
         return 2
-    from llmapp.application import application
+    from llmapp.app import application
 
     try:
         app = application(cls, strict=options.strict, reference=not options.inline)

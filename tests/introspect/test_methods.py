@@ -582,9 +582,7 @@ def test_a_class_with_no_functions() -> None:
     class Empty:
         def _helper(self) -> None: ...
 
-    assert inspect_class(Empty).problems == (
-        BuildProblem("Empty", NO_FUNCTIONS_REASON),
-    )
+    assert inspect_class(Empty).problems == (BuildProblem("Empty", NO_FUNCTIONS_REASON),)
 
 
 NO_FUNCTIONS_REASON = "the class has no public method to become a function"

@@ -8,11 +8,11 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from llmapp.application._config import LlmConfig, SchemaPredicate, ValidationHook
-from llmapp.application._decorator import declared_config
-from llmapp.application._execute import Binding, Prepared, call_async, call_sync, prepare
-from llmapp.application._function import LlmFunction
-from llmapp.application._result import CallResult
+from llmapp.app._config import LlmConfig, SchemaPredicate, ValidationHook
+from llmapp.app._decorator import declared_config
+from llmapp.app._execute import Binding, Prepared, call_async, call_sync, prepare
+from llmapp.app._function import LlmFunction
+from llmapp.app._result import CallResult
 
 __all__ = ["LlmApplication", "application"]
 
@@ -143,7 +143,7 @@ def application(
         cached = _cache.get(cls, {}).get(key)
     if cached is not None:
         return cached
-    from llmapp.application._build import build  # the whole pipeline: loaded on first build
+    from llmapp.app._build import build  # the whole pipeline: loaded on first build
 
     functions, bindings = build(cls, config)
     built = LlmApplication(cls, config, functions, bindings)

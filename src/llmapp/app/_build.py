@@ -7,10 +7,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from llmapp._errors import BuildProblem, LlmApplicationError, class_location
-from llmapp.application._config import LlmConfig, SchemaPredicate, ValidationHook, bind_generated
-from llmapp.application._decorator import declared_hooks
-from llmapp.application._execute import Binding
-from llmapp.application._function import LlmFunction, Separated, _LazyValidator
+from llmapp.app._config import LlmConfig, SchemaPredicate, ValidationHook, bind_generated
+from llmapp.app._decorator import declared_hooks
+from llmapp.app._execute import Binding
+from llmapp.app._function import LlmFunction, Separated, _LazyValidator
 from llmapp.introspect import inspect_class
 from llmapp.introspect.model import MethodSpec
 from llmapp.schema import HUMAN_KEYWORD, is_human

@@ -5,12 +5,12 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar, overload
 
-from llmapp.application._config import (
+from llmapp.app._config import (
     LlmConfig,
     SchemaPredicate,
     ValidationHook,
 )
-from llmapp.application._config import after_types as _after_types_hook
+from llmapp.app._config import after_types as _after_types_hook
 
 __all__ = ["CONFIG_ATTRIBUTE", "HOOK_ATTRIBUTE", "llm_application", "validates"]
 

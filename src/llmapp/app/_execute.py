@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from llmapp._errors import ExecutionError
-from llmapp.application._function import LlmFunction, _LazyValidator
-from llmapp.application._result import CallResult
+from llmapp.app._function import LlmFunction, _LazyValidator
+from llmapp.app._result import CallResult
 from llmapp.validate._result import Validation, ValidationFailure, ValidationIssue
 
 if TYPE_CHECKING:

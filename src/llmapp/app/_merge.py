@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from llmapp._errors import ExecutionError
-from llmapp.application._function import LlmFunction
+from llmapp.app._function import LlmFunction
 
 __all__ = ["merge_parameters"]
 
