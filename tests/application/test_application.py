@@ -87,3 +87,31 @@ def test_keyword_config_overrides_the_decorator():
 
     assert application(Tool).config.reference is False
     assert application(Tool, reference=True).config.reference is True
+
+
+def test_returns_text_describes_the_output():
+    class Lines:
+        def read(self, path: str) -> list[str]:
+            """Read a file.
+
+            Args:
+                path: Where.
+
+            Returns:
+                The file's lines.
+            """
+            return []
+
+        def write(self, path: str) -> None:
+            """Write a file.
+
+            @returns nothing at all
+            """
+
+    app = application(Lines)
+    assert app.function("read").output == {
+        "description": "The file's lines.",
+        "type": "array",
+        "items": {"type": "string"},
+    }
+    assert app.function("write").output is None

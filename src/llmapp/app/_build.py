@@ -61,8 +61,16 @@ class _Schemas:
         self, method: MethodSpec, where: str, emitter: SchemaEmitter, checker: SchemaEmitter | None
     ) -> None:
         self.parameters = emitter.parameters(method.parameters, location=where)
-        self.output = emitter.output(method.returns, location=where)
+        self.output = _described(emitter.output(method.returns, location=where), method)
         self.checked = checker.parameters(method.parameters, location=where) if checker else None
+
+
+def _described(output: dict[str, Any] | None, method: MethodSpec) -> dict[str, Any] | None:
+    """The return value's text (``Returns:``/``@returns``) on the output schema."""
+    text = method.returns_description
+    if output is None or not text or "description" in output:
+        return output
+    return {"description": text, **output}
 
 
 def _function(
