@@ -11,7 +11,10 @@ EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 def test_agent_turn_script_repairs_reports_and_finishes():
     completed = subprocess.run(
-        [sys.executable, str(EXAMPLES / "agent_turn.py")], capture_output=True, text=True, check=True
+        [sys.executable, str(EXAMPLES / "agent_turn.py")],
+        capture_output=True,
+        text=True,
+        check=True,
     )
     output = completed.stdout
     assert "There is no function named 'serach'. Did you mean 'search'?" in output
