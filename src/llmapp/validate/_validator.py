@@ -58,40 +58,42 @@ class Validator:
                 return make_success(value)
         except Exception:
             pass  # DepthExceeded, RecursionError or a hostile object: the walker explains
-        return make_failure(value, self.issues(value))
+        errors: list[ValidationIssue] = []
+        try:
+            self._walk(value, "$input", errors, 0)
+        except Exception as error:
+            self._stopped(value, errors, error)
+        if not errors:
+            self._stopped(value, errors, None)
+        return make_failure(value, errors)
 
     def is_valid(self, value: object) -> bool:
         """True when ``value`` matches the schema; the fast path, no issues built."""
         try:
-            return bool(self._check(value, 0))
+            return self._check(value, 0)
         except Exception:
             return False
 
     def issues(self, value: object) -> list[ValidationIssue]:
         """Every issue of ``value`` (empty when it is valid)."""
-        errors: list[ValidationIssue] = []
-        try:
-            self._walk(value, "$input", errors, 0)
-        except DepthExceeded:
-            pass  # the walker recorded the depth issue before unwinding
-        except RecursionError:
-            errors.append(
-                ValidationIssue("$input", self._expected, value, "nested too deeply to validate")
-            )
-        except Exception as error:
-            errors.append(
-                make_issue(
-                    "$input",
-                    self._expected,
-                    value,
-                    f"could not be validated ({type(error).__name__} while reading the value)",
-                )
-            )
-        if not errors and not self.is_valid(value):
-            errors.append(
-                ValidationIssue("$input", self._expected, value, "could not be validated")
-            )
-        return errors
+        if self.is_valid(value):
+            return []
+        result = self(value)
+        return [] if result.success else result.errors
+
+    def _stopped(
+        self, value: object, errors: list[ValidationIssue], error: Exception | None
+    ) -> None:
+        """Explain a walk that could not finish (or found nothing the checker refused)."""
+        if isinstance(error, DepthExceeded):
+            return  # the walker recorded the depth issue before unwinding
+        if isinstance(error, RecursionError):
+            reason = "nested too deeply to validate"
+        elif error is not None:
+            reason = f"could not be validated ({type(error).__name__} while reading the value)"
+        else:
+            reason = "could not be validated"
+        errors.append(make_issue("$input", self._expected, value, reason))
 
     def __repr__(self) -> str:
         return f"<Validator {self.filename}>"

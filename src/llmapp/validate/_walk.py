@@ -148,14 +148,22 @@ class WalkWriter:
     def _object(self, node: Node, v: str, path: Path, types: frozenset[str] | None) -> None:
         schema = node.schema
         props, required = object_parts(schema)
+        # A closed object whose known keys account for len(v) has no key to report.
+        counted = closed_object(schema) and "propertyNames" not in schema
+        counter = self.gen.fresh("n") if counted else None
+        if counter is not None:
+            self.out.line(f"{counter} = 0")
         for name in props:
-            self._property(node, v, path, name, name in required)
+            self._property(node, v, path, name, name in required, counter)
         for name in required:
             if name not in props:
                 with self.out.block(f"if {literal(name)} not in {v}:"):
                     self.issue(path.key(name), "any", "_UNDEFINED")
         self._dependencies(node, v, path, props)
-        if iterates_keys(schema) or closed_object(schema):
+        if counter is not None:
+            with self.out.block(f"if len({v}) != {counter}:"):
+                self._key_loop(node, v, path, props)
+        elif iterates_keys(schema) or closed_object(schema):
             self._key_loop(node, v, path, props)
         elif types is not None and "object" in types:
             key = self.gen.fresh("k")
@@ -163,10 +171,14 @@ class WalkWriter:
                 where = path.dynamic(f"_key_path({key})")
                 self.issue(where, "undefined", f"{v}[{key}]", "object keys must be strings")
 
-    def _property(self, node: Node, v: str, path: Path, name: str, required: bool) -> None:
+    def _property(
+        self, node: Node, v: str, path: Path, name: str, required: bool, counter: str | None
+    ) -> None:
         child = self.gen.resolver.child(node, "properties", name)
         trivial = is_trivial(child.schema)
         if trivial and not required:
+            if counter is not None:
+                self.out.line(f"if {literal(name)} in {v}: {counter} += 1")
             return
         item = self.gen.fresh("v")
         where = path.key(name)
@@ -174,11 +186,15 @@ class WalkWriter:
         if required:
             with self.out.block(f"if {item} is _MISSING:"):
                 self.issue(where, self.gen.expected(child), "_UNDEFINED")
-            if not trivial:
+            if not trivial or counter is not None:
                 with self.out.block("else:"):
+                    if counter is not None:
+                        self.out.line(f"{counter} += 1")
                     self.block(child, item, where)
             return
         with self.out.block(f"if {item} is not _MISSING:"):
+            if counter is not None:
+                self.out.line(f"{counter} += 1")
             self.block(child, item, where)
 
     def _dependencies(self, node: Node, v: str, path: Path, props: dict[str, Any]) -> None:
