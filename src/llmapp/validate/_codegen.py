@@ -182,6 +182,7 @@ class Generator:
         self._counter = 0
         self._refs: dict[str, list[Node]] = {}
         self._naming: set[str] = set()
+        self.targets: frozenset[str] = frozenset()
         self.recursive, self.reaching = self._analyse()
 
     # -- driving ---------------------------------------------------------------
@@ -291,6 +292,7 @@ class Generator:
             edges[node.pointer] = {target.pointer for target in targets}
             direct[node.pointer] = {target.pointer for target in self._in_place_refs(node)}
             todo.extend(targets)
+        self.targets = frozenset(target for found in edges.values() for target in found)
         reachable = {pointer: _reach(edges, pointer) for pointer in edges}
         recursive = frozenset(p for p, seen in reachable.items() if p in seen)
         reaching = frozenset(

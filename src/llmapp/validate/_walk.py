@@ -46,7 +46,11 @@ class WalkWriter:
                     reason = f"nested deeper than {self.gen.max_depth} levels"
                     self.issue(Path.variable("p"), self.gen.expected(node), "v", reason)
                     self.out.line("raise _Deep")
-            self.body(node, "v", Path.variable("p"))
+            # The root walker is called with "$input" only, unless a "$ref" points at the
+            # root: then its paths are folded into constants.
+            fixed = not node.pointer and "" not in self.gen.targets
+            path = Path(((False, "$input"),)) if fixed else Path.variable("p")
+            self.body(node, "v", path)
 
     def issue(self, path: Path, expected: str, value: str, description: str | None = None) -> None:
         extra = "" if description is None else f", {literal(description)}"
