@@ -21,7 +21,6 @@ functions. The keyword emitters live in ``_check.py`` and ``_walk.py``.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -455,94 +454,3 @@ class Generator:
             return self.expected(target)
         finally:
             self._naming.discard(target.pointer)
-
-    def union_info(self, node: Node, keyword: str, branches: list[Node]) -> str:
-        """A global describing a union for ``_pick`` (shapes, discriminator tags)."""
-        shapes = tuple(self.union_shape(branch) for branch in branches)
-        discriminator, tags = self._discriminator(node, branches)
-        tag_text = "(" + " | ".join(json.dumps(tag, ensure_ascii=False) for tag in tags) + ")"
-        info = _unions.UnionInfo(
-            expected=self.expected(node) if keyword != "allOf" else "any",
-            branches=shapes,
-            discriminator=discriminator,
-            tags=tags or None,
-            tag_expected=tag_text if len(tags) > 1 else tag_text[1:-1],
-        )
-        return self.emitter.constant(info, "UNION")
-
-    def parts(self, node: Node, limit: int = 16) -> list[Node]:
-        """``node`` with the targets of its ``$ref`` and its ``allOf`` branches, flattened."""
-        found: list[Node] = []
-        stack = [node]
-        while stack and len(found) < limit:
-            current = stack.pop()
-            if not isinstance(current.schema, Mapping):
-                continue
-            found.append(current)
-            target = self.target(current)
-            if target is not None:
-                stack.append(target)
-            stack.extend(self.branches(current, "allOf"))
-        return found
-
-    def union_shape(self, branch: Node) -> _unions.Branch:
-        parts = [part.schema for part in self.parts(branch)]
-        types: frozenset[str] | None = None
-        for part in parts:
-            declared = declared_types(part)
-            if declared is None and "const" in part:
-                declared = frozenset({_runtime.json_type(part["const"]) or "any"})
-            if declared is None and isinstance(part.get("enum"), list):
-                declared = frozenset(_runtime.json_type(x) or "any" for x in part["enum"])
-            if declared is not None:
-                if part.get("nullable") is True:
-                    declared = declared | {"null"}
-                types = declared if types is None else types & declared
-        properties: set[str] = set()
-        required: set[str] = set()
-        closed = False
-        for part in parts:
-            if isinstance(part.get("properties"), Mapping):
-                properties.update(k for k in part["properties"] if isinstance(k, str))
-            if isinstance(part.get("required"), list):
-                required.update(k for k in part["required"] if isinstance(k, str))
-            closed = closed or (
-                part.get("additionalProperties") is False and "patternProperties" not in part
-            )
-        return _unions.Branch(types, frozenset(properties), frozenset(required), closed)
-
-    def _discriminator(self, node: Node, branches: list[Node]) -> tuple[str | None, dict[str, int]]:
-        spec = node.schema.get("discriminator") or node.schema.get("x-discriminator")
-        if not isinstance(spec, Mapping) or not isinstance(spec.get("propertyName"), str):
-            return None, {}
-        prop = spec["propertyName"]
-        tags: dict[str, int] = {}
-        targets = [self.target(branch) for branch in branches]
-        mapping = spec.get("mapping")
-        if isinstance(mapping, Mapping):
-            for tag, ref in mapping.items():
-                found = self.resolver.resolve(ref, node.base) if isinstance(ref, str) else None
-                for index, target in enumerate(targets):
-                    if found is not None and target is not None and target.pointer == found.pointer:
-                        tags.setdefault(str(tag), index)
-        for index, branch in enumerate(branches):
-            values = self._tag_values(branch, prop)
-            if not values and targets[index] is not None:
-                name = name_of(targets[index].pointer)  # type: ignore[union-attr]
-                values = [name] if name is not None and not isinstance(mapping, Mapping) else []
-            for value in values:
-                tags.setdefault(value, index)
-        return prop, tags
-
-    def _tag_values(self, branch: Node, prop: str) -> list[str]:
-        for part in self.parts(branch):
-            properties = part.schema.get("properties")
-            if not isinstance(properties, Mapping) or prop not in properties:
-                continue
-            for sub in self.parts(self.resolver.child(part, "properties", prop)):
-                if isinstance(sub.schema.get("const"), str):
-                    return [sub.schema["const"]]
-                enum = sub.schema.get("enum")
-                if isinstance(enum, list):
-                    return [value for value in enum if isinstance(value, str)]
-        return []

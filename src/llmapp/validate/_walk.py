@@ -28,6 +28,7 @@ from ._conditions import type_test
 from ._emitter import literal
 from ._patterns import PatternError, compile_pattern
 from ._refs import Node
+from ._shapes import union_info, union_shape
 
 __all__ = ["WalkWriter"]
 
@@ -382,7 +383,7 @@ class WalkWriter:
 
     def _explain(self, node: Node, keyword: str, branches: list[Node], v: str, path: Path) -> None:
         """Ask ``_pick`` which branch failed least badly and walk that one."""
-        info = self.gen.union_info(node, keyword, branches)
+        info = union_info(self.gen, node, keyword, branches)
         choice = self.gen.fresh("i")
         self.out.line(f"{choice} = _pick({v}, {path.code()}, e, {info})")
         for index, branch in enumerate(branches):
@@ -399,7 +400,7 @@ def _may_tie(gen: Generator, branches: list[Node]) -> bool:
     """Whether two branches could both take the same object or array."""
     containers = 0
     for branch in branches:
-        types = gen.union_shape(branch).types
+        types = union_shape(gen, branch).types
         if types is None or types & {"object", "array"}:
             containers += 1
     return containers > 1
