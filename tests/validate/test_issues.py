@@ -320,11 +320,40 @@ def test_false_items_report_each_extra_item(compile: Callable[..., Any]) -> None
 
 
 def test_expected_of_reads_ref_names_and_resolves_other_refs() -> None:
-    root = {"$defs": {"A": {"type": "string"}}, "properties": {"b": {"type": "integer"}}}
-    assert expected_of({"$ref": "#/$defs/A"}, root) == "A"
+    root = {
+        "$defs": {
+            "Level": {"type": "string", "enum": ["low", "high"]},
+            "Pet": {"type": "object", "properties": {"name": {"type": "string"}}},
+        },
+        "properties": {"b": {"type": "integer"}},
+    }
+    # A structured definition reads as its name, an enum or scalar as what it allows.
+    assert expected_of({"$ref": "#/$defs/Pet"}, root) == "Pet"
+    assert expected_of({"$ref": "#/$defs/Level"}, root) == '("low" | "high")'
+    assert (
+        expected_of({"anyOf": [{"$ref": "#/$defs/Level"}, {"type": "null"}]}, root)
+        == '("low" | "high" | null)'
+    )
+    assert expected_of({"$ref": "#/$defs/Level"}) == "Level"  # without the root, the name
     assert expected_of({"$ref": "#/components/schemas/Pet"}) == "Pet"
     assert expected_of({"$ref": "#/properties/b"}, root) == "integer"
     assert expected_of({"type": "array", "items": {"$ref": "#/definitions/T"}}) == "Array<T>"
     assert expected_of({"$ref": "#/$defs/A~1B"}) == "A/B"
     assert expected_of({}) == "any"
     assert expected_of(True) == "any"
+
+
+def test_an_enum_definition_reads_as_its_values_in_issues(compile: Callable[..., Any]) -> None:
+    schema = {
+        "type": "object",
+        "properties": {"level": {"$ref": "#/$defs/Level"}},
+        "required": ["level"],
+        "$defs": {"Level": {"type": "string", "enum": ["low", "high"]}},
+    }
+    check = compile(schema)
+    assert [(e.path, e.expected) for e in check({}).errors] == [
+        ("$input.level", '("low" | "high")')
+    ]
+    assert [(e.path, e.expected) for e in check({"level": "mid"}).errors] == [
+        ("$input.level", '("low" | "high")')
+    ]

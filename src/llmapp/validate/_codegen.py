@@ -29,7 +29,7 @@ from .._errors import BuildProblem
 from . import _runtime, _unions
 from ._conditions import JSON_TYPES, Conditions, declared_types, type_test
 from ._emitter import Emitter, literal
-from ._expected import expected_text
+from ._expected import reference_text
 from ._refs import Node, Resolver, name_of, ref_name, subschemas
 from ._result import UNDEFINED
 from ._schema_error import SchemaError
@@ -437,20 +437,16 @@ class Generator:
         return [self.resolver.child(node, keyword, str(i)) for i in range(len(value))]
 
     def expected(self, node: Node) -> str:
-        """The expected text of ``node``; a named object definition reads as its name."""
-        text = expected_text(node.schema, self._ref_text)
-        name = name_of(node.pointer)
-        return name if name is not None and text in ("object", "any") else text
+        """The expected text of ``node`` (a structured named definition reads as its name)."""
+        return reference_text(name_of(node.pointer), node.schema, self._ref_text)
 
     def _ref_text(self, ref: str) -> str:
-        name = ref_name(ref)
-        if name is not None:
-            return name
         target = self.resolver.resolve(ref, self.resolver.root_node.base)
         if target is None or target.pointer in self._naming:
-            return "any"
+            return ref_name(ref) or "any"
         self._naming.add(target.pointer)
         try:
-            return self.expected(target)
+            name = name_of(target.pointer) or ref_name(ref)
+            return reference_text(name, target.schema, self._ref_text)
         finally:
             self._naming.discard(target.pointer)

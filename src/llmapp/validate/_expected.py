@@ -13,7 +13,7 @@ from typing import Any
 
 from ._refs import ref_name
 
-__all__ = ["expected_of", "expected_text"]
+__all__ = ["expected_of", "expected_text", "reference_text"]
 
 RefText = Callable[[str], str]
 
@@ -50,20 +50,49 @@ def expected_of(schema: Mapping[str, Any] | bool, root: Any = None) -> str:
 
     def ref_text(ref: str) -> str:
         name = ref_name(ref)
-        if name is not None:
-            return name
-        if root is None or not ref.startswith("#") or ref in seen:
-            return "any"
-        target = _pointer(root, ref[1:])
-        if target is None:
-            return "any"
+        target = _pointer(root, ref[1:]) if root is not None and ref.startswith("#") else None
+        if target is None or ref in seen:
+            return name or "any"
         seen.add(ref)
         try:
-            return expected_text(target, ref_text)
+            return reference_text(name, target, ref_text)
         finally:
             seen.discard(ref)
 
     return expected_text(schema, ref_text)
+
+
+def reference_text(name: str | None, target: Any, ref_text: RefText) -> str:
+    """How a reference to ``target`` reads: a structured definition by its name, an
+    enum or a scalar by what it allows (``("low" | "high")`` tells the model more
+    than ``Priority``)."""
+    if name and _structured(target):
+        return name
+    text = expected_text(target, ref_text)
+    return name if name and text in ("object", "any") else text
+
+
+def _structured(schema: Any) -> bool:
+    if not isinstance(schema, Mapping):
+        return False
+    keys = (
+        "properties",
+        "additionalProperties",
+        "patternProperties",
+        "items",
+        "prefixItems",
+        "anyOf",
+        "oneOf",
+        "allOf",
+        "$ref",
+        "not",
+        "if",
+    )
+    if any(key in schema for key in keys):
+        return True
+    declared = schema.get("type")
+    kinds = {declared} if isinstance(declared, str) else set(declared or ())
+    return bool(kinds & {"object", "array"})
 
 
 def _pointer(root: Any, pointer: str) -> Any:
@@ -134,7 +163,14 @@ def _core(schema: Mapping[str, Any], ref_text: RefText) -> list[str]:
     for keyword in ("anyOf", "oneOf"):
         branches = schema.get(keyword)
         if isinstance(branches, list) and branches:
-            union = _dedupe([m for branch in branches for m in _alternatives(branch, ref_text)])
+            union = _dedupe(
+                [
+                    m
+                    for branch in branches
+                    for a in _alternatives(branch, ref_text)
+                    for m in _members(a)
+                ]
+            )
             if members is None and not parts:
                 members = union
             else:
@@ -150,6 +186,30 @@ def _core(schema: Mapping[str, Any], ref_text: RefText) -> list[str]:
             return [" & ".join([_join_union(members), *parts])]
         return members
     return [" & ".join(_dedupe(parts))] if parts else ["any"]
+
+
+def _members(text: str) -> list[str]:
+    """The members of a parenthesised union text (``("a" | "b")``), else the text itself."""
+    if not (text.startswith("(") and text.endswith(")")):
+        return [text]
+    members, depth, start, quoted, escaped = [], 0, 1, False, False
+    for index, char in enumerate(text):
+        if quoted:
+            escaped, quoted = (False, True) if escaped else (char == "\\", char != '"')
+            continue
+        if char == '"':
+            quoted = True
+        elif char in "([<":
+            depth += 1
+        elif char in ")]>":
+            depth -= 1
+            if depth == 0 and index != len(text) - 1:
+                return [text]  # "(A) & (B)": not one union
+        elif depth == 1 and text.startswith(" | ", index):
+            members.append(text[start:index])
+            start = index + 3
+    members.append(text[start:-1])
+    return members if len(members) > 1 else [text]
 
 
 def _has_combinator(schema: Mapping[str, Any]) -> bool:
