@@ -202,3 +202,19 @@ def test_many_definitions_compile_quickly() -> None:
     check = validator({"$defs": defs, "$ref": "#/$defs/T0"})
     assert check({"next": {"next": {"v": 1}}}).success
     assert check.source.count("def c_") == 302
+
+
+def test_results_are_plain_result_objects() -> None:
+    from llmapp.validate import ValidationFailure, ValidationIssue, ValidationSuccess
+
+    check = validator({"type": "integer"})
+    success = check(1)
+    assert (
+        type(success) is ValidationSuccess and success == ValidationSuccess(1) and success.success
+    )
+    failure = check("x")
+    assert type(failure) is ValidationFailure and not failure.success
+    assert failure == ValidationFailure("x", [ValidationIssue("$input", "integer", "x")])
+    assert hash(failure.errors[0]) == hash(ValidationIssue("$input", "integer", "x"))
+    with pytest.raises(AttributeError):
+        failure.errors[0].path = "elsewhere"  # type: ignore[misc]

@@ -251,6 +251,8 @@ def _slot_constructor(cls: type, names: tuple[str, ...], fixed: dict[str, Any]) 
     ``object.__setattr__`` per field); falls back to the class if its fields change."""
     if tuple(field.name for field in dataclasses.fields(cls)) != names + tuple(fixed):
         return cls
+    if hasattr(cls, "__post_init__"):
+        return cls
     setters = [cls.__dict__[name].__set__ for name in names]
     fixed_setters = [(cls.__dict__[name].__set__, value) for name, value in fixed.items()]
     new = object.__new__
