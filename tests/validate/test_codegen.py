@@ -108,6 +108,14 @@ BAD_SCHEMAS = [
     ({"minimum": "3"}, [("#/minimum", "must be a number")]),
     ({"$ref": "#"}, [("#", "never looks inside the value")]),
     (
+        {"type": "object", "properties": [1], "required": "a", "items": 3},
+        [
+            ("#/properties", "must be an object"),
+            ("#/items", "must be a schema"),
+            ("#/required", "must be an array of property names"),
+        ],
+    ),
+    (
         {"$defs": {"x~y/z": {"$ref": "#/$defs/nope"}}, "$ref": "#/$defs/x~0y~1z"},
         [("#/$defs/x~0y~1z/$ref", "cannot resolve")],
     ),

@@ -73,6 +73,17 @@ LOCAL_KEYWORDS = (
     "minProperties",
     "maxProperties",
 )
+_MAP_KEYWORDS = ("properties", "patternProperties", "dependentSchemas", "dependentRequired")
+_SCHEMA_KEYWORDS = (
+    "additionalProperties",
+    "propertyNames",
+    "items",
+    "contains",
+    "not",
+    "if",
+    "then",
+    "else",
+)
 _VALIDATING = frozenset(OBJECT_KEYWORDS + ARRAY_KEYWORDS + APPLICATORS + LOCAL_KEYWORDS)
 
 _HELPERS: dict[str, Any] = {
@@ -417,6 +428,8 @@ class Generator:
     # -- schema reading ----------------------------------------------------------
 
     def checked_types(self, node: Node) -> frozenset[str] | None:
+        """The declared types of ``node``, reporting malformed keywords on the way."""
+        self._check_kinds(node)
         types = declared_types(node.schema)
         if types is not None:
             unknown = sorted(name for name in types if name not in JSON_TYPES)
@@ -426,6 +439,22 @@ class Generator:
         elif "type" in node.schema:
             self.report(node, "type", "must be a type name or a list of them")
         return types
+
+    def _check_kinds(self, node: Node) -> None:
+        schema = node.schema
+        for keyword in _MAP_KEYWORDS:
+            if keyword in schema and not isinstance(schema[keyword], Mapping):
+                self.report(node, keyword, "must be an object")
+        for keyword in _SCHEMA_KEYWORDS:
+            value = schema.get(keyword, True)
+            tuple_items = keyword == "items" and isinstance(value, list)  # draft 4
+            if not isinstance(value, (Mapping, bool)) and not tuple_items:
+                self.report(node, keyword, "must be a schema")
+        required = schema.get("required")
+        if required is not None and not (
+            isinstance(required, list) and all(isinstance(name, str) for name in required)
+        ):
+            self.report(node, "required", "must be an array of property names")
 
     def branches(self, node: Node, keyword: str) -> list[Node]:
         value = node.schema.get(keyword)
