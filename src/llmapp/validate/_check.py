@@ -21,7 +21,7 @@ from ._codegen import (
     has_structure,
     is_trivial,
 )
-from ._conditions import type_test
+from ._conditions import conjunction, type_test
 from ._emitter import literal
 from ._patterns import PatternError, compile_pattern
 from ._refs import Node
@@ -103,7 +103,7 @@ class CheckWriter:
             tests = [type_test(types, v, strict_keys=strict)] if types is not None else []
             tests += conditions
             if tests:
-                self.out.line(f"if not ({' and '.join(tests)}): return False")
+                self.out.line(f"if not {conjunction(tests)}: return False")
             if objects:
                 self._guarded(
                     types, "object", f"isinstance({v}, dict)", lambda: self._object(node, v)
@@ -123,7 +123,7 @@ class CheckWriter:
         if not (closed_object(schema) or iterates_keys(schema)):
             conditions = [f"_str_keys({v})", *conditions]
         if conditions:
-            self.out.line(f"if not ({' and '.join(conditions)}): return False")
+            self.out.line(f"if not {conjunction(conditions)}: return False")
         if objects:
             self._object(node, v, plain=True)
 

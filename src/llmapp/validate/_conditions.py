@@ -13,6 +13,7 @@ or len(v) >= 3``), and when they exclude it, the keyword is dropped.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -20,7 +21,7 @@ from ._emitter import Emitter, literal
 from ._formats import NUMBER_FORMATS, STRING_FORMATS
 from ._patterns import PatternError, compile_pattern
 
-__all__ = ["JSON_TYPES", "Conditions", "declared_types"]
+__all__ = ["JSON_TYPES", "Conditions", "conjunction", "declared_types"]
 
 JSON_TYPES = ("string", "integer", "number", "boolean", "null", "array", "object")
 
@@ -59,6 +60,40 @@ def declared_types(schema: Mapping[str, Any]) -> frozenset[str] | None:
     if isinstance(declared, list):
         return frozenset(name for name in declared if isinstance(name, str))
     return None
+
+
+def conjunction(tests: list[str]) -> str:
+    """``tests`` joined by ``and``, as one operand for ``if not ...`` (parenthesised unless
+    it already is one: a parenthesised expression or a plain call)."""
+    if len(tests) == 1 and _single_operand(tests[0]):
+        return tests[0]
+    return "(" + " and ".join(tests) + ")"
+
+
+_CALLEE = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*(?=\()")
+
+
+def _single_operand(text: str) -> bool:
+    """Whether ``text`` is ``( ... )`` or ``name( ... )`` with that parenthesis closing last."""
+    callee = _CALLEE.match(text)
+    start = callee.end() if callee else 0
+    if not (text.startswith("(", start) and text.endswith(")")):
+        return False
+    depth, quote = 0, ""
+    for index in range(start, len(text)):
+        char = text[index]
+        if quote:
+            if char == quote and text[index - 1] != "\\":
+                quote = ""
+        elif char in "'\"":
+            quote = char
+        elif char == "(":
+            depth += 1
+        elif char == ")":
+            depth -= 1
+            if depth == 0 and index != len(text) - 1:
+                return False
+    return True
 
 
 def type_test(types: frozenset[str], v: str, *, strict_keys: bool) -> str:

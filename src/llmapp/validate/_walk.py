@@ -24,7 +24,7 @@ from ._codegen import (
     has_structure,
     is_trivial,
 )
-from ._conditions import type_test
+from ._conditions import conjunction, type_test
 from ._emitter import literal
 from ._patterns import PatternError, compile_pattern
 from ._refs import Node
@@ -101,7 +101,7 @@ class WalkWriter:
             tests = [type_test(types, v, strict_keys=False)] if types is not None else []
             tests += conditions
             if tests:
-                with self.out.block(f"if not ({' and '.join(tests)}):"):
+                with self.out.block(f"if not {conjunction(tests)}:"):
                     self.issue(path, expected, v)
             return
         if types is None:
@@ -123,7 +123,7 @@ class WalkWriter:
     ) -> None:
         schema = node.schema
         if conditions:
-            with self.out.block(f"if not ({' and '.join(conditions)}):"):
+            with self.out.block(f"if not {conjunction(conditions)}:"):
                 self.issue(path, expected, v)
         if any(key in schema for key in OBJECT_KEYWORDS) or (types and "object" in types):
             self._guarded(
