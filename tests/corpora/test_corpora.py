@@ -10,7 +10,7 @@ import jsonschema
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from tests.corpora import bfcl, schemas, values
+from tests.corpora import bfcl, differential, schemas, values
 from tests.corpora.alterations import EXTRA_KEY, MISSING, alterations, render
 
 needs_bfcl = pytest.mark.skipif(
@@ -289,3 +289,44 @@ def test_guided_values_are_json_and_often_valid(seed):
         mutated = values.mutations(value, rnd, 3)
         assert len(mutated) == 3
         json.dumps(mutated, allow_nan=False)
+
+
+# --- the differential harness ---------------------------------------------------------------
+
+
+class _Verdict:
+    def __init__(self, errors: list[object]):
+        self.success = not errors
+        self.errors = errors
+
+
+class _IgnoresRequired:
+    """A validator with a planted bug: jsonschema without the ``required`` keyword."""
+
+    checker = jsonschema.validators.extend(
+        jsonschema.Draft202012Validator, validators={"required": lambda *args: iter(())}
+    )
+
+    def __init__(self, schema: object):
+        self.inner = self.checker(schema)
+
+    def is_valid(self, value: object) -> bool:
+        return bool(self.inner.is_valid(value))
+
+    def __call__(self, value: object) -> _Verdict:
+        return _Verdict(list(self.inner.iter_errors(value)))
+
+
+def test_the_harness_finds_a_planted_bug():
+    entries = [
+        e for e in schemas.corpus_schemas() if e.source == "mcp" and e.schema.get("required")
+    ]
+    if not entries:
+        pytest.skip("no MCP schemas in the corpora")
+    tally = differential.run(
+        entries[:10], _IgnoresRequired, differential.Budget(examples=3, guided=6)
+    )
+    assert tally.values > 100
+    found = list(tally.disagreements.values())
+    assert found
+    assert all(d.ours is True and d.reference is False for d in found)

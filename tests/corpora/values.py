@@ -7,7 +7,8 @@
   around ``minLength``/``maxLength``.
 * ``mutations(value, rnd)``: copies of a value with one change at a random place: a value of
   another type, a removed key, an extra key, a number pushed out of range, a number as a string,
-  an integer as ``3.0``, ``null``.
+  an integer as ``3.0``, ``null``, an array with one more item equal to one of its items in JSON
+  (``1`` and ``1.0``) or equal only to Python (``True`` and ``1``).
 
 Everything here is deterministic given the ``random.Random`` passed in.
 """
@@ -224,6 +225,19 @@ def _set(value: Json, location: tuple[Any, ...], new: Json) -> Json:
     return altered
 
 
+def _twin(item: Json) -> Json:
+    """An item equal to this one in JSON (1 and 1.0), or one Python alone confuses (True and 1)."""
+    if isinstance(item, bool):
+        return int(item)
+    if isinstance(item, int):
+        return float(item)
+    if isinstance(item, float) and item.is_integer() and abs(item) < 2**53:
+        return int(item)
+    if isinstance(item, dict):
+        return {key: _twin(inner) for key, inner in item.items()}
+    return copy.deepcopy(item)
+
+
 def _other_type(current: Json, rnd: random.Random) -> Json:
     options = [v for v in _NOISE if type(v) is not type(current)]
     return rnd.choice(options)
@@ -259,7 +273,7 @@ def _mutate(value: Json, location: tuple[Any, ...], current: Json, rnd: random.R
     if isinstance(current, str) and current and rnd.random() < 0.3:
         return _set(value, location, current[:-1] if rnd.random() < 0.5 else current + current[-1])
     if isinstance(current, list) and current and rnd.random() < 0.4:
-        return _set(value, location, [*current, copy.deepcopy(current[0])])
+        return _set(value, location, [*current, _twin(rnd.choice(current))])
     if rnd.random() < 0.2:
         return _set(value, location, None)
     return _set(value, location, _other_type(current, rnd))
