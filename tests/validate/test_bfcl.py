@@ -99,6 +99,7 @@ _TYPE_WORDS = {
     "string": ("string",),
     "boolean": ("boolean",),
     "array": ("Array<", "array"),
+    "object": ("object", "{", "Record<"),
 }
 
 
