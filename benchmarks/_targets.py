@@ -122,7 +122,7 @@ def _import_rows(results: dict[str, Any]) -> list[Row]:
 def _memory_rows(results: dict[str, Any]) -> list[Row]:
     if "scale" not in results:
         return []
-    rss = results["scale"]["build"].get("llmapp", {}).get("1000", {}).get("rss_kib")
+    rss = results["scale"]["build"].get("llmapp_preloaded", {}).get("1000", {}).get("rss_kib")
     measured = NA
     if rss:
         growth = "n/a" if rss["build_growth"] is None else f"{rss['build_growth'] / 1024:.1f} MiB"
