@@ -105,3 +105,10 @@ SPOILERS = [
     (("dead",), "no", [("$input.dead", "(boolean | null)")]),
     (("profile", "age"), "36", [("$input.profile.age", "integer")]),
 ]
+
+
+def check_python(value: Person) -> None:
+    """A dataclass holding a pydantic model; the properties compute from the fields."""
+    assert isinstance(value.profile, Profile)
+    assert value.accessor == "p-1::Ada Lovelace" and value.initials == "AL"
+    assert value.profile.adult and value.profile.handle == "@ada"

@@ -100,3 +100,9 @@ SPOILERS = [
     (("session", "_token"), "x", [("$input.session._token", "undefined")]),
     (("shown",), ..., [("$input.shown", "string")]),
 ]
+
+
+def check_python(value: Accessor) -> None:
+    """Non-public fields keep their defaults: the LLM cannot set them."""
+    assert value._hidden == "hidden" and value._concealed == 0
+    assert isinstance(value.session, Session)

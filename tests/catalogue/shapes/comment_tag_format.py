@@ -88,3 +88,15 @@ SPOILERS = [
     (("duration",), "2 hours", [("$input.duration", 'string & Format<"duration">')]),
     (("hostname",), "-bad-", [("$input.hostname", 'string & Format<"hostname">')]),
 ]
+
+
+def check_python(value: Formats) -> None:
+    """The sample as the method receives it: real Python values, not JSON."""
+    assert value.uuid == uuid.UUID("3f2504e0-4f89-11d3-9a0c-0305e82c3301")
+    assert value.ipv4 == ipaddress.IPv4Address("192.168.0.1")
+    assert value.ipv6 == ipaddress.IPv6Address("::1")
+    assert value.created_at.utcoffset() == timedelta(hours=2)
+    assert value.day == date(2024, 5, 6)
+    assert value.hour.isoformat() == "07:08:09+00:00"
+    assert value.duration == timedelta(days=1, hours=2)
+    assert value.photo == b"hello"

@@ -84,3 +84,11 @@ SPOILERS = [
     (("mixed",), 1.5, [("$input.mixed", '(1 | "one" | true | null)')]),
     (("levels", 1), "4", [("$input.levels[1]", "(1 | 2 | 4)")]),
 ]
+
+
+def check_python(value: Choices) -> None:
+    """The sample as the method receives it: Enum members, not their values."""
+    assert value.priority is Priority.HIGH
+    assert value.level is Level.TWO
+    assert value.levels == [Level.ONE, Level.FOUR]
+    assert all(isinstance(level, Level) for level in value.levels)

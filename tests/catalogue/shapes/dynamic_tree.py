@@ -64,3 +64,9 @@ SPOILERS = [
     ),
     (("children", "leaf"), 1, [("$input.children.leaf", "Tree")]),
 ]
+
+
+def check_python(value: Tree) -> None:
+    """Every value of the free-key dict is a Tree."""
+    child = value.children["root-1"]
+    assert isinstance(child, Tree) and isinstance(child.children["root-1-0"], Tree)

@@ -101,3 +101,12 @@ SPOILERS = [
     (("printed_at",), "yesterday", [("$input.printed_at", 'string & Format<"date-time">')]),
     (("note",), 1, [("$input.note", "(string | null)")]),
 ]
+
+
+def check_python(value: PageSetup) -> None:
+    """The sample as the method receives it: real Python values, not JSON."""
+    assert value.unit is Unit.INCH
+    assert value.margin == Margin(top=0.5, bottom=0.75) and isinstance(value.margin, Margin)
+    assert value.pages == (3, 4, 5)
+    assert value.printed_at == datetime.fromisoformat("2024-05-06T07:08:09+00:00")
+    assert value.timeout == timedelta(minutes=5)

@@ -84,3 +84,9 @@ SPOILERS = [
     (("many", 1, "value"), "2", [("$input.many[1].value", "integer")]),
     (("many",), {"value": 1}, [("$input.many", "Array<Something_int_>")]),
 ]
+
+
+def check_python(value: Aliased) -> None:
+    """Each parametrisation of the generic dataclass is that dataclass."""
+    assert isinstance(value.text, Something) and value.text.value == "hello"
+    assert all(isinstance(item, Something) for item in value.many)

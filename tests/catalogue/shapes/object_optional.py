@@ -76,3 +76,8 @@ SPOILERS = [
     (("verified",), ..., [("$input.verified", "boolean")]),
     (("phone",), None, [("$input.phone", "string")]),
 ]
+
+
+def check_python(value: Contact) -> None:
+    """A TypedDict is a dict at run time."""
+    assert value == SAMPLE and value is not SAMPLE

@@ -101,3 +101,8 @@ SPOILERS = [
     (("type",), "oval", [("$input.type", '"circle"')]),
     ((), [], [("$input", "(Point | Line | Circle | Polygon)")]),
 ]
+
+
+def check_python(value: Shape) -> None:
+    """The tag chose the class."""
+    assert isinstance(value, Circle) and isinstance(value.centroid, Point)

@@ -108,3 +108,8 @@ SPOILERS = [
     ),
     ((4,), "circle", [("$input[4]", "(Point | Line | Triangle | Polyline | Circle)")]),
 ]
+
+
+def check_python(value: Drawing) -> None:
+    """The keys chose each item's class."""
+    assert [type(item) for item in value] == [Point, Line, Triangle, Polyline, Circle]
