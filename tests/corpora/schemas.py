@@ -29,6 +29,7 @@ import json
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from fractions import Fraction
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -361,18 +362,41 @@ def _integral(checker: Any, instance: Any) -> bool:
     return jsonschema.Draft202012Validator.TYPE_CHECKER.is_type(instance, "integer")
 
 
-def reference_validator(schema: Any) -> Any:
-    """jsonschema's validator for a schema: the class its ``$schema`` names, else draft 2020-12.
+def _exact(number: int | float) -> Fraction:
+    return Fraction(number) if isinstance(number, int) else Fraction(repr(float(number)))
 
-    Under draft 4 the ``integer`` type also takes integral floats (``3.0``), as in draft 6 and
-    later: llmapp reads 3.0 as an integer under every draft, by design (see llmapp.validate).
-    """
+
+def _exact_multiple_of(validator: Any, divisor: Any, instance: Any, schema: Any) -> Iterator[Any]:
+    if validator.is_type(instance, "number") and _exact(instance) % _exact(divisor) != 0:
+        yield jsonschema.ValidationError(f"{instance!r} is not a multiple of {divisor!r}")
+
+
+REFERENCE_CORRECTIONS: dict[str, str] = {
+    "multipleOf": (
+        "jsonschema divides floats in binary (1.9404 / 0.0001 = 19403.999999999996: refused; "
+        "-2.7312000000000003 / 0.0001 = -27312.0: accepted). JSON numbers are decimals, and the "
+        "spec asks whether the division gives an integer, so the reference divides exactly, "
+        "reading a float as the decimal JSON writes for it (as llmapp does)"
+    ),
+    "integer (draft 4)": (
+        "draft 4 says 3.0 is not an integer; llmapp reads it as one under every draft, by design "
+        "(documented in llmapp.validate), so the draft-4 reference does too"
+    ),
+}
+"""Where the jsonschema reference is changed before comparing, and why."""
+
+
+def reference_validator(schema: Any) -> Any:
+    """jsonschema's validator for a schema (the class its ``$schema`` names, else draft 2020-12),
+    with the ``REFERENCE_CORRECTIONS``."""
     cls = jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator)
+    type_checker = cls.TYPE_CHECKER
     if _is_draft4(schema):
-        cls = jsonschema.validators.extend(
-            cls, type_checker=cls.TYPE_CHECKER.redefine("integer", _integral)
-        )
-    return cls(schema)
+        type_checker = type_checker.redefine("integer", _integral)
+    corrected = jsonschema.validators.extend(
+        cls, validators={"multipleOf": _exact_multiple_of}, type_checker=type_checker
+    )
+    return corrected(schema)
 
 
 def _well_formed(entries: list[CorpusSchema]) -> list[CorpusSchema]:
