@@ -15,12 +15,18 @@ and the data the tests need:
 - ``SPOILERS``: ``(keys, replacement, [(path, expected), ...])`` rows, typia's
   spoilers as data: the value at ``keys`` inside ``SAMPLE`` is replaced (``...``
   removes the key) and validation must fail at exactly those paths, written
-  from ``$input`` as if ``T`` were the whole input.
+  from ``$input`` as if ``T`` were the whole input;
+- ``HIDDEN`` (optional): ``{type name: [members that must not be properties]}``;
+- ``check_python(value)`` (optional): asserts what the method receives for ``SAMPLE``.
 
 The functions are compared, byte for byte, with ``snapshots/<shape>.json``
 (default config), ``<shape>.reference_false.json`` and ``<shape>.strict.json``
 (or ``<shape>.strict.txt``, the error text, when strict mode cannot express the
 shape). Regenerate with ``LLMAPP_UPDATE_SNAPSHOTS=1`` and review every change.
+
+Known bugs of ``src/`` are listed in ``KNOWN_BUGS`` and marked ``xfail(strict=True)``:
+the test says what is right, and starts failing (XPASS) once the bug is fixed,
+so the marker is removed together with the fix.
 """
 
 from __future__ import annotations
@@ -409,3 +415,34 @@ def test_private_methods_dunders_and_properties_are_not_functions() -> None:
         result = app.execute(MODULES["class_non_public"].APPLICATION(), name, {})
         assert not result.success and result.feedback is not None
         assert result.feedback.startswith(f"There is no function named '{name}'")
+
+
+# -- strict mode: every key is required, and null stands for "not given" ------------------------
+
+STRICT_NULLS = {
+    "object_default": ("PageSetup", lambda module: module.PageSetup()),
+    "class_property_assignment": ("Assignment", lambda module: module.Assignment()),
+}
+
+
+@pytest.mark.parametrize("shape", sorted(STRICT_NULLS))
+def test_strict_nulls_mean_the_defaults(shape: str) -> None:
+    owner, expected = STRICT_NULLS[shape]
+    module = MODULES[shape]
+    app = build(shape, "strict")
+    definition = app.functions[1].parameters["$defs"][owner]
+    assert definition["required"] == list(definition["properties"])
+    first = dict.fromkeys(definition["required"])
+    result = app.execute(module.APPLICATION(), "reduce", {"first": first, "second": None})
+    assert result.success, result.feedback
+    assert result.value == expected(module)
+
+
+def test_strict_nulls_leave_typed_dict_keys_out() -> None:
+    module = MODULES["object_optional"]
+    app = build("object_optional", "strict")
+    member = {"id": None, "name": "Ada", "email": None, "sequence": None}
+    first = {"member": member, "phone": None, "verified": True}
+    result = app.execute(module.APPLICATION(), "reduce", {"first": first, "second": None})
+    assert result.success, result.feedback
+    assert result.value == {"member": {"name": "Ada"}, "verified": True}
