@@ -26,6 +26,9 @@ from functools import cache, lru_cache
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
+from llmapp.introspect._google import TITLE_LINE, has_odd_whitespace, read_google
+from llmapp.introspect._google import Body as _Body
+
 if TYPE_CHECKING:
     import docstring_parser
 
@@ -88,15 +91,45 @@ def parse_docstring(doc: str | None) -> DocInfo:
 
 @lru_cache(maxsize=2048)
 def _parse_cached(doc: str) -> DocInfo:
-    text = inspect.cleandoc(doc)
+    return _parse(doc)
+
+
+def _parse(doc: str, *, fast: bool = True) -> DocInfo:
+    """Parse without the cache; ``fast=False`` gives every section to docstring-parser."""
     tags = _Tags()
-    if "@" in text:
-        text = _take_tags(text, tags)
+    if fast and "@" not in doc and not has_odd_whitespace(doc):
+        text = _clean(doc)  # the common docstring: no tags, cleaned in one pass
+    else:
+        text = inspect.cleandoc(doc)
+        if "@" in text:
+            text = _take_tags(text, tags)
+        text = _normalize(text)
     try:
-        body = _read_body(text)
+        body = _read_body(text, fast=fast)
     except Exception:  # docstring-parser rejected it: the text is still a description
         body = _plain(text)
     return _combine(body, tags)
+
+
+def _clean(doc: str) -> str:
+    """``_normalize(inspect.cleandoc(doc))`` in one pass, for text without odd whitespace."""
+    lines = doc.split("\n")
+    rest = [line.rstrip(" ") for line in lines[1:]]
+    filled = [line for line in rest if line]
+    if filled:
+        # The lines' common indentation: the leading spaces the first and last line
+        # in sorted order share (what they share, every line in between shares).
+        margin = 0
+        for first, last in zip(min(filled), max(filled), strict=False):
+            if first != last or first != " ":
+                break
+            margin += 1
+        if margin:
+            rest = [line[margin:] for line in rest]
+    text = "\n".join([lines[0].strip(" "), *rest])
+    if "\n\n\n" in text:
+        text = _BLANK_RUNS.sub("\n\n", text)
+    return text.strip()
 
 
 # --- step 1: tags -----------------------------------------------------------------------------
@@ -204,69 +237,70 @@ def _field_text(text: str) -> str | None:
 # --- step 2: sections -------------------------------------------------------------------------
 
 
-@dataclass(slots=True)
-class _Body:
-    short: str | None = None
-    long: str | None = None
-    blank_after_short: bool = False
-    params: dict[str, str] = field(default_factory=dict)
-    attributes: dict[str, str] = field(default_factory=dict)
-    returns: str | None = None
-    deprecation: str | None = None
-    deprecated: bool = False
-
-
 _MORE_PARAM_SECTIONS = ("Keyword Args", "Keyword Arguments", "Kwargs", "Other Parameters")
 _MORE_SINGULAR_SECTIONS = (("Return", "returns"), ("Yield", "yields"))
-_GOOGLE_TITLES = (
-    *("Arguments", "Args", "Parameters", "Params", "Raises", "Exceptions", "Except"),
-    *("Attributes", "Example", "Examples", "Returns", "Yields"),
-    *_MORE_PARAM_SECTIONS,
-    *(title for title, _ in _MORE_SINGULAR_SECTIONS),
-)  # docstring-parser's Google sections, plus ours
-_GOOGLE_HINT = re.compile(r"^(?:" + "|".join(_GOOGLE_TITLES) + r"):[ \t]*$", re.M)
-_NUMPY_HINT = re.compile(r"^[ \t]*-{3,}[ \t]*$|^\.\. deprecated::", re.M)
-_REST_HINT = re.compile(r"^[ \t]*:[A-Za-z]", re.M)
+# Section hints, searched in "\n" + text (a line start is a newline: found quicker
+# than ``^`` with ``re.M``). Google's: docstring-parser's titles plus ours.
+_GOOGLE_HINT = TITLE_LINE
+_NUMPY_HINT = re.compile(r"\n(?:[ \t]*-{3,}[ \t]*(?=\n|\Z)|\.\. deprecated::)")
+_REST_HINT = re.compile(r"\n[ \t]*:[A-Za-z]")
 
 _Parse = Callable[[str], "docstring_parser.Docstring"]
 
 
 @cache
-def _parsers() -> tuple[tuple[re.Pattern[str], _Parse], ...]:
-    """Section hints and their parser, in docstring-parser's own order of preference.
-
-    docstring-parser is imported on first need: plain docstrings never pay for it.
-    """
+def _parser(style: str) -> _Parse:
+    """docstring-parser's parser for one style, imported on first need."""
     from docstring_parser import google, numpydoc, rest
 
+    if style == "rest":
+        return rest.parse
+    if style == "numpy":
+        return numpydoc.parse
     kinds = google.SectionType
     extra = [google.Section(title, "param", kinds.MULTIPLE) for title in _MORE_PARAM_SECTIONS]
     extra += [google.Section(*pair, kinds.SINGULAR_OR_MULTIPLE) for pair in _MORE_SINGULAR_SECTIONS]
-    google_parser = google.GoogleParser([*google.DEFAULT_SECTIONS, *extra])
-    return (
-        (_REST_HINT, rest.parse),
-        (_GOOGLE_HINT, google_parser.parse),
-        (_NUMPY_HINT, numpydoc.parse),
-    )
+    return google.GoogleParser([*google.DEFAULT_SECTIONS, *extra]).parse
 
 
 _BLANK_RUNS = re.compile(r"\n{3,}")
 _ATTRIBUTE_KEYS = frozenset({"attribute", "ivar", "cvar", "var"})
 
 
-def _read_body(text: str) -> _Body:
-    text = _BLANK_RUNS.sub("\n\n", "\n".join(line.rstrip() for line in text.split("\n"))).strip()
-    parsers = [parse for hint, parse in _parsers() if hint.search(text)]
-    if not parsers:
+def _read_body(text: str, *, fast: bool = True) -> _Body:
+    """Sections of normalized text (``_normalize``): the fast reader, else docstring-parser."""
+    styles = _styles(text)
+    if not styles:
         return _plain(text)
+    if fast and styles == ["google"]:
+        body = read_google(text)
+        if body is not None:
+            return body
+    return _read_with_parsers(text, styles)
+
+
+def _normalize(text: str) -> str:
+    """Lines right-stripped, blank runs collapsed, stripped: the text every reader gets."""
+    return _BLANK_RUNS.sub("\n\n", "\n".join(line.rstrip() for line in text.split("\n"))).strip()
+
+
+def _styles(text: str) -> list[str]:
+    """The styles whose section hints ``text`` shows, in docstring-parser's order of preference."""
+    padded = "\n" + text
+    hints = (("rest", _REST_HINT), ("google", _GOOGLE_HINT), ("numpy", _NUMPY_HINT))
+    return [style for style, hint in hints if hint.search(padded)]
+
+
+def _read_with_parsers(text: str, styles: list[str]) -> _Body:
+    """docstring-parser's reading: the style that finds the most sections wins."""
     from docstring_parser import ParseError
 
     # A leading newline keeps docstring-parser's own cleandoc from dedenting a
     # docstring that starts with a section title ("Args:" then indented lines).
     best: docstring_parser.Docstring | None = None
-    for parse in parsers:
+    for style in styles:
         try:
-            parsed = parse("\n" + text)
+            parsed = _parser(style)("\n" + text)
         except ParseError:
             continue
         if best is None or len(parsed.meta) > len(best.meta):
