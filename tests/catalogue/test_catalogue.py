@@ -294,17 +294,6 @@ def test_spoiled_sample_fails_where_expected(shape: str, index: int) -> None:
 # -- execution: the arguments become the method's Python types and come back as JSON ----------
 
 KNOWN_BUGS = {
-    ("class_getter", "output"): (
-        "execute's data for a pydantic model has its computed_field (Profile.handle), "
-        "which the output schema (additionalProperties: false) does not have"
-    ),
-    ("class_non_public", "output"): (
-        "execute's data for a dataclass has its non-public and init=False fields "
-        "(_hidden, _concealed, _Accessor__mangled), which the output schema does not have"
-    ),
-    ("class_non_public", "hidden"): (
-        "a dataclass field named _hidden (init=True, with a default) becomes a property"
-    ),
     ("object_default", "defaults"): (
         "a naive datetime default is written without an offset "
         "('2024-01-01T09:30:00'), which its own format: date-time rejects"

@@ -25,6 +25,8 @@ from pathlib import PurePath
 from typing import Any
 from uuid import UUID
 
+from llmapp.introspect._compat import model_fields
+
 from ._formats import format_duration
 
 __all__ = ["MAX_DEPTH", "to_json"]
@@ -196,7 +198,7 @@ def _attributes(names: tuple[str, ...], frozen: bool) -> _Encoder:
 
 def _dataclass(cls: type) -> _Encoder:
     frozen = bool(getattr(getattr(cls, "__dataclass_params__", None), "frozen", False))
-    return _attributes(tuple(field.name for field in dataclasses.fields(cls)), frozen)
+    return _attributes(tuple(field.name for field in model_fields(cls)), frozen)
 
 
 def _namedtuple(cls: type) -> _Encoder:
@@ -229,7 +231,8 @@ def _attrs(cls: type) -> _Encoder:
 
 
 def _pydantic(value: Any, active: set[int]) -> Any:
-    return value.model_dump(mode="json", by_alias=True)
+    computed = set(getattr(type(value), "model_computed_fields", ()))  # not in the schema
+    return value.model_dump(mode="json", by_alias=True, exclude=computed or None)
 
 
 # Value types, looked up along the MRO (datetime before date, IntEnum before int);

@@ -135,6 +135,26 @@ def is_dataclass_class(tp: Any) -> bool:
     return is_class(tp) and dataclasses.is_dataclass(tp)
 
 
+def model_fields(cls: type) -> tuple[dataclasses.Field[Any], ...]:
+    """A dataclass's fields that the model sees: given to ``__init__`` and not private.
+
+    A private field (``_name``) with a default stays the class's own business; one
+    without a default must be given, so it is kept.
+    """
+    return tuple(
+        item
+        for item in dataclasses.fields(cls)
+        if item.init
+        and not (
+            item.name.startswith("_")
+            and (
+                item.default is not dataclasses.MISSING
+                or item.default_factory is not dataclasses.MISSING
+            )
+        )
+    )
+
+
 def is_enum_class(tp: Any) -> bool:
     return is_class(tp) and issubclass(tp, enum.Enum)
 

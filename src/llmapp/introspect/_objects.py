@@ -71,9 +71,7 @@ def _declaring_classes(cls: type) -> dict[str, type]:
 def _dataclass(cls: type) -> ObjectShape:
     owners = _declaring_classes(cls)
     fields = []
-    for item in dataclasses.fields(cls):
-        if not item.init:  # the converter builds instances through __init__
-            continue
+    for item in _compat.model_fields(cls):  # the converter builds instances through __init__
         owner = owners.get(item.name, cls)
         has_default = item.default is not dataclasses.MISSING
         has_factory = item.default_factory is not dataclasses.MISSING
