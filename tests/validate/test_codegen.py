@@ -37,7 +37,8 @@ def test_one_checker_and_one_walker_per_definition() -> None:
 def test_the_source_is_in_linecache_under_a_readable_name() -> None:
     check = validator(PERSON)
     assert check.filename.startswith("<llmapp-validator-") and "Person" in check.filename
-    assert "".join(linecache.getlines(check.filename)) == check.source
+    source = check.source
+    assert "".join(linecache.getlines(check.filename)) == source
 
 
 def test_tracebacks_show_generated_lines() -> None:
@@ -46,7 +47,7 @@ def test_tracebacks_show_generated_lines() -> None:
             raise ValueError("boom")
 
     check = validator(PERSON)
-    namespace_walk = check._walk
+    namespace_walk = check._walker()
     try:
         namespace_walk(Exploding(name="x", extra=1), "$input", [], 0)
     except ValueError:

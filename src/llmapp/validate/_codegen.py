@@ -21,6 +21,7 @@ functions. The keyword emitters live in ``_check.py`` and ``_walk.py``.
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -34,7 +35,7 @@ from ._refs import Node, Resolver, name_of, ref_name, subschemas
 from ._result import UNDEFINED
 from ._schema_error import SchemaError
 
-__all__ = ["CHECK", "WALK", "Generated", "Generator", "Path"]
+__all__ = ["CHECK", "WALK", "Generator", "Path"]
 
 CHECK, WALK = "check", "walk"
 SPLIT_LEVEL = 9
@@ -152,17 +153,6 @@ class Path:
         return " + ".join(text if is_code else literal(text) for is_code, text in self.parts)
 
 
-@dataclass(frozen=True)
-class Generated:
-    """What the generator produced: source, its globals and the root function names."""
-
-    source: str
-    globals: dict[str, Any]
-    check: str
-    walk: str
-    expected: str
-
-
 def _reach(edges: dict[str, set[str]], start: str) -> set[str]:
     seen: set[str] = set()
     stack = list(edges.get(start, ()))
@@ -187,7 +177,7 @@ class Generator:
         self._current: Node = self.resolver.root_node
         self.conditions = Conditions(self.emitter, self._report_keyword)
         self._stems: dict[str, str] = {}
-        self._queue: list[tuple[Node, str]] = []
+        self._queue: deque[tuple[Node, str]] = deque()
         self._queued: set[tuple[str, str]] = set()
         self._counter = 0
         self._refs: dict[str, list[Node]] = {}
@@ -197,24 +187,42 @@ class Generator:
 
     # -- driving ---------------------------------------------------------------
 
-    def build(self) -> Generated:
+    def checker(self) -> tuple[str, str]:
+        """The checkers' source and the root checker's name; raises ``SchemaError``.
+
+        Every build problem is found here: the walkers read the same subschemas.
+        """
+        name = self.function(self.resolver.root_node, CHECK)
+        source = self._drain()
+        if self.problems:
+            raise SchemaError(list(self.problems.values()))
+        return source, name
+
+    def walker(self) -> tuple[str, str]:
+        """The walkers' source (with any checker they add) and the root walker's name.
+
+        Written on demand, after ``checker``, into the same namespace; build problems
+        were all reported by ``checker``.
+        """
+        name = self.function(self.resolver.root_node, WALK)
+        return self._drain(), name
+
+    def _drain(self) -> str:
+        """Write every queued function; the source written since the last drain."""
         from ._check import CheckWriter
         from ._walk import WalkWriter
 
-        root = self.resolver.root_node
-        check = self.function(root, CHECK)
-        walk = self.function(root, WALK)
         while self._queue:
-            node, mode = self._queue.pop(0)
+            node, mode = self._queue.popleft()
             self._counter = 0
             writer = CheckWriter(self) if mode == CHECK else WalkWriter(self)
             writer.function(node, self.function(node, mode))
             self.emitter.line()
-        if self.problems:
-            raise SchemaError(list(self.problems.values()))
-        return Generated(
-            self.emitter.source(), self.emitter.globals, check, walk, self.expected(root)
-        )
+        return self.emitter.take()
+
+    def root_expected(self) -> str:
+        """The expected text of the whole schema."""
+        return self.expected(self.resolver.root_node)
 
     def function(self, node: Node, mode: str) -> str:
         """The name of the generated function for ``node`` (queued for writing if new)."""

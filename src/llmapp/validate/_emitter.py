@@ -90,5 +90,7 @@ class Emitter:
             self._constants[key] = name
         return name
 
-    def source(self) -> str:
-        return "\n".join(self._lines) + "\n"
+    def take(self) -> str:
+        """The source of the lines written since the last ``take``."""
+        lines, self._lines = self._lines, []
+        return "\n".join(lines) + "\n" if lines else ""

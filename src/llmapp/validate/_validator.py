@@ -16,37 +16,60 @@ from ._runtime import DepthExceeded, make_failure, make_issue, make_success
 
 __all__ = ["Validator", "validator"]
 
+Walker = Callable[[Any, str, list[ValidationIssue], int], None]
+"""A generated walker: (value, path, issues, depth) -> None, appending to issues."""
+
 _CACHE_SIZE = 512
 _cache: OrderedDict[str, Validator] = OrderedDict()
 _lock = threading.Lock()
+_walker_lock = threading.Lock()
 _serial = itertools.count(1)
 
 
 class Validator:
     """A compiled validator for one schema: call it with a value to get a ``Validation``.
 
+    Building writes and compiles the fast checkers only; the issue walkers are written
+    and compiled the first time a value fails (or when ``source`` is read), into the
+    same namespace and under the same ``filename``.
+
     Attributes:
         schema: the schema it was compiled from.
-        source: the generated Python source (also shown in tracebacks and debuggers).
         filename: the name the source is registered under in ``linecache``.
         max_depth: the nesting limit for recursive schemas.
     """
 
-    __slots__ = ("_check", "_expected", "_walk", "filename", "max_depth", "schema", "source")
+    __slots__ = (
+        "_check",
+        "_expected",
+        "_generator",
+        "_namespace",
+        "_source",
+        "_walk",
+        "filename",
+        "max_depth",
+        "schema",
+    )
 
     def __init__(self, schema: Mapping[str, Any] | bool, *, max_depth: int = 512) -> None:
-        generated = Generator(schema, max_depth).build()
+        generator = Generator(schema, max_depth)
+        source, check = generator.checker()
         self.schema = schema
         self.max_depth = max_depth
-        self.source = generated.source
-        self.filename = _register(schema, generated.source)
-        namespace = dict(generated.globals)
-        exec(compile(generated.source, self.filename, "exec"), namespace)
-        self._check: Callable[[Any, int], bool] = namespace[generated.check]
-        self._walk: Callable[[Any, str, list[ValidationIssue], int], None] = namespace[
-            generated.walk
-        ]
-        self._expected = generated.expected
+        self.filename = _register(schema, source)
+        self._source = source
+        self._namespace = namespace = dict(generator.emitter.globals)
+        exec(compile(source, self.filename, "exec"), namespace)
+        self._check: Callable[[Any, int], bool] = namespace[check]
+        self._walk: Walker | None = None
+        self._generator: Generator | None = generator
+        self._expected: str | None = None
+
+    @property
+    def source(self) -> str:
+        """The generated Python source: checkers, then walkers (also shown in tracebacks)."""
+        self._walker()
+        return self._source
 
     def __call__(self, value: object) -> Validation:
         """Validate ``value``: ``ValidationSuccess`` or ``ValidationFailure`` with every issue.
@@ -60,7 +83,7 @@ class Validator:
             pass  # DepthExceeded, RecursionError or a hostile object: the walker explains
         errors: list[ValidationIssue] = []
         try:
-            self._walk(value, "$input", errors, 0)
+            (self._walk or self._walker())(value, "$input", errors, 0)
         except Exception as error:
             self._stopped(value, errors, error)
         if not errors:
@@ -81,6 +104,29 @@ class Validator:
         result = self(value)
         return [] if result.success else result.errors
 
+    def _walker(self) -> Walker:
+        """The root walker, written and compiled on first use."""
+        with _walker_lock:
+            walk = self._walk
+            if walk is not None:
+                return walk
+            generator = self._generator
+            assert generator is not None
+            source, name = generator.walker()
+            namespace = self._namespace
+            for key, value in generator.emitter.globals.items():
+                namespace.setdefault(key, value)
+            # Blank lines first, so the walkers' line numbers match the whole source.
+            offset = "\n" * self._source.count("\n")
+            exec(compile(offset + source, self.filename, "exec"), namespace)
+            self._source += source
+            _register_source(self.filename, self._source)
+            self._expected = generator.root_expected()
+            written: Walker = namespace[name]
+            self._walk = written
+            self._generator = None
+            return written
+
     def _stopped(
         self, value: object, errors: list[ValidationIssue], error: Exception | None
     ) -> None:
@@ -93,7 +139,11 @@ class Validator:
             reason = f"could not be validated ({type(error).__name__} while reading the value)"
         else:
             reason = "could not be validated"
-        errors.append(make_issue("$input", self._expected, value, reason))
+        expected = self._expected
+        if expected is None:  # the walker could not be written
+            generator = self._generator
+            expected = generator.root_expected() if generator is not None else "any"
+        errors.append(make_issue("$input", expected, value, reason))
 
     def __repr__(self) -> str:
         return f"<Validator {self.filename}>"
@@ -104,8 +154,12 @@ def _register(schema: Mapping[str, Any] | bool, source: str) -> str:
     title = schema.get("title") if isinstance(schema, Mapping) else None
     label = "".join(c for c in str(title)[:40] if c.isalnum() or c in "_-") if title else ""
     filename = f"<llmapp-validator-{next(_serial)}{'-' + label if label else ''}>"
-    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+    _register_source(filename, source)
     return filename
+
+
+def _register_source(filename: str, source: str) -> None:
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
 
 
 def _key(schema: Mapping[str, Any] | bool, max_depth: int) -> str | None:

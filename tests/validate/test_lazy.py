@@ -1,0 +1,229 @@
+"""Building writes the checkers only; the walkers are written on the first failure.
+
+Lazy walkers must not change what anyone sees: every build problem is still raised at
+build time, ``source`` shows the whole source, ``linecache`` holds every line that
+runs, and concurrent first failures all get the same issues.
+"""
+
+from __future__ import annotations
+
+import json
+import linecache
+import threading
+import traceback
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from llmapp.validate import SchemaError, Validator
+from llmapp.validate._codegen import Generator
+
+SUITE = Path(__file__).resolve().parents[3] / "shared" / "corpora" / "json-schema-test-suite"
+
+ORDER = {
+    "title": "Order",
+    "type": "object",
+    "properties": {
+        "id": {"type": "integer", "minimum": 1},
+        "items": {"type": "array", "items": {"$ref": "#/$defs/Item"}},
+        "note": {"anyOf": [{"type": "string"}, {"type": "null"}]},
+    },
+    "required": ["id", "items"],
+    "additionalProperties": False,
+    "$defs": {
+        "Item": {
+            "type": "object",
+            "properties": {"sku": {"type": "string"}, "quantity": {"type": "integer"}},
+            "required": ["sku", "quantity"],
+            "additionalProperties": False,
+        }
+    },
+}
+INVALID = {"id": 0, "items": [{"sku": 1, "quantity": 2}], "extra": True}
+EXPECTED = [
+    ("$input.id", "integer & Minimum<1>"),
+    ("$input.items[0].sku", "string"),
+    ("$input.extra", "undefined"),
+]
+
+
+def _pairs(check: Validator, value: Any) -> list[tuple[str, str]]:
+    result = check(value)
+    assert not result.success
+    return [(issue.path, issue.expected) for issue in result.errors]
+
+
+def test_building_writes_only_the_checkers() -> None:
+    check = Validator(ORDER)
+    registered = "".join(linecache.getlines(check.filename))
+    assert "def c_root(" in registered and "def w_" not in registered
+    assert check({"id": 1, "items": []}).success
+    assert "def w_" not in "".join(linecache.getlines(check.filename))
+
+
+def test_the_first_failure_writes_the_walkers() -> None:
+    check = Validator(ORDER)
+    assert _pairs(check, INVALID) == EXPECTED
+    registered = "".join(linecache.getlines(check.filename))
+    assert "def w_root(" in registered and "def w_Item(" in registered
+    assert registered == check.source
+    assert _pairs(check, INVALID) == EXPECTED  # the second failure reuses them
+
+
+def test_source_shows_checkers_and_walkers_before_any_failure() -> None:
+    check = Validator(ORDER)
+    source = check.source
+    assert source.index("def c_root(") < source.index("def w_root(")
+    assert "def c_Item(" in source and "def w_Item(" in source
+    assert "".join(linecache.getlines(check.filename)) == source
+    assert _pairs(check, INVALID) == EXPECTED
+
+
+def test_walker_tracebacks_point_at_their_own_lines() -> None:
+    class Exploding(dict):  # type: ignore[type-arg]
+        def items(self) -> Any:
+            raise ValueError("boom")
+
+    check = Validator(ORDER)
+    walk = check._walker()
+    try:
+        walk(Exploding(id=1, items=[], extra=1), "$input", [], 0)
+    except ValueError:
+        frames = traceback.extract_tb(__import__("sys").exc_info()[2])
+    else:
+        pytest.fail("the walker did not call items()")
+    frame = [f for f in frames if f.filename == check.filename][-1]
+    assert frame.name == "w_root"
+    assert frame.line == check.source.splitlines()[frame.lineno - 1].strip()
+    assert "items()" in (frame.line or "")
+
+
+def test_concurrent_first_failures_agree() -> None:
+    check = Validator(ORDER)
+    barrier = threading.Barrier(8)
+    found: list[list[tuple[str, str]]] = []
+
+    def run() -> None:
+        barrier.wait()
+        found.append(_pairs(check, INVALID))
+
+    threads = [threading.Thread(target=run) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert found == [EXPECTED] * 8
+    assert check.source.count("def w_root(") == 1
+
+
+def test_a_checker_that_cannot_finish_still_reports() -> None:
+    check = Validator(
+        {"$ref": "#/$defs/T", "$defs": {"T": {"type": "array", "items": {"$ref": "#/$defs/T"}}}},
+        max_depth=5,
+    )
+    value: Any = []
+    for _ in range(20):
+        value = [value]
+    result = check(value)
+    assert not result.success
+    assert "nested deeper than 5 levels" in (result.errors[0].description or "")
+
+
+# -- every build problem is found before the walkers are written ----------------------
+
+
+def _suite_schemas() -> Iterator[Any]:
+    for draft in ("draft2020-12", "draft4"):
+        folder = SUITE / "tests" / draft
+        for path in sorted(folder.rglob("*.json")) if folder.exists() else ():
+            for group in json.loads(path.read_text(encoding="utf-8")):
+                yield group["schema"]
+
+
+_BAD_VALUES: dict[str, Any] = {
+    "properties": 3,
+    "patternProperties": {"(?<x": {}},
+    "additionalProperties": 3,
+    "items": "x",
+    "prefixItems": 3,
+    "contains": 3,
+    "required": "a",
+    "minimum": "1",
+    "maxLength": -1,
+    "pattern": "(?<x",
+    "multipleOf": 0,
+    "enum": 3,
+    "anyOf": [],
+    "oneOf": 3,
+    "allOf": [],
+    "not": 3,
+    "type": "strng",
+    "$ref": "#/nowhere",
+    "dependentSchemas": 3,
+    "propertyNames": 3,
+    "if": 3,
+    "then": 3,
+}
+
+
+def _mutants(schema: Any) -> Iterator[Any]:
+    """``schema`` with one keyword's value made malformed, at the root and one level down."""
+    if not isinstance(schema, dict):
+        return
+    for keyword, bad in _BAD_VALUES.items():
+        yield {**schema, keyword: bad}
+    for keyword in ("properties", "$defs"):
+        children = schema.get(keyword)
+        if isinstance(children, dict):
+            for name, child in list(children.items())[:2]:
+                if isinstance(child, dict):
+                    for bad_keyword in ("type", "items", "$ref", "anyOf", "minimum"):
+                        mutated = {**child, bad_keyword: _BAD_VALUES[bad_keyword]}
+                        yield {**schema, keyword: {**children, name: mutated}}
+
+
+def _problems_before_and_after_walkers(schema: Any) -> tuple[set[str], set[str]]:
+    generator = Generator(schema, 512)
+    try:
+        generator.checker()
+    except SchemaError:
+        pass
+    before = set(generator.problems)
+    generator.walker()
+    return before, set(generator.problems)
+
+
+def test_walkers_find_no_problem_the_checkers_missed() -> None:
+    schemas = list(_suite_schemas())
+    if not schemas:
+        pytest.skip("JSON-Schema-Test-Suite not found")
+    checked = 0
+    for schema in schemas:
+        for candidate in [schema, *_mutants(schema)]:
+            before, after = _problems_before_and_after_walkers(candidate)
+            assert after == before, candidate
+            checked += 1
+    assert checked > 5000
+
+
+def _corpus_problems_agree(step: int) -> None:
+    from tests.corpora import schemas as corpora
+
+    entries = corpora.corpus_schemas()
+    if not entries:
+        pytest.skip("no corpus schemas found")
+    for entry in entries[::step]:
+        for candidate in [entry.schema, *list(_mutants(entry.schema))[::step]]:
+            before, after = _problems_before_and_after_walkers(candidate)
+            assert after == before, entry.id
+
+
+def test_walkers_find_no_problem_the_checkers_missed_in_the_corpora() -> None:
+    _corpus_problems_agree(step=9)
+
+
+@pytest.mark.slow
+def test_walkers_find_no_problem_the_checkers_missed_in_every_corpus_schema() -> None:
+    _corpus_problems_agree(step=1)
