@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
 import subprocess
 import sys
@@ -66,8 +67,15 @@ def _environment() -> dict[str, Any]:
         "platform": platform.platform(),
         "machine": platform.machine(),
         "commit": commit or None,
+        "cpus": os.cpu_count(),
+        "load_average": os.getloadavg() if hasattr(os, "getloadavg") else None,
         "versions": versions,
     }
+
+
+def _load(environment: dict[str, Any]) -> str:
+    found = environment["load_average"]
+    return "n/a" if not found else " / ".join(f"{value:.2f}" for value in found)
 
 
 def _header(environment: dict[str, Any], settings: Settings) -> str:
@@ -78,7 +86,8 @@ def _header(environment: dict[str, Any], settings: Settings) -> str:
         [
             "# llmapp benchmarks",
             f"{environment['implementation']} {environment['python']} on {environment['platform']}; "
-            f"commit {environment['commit'] or 'n/a'}; {'quick' if settings.quick else 'full'} run.",
+            f"commit {environment['commit'] or 'n/a'}; {'quick' if settings.quick else 'full'} run; "
+            f"{environment['cpus']} CPUs, load average at start {_load(environment)}.",
             f"Versions: {versions}.",
         ]
     )

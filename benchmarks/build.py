@@ -38,6 +38,9 @@ __all__ = ["BUILDERS", "run"]
 Phases = dict[str, float]
 """Phase name -> seconds; every builder reports ``total``."""
 
+_NOTES: dict[str, str] = {}
+"""What a builder could not do (reported by the child next to its figures)."""
+
 
 def _methods(module: types.ModuleType, count: int) -> list[Callable[..., Any]]:
     instance = module.Service()
@@ -61,8 +64,8 @@ def _llmapp_prepare() -> Callable[[types.ModuleType, int], Phases]:
         try:
             for function in app.functions:
                 function.validate(generated.VALID_ARGUMENTS)
-        except Exception as exc:  # the validator has not landed yet: schemas only
-            print(f"validators n/a: {type(exc).__name__}: {exc}", file=sys.stderr)
+        except Exception as exc:  # the validator has not landed (or is broken): schemas only
+            _NOTES["validators"] = f"validators n/a ({type(exc).__name__}: {exc})"[:200]
             return {"schemas": built - start}
         first = time.perf_counter()
         for function in app.functions:
@@ -217,6 +220,7 @@ def _child(peer: str, count: int, warm: int, profile: bool, memory: bool) -> dic
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # KiB on Linux
     warm_runs = [build(generated.load(count, variant), count) for variant in range(1, warm + 1)]
     return {
+        "notes": dict(_NOTES),
         "cold": cold,
         "warm": {key: statistics.median(run[key] for run in warm_runs) for key in cold}
         if warm_runs
@@ -260,7 +264,12 @@ def _measure_all(count: int, settings: Settings) -> dict[str, Any]:
         cold = {
             key: statistics.median(run["cold"][key] for run in found) for key in found[0]["cold"]
         }
-        results[peer] = {"cold": cold, "warm": found[0]["warm"], "rss_kib": found[0]["rss_kib"]}
+        results[peer] = {
+            "cold": cold,
+            "warm": found[0]["warm"],
+            "rss_kib": found[0]["rss_kib"],
+            "notes": found[0].get("notes", {}),
+        }
     return results
 
 
@@ -321,6 +330,11 @@ def run(settings: Settings, count: int = 100) -> tuple[str, dict[str, Any]]:
         f"- {BUILDERS[peer][0]}: {found['unavailable']}"
         for peer, found in results.items()
         if "unavailable" in found
+    ]
+    parts += [
+        f"- {BUILDERS[peer][0]}: {note}"
+        for peer, found in results.items()
+        for note in found.get("notes", {}).values()
     ]
     return "\n\n".join(parts), {"methods": count, "peers": results}
 
