@@ -382,9 +382,11 @@ HIDDEN = [
 def test_properties_class_variables_and_private_fields_are_not_properties(
     shape: str, owner: str, member: str
 ) -> None:
-    for variant in ("default", "strict"):
-        definitions = build(shape, variant).functions[0].parameters["$defs"]
-        assert member not in definitions[owner]["properties"]
+    definitions = build(shape, "default").functions[0].parameters["$defs"]
+    assert member not in definitions[owner]["properties"]
+    # strict mode unrolls described references, so the member is looked for everywhere
+    strict = json.dumps(build(shape, "strict").functions[0].parameters)
+    assert f'"{member}"' not in strict
     inline = build(shape, "reference_false").functions[0].parameters
     assert member not in json.dumps(inline)
 

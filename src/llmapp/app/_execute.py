@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import difflib
 import inspect
+import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -221,7 +222,8 @@ def _unknown(name: str, available: list[str]) -> CallResult:
     hint = f" Did you mean {', '.join(repr(c) for c in close)}?" if close else ""
     listing = ", ".join(repr(n) for n in available)
     text = f"There is no function named {name!r}.{hint} The functions are: {listing}."
-    issue = ValidationIssue("$name", f"({' | '.join(repr(n) for n in available)})", name, text)
+    expected = f"({' | '.join(json.dumps(n) for n in available)})"
+    issue = ValidationIssue("$name", expected, name, text)
     return CallResult(
         name=name, success=False, validation=ValidationFailure(name, [issue]), feedback=text
     )

@@ -68,10 +68,11 @@ class _Strict:
         result = dict(schema)
         ref = result.get("$ref")
         if isinstance(ref, str) and len(result) > 1:
-            target = self.defs.get(ref.rsplit("/", 1)[-1])
+            name = ref.rsplit("/", 1)[-1]
+            target = self.defs.get(name)
             if isinstance(target, Mapping):  # unroll one level: siblings win over the definition
                 merged = {**target, **{k: v for k, v in result.items() if k != "$ref"}}
-                return self.schema(merged, path)
+                return self._unrolled(merged, name)
         self._check(result, path)
         if "properties" in result:
             result.update(self._object(result, path))
@@ -84,6 +85,15 @@ class _Strict:
                 self.schema(item, f"{path}[]") for item in result["prefixItems"]
             ]
         return _shift(result)
+
+    def _unrolled(self, merged: dict[str, Any], name: str) -> dict[str, Any]:
+        """A definition copied in place: its problems are the definition's, reported once."""
+        was = self.in_definition
+        self.in_definition = True
+        try:
+            return self.schema(merged, name)
+        finally:
+            self.in_definition = was
 
     def _check(self, schema: Mapping[str, Any], path: str) -> None:
         extra = schema.get("additionalProperties", False)
@@ -171,7 +181,31 @@ def make_strict(schema: Mapping[str, Any], report: Report) -> dict[str, Any]:
     defs = schema.get("$defs", {})
     strict = _Strict(defs, report)
     result = strict.schema({k: v for k, v in schema.items() if k != "$defs"}, "")
-    if defs:
+    # Unrolled references may leave definitions nothing points at any more: drop them,
+    # so they are neither sent nor reported.
+    used = _reachable(result, defs)
+    if used:
         strict.in_definition = True
-        result["$defs"] = {name: strict.schema(value, name) for name, value in defs.items()}
+        result["$defs"] = {
+            name: strict.schema(value, name) for name, value in defs.items() if name in used
+        }
     return result
+
+
+def _reachable(root: Any, defs: Mapping[str, Any]) -> set[str]:
+    """Names of the definitions ``root`` refers to, directly or through other definitions."""
+    found: set[str] = set()
+    pending = [root]
+    while pending:
+        node = pending.pop()
+        if isinstance(node, Mapping):
+            ref = node.get("$ref")
+            if isinstance(ref, str) and ref.startswith("#/$defs/"):
+                name = ref[len("#/$defs/") :]
+                if name not in found and name in defs:
+                    found.add(name)
+                    pending.append(defs[name])
+            pending.extend(node.values())
+        elif isinstance(node, list):
+            pending.extend(node)
+    return found
