@@ -1,10 +1,17 @@
 """Differential: llmapp's validator gives jsonschema's verdict on every corpus schema.
 
-Schemas: every BFCL function's converted parameters, every MCP tool's input/output schema, every
-OpenAPI 3.1 component schema (``tests/corpora/schemas.py``: what is skipped and why, and the
-keywords removed on both sides, ``UNSUPPORTED_BY_DESIGN``). Values: hypothesis-jsonschema's
-valid values and mutations of them, schema-guided near misses, random JSON
-(``tests/corpora/differential.py``).
+Schemas (``tests/corpora/schemas.py``): every BFCL function's converted parameters, every MCP
+tool's input/output schema, every OpenAPI 3.1 component schema, and the case catalogue: every
+schema of the JSON-Schema-Test-Suite's required tests (draft 2020-12 and draft 4). What is
+skipped is in ``schemas.SKIPPED`` with the reason. In one place each:
+
+* ``schemas.UNSUPPORTED_BY_DESIGN``: keywords removed on both sides (format assertions off on
+  both sides; unevaluated*, which llmapp documents as unsupported);
+* ``schemas.REFERENCE_CORRECTIONS``: where the jsonschema reference is corrected (exact
+  multipleOf; 3.0 is an integer under draft 4 too, as llmapp decides).
+
+Values (``tests/corpora/differential.py``): hypothesis-jsonschema's valid values and mutations of
+them, schema-guided near misses, random JSON.
 
 * quick (CI): a spread sample of each source, a few dozen values per schema, derandomized;
 * ``-m slow``: every schema, sized by environment variables::
@@ -188,3 +195,25 @@ _ORACLES: dict[str, tuple[Callable[[str], bool], str]] = {
 }
 """Format -> (the grammar's own verdict, why jsonschema may not be trusted for it). Where llmapp
 and jsonschema disagree on such a format, llmapp must agree with the grammar."""
+
+
+# --- disagreements the differential found where llmapp is wrong --------------------------------
+
+
+@pytest.mark.parametrize("divisor", [3, 3.0])
+@pytest.mark.parametrize("value", [1.0000000000000014e17, -1.636110988812114e17])
+def test_multiple_of_reads_a_float_as_its_decimal_whatever_the_divisor_type(
+    compile_ours, divisor, value
+):
+    """``1.0000000000000014e+17`` is the decimal 100000000000000140 = 3 * 33333333333333380.
+
+    llmapp reads a float as the decimal it prints as (``multiple_of`` in its runtime), and 3 and
+    3.0 are the same JSON number, so ``{"multipleOf": 3}`` must accept what
+    ``{"multipleOf": 3.0}`` accepts. With an integer divisor the generated code computes
+    ``value % 3`` on the binary float (100000000000000144) instead. Found by the slow
+    differential on the test suite's allOf.json ("allOf combined with anyOf, oneOf":
+    -1.636110988812114e+17 with multipleOf 2, 3 and 5).
+    """
+    check = compile_ours({"multipleOf": divisor})
+    assert check.is_valid(value)
+    assert check(value).success
