@@ -13,9 +13,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from ._codegen import (
-    ARRAY_KEYWORDS,
+    ARRAY_SET,
     CHECK,
-    OBJECT_KEYWORDS,
+    OBJECT_SET,
     SPLIT_LEVEL,
     Generator,
     has_structure,
@@ -24,7 +24,7 @@ from ._codegen import (
 from ._conditions import conjunction, type_test
 from ._emitter import literal
 from ._patterns import PatternError, compile_pattern
-from ._refs import Node
+from ._refs import Node, is_mapping, is_schema
 
 __all__ = ["CheckWriter", "closed_object", "iterates_keys", "object_parts"]
 
@@ -45,7 +45,7 @@ def iterates_keys(schema: Mapping[str, Any]) -> bool:
 def object_parts(schema: Mapping[str, Any]) -> tuple[dict[str, Any], list[str]]:
     properties = schema.get("properties")
     required = schema.get("required")
-    props = dict(properties) if isinstance(properties, Mapping) else {}
+    props = dict(properties) if is_mapping(properties) else {}
     names = (
         [name for name in required if isinstance(name, str)] if isinstance(required, list) else []
     )
@@ -69,7 +69,7 @@ class CheckWriter:
     def block(self, node: Node, v: str) -> None:
         """Statements that ``return False`` when ``v`` does not match ``node``."""
         schema = node.schema
-        if is_trivial(schema) or not isinstance(schema, (Mapping, bool)):
+        if is_trivial(schema) or not is_schema(schema):
             return
         if self.out.level >= SPLIT_LEVEL and has_structure(schema):
             call = f"{self.gen.function(node, CHECK)}({v}, {self.gen.depth_of(node)})"
@@ -82,7 +82,7 @@ class CheckWriter:
         if schema is False:
             self.out.line("return False")
             return
-        if not isinstance(schema, Mapping) or is_trivial(schema):
+        if not is_mapping(schema) or is_trivial(schema):
             return
         if schema.get("nullable") is True:
             with self.out.block(f"if {v} is not None:"):
@@ -95,7 +95,7 @@ class CheckWriter:
         self.gen.focus(node)
         types = self.gen.checked_types(node)
         conditions = self.gen.conditions.local(schema, v, types)
-        objects = any(key in schema for key in OBJECT_KEYWORDS)
+        objects = not OBJECT_SET.isdisjoint(schema)
         if types == frozenset({"object"}):
             self._object_type(node, v, conditions, objects)
         else:
@@ -108,7 +108,7 @@ class CheckWriter:
                 self._guarded(
                     types, "object", f"isinstance({v}, dict)", lambda: self._object(node, v)
                 )
-        if any(key in schema for key in ARRAY_KEYWORDS):
+        if not ARRAY_SET.isdisjoint(schema):
             guard = f"isinstance({v}, (list, tuple))"
             self._guarded(types, "array", guard, lambda: self._array(node, v))
         self._applicators(node, v)
@@ -197,7 +197,7 @@ class CheckWriter:
     def _dependencies(self, node: Node, v: str) -> None:
         for keyword in ("dependentRequired", "dependentSchemas", "dependencies"):
             value = node.schema.get(keyword)
-            if not isinstance(value, Mapping):
+            if not is_mapping(value):
                 continue
             for key, dependency in value.items():
                 if isinstance(dependency, list):
@@ -205,7 +205,7 @@ class CheckWriter:
                     if names:
                         needed = " and ".join(f"{n} in {v}" for n in names)
                         self.out.line(f"if {literal(key)} in {v} and not ({needed}): return False")
-                elif isinstance(dependency, (Mapping, bool)) and not is_trivial(dependency):
+                elif is_schema(dependency) and not is_trivial(dependency):
                     with self.out.block(f"if {literal(key)} in {v}:"):
                         self.block(self.gen.resolver.child(node, keyword, key), v)
 
@@ -213,7 +213,7 @@ class CheckWriter:
         schema = node.schema
         extra = schema.get("additionalProperties")
         patterns = schema.get("patternProperties")
-        patterns = patterns if isinstance(patterns, Mapping) else {}
+        patterns = patterns if is_mapping(patterns) else {}
         key, item = self.gen.fresh("k"), self.gen.fresh("v")
         known = self.out.constant(frozenset(props), "PROPERTIES")
         with self.out.block(f"for {key}, {item} in {v}.items():"):
@@ -282,7 +282,7 @@ class CheckWriter:
         rest = schema.get(rest_key)
         if rest is False:
             self.out.line(f"if len({v}) > {count}: return False")
-        elif isinstance(rest, Mapping) and not is_trivial(rest):
+        elif is_mapping(rest) and not is_trivial(rest):
             item = self.gen.fresh("v")
             source = v if count == 0 else f"{v}[{count}:]"
             with self.out.block(f"for {item} in {source}:"):

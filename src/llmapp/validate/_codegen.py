@@ -22,7 +22,6 @@ functions. The keyword emitters live in ``_check.py`` and ``_walk.py``.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -31,7 +30,7 @@ from . import _runtime, _unions
 from ._conditions import JSON_TYPES, Conditions, declared_types, type_test
 from ._emitter import Emitter, literal
 from ._expected import reference_text
-from ._refs import Node, Resolver, name_of, ref_name, subschemas
+from ._refs import Node, Resolver, is_mapping, is_schema, name_of, ref_name
 from ._result import UNDEFINED
 from ._schema_error import SchemaError
 
@@ -86,6 +85,11 @@ _SCHEMA_KEYWORDS = (
     "else",
 )
 _VALIDATING = frozenset(OBJECT_KEYWORDS + ARRAY_KEYWORDS + APPLICATORS + LOCAL_KEYWORDS)
+OBJECT_SET = frozenset(OBJECT_KEYWORDS)
+ARRAY_SET = frozenset(ARRAY_KEYWORDS)
+_STRUCTURE = frozenset(OBJECT_KEYWORDS + ARRAY_KEYWORDS + APPLICATORS)
+_CONTAINERS = frozenset(OBJECT_KEYWORDS + ARRAY_KEYWORDS)
+_KIND_CHECKED = frozenset(_MAP_KEYWORDS + _SCHEMA_KEYWORDS + ("required",))
 
 _HELPERS: dict[str, Any] = {
     "_is_integer": _runtime.is_integer,
@@ -114,14 +118,12 @@ def is_trivial(schema: Any) -> bool:
     """True for a schema that accepts everything (``true``, ``{}``, annotations only)."""
     if schema is True:
         return True
-    return isinstance(schema, Mapping) and not any(key in _VALIDATING for key in schema)
+    return is_mapping(schema) and _VALIDATING.isdisjoint(schema)
 
 
 def has_structure(schema: Any) -> bool:
     """True for a schema with keywords that look inside the value or combine subschemas."""
-    return isinstance(schema, Mapping) and any(
-        key in schema for key in OBJECT_KEYWORDS + ARRAY_KEYWORDS + APPLICATORS
-    )
+    return is_mapping(schema) and not _STRUCTURE.isdisjoint(schema)
 
 
 @dataclass(frozen=True)
@@ -181,6 +183,7 @@ class Generator:
         self._queued: set[tuple[str, str]] = set()
         self._counter = 0
         self._refs: dict[str, list[Node]] = {}
+        self._targets: dict[str, Node | None] = {}
         self._naming: set[str] = set()
         self.targets: frozenset[str] = frozenset()
         self.recursive, self.reaching = self._analyse()
@@ -266,9 +269,19 @@ class Generator:
 
     def target(self, node: Node) -> Node | None:
         """The node a ``$ref`` (or ``$dynamicRef``, resolved statically) points at."""
+        pointer = node.pointer
+        if pointer in self._targets:
+            return self._targets[pointer]
+        found = self._target(node)
+        self._targets[pointer] = found
+        return found
+
+    def _target(self, node: Node) -> Node | None:
         schema = node.schema
+        if not is_mapping(schema):
+            return None
         for keyword in ("$ref", "$dynamicRef"):
-            ref = schema.get(keyword) if isinstance(schema, Mapping) else None
+            ref = schema.get(keyword)
             if ref is None:
                 continue
             if not isinstance(ref, str):
@@ -284,16 +297,15 @@ class Generator:
             return found
         return None
 
-    def _walk_tree(self, node: Node) -> Iterator[Node]:
-        yield node
-        for tokens, _ in subschemas(node.schema):
-            yield from self._walk_tree(self.resolver.child(node, *tokens))
-
     def refs_in(self, node: Node) -> list[Node]:
         """Targets of every ref in the subtree of ``node``."""
         found = self._refs.get(node.pointer)
         if found is None:
-            found = [t for sub in self._walk_tree(node) if (t := self.target(sub)) is not None]
+            found = [
+                target
+                for holder in self.resolver.refs_under(node.pointer)
+                if (target := self.target(holder)) is not None
+            ]
             self._refs[node.pointer] = found
         return found
 
@@ -332,7 +344,7 @@ class Generator:
         stack = [node]
         while stack:
             current = stack.pop()
-            if not isinstance(current.schema, Mapping):
+            if not is_mapping(current.schema):
                 continue
             target = self.target(current)
             if target is not None:
@@ -340,7 +352,7 @@ class Generator:
             for keyword in ("allOf", "anyOf", "oneOf"):
                 stack.extend(self.branches(current, keyword) if current.schema.get(keyword) else [])
             for keyword in ("not", "if", "then", "else"):
-                if isinstance(current.schema.get(keyword), Mapping):
+                if is_mapping(current.schema.get(keyword)):
                     stack.append(self.resolver.child(current, keyword))
         return found
 
@@ -383,9 +395,9 @@ class Generator:
             return "True"
         if schema is False:
             return "False"
-        if not isinstance(schema, Mapping):
+        if not is_mapping(schema):
             return "True"
-        if any(key in schema for key in OBJECT_KEYWORDS + ARRAY_KEYWORDS):
+        if not _CONTAINERS.isdisjoint(schema):
             return None
         if budget <= 0 and has_structure(schema):
             return None
@@ -450,13 +462,15 @@ class Generator:
 
     def _check_kinds(self, node: Node) -> None:
         schema = node.schema
+        if _KIND_CHECKED.isdisjoint(schema):
+            return
         for keyword in _MAP_KEYWORDS:
-            if keyword in schema and not isinstance(schema[keyword], Mapping):
+            if keyword in schema and not is_mapping(schema[keyword]):
                 self.report(node, keyword, "must be an object")
         for keyword in _SCHEMA_KEYWORDS:
             value = schema.get(keyword, True)
             tuple_items = keyword == "items" and isinstance(value, list)  # draft 4
-            if not isinstance(value, (Mapping, bool)) and not tuple_items:
+            if not is_schema(value) and not tuple_items:
                 self.report(node, keyword, "must be a schema")
         required = schema.get("required")
         if required is not None and not (

@@ -128,11 +128,15 @@ class Conditions:
     def __init__(self, emitter: Emitter, report: Report) -> None:
         self.emitter = emitter
         self.report = report
+        self._entries = self._table()
+        self._keywords = frozenset(keyword for keyword, _, _ in self._entries)
 
     def local(self, schema: Mapping[str, Any], v: str, known: frozenset[str] | None) -> list[str]:
         """Every per-value condition of ``schema`` except ``type``, in keyword-table order."""
         conditions: list[str] = []
-        for keyword, family, build in self._table():
+        if self._keywords.isdisjoint(schema):
+            return conditions
+        for keyword, family, build in self._entries:
             if keyword not in schema:
                 continue
             condition = build(schema, schema[keyword], v)

@@ -9,8 +9,6 @@ named global (see ``constant``), so no schema can inject code.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 __all__ = ["Emitter", "literal"]
@@ -25,36 +23,49 @@ def literal(value: str | int | float | bool | None) -> str:
     return repr(value)
 
 
+class _Block:
+    """The indented body of ``Emitter.block``: ``pass`` is added if nothing was written."""
+
+    __slots__ = ("_emitter", "_mark")
+
+    def __init__(self, emitter: Emitter) -> None:
+        self._emitter = emitter
+        self._mark = 0
+
+    def __enter__(self) -> None:
+        self._emitter._indented(1)
+        self._mark = len(self._emitter._lines)
+
+    def __exit__(self, *exc_info: object) -> None:
+        emitter = self._emitter
+        if len(emitter._lines) == self._mark:
+            emitter.line("pass")
+        emitter._indented(-1)
+
+
 class Emitter:
     """Lines of source plus the globals they use."""
 
     def __init__(self) -> None:
         self._lines: list[str] = []
-        self._level = 0
+        self.level = 0
+        """How deeply the next line is indented."""
+        self._indent = ""
         self.globals: dict[str, Any] = {}
         self._taken: set[str] = set()
         self._constants: dict[tuple[type, Any, str], str] = {}
 
-    @property
-    def level(self) -> int:
-        """How deeply the next line is indented."""
-        return self._level
-
     def line(self, text: str = "") -> None:
-        self._lines.append("    " * self._level + text if text else "")
+        self._lines.append(self._indent + text if text else "")
 
-    @contextmanager
-    def block(self, header: str) -> Iterator[None]:
+    def block(self, header: str) -> _Block:
         """``header`` (ending in a colon) and an indented body; ``pass`` if left empty."""
         self.line(header)
-        self._level += 1
-        mark = len(self._lines)
-        try:
-            yield
-        finally:
-            if len(self._lines) == mark:
-                self.line("pass")
-            self._level -= 1
+        return _Block(self)
+
+    def _indented(self, by: int) -> None:
+        self.level += by
+        self._indent = "    " * self.level
 
     def name(self, hint: str) -> str:
         """A fresh identifier derived from ``hint`` (sanitised, never a schema string as-is)."""

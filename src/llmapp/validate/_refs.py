@@ -9,11 +9,19 @@ references to other documents are not fetched (``resolve`` returns None).
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeGuard
 from urllib.parse import unquote, urldefrag, urljoin
 
-__all__ = ["ROOT_BASE", "Node", "Resolver", "escape_token", "subschemas"]
+__all__ = [
+    "ROOT_BASE",
+    "Node",
+    "Ref",
+    "Resolver",
+    "escape_token",
+    "is_mapping",
+    "is_schema",
+    "subschemas",
+]
 
 ROOT_BASE = "urn:llmapp:root"
 """Base URI of a root schema that has no ``$id`` of its own."""
@@ -44,34 +52,54 @@ _MAPS = (
 _NAMED_PARENTS = ("$defs", "definitions", "schemas")
 
 
+_SUBSCHEMA_KEYWORDS = frozenset(_SINGLE + _LISTS + _MAPS)
+
+
 def escape_token(token: str) -> str:
-    return token.replace("~", "~0").replace("/", "~1")
+    if "~" in token or "/" in token:
+        return token.replace("~", "~0").replace("/", "~1")
+    return token
 
 
 def _unescape_token(token: str) -> str:
-    return token.replace("~1", "/").replace("~0", "~")
+    if "~" in token:
+        return token.replace("~1", "/").replace("~0", "~")
+    return token
 
 
 def subschemas(schema: Any) -> Iterator[tuple[tuple[str, ...], Any]]:
     """Each direct subschema of a schema with the pointer tokens that lead to it."""
-    if not isinstance(schema, Mapping):
+    if not (type(schema) is dict or isinstance(schema, Mapping)):
+        return
+    if _SUBSCHEMA_KEYWORDS.isdisjoint(schema):
         return
     for keyword in _SINGLE:
         sub = schema.get(keyword)
-        if isinstance(sub, (Mapping, bool)):
+        if sub is not None and is_schema(sub):
             yield (keyword,), sub
     for keyword in _LISTS:
         subs = schema.get(keyword)
         if isinstance(subs, list):
             for index, sub in enumerate(subs):
-                if isinstance(sub, (Mapping, bool)):
+                if is_schema(sub):
                     yield (keyword, str(index)), sub
     for keyword in _MAPS:
         subs = schema.get(keyword)
-        if isinstance(subs, Mapping):
+        if subs is not None and (type(subs) is dict or isinstance(subs, Mapping)):
             for name, sub in subs.items():
-                if isinstance(name, str) and isinstance(sub, (Mapping, bool)):
+                if type(name) is str and is_schema(sub):
                     yield (keyword, name), sub
+
+
+def is_mapping(value: Any) -> TypeGuard[Mapping[Any, Any]]:
+    """``isinstance(value, Mapping)``, quick for the usual ``dict``."""
+    return type(value) is dict or isinstance(value, Mapping)
+
+
+def is_schema(value: Any) -> bool:
+    """A schema: a mapping or a boolean."""
+    kind = type(value)
+    return kind is dict or kind is bool or isinstance(value, Mapping)
 
 
 def _join(base: str, ref: str) -> str:
@@ -82,13 +110,42 @@ def _join(base: str, ref: str) -> str:
     return urljoin(base, ref)
 
 
-@dataclass(frozen=True)
 class Node:
     """A subschema, where it is (JSON pointer from the root) and its base URI."""
 
-    schema: Any
-    pointer: str
-    base: str
+    __slots__ = ("base", "pointer", "schema")
+
+    def __init__(self, schema: Any, pointer: str, base: str) -> None:
+        self.schema = schema
+        self.pointer = pointer
+        self.base = base
+
+    def __repr__(self) -> str:
+        return f"Node({self.pointer!r})"
+
+
+class Ref:
+    """A subschema holding ``$ref`` (or ``$dynamicRef``), found while indexing the document.
+
+    ``hidden_by`` lists the ancestors (and the node itself excluded) whose own ``$ref``
+    hides their other keywords (drafts up to 7): a walk starting at or above one of them
+    does not reach this ref.
+    """
+
+    __slots__ = ("hidden_by", "node")
+
+    def __init__(self, node: Node, hidden_by: tuple[str, ...]) -> None:
+        self.node = node
+        self.hidden_by = hidden_by
+
+    def under(self, pointer: str) -> bool:
+        """Whether a walk of the subtree at ``pointer`` reaches this ref."""
+        own = self.node.pointer
+        if pointer and own != pointer and not own.startswith(pointer + "/"):
+            return False
+        return not any(
+            hider == pointer or hider.startswith(pointer + "/") for hider in self.hidden_by
+        )
 
 
 class Resolver:
@@ -96,26 +153,30 @@ class Resolver:
 
     def __init__(self, root: Any) -> None:
         self.root = root
-        self._bases: dict[str, str] = {}
+        self._bases: dict[str, str] = {"": ROOT_BASE}
         self._resources: dict[str, str] = {ROOT_BASE: ""}
         self._anchors: dict[str, str] = {}
+        self._resolved: dict[tuple[str, str], Node | None] = {}
+        self.refs: list[Ref] = []
+        """Every subschema holding a ref, in document order (depth first)."""
         dialect = root.get("$schema") if isinstance(root, Mapping) else None
         dialect = dialect if isinstance(dialect, str) else ""
         # Up to draft 7, "$ref" replaces its siblings; drafts 3 and 4 spell "$id" as "id".
         self.ref_only = any(f"draft-0{n}" in dialect for n in (3, 4, 6, 7))
         self._id_keyword = "id" if any(f"draft-0{n}" in dialect for n in (3, 4)) else "$id"
-        self._visit(root, "", ROOT_BASE)
+        if is_schema(root) and root is not True and root is not False:
+            self._visit(root, "", ROOT_BASE, ())
 
     def _view(self, schema: Any) -> Any:
         if self.ref_only and isinstance(schema, Mapping) and "$ref" in schema:
             return {"$ref": schema["$ref"]}
         return schema
 
-    def _visit(self, schema: Any, pointer: str, base: str) -> None:
-        if not isinstance(schema, Mapping):
-            return
+    def _visit(self, schema: Any, pointer: str, base: str, hidden_by: tuple[str, ...]) -> None:
+        """Index ``schema`` (a mapping) and its subtree: bases, anchors and refs."""
+        has_ref = "$ref" in schema
         ident = schema.get(self._id_keyword)
-        if self.ref_only and "$ref" in schema:
+        if self.ref_only and has_ref:
             ident = None
         if isinstance(ident, str):
             base = _join(base, ident)
@@ -123,29 +184,52 @@ class Resolver:
             self._resources.setdefault(uri, pointer)
             if fragment:
                 self._anchors.setdefault(base, pointer)
-        self._bases[pointer] = base
-        for keyword in ("$anchor", "$dynamicAnchor"):
-            anchor = schema.get(keyword)
-            if isinstance(anchor, str):
-                self._anchors.setdefault(urldefrag(base)[0] + "#" + anchor, pointer)
+            self._bases[pointer] = base
+        if "$anchor" in schema or "$dynamicAnchor" in schema:
+            for keyword in ("$anchor", "$dynamicAnchor"):
+                anchor = schema.get(keyword)
+                if isinstance(anchor, str):
+                    self._anchors.setdefault(urldefrag(base)[0] + "#" + anchor, pointer)
+        if has_ref or "$dynamicRef" in schema:
+            self.refs.append(Ref(Node(self._view(schema), pointer, base), hidden_by))
+            if self.ref_only and has_ref:
+                hidden_by = (*hidden_by, pointer)
         for tokens, sub in subschemas(schema):
-            child = pointer + "".join("/" + escape_token(token) for token in tokens)
-            self._visit(sub, child, base)
+            if sub is True or sub is False:
+                continue
+            child = pointer
+            for token in tokens:
+                child += "/" + escape_token(token)
+            self._visit(sub, child, base, hidden_by)
 
     @property
     def root_node(self) -> Node:
-        return Node(self._view(self.root), "", self._bases.get("", ROOT_BASE))
+        return Node(self._view(self.root), "", self._bases[""])
 
     def child(self, node: Node, *tokens: str) -> Node:
         """The node under ``node`` at the given pointer tokens."""
-        pointer = node.pointer + "".join("/" + escape_token(token) for token in tokens)
+        pointer = node.pointer
         schema = node.schema
         for token in tokens:
-            schema = schema[int(token)] if isinstance(schema, list) else schema[token]
-        return Node(self._view(schema), pointer, self._bases.get(pointer, node.base))
+            pointer += "/" + escape_token(token)
+            schema = schema[int(token)] if type(schema) is list else schema[token]
+        base = self._bases.get(pointer, node.base) if len(self._bases) > 1 else node.base
+        return Node(self._view(schema), pointer, base)
+
+    def refs_under(self, pointer: str) -> list[Node]:
+        """The ref-holding subschemas a walk of the subtree at ``pointer`` reaches."""
+        return [ref.node for ref in self.refs if ref.under(pointer)]
 
     def resolve(self, ref: str, base: str) -> Node | None:
         """The node a ``$ref`` written under ``base`` points at, or None."""
+        key = (ref, base)
+        if key in self._resolved:
+            return self._resolved[key]
+        found = self._resolve(ref, base)
+        self._resolved[key] = found
+        return found
+
+    def _resolve(self, ref: str, base: str) -> Node | None:
         uri, fragment = urldefrag(_join(base, ref))
         resource = self._resources.get(uri)
         if resource is None:
@@ -159,7 +243,7 @@ class Resolver:
     def at(self, pointer: str) -> Node | None:
         """The node at a JSON pointer from the root document, or None."""
         schema = self.root
-        base = self._bases.get("", ROOT_BASE)
+        base = self._bases[""]
         walked = ""
         for token in pointer.split("/")[1:]:
             walked += "/" + token

@@ -9,14 +9,13 @@ only when invalid. Unions ask ``_pick`` which branch to explain.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from ._check import closed_object, contains_bounds, iterates_keys, object_parts
 from ._codegen import (
-    ARRAY_KEYWORDS,
+    ARRAY_SET,
     CHECK,
-    OBJECT_KEYWORDS,
+    OBJECT_SET,
     SPLIT_LEVEL,
     WALK,
     Generator,
@@ -27,7 +26,7 @@ from ._codegen import (
 from ._conditions import conjunction, type_test
 from ._emitter import literal
 from ._patterns import PatternError, compile_pattern
-from ._refs import Node
+from ._refs import Node, is_mapping, is_schema
 from ._shapes import union_info, union_shape
 
 __all__ = ["WalkWriter"]
@@ -60,7 +59,7 @@ class WalkWriter:
     def block(self, node: Node, v: str, path: Path) -> None:
         """Statements appending an issue for each way ``v`` fails ``node``."""
         schema = node.schema
-        if is_trivial(schema) or not isinstance(schema, (Mapping, bool)):
+        if is_trivial(schema) or not is_schema(schema):
             return
         if self.out.level >= SPLIT_LEVEL and has_structure(schema):
             self._call(node, v, path, node, self.gen.depth_of(node))
@@ -82,7 +81,7 @@ class WalkWriter:
         if schema is False:
             self.issue(path, "never", v)
             return
-        if not isinstance(schema, Mapping) or is_trivial(schema):
+        if not is_mapping(schema) or is_trivial(schema):
             return
         if schema.get("nullable") is True:
             with self.out.block(f"if {v} is not None:"):
@@ -125,14 +124,14 @@ class WalkWriter:
         if conditions:
             with self.out.block(f"if not {conjunction(conditions)}:"):
                 self.issue(path, expected, v)
-        if any(key in schema for key in OBJECT_KEYWORDS) or (types and "object" in types):
+        if not OBJECT_SET.isdisjoint(schema) or (types and "object" in types):
             self._guarded(
                 types,
                 "object",
                 f"isinstance({v}, dict)",
                 lambda: self._object(node, v, path, types),
             )
-        if any(key in schema for key in ARRAY_KEYWORDS):
+        if not ARRAY_SET.isdisjoint(schema):
             self._guarded(
                 types,
                 "array",
@@ -205,7 +204,7 @@ class WalkWriter:
     def _dependencies(self, node: Node, v: str, path: Path, props: dict[str, Any]) -> None:
         for keyword in ("dependentRequired", "dependentSchemas", "dependencies"):
             value = node.schema.get(keyword)
-            if not isinstance(value, Mapping):
+            if not is_mapping(value):
                 continue
             for key, dependency in value.items():
                 if isinstance(dependency, list):
@@ -215,7 +214,7 @@ class WalkWriter:
                     with self.out.block(f"if {literal(key)} in {v}:"):
                         for name in names:
                             self._dependent_key(node, v, path, props, key, name)
-                elif isinstance(dependency, (Mapping, bool)) and not is_trivial(dependency):
+                elif is_schema(dependency) and not is_trivial(dependency):
                     with self.out.block(f"if {literal(key)} in {v}:"):
                         self.block(self.gen.resolver.child(node, keyword, key), v, path)
 
@@ -232,7 +231,7 @@ class WalkWriter:
         schema = node.schema
         extra = schema.get("additionalProperties")
         patterns = schema.get("patternProperties")
-        patterns = patterns if isinstance(patterns, Mapping) else {}
+        patterns = patterns if is_mapping(patterns) else {}
         key, item = self.gen.fresh("k"), self.gen.fresh("v")
         where = path.dynamic(f"_key_path({key})")
         known = self.out.constant(frozenset(props), "PROPERTIES")
@@ -309,7 +308,7 @@ class WalkWriter:
         if rest is False:
             with self.out.block(f"for {index} in range({count}, len({v})):"):
                 self.issue(where, "undefined", f"{v}[{index}]")
-        elif isinstance(rest, Mapping) and not is_trivial(rest):
+        elif is_mapping(rest) and not is_trivial(rest):
             item = self.gen.fresh("v")
             source = f"enumerate({v})" if count == 0 else f"enumerate({v}[{count}:], {count})"
             with self.out.block(f"for {index}, {item} in {source}:"):
