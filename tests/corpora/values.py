@@ -136,7 +136,8 @@ def _number(schema: dict[str, Any], rnd: random.Random, integer: bool) -> Json:
         for k in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum")
         if isinstance(v := schema.get(k), (int, float)) and not isinstance(v, bool)
     ]
-    candidates: list[float] = [0, 1, -1, 7, 100, 2.5, -0.5, 1e9]
+    candidates: list[float] = [0, 1, -1, 7, 100, 2.5, -0.5, 1e9, -0.0, 0.1, 1e308, 5e-324]
+    candidates += [2**53 + 1, 2**64, 1.0000000000000014e17]  # past float precision
     for bound in bounds:
         candidates += [bound, bound - 1, bound + 1, bound - 0.5, bound + 0.5]
     step = schema.get("multipleOf")
