@@ -150,10 +150,6 @@ class Function:
     def llm_name(self) -> str:
         return llm_name(self.name)
 
-    def property_type(self, key: str) -> str:
-        """The BFCL dialect type of a top-level parameter ("" when undeclared)."""
-        return str(self.source["parameters"].get("properties", {}).get(key, {}).get("type", ""))
-
 
 @dataclass(frozen=True)
 class Call:

@@ -3,7 +3,7 @@
 ``run(entries, compile_ours, budget)`` compiles each corpus schema twice, once with the validator
 under test (``compile_ours(schema)`` returning an object with ``is_valid(value)`` and
 ``__call__(value)`` giving a result with ``.success`` and ``.errors``) and once with jsonschema
-(``schemas.reference_validator``), both from the schema without the keywords of
+(``reference.reference_validator``), both from the schema without the keywords of
 ``schemas.UNSUPPORTED_BY_DESIGN``, and compares their verdicts on:
 
 * valid values drawn by hypothesis-jsonschema ``from_schema`` (schemas it cannot handle are
@@ -30,7 +30,8 @@ from hypothesis import strategies as st
 from hypothesis_jsonschema import from_schema
 from tests.corpora import hypothesis_compat
 from tests.corpora import values as v
-from tests.corpora.schemas import CorpusSchema, reference_validator, without_unsupported
+from tests.corpora.reference import reference_validator
+from tests.corpora.schemas import CorpusSchema, without_unsupported
 
 hypothesis_compat.install()
 

@@ -27,9 +27,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from fractions import Fraction
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -37,6 +35,8 @@ from typing import Any
 import jsonschema
 import yaml
 from tests.corpora import bfcl
+from tests.corpora.reference import draft4_bounds, is_draft4
+from tests.corpora.walk import transform, walk
 
 CORPORA = Path(__file__).resolve().parents[3] / "shared" / "corpora"
 
@@ -57,102 +57,12 @@ UNSUPPORTED_BY_DESIGN: dict[str, str] = {
 }
 """Keyword -> why the differential removes it from every schema before comparing."""
 
-_SCHEMA_MAPS = ("properties", "patternProperties", "$defs", "definitions", "dependentSchemas")
-_SCHEMA_LISTS = ("allOf", "anyOf", "oneOf", "prefixItems")
-_SCHEMA_ONE = (
-    "additionalProperties",
-    "unevaluatedProperties",
-    "propertyNames",
-    "items",
-    "additionalItems",
-    "unevaluatedItems",
-    "contains",
-    "not",
-    "if",
-    "then",
-    "else",
-    "contentSchema",
-)
-
-
-def subschemas(schema: Any) -> Iterator[Any]:
-    """The schemas directly inside a schema (by keyword, so a property named "format" is data)."""
-    if not isinstance(schema, dict):
-        return
-    for keyword in _SCHEMA_MAPS:
-        if isinstance(schema.get(keyword), dict):
-            yield from schema[keyword].values()
-    for keyword in _SCHEMA_LISTS:
-        if isinstance(schema.get(keyword), list):
-            yield from schema[keyword]
-    for keyword in _SCHEMA_ONE:
-        value = schema.get(keyword)
-        if isinstance(value, dict):
-            yield value
-        elif keyword == "items" and isinstance(value, list):
-            yield from value  # draft-07 tuple form
-    if isinstance(schema.get("dependencies"), dict):
-        yield from (v for v in schema["dependencies"].values() if isinstance(v, dict))
-
-
-def walk(schema: Any) -> Iterator[Any]:
-    """The schema and every schema inside it, depth first."""
-    yield schema
-    for inner in subschemas(schema):
-        yield from walk(inner)
-
-
-def transform(schema: Any, change: Callable[[dict[str, Any]], dict[str, Any]]) -> Any:
-    """A copy of the schema with ``change`` applied to every (sub)schema object, innermost first."""
-    if not isinstance(schema, dict):
-        return schema
-    out = dict(schema)
-    for keyword in _SCHEMA_MAPS:
-        if isinstance(out.get(keyword), dict):
-            out[keyword] = {k: transform(v, change) for k, v in out[keyword].items()}
-    for keyword in _SCHEMA_LISTS:
-        if isinstance(out.get(keyword), list):
-            out[keyword] = [transform(v, change) for v in out[keyword]]
-    for keyword in _SCHEMA_ONE:
-        if isinstance(out.get(keyword), (dict, list)):
-            value = out[keyword]
-            out[keyword] = (
-                [transform(v, change) for v in value]
-                if isinstance(value, list)
-                else transform(value, change)
-            )
-    if isinstance(out.get("dependencies"), dict):
-        out["dependencies"] = {k: transform(v, change) for k, v in out["dependencies"].items()}
-    return change(out)
-
 
 def without_unsupported(schema: Any) -> Any:
     """The schema without the keywords of ``UNSUPPORTED_BY_DESIGN``, at every level."""
     return transform(
         schema, lambda s: {k: v for k, v in s.items() if k not in UNSUPPORTED_BY_DESIGN}
     )
-
-
-def draft4_bounds(schema: Any) -> Any:
-    """The schema with draft-4 boolean ``exclusiveMinimum``/``exclusiveMaximum`` in 2020-12 form.
-
-    ``{"minimum": 0, "exclusiveMinimum": true}`` (draft 4, OpenAPI 3.0; found in shopping.json
-    although it is a 3.1 document) becomes ``{"exclusiveMinimum": 0}``. jsonschema's 2020-12
-    validator would otherwise compare against ``True`` as the number 1; llmapp reads the draft-4
-    meaning, which is what the schema's author meant.
-    """
-    return transform(schema, _draft4_bound)
-
-
-def _draft4_bound(schema: dict[str, Any]) -> dict[str, Any]:
-    out = dict(schema)
-    for exclusive, bound in (("exclusiveMinimum", "minimum"), ("exclusiveMaximum", "maximum")):
-        flag = out.get(exclusive)
-        if isinstance(flag, bool):
-            del out[exclusive]
-            if flag and bound in out:
-                out[exclusive] = out.pop(bound)
-    return out
 
 
 @dataclass(frozen=True)
@@ -172,7 +82,7 @@ class CorpusSchema:
 
     @property
     def reference(self) -> Any:
-        if _is_draft4(self.schema):
+        if is_draft4(self.schema):
             return self.schema  # jsonschema's draft-4 validator reads the boolean form itself
         return draft4_bounds(self.schema)
 
@@ -349,54 +259,6 @@ def openapi_schemas() -> list[CorpusSchema]:
                 CorpusSchema("openapi", entry_id, {"$ref": f"#/$defs/{name}", "$defs": reached})
             )
     return _unique(found)
-
-
-_DRAFT4 = ("http://json-schema.org/draft-04/schema", "http://json-schema.org/draft-03/schema")
-
-
-def _is_draft4(schema: Any) -> bool:
-    return isinstance(schema, dict) and str(schema.get("$schema", "")).rstrip("#") in _DRAFT4
-
-
-def _integral(checker: Any, instance: Any) -> bool:
-    return jsonschema.Draft202012Validator.TYPE_CHECKER.is_type(instance, "integer")
-
-
-def _exact(number: int | float) -> Fraction:
-    return Fraction(number) if isinstance(number, int) else Fraction(repr(float(number)))
-
-
-def _exact_multiple_of(validator: Any, divisor: Any, instance: Any, schema: Any) -> Iterator[Any]:
-    if validator.is_type(instance, "number") and _exact(instance) % _exact(divisor) != 0:
-        yield jsonschema.ValidationError(f"{instance!r} is not a multiple of {divisor!r}")
-
-
-REFERENCE_CORRECTIONS: dict[str, str] = {
-    "multipleOf": (
-        "jsonschema divides floats in binary (1.9404 / 0.0001 = 19403.999999999996: refused; "
-        "-2.7312000000000003 / 0.0001 = -27312.0: accepted). JSON numbers are decimals, and the "
-        "spec asks whether the division gives an integer, so the reference divides exactly, "
-        "reading a float as the decimal JSON writes for it (as llmapp does)"
-    ),
-    "integer (draft 4)": (
-        "draft 4 says 3.0 is not an integer; llmapp reads it as one under every draft, by design "
-        "(documented in llmapp.validate), so the draft-4 reference does too"
-    ),
-}
-"""Where the jsonschema reference is changed before comparing, and why."""
-
-
-def reference_validator(schema: Any) -> Any:
-    """jsonschema's validator for a schema (the class its ``$schema`` names, else draft 2020-12),
-    with the ``REFERENCE_CORRECTIONS``."""
-    cls = jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator)
-    type_checker = cls.TYPE_CHECKER
-    if _is_draft4(schema):
-        type_checker = type_checker.redefine("integer", _integral)
-    corrected = jsonschema.validators.extend(
-        cls, validators={"multipleOf": _exact_multiple_of}, type_checker=type_checker
-    )
-    return corrected(schema)
 
 
 def _well_formed(entries: list[CorpusSchema]) -> list[CorpusSchema]:

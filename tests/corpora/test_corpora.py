@@ -5,12 +5,13 @@ from __future__ import annotations
 import collections
 import json
 import random
+import re
 
 import jsonschema
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from tests.corpora import bfcl, differential, schemas, values
+from tests.corpora import bfcl, differential, reference, schemas, values
 from tests.corpora.alterations import EXTRA_KEY, MISSING, alterations, render
 
 needs_bfcl = pytest.mark.skipif(
@@ -101,6 +102,14 @@ def test_converter_refuses_what_it_does_not_know(parameters):
 def test_names_are_sanitised_like_bfcl():
     assert bfcl.llm_name("math.factorial") == "math_factorial"
     assert bfcl.llm_name("EuclideanDistance.calculate") == "EuclideanDistance_calculate"
+
+
+@needs_bfcl
+def test_sanitised_names_are_valid_and_distinct_within_each_question():
+    for question_id, offered in bfcl.questions().items():
+        names = [f.llm_name for f in offered]
+        assert len(set(names)) == len(names), question_id
+        assert all(re.fullmatch(r"[A-Za-z0-9_-]{1,64}", name) for name in names), question_id
 
 
 # --- the whole BFCL corpus ------------------------------------------------------------------
@@ -241,7 +250,7 @@ def test_component_schemas_stand_alone():
     entry = found["openapi:bbs:IBbsArticle"]
     assert entry.schema["$ref"] == "#/$defs/IBbsArticle"
     assert "IBbsArticle" in entry.schema["$defs"]
-    checker = schemas.reference_validator(entry.reference)
+    checker = reference.reference_validator(entry.reference)
     assert not checker.is_valid({})
 
 
@@ -249,10 +258,10 @@ def test_draft4_bounds_become_2020_12_bounds():
     schema = {
         "oneOf": [{"type": "null"}, {"type": "number", "minimum": 0, "exclusiveMinimum": True}]
     }
-    assert schemas.draft4_bounds(schema) == {
+    assert reference.draft4_bounds(schema) == {
         "oneOf": [{"type": "null"}, {"type": "number", "exclusiveMinimum": 0}]
     }
-    assert schemas.draft4_bounds({"maximum": 3, "exclusiveMaximum": False}) == {"maximum": 3}
+    assert reference.draft4_bounds({"maximum": 3, "exclusiveMaximum": False}) == {"maximum": 3}
 
 
 def test_unsupported_keywords_go_only_where_they_are_keywords():

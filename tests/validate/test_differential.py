@@ -7,7 +7,7 @@ skipped is in ``schemas.SKIPPED`` with the reason. In one place each:
 
 * ``schemas.UNSUPPORTED_BY_DESIGN``: keywords removed on both sides (format assertions off on
   both sides; unevaluated*, which llmapp documents as unsupported);
-* ``schemas.REFERENCE_CORRECTIONS``: where the jsonschema reference is corrected (exact
+* ``reference.REFERENCE_CORRECTIONS``: where the jsonschema reference is corrected (exact
   multipleOf; 3.0 is an integer under draft 4 too, as llmapp decides).
 
 Values (``tests/corpora/differential.py``): hypothesis-jsonschema's valid values and mutations of
