@@ -73,7 +73,7 @@ class CheckWriter:
             return
         if self.out.level >= SPLIT_LEVEL and has_structure(schema):
             call = f"{self.gen.function(node, CHECK)}({v}, {self.gen.depth_of(node)})"
-            self.out.line(f"if not {call}: return False")
+            self.out.require(call)
             return
         self.body(node, v)
 
@@ -103,7 +103,7 @@ class CheckWriter:
             tests = [type_test(types, v, strict_keys=strict)] if types is not None else []
             tests += conditions
             if tests:
-                self.out.line(f"if not {conjunction(tests)}: return False")
+                self.out.require(conjunction(tests))
             if objects:
                 self._guarded(
                     types, "object", f"isinstance({v}, dict)", lambda: self._object(node, v)
@@ -117,13 +117,13 @@ class CheckWriter:
         """``type: object``: a dict subclass is copied to a plain dict once, so that the
         lookups below can be ``v[key]`` (no ``__missing__``, no overridden ``get``)."""
         with self.out.block(f"if type({v}) is not dict:"):
-            self.out.line(f"if not isinstance({v}, dict): return False")
+            self.out.require(f"isinstance({v}, dict)")
             self.out.line(f"{v} = dict({v})")
         schema = node.schema
         if not (closed_object(schema) or iterates_keys(schema)):
             conditions = [f"_str_keys({v})", *conditions]
         if conditions:
-            self.out.line(f"if not {conjunction(conditions)}: return False")
+            self.out.require(conjunction(conditions))
         if objects:
             self._object(node, v, plain=True)
 
@@ -147,7 +147,7 @@ class CheckWriter:
                 counter = self.gen.fresh("n")
                 self.out.line(f"{counter} = {present}")
             else:
-                self.out.line(f"if len({v}) != {present}: return False")
+                self.out.require(f"len({v}) == {present}", f"len({v}) != {present}")
         found = self._required(node, v, [name for name in props if name in required], plain)
         for name in props:
             if name in found:
@@ -156,9 +156,9 @@ class CheckWriter:
                 self._optional(node, v, name, counter)
         for name in required:
             if name not in props:
-                self.out.line(f"if {literal(name)} not in {v}: return False")
+                self.out.require(f"{literal(name)} in {v}", f"{literal(name)} not in {v}")
         if counter is not None:
-            self.out.line(f"if len({v}) != {counter}: return False")
+            self.out.require(f"len({v}) == {counter}", f"len({v}) != {counter}")
         self._dependencies(node, v)
         if iterates_keys(schema) and (not closed or "propertyNames" in schema):
             self._key_loop(node, v, props)
@@ -171,7 +171,7 @@ class CheckWriter:
         if not plain:
             for name, item in found.items():
                 self.out.line(f"{item} = {v}.get({literal(name)}, _MISSING)")
-                self.out.line(f"if {item} is _MISSING: return False")
+                self.out.require(f"{item} is not _MISSING", f"{item} is _MISSING")
             return found
         with self.out.block("try:"):
             for name, item in found.items():
@@ -217,10 +217,10 @@ class CheckWriter:
         key, item = self.gen.fresh("k"), self.gen.fresh("v")
         known = self.out.constant(frozenset(props), "PROPERTIES")
         with self.out.block(f"for {key}, {item} in {v}.items():"):
-            self.out.line(f"if not isinstance({key}, str): return False")
+            self.out.require(f"isinstance({key}, str)")
             if "propertyNames" in schema:
                 names = self.gen.resolver.child(node, "propertyNames")
-                self.out.line(f"if not {self.gen.check_expr(names, key)}: return False")
+                self.out.require(self.gen.check_expr(names, key))
             if extra is None or extra is True:
                 matched = None
             elif patterns:
@@ -281,7 +281,7 @@ class CheckWriter:
                 self.block(child, item)
         rest = schema.get(rest_key)
         if rest is False:
-            self.out.line(f"if len({v}) > {count}: return False")
+            self.out.require(f"len({v}) <= {count}", f"len({v}) > {count}")
         elif is_mapping(rest) and not is_trivial(rest):
             item = self.gen.fresh("v")
             source = v if count == 0 else f"{v}[{count}:]"
@@ -304,7 +304,7 @@ class CheckWriter:
         condition = f"{counter} >= {low}" + (
             f" and {counter} <= {high}" if high is not None else ""
         )
-        self.out.line(f"if not ({condition}): return False")
+        self.out.require(f"({condition})")
 
     # -- applicators ---------------------------------------------------------------
 
@@ -312,20 +312,20 @@ class CheckWriter:
         gen = self.gen
         target = gen.target(node)
         if target is not None:
-            call = f"{gen.function(target, CHECK)}({v}, {gen.depth_of(target)})"
-            self.out.line(f"if not {call}: return False")
+            self.out.require(gen.ref_check(target, v))
         for branch in gen.branches(node, "allOf"):
             self.block(branch, v)
         branches = gen.branches(node, "anyOf")
         if branches:
             tests = " or ".join(gen.check_expr(branch, v) for branch in branches)
-            self.out.line(f"if not ({tests}): return False")
+            self.out.require(f"({tests})")
         branches = gen.branches(node, "oneOf")
         if branches:
             tests = ", ".join(gen.check_expr(branch, v) for branch in branches)
-            self.out.line(f"if not _exactly_one({tests}): return False")
+            self.out.require(f"_exactly_one({tests})")
         if "not" in node.schema:
-            self.out.line(f"if {gen.check_expr(gen.resolver.child(node, 'not'), v)}: return False")
+            negated = gen.check_expr(gen.resolver.child(node, "not"), v)
+            self.out.require(f"not {negated}", negated)
         if "if" in node.schema:
             self._conditional(node, v)
 

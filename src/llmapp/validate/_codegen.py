@@ -383,6 +383,15 @@ class Generator:
             return inline
         return f"{self.function(node, CHECK)}({v}, {self.depth_of(node)})"
 
+    def ref_check(self, target: Node, v: str) -> str:
+        """Checking ``v`` against a ``$ref``'s target: a definition with no structure
+        (an enum, a bounded scalar) inline, anything else a call to its checker."""
+        if is_mapping(target.schema) and not has_structure(target.schema):
+            inline = self.inline_expr(target, v, 0)
+            if inline is not None:
+                return inline
+        return f"{self.function(target, CHECK)}({v}, {self.depth_of(target)})"
+
     def safe_check(self, node: Node, v: str) -> str:
         """``check_expr`` for use inside a walker, where hitting the depth limit means False."""
         if self.may_raise(node):
@@ -418,7 +427,7 @@ class Generator:
         parts = []
         target = self.target(node)
         if target is not None:
-            parts.append(f"{self.function(target, CHECK)}({v}, {self.depth_of(target)})")
+            parts.append(self.ref_check(target, v))
         for keyword in ("allOf", "anyOf", "oneOf"):
             branches = self.branches(node, keyword)
             if not branches:

@@ -247,7 +247,8 @@ class Conditions:
             self.report("multipleOf", "must be greater than 0")
             return None
         if isinstance(value, int):
-            return f"{v} % {divisor} == 0"
+            # Exact for ints; a float is read as the decimal it prints as, like 3.0 does.
+            return f"({v} % {divisor} == 0 if type({v}) is int else _multiple_of({v}, {divisor}))"
         return f"_multiple_of({v}, {divisor})"
 
     def _min_length(self, schema: Mapping[str, Any], value: Any, v: str) -> str | None:

@@ -14,6 +14,8 @@ from typing import Any
 __all__ = ["Emitter", "literal"]
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9_]")
+_WIDTH = 80
+"""Merged tests longer than this are written one per line."""
 
 
 def literal(value: str | int | float | bool | None) -> str:
@@ -38,6 +40,8 @@ class _Block:
 
     def __exit__(self, *exc_info: object) -> None:
         emitter = self._emitter
+        if emitter._pending:
+            emitter._flush()
         if len(emitter._lines) == self._mark:
             emitter.line("pass")
         emitter._indented(-1)
@@ -51,12 +55,44 @@ class Emitter:
         self.level = 0
         """How deeply the next line is indented."""
         self._indent = ""
+        self._pending: list[str] = []
+        self._failed: str | None = None
         self.globals: dict[str, Any] = {}
         self._taken: set[str] = set()
         self._constants: dict[tuple[type, Any, str], str] = {}
 
     def line(self, text: str = "") -> None:
+        if self._pending:
+            self._flush()
         self._lines.append(self._indent + text if text else "")
+
+    def require(self, test: str, failed: str | None = None) -> None:
+        """``if not test: return False``, merged with the tests written next to it.
+
+        ``test`` must be an operand of ``and`` as it stands (a comparison, a call, a
+        ``not``, a parenthesised expression): consecutive ones become one ``if``. A
+        test left on its own is written ``if failed: return False`` when ``failed``
+        (its negation, such as ``len(v) != 3``) is given.
+        """
+        self._pending.append(test)
+        self._failed = failed
+
+    def _flush(self) -> None:
+        tests, self._pending = self._pending, []
+        indent = self._indent
+        if len(tests) == 1:
+            failed = self._failed or "not " + tests[0]
+            self._lines.append(f"{indent}if {failed}: return False")
+            return
+        joined = " and ".join(tests)
+        if len(indent) + len(joined) <= _WIDTH:
+            self._lines.append(f"{indent}if not ({joined}): return False")
+            return
+        self._lines.append(f"{indent}if not (")
+        self._lines.append(f"{indent}    {tests[0]}")
+        self._lines.extend(f"{indent}    and {test}" for test in tests[1:])
+        self._lines.append(f"{indent}):")
+        self._lines.append(f"{indent}    return False")
 
     def block(self, header: str) -> _Block:
         """``header`` (ending in a colon) and an indented body; ``pass`` if left empty."""
@@ -103,5 +139,7 @@ class Emitter:
 
     def take(self) -> str:
         """The source of the lines written since the last ``take``."""
+        if self._pending:
+            self._flush()
         lines, self._lines = self._lines, []
         return "\n".join(lines) + "\n" if lines else ""
