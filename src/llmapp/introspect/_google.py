@@ -62,7 +62,7 @@ SECTION_TITLES = tuple(_SECTIONS)
 # here start with a newline and run on "\n" + text: a literal start is found far
 # quicker than a ``^`` of ``re.M``.
 TITLE_LINE = re.compile(r"\n(" + "|".join(SECTION_TITLES) + r"):[ \t]*(?=\n|\Z)")
-"""A section title line, in ``"\n" + text`` (``[ \t]*`` as ``_docstrings``'s hint allows)."""
+"""A section title line, found in newline + text (trailing blanks allowed, as before)."""
 _UNKNOWN_META = re.compile(r"\n\S")
 # A regular entry head: a name, maybe a type; docstring-parser's GOOGLE_TYPED_ARG_REGEX
 # reads the name of such a head as the name matched here. {0} opens a group.
