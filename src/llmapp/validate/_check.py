@@ -10,11 +10,13 @@ type, per-value conditions, object keywords, array keywords, then applicators
 from __future__ import annotations
 
 from collections.abc import Mapping
+from operator import itemgetter
 from typing import Any
 
 from ._codegen import (
     ARRAY_SET,
     CHECK,
+    LEAF_ONLY,
     OBJECT_SET,
     SPLIT_LEVEL,
     Generator,
@@ -37,9 +39,12 @@ def closed_object(schema: Mapping[str, Any]) -> bool:
 def iterates_keys(schema: Mapping[str, Any]) -> bool:
     """Whether the object code visits (or counts) every key, so key types get checked."""
     extra = schema.get("additionalProperties")
-    return (extra is not None and extra is not True) or any(
-        key in schema for key in ("patternProperties", "propertyNames")
-    )
+    return (extra is not None and extra is not True) or not _KEYED.isdisjoint(schema)
+
+
+_KEYED = frozenset(("patternProperties", "propertyNames"))
+_OBJECT = frozenset({"object"})
+_APPLIED = frozenset(("$ref", "$dynamicRef", "allOf", "anyOf", "oneOf", "not", "if"))
 
 
 def object_parts(schema: Mapping[str, Any]) -> tuple[dict[str, Any], list[str]]:
@@ -69,6 +74,9 @@ class CheckWriter:
     def block(self, node: Node, v: str) -> None:
         """Statements that ``return False`` when ``v`` does not match ``node``."""
         schema = node.schema
+        if type(schema) is dict and LEAF_ONLY.isdisjoint(schema):
+            self._leaf(node, v)
+            return
         if is_trivial(schema) or not is_schema(schema):
             return
         if self.out.level >= SPLIT_LEVEL and has_structure(schema):
@@ -76,6 +84,19 @@ class CheckWriter:
             self.out.require(call)
             return
         self.body(node, v)
+
+    def _leaf(self, node: Node, v: str) -> None:
+        """A schema judging the value on its own (types and constraints): one test."""
+        gen = self.gen
+        gen.focus(node)
+        types = gen.checked_types(node)
+        if types is not None and "object" in types:
+            self.body(node, v)  # objects get their key checks
+            return
+        tests = [type_test(types, v, strict_keys=False)] if types is not None else []
+        tests += gen.conditions.local(node.schema, v, types)
+        if tests:
+            self.out.require(conjunction(tests))
 
     def body(self, node: Node, v: str) -> None:
         schema = node.schema
@@ -96,7 +117,7 @@ class CheckWriter:
         types = self.gen.checked_types(node)
         conditions = self.gen.conditions.local(schema, v, types)
         objects = not OBJECT_SET.isdisjoint(schema)
-        if types == frozenset({"object"}):
+        if types == _OBJECT:
             self._object_type(node, v, conditions, objects)
         else:
             strict = types is not None and "object" in types and not iterates_keys(schema)
@@ -174,8 +195,13 @@ class CheckWriter:
                 self.out.require(f"{item} is not _MISSING", f"{item} is _MISSING")
             return found
         with self.out.block("try:"):
-            for name, item in found.items():
+            if len(found) == 1:
+                [(name, item)] = found.items()
                 self.out.line(f"{item} = {v}[{literal(name)}]")
+            else:  # one C call reads them all
+                getter = self.out.constant(itemgetter(*found), "KEYS")
+                keys = ", ".join(map(literal, found))  # repr: never a line break
+                self.out.line(f"{', '.join(found.values())} = {getter}({v})  # {keys}")
         with self.out.block("except KeyError:"):
             self.out.line("return False")
         return found
@@ -309,6 +335,8 @@ class CheckWriter:
     # -- applicators ---------------------------------------------------------------
 
     def _applicators(self, node: Node, v: str) -> None:
+        if _APPLIED.isdisjoint(node.schema):
+            return
         gen = self.gen
         target = gen.target(node)
         if target is not None:

@@ -89,6 +89,12 @@ OBJECT_SET = frozenset(OBJECT_KEYWORDS)
 ARRAY_SET = frozenset(ARRAY_KEYWORDS)
 _STRUCTURE = frozenset(OBJECT_KEYWORDS + ARRAY_KEYWORDS + APPLICATORS)
 _CONTAINERS = frozenset(OBJECT_KEYWORDS + ARRAY_KEYWORDS)
+LEAF_ONLY = _STRUCTURE | {"nullable"}
+"""A dict schema with none of these keys judges its value on its own (a leaf)."""
+_JSON_TYPE_SET = frozenset(JSON_TYPES)
+_IN_PLACE = frozenset(
+    ("$ref", "$dynamicRef", "allOf", "anyOf", "oneOf", "not", "if", "then", "else")
+)
 _KIND_CHECKED = frozenset(_MAP_KEYWORDS + _SCHEMA_KEYWORDS + ("required",))
 
 _HELPERS: dict[str, Any] = {
@@ -213,13 +219,20 @@ class Generator:
     def _drain(self) -> str:
         """Write every queued function; the source written since the last drain."""
         from ._check import CheckWriter
-        from ._walk import WalkWriter
 
+        checks = CheckWriter(self)
+        walks = None
         while self._queue:
             node, mode = self._queue.popleft()
             self._counter = 0
-            writer = CheckWriter(self) if mode == CHECK else WalkWriter(self)
-            writer.function(node, self.function(node, mode))
+            if mode == CHECK:
+                checks.function(node, self.function(node, mode))
+            else:
+                if walks is None:
+                    from ._walk import WalkWriter  # only once a value has failed
+
+                    walks = WalkWriter(self)
+                walks.function(node, self.function(node, mode))
             self.emitter.line()
         return self.emitter.take()
 
@@ -344,7 +357,7 @@ class Generator:
         stack = [node]
         while stack:
             current = stack.pop()
-            if not is_mapping(current.schema):
+            if not is_mapping(current.schema) or _IN_PLACE.isdisjoint(current.schema):
                 continue
             target = self.target(current)
             if target is not None:
@@ -461,6 +474,8 @@ class Generator:
         self._check_kinds(node)
         types = declared_types(node.schema)
         if types is not None:
+            if types <= _JSON_TYPE_SET:
+                return types
             unknown = sorted(name for name in types if name not in JSON_TYPES)
             if unknown:
                 self.report(node, "type", f"unknown type {', '.join(map(repr, unknown))}")

@@ -48,6 +48,8 @@ _FAMILY_TYPES = {
     "object": {"object"},
 }
 
+_ONE_TYPE = {name: frozenset({name}) for name in JSON_TYPES}
+
 Report = Callable[[str, str], None]
 """Records a build problem: (keyword, reason)."""
 
@@ -56,7 +58,8 @@ def declared_types(schema: Mapping[str, Any]) -> frozenset[str] | None:
     """The JSON types the ``type`` keyword allows (None when absent; ``nullable`` aside)."""
     declared = schema.get("type")
     if isinstance(declared, str):
-        return frozenset({declared})
+        found = _ONE_TYPE.get(declared)
+        return found if found is not None else frozenset({declared})
     if isinstance(declared, list):
         return frozenset(name for name in declared if isinstance(name, str))
     return None
@@ -65,9 +68,20 @@ def declared_types(schema: Mapping[str, Any]) -> frozenset[str] | None:
 def conjunction(tests: list[str]) -> str:
     """``tests`` joined by ``and``, as one operand for ``if not ...`` (parenthesised unless
     it already is one: a parenthesised expression or a plain call)."""
-    if len(tests) == 1 and _single_operand(tests[0]):
-        return tests[0]
+    if len(tests) == 1:
+        test = tests[0]
+        single = _SINGLE_OPERANDS.get(test)
+        if single is None:
+            if len(_SINGLE_OPERANDS) > 4096:
+                _SINGLE_OPERANDS.clear()
+            single = _SINGLE_OPERANDS[test] = _single_operand(test)
+        if single:
+            return test
     return "(" + " and ".join(tests) + ")"
+
+
+_SINGLE_OPERANDS: dict[str, bool] = {}
+"""``_single_operand`` of the tests seen so far (the same few recur in every schema)."""
 
 
 _CALLEE = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*(?=\()")
@@ -98,6 +112,19 @@ def _single_operand(text: str) -> bool:
 
 def type_test(types: frozenset[str], v: str, *, strict_keys: bool) -> str:
     """An expression true when ``v`` has one of ``types``."""
+    key = (types, v, strict_keys)
+    found = _TYPE_TESTS_MADE.get(key)
+    if found is None:
+        if len(_TYPE_TESTS_MADE) > 4096:
+            _TYPE_TESTS_MADE.clear()
+        found = _TYPE_TESTS_MADE[key] = _type_test(types, v, strict_keys)
+    return found
+
+
+_TYPE_TESTS_MADE: dict[tuple[frozenset[str], str, bool], str] = {}
+
+
+def _type_test(types: frozenset[str], v: str, strict_keys: bool) -> str:
     names = set(types)
     if "number" in names:
         names.discard("integer")

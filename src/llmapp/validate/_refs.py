@@ -91,15 +91,21 @@ def subschemas(schema: Any) -> Iterator[tuple[tuple[str, ...], Any]]:
                     yield (keyword, name), sub
 
 
+_NOT_MAPPINGS = frozenset((str, int, float, bool, list, tuple, type(None)))
+
+
 def is_mapping(value: Any) -> TypeGuard[Mapping[Any, Any]]:
-    """``isinstance(value, Mapping)``, quick for the usual ``dict``."""
-    return type(value) is dict or isinstance(value, Mapping)
+    """``isinstance(value, Mapping)``, quick for the usual JSON types."""
+    kind = type(value)
+    return kind is dict or (kind not in _NOT_MAPPINGS and isinstance(value, Mapping))
 
 
 def is_schema(value: Any) -> bool:
     """A schema: a mapping or a boolean."""
     kind = type(value)
-    return kind is dict or kind is bool or isinstance(value, Mapping)
+    return (
+        kind is dict or kind is bool or (kind not in _NOT_MAPPINGS and isinstance(value, Mapping))
+    )
 
 
 def _join(base: str, ref: str) -> str:
@@ -157,6 +163,7 @@ class Resolver:
         self._resources: dict[str, str] = {ROOT_BASE: ""}
         self._anchors: dict[str, str] = {}
         self._resolved: dict[tuple[str, str], Node | None] = {}
+        self._documents: dict[str, str] = {}
         self.refs: list[Ref] = []
         """Every subschema holding a ref, in document order (depth first)."""
         dialect = root.get("$schema") if isinstance(root, Mapping) else None
@@ -168,7 +175,7 @@ class Resolver:
             self._visit(root, "", ROOT_BASE, ())
 
     def _view(self, schema: Any) -> Any:
-        if self.ref_only and isinstance(schema, Mapping) and "$ref" in schema:
+        if self.ref_only and is_mapping(schema) and "$ref" in schema:
             return {"$ref": schema["$ref"]}
         return schema
 
@@ -194,6 +201,8 @@ class Resolver:
             self.refs.append(Ref(Node(self._view(schema), pointer, base), hidden_by))
             if self.ref_only and has_ref:
                 hidden_by = (*hidden_by, pointer)
+        if _SUBSCHEMA_KEYWORDS.isdisjoint(schema):
+            return
         for tokens, sub in subschemas(schema):
             if sub is True or sub is False:
                 continue
@@ -230,7 +239,10 @@ class Resolver:
         return found
 
     def _resolve(self, ref: str, base: str) -> Node | None:
-        uri, fragment = urldefrag(_join(base, ref))
+        if ref.startswith("#"):  # what urldefrag(_join(base, ref)) gives, without parsing
+            uri, fragment = self._document(base), ref[1:]
+        else:
+            uri, fragment = urldefrag(_join(base, ref))
         resource = self._resources.get(uri)
         if resource is None:
             return None
@@ -240,6 +252,13 @@ class Resolver:
             return None if target is None else self.at(target)
         return self.at(resource + fragment)
 
+    def _document(self, base: str) -> str:
+        """The document URI of ``base`` (its fragment dropped, as ``urldefrag`` writes it)."""
+        found = self._documents.get(base)
+        if found is None:
+            found = self._documents[base] = urldefrag(urldefrag(base)[0] + "#")[0]
+        return found
+
     def at(self, pointer: str) -> Node | None:
         """The node at a JSON pointer from the root document, or None."""
         schema = self.root
@@ -248,14 +267,14 @@ class Resolver:
         for token in pointer.split("/")[1:]:
             walked += "/" + token
             key = _unescape_token(token)
-            if isinstance(schema, Mapping) and key in schema:
+            if is_mapping(schema) and key in schema:
                 schema = schema[key]
             elif isinstance(schema, list) and key.isdigit() and int(key) < len(schema):
                 schema = schema[int(key)]
             else:
                 return None
             base = self._bases.get(walked, base)
-        if not isinstance(schema, (Mapping, bool)):
+        if not is_schema(schema):
             return None
         return Node(self._view(schema), pointer, base)
 
