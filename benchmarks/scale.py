@@ -45,21 +45,33 @@ def _mib(kib: int | None) -> str:
     return "n/a" if kib is None else f"{kib / 1024:.1f} MiB"
 
 
-def _cold(peer: str, count: int, settings: Settings) -> dict[str, Any]:
-    """Median of each phase over fresh processes (3 in a full run, 1 with --quick)."""
-    runs = [child_run(peer, count, 0) for _ in range(min(settings.cold_runs, 3))]
-    phases = {key: statistics.median(run["cold"][key] for run in runs) for key in runs[0]["cold"]}
-    return {"cold": phases, "rss_kib": runs[0]["rss_kib"], "runs": len(runs)}
+def _cold_all(settings: Settings) -> dict[str, dict[int | str, Any]]:
+    """Median of each phase over fresh processes (3 in a full run, 1 with --quick), the
+    runs going round-robin over peers and sizes so load changes land on all alike."""
+    runs: dict[tuple[str, int], list[dict[str, Any]]] = {}
+    found: dict[str, dict[int | str, Any]] = {peer: {} for peer in _SCALE_PEERS}
+    for _ in range(min(settings.cold_runs, 3)):
+        for peer in _SCALE_PEERS:
+            for count in METHODS:
+                if count in found[peer]:
+                    continue  # unavailable
+                try:
+                    runs.setdefault((peer, count), []).append(child_run(peer, count, 0))
+                except Unavailable as exc:
+                    found[peer][count] = {"unavailable": str(exc)}
+    for (peer, count), done in runs.items():
+        if count in found[peer]:
+            continue
+        phases = {
+            key: statistics.median(run["cold"][key] for run in done) for key in done[0]["cold"]
+        }
+        found[peer][count] = {"cold": phases, "rss_kib": done[0]["rss_kib"], "runs": len(done)}
+    return found
 
 
 def _build(settings: Settings) -> tuple[str, dict[str, Any]]:
-    found: dict[str, dict[int | str, Any]] = {peer: {} for peer in _SCALE_PEERS}
+    found = _cold_all(settings)
     for peer in _SCALE_PEERS:
-        for count in METHODS:
-            try:
-                found[peer][count] = _cold(peer, count, settings)
-            except Unavailable as exc:
-                found[peer][count] = {"unavailable": str(exc)}
         try:
             found[peer]["memory"] = child_run(peer, METHODS[-1], 0, memory=True)
         except Unavailable as exc:
