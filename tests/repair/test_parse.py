@@ -272,15 +272,17 @@ def test_valid_json_is_read_as_is_with_no_repairs(text: str) -> None:
     assert parse(text) == Parsed(json.loads(text), ())
 
 
-def test_fast_path_is_json_loads(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_fast_path_is_the_json_decoder(monkeypatch: pytest.MonkeyPatch) -> None:
+    from llmapp.repair import _parse
+
     calls: list[str] = []
-    real = json.loads
+    real = _parse._DECODER.decode
 
-    def spy(text: str, **kwargs: Any) -> Any:
+    def spy(text: str) -> Any:
         calls.append(text)
-        return real(text, **kwargs)
+        return real(text)
 
-    monkeypatch.setattr("llmapp.repair._parse.json.loads", spy)
+    monkeypatch.setattr(_parse._DECODER, "decode", spy)
     assert parse('{"a": 1}').data == {"a": 1}
     assert calls == ['{"a": 1}']
 
