@@ -155,6 +155,11 @@ REGULAR = {
         Args:
             x: The x.
         """,
+    "section-only docstring, title on the opening line": """Args:
+            x: The x.
+        Returns:
+            It.
+        """,
     "note after a section is dropped, as docstring-parser does": """Do.
 
         Args:
@@ -279,6 +284,8 @@ UNUSUAL = {
     "section not indented": "Do.\n\nArgs:\nx: not indented\n",
     "bullets": "Do.\n\nArgs:\n    - x: The x.\n",
     "title at the very end": "Do.\n\nArgs:",
+    # inspect.cleandoc dedents the lines after the opening one: the entries land at column 0.
+    "title on the opening line, body dedented": "Args:\n    x: The x.\n",
 }
 
 
@@ -387,7 +394,10 @@ def google_docstrings(draw: st.DrawFn, regular: bool) -> str:
             lines.insert(draw(st.integers(0, len(lines))), draw(st.sampled_from(_ODD_LINES)))
     indent = " " * draw(st.sampled_from([0, 4, 8]))
     body = "\n".join(indent + line + _spaces(draw) if line else line for line in lines[1:])
-    opening = "\n" + indent if not lines or draw(st.booleans()) else ""
+    # A title on the opening line would leave its entries at column 0 once
+    # inspect.cleandoc dedents the lines after it: not regular.
+    title_first = bool(lines) and lines[0].split(":")[0] in SECTION_TITLES
+    opening = "\n" + indent if not lines or (regular and title_first) or draw(st.booleans()) else ""
     return opening + (lines[0] if lines else "") + ("\n" + body if body else "") + "\n" + indent
 
 
