@@ -23,7 +23,7 @@ from ._codegen import (
     has_structure,
     is_trivial,
 )
-from ._conditions import conjunction, type_test
+from ._conditions import type_test
 from ._emitter import literal
 from ._patterns import PatternError, compile_pattern
 from ._refs import Node, is_mapping, is_schema
@@ -95,8 +95,7 @@ class CheckWriter:
             return
         tests = [type_test(types, v, strict_keys=False)] if types is not None else []
         tests += gen.conditions.local(node.schema, v, types)
-        if tests:
-            self.out.require(conjunction(tests))
+        self.out.require_all(tests)
 
     def body(self, node: Node, v: str) -> None:
         schema = node.schema
@@ -123,8 +122,7 @@ class CheckWriter:
             strict = types is not None and "object" in types and not iterates_keys(schema)
             tests = [type_test(types, v, strict_keys=strict)] if types is not None else []
             tests += conditions
-            if tests:
-                self.out.require(conjunction(tests))
+            self.out.require_all(tests)
             if objects:
                 self._guarded(
                     types, "object", f"isinstance({v}, dict)", lambda: self._object(node, v)
@@ -137,14 +135,11 @@ class CheckWriter:
     def _object_type(self, node: Node, v: str, conditions: list[str], objects: bool) -> None:
         """``type: object``: a dict subclass is copied to a plain dict once, so that the
         lookups below can be ``v[key]`` (no ``__missing__``, no overridden ``get``)."""
-        with self.out.block(f"if type({v}) is not dict:"):
-            self.out.require(f"isinstance({v}, dict)")
-            self.out.line(f"{v} = dict({v})")
+        self.out.line(f"if type({v}) is not dict and ({v} := _as_dict({v})) is None: return False")
         schema = node.schema
         if not (closed_object(schema) or iterates_keys(schema)):
             conditions = [f"_str_keys({v})", *conditions]
-        if conditions:
-            self.out.require(conjunction(conditions))
+        self.out.require_all(conditions)
         if objects:
             self._object(node, v, plain=True)
 
@@ -340,7 +335,7 @@ class CheckWriter:
         gen = self.gen
         target = gen.target(node)
         if target is not None:
-            self.out.require(gen.ref_check(target, v))
+            self.out.require_all(gen.ref_checks(target, v))
         for branch in gen.branches(node, "allOf"):
             self.block(branch, v)
         branches = gen.branches(node, "anyOf")

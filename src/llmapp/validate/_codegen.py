@@ -95,12 +95,16 @@ _JSON_TYPE_SET = frozenset(JSON_TYPES)
 _IN_PLACE = frozenset(
     ("$ref", "$dynamicRef", "allOf", "anyOf", "oneOf", "not", "if", "then", "else")
 )
-_KIND_CHECKED = frozenset(_MAP_KEYWORDS + _SCHEMA_KEYWORDS + ("required",))
+_KIND_ORDER = (*_MAP_KEYWORDS, *_SCHEMA_KEYWORDS, "required")
+"""Keywords whose value must be of a certain kind, in the order problems are reported."""
+_KIND_CHECKED = frozenset(_KIND_ORDER)
+_KIND_RANKS = {keyword: rank for rank, keyword in enumerate(_KIND_ORDER)}
 
 _HELPERS: dict[str, Any] = {
     "_is_integer": _runtime.is_integer,
     "_is_number": _runtime.is_number,
     "_str_keys": _runtime.str_keys,
+    "_as_dict": _runtime.as_dict,
     "_nonstr_keys": _runtime.nonstr_keys,
     "_in_enum": _runtime.in_enum,
     "_json_equal": _runtime.json_equal,
@@ -179,8 +183,7 @@ class Generator:
         self.resolver = Resolver(schema)
         self.max_depth = max_depth
         self.emitter = Emitter()
-        for name, helper in _HELPERS.items():
-            self.emitter.reserve(name, helper)
+        self.emitter.reserve_all(_HELPERS)
         self.problems: dict[str, BuildProblem] = {}
         self._current: Node = self.resolver.root_node
         self.conditions = Conditions(self.emitter, self._report_keyword)
@@ -396,14 +399,23 @@ class Generator:
             return inline
         return f"{self.function(node, CHECK)}({v}, {self.depth_of(node)})"
 
-    def ref_check(self, target: Node, v: str) -> str:
-        """Checking ``v`` against a ``$ref``'s target: a definition with no structure
-        (an enum, a bounded scalar) inline, anything else a call to its checker."""
-        if is_mapping(target.schema) and not has_structure(target.schema):
+    def ref_checks(self, target: Node, v: str) -> list[str]:
+        """Checking ``v`` against a ``$ref``'s target, as operands of ``and``: a
+        definition with no structure (an enum, a bounded scalar) inline, anything else a
+        call to its checker."""
+        schema = target.schema
+        if is_mapping(schema) and not has_structure(schema):
+            if is_trivial(schema):
+                return []
+            if schema.get("nullable") is not True:
+                self.focus(target)
+                types = self.checked_types(target)
+                parts = [type_test(types, v, strict_keys=True)] if types is not None else []
+                return parts + self.conditions.local(schema, v, types)
             inline = self.inline_expr(target, v, 0)
             if inline is not None:
-                return inline
-        return f"{self.function(target, CHECK)}({v}, {self.depth_of(target)})"
+                return [inline]
+        return [f"{self.function(target, CHECK)}({v}, {self.depth_of(target)})"]
 
     def safe_check(self, node: Node, v: str) -> str:
         """``check_expr`` for use inside a walker, where hitting the depth limit means False."""
@@ -440,7 +452,7 @@ class Generator:
         parts = []
         target = self.target(node)
         if target is not None:
-            parts.append(self.ref_check(target, v))
+            parts.extend(self.ref_checks(target, v))
         for keyword in ("allOf", "anyOf", "oneOf"):
             branches = self.branches(node, keyword)
             if not branches:
@@ -486,21 +498,20 @@ class Generator:
 
     def _check_kinds(self, node: Node) -> None:
         schema = node.schema
-        if _KIND_CHECKED.isdisjoint(schema):
+        present = _KIND_CHECKED.intersection(schema)
+        if not present:
             return
-        for keyword in _MAP_KEYWORDS:
-            if keyword in schema and not is_mapping(schema[keyword]):
-                self.report(node, keyword, "must be an object")
-        for keyword in _SCHEMA_KEYWORDS:
-            value = schema.get(keyword, True)
-            tuple_items = keyword == "items" and isinstance(value, list)  # draft 4
-            if not is_schema(value) and not tuple_items:
-                self.report(node, keyword, "must be a schema")
-        required = schema.get("required")
-        if required is not None and not (
-            isinstance(required, list) and all(isinstance(name, str) for name in required)
-        ):
-            self.report(node, "required", "must be an array of property names")
+        ordered = sorted(present, key=_KIND_RANKS.__getitem__) if len(present) > 1 else present
+        for keyword in ordered:
+            value = schema[keyword]
+            if keyword in _MAP_KEYWORDS:
+                if not is_mapping(value):
+                    self.report(node, keyword, "must be an object")
+            elif keyword == "required":
+                if not (isinstance(value, list) and all(isinstance(n, str) for n in value)):
+                    self.report(node, "required", "must be an array of property names")
+            elif not is_schema(value) and not (keyword == "items" and isinstance(value, list)):
+                self.report(node, keyword, "must be a schema")  # a list: draft 4 tuple items
 
     def branches(self, node: Node, keyword: str) -> list[Node]:
         value = node.schema.get(keyword)

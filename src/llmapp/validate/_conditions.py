@@ -155,18 +155,16 @@ class Conditions:
     def __init__(self, emitter: Emitter, report: Report) -> None:
         self.emitter = emitter
         self.report = report
-        self._entries = self._table()
-        self._keywords = frozenset(keyword for keyword, _, _ in self._entries)
 
     def local(self, schema: Mapping[str, Any], v: str, known: frozenset[str] | None) -> list[str]:
         """Every per-value condition of ``schema`` except ``type``, in keyword-table order."""
         conditions: list[str] = []
-        if self._keywords.isdisjoint(schema):
+        present = _KEYWORDS.intersection(schema)
+        if not present:
             return conditions
-        for keyword, family, build in self._entries:
-            if keyword not in schema:
-                continue
-            condition = build(schema, schema[keyword], v)
+        for keyword in sorted(present, key=_RANKS.__getitem__) if len(present) > 1 else present:
+            _, family, build = _ENTRIES[_RANKS[keyword]]
+            condition = build(self, schema, schema[keyword], v)
             if condition is None:
                 continue
             if family is not None:
@@ -174,30 +172,6 @@ class Conditions:
             if condition is not None:
                 conditions.append(condition)
         return conditions
-
-    def _table(
-        self,
-    ) -> list[tuple[str, str | None, Callable[[Mapping[str, Any], Any, str], str | None]]]:
-        # enum/const first: they are the most specific and cheapest for strings.
-        return [
-            ("enum", None, self._enum),
-            ("const", None, self._const),
-            ("minimum", "number", self._minimum),
-            ("maximum", "number", self._maximum),
-            ("exclusiveMinimum", "number", self._exclusive_minimum),
-            ("exclusiveMaximum", "number", self._exclusive_maximum),
-            ("multipleOf", "number", self._multiple_of),
-            ("minLength", "string", self._min_length),
-            ("maxLength", "string", self._max_length),
-            ("pattern", "string", self._pattern),
-            ("format", None, self._format),
-            ("contentEncoding", "string", self._content_encoding),
-            ("minItems", "array", self._min_items),
-            ("maxItems", "array", self._max_items),
-            ("uniqueItems", "array", self._unique_items),
-            ("minProperties", "object", self._min_properties),
-            ("maxProperties", "object", self._max_properties),
-        ]
 
     # -- values ------------------------------------------------------------------
 
@@ -335,3 +309,30 @@ class Conditions:
     def _max_properties(self, schema: Mapping[str, Any], value: Any, v: str) -> str | None:
         count = self._count("maxProperties", value)
         return None if count is None else f"len({v}) <= {count}"
+
+
+Builder = Callable[[Conditions, Mapping[str, Any], Any, str], "str | None"]
+
+# enum/const first: they are the most specific and cheapest for strings.
+_ENTRIES: list[tuple[str, str | None, Builder]] = [
+    ("enum", None, Conditions._enum),
+    ("const", None, Conditions._const),
+    ("minimum", "number", Conditions._minimum),
+    ("maximum", "number", Conditions._maximum),
+    ("exclusiveMinimum", "number", Conditions._exclusive_minimum),
+    ("exclusiveMaximum", "number", Conditions._exclusive_maximum),
+    ("multipleOf", "number", Conditions._multiple_of),
+    ("minLength", "string", Conditions._min_length),
+    ("maxLength", "string", Conditions._max_length),
+    ("pattern", "string", Conditions._pattern),
+    ("format", None, Conditions._format),
+    ("contentEncoding", "string", Conditions._content_encoding),
+    ("minItems", "array", Conditions._min_items),
+    ("maxItems", "array", Conditions._max_items),
+    ("uniqueItems", "array", Conditions._unique_items),
+    ("minProperties", "object", Conditions._min_properties),
+    ("maxProperties", "object", Conditions._max_properties),
+]
+"""Keyword, the type family it constrains (None: any), and its expression builder."""
+_KEYWORDS = frozenset(keyword for keyword, _, _ in _ENTRIES)
+_RANKS = {keyword: rank for rank, (keyword, _, _) in enumerate(_ENTRIES)}

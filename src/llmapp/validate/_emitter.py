@@ -77,6 +77,11 @@ class Emitter:
         self._pending.append(test)
         self._failed = failed
 
+    def require_all(self, tests: list[str]) -> None:
+        """``require`` each of ``tests`` (operands of ``and``): the value must pass all."""
+        self._pending.extend(tests)
+        self._failed = None
+
     def _flush(self) -> None:
         tests, self._pending = self._pending, []
         indent = self._indent
@@ -120,6 +125,11 @@ class Emitter:
         self._taken.add(name)
         self.globals[name] = value
         return name
+
+    def reserve_all(self, values: dict[str, Any]) -> None:
+        """``reserve`` each name of ``values``."""
+        self._taken.update(values)
+        self.globals.update(values)
 
     def constant(self, value: Any, hint: str) -> str:
         """A global holding ``value``; equal hashable values share one name."""

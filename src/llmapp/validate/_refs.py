@@ -53,6 +53,7 @@ _NAMED_PARENTS = ("$defs", "definitions", "schemas")
 
 
 _SUBSCHEMA_KEYWORDS = frozenset(_SINGLE + _LISTS + _MAPS)
+_INDEXED = _SUBSCHEMA_KEYWORDS | {"$ref", "$dynamicRef", "$id", "id", "$anchor", "$dynamicAnchor"}
 
 
 def escape_token(token: str) -> str:
@@ -69,26 +70,56 @@ def _unescape_token(token: str) -> str:
 
 def subschemas(schema: Any) -> Iterator[tuple[tuple[str, ...], Any]]:
     """Each direct subschema of a schema with the pointer tokens that lead to it."""
-    if not (type(schema) is dict or isinstance(schema, Mapping)):
-        return
-    if _SUBSCHEMA_KEYWORDS.isdisjoint(schema):
-        return
-    for keyword in _SINGLE:
-        sub = schema.get(keyword)
-        if sub is not None and is_schema(sub):
-            yield (keyword,), sub
-    for keyword in _LISTS:
-        subs = schema.get(keyword)
-        if isinstance(subs, list):
-            for index, sub in enumerate(subs):
-                if is_schema(sub):
-                    yield (keyword, str(index)), sub
-    for keyword in _MAPS:
-        subs = schema.get(keyword)
-        if subs is not None and (type(subs) is dict or isinstance(subs, Mapping)):
-            for name, sub in subs.items():
-                if type(name) is str and is_schema(sub):
-                    yield (keyword, name), sub
+    if is_mapping(schema):
+        for tokens, _, sub in _children(schema):
+            yield tokens, sub
+
+
+_SINGLE_RANK = {keyword: rank for rank, keyword in enumerate(_SINGLE)}
+_LIST_RANK = {keyword: 100 + rank for rank, keyword in enumerate(_LISTS)}
+_MAP_RANK = {keyword: 200 + rank for rank, keyword in enumerate(_MAPS)}
+
+
+Child = tuple[tuple[str, ...], str, Any]
+"""A direct subschema: its pointer tokens, its pointer suffix and the subschema."""
+
+
+def _children(schema: Mapping[str, Any]) -> list[Child]:
+    """The direct subschemas: pointer tokens, pointer suffix (``/items``,
+    ``/properties/a~1b``) and subschema; single keywords first, then arrays of
+    schemas, then maps of them, each group in its keyword order."""
+    present = _SUBSCHEMA_KEYWORDS.intersection(schema)
+    if not present:
+        return []
+    groups: list[tuple[int, list[Child]]] = []
+    for keyword in present:
+        value = schema[keyword]
+        if keyword in _SINGLE_RANK and is_schema(value):
+            groups.append((_SINGLE_RANK[keyword], [((keyword,), "/" + keyword, value)]))
+        elif keyword in _LIST_RANK and isinstance(value, list):
+            prefix = "/" + keyword + "/"
+            found: list[Child] = [
+                ((keyword, str(index)), prefix + str(index), sub)
+                for index, sub in enumerate(value)
+                if is_schema(sub)
+            ]
+            groups.append((_LIST_RANK[keyword], found))
+        elif keyword in _MAP_RANK and is_mapping(value):
+            prefix = "/" + keyword + "/"
+            items: list[Child] = [
+                ((keyword, name), prefix + escape_token(name), sub)
+                for name, sub in value.items()
+                if type(name) is str and is_schema(sub)
+            ]
+            groups.append((_MAP_RANK[keyword], items))
+    if len(groups) == 1:
+        return groups[0][1]
+    groups.sort(key=_first)
+    return [child for _, children in groups for child in children]
+
+
+def _first(group: tuple[int, Any]) -> int:
+    return group[0]
 
 
 _NOT_MAPPINGS = frozenset((str, int, float, bool, list, tuple, type(None)))
@@ -181,6 +212,8 @@ class Resolver:
 
     def _visit(self, schema: Any, pointer: str, base: str, hidden_by: tuple[str, ...]) -> None:
         """Index ``schema`` (a mapping) and its subtree: bases, anchors and refs."""
+        if _INDEXED.isdisjoint(schema):
+            return  # a leaf with nothing to record (most subschemas)
         has_ref = "$ref" in schema
         ident = schema.get(self._id_keyword)
         if self.ref_only and has_ref:
@@ -201,15 +234,9 @@ class Resolver:
             self.refs.append(Ref(Node(self._view(schema), pointer, base), hidden_by))
             if self.ref_only and has_ref:
                 hidden_by = (*hidden_by, pointer)
-        if _SUBSCHEMA_KEYWORDS.isdisjoint(schema):
-            return
-        for tokens, sub in subschemas(schema):
-            if sub is True or sub is False:
-                continue
-            child = pointer
-            for token in tokens:
-                child += "/" + escape_token(token)
-            self._visit(sub, child, base, hidden_by)
+        for _, suffix, sub in _children(schema):
+            if sub is not True and sub is not False:
+                self._visit(sub, pointer + suffix, base, hidden_by)
 
     @property
     def root_node(self) -> Node:
@@ -220,10 +247,16 @@ class Resolver:
         pointer = node.pointer
         schema = node.schema
         for token in tokens:
-            pointer += "/" + escape_token(token)
+            if "~" in token or "/" in token:
+                pointer += "/" + escape_token(token)
+            else:
+                pointer += "/" + token
             schema = schema[int(token)] if type(schema) is list else schema[token]
-        base = self._bases.get(pointer, node.base) if len(self._bases) > 1 else node.base
-        return Node(self._view(schema), pointer, base)
+        bases = self._bases
+        base = bases.get(pointer, node.base) if len(bases) > 1 else node.base
+        if self.ref_only and is_mapping(schema) and "$ref" in schema:
+            schema = {"$ref": schema["$ref"]}
+        return Node(schema, pointer, base)
 
     def refs_under(self, pointer: str) -> list[Node]:
         """The ref-holding subschemas a walk of the subtree at ``pointer`` reaches."""

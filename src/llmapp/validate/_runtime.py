@@ -18,6 +18,7 @@ from ._result import ValidationFailure, ValidationIssue, ValidationSuccess
 __all__ = [
     "MISSING",
     "DepthExceeded",
+    "as_dict",
     "count_true",
     "exactly_one",
     "in_enum",
@@ -85,6 +86,12 @@ def is_object(value: object) -> bool:
 
 def is_array(value: object) -> bool:
     return isinstance(value, (list, tuple))
+
+
+def as_dict(value: object) -> dict[Any, Any] | None:
+    """A dict subclass copied to a plain ``dict`` (its own ``get`` and ``__missing__``
+    left behind), or None for anything that is not a dict."""
+    return dict(value) if isinstance(value, dict) else None
 
 
 def str_keys(value: Mapping[Any, Any]) -> bool:

@@ -162,9 +162,13 @@ def _register_source(filename: str, source: str) -> None:
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
 
 
+_KEY_ENCODER = json.JSONEncoder(sort_keys=True, allow_nan=True, check_circular=False)
+"""Canonical JSON for cache keys (a cyclic schema ends in RecursionError: no key)."""
+
+
 def _key(schema: Mapping[str, Any] | bool, max_depth: int) -> str | None:
     try:
-        return f"{max_depth}:" + json.dumps(schema, sort_keys=True, allow_nan=True)
+        return f"{max_depth}:" + _KEY_ENCODER.encode(schema)
     except (TypeError, ValueError, RecursionError):
         return None
 
