@@ -10,7 +10,6 @@ type, per-value conditions, object keywords, array keywords, then applicators
 from __future__ import annotations
 
 from collections.abc import Mapping
-from operator import itemgetter
 from typing import Any
 
 from ._codegen import (
@@ -189,14 +188,9 @@ class CheckWriter:
                 self.out.line(f"{item} = {v}.get({literal(name)}, _MISSING)")
                 self.out.require(f"{item} is not _MISSING", f"{item} is _MISSING")
             return found
-        with self.out.block("try:"):
-            if len(found) == 1:
-                [(name, item)] = found.items()
+        with self.out.block("try:"):  # one subscript each: faster than an itemgetter
+            for name, item in found.items():
                 self.out.line(f"{item} = {v}[{literal(name)}]")
-            else:  # one C call reads them all
-                getter = self.out.constant(itemgetter(*found), "KEYS")
-                keys = ", ".join(map(literal, found))  # repr: never a line break
-                self.out.line(f"{', '.join(found.values())} = {getter}({v})  # {keys}")
         with self.out.block("except KeyError:"):
             self.out.line("return False")
         return found

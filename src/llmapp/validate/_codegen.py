@@ -31,7 +31,7 @@ from ._conditions import JSON_TYPES, Conditions, declared_types, type_test
 from ._emitter import Emitter, literal
 from ._expected import reference_text
 from ._refs import Node, Resolver, is_mapping, is_schema, name_of, ref_name
-from ._result import UNDEFINED
+from ._result import UNDEFINED, ValidationIssue
 from ._schema_error import SchemaError
 
 __all__ = ["CHECK", "WALK", "Generator", "Path"]
@@ -117,7 +117,7 @@ _HELPERS: dict[str, Any] = {
     "_index_path": _runtime.index_path,
     "_pick": _unions.pick,
     "_tie": _unions.tie,
-    "_Issue": _runtime.make_issue,
+    "_Issue": ValidationIssue,
     "_UNDEFINED": UNDEFINED,
     "_MISSING": _runtime.MISSING,
     "_Deep": _runtime.DepthExceeded,

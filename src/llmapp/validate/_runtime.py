@@ -6,14 +6,13 @@ code's own safety net catches what a hostile ``__eq__`` or ``__iter__`` might ra
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import re
-from collections.abc import Callable, Mapping
-from fractions import Fraction
-from typing import Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
-from ._result import ValidationFailure, ValidationIssue, ValidationSuccess
+if TYPE_CHECKING:
+    from fractions import Fraction
 
 __all__ = [
     "MISSING",
@@ -30,9 +29,6 @@ __all__ = [
     "json_equal",
     "json_type",
     "key_path",
-    "make_failure",
-    "make_issue",
-    "make_success",
     "multiple_of",
     "nonstr_keys",
     "passes",
@@ -212,6 +208,8 @@ def multiple_of(value: int | float, divisor: int | float) -> bool:
 
 
 def _exact(number: int | float) -> Fraction:
+    from fractions import Fraction  # imports decimal: only when a float multipleOf is checked
+
     return Fraction(int(number)) if isinstance(number, int) else Fraction(repr(float(number)))
 
 
@@ -251,76 +249,3 @@ def _safe_repr(value: object) -> str:
 def count_true(*outcomes: object) -> int:
     """How many oneOf branches matched."""
     return sum(1 for outcome in outcomes if outcome)
-
-
-def _slot_constructor(cls: type, names: tuple[str, ...], fixed: dict[str, Any]) -> Any:
-    """A faster constructor for a frozen slotted dataclass (its ``__init__`` pays one
-    ``object.__setattr__`` per field); falls back to the class if its fields change."""
-    if tuple(field.name for field in dataclasses.fields(cls)) != names + tuple(fixed):
-        return cls
-    if hasattr(cls, "__post_init__"):
-        return cls
-    setters = [cls.__dict__[name].__set__ for name in names]
-    fixed_setters = [(cls.__dict__[name].__set__, value) for name, value in fixed.items()]
-    new = object.__new__
-    return setters, fixed_setters, new
-
-
-def _issue_constructor() -> Any:
-    made = _slot_constructor(ValidationIssue, ("path", "expected", "value", "description"), {})
-    if made is ValidationIssue:
-        return ValidationIssue
-    (set_path, set_expected, set_value, set_description), _, new = made
-
-    def make_issue(
-        path: str, expected: str, value: Any, description: str | None = None
-    ) -> ValidationIssue:
-        issue = new(ValidationIssue)
-        set_path(issue, path)
-        set_expected(issue, expected)
-        set_value(issue, value)
-        set_description(issue, description)
-        return issue  # type: ignore[no-any-return]
-
-    return make_issue
-
-
-def _success_constructor() -> Any:
-    made = _slot_constructor(ValidationSuccess, ("data",), {"success": True})
-    if made is ValidationSuccess:
-        return ValidationSuccess
-    (set_data,), ((set_success, true),), new = made
-
-    def make_success(data: Any) -> ValidationSuccess[Any]:
-        success = new(ValidationSuccess)
-        set_data(success, data)
-        set_success(success, true)
-        return success  # type: ignore[no-any-return]
-
-    return make_success
-
-
-def _failure_constructor() -> Any:
-    made = _slot_constructor(ValidationFailure, ("data", "errors"), {"success": False})
-    if made is ValidationFailure:
-        return ValidationFailure
-    (set_data, set_errors), ((set_success, false),), new = made
-
-    def make_failure(data: Any, errors: list[ValidationIssue]) -> ValidationFailure:
-        failure = new(ValidationFailure)
-        set_data(failure, data)
-        set_errors(failure, errors)
-        set_success(failure, false)
-        return failure  # type: ignore[no-any-return]
-
-    return make_failure
-
-
-make_issue: Callable[..., ValidationIssue] = _issue_constructor()
-"""``ValidationIssue(path, expected, value, description=None)``, built faster."""
-
-make_success: Callable[[Any], ValidationSuccess[Any]] = _success_constructor()
-"""``ValidationSuccess(data)``, built faster."""
-
-make_failure: Callable[[Any, list[ValidationIssue]], ValidationFailure] = _failure_constructor()
-"""``ValidationFailure(data, errors)``, built faster."""

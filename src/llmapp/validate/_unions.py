@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ._result import UNDEFINED, ValidationIssue
-from ._runtime import MISSING, DepthExceeded, json_type, key_path, make_issue
+from ._runtime import MISSING, DepthExceeded, json_type, key_path
 
 __all__ = ["Branch", "UnionInfo", "pick", "tie"]
 
@@ -68,7 +68,7 @@ def pick(value: Any, path: str, errors: list[ValidationIssue], info: UnionInfo) 
     if len(candidates) == 1:
         return candidates[0]
     if not candidates or kind not in ("object", "array"):
-        errors.append(make_issue(path, info.expected, value))
+        errors.append(ValidationIssue(path, info.expected, value))
         return -1
     if kind == "object":
         keys = frozenset(key for key in value if isinstance(key, str))
@@ -85,11 +85,11 @@ def _by_discriminator(
     tag = value.get(info.discriminator, MISSING)
     where = path + key_path(info.discriminator)
     if tag is MISSING:
-        errors.append(make_issue(where, info.tag_expected, UNDEFINED))
+        errors.append(ValidationIssue(where, info.tag_expected, UNDEFINED))
         return -1
     if isinstance(tag, str) and tag in info.tags:
         return info.tags[tag]
-    errors.append(make_issue(where, info.tag_expected, tag))
+    errors.append(ValidationIssue(where, info.tag_expected, tag))
     return -1
 
 

@@ -11,13 +11,15 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from ._codegen import Generator
-from ._result import Validation, ValidationIssue
-from ._runtime import DepthExceeded, make_failure, make_issue, make_success
+from ._result import Validation, ValidationFailure, ValidationIssue, ValidationSuccess
+from ._runtime import DepthExceeded
 
 __all__ = ["Validator", "validator"]
 
 Walker = Callable[[Any, str, list[ValidationIssue], int], None]
 """A generated walker: (value, path, issues, depth) -> None, appending to issues."""
+
+_new = object.__new__
 
 _CACHE_SIZE = 512
 _cache: OrderedDict[str, Validator] = OrderedDict()
@@ -78,7 +80,9 @@ class Validator:
         """
         try:
             if self._check(value, 0):
-                return make_success(value)
+                success = _new(ValidationSuccess)  # ValidationSuccess(value), one call less
+                success._data = value
+                return success
         except Exception:
             pass  # DepthExceeded, RecursionError or a hostile object: the walker explains
         errors: list[ValidationIssue] = []
@@ -88,7 +92,7 @@ class Validator:
             self._stopped(value, errors, error)
         if not errors:
             self._stopped(value, errors, None)
-        return make_failure(value, errors)
+        return ValidationFailure(value, errors)
 
     def is_valid(self, value: object) -> bool:
         """True when ``value`` matches the schema; the fast path, no issues built."""
@@ -143,7 +147,7 @@ class Validator:
         if expected is None:  # the walker could not be written
             generator = self._generator
             expected = generator.root_expected() if generator is not None else "any"
-        errors.append(make_issue("$input", expected, value, reason))
+        errors.append(ValidationIssue("$input", expected, value, reason))
 
     def __repr__(self) -> str:
         return f"<Validator {self.filename}>"
