@@ -3,8 +3,9 @@
 ``validator(schema)`` writes Python source for the schema (a fast boolean checker
 and an issue walker per definition), compiles it once and caches it; calling the
 ``Validator`` returns ``ValidationSuccess`` or ``ValidationFailure`` with every
-``ValidationIssue`` (path, expected, value). Schemas that cannot be compiled raise
-``SchemaError`` at build time; data never makes a validator raise.
+``ValidationIssue`` (path, expected, value). Building compiles the checkers only; the
+walkers are written and compiled when a value first fails. Schemas that cannot be
+compiled raise ``SchemaError`` at build time; data never makes a validator raise.
 
 Supported: draft 2020-12 validation keywords (type, enum, const, properties, required,
 additionalProperties, patternProperties, propertyNames, min/maxProperties,

@@ -157,8 +157,8 @@ class CheckWriter:
         closed = closed_object(schema)
         counter = None
         if closed:
-            present = sum(1 for name in required if name in props)
-            if any(name not in required for name in props):
+            present = len(props.keys() & required)
+            if not props.keys() <= set(required):
                 counter = self.gen.fresh("n")
                 self.out.line(f"{counter} = {present}")
             else:

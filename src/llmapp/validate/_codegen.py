@@ -10,6 +10,12 @@ For the root and for every ``$ref`` target the generator writes
   ``$ref``s are checked first and walked only when invalid, so valid subtrees cost
   one checker call.
 
+The checkers are written first (``checker``: it finds every build problem) and the
+walkers only on demand (``walker``, after the first value the checker refused), into
+the same namespace, so building a validator compiles about a third of the code. A
+``$ref`` to a definition with no structure (an enum, a bounded scalar) is checked
+inline; consecutive checker tests merge into one ``if not (... and ...)``.
+
 ``d`` counts nested calls into recursive definitions (those on a ``$ref`` cycle);
 only those functions test it, so non-recursive schemas pay nothing. Past the limit
 the checker raises ``DepthExceeded`` (a cyclic input would otherwise be explored
@@ -193,6 +199,7 @@ class Generator:
         self._counter = 0
         self._refs: dict[str, list[Node]] = {}
         self._targets: dict[str, Node | None] = {}
+        self._expected: dict[str, str] = {}
         self._naming: set[str] = set()
         self.targets: frozenset[str] = frozenset()
         self.recursive, self.reaching = self._analyse()
@@ -524,7 +531,11 @@ class Generator:
 
     def expected(self, node: Node) -> str:
         """The expected text of ``node`` (a structured named definition reads as its name)."""
-        return reference_text(name_of(node.pointer), node.schema, self._ref_text)
+        found = self._expected.get(node.pointer)
+        if found is None:
+            found = reference_text(name_of(node.pointer), node.schema, self._ref_text)
+            self._expected[node.pointer] = found
+        return found
 
     def _ref_text(self, ref: str) -> str:
         target = self.resolver.resolve(ref, self.resolver.root_node.base)

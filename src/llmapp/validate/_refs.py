@@ -287,6 +287,8 @@ class Resolver:
 
     def _document(self, base: str) -> str:
         """The document URI of ``base`` (its fragment dropped, as ``urldefrag`` writes it)."""
+        if base == ROOT_BASE:
+            return ROOT_BASE
         found = self._documents.get(base)
         if found is None:
             found = self._documents[base] = urldefrag(urldefrag(base)[0] + "#")[0]
