@@ -3,7 +3,9 @@
 * any Python value (JSON-like, plus sets, bytes, NaN, huge ints, tuples, hostile objects)
   against a set of schemas and against generated schemas: a ``Validation`` comes back,
   ``is_valid`` agrees with it, a failure has issues and every path starts at ``$input``;
-* JSON values against generated schemas (no formats): the verdict is jsonschema's.
+* JSON values against generated schemas (no formats): the verdict is jsonschema's, with
+  one deliberate difference: ``multipleOf`` reads floats as the decimals they print as
+  (``0.3`` is a multiple of ``0.1``), where jsonschema divides binary floats.
 
 The quick run uses a few hundred examples; ``-m slow`` runs many more.
 """
@@ -12,6 +14,9 @@ from __future__ import annotations
 
 import math
 from collections import OrderedDict
+from collections.abc import Iterator
+from decimal import Decimal
+from fractions import Fraction
 from typing import Any
 
 import jsonschema
@@ -258,14 +263,37 @@ def test_generated_schemas_never_raise(schema: Any, value: Any) -> None:
     assert_consistent(check, value)
 
 
+def _decimal_multiple_of(
+    checker: Any, divisor: Any, instance: Any, schema: Any
+) -> Iterator[jsonschema.ValidationError]:
+    """jsonschema's ``multipleOf`` with llmapp's semantics: numbers read as decimals."""
+    if checker.is_type(instance, "number"):
+        quotient = Fraction(Decimal(repr(instance))) / Fraction(Decimal(repr(divisor)))
+        if quotient.denominator != 1:
+            yield jsonschema.ValidationError(f"{instance!r} is not a multiple of {divisor!r}")
+
+
+Reference = jsonschema.validators.extend(
+    jsonschema.Draft202012Validator, {"multipleOf": _decimal_multiple_of}
+)
+
+
 def _agrees(schema: Any, value: Any) -> None:
     try:
         check = validator(schema)
     except SchemaError:
         return  # e.g. a $ref cycle that never consumes data (jsonschema recurses forever)
     ours = assert_consistent(check, value).success
-    theirs = jsonschema.Draft202012Validator(schema).is_valid(value)
+    theirs = Reference(schema).is_valid(value)
     assert ours == theirs, (schema, value, check(value))
+
+
+def test_the_reference_reads_multiple_of_as_decimals() -> None:
+    assert Reference({"multipleOf": 0.1}).is_valid(0.3)
+    assert not jsonschema.Draft202012Validator({"multipleOf": 0.1}).is_valid(0.3)
+    assert Reference({"multipleOf": 0.1}).is_valid(1.7976931348623163e307)
+    assert not Reference({"multipleOf": 0.1}).is_valid(0.35)
+    assert validator({"multipleOf": 0.1})(0.3).success
 
 
 @QUICK
