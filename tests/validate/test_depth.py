@@ -105,3 +105,48 @@ def test_deep_plain_data_under_a_non_recursive_schema(compile: Callable[..., Any
     check = compile({"type": "array", "uniqueItems": True})
     assert check([deep, [1]]).success
     assert not check([deep, deep]).success
+
+
+RECURSIVE_ELSEWHERE = [
+    pytest.param(
+        {
+            "$ref": "#/components/schemas/Node",
+            "components": {
+                "schemas": {
+                    "Node": {
+                        "type": "object",
+                        "properties": {"next": {"$ref": "#/components/schemas/Node"}},
+                    }
+                }
+            },
+        },
+        id="OpenAPI components (not a subschema keyword)",
+    ),
+    pytest.param(
+        {
+            "$ref": "#/$defs/A",
+            "$defs": {
+                "A": {"type": "object", "properties": {"next": {"$ref": "#/$defs/B"}}},
+                "B": {"anyOf": [{"type": "null"}, {"$ref": "#/$defs/A"}]},
+            },
+        },
+        id="a cycle through two definitions and a union",
+    ),
+]
+
+
+@pytest.mark.parametrize("schema", RECURSIVE_ELSEWHERE)
+def test_recursion_is_found_wherever_the_definitions_live(
+    compile: Callable[..., Any], schema: Any
+) -> None:
+    check = compile(schema, max_depth=20)
+    deep: dict[str, Any] = {}
+    for _ in range(60):
+        deep = {"next": deep}
+    result = check(deep)
+    assert not result.success
+    assert [issue.description for issue in result.errors] == ["nested deeper than 20 levels"]
+    looped: dict[str, Any] = {}
+    looped["next"] = looped
+    assert [issue.description for issue in check(looped).errors] == ["nested deeper than 20 levels"]
+    assert "if d > 20" in check.source

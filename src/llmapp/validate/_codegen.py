@@ -326,7 +326,7 @@ class Generator:
         if found is None:
             found = [
                 target
-                for holder in self.resolver.refs_under(node.pointer)
+                for holder in self.resolver.refs_under(node)
                 if (target := self.target(holder)) is not None
             ]
             self._refs[node.pointer] = found

@@ -197,6 +197,8 @@ class Resolver:
         self._documents: dict[str, str] = {}
         self.refs: list[Ref] = []
         """Every subschema holding a ref, in document order (depth first)."""
+        self._spans: dict[str, tuple[int, int]] = {}
+        self._collected: dict[str, list[Ref]] = {}
         dialect = root.get("$schema") if isinstance(root, Mapping) else None
         dialect = dialect if isinstance(dialect, str) else ""
         # Up to draft 7, "$ref" replaces its siblings; drafts 3 and 4 spell "$id" as "id".
@@ -234,9 +236,12 @@ class Resolver:
             self.refs.append(Ref(Node(self._view(schema), pointer, base), hidden_by))
             if self.ref_only and has_ref:
                 hidden_by = (*hidden_by, pointer)
+        start = len(self.refs) - (1 if has_ref or "$dynamicRef" in schema else 0)
         for _, suffix, sub in _children(schema):
             if sub is not True and sub is not False:
                 self._visit(sub, pointer + suffix, base, hidden_by)
+        # Depth first: the refs of a subtree are one run of ``self.refs``.
+        self._spans[pointer] = (start, len(self.refs))
 
     @property
     def root_node(self) -> Node:
@@ -258,9 +263,30 @@ class Resolver:
             schema = {"$ref": schema["$ref"]}
         return Node(schema, pointer, base)
 
-    def refs_under(self, pointer: str) -> list[Node]:
-        """The ref-holding subschemas a walk of the subtree at ``pointer`` reaches."""
-        return [ref.node for ref in self.refs if ref.under(pointer)]
+    def refs_under(self, node: Node) -> list[Node]:
+        """The ref-holding subschemas a walk of the subtree at ``node`` reaches."""
+        span = self._spans.get(node.pointer)
+        if span is not None:
+            found = self.refs[span[0] : span[1]]
+        elif node.pointer in self._collected:
+            found = self._collected[node.pointer]
+        else:  # not indexed: under a keyword that holds no subschemas ("components")
+            found = self._collected[node.pointer] = []
+            self._collect(node.schema, node.pointer, node.base, (), found)
+        return [ref.node for ref in found if ref.under(node.pointer)]
+
+    def _collect(
+        self, schema: Any, pointer: str, base: str, hidden_by: tuple[str, ...], found: list[Ref]
+    ) -> None:
+        """The refs of a subtree ``_visit`` did not index, as ``_visit`` records them."""
+        if not is_mapping(schema) or _INDEXED.isdisjoint(schema):
+            return
+        if "$ref" in schema or "$dynamicRef" in schema:
+            found.append(Ref(Node(self._view(schema), pointer, base), hidden_by))
+            if self.ref_only and "$ref" in schema:
+                hidden_by = (*hidden_by, pointer)
+        for _, suffix, sub in _children(schema):
+            self._collect(sub, pointer + suffix, base, hidden_by, found)
 
     def resolve(self, ref: str, base: str) -> Node | None:
         """The node a ``$ref`` written under ``base`` points at, or None."""
