@@ -79,8 +79,9 @@ class Emitter:
 
     def require_all(self, tests: list[str]) -> None:
         """``require`` each of ``tests`` (operands of ``and``): the value must pass all."""
-        self._pending.extend(tests)
-        self._failed = None
+        if tests:
+            self._pending.extend(tests)
+            self._failed = None
 
     def _flush(self) -> None:
         tests, self._pending = self._pending, []
