@@ -150,3 +150,20 @@ def test_if_then_else(compile: Callable[..., Any]) -> None:
     assert [e.path for e in check({"country": "US"}).errors] == ["$input.zip"]
     assert [e.path for e in check({"country": "FR"}).errors] == ["$input.postcode"]
     assert check({"country": "FR", "postcode": "75001"}).success
+
+
+def test_a_scalar_outside_a_listing_gets_the_whole_union_text() -> None:
+    from llmapp import validator
+
+    nullable_enum = {
+        "anyOf": [{"type": "string", "enum": ["low", "high"]}, {"type": "null"}],
+    }
+    failure = validator(nullable_enum)("LOW")
+    assert [(i.path, i.expected, i.value) for i in failure.errors] == [
+        ("$input", '("low" | "high" | null)', "LOW")
+    ]
+    mixed = {"anyOf": [{"const": 1}, {"const": "one"}, {"type": "null"}]}
+    assert [i.expected for i in validator(mixed)(2).errors] == ['(1 | "one" | null)']
+    # a branch that is a type, not a listing, still explains itself
+    bounded = {"anyOf": [{"type": "integer", "minimum": 5}, {"type": "null"}]}
+    assert [i.expected for i in validator(bounded)(2).errors] == ["integer & Minimum<5>"]

@@ -79,7 +79,8 @@ def union_shape(gen: Generator, branch: Node) -> Branch:
         closed = closed or (
             part.get("additionalProperties") is False and "patternProperties" not in part
         )
-    return Branch(types, frozenset(properties), frozenset(required), closed)
+    literal = any("enum" in part or "const" in part for part in schemas)
+    return Branch(types, frozenset(properties), frozenset(required), closed, literal)
 
 
 def _discriminator(

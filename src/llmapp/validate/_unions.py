@@ -5,8 +5,10 @@ names, closed or not, following ``$ref`` and ``allOf``). At run time, when no br
 matched, ``pick`` chooses the branch whose issues the model should see:
 
 1. a discriminator (OpenAPI ``discriminator`` / ``x-discriminator``) names it;
-2. else branches whose type fits the value; one left -> that one;
-3. a scalar that several branches could take -> one issue with the union's text;
+2. else branches whose type fits the value; one left -> that one, unless it only lists
+   values (``enum``/``const``) and the value is a scalar: its type fitting says nothing;
+3. a scalar that several branches (or only such a listing) could take -> one issue with
+   the union's text;
 4. objects -> the branch whose declared and required keys best match the value's keys;
    still tied -> ``tie`` walks each and keeps the one with the fewest issues.
 """
@@ -31,6 +33,8 @@ class Branch:
     properties: frozenset[str] = frozenset()
     required: frozenset[str] = frozenset()
     closed: bool = False
+    literal: bool = False
+    """Only listed values (``enum``/``const``): its type fitting says little about the value."""
 
     def accepts(self, kind: str | None) -> bool:
         if self.types is None:
@@ -65,9 +69,10 @@ def pick(value: Any, path: str, errors: list[ValidationIssue], info: UnionInfo) 
             return chosen
     kind = json_type(value)
     candidates = [index for index, branch in enumerate(info.branches) if branch.accepts(kind)]
-    if len(candidates) == 1:
+    scalar = kind not in ("object", "array")
+    if len(candidates) == 1 and not (scalar and info.branches[candidates[0]].literal):
         return candidates[0]
-    if not candidates or kind not in ("object", "array"):
+    if not candidates or scalar:
         errors.append(ValidationIssue(path, info.expected, value))
         return -1
     if kind == "object":

@@ -80,7 +80,7 @@ SPOILERS = [
     (("level",), 3, [("$input.level", "(1 | 2 | 4)")]),
     (("mode",), "medium", [("$input.mode", '("fast" | "slow")')]),
     # An integer meets the integer branch, so only that branch's value is named.
-    (("mixed",), 2, [("$input.mixed", "1")]),
+    (("mixed",), 2, [("$input.mixed", '(1 | "one" | true | null)')]),
     (("mixed",), 1.5, [("$input.mixed", '(1 | "one" | true | null)')]),
     (("levels", 1), "4", [("$input.levels[1]", "(1 | 2 | 4)")]),
 ]
