@@ -1,0 +1,22 @@
+"""The README's Python examples run as written."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+README = Path(__file__).resolve().parents[1] / "README.md"
+BLOCKS = re.findall(r"```python\n(.*?)```", README.read_text(encoding="utf-8"), re.S)
+
+
+def test_readme_has_examples():
+    assert len(BLOCKS) >= 2
+
+
+@pytest.mark.parametrize("index", range(len(BLOCKS)))
+def test_readme_example_runs(index: int):
+    namespace: dict[str, object] = {"__name__": f"readme_example_{index}"}
+    exec(compile(BLOCKS[index], f"README.md example {index}", "exec"), namespace)
+    assert "app" in namespace
