@@ -27,6 +27,25 @@ HUMAN_KEYWORD = "x-llmapp-human"
 Schema = Mapping[str, Any]
 
 
+_STRUCTURAL = frozenset(
+    {
+        "type",
+        "enum",
+        "const",
+        "$ref",
+        "anyOf",
+        "oneOf",
+        "allOf",
+        "not",
+        "properties",
+        "items",
+        "prefixItems",
+        "additionalProperties",
+    }
+)
+"""Keywords that constrain a value; a schema with none of them accepts anything."""
+
+
 def _has_type(schema: Schema, name: str) -> bool:
     declared = schema.get("type")
     return declared == name or (isinstance(declared, list) and name in declared)
@@ -70,21 +89,7 @@ def is_union(schema: Schema) -> bool:
 
 def is_unknown(schema: Schema) -> bool:
     """True for a schema that accepts any value (``{}``, or only annotations)."""
-    structural = {
-        "type",
-        "enum",
-        "const",
-        "$ref",
-        "anyOf",
-        "oneOf",
-        "allOf",
-        "not",
-        "properties",
-        "items",
-        "prefixItems",
-        "additionalProperties",
-    }
-    return not any(key in schema for key in structural)
+    return not any(key in schema for key in _STRUCTURAL)
 
 
 def is_file(schema: Schema) -> bool:
