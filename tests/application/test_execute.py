@@ -333,3 +333,15 @@ def test_python_refusing_valid_json_is_feedback_not_an_exception():
     assert result.validation.errors[0].path.startswith("$input.span")
     assert "end comes before start" in result.feedback
     assert app.execute(Calendar(), "length", {"span": {"start": 1, "end": 5}}).value == 4
+
+
+def test_message_is_what_goes_back_to_the_model(app, shop):
+    found = app.execute(shop, "search", {"query": "pan"})
+    assert (
+        found.message()
+        == '[{"sku": "KT-310", "name": "Cast-iron pan", "price": 45.0, "category": "kitchen"}]'
+    )
+    wrong = app.execute(shop, "search", {"query": 1})
+    assert wrong.message() == wrong.feedback
+    raised = app.execute(shop, "create_order", {"customer": ANN, "items": [{"sku": "ZZ-999"}]})
+    assert raised.message().startswith("The function raised ValueError: unknown products: ZZ-999")
