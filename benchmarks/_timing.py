@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import itertools
 import json
 import os
 import statistics
@@ -14,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-__all__ = ["Settings", "Unavailable", "measure", "measure_all", "run_child"]
+__all__ = ["Call", "Settings", "Unavailable", "measure", "measure_all", "run_child"]
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -48,53 +49,61 @@ class Settings:
         return 5 if self.quick else 15
 
 
-def _loop_count(func: Callable[[], object], target: float) -> int:
+Call = tuple[Callable[[Any], object], Any]
+"""What is timed: ``(check, value)``, called as ``check(value)``."""
+
+
+def _loop_count(call: Call, target: float) -> int:
     """Grow 1, 2, 5, 10, 20, ... until ``number`` calls take ``target`` seconds (timeit's autorange)."""
     i = 1
     while True:
         for j in (1, 2, 5):
             number = i * j
-            if _time_loop(func, number) >= target:
+            if _time_loop(call, number) >= target:
                 return number
         i *= 10
 
 
-def _time_loop(func: Callable[[], object], number: int) -> float:
+def _time_loop(call: Call, number: int) -> float:
+    """Seconds for ``number`` calls; the call is written in the loop, as timeit writes its
+    statement, so the only overhead timed is one loop step (no wrapper function)."""
+    check, value = call
+    steps = itertools.repeat(None, number)
     gc_was_enabled = gc.isenabled()
     gc.disable()  # as timeit does: collections land on whichever peer is unlucky
     try:
         start = time.perf_counter()
-        for _ in range(number):
-            func()
+        for _ in steps:
+            check(value)
         return time.perf_counter() - start
     finally:
         if gc_was_enabled:
             gc.enable()
 
 
-def measure(func: Callable[[], object], settings: Settings) -> float:
-    """Median time of one call of ``func``, in microseconds."""
-    func()  # warm up: first-call compilation and caches are not the steady state
-    number = _loop_count(func, settings.target_seconds)
-    times = [_time_loop(func, number) / number for _ in range(settings.repeats)]
+def measure(call: Call, settings: Settings) -> float:
+    """Median time of one ``check(value)`` call, in microseconds."""
+    call[0](call[1])  # warm up: first-call compilation and caches are not the steady state
+    number = _loop_count(call, settings.target_seconds)
+    times = [_time_loop(call, number) / number for _ in range(settings.repeats)]
     return statistics.median(times) * 1e6
 
 
-def measure_all(funcs: dict[str, Callable[[], object]], settings: Settings) -> dict[str, float]:
-    """Median µs per call of each function, timed interleaved.
+def measure_all(calls: dict[str, Call], settings: Settings) -> dict[str, float]:
+    """Median µs per ``check(value)`` call of each entry, timed interleaved.
 
-    Each repeat times one loop of every function in turn, so a change in the
+    Each repeat times one loop of every entry in turn, so a change in the
     machine's load (CI runners, other processes) lands on all of them alike and
     the ratios stay fair.
     """
     numbers = {}
-    for name, func in funcs.items():
-        func()
-        numbers[name] = _loop_count(func, settings.target_seconds)
-    times: dict[str, list[float]] = {name: [] for name in funcs}
+    for name, call in calls.items():
+        call[0](call[1])
+        numbers[name] = _loop_count(call, settings.target_seconds)
+    times: dict[str, list[float]] = {name: [] for name in calls}
     for _ in range(settings.repeats):
-        for name, func in funcs.items():
-            times[name].append(_time_loop(func, numbers[name]) / numbers[name])
+        for name, call in calls.items():
+            times[name].append(_time_loop(call, numbers[name]) / numbers[name])
     return {name: statistics.median(found) * 1e6 for name, found in times.items()}
 
 

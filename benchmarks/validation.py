@@ -18,7 +18,7 @@ from typing import Any
 
 from benchmarks import _llmapp
 from benchmarks._report import NA, fmt, fmt_ratio, ratio, table
-from benchmarks._timing import Settings, Unavailable, measure_all
+from benchmarks._timing import Call, Settings, Unavailable, measure_all
 from benchmarks.handwritten import HANDWRITTEN
 from benchmarks.payloads import PAYLOADS, Payload, Targets
 
@@ -87,13 +87,18 @@ def schemas() -> tuple[dict[str, dict[str, Any]], str]:
 # ---- peers ----------------------------------------------------------------------------------
 
 
-def _count(result: Any) -> int:
-    return 0 if result.success else len(result.errors)
+def _counting(validate: Callable[[Any], Any]) -> Check:
+    """``validate`` -> a check returning the number of issues (no helper call in between)."""
+
+    def check(data: Any) -> int:
+        result = validate(data)
+        return 0 if result.success else len(result.errors)
+
+    return check
 
 
 def _llmapp_validator(payload: Payload, schema: dict[str, Any]) -> Check:
-    validate = _llmapp.validator()(schema)
-    return lambda data: _count(validate(data))
+    return _counting(_llmapp.validator()(schema))
 
 
 def _llmapp_function(payload: Payload, schema: dict[str, Any]) -> Check:
@@ -103,8 +108,7 @@ def _llmapp_function(payload: Payload, schema: dict[str, Any]) -> Check:
         raise
     except Exception as exc:
         raise Unavailable(f"n/a ({type(exc).__name__}: {exc})"[:120]) from exc
-    validate = function.validate
-    return lambda data: _count(validate(data))
+    return _counting(function.validate)
 
 
 def _handwritten(payload: Payload, schema: dict[str, Any]) -> Check:
@@ -181,13 +185,13 @@ PEERS = [
 
 
 def _llmapp_parse(payload: Payload, schema: dict[str, Any]) -> Check:
-    parse, validate = _llmapp.parse(), _llmapp.validator()(schema)
-    return lambda text: _count(validate(parse(text).data))
+    parse, check = _llmapp.parse(), _counting(_llmapp.validator()(schema))
+    return lambda text: check(parse(text).data)
 
 
 def _json_llmapp(payload: Payload, schema: dict[str, Any]) -> Check:
-    loads, validate = json.loads, _llmapp.validator()(schema)
-    return lambda text: _count(validate(loads(text)))
+    loads, check = json.loads, _counting(_llmapp.validator()(schema))
+    return lambda text: check(loads(text))
 
 
 def _json_handwritten(payload: Payload, schema: dict[str, Any]) -> Check:
@@ -246,7 +250,7 @@ def _measure(
     """Every peer on every payload; the peers of one payload are timed interleaved."""
     rows = [Row(peer.name, peer.note) for peer in peers]
     for payload in PAYLOADS:
-        checks: dict[str, Callable[[], int]] = {}
+        checks: dict[str, Call] = {}
         for peer, row in zip(peers, rows, strict=True):
             if row.unavailable:
                 continue
@@ -261,7 +265,7 @@ def _measure(
                     else f"n/a ({type(exc).__name__}: {exc})"
                 )[:200]
                 continue
-            checks[peer.name] = lambda check=check, value=value: check(value)
+            checks[peer.name] = (check, value)
         found = measure_all(checks, settings)
         for row in rows:
             row.us[payload.label] = found.get(row.peer)
