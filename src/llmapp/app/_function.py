@@ -81,11 +81,9 @@ class LlmFunction:
     summary: str | None = None
     hook: Callable[[Any], Validation] | None = field(default=None, repr=False)
     validation_parameters: Schema | None = field(default=None, repr=False)
-    _generated: _LazyValidator = field(init=False, repr=False)
-
-    def __post_init__(self) -> None:
-        checked = self.validation_parameters
-        self._generated = _LazyValidator(checked if checked is not None else self.parameters)
+    _validator: Callable[[Any], Validation] | None = field(
+        default=None, init=False, repr=False, compare=False
+    )
 
     @property
     def checked_parameters(self) -> Schema:
@@ -100,12 +98,19 @@ class LlmFunction:
         the exception's message.
         """
         if self.hook is None:
-            return self._generated(arguments)
+            return (self._validator or self._compile())(arguments)
         return _run_hook(self.hook, arguments)
 
     def validate_types(self, arguments: Any) -> Validation:
         """The generated validation alone, whatever hook the function has."""
-        return self._generated(arguments)
+        return (self._validator or self._compile())(arguments)
+
+    def _compile(self) -> Callable[[Any], Validation]:
+        """The generated validator, compiled on first use so building stays cheap."""
+        from llmapp.validate import validator
+
+        compiled = self._validator = validator(self.checked_parameters)
+        return compiled
 
     def to_dict(self) -> dict[str, Any]:
         """The function as plain JSON-ready data."""
