@@ -10,11 +10,13 @@ NA = "n/a"
 
 
 def fmt(value: float | None, digits: int = 1) -> str:
-    """A number with thousands separators, or ``n/a``."""
+    """A number with thousands separators, or ``n/a``; below 1, two significant digits."""
     if value is None:
         return NA
     if value >= 100:
         return f"{value:,.0f}"
+    if value < 1:
+        return f"{value:.{max(digits, 2)}f}" if value >= 0.1 else f"{value:.{max(digits, 3)}f}"
     return f"{value:,.{digits}f}"
 
 

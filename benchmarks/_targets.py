@@ -63,9 +63,25 @@ def _validation_rows(results: dict[str, Any]) -> list[Row]:
     ]
     for target, peer, labels, limit in checks:
         worst, label = _worst_ratio(results, peer, labels)
-        measured = NA if worst is None else f"worst {worst:.3f}x ({label})"
+        if worst is None:
+            measured = NA
+        elif limit < 1:  # a speed-up target: say how many times faster, as the target does
+            measured = f"least {1 / worst:.1f}x faster ({label})"
+        else:
+            measured = f"worst {worst:.3f}x ({label})"
         rows.append([target, measured, _verdict(worst, worst is not None and worst <= limit)])
-    return rows
+    return [*rows, *_speedups(results, "jsonschema iter_errors")]
+
+
+def _speedups(results: dict[str, Any], peer: str) -> list[Row]:
+    """How many times faster than ``peer`` llmapp is on each row (an info line)."""
+    ours, theirs = _times(results, _LLMAPP), _times(results, peer)
+    parts = [
+        f"{label} {theirs[label] / ours[label]:.0f}x"  # type: ignore[operator]
+        for label in ours
+        if ours.get(label) and theirs.get(label)
+    ]
+    return [[f"speed-up over {peer}, per row", ", ".join(parts) or NA, "info"]] if parts else []
 
 
 def _per_method(cold: dict[str, float], phase: str, count: int, unit: float) -> float | None:
