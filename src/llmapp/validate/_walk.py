@@ -71,7 +71,13 @@ class WalkWriter:
         check = self.gen.function(target, CHECK)
         walk = self.gen.function(target, WALK)
         if target.pointer in self.gen.reaching or self.gen.may_raise(target):
-            test = f"_passes({check}, {v}, {depth})"
+            # _passes(check, ...) in place: one Python call less for each child walked
+            passed = self.gen.fresh("ok")
+            with self.out.block("try:"):
+                self.out.line(f"{passed} = {check}({v}, {depth})")
+            with self.out.block("except _Deep:"):
+                self.out.line(f"{passed} = False")
+            test = passed
         else:
             test = f"{check}({v}, {depth})"
         self.out.line(f"if not {test}: {walk}({v}, {path.code()}, e, {depth})")
