@@ -76,3 +76,24 @@ def test_import_does_not_load_optional_dependencies():
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     )
     assert completed.stdout.strip() == ""
+
+
+def test_building_schemas_does_not_load_the_validator_compiler():
+    code = "\n".join(
+        [
+            "import sys, llmapp",
+            "class Shop:",
+            "    def search(self, query: str, limit: int = 10) -> list[str]:",
+            "        '''Search the catalogue.'''",
+            "        return []",
+            "app = llmapp.application(Shop)",
+            "assert app.functions[0].parameters['required'] == ['query']",
+            "print('llmapp.validate._validator' in sys.modules)",
+            "app.functions[0].validate({'query': 'socks'})",
+            "print('llmapp.validate._validator' in sys.modules)",
+        ]
+    )
+    completed = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    )
+    assert completed.stdout.split() == ["False", "True"]

@@ -33,7 +33,11 @@ Not supported (the one list; the conformance tests exclude exactly these):
   ``uri-template``: accepted as unknown formats.
 """
 
-from ._expected import expected_of
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from ._result import (
     UNDEFINED,
     Validation,
@@ -42,7 +46,28 @@ from ._result import (
     ValidationSuccess,
 )
 from ._schema_error import SchemaError
-from ._validator import Validator, validator
+
+if TYPE_CHECKING:
+    from ._expected import expected_of
+    from ._validator import Validator, validator
+
+# The compiler is loaded on first use: building an application's schemas imports the
+# result classes (from this package) but compiles no validator until one is called.
+_LAZY = {"Validator": "._validator", "validator": "._validator", "expected_of": "._expected"}
+
+
+def __getattr__(name: str) -> Any:
+    home = _LAZY.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(home, __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_LAZY})
+
 
 __all__ = [
     "UNDEFINED",
