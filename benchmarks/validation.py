@@ -116,6 +116,29 @@ def _handwritten(payload: Payload, schema: dict[str, Any]) -> Check:
     return lambda data: len(check(data))
 
 
+def _result_floor(payload: Payload, schema: dict[str, Any]) -> Check:
+    """No validation at all: only llmapp's result objects for this payload, built directly.
+
+    What any pure-Python validator returning these objects pays at the least: a valid
+    payload gets its ``ValidationSuccess``, an invalid one its 3 ``ValidationIssue``s
+    (known in advance here) in a ``ValidationFailure``.
+    """
+    from llmapp.validate import ValidationFailure, ValidationIssue, ValidationSuccess
+
+    if payload.valid:
+        return lambda data: 0 if ValidationSuccess(data).success else 1
+    found = _llmapp.validator()(schema)(payload.fresh()).errors
+    (p1, e1, v1), (p2, e2, v2), (p3, e3, v3) = [(i.path, i.expected, i.value) for i in found]
+
+    def check(data: Any) -> int:
+        issues = [ValidationIssue(p1, e1, v1), ValidationIssue(p2, e2, v2)]
+        issues.append(ValidationIssue(p3, e3, v3))
+        result = ValidationFailure(data, issues)
+        return 0 if result.success else len(result.errors)
+
+    return check
+
+
 def _pydantic(payload: Payload, schema: dict[str, Any]) -> Check:
     from pydantic import TypeAdapter, ValidationError
 
@@ -174,6 +197,7 @@ PEERS = [
     Peer("llmapp validator(schema)", _llmapp_validator),
     Peer("llmapp LlmFunction.validate", _llmapp_function),
     Peer("hand-written isinstance", _handwritten, "the pure-Python limit"),
+    Peer("result objects only", _result_floor, "no checks: the allocation floor"),
     Peer("pydantic TypeAdapter.validate_python", _pydantic, "+ errors()"),
     Peer("msgspec.convert (Struct)", _msgspec, "C; stops at first error"),
     Peer("fastjsonschema", _fastjsonschema, "stops at first error"),
