@@ -50,14 +50,17 @@ def _compile_llmapp() -> None:
 
     An editable install under ``PYTHONDONTWRITEBYTECODE=1`` (as on this project's
     machines) would otherwise compile llmapp's sources in every cold process,
-    while the peers in site-packages load bytecode pip wrote at install time.
+    while the peers in site-packages load bytecode pip wrote at install time. Forced:
+    a cache file whose source changed within the same second (a checkout, a stash)
+    keeps its timestamp, so compileall would keep it, and the import system, which
+    also compares the size, would reject it and compile the source in every process.
     """
     import compileall
     import importlib.util
 
     spec = importlib.util.find_spec("llmapp")
     if spec is not None and spec.origin is not None:
-        compileall.compile_dir(Path(spec.origin).parent, quiet=1)
+        compileall.compile_dir(Path(spec.origin).parent, quiet=1, force=True)
 
 
 def _environment() -> dict[str, Any]:
