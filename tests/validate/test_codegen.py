@@ -26,35 +26,12 @@ PERSON = {
 }
 
 
-def test_one_checker_and_one_walker_per_definition_and_one_entry() -> None:
+def test_one_checker_and_one_walker_per_definition() -> None:
     check = validator(PERSON)
     functions = [
         node.name for node in ast.parse(check.source).body if isinstance(node, ast.FunctionDef)
     ]
-    assert sorted(functions) == ["c_Friend", "validate_root", "w_Friend", "w_root"]
-
-
-def test_calling_a_validator_runs_the_generated_entry_directly() -> None:
-    check = validator(PERSON)
-    assert check.__call__ is check._namespace["validate_root"]
-    assert check({"name": "Ann", "friends": [{"name": "Bo"}]}).success
-    failure = check({"name": "Ann", "friends": [{"name": 3}]})
-    assert not failure.success
-    assert [(e.path, e.expected) for e in failure.errors] == [("$input.friends[0].name", "string")]
-
-
-def test_the_entry_reports_a_dict_subclass_as_given_not_as_its_copy() -> None:
-    class Ordered(dict):  # type: ignore[type-arg]
-        pass
-
-    value = Ordered(name="Ann")
-    assert check_data(validator(PERSON)(value)) is value
-    bad = Ordered(name=1)
-    assert check_data(validator(PERSON)(bad)) is bad
-
-
-def check_data(result: Any) -> Any:
-    return result.data
+    assert sorted(functions) == ["c_Friend", "c_root", "w_Friend", "w_root"]
 
 
 def test_the_source_is_in_linecache_under_a_readable_name() -> None:
@@ -233,8 +210,7 @@ def test_many_definitions_compile_quickly() -> None:
     defs["T300"] = {"type": "string"}
     check = validator({"$defs": defs, "$ref": "#/$defs/T0"})
     assert check({"next": {"next": {"v": 1}}}).success
-    assert check.source.count("def c_") == 301  # one per definition; the root is the entry
-    assert check.source.count("def validate_root(") == 1
+    assert check.source.count("def c_") == 302
 
 
 def test_results_are_plain_result_objects() -> None:

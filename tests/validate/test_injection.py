@@ -164,5 +164,5 @@ def test_the_source_is_readable_python(compile: Callable[..., Any]) -> None:
     )
     tree = ast.parse(check.source)
     names = [node.name for node in tree.body if isinstance(node, ast.FunctionDef)]
-    assert names == ["validate_root", "w_root"]
+    assert names == ["c_root", "w_root"]
     assert "'name'" in check.source

@@ -58,7 +58,7 @@ def _pairs(check: Validator, value: Any) -> list[tuple[str, str]]:
 def test_building_writes_only_the_checkers() -> None:
     check = Validator(ORDER)
     registered = "".join(linecache.getlines(check.filename))
-    assert "def validate_root(" in registered and "def w_" not in registered
+    assert "def c_root(" in registered and "def w_" not in registered
     assert check({"id": 1, "items": []}).success
     assert "def w_" not in "".join(linecache.getlines(check.filename))
 
@@ -75,7 +75,7 @@ def test_the_first_failure_writes_the_walkers() -> None:
 def test_source_shows_checkers_and_walkers_before_any_failure() -> None:
     check = Validator(ORDER)
     source = check.source
-    assert source.index("def validate_root(") < source.index("def w_root(")
+    assert source.index("def c_root(") < source.index("def w_root(")
     assert "def c_Item(" in source and "def w_Item(" in source
     assert "".join(linecache.getlines(check.filename)) == source
     assert _pairs(check, INVALID) == EXPECTED

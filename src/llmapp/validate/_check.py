@@ -70,24 +70,6 @@ class CheckWriter:
             self.body(node, "v")
             self.out.line("return True")
 
-    def entry(self, node: Node, name: str) -> None:
-        """``name(v0, fail=_fail)``: the root's checks run in place, so a valid value
-        costs one Python call and gets its ``ValidationSuccess``. A failed test, or an
-        exception (a cyclic or hostile value, the depth limit), returns ``fail(v0)``:
-        the walker's report by default, ``False`` for ``Validator.is_valid``."""
-        out = self.out
-        with out.block(f"def {name}(v0, fail=_fail):"):
-            out.line("v, d = v0, 0  # the body may rebind v (a dict subclass, copied)")
-            with out.block("try:"):
-                out.fail = "return fail(v0)"
-                self.body(node, "v")
-            out.fail = "return False"
-            with out.block("except Exception:"):
-                out.line("return fail(v0)")
-            out.line("s = _new(_Success)  # ValidationSuccess(v0), one Python call less")
-            out.line("s._data = v0")
-            out.line("return s")
-
     def block(self, node: Node, v: str) -> None:
         """Statements that ``return False`` when ``v`` does not match ``node``."""
         schema = node.schema
@@ -119,7 +101,7 @@ class CheckWriter:
     def body(self, node: Node, v: str) -> None:
         schema = node.schema
         if schema is False:
-            self.out.line(self.out.fail)
+            self.out.line("return False")
             return
         if not is_mapping(schema) or is_trivial(schema):
             return
@@ -154,9 +136,7 @@ class CheckWriter:
     def _object_type(self, node: Node, v: str, conditions: list[str], objects: bool) -> None:
         """``type: object``: a dict subclass is copied to a plain dict once, so that the
         lookups below can be ``v[key]`` (no ``__missing__``, no overridden ``get``)."""
-        self.out.line(
-            f"if type({v}) is not dict and ({v} := _as_dict({v})) is None: {self.out.fail}"
-        )
+        self.out.line(f"if type({v}) is not dict and ({v} := _as_dict({v})) is None: return False")
         schema = node.schema
         if not (closed_object(schema) or iterates_keys(schema)):
             conditions = [f"_str_keys({v})", *conditions]
@@ -214,7 +194,7 @@ class CheckWriter:
             for name, item in found.items():
                 self.out.line(f"{item} = {v}[{literal(name)}]")
         with self.out.block("except KeyError:"):
-            self.out.line(self.out.fail)
+            self.out.line("return False")
         return found
 
     def _optional(self, node: Node, v: str, name: str, counter: str | None) -> None:
@@ -241,9 +221,7 @@ class CheckWriter:
                     names = [literal(n) for n in dependency if isinstance(n, str)]
                     if names:
                         needed = " and ".join(f"{n} in {v}" for n in names)
-                        self.out.line(
-                            f"if {literal(key)} in {v} and not ({needed}): {self.out.fail}"
-                        )
+                        self.out.line(f"if {literal(key)} in {v} and not ({needed}): return False")
                 elif is_schema(dependency) and not is_trivial(dependency):
                     with self.out.block(f"if {literal(key)} in {v}:"):
                         self.block(self.gen.resolver.child(node, keyword, key), v)
@@ -287,7 +265,7 @@ class CheckWriter:
 
     def _additional(self, node: Node, item: str) -> None:
         if node.schema.get("additionalProperties") is False:
-            self.out.line(self.out.fail)
+            self.out.line("return False")
         else:
             self.block(self.gen.resolver.child(node, "additionalProperties"), item)
 

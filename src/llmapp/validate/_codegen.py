@@ -1,20 +1,17 @@
-"""Schema -> Python source: the generated functions of one validator.
+"""Schema -> Python source: two generated functions per node that needs one.
 
-* ``validate_root(v0, fail=_fail) -> Validation``: the entry, which a ``Validator``
-  instance calls directly. The root's checks run in place, so a valid value costs
-  one Python call; a refused value (or an exception from a hostile or cyclic one)
-  returns ``fail(v0)``, the walker's report.
-* ``c_<Name>(v, d) -> bool``, for every ``$ref`` target (the root too when a ``$ref``
-  points at it): the fast checker. No issue objects, no path strings, returns False
-  at the first mistake.
-* ``w_<Name>(v, p, e, d)``, for the root and every ``$ref`` target: the walker, run
-  only when the entry refused. It appends every issue to the caller's list ``e``
-  (never raises them, never loses them across a ``$ref``), with ``p`` the path of
-  ``v``. Subschemas that are ``$ref``s are checked first and walked only when
-  invalid, so valid subtrees cost one checker call.
+For the root and for every ``$ref`` target the generator writes
 
-The entry and checkers are written first (``checker``: it finds every build problem)
-and the walkers only on demand (``walker``, after the first value the checker refused), into
+* ``c_<Name>(v, d) -> bool``: the fast checker. No issue objects, no path strings,
+  returns False at the first mistake. ``Validator`` runs it first.
+* ``w_<Name>(v, p, e, d)``: the walker, run only when the checker said no. It
+  appends every issue to the caller's list ``e`` (never raises them, never loses
+  them across a ``$ref``), with ``p`` the path of ``v``. Subschemas that are
+  ``$ref``s are checked first and walked only when invalid, so valid subtrees cost
+  one checker call.
+
+The checkers are written first (``checker``: it finds every build problem) and the
+walkers only on demand (``walker``, after the first value the checker refused), into
 the same namespace, so building a validator compiles about a third of the code. A
 ``$ref`` to a definition with no structure (an enum, a bounded scalar) is checked
 inline; consecutive checker tests merge into one ``if not (... and ...)``.
@@ -40,7 +37,7 @@ from ._conditions import JSON_TYPES, Conditions, declared_types, type_test
 from ._emitter import Emitter, literal
 from ._expected import reference_text
 from ._refs import Node, Resolver, is_mapping, is_schema, name_of, ref_name
-from ._result import UNDEFINED, ValidationIssue, ValidationSuccess
+from ._result import UNDEFINED, ValidationIssue
 from ._schema_error import SchemaError
 
 __all__ = ["CHECK", "WALK", "Generator", "Path"]
@@ -130,9 +127,6 @@ _HELPERS: dict[str, Any] = {
     "_UNDEFINED": UNDEFINED,
     "_MISSING": _runtime.MISSING,
     "_Deep": _runtime.DepthExceeded,
-    "_new": object.__new__,
-    "_Success": ValidationSuccess,
-    "_fail": None,  # each Validator puts its own walker's report here
 }
 
 
@@ -213,22 +207,15 @@ class Generator:
     # -- driving ---------------------------------------------------------------
 
     def checker(self) -> tuple[str, str]:
-        """The checkers' source and the entry's name; raises ``SchemaError``.
+        """The checkers' source and the root checker's name; raises ``SchemaError``.
 
-        The entry ``validate_root(v0, fail=_fail)`` holds the root's checks (a root
-        checker ``c_root`` is written too only when a ``$ref`` points at the root).
         Every build problem is found here: the walkers read the same subschemas.
         """
-        from ._check import CheckWriter
-
-        entry = self.emitter.name("validate_root")
-        self._counter = 0
-        CheckWriter(self).entry(self.resolver.root_node, entry)
-        self.emitter.line()
+        name = self.function(self.resolver.root_node, CHECK)
         source = self._drain()
         if self.problems:
             raise SchemaError(list(self.problems.values()))
-        return source, entry
+        return source, name
 
     def walker(self) -> tuple[str, str]:
         """The walkers' source (with any checker they add) and the root walker's name.
