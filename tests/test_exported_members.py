@@ -97,3 +97,28 @@ def test_building_schemas_does_not_load_the_validator_compiler():
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     )
     assert completed.stdout.split() == ["False", "True"]
+
+
+def test_building_schemas_leaves_uuid_and_decimal_unimported_until_the_code_uses_them():
+    code = "\n".join(
+        [
+            "import sys, llmapp",
+            "class Shop:",
+            "    def search(self, query: str, data: bytes = b'ab') -> list[str]:",
+            "        '''Search the catalogue.'''",
+            "        return []",
+            "llmapp.application(Shop).functions[0].parameters",
+            "print(sorted(m for m in ('uuid', 'decimal') if m in sys.modules))",
+            "import uuid, decimal",
+            "class Ledger:",
+            "    def book(self, id: uuid.UUID, amount: decimal.Decimal = decimal.Decimal('1.5')) -> None:",
+            "        '''Book an amount.'''",
+            "properties = llmapp.application(Ledger).functions[0].parameters['properties']",
+            "print(properties['id']['format'], properties['amount']['format'],"
+            " properties['amount']['default'])",
+        ]
+    )
+    completed = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    )
+    assert completed.stdout.splitlines() == ["[]", "uuid decimal 1.5"]

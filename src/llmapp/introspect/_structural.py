@@ -14,11 +14,10 @@ import dataclasses
 import enum
 import ipaddress
 import pathlib
+import sys
 import typing
-import uuid
 from collections.abc import Callable, Mapping
 from datetime import date, datetime, time, timedelta
-from decimal import Decimal
 from typing import Any, Protocol
 
 import typing_extensions as te
@@ -211,8 +210,6 @@ _FORMATS: dict[Any, Node] = {
     date: _string("date", date),
     time: _string("time", time),
     timedelta: _string("duration", timedelta),
-    uuid.UUID: _string("uuid", uuid.UUID),
-    Decimal: _string("decimal", Decimal),
     ipaddress.IPv4Address: _string("ipv4", ipaddress.IPv4Address),
     ipaddress.IPv6Address: _string("ipv6", ipaddress.IPv6Address),
     pathlib.Path: _string("path", pathlib.Path),
@@ -240,7 +237,11 @@ EXACT: dict[Any, Node] = {
 }
 
 
-def _scalar_subclass(base: type) -> tuple[Callable[[Any], bool], Callable[..., Node | None]]:
+Row = tuple[Callable[[Any], bool], Callable[..., Node | None]]
+"""(predicate, handler): the handler builds the node of a type the predicate accepts."""
+
+
+def _scalar_subclass(base: type) -> Row:
     """``class Sku(str)``, a ``datetime`` subclass: the base's node, converted to the subclass."""
     node = EXACT[base]
 
@@ -253,11 +254,30 @@ def _scalar_subclass(base: type) -> tuple[Callable[[Any], bool], Callable[..., N
     return matches, handle
 
 
+def _unloaded_scalar(module: str, name: str, fmt: str) -> Row:
+    """``module.name`` and its subclasses as a string of format ``fmt``, without importing
+    ``module``: until the user's code has imported it, no annotation can name the type
+    (``uuid`` alone costs ~2 ms to import, its ``platform`` lookups included)."""
+
+    def matches(tp: Any) -> bool:
+        loaded = sys.modules.get(module)
+        return loaded is not None and _compat.is_class(tp) and issubclass(tp, getattr(loaded, name))
+
+    def handle(builder: Builder, tp: Any, scope: Scope) -> Node:
+        return StringNode(format=fmt, python_type=tp)
+
+    return matches, handle
+
+
 # bool before int, datetime before date: a subclass matches its nearest base first.
-SCALAR_ROWS = tuple(
-    _scalar_subclass(base)
-    for base in (
-        *(bool, int, float, str, bytes, bytearray, datetime, date, time, timedelta),
-        *(uuid.UUID, Decimal, ipaddress.IPv4Address, ipaddress.IPv6Address, pathlib.PurePath),
-    )
+SCALAR_ROWS: tuple[Row, ...] = (
+    *(
+        _scalar_subclass(base)
+        for base in (
+            *(bool, int, float, str, bytes, bytearray, datetime, date, time, timedelta),
+            *(ipaddress.IPv4Address, ipaddress.IPv6Address, pathlib.PurePath),
+        )
+    ),
+    _unloaded_scalar("uuid", "UUID", "uuid"),
+    _unloaded_scalar("decimal", "Decimal", "decimal"),
 )

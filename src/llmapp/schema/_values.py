@@ -8,17 +8,15 @@ the schema simply shows no default.
 
 from __future__ import annotations
 
-import base64
+import binascii
 import dataclasses
 import enum
 import ipaddress
 import math
 import pathlib
 import sys
-import uuid
 from collections.abc import Callable, Mapping
 from datetime import date, datetime, time, timedelta
-from decimal import Decimal
 from typing import Any
 
 __all__ = ["UNREPRESENTABLE", "json_value"]
@@ -90,14 +88,21 @@ _ROWS: tuple[tuple[type | tuple[type, ...], Callable[[Any], Any]], ...] = (
     (float, _float),
     ((datetime, date, time), lambda value: value.isoformat()),
     (timedelta, _duration),
-    ((uuid.UUID, ipaddress.IPv4Address, ipaddress.IPv6Address), str),
-    (Decimal, lambda value: str(value) if value.is_finite() else UNREPRESENTABLE),
+    ((ipaddress.IPv4Address, ipaddress.IPv6Address), str),
     (pathlib.PurePath, lambda value: value.as_posix()),
-    ((bytes, bytearray), lambda value: base64.b64encode(value).decode("ascii")),
+    ((bytes, bytearray), lambda value: binascii.b2a_base64(value, newline=False).decode("ascii")),
     (Mapping, _mapping),
     ((set, frozenset), _unordered),
     ((list, tuple), _sequence),
 )
+
+
+_UNLOADED_ROWS: tuple[tuple[str, str, Callable[[Any], Any]], ...] = (
+    ("uuid", "UUID", str),
+    ("decimal", "Decimal", lambda value: str(value) if value.is_finite() else UNREPRESENTABLE),
+)
+"""Types of modules llmapp does not import itself (``uuid`` costs ~2 ms): a value of
+one can only exist once the user's code has imported its module."""
 
 
 def json_value(value: Any) -> Any:
@@ -114,6 +119,10 @@ def json_value(value: Any) -> Any:
         return dump
     for types, convert in _ROWS:
         if isinstance(value, types):
+            return convert(value)
+    for module, name, convert in _UNLOADED_ROWS:
+        loaded = sys.modules.get(module)
+        if loaded is not None and isinstance(value, getattr(loaded, name)):
             return convert(value)
     return UNREPRESENTABLE
 
