@@ -4,16 +4,20 @@ annotated-types constraints become node fields, llmapp's markers become string
 fields or ``Meta``, ``Doc`` becomes the description. A constraint that cannot
 apply to the node (``MaxLen`` on an integer) is reported, never dropped
 silently; metadata nobody here knows (FastAPI's ``Depends``, ...) is ignored.
+
+annotated-types is read from ``sys.modules``, never imported here: its constraints
+can only be in an annotation once the user's code (or pydantic) has imported it, and
+importing it costs a build that does not use it ~8 ms.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import sys
 from collections.abc import Callable, Iterable
 from typing import Any
 
-import annotated_types as at
 import typing_extensions as te
 
 from llmapp import markers
@@ -68,33 +72,47 @@ def _string(name: str, *, encoded: bool = False) -> Callable[[Node, Any], Node |
     return apply
 
 
-# constraint class -> (attribute holding the value, how it lands on a node)
-_CONSTRAINTS: dict[type, tuple[str, Callable[[Node, Any], Node | None]]] = {
-    at.Ge: ("ge", _numeric("ge")),
-    at.Gt: ("gt", _numeric("gt")),
-    at.Le: ("le", _numeric("le")),
-    at.Lt: ("lt", _numeric("lt")),
-    at.MultipleOf: ("multiple_of", _numeric("multiple_of")),
-    at.MinLen: ("min_length", _length("min")),
-    at.MaxLen: ("max_length", _length("max")),
+Constraint = tuple[str, Callable[[Node, Any], Node | None]]
+"""(attribute holding the value, how it lands on a node)"""
+
+_MARKERS: dict[type, Constraint] = {
     markers.Format: ("name", _string("format")),
     markers.Pattern: ("regex", _string("pattern")),
     markers.ContentMediaType: ("media_type", _string("content_media_type", encoded=True)),
 }
+_ANNOTATED_TYPES: dict[str, Constraint] = {
+    "Ge": ("ge", _numeric("ge")),
+    "Gt": ("gt", _numeric("gt")),
+    "Le": ("le", _numeric("le")),
+    "Lt": ("lt", _numeric("lt")),
+    "MultipleOf": ("multiple_of", _numeric("multiple_of")),
+    "MinLen": ("min_length", _length("min")),
+    "MaxLen": ("max_length", _length("max")),
+}
+_META_TYPES = frozenset({markers.Title, markers.Examples, markers.Human, te.Doc, str})
 
 
-_PLAIN = frozenset(
-    {
-        *_CONSTRAINTS,
-        markers.Title,
-        markers.Examples,
-        markers.Human,
-        te.Doc,
-        getattr(at, "Doc", te.Doc),
-        str,
-    }
-)
-"""Metadata types that are never grouped: yielded as they are."""
+class _Known:
+    """The constraint classes known now, and those never grouped (yielded as they are)."""
+
+    def __init__(self, annotated_types: Any) -> None:
+        self.module = annotated_types
+        self.constraints = dict(_MARKERS)
+        plain = set(_META_TYPES)
+        if annotated_types is not None:
+            for name, constraint in _ANNOTATED_TYPES.items():
+                self.constraints[getattr(annotated_types, name)] = constraint
+            plain.add(getattr(annotated_types, "Doc", te.Doc))
+        self.plain = frozenset({*self.constraints, *plain})
+
+
+_known = functools.lru_cache(maxsize=4)(_Known)
+"""``_Known`` per annotated-types module object (``None`` while it is not imported)."""
+
+
+def _tables() -> _Known:
+    """The tables for the annotated-types module loaded now."""
+    return _known(sys.modules.get("annotated_types"))
 
 
 def _with_meta(node: Node, **changes: Any) -> Node:
@@ -114,8 +132,8 @@ def _meta_change(item: Any) -> dict[str, Any] | None:
     return None
 
 
-def _constrain(node: Node, item: Any, report: Report) -> Node:
-    attribute, apply = _CONSTRAINTS[type(item)]
+def _constrain(node: Node, item: Any, constraint: Constraint, report: Report) -> Node:
+    attribute, apply = constraint
     value = getattr(item, attribute)
     if isinstance(node, UnionNode):  # e.g. ``Annotated[int | None, Ge(0)]``: the non-null options
         options, applied = [], False
@@ -142,10 +160,12 @@ def _kind(node: Node) -> str:
 def _expand(metadata: Iterable[Any]) -> Iterable[Any]:
     """Flatten grouped metadata (``Interval``, ``Len``, pydantic ``FieldInfo``)."""
     field_info = _pydantic_field_info()
+    known = _tables()
+    grouped = getattr(known.module, "GroupedMetadata", None)
     for item in metadata:
-        if type(item) in _PLAIN:  # the common case, without a slow Protocol isinstance check
+        if type(item) in known.plain:  # the common case, without a slow Protocol isinstance check
             yield item
-        elif isinstance(item, at.GroupedMetadata):
+        elif grouped is not None and isinstance(item, grouped):
             yield from _expand(item)
         elif field_info is not None and isinstance(item, field_info):
             yield from _from_field_info(item)
@@ -176,9 +196,11 @@ def _from_field_info(info: Any) -> Iterable[Any]:
 
 def apply_metadata(node: Node, metadata: Iterable[Any], report: Report) -> Node:
     """``node`` with every known piece of ``Annotated`` metadata applied, in order."""
+    constraints = _tables().constraints
     for item in _expand(metadata):
-        if type(item) in _CONSTRAINTS:
-            node = _constrain(node, item, report)
+        constraint = constraints.get(type(item))
+        if constraint is not None:
+            node = _constrain(node, item, constraint, report)
             continue
         change = _meta_change(item)
         if change is not None:
