@@ -293,12 +293,7 @@ def test_spoiled_sample_fails_where_expected(shape: str, index: int) -> None:
 
 # -- execution: the arguments become the method's Python types and come back as JSON ----------
 
-KNOWN_BUGS = {
-    ("object_default", "defaults"): (
-        "a naive datetime default is written without an offset "
-        "('2024-01-01T09:30:00'), which its own format: date-time rejects"
-    ),
-}
+KNOWN_BUGS: dict[tuple[str, str], str] = {}
 
 
 def known_bug(shape: str, check: str) -> list[pytest.MarkDecorator]:

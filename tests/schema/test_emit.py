@@ -13,7 +13,7 @@ import sys
 import textwrap
 import uuid
 from collections.abc import Callable, Iterator
-from datetime import date, datetime, time, timedelta
+from datetime import date, datetime, time, timedelta, timezone
 from decimal import Decimal
 from pathlib import Path, PurePosixPath
 from typing import Annotated, Any, Generic, Literal, NamedTuple, Optional, TypeVar, Union
@@ -297,9 +297,11 @@ def test_no_parameters() -> None:
         ({"k": Decimal("1.50")}, {"k": "1.50"}),
         (Product("pen", 3), {"name": "pen", "price": 3}),
         (Point(1), {"x": 1, "y": 0}),
-        (datetime(2024, 5, 1, 12, 30), "2024-05-01T12:30:00"),
+        (datetime(2024, 5, 1, 12, 30, tzinfo=timezone.utc), "2024-05-01T12:30:00+00:00"),
+        (datetime(2024, 5, 1, 12, 30), UNREPRESENTABLE),  # no offset: fails format date-time
         (date(2024, 5, 1), "2024-05-01"),
-        (time(8, 0), "08:00:00"),
+        (time(8, 0, tzinfo=timezone(timedelta(hours=2))), "08:00:00+02:00"),
+        (time(8, 0), UNREPRESENTABLE),  # no offset: fails format time
         (timedelta(days=1, hours=2, minutes=3, seconds=4.5), "P1DT2H3M4.5S"),
         (timedelta(0), "PT0S"),
         (-timedelta(hours=1), "-PT1H"),

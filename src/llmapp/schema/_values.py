@@ -3,7 +3,8 @@
 An Enum becomes its value, a dataclass or NamedTuple a dict, a tuple or set a
 list, a ``datetime`` its ISO text, bytes base64 -- the same JSON the LLM would
 write for that type. A value with no JSON form gives ``UNREPRESENTABLE`` and
-the schema simply shows no default.
+the schema simply shows no default; so does a naive ``datetime`` or ``time``,
+whose text would lack the offset its own format requires.
 """
 
 from __future__ import annotations
@@ -50,6 +51,12 @@ def _duration(value: timedelta) -> str:
     return f"{sign}P{days}" + (f"T{clock}" if clock else "")
 
 
+def _clock(value: datetime | time) -> Any:
+    """ISO text with its offset; a naive value has none, and formats ``date-time`` and
+    ``time`` require one, so its default would fail its own schema: none is shown."""
+    return UNREPRESENTABLE if value.utcoffset() is None else value.isoformat()
+
+
 def _sequence(values: Any) -> Any:
     items = [json_value(item) for item in values]
     return UNREPRESENTABLE if any(item is UNREPRESENTABLE for item in items) else items
@@ -86,7 +93,8 @@ _ROWS: tuple[tuple[type | tuple[type, ...], Callable[[Any], Any]], ...] = (
     ((bool, str, type(None)), lambda value: value),
     (int, int),
     (float, _float),
-    ((datetime, date, time), lambda value: value.isoformat()),
+    ((datetime, time), _clock),
+    (date, lambda value: value.isoformat()),
     (timedelta, _duration),
     ((ipaddress.IPv4Address, ipaddress.IPv6Address), str),
     (pathlib.PurePath, lambda value: value.as_posix()),
