@@ -31,6 +31,8 @@ _serial = itertools.count(1)
 class Validator:
     """A compiled validator for one schema: call it with a value to get a ``Validation``.
 
+    A call never raises, whatever the value (cycles and hostile objects included): it
+    gives ``ValidationSuccess(value)``, or ``ValidationFailure`` with every issue.
     Building writes and compiles the fast checkers only; the issue walkers are written
     and compiled the first time a value fails (or when ``source`` is read), into the
     same namespace and under the same ``filename``.
