@@ -64,11 +64,18 @@ class CheckWriter:
         self.out = generator.emitter
 
     def function(self, node: Node, name: str) -> None:
+        recursive = node.pointer in self.gen.recursive
+        if recursive:
+            # A refused value is noted on its way out (see ``_runtime.FailedValues``), so
+            # the walkers skip re-checking it: without that, each level of an invalid
+            # chain would check the whole rest of the chain again (quadratic).
+            self.out.fail = "return _failed(v)"
         with self.out.block(f"def {name}(v, d):"):
-            if node.pointer in self.gen.recursive:
+            if recursive:
                 self.out.line(f"if d > {self.gen.max_depth}: raise _Deep")
             self.body(node, "v")
             self.out.line("return True")
+        self.out.fail = "return False"
 
     def block(self, node: Node, v: str) -> None:
         """Statements that ``return False`` when ``v`` does not match ``node``."""
@@ -101,7 +108,7 @@ class CheckWriter:
     def body(self, node: Node, v: str) -> None:
         schema = node.schema
         if schema is False:
-            self.out.line("return False")
+            self.out.line(self.out.fail)
             return
         if not is_mapping(schema) or is_trivial(schema):
             return
@@ -136,7 +143,9 @@ class CheckWriter:
     def _object_type(self, node: Node, v: str, conditions: list[str], objects: bool) -> None:
         """``type: object``: a dict subclass is copied to a plain dict once, so that the
         lookups below can be ``v[key]`` (no ``__missing__``, no overridden ``get``)."""
-        self.out.line(f"if type({v}) is not dict and ({v} := _as_dict({v})) is None: return False")
+        self.out.line(
+            f"if type({v}) is not dict and ({v} := _as_dict({v})) is None: {self.out.fail}"
+        )
         schema = node.schema
         if not (closed_object(schema) or iterates_keys(schema)):
             conditions = [f"_str_keys({v})", *conditions]
@@ -194,7 +203,7 @@ class CheckWriter:
             for name, item in found.items():
                 self.out.line(f"{item} = {v}[{literal(name)}]")
         with self.out.block("except KeyError:"):
-            self.out.line("return False")
+            self.out.line(self.out.fail)
         return found
 
     def _optional(self, node: Node, v: str, name: str, counter: str | None) -> None:
@@ -221,7 +230,9 @@ class CheckWriter:
                     names = [literal(n) for n in dependency if isinstance(n, str)]
                     if names:
                         needed = " and ".join(f"{n} in {v}" for n in names)
-                        self.out.line(f"if {literal(key)} in {v} and not ({needed}): return False")
+                        self.out.line(
+                            f"if {literal(key)} in {v} and not ({needed}): {self.out.fail}"
+                        )
                 elif is_schema(dependency) and not is_trivial(dependency):
                     with self.out.block(f"if {literal(key)} in {v}:"):
                         self.block(self.gen.resolver.child(node, keyword, key), v)
@@ -265,7 +276,7 @@ class CheckWriter:
 
     def _additional(self, node: Node, item: str) -> None:
         if node.schema.get("additionalProperties") is False:
-            self.out.line("return False")
+            self.out.line(self.out.fail)
         else:
             self.block(self.gen.resolver.child(node, "additionalProperties"), item)
 

@@ -137,6 +137,20 @@ def is_trivial(schema: Any) -> bool:
     return is_mapping(schema) and _VALIDATING.isdisjoint(schema)
 
 
+_REF_SIBLINGS = (_VALIDATING - {"$ref", "$dynamicRef"}) | {
+    "nullable",
+    "discriminator",
+    "x-discriminator",
+}
+
+
+def _bare_ref(node: Node) -> bool:
+    """A subschema that only points elsewhere (``$ref`` plus annotations): checking it
+    is checking its target, nothing more."""
+    schema = node.schema
+    return is_mapping(schema) and _REF_SIBLINGS.isdisjoint(schema)
+
+
 def has_structure(schema: Any) -> bool:
     """True for a schema with keywords that look inside the value or combine subschemas."""
     return is_mapping(schema) and not _STRUCTURE.isdisjoint(schema)
@@ -190,6 +204,7 @@ class Generator:
         self.max_depth = max_depth
         self.emitter = Emitter()
         self.emitter.reserve_all(_HELPERS)
+        self.failed = _runtime.FailedValues()
         self.problems: dict[str, BuildProblem] = {}
         self._current: Node = self.resolver.root_node
         self.conditions = Conditions(self.emitter, self._report_keyword)
@@ -203,6 +218,9 @@ class Generator:
         self._naming: set[str] = set()
         self.targets: frozenset[str] = frozenset()
         self.recursive, self.reaching = self._analyse()
+        if self.recursive:
+            self.emitter.reserve("_FAILED", self.failed.ids)
+            self.emitter.reserve("_failed", self.failed.note)
 
     # -- driving ---------------------------------------------------------------
 
@@ -425,10 +443,19 @@ class Generator:
         return [f"{self.function(target, CHECK)}({v}, {self.depth_of(target)})"]
 
     def safe_check(self, node: Node, v: str) -> str:
-        """``check_expr`` for use inside a walker, where hitting the depth limit means False."""
-        if self.may_raise(node):
-            return f"_passes({self.function(node, CHECK)}, {v}, {self.depth_of(node)})"
-        return self.check_expr(node, v)
+        """``check_expr`` for use inside a walker, where hitting the depth limit means False.
+
+        A bare ``$ref`` to a recursive definition first asks whether that definition's
+        checker already refused ``v`` (``FailedValues``), so a walk down an invalid
+        chain does not check the rest of the chain again at every level.
+        """
+        if not self.may_raise(node):
+            return self.check_expr(node, v)
+        test = f"_passes({self.function(node, CHECK)}, {v}, {self.depth_of(node)})"
+        target = self.target(node)
+        if target is not None and target.pointer in self.recursive and _bare_ref(node):
+            return f"(id({v}) not in _FAILED and {test})"
+        return test
 
     def inline_expr(self, node: Node, v: str, budget: int = 3) -> str | None:
         schema = node.schema

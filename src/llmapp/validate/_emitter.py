@@ -57,6 +57,8 @@ class Emitter:
         self._indent = ""
         self._pending: list[str] = []
         self._failed: str | None = None
+        self.fail = "return False"
+        """The statement a failed test runs (checkers of recursive definitions note it)."""
         self.globals: dict[str, Any] = {}
         self._taken: set[str] = set()
         self._constants: dict[tuple[type, Any, str], str] = {}
@@ -67,7 +69,7 @@ class Emitter:
         self._lines.append(self._indent + text if text else "")
 
     def require(self, test: str, failed: str | None = None) -> None:
-        """``if not test: return False``, merged with the tests written next to it.
+        """``if not test: return False`` (or ``fail``), merged with the tests written next to it.
 
         ``test`` must be an operand of ``and`` as it stands (a comparison, a call, a
         ``not``, a parenthesised expression): consecutive ones become one ``if``. A
@@ -88,17 +90,17 @@ class Emitter:
         indent = self._indent
         if len(tests) == 1:
             failed = self._failed or "not " + tests[0]
-            self._lines.append(f"{indent}if {failed}: return False")
+            self._lines.append(f"{indent}if {failed}: {self.fail}")
             return
         joined = " and ".join(tests)
         if len(indent) + len(joined) <= _WIDTH:
-            self._lines.append(f"{indent}if not ({joined}): return False")
+            self._lines.append(f"{indent}if not ({joined}): {self.fail}")
             return
         self._lines.append(f"{indent}if not (")
         self._lines.append(f"{indent}    {tests[0]}")
         self._lines.extend(f"{indent}    and {test}" for test in tests[1:])
         self._lines.append(f"{indent}):")
-        self._lines.append(f"{indent}    return False")
+        self._lines.append(f"{indent}    {self.fail}")
 
     def block(self, header: str) -> _Block:
         """``header`` (ending in a colon) and an indented body; ``pass`` if left empty."""

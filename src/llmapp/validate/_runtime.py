@@ -17,6 +17,7 @@ if TYPE_CHECKING:
 __all__ = [
     "MISSING",
     "DepthExceeded",
+    "FailedValues",
     "as_dict",
     "count_true",
     "exactly_one",
@@ -50,6 +51,39 @@ class _Missing:
 
 
 MISSING: Any = _Missing()
+
+
+class FailedValues:
+    """The values that checkers of recursive definitions refused, by ``id``.
+
+    A refusal propagates up a recursive checker's calls, so the set holds the whole
+    path from the root down to the first mistake. The walkers read it: a value in it
+    is walked straight away instead of being checked again first, and a bare ``$ref``
+    in a union takes the refusal as its check's answer (``Generator.safe_check``).
+    Without it, every level of an invalid chain ``{"next": {"next": ...}}`` would check
+    the rest of the chain once more (quadratic in its length).
+
+    One set per validator, emptied before each validation: during a walk every id in
+    it is a value of the input being walked (input values are alive throughout, so no
+    other object can carry their id), refused by that same checker. A value missing
+    from it (another thread emptied the set, or it reached ``LIMIT``) is checked as
+    before, which costs time, never correctness. It is emptied again after the walk.
+    """
+
+    LIMIT = 4096
+
+    __slots__ = ("ids",)
+
+    def __init__(self) -> None:
+        self.ids: set[int] = set()
+
+    def note(self, value: object) -> bool:
+        """Record ``value`` as refused; returns False, what the checker returns."""
+        ids = self.ids
+        if len(ids) >= self.LIMIT:
+            ids.clear()
+        ids.add(id(value))
+        return False
 
 
 class DepthExceeded(Exception):

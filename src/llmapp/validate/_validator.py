@@ -47,6 +47,7 @@ class Validator:
         "__call__",
         "_check",
         "_expected",
+        "_failed",
         "_generator",
         "_namespace",
         "_source",
@@ -69,7 +70,9 @@ class Validator:
         self._walk: Walker | None = None
         self._generator: Generator | None = generator
         self._expected: str | None = None
-        setattr(self, "__call__", _entry(self._check, self._failure))  # noqa: B010 (a slot)
+        self._failed = generator.failed.ids
+        noted = self._failed if generator.recursive else None
+        setattr(self, "__call__", _entry(self._check, self._failure, noted))  # noqa: B010 (a slot)
 
     @property
     def source(self) -> str:
@@ -90,6 +93,7 @@ class Validator:
             self._stopped(value, errors, error)
         if not errors:
             self._stopped(value, errors, None)
+        self._failed.clear()  # the walk used what the checkers noted: a fresh start
         failure = _new(ValidationFailure)  # ValidationFailure(value, errors), one call less
         failure._data = value
         failure._errors = errors
@@ -155,14 +159,33 @@ class Validator:
 
 
 def _entry(
-    check: Callable[[Any, int], bool], failure: Callable[[object], ValidationFailure]
+    check: Callable[[Any, int], bool],
+    failure: Callable[[object], ValidationFailure],
+    noted: set[int] | None,
 ) -> Callable[[object], Validation]:
     """What calling a ``Validator`` runs: the checker, and the walker for a refused value.
 
     The closure sits in the instance's ``__call__`` slot rather than being a method:
     calling the instance then reaches it without a method frame in between, a tenth
-    of the time of a small valid call.
+    of the time of a small valid call. ``noted`` is the set of values the recursive
+    checkers refused (``_runtime.FailedValues``): it is emptied before each check, so
+    every id in it during the walk is a value of this very input.
     """
+    if noted is not None:
+        forget = noted.clear
+
+        def validate_recursive(value: object) -> Validation:
+            forget()
+            try:
+                if check(value, 0):
+                    success = _new(ValidationSuccess)  # ValidationSuccess(value), one call less
+                    success._data = value
+                    return success
+            except Exception:
+                pass  # DepthExceeded, RecursionError or a hostile object: the walker explains
+            return failure(value)
+
+        return validate_recursive
 
     def validate(value: object) -> Validation:
         try:

@@ -71,16 +71,17 @@ class WalkWriter:
         check = self.gen.function(target, CHECK)
         walk = self.gen.function(target, WALK)
         if target.pointer in self.gen.reaching or self.gen.may_raise(target):
-            # _passes(check, ...) in place: one Python call less for each child walked
-            passed = self.gen.fresh("ok")
+            # _passes(check, ...) in place: one Python call less for each child walked.
+            # A value a recursive checker already refused is walked without a new check.
+            known = f"id({v}) in _FAILED or " if target.pointer in self.gen.recursive else ""
+            bad = self.gen.fresh("bad")
             with self.out.block("try:"):
-                self.out.line(f"{passed} = {check}({v}, {depth})")
+                self.out.line(f"{bad} = {known}not {check}({v}, {depth})")
             with self.out.block("except _Deep:"):
-                self.out.line(f"{passed} = False")
-            test = passed
-        else:
-            test = f"{check}({v}, {depth})"
-        self.out.line(f"if not {test}: {walk}({v}, {path.code()}, e, {depth})")
+                self.out.line(f"{bad} = True")
+            self.out.line(f"if {bad}: {walk}({v}, {path.code()}, e, {depth})")
+            return
+        self.out.line(f"if not {check}({v}, {depth}): {walk}({v}, {path.code()}, e, {depth})")
 
     def body(self, node: Node, v: str, path: Path) -> None:
         schema = node.schema
