@@ -171,21 +171,6 @@ def _entry(
     checkers refused (``_runtime.FailedValues``): it is emptied before each check, so
     every id in it during the walk is a value of this very input.
     """
-    if noted is not None:
-        forget = noted.clear
-
-        def validate_recursive(value: object) -> Validation:
-            forget()
-            try:
-                if check(value, 0):
-                    success = _new(ValidationSuccess)  # ValidationSuccess(value), one call less
-                    success._data = value
-                    return success
-            except Exception:
-                pass  # DepthExceeded, RecursionError or a hostile object: the walker explains
-            return failure(value)
-
-        return validate_recursive
 
     def validate(value: object) -> Validation:
         try:
@@ -197,7 +182,15 @@ def _entry(
             pass  # DepthExceeded, RecursionError or a hostile object: the walker explains
         return failure(value)
 
-    return validate
+    if noted is None:
+        return validate
+    forget = noted.clear
+
+    def validate_recursive(value: object) -> Validation:
+        forget()
+        return validate(value)
+
+    return validate_recursive
 
 
 def _register(schema: Mapping[str, Any] | bool, source: str) -> str:
