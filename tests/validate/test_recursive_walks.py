@@ -11,6 +11,8 @@ from __future__ import annotations
 import threading
 from typing import Any
 
+from tests.validate.test_depth import TREE
+
 from llmapp.validate import Validator
 
 CHAIN = {
@@ -26,21 +28,6 @@ CHAIN = {
         }
     },
     "$ref": "#/$defs/N",
-}
-
-TREE = {
-    "$defs": {
-        "Node": {
-            "type": "object",
-            "properties": {
-                "name": {"type": "string"},
-                "children": {"type": "array", "items": {"$ref": "#/$defs/Node"}},
-            },
-            "required": ["name", "children"],
-            "additionalProperties": False,
-        }
-    },
-    "$ref": "#/$defs/Node",
 }
 
 
