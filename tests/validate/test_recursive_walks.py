@@ -133,3 +133,24 @@ def test_threads_sharing_a_recursive_validator_get_the_same_issues() -> None:
     for thread in threads:
         thread.join()
     assert found and all(found)
+
+
+def test_a_cyclic_value_is_walked_unchecked_after_its_first_depth_overflow() -> None:
+    schema = {
+        "$defs": {
+            "T": {
+                "type": "object",
+                "properties": {"kids": {"type": "array", "items": {"$ref": "#/$defs/T"}}},
+                "required": ["kids"],
+            }
+        },
+        "$ref": "#/$defs/T",
+    }
+    check = Validator(schema, max_depth=100)  # the counting wrapper doubles each frame
+    calls = counting(check, "c_T")
+    cyclic: dict[str, Any] = {"kids": []}
+    cyclic["kids"].extend([cyclic, cyclic])
+    result = check(cyclic)
+    [issue] = result.errors
+    assert issue.description == "nested deeper than 100 levels"
+    assert calls[0] <= 4 * 100  # one overflowing check, then walks (was ~100 * 100 / 2)

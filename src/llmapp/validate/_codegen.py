@@ -220,6 +220,7 @@ class Generator:
         self.recursive, self.reaching = self._analyse()
         if self.recursive:
             self.emitter.reserve("_FAILED", self.failed.ids)
+            self.emitter.reserve("_DEEP", self.failed.deep)
             self.emitter.reserve("_failed", self.failed.note)
 
     # -- driving ---------------------------------------------------------------

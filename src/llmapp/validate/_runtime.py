@@ -68,14 +68,24 @@ class FailedValues:
     other object can carry their id), refused by that same checker. A value missing
     from it (another thread emptied the set, or it reached ``LIMIT``) is checked as
     before, which costs time, never correctness. It is emptied again after the walk.
+
+    ``deep`` holds the values whose check hit the depth limit during a walk: a cyclic
+    input meets them again at every turn and is then walked without a check (linear
+    up to the limit instead of quadratic). Only walking reads it, never a union test:
+    a value too deep from one place may be fine from a shallower one.
     """
 
     LIMIT = 4096
 
-    __slots__ = ("ids",)
+    __slots__ = ("deep", "ids")
 
     def __init__(self) -> None:
         self.ids: set[int] = set()
+        self.deep: set[int] = set()
+
+    def clear(self) -> None:
+        self.ids.clear()
+        self.deep.clear()
 
     def note(self, value: object) -> bool:
         """Record ``value`` as refused; returns False, what the checker returns."""

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from ._codegen import Generator
 from ._result import Validation, ValidationFailure, ValidationIssue, ValidationSuccess
-from ._runtime import DepthExceeded
+from ._runtime import DepthExceeded, FailedValues
 
 __all__ = ["Validator", "validator"]
 
@@ -70,7 +70,7 @@ class Validator:
         self._walk: Walker | None = None
         self._generator: Generator | None = generator
         self._expected: str | None = None
-        self._failed = generator.failed.ids
+        self._failed = generator.failed
         noted = self._failed if generator.recursive else None
         setattr(self, "__call__", _entry(self._check, self._failure, noted))  # noqa: B010 (a slot)
 
@@ -161,15 +161,15 @@ class Validator:
 def _entry(
     check: Callable[[Any, int], bool],
     failure: Callable[[object], ValidationFailure],
-    noted: set[int] | None,
+    noted: FailedValues | None,
 ) -> Callable[[object], Validation]:
     """What calling a ``Validator`` runs: the checker, and the walker for a refused value.
 
     The closure sits in the instance's ``__call__`` slot rather than being a method:
     calling the instance then reaches it without a method frame in between, a tenth
-    of the time of a small valid call. ``noted`` is the set of values the recursive
-    checkers refused (``_runtime.FailedValues``): it is emptied before each check, so
-    every id in it during the walk is a value of this very input.
+    of the time of a small valid call. ``noted`` holds the values the recursive
+    checkers refused (``_runtime.FailedValues``): emptied before each check, so every
+    id in it during the walk is a value of this very input.
     """
 
     def validate(value: object) -> Validation:
@@ -184,7 +184,7 @@ def _entry(
 
     if noted is None:
         return validate
-    forget = noted.clear
+    forget = noted.ids.clear  # deep only steers walks, which stay right whatever it holds
 
     def validate_recursive(value: object) -> Validation:
         forget()

@@ -73,11 +73,14 @@ class WalkWriter:
         if target.pointer in self.gen.reaching or self.gen.may_raise(target):
             # _passes(check, ...) in place: one Python call less for each child walked.
             # A value a recursive checker already refused is walked without a new check.
-            known = f"id({v}) in _FAILED or " if target.pointer in self.gen.recursive else ""
+            recursive = target.pointer in self.gen.recursive
+            known = f"id({v}) in _FAILED or id({v}) in _DEEP or " if recursive else ""
             bad = self.gen.fresh("bad")
             with self.out.block("try:"):
                 self.out.line(f"{bad} = {known}not {check}({v}, {depth})")
             with self.out.block("except _Deep:"):
+                if recursive:  # too deep from here: a cycle met again is walked unchecked
+                    self.out.line(f"_DEEP.add(id({v}))")
                 self.out.line(f"{bad} = True")
             self.out.line(f"if {bad}: {walk}({v}, {path.code()}, e, {depth})")
             return
