@@ -70,12 +70,14 @@ class CheckWriter:
             # the walkers skip re-checking it: without that, each level of an invalid
             # chain would check the whole rest of the chain again (quadratic).
             self.out.fail = "return _failed(v)"
-        with self.out.block(f"def {name}(v, d):"):
-            if recursive:
-                self.out.line(f"if d > {self.gen.max_depth}: raise _Deep")
-            self.body(node, "v")
-            self.out.line("return True")
-        self.out.fail = "return False"
+        try:
+            with self.out.block(f"def {name}(v, d):"):
+                if recursive:
+                    self.out.line(f"if d > {self.gen.max_depth}: raise _Deep")
+                self.body(node, "v")
+                self.out.line("return True")
+        finally:
+            self.out.fail = "return False"
 
     def block(self, node: Node, v: str) -> None:
         """Statements that ``return False`` when ``v`` does not match ``node``."""

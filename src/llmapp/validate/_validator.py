@@ -70,9 +70,8 @@ class Validator:
         self._walk: Walker | None = None
         self._generator: Generator | None = generator
         self._expected: str | None = None
-        self._failed = generator.failed
-        noted = self._failed if generator.recursive else None
-        setattr(self, "__call__", _entry(self._check, self._failure, noted))  # noqa: B010 (a slot)
+        self._failed = generator.failed if generator.recursive else None
+        setattr(self, "__call__", _entry(self._check, self._failure, self._failed))  # noqa: B010
 
     @property
     def source(self) -> str:
@@ -93,7 +92,8 @@ class Validator:
             self._stopped(value, errors, error)
         if not errors:
             self._stopped(value, errors, None)
-        self._failed.clear()  # the walk used what the checkers noted: a fresh start
+        if self._failed is not None:
+            self._failed.clear()  # the walk used what the checkers noted: a fresh start
         failure = _new(ValidationFailure)  # ValidationFailure(value, errors), one call less
         failure._data = value
         failure._errors = errors
