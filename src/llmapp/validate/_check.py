@@ -24,7 +24,6 @@ from ._codegen import (
 )
 from ._conditions import type_test
 from ._emitter import literal
-from ._patterns import PatternError, compile_pattern
 from ._refs import Node, is_mapping, is_schema
 
 __all__ = ["CheckWriter", "closed_object", "iterates_keys", "object_parts"]
@@ -241,9 +240,6 @@ class CheckWriter:
 
     def _key_loop(self, node: Node, v: str, props: dict[str, Any]) -> None:
         schema = node.schema
-        extra = schema.get("additionalProperties")
-        patterns = schema.get("patternProperties")
-        patterns = patterns if is_mapping(patterns) else {}
         key, item = self.gen.fresh("k"), self.gen.fresh("v")
         known = self.out.constant(frozenset(props), "PROPERTIES")
         with self.out.block(f"for {key}, {item} in {v}.items():"):
@@ -251,44 +247,19 @@ class CheckWriter:
             if "propertyNames" in schema:
                 names = self.gen.resolver.child(node, "propertyNames")
                 self.out.require(self.gen.check_expr(names, key))
-            if extra is None or extra is True:
-                matched = None
-            elif patterns:
-                matched = self.gen.fresh("m")
-                self.out.line(f"{matched} = {key} in {known}")
-            else:
-                self.out.line(f"if {key} in {known}: continue")
-                matched = ""
-            for pattern in patterns:
-                regex = self._regex(node, pattern)
-                if regex is None:
-                    continue
-                child = self.gen.resolver.child(node, "patternProperties", pattern)
-                with self.out.block(f"if {regex}.search({key}) is not None:"):
-                    if matched:
-                        self.out.line(f"{matched} = True")
-                    self.block(child, item)
-            if matched is None:
-                return
-            if matched:
-                with self.out.block(f"if not {matched}:"):
-                    self._additional(node, item)
-            else:
-                self._additional(node, item)
+            self.gen.key_schemas(
+                node,
+                key,
+                known,
+                lambda child: self.block(child, item),
+                lambda: self._additional(node, item),
+            )
 
     def _additional(self, node: Node, item: str) -> None:
         if node.schema.get("additionalProperties") is False:
             self.out.line(self.out.fail)
         else:
             self.block(self.gen.resolver.child(node, "additionalProperties"), item)
-
-    def _regex(self, node: Node, pattern: str) -> str | None:
-        try:
-            compiled = compile_pattern(pattern)
-        except PatternError as error:
-            self.gen.report(node, "patternProperties", f"{pattern!r} cannot be used: {error}")
-            return None
-        return self.out.constant(compiled, "PATTERN")
 
     # -- arrays ------------------------------------------------------------------
 

@@ -25,7 +25,6 @@ from ._codegen import (
 )
 from ._conditions import conjunction, type_test
 from ._emitter import literal
-from ._patterns import PatternError, compile_pattern
 from ._refs import Node, is_mapping, is_schema
 from ._shapes import union_info, union_shape
 
@@ -239,9 +238,6 @@ class WalkWriter:
 
     def _key_loop(self, node: Node, v: str, path: Path, props: dict[str, Any]) -> None:
         schema = node.schema
-        extra = schema.get("additionalProperties")
-        patterns = schema.get("patternProperties")
-        patterns = patterns if is_mapping(patterns) else {}
         key, item = self.gen.fresh("k"), self.gen.fresh("v")
         where = path.dynamic(f"_key_path({key})")
         known = self.out.constant(frozenset(props), "PROPERTIES")
@@ -254,44 +250,19 @@ class WalkWriter:
                 with self.out.block(f"if not {self.gen.safe_check(names, key)}:"):
                     reason = "this key is not an allowed property name"
                     self.issue(where, self.gen.expected(names), key, reason)
-            if extra is None or extra is True:
-                matched = None
-            elif patterns:
-                matched = self.gen.fresh("m")
-                self.out.line(f"{matched} = {key} in {known}")
-            else:
-                self.out.line(f"if {key} in {known}: continue")
-                matched = ""
-            for pattern in patterns:
-                regex = self._regex(node, pattern)
-                if regex is None:
-                    continue
-                child = self.gen.resolver.child(node, "patternProperties", pattern)
-                with self.out.block(f"if {regex}.search({key}) is not None:"):
-                    if matched:
-                        self.out.line(f"{matched} = True")
-                    self.block(child, item, where)
-            if matched is None:
-                return
-            if matched:
-                with self.out.block(f"if not {matched}:"):
-                    self._additional(node, item, where)
-            else:
-                self._additional(node, item, where)
+            self.gen.key_schemas(
+                node,
+                key,
+                known,
+                lambda child: self.block(child, item, where),
+                lambda: self._additional(node, item, where),
+            )
 
     def _additional(self, node: Node, item: str, where: Path) -> None:
         if node.schema.get("additionalProperties") is False:
             self.issue(where, "undefined", item)
         else:
             self.block(self.gen.resolver.child(node, "additionalProperties"), item, where)
-
-    def _regex(self, node: Node, pattern: str) -> str | None:
-        try:
-            compiled = compile_pattern(pattern)
-        except PatternError as error:
-            self.gen.report(node, "patternProperties", f"{pattern!r} cannot be used: {error}")
-            return None
-        return self.out.constant(compiled, "PATTERN")
 
     # -- arrays ------------------------------------------------------------------
 
