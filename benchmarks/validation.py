@@ -139,19 +139,36 @@ def _result_floor(payload: Payload, schema: dict[str, Any]) -> Check:
     return check
 
 
+def _raising(
+    validate: Callable[[Any], object], error: type[Exception], *, listed: bool = False
+) -> Check:
+    """A check for a peer that raises ``error`` on invalid data: the number of the
+    exception's ``errors()`` when ``listed`` (pydantic), else 1 (it stops at the first)."""
+    if listed:
+
+        def count_all(data: Any) -> int:
+            try:
+                validate(data)
+                return 0
+            except error as exc:
+                return len(exc.errors())  # type: ignore[attr-defined]
+
+        return count_all
+
+    def count_first(data: Any) -> int:
+        try:
+            validate(data)
+            return 0
+        except error:
+            return 1
+
+    return count_first
+
+
 def _pydantic(payload: Payload, schema: dict[str, Any]) -> Check:
     from pydantic import TypeAdapter, ValidationError
 
-    validate_python = TypeAdapter(payload.type).validate_python
-
-    def check(data: Any) -> int:
-        try:
-            validate_python(data)
-            return 0
-        except ValidationError as exc:
-            return len(exc.errors())
-
-    return check
+    return _raising(TypeAdapter(payload.type).validate_python, ValidationError, listed=True)
 
 
 def _msgspec(payload: Payload, schema: dict[str, Any]) -> Check:
@@ -174,16 +191,7 @@ def _msgspec(payload: Payload, schema: dict[str, Any]) -> Check:
 def _fastjsonschema(payload: Payload, schema: dict[str, Any]) -> Check:
     import fastjsonschema
 
-    validate, error = fastjsonschema.compile(schema), fastjsonschema.JsonSchemaValueException
-
-    def check(data: Any) -> int:
-        try:
-            validate(data)
-            return 0
-        except error:
-            return 1
-
-    return check
+    return _raising(fastjsonschema.compile(schema), fastjsonschema.JsonSchemaValueException)
 
 
 def _jsonschema(payload: Payload, schema: dict[str, Any]) -> Check:
@@ -226,16 +234,7 @@ def _json_handwritten(payload: Payload, schema: dict[str, Any]) -> Check:
 def _pydantic_json(payload: Payload, schema: dict[str, Any]) -> Check:
     from pydantic import TypeAdapter, ValidationError
 
-    validate_json = TypeAdapter(payload.type).validate_json
-
-    def check(text: str) -> int:
-        try:
-            validate_json(text)
-            return 0
-        except ValidationError as exc:
-            return len(exc.errors())
-
-    return check
+    return _raising(TypeAdapter(payload.type).validate_json, ValidationError, listed=True)
 
 
 def _msgspec_json(payload: Payload, schema: dict[str, Any]) -> Check:
@@ -244,16 +243,7 @@ def _msgspec_json(payload: Payload, schema: dict[str, Any]) -> Check:
     from benchmarks._msgspec_types import MSGSPEC_TYPES
 
     decoder = msgspec.json.Decoder(MSGSPEC_TYPES[payload.method])
-    decode, error = decoder.decode, msgspec.ValidationError
-
-    def check(text: str) -> int:
-        try:
-            decode(text)
-            return 0
-        except error:
-            return 1
-
-    return check
+    return _raising(decoder.decode, msgspec.ValidationError)
 
 
 END_TO_END = [
