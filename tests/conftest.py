@@ -1,9 +1,14 @@
-"""Shared fixtures: where the conformance corpora live, and skipping when they are absent."""
+"""Shared fixtures: where the conformance corpora live (skipping when they are absent), and
+modules written to disk for a test."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import importlib.util
+import sys
+import textwrap
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -23,3 +28,24 @@ def corpus() -> Callable[..., Path]:
         return path
 
     return locate
+
+
+@pytest.fixture
+def load(tmp_path: Path) -> Iterator[Callable[[str, str], Any]]:
+    """Write a module to disk and import it under a given (possibly dotted) name."""
+    loaded: list[str] = []
+
+    def load(name: str, source: str) -> Any:
+        path = tmp_path / f"{name.replace('.', '_')}.py"
+        path.write_text(textwrap.dedent(source))
+        spec = importlib.util.spec_from_file_location(name, path)
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        loaded.append(name)
+        spec.loader.exec_module(module)
+        return module
+
+    yield load
+    for name in loaded:
+        sys.modules.pop(name, None)

@@ -9,7 +9,6 @@ import collections
 import collections.abc as abc
 import dataclasses
 import enum
-import importlib.util
 import ipaddress
 import pathlib
 import subprocess
@@ -17,7 +16,7 @@ import sys
 import textwrap
 import typing
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from datetime import date, datetime, time, timedelta
 from decimal import Decimal
 from pathlib import Path
@@ -63,27 +62,6 @@ from llmapp.markers import URL, ContentMediaType, Email, Examples, Format, Human
 
 T = TypeVar("T")
 U = TypeVar("U")
-
-
-@pytest.fixture
-def load(tmp_path: Path) -> Iterator[Callable[[str, str], Any]]:
-    """Write a module to disk and import it under a given (possibly dotted) name."""
-    loaded: list[str] = []
-
-    def load(name: str, source: str) -> Any:
-        path = tmp_path / f"{name.replace('.', '_')}.py"
-        path.write_text(textwrap.dedent(source))
-        spec = importlib.util.spec_from_file_location(name, path)
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        loaded.append(name)
-        spec.loader.exec_module(module)
-        return module
-
-    yield load
-    for name in loaded:
-        sys.modules.pop(name, None)
 
 
 def build(annotation: Any, **namespaces: Any) -> tuple[Any, TypeBuilder]:

@@ -7,12 +7,9 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-import importlib.util
 import json
-import sys
-import textwrap
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from datetime import date, datetime, time, timedelta, timezone
 from decimal import Decimal
 from pathlib import Path, PurePosixPath
@@ -42,27 +39,6 @@ from llmapp.schema._naming import assign_names
 from llmapp.schema._values import UNREPRESENTABLE, json_value
 
 T = TypeVar("T")
-
-
-@pytest.fixture
-def load(tmp_path: Path) -> Iterator[Callable[[str, str], Any]]:
-    """Write a module to disk and import it under a given (possibly dotted) name."""
-    loaded: list[str] = []
-
-    def load(name: str, source: str) -> Any:
-        path = tmp_path / f"{name.replace('.', '_')}.py"
-        path.write_text(textwrap.dedent(source))
-        spec = importlib.util.spec_from_file_location(name, path)
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        loaded.append(name)
-        spec.loader.exec_module(module)
-        return module
-
-    yield load
-    for name in loaded:
-        sys.modules.pop(name, None)
 
 
 class Method:
