@@ -265,21 +265,9 @@ class CheckWriter:
 
     def _array(self, node: Node, v: str) -> None:
         schema = node.schema
-        prefix_key, rest_key = (
-            ("items", "additionalItems")
-            if isinstance(schema.get("items"), list)
-            else ("prefixItems", "items")
+        rest_key, count = self.gen.prefix_items(
+            node, v, lambda child, item, position: self.block(child, item)
         )
-        prefix = schema.get(prefix_key)
-        count = len(prefix) if isinstance(prefix, list) else 0
-        for position in range(count):
-            child = self.gen.resolver.child(node, prefix_key, str(position))
-            if is_trivial(child.schema):
-                continue
-            item = self.gen.fresh("v")
-            with self.out.block(f"if len({v}) > {position}:"):
-                self.out.line(f"{item} = {v}[{position}]")
-                self.block(child, item)
         rest = schema.get(rest_key)
         if rest is False:
             self.out.require(f"len({v}) <= {count}", f"len({v}) > {count}")

@@ -501,6 +501,31 @@ class Generator:
         else:
             additional()
 
+    def prefix_items(
+        self, node: Node, v: str, visit: Callable[[Node, str, int], None]
+    ) -> tuple[str, int]:
+        """Write the checks of an array's positional items (``prefixItems``, or draft 4's
+        list ``items``): ``visit(schema, item variable, position)`` for each non-trivial
+        one. Returns the keyword for the items after them and how many positions there
+        are, for the caller's own rest-of-array loop."""
+        schema = node.schema
+        prefix_key, rest_key = (
+            ("items", "additionalItems")
+            if isinstance(schema.get("items"), list)
+            else ("prefixItems", "items")
+        )
+        prefix = schema.get(prefix_key)
+        count = len(prefix) if isinstance(prefix, list) else 0
+        for position in range(count):
+            child = self.resolver.child(node, prefix_key, str(position))
+            if is_trivial(child.schema):
+                continue
+            item = self.fresh("v")
+            with self.emitter.block(f"if len({v}) > {position}:"):
+                self.emitter.line(f"{item} = {v}[{position}]")
+                visit(child, item, position)
+        return rest_key, count
+
     def _pattern_constant(self, node: Node, pattern: str) -> str | None:
         """The global holding a ``patternProperties`` regex, or None (reported) if unusable."""
         try:
