@@ -19,6 +19,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis_jsonschema import from_schema
+from tests.separate.test_split import obj
 
 from llmapp.schema import HUMAN_KEYWORD, is_file, is_human, is_string
 from llmapp.separate import merge_values, split_parameters, split_value
@@ -28,18 +29,6 @@ INTEGER = {"type": "integer"}
 PNG = {"type": "string", "contentMediaType": "image/png", "maxLength": 8}
 SECRET = {"type": "string", HUMAN_KEYWORD: True, "maxLength": 5}
 MAX_DEPTH = 3
-
-
-def obj(
-    properties: dict[str, Any], required: list[str] | None = None, **extra: Any
-) -> dict[str, Any]:
-    return {
-        "type": "object",
-        "properties": properties,
-        "required": list(properties) if required is None else required,
-        "additionalProperties": False,
-        **extra,
-    }
 
 
 def array(items: dict[str, Any], **extra: Any) -> dict[str, Any]:
