@@ -18,13 +18,13 @@ from ._codegen import (
     LEAF_ONLY,
     OBJECT_SET,
     SPLIT_LEVEL,
-    Generator,
     has_structure,
     is_trivial,
 )
 from ._conditions import type_test
 from ._emitter import literal
 from ._refs import Node, is_mapping, is_schema
+from ._writer import Writer
 
 __all__ = ["CheckWriter", "closed_object", "iterates_keys", "object_parts"]
 
@@ -55,12 +55,8 @@ def object_parts(schema: Mapping[str, Any]) -> tuple[dict[str, Any], list[str]]:
     return props, list(dict.fromkeys(names))
 
 
-class CheckWriter:
+class CheckWriter(Writer):
     """Emits the body of one checker function into the generator's emitter."""
-
-    def __init__(self, generator: Generator) -> None:
-        self.gen = generator
-        self.out = generator.emitter
 
     def function(self, node: Node, name: str) -> None:
         recursive = node.pointer in self.gen.recursive
@@ -247,7 +243,7 @@ class CheckWriter:
             if "propertyNames" in schema:
                 names = self.gen.resolver.child(node, "propertyNames")
                 self.out.require(self.gen.check_expr(names, key))
-            self.gen.key_schemas(
+            self.key_schemas(
                 node,
                 key,
                 known,
@@ -265,7 +261,7 @@ class CheckWriter:
 
     def _array(self, node: Node, v: str) -> None:
         schema = node.schema
-        rest_key, count = self.gen.prefix_items(
+        rest_key, count = self.prefix_items(
             node, v, lambda child, item, position: self.block(child, item)
         )
         rest = schema.get(rest_key)

@@ -22,13 +22,13 @@ the checker raises ``DepthExceeded`` (a cyclic input would otherwise be explored
 along every union branch) and the walker records one issue first, then raises; the
 ``Validator`` catches it. Inline subschemas nested too deeply, union branches and
 ``not``/``if``/``contains`` subschemas that are not plain expressions get their own
-functions. The keyword emitters live in ``_check.py`` and ``_walk.py``.
+functions. The keyword emitters live in ``_check.py`` and ``_walk.py`` (their shared
+parts in ``_writer.py``).
 """
 
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -37,7 +37,6 @@ from . import _runtime, _unions
 from ._conditions import JSON_TYPES, Conditions, declared_types, type_test
 from ._emitter import Emitter, literal
 from ._expected import reference_text
-from ._patterns import PatternError, compile_pattern
 from ._refs import Node, Resolver, is_mapping, is_schema, name_of, ref_name
 from ._result import UNDEFINED, ValidationIssue
 from ._schema_error import SchemaError
@@ -459,81 +458,6 @@ class Generator:
         if target is not None and target.pointer in self.recursive and _bare_ref(node):
             return f"(id({v}) not in _FAILED and {test})"
         return test
-
-    def key_schemas(
-        self,
-        node: Node,
-        key: str,
-        known: str,
-        visit: Callable[[Node], None],
-        additional: Callable[[], None],
-    ) -> None:
-        """Inside a loop over an object's ``key``s: ``visit`` each ``patternProperties``
-        schema whose pattern matches the key, and run ``additional`` for a key that no
-        property (the global ``known``) nor pattern claims. Checkers and walkers differ
-        only in what visiting and a disallowed key write."""
-        out = self.emitter
-        schema = node.schema
-        extra = schema.get("additionalProperties")
-        patterns = schema.get("patternProperties")
-        patterns = patterns if is_mapping(patterns) else {}
-        if extra is None or extra is True:
-            matched = None
-        elif patterns:
-            matched = self.fresh("m")
-            out.line(f"{matched} = {key} in {known}")
-        else:
-            out.line(f"if {key} in {known}: continue")
-            matched = ""
-        for pattern in patterns:
-            regex = self._pattern_constant(node, pattern)
-            if regex is None:
-                continue
-            with out.block(f"if {regex}.search({key}) is not None:"):
-                if matched:
-                    out.line(f"{matched} = True")
-                visit(self.resolver.child(node, "patternProperties", pattern))
-        if matched is None:
-            return
-        if matched:
-            with out.block(f"if not {matched}:"):
-                additional()
-        else:
-            additional()
-
-    def prefix_items(
-        self, node: Node, v: str, visit: Callable[[Node, str, int], None]
-    ) -> tuple[str, int]:
-        """Write the checks of an array's positional items (``prefixItems``, or draft 4's
-        list ``items``): ``visit(schema, item variable, position)`` for each non-trivial
-        one. Returns the keyword for the items after them and how many positions there
-        are, for the caller's own rest-of-array loop."""
-        schema = node.schema
-        prefix_key, rest_key = (
-            ("items", "additionalItems")
-            if isinstance(schema.get("items"), list)
-            else ("prefixItems", "items")
-        )
-        prefix = schema.get(prefix_key)
-        count = len(prefix) if isinstance(prefix, list) else 0
-        for position in range(count):
-            child = self.resolver.child(node, prefix_key, str(position))
-            if is_trivial(child.schema):
-                continue
-            item = self.fresh("v")
-            with self.emitter.block(f"if len({v}) > {position}:"):
-                self.emitter.line(f"{item} = {v}[{position}]")
-                visit(child, item, position)
-        return rest_key, count
-
-    def _pattern_constant(self, node: Node, pattern: str) -> str | None:
-        """The global holding a ``patternProperties`` regex, or None (reported) if unusable."""
-        try:
-            compiled = compile_pattern(pattern)
-        except PatternError as error:
-            self.report(node, "patternProperties", f"{pattern!r} cannot be used: {error}")
-            return None
-        return self.emitter.constant(compiled, "PATTERN")
 
     def inline_expr(self, node: Node, v: str, budget: int = 3) -> str | None:
         schema = node.schema

@@ -27,16 +27,13 @@ from ._conditions import conjunction, type_test
 from ._emitter import literal
 from ._refs import Node, is_mapping, is_schema
 from ._shapes import union_info, union_shape
+from ._writer import Writer
 
 __all__ = ["WalkWriter"]
 
 
-class WalkWriter:
+class WalkWriter(Writer):
     """Emits the body of one walker function into the generator's emitter."""
-
-    def __init__(self, generator: Generator) -> None:
-        self.gen = generator
-        self.out = generator.emitter
 
     def function(self, node: Node, name: str) -> None:
         with self.out.block(f"def {name}(v, p, e, d):"):
@@ -250,7 +247,7 @@ class WalkWriter:
                 with self.out.block(f"if not {self.gen.safe_check(names, key)}:"):
                     reason = "this key is not an allowed property name"
                     self.issue(where, self.gen.expected(names), key, reason)
-            self.gen.key_schemas(
+            self.key_schemas(
                 node,
                 key,
                 known,
@@ -268,7 +265,7 @@ class WalkWriter:
 
     def _array(self, node: Node, v: str, path: Path) -> None:
         schema = node.schema
-        rest_key, count = self.gen.prefix_items(
+        rest_key, count = self.prefix_items(
             node, v, lambda child, item, position: self.block(child, item, path.index(position))
         )
         rest = schema.get(rest_key)
