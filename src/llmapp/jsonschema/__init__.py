@@ -13,6 +13,7 @@ from llmapp._sentinels import MISSING
 
 from ._discriminator import Discriminator, discriminator
 from ._keywords import KEYWORDS, Keyword, keywords
+from ._normalise import Problem, normalise
 from ._path import ROOT, Path, Segment, step
 from ._pointer import (
     escape_token,
@@ -43,6 +44,7 @@ __all__ = [
     "Keyword",
     "Node",
     "Path",
+    "Problem",
     "Resolver",
     "Segment",
     "accepts_anything",
@@ -54,6 +56,7 @@ __all__ = [
     "json_type",
     "keywords",
     "name_of",
+    "normalise",
     "pointer_from",
     "pointer_tokens",
     "ref_name",
