@@ -14,6 +14,8 @@ import unicodedata
 from collections.abc import Callable
 from typing import Any, cast
 
+from ._patterns import is_pattern
+
 __all__ = ["NUMBER_FORMATS", "STRING_FORMATS"]
 
 
@@ -308,14 +310,9 @@ def is_relative_json_pointer(text: str) -> bool:
 
 
 def is_regex(text: str) -> bool:
-    from ._patterns import PatternError, compile_pattern
-
-    try:
-        compile_pattern(text)
-    except PatternError as error:
-        # ECMA-262 allows lookbehind of any width; Python's re does not, yet it is a regex.
-        return "look-behind requires fixed-width" in str(error)
-    return True
+    """An ECMA-262 pattern. The text is often the model's: checking it is bounded and
+    keeps no compiled pattern (see ``_patterns.is_pattern``)."""
+    return is_pattern(text)
 
 
 def _anything(text: str) -> bool:

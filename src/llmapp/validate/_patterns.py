@@ -1,354 +1,229 @@
-"""ECMA-262 patterns (JSON Schema's dialect) rewritten for Python's ``re``.
+"""ECMA-262 patterns (JSON Schema's dialect), translated once and matched at bounded cost.
 
-What Python reads differently is translated: ``\\d``/``\\w``/``\\b`` are ASCII in
-ECMA-262, ``\\s`` has its own set, ``.`` stops at four line terminators, ``$`` only
-matches at the very end, ``\\cX``, ``\\u{...}``, surrogate pairs, ``\\p{...}``
-general categories, ``(?<name>`` groups and ``[]``/``[^]``. What cannot be expressed
-(Python-only syntax, unknown escapes, script properties, variable-width lookbehind)
-raises ``PatternError`` so the schema is reported at build time.
+Every stage that matches a schema pattern (``pattern``, ``patternProperties``, the
+validator's and ``coerce``'s alike) calls ``compile_pattern(text)`` and gets a
+``Matcher``; ``format: "regex"`` asks ``is_pattern(text)``. The cost of one match is
+bounded whatever the pattern and the text:
+
+1. **RE2 first** (``google-re2``): linear in the text, never backtracks. Most patterns
+   go here, including ``^(a+)+$`` that makes a backtracking engine take minutes.
+2. **``regex`` with a time limit** for what RE2 cannot run: lookaround, backreferences,
+   repeat counts over 1,000, the ``C``/``Cn``/``LC`` categories, and texts holding a
+   lone surrogate. A search that runs past ``TIME_LIMIT`` seconds counts as *no match*,
+   so the value gets an ordinary issue: never a hang, never an exception.
+3. Neither can compile it: ``PatternError``, so the schema is reported at build time.
+
+One translation (``_ecma``) serves both engines, so they read a pattern alike: as
+ECMA-262 does, each with its own Unicode tables for ``\\p{...}``.
+
+Matchers are cached by pattern text, bounded by count and by text size; ``is_pattern``
+keeps only short verdicts, never a compiled pattern: a model sending many long
+``format: "regex"`` strings costs the time to check each (linear in its length), not
+memory that grows.
 """
 
 from __future__ import annotations
 
 import functools
-import re
-import sys
-import unicodedata
-import warnings
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import Any, Generic, TypeVar
 
-__all__ = ["PatternError", "compile_pattern", "translate"]
-
-
-class PatternError(ValueError):
-    """A pattern that is not ECMA-262, or that Python's ``re`` cannot express."""
-
-
-_WORD = "A-Za-z0-9_"
-_SPACE = "\\t\\n\\x0b\\x0c\\r \\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff"
-_NOT_DIGIT = "\\x00-/:-\\U0010ffff"
-_NOT_WORD = "\\x00-/:-@\\[-^`{-\\U0010ffff"
-_NOT_SPACE = (
-    "\\x00-\\x08\\x0e-\\x1f!-\\x9f\\xa1-\\u167f\\u1681-\\u1fff\\u200b-\\u2027"
-    "\\u202a-\\u202e\\u2030-\\u205e\\u2060-\\u2fff\\u3001-\\ufefe\\uff00-\\U0010ffff"
+from ._ecma import (
+    BACKTRACKING,
+    BACKTRACKING_SYNTAX,
+    LINEAR,
+    LINEAR_SYNTAX,
+    Dialect,
+    PatternError,
+    Unsupported,
+    translate,
 )
-_CLASS_ESCAPES = {
-    "d": "0-9",
-    "D": _NOT_DIGIT,
-    "w": _WORD,
-    "W": _NOT_WORD,
-    "s": _SPACE,
-    "S": _NOT_SPACE,
-}
-_BOUNDARY = f"(?:(?<=[{_WORD}])(?![{_WORD}])|(?<![{_WORD}])(?=[{_WORD}]))"
-_NOT_BOUNDARY = f"(?:(?<=[{_WORD}])(?=[{_WORD}])|(?<![{_WORD}])(?![{_WORD}]))"
-_SIMPLE_ESCAPES = set("fnrtv0") | set("^$\\.*+?()[]{}|/-")
-_DOT = "[^\\n\\r\\u2028\\u2029]"
 
-_CATEGORY_ALIASES = {
-    "letter": "L",
-    "casedletter": "LC",
-    "uppercaseletter": "Lu",
-    "lowercaseletter": "Ll",
-    "titlecaseletter": "Lt",
-    "modifierletter": "Lm",
-    "otherletter": "Lo",
-    "mark": "M",
-    "combiningmark": "M",
-    "nonspacingmark": "Mn",
-    "spacingmark": "Mc",
-    "enclosingmark": "Me",
-    "number": "N",
-    "decimalnumber": "Nd",
-    "digit": "Nd",
-    "letternumber": "Nl",
-    "othernumber": "No",
-    "punctuation": "P",
-    "punct": "P",
-    "connectorpunctuation": "Pc",
-    "dashpunctuation": "Pd",
-    "openpunctuation": "Ps",
-    "closepunctuation": "Pe",
-    "initialpunctuation": "Pi",
-    "finalpunctuation": "Pf",
-    "otherpunctuation": "Po",
-    "symbol": "S",
-    "mathsymbol": "Sm",
-    "currencysymbol": "Sc",
-    "modifiersymbol": "Sk",
-    "othersymbol": "So",
-    "separator": "Z",
-    "spaceseparator": "Zs",
-    "lineseparator": "Zl",
-    "paragraphseparator": "Zp",
-    "other": "C",
-    "control": "Cc",
-    "cntrl": "Cc",
-    "format": "Cf",
-    "surrogate": "Cs",
-    "privateuse": "Co",
-    "unassigned": "Cn",
-}
+__all__ = ["TIME_LIMIT", "Matcher", "PatternError", "compile_pattern", "is_pattern", "translate"]
+
+TIME_LIMIT = 0.1
+"""Seconds one search may take on the backtracking engine before it counts as no match."""
 
 
-@functools.lru_cache(maxsize=512)
-def compile_pattern(pattern: str) -> re.Pattern[str]:
-    """Translate an ECMA-262 pattern and compile it; ``PatternError`` says why it cannot be."""
-    translated = translate(pattern)
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            return re.compile(translated)
-    except (re.error, OverflowError, RecursionError) as error:
-        raise PatternError(f"Python's re cannot compile it: {error}") from None
+# --- engines ------------------------------------------------------------------------------
 
 
-def translate(pattern: str) -> str:
-    """Rewrite an ECMA-262 pattern (unicode mode) as an equivalent Python pattern."""
-    return _Translator(pattern).run()
+class Matcher:
+    """A compiled pattern: ``search(text)`` is not None when the pattern matches ``text``.
 
+    Attributes:
+        pattern: the ECMA-262 pattern.
+        linear: True when RE2 runs it (linear time), False for the time-limited engine.
+    """
 
-class _Translator:
+    __slots__ = ("pattern",)
+    linear = False
+
     def __init__(self, pattern: str) -> None:
-        self.source = pattern
-        self.at = 0
-        self.out: list[str] = []
-        self.after_quantifier = False
+        self.pattern = pattern
 
-    def run(self) -> str:
-        while self.at < len(self.source):
-            char = self.source[self.at]
-            self.at += 1
-            quantifier = False
-            if char == "\\":
-                self.out.append(self.escape(in_class=False))
-            elif char == "[":
-                self.character_class()
-            elif char == "(":
-                self.group()
-            elif char == ".":
-                self.out.append(_DOT)
-            elif char == "$":
-                self.out.append("\\Z")
-            elif char in "*+?":
-                if char == "+" and self.after_quantifier:
-                    raise PatternError("possessive quantifiers are not ECMA-262")
-                lazy = char == "?" and self.after_quantifier
-                quantifier = not lazy
-                self.out.append(char)
-            elif char == "{" and self.brace_quantifier():
-                quantifier = True
-            elif char in "^|)":
-                self.out.append(char)
-            else:
-                self.out.append(_literal(char))
-            self.after_quantifier = quantifier
-        return "".join(self.out)
+    def search(self, text: str) -> object | None:
+        """True when the pattern matches somewhere in ``text``, else None."""
+        raise NotImplementedError
 
-    def brace_quantifier(self) -> bool:
-        match = re.compile(r"([0-9]+)(,([0-9]*))?\}").match(self.source, self.at)
-        if match is None:
-            raise PatternError("a lone '{' is not allowed in ECMA-262 unicode patterns")
-        self.out.append("{" + match.group(0))
-        self.at = match.end()
-        return True
-
-    def group(self) -> None:
-        rest = self.source[self.at :]
-        if not rest.startswith("?"):
-            self.out.append("(")
-            return
-        if rest.startswith(("?:", "?=", "?!", "?<=", "?<!")):
-            self.out.append("(")
-            return
-        named = re.match(r"\?<([A-Za-z_$][A-Za-z0-9_$]*)>", rest)
-        if named is not None:
-            self.out.append(f"(?P<{named[1]}>")
-            self.at += named.end()
-            return
-        raise PatternError(f"'(?{rest[1:2]}' is not an ECMA-262 group")
-
-    def character_class(self) -> None:
-        source = self.source
-        if source.startswith("]", self.at):
-            self.out.append("(?!)")
-            self.at += 1
-            return
-        if source.startswith("^]", self.at):
-            self.out.append("[\\s\\S]")
-            self.at += 2
-            return
-        parts = ["["]
-        if source.startswith("^", self.at):
-            parts.append("^")
-            self.at += 1
-        while True:
-            if self.at >= len(source):
-                raise PatternError("unterminated character class")
-            char = source[self.at]
-            self.at += 1
-            if char == "]":
-                break
-            if char == "\\":
-                parts.append(self.escape(in_class=True))
-            elif char in "[&~|":
-                parts.append("\\" + char)
-            else:
-                parts.append(char)
-        parts.append("]")
-        self.out.append("".join(parts))
-
-    def escape(self, *, in_class: bool) -> str:
-        source = self.source
-        if self.at >= len(source):
-            raise PatternError("the pattern ends with a lone backslash")
-        char = source[self.at]
-        self.at += 1
-        if char in _CLASS_ESCAPES:
-            body = _CLASS_ESCAPES[char]
-            return body if in_class else f"[{body}]"
-        if char == "b":
-            return "\\x08" if in_class else _BOUNDARY
-        if char == "B" and not in_class:
-            return _NOT_BOUNDARY
-        if char == "c":
-            letter = source[self.at : self.at + 1]
-            if not (letter.isascii() and letter.isalpha()):
-                raise PatternError("\\c must be followed by a letter")
-            self.at += 1
-            return f"\\x{ord(letter) % 32:02x}"
-        if char == "u":
-            return _literal(self.unicode_escape())
-        if char == "x":
-            digits = source[self.at : self.at + 2]
-            if not re.fullmatch("[0-9A-Fa-f]{2}", digits):
-                raise PatternError("\\x must be followed by two hex digits")
-            self.at += 2
-            return f"\\x{digits}"
-        if char in "pP":
-            ranges = self.property_ranges(negated=char == "P")
-            return ranges if in_class else f"[{ranges}]"
-        if char == "k" and not in_class:
-            named = re.compile(r"<([A-Za-z_$][A-Za-z0-9_$]*)>").match(source, self.at)
-            if named is None:
-                raise PatternError("\\k must name a group: \\k<name>")
-            self.at = named.end()
-            return f"(?P={named[1]})"
-        if char.isdigit() and char != "0" and not in_class:
-            more = re.compile("[0-9]*").match(source, self.at)
-            assert more is not None
-            self.at = more.end()
-            return "\\" + char + more.group(0)
-        if char == "0":
-            if source[self.at : self.at + 1].isdigit():
-                raise PatternError("octal escapes are not ECMA-262 (unicode mode)")
-            return "\\x00"
-        if char in _SIMPLE_ESCAPES:
-            return "\\" + char if char != "v" else "\\x0b"
-        raise PatternError(f"'\\{char}' is not an ECMA-262 escape")
-
-    def unicode_escape(self) -> str:
-        source = self.source
-        braced = re.compile(r"\{([0-9A-Fa-f]{1,6})\}").match(source, self.at)
-        if braced is not None:
-            self.at = braced.end()
-            code = int(braced[1], 16)
-            if code > 0x10FFFF:
-                raise PatternError("\\u{...} is past the last code point")
-            return chr(code)
-        digits = source[self.at : self.at + 4]
-        if not re.fullmatch("[0-9A-Fa-f]{4}", digits):
-            raise PatternError("\\u must be followed by four hex digits or {...}")
-        self.at += 4
-        code = int(digits, 16)
-        low = re.compile(r"\\u(d[c-f][0-9a-f]{2})", re.IGNORECASE).match(source, self.at)
-        if 0xD800 <= code <= 0xDBFF and low is not None:
-            self.at = low.end()
-            return chr(0x10000 + ((code - 0xD800) << 10) + (int(low[1], 16) - 0xDC00))
-        return chr(code)
-
-    def property_ranges(self, *, negated: bool) -> str:
-        match = re.compile(r"\{([A-Za-z_=]+)\}").match(self.source, self.at)
-        if match is None:
-            raise PatternError("\\p must be followed by {Property}")
-        self.at = match.end()
-        name = match[1]
-        if "=" in name:
-            key, _, name = name.partition("=")
-            if key not in ("gc", "General_Category"):
-                raise PatternError(f"\\p{{{match[1]}}}: only general categories are supported")
-        category = _category_name(name)
-        return _category_ranges(category, negated)
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.pattern!r}>"
 
 
-def _literal(char: str) -> str:
-    return re.escape(char) if not char.isalnum() or not char.isascii() else char
+class _LinearMatcher(Matcher):
+    __slots__ = ("_fallback", "_match", "_unanchored")
+    linear = True
+
+    def __init__(self, pattern: str, program: Any) -> None:
+        super().__init__(pattern)
+        self._match = program.Match
+        self._unanchored = type(program).Anchor.UNANCHORED
+        self._fallback: Matcher | None = None
+
+    def search(self, text: str) -> object | None:
+        try:
+            encoded = text.encode()
+        except UnicodeEncodeError:  # a lone surrogate: not UTF-8, so not for RE2
+            if self._fallback is None:
+                self._fallback = _backtracking(self.pattern)
+            return self._fallback.search(text)
+        span = self._match(self._unanchored, encoded, 0, len(encoded))[0]
+        return None if span[0] < 0 else span
 
 
-def _category_name(name: str) -> str:
-    if name in _ALL_CATEGORIES or name in ("L", "LC", "M", "N", "P", "S", "Z", "C"):
-        return name
-    loose = name.replace("_", "").replace(" ", "").lower()
-    if loose in _CATEGORY_ALIASES:
-        return _CATEGORY_ALIASES[loose]
-    raise PatternError(f"\\p{{{name}}}: unknown or unsupported Unicode property")
+class _BoundedMatcher(Matcher):
+    __slots__ = ("_search",)
+
+    def __init__(self, pattern: str, program: Any) -> None:
+        super().__init__(pattern)
+        self._search = program.search
+
+    def search(self, text: str) -> object | None:
+        try:
+            found: object | None = self._search(text, timeout=TIME_LIMIT)
+        except TimeoutError:
+            return None  # "no match": the value is reported, whatever the pattern costs
+        return found
 
 
-_ALL_CATEGORIES = {
-    "Lu",
-    "Ll",
-    "Lt",
-    "Lm",
-    "Lo",
-    "Mn",
-    "Mc",
-    "Me",
-    "Nd",
-    "Nl",
-    "No",
-    "Pc",
-    "Pd",
-    "Ps",
-    "Pe",
-    "Pi",
-    "Pf",
-    "Po",
-    "Sm",
-    "Sc",
-    "Sk",
-    "So",
-    "Zs",
-    "Zl",
-    "Zp",
-    "Cc",
-    "Cf",
-    "Cs",
-    "Co",
-    "Cn",
-}
+class _Engines:
+    """RE2 and ``regex``, imported when the first pattern is compiled (about 50 ms that
+    building an application without patterns never pays)."""
+
+    @functools.cached_property
+    def re2(self) -> tuple[Any, Any, Any]:
+        """RE2's program class, and its options to run patterns and to check syntax."""
+        import re2  # type: ignore[import-untyped]
+        from re2 import _re2
+
+        def options(max_mem: int) -> Any:
+            made = re2.Options()
+            made.log_errors = False  # a refused pattern is ours to report, not stderr's
+            made.never_capture = True  # only "does it match" is asked: groups cost time
+            made.max_mem = max_mem
+            return made
+
+        # _re2.RE2, not re2.compile: that one keeps every pattern it saw in its own cache.
+        # Checking syntax, a small budget stops the (unneeded) compiling of a long pattern
+        # early: RE2 parses the whole pattern first, then says "too large".
+        return _re2.RE2, options(8 << 20), options(1 << 16)
+
+    @functools.cached_property
+    def regex(self) -> Any:
+        import regex  # type: ignore[import-untyped]
+
+        return regex
 
 
-@functools.lru_cache(maxsize=64)
-def _category_ranges(category: str, negated: bool) -> str:
-    """A character-class body (no brackets) for a general category, from unicodedata."""
-    wanted = {"LC": ("Lu", "Ll", "Lt")}.get(category)
-
-    def matches(char: str) -> bool:
-        found = unicodedata.category(char)
-        hit = found in wanted if wanted else found.startswith(category)
-        return hit != negated
-
-    ranges: list[str] = []
-    start = None
-    for code in range(sys.maxunicode + 2):
-        inside = code <= sys.maxunicode and matches(chr(code))
-        if inside and start is None:
-            start = code
-        elif not inside and start is not None:
-            last = code - 1
-            ranges.append(_escape_code(start) + ("" if last == start else "-" + _escape_code(last)))
-            start = None
-    return "".join(ranges)
+_ENGINES = _Engines()
 
 
-def _escape_code(code: int) -> str:
-    return f"\\U{code:08x}"
+def _re2_program(pattern: str, dialect: Dialect, *, syntax: bool = False) -> Any:
+    """RE2's compiled program (check ``ok()``), or None when RE2 cannot read it."""
+    program, run, check = _ENGINES.re2
+    try:
+        return program(translate(pattern, dialect).encode(), check if syntax else run)
+    except (Unsupported, UnicodeEncodeError):
+        return None
+
+
+def _regex_program(pattern: str, dialect: Dialect) -> Any:
+    regex = _ENGINES.regex
+    try:
+        # cache_pattern=False: the regex module's own cache would keep model-supplied ones.
+        return regex.compile(translate(pattern, dialect), regex.V0, cache_pattern=False)
+    except (regex.error, OverflowError, RecursionError, MemoryError) as error:
+        raise PatternError(f"it cannot be compiled: {error}") from None
+
+
+def _backtracking(pattern: str) -> Matcher:
+    return _BoundedMatcher(pattern, _regex_program(pattern, BACKTRACKING))
+
+
+def _compile(pattern: str) -> Matcher:
+    program = _re2_program(pattern, LINEAR)
+    if program is not None and program.ok():
+        return _LinearMatcher(pattern, program)
+    return _backtracking(pattern)
+
+
+def _verdict(text: str) -> bool:
+    try:
+        program = _re2_program(text, LINEAR_SYNTAX, syntax=True)
+    except PatternError:
+        return False
+    if program is not None and (program.ok() or b"too large" in program.error()):
+        return True  # RE2 read it all: a program too large to run is still a pattern
+    try:
+        _regex_program(text, BACKTRACKING_SYNTAX)
+    except PatternError:
+        return False
+    return True
+
+
+V = TypeVar("V")
+
+
+class _BoundedCache(Generic[V]):
+    """A thread-safe LRU keyed by pattern text, bounded by entry count and by key size:
+    a text longer than ``max_text`` is computed every time and never kept."""
+
+    def __init__(self, entries: int, max_text: int) -> None:
+        self._entries = entries
+        self._max_text = max_text
+        self._data: OrderedDict[str, V] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, text: str, compute: Callable[[str], V]) -> V:
+        if len(text) > self._max_text:
+            return compute(text)
+        with self._lock:
+            if text in self._data:
+                self._data.move_to_end(text)
+                return self._data[text]
+        value = compute(text)
+        with self._lock:
+            self._data[text] = value
+            while len(self._data) > self._entries:
+                self._data.popitem(last=False)
+        return value
+
+
+_MATCHERS: _BoundedCache[Matcher] = _BoundedCache(entries=512, max_text=4096)
+_VERDICTS: _BoundedCache[bool] = _BoundedCache(entries=1024, max_text=1024)
+
+
+def compile_pattern(pattern: str) -> Matcher:
+    """The one ``Matcher`` for an ECMA-262 pattern, for every stage.
+
+    Raises:
+        PatternError: the pattern is not ECMA-262, or no engine here can run it.
+    """
+    return _MATCHERS.get(pattern, _compile)
+
+
+def is_pattern(text: str) -> bool:
+    """Whether ``text`` is an ECMA-262 pattern (``format: "regex"``); keeps no matcher."""
+    return _VERDICTS.get(text, _verdict)
