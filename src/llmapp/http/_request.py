@@ -2,7 +2,8 @@
 
 - Path parameters are written ``simple`` (arrays comma-joined, objects ``k,v,...``;
   ``label``/``matrix`` styles add their prefix) and percent-encoded with nothing left
-  safe, so ``../admin`` or ``a/b?c#d`` stays one segment.
+  safe, so ``../admin`` or ``a/b?c#d`` stays one segment (a value of ``.`` or ``..``
+  is written ``%2E``, since URLs resolve dot segments away).
 - Query parameters follow ``style`` and ``explode``: ``form`` (arrays repeated, or
   comma-joined when not exploded; objects spread into keys, or ``k,v,...``),
   ``spaceDelimited``/``pipeDelimited``/``tabDelimited``, ``deepObject`` (``a[b][c]=v``),
@@ -68,6 +69,8 @@ def _simple(value: Any, explode: bool) -> str:
 def path_segment(parameter: Parameter, value: Any) -> str:
     """The encoded text that replaces ``{name}`` in the path."""
     written = quote(_simple(value, parameter.explode), safe="")
+    if written in (".", ".."):  # a dot segment would be resolved away by the URL
+        written = written.replace(".", "%2E")
     if parameter.style == "label":
         return "." + written
     if parameter.style == "matrix":
