@@ -43,7 +43,7 @@ def build_app(seen: Seen) -> FastAPI:
         return await call_next(request)
 
     @app.get("/items")
-    def list_items(limit: int = 10, tags: Annotated[list[str], Query()] = []) -> dict[str, Any]:  # noqa: B006
+    def list_items(limit: int = 10, tags: Annotated[list[str], Query()] = []) -> dict[str, Any]:
         """List items."""
         return {"limit": limit, "tags": tags}
 
