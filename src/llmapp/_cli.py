@@ -19,6 +19,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     parser = _parser()
     options = parser.parse_args(argv)
+    if options.command == "openapi":
+        return _openapi(options)
     try:
         cls = load_class(options.target)
     except (ImportError, AttributeError, OSError, SyntaxError, ValueError) as error:
@@ -92,7 +94,32 @@ def _parser() -> argparse.ArgumentParser:
         help="a callable in the class's module returning the instance to serve "
         "(default: the class called with no arguments)",
     )
+    openapi = commands.add_parser("openapi", help="print an OpenAPI document's functions")
+    openapi.add_argument("file", help="a Swagger 2.0 / OpenAPI 3.x document (JSON or YAML)")
+    openapi.add_argument("--strict", action="store_true", help="OpenAI structured-output rules")
+    openapi.add_argument("--vendor", help="print one vendor's tools (openai, anthropic, gemini)")
+    openapi.add_argument("--indent", type=int, default=2, help="JSON indentation (default 2)")
     return parser
+
+
+def _openapi(options: argparse.Namespace) -> int:
+    """``llmapp openapi``: the functions as JSON on stdout, the errors on stderr."""
+    from llmapp.http import application
+
+    try:
+        app = application(Path(options.file), strict=options.strict)
+    except (LlmappError, OSError) as error:
+        print(f"llmapp: cannot read {options.file!r}: {error}", file=sys.stderr)
+        return 2
+    for problem in app.errors:
+        print(f"llmapp: {problem}", file=sys.stderr)
+    if options.vendor:
+        vendor = importlib.import_module(f"llmapp.vendors.{options.vendor}")
+        data: object = vendor.tools(app, strict=options.strict)
+    else:
+        data = app.to_list()
+    print(json.dumps(data, indent=options.indent, ensure_ascii=False))
+    return 0
 
 
 def _serve_mcp(cls: type, options: argparse.Namespace) -> int:

@@ -48,7 +48,9 @@ def test_every_document_converts(corpus_documents: list[Path]) -> None:
     for path in corpus_documents:
         app = application(path, max_length=48)
         _check_names(app, 48)
-        expected = next((v for k, v in EXPECTED_ERRORS.items() if path.as_posix().endswith(k)), set())
+        expected = next(
+            (v for k, v in EXPECTED_ERRORS.items() if path.as_posix().endswith(k)), set()
+        )
         if isinstance(expected, str):
             assert {error.cause for error in app.errors} <= {expected}, path
         else:

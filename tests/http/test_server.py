@@ -166,3 +166,58 @@ def test_async_twins_and_a_caller_client(app: HttpLlmApplication, server: Any) -
     assert asyncio.run(run()) == ({"id": 1}, {"key": KEY})
     with httpx.Client() as client:
         assert execute(Connection(server.url, client=client), get, {"item_id": 2}) == {"id": 2}
+
+
+def test_vendor_call_tools_runs_http_functions(
+    app: HttpLlmApplication, connection: Connection
+) -> None:
+    from llmapp.vendors import openai
+
+    tools = openai.tools(app)
+    assert "x-api-key" not in json.dumps(tools)
+    completion = {
+        "choices": [
+            {
+                "message": {
+                    "role": "assistant",
+                    "tool_calls": [
+                        {
+                            "id": "c1",
+                            "type": "function",
+                            "function": {
+                                "name": "items_getByItem_id",
+                                "arguments": '{"item_id": 5}',
+                            },
+                        },
+                        {
+                            "id": "c2",
+                            "type": "function",
+                            "function": {"name": "items_post", "arguments": '{"body": {}}'},
+                        },
+                    ],
+                }
+            }
+        ]
+    }
+    answers = openai.call_tools(app, connection, completion)
+    assert [a["tool_call_id"] for a in answers] == ["c1", "c2"]
+    assert json.loads(answers[0]["content"]) == {"id": 5}
+    assert '"name": undefined' in answers[1]["content"]
+
+
+def test_cli_prints_functions_and_errors(tmp_path: Any, capsys: Any) -> None:
+    from llmapp._cli import main
+
+    document = {
+        "openapi": "3.0.3",
+        "info": {"title": "t", "version": "1"},
+        "paths": {
+            "/a": {"get": {"responses": {"200": {"description": "ok"}}}, "head": {"responses": {}}}
+        },
+    }
+    path = tmp_path / "doc.json"
+    path.write_text(json.dumps(document))
+    assert main(["openapi", str(path)]) == 0
+    out, err = capsys.readouterr()
+    assert [f["name"] for f in json.loads(out)] == ["a_get"]
+    assert 'HEAD /a: $input.paths["/a"].head' in err
