@@ -37,7 +37,7 @@ from llmapp.vendors.mcp import tool_result, tools
 
 if TYPE_CHECKING:
     from mcp.server import Server, ServerRequestContext
-    from mcp.types import CallToolRequestParams
+    from mcp.types import CallToolRequestParams, CallToolResult, ListToolsResult
 
     from llmapp.app import LlmApplication, LlmFunction
 
@@ -83,15 +83,14 @@ def server(
 
         app = application(app)
     lowlevel = sdk("mcp.server.lowlevel")
-    types = sdk("mcp.types")
     handlers = _Handlers(app, target, human)
     built: Server[Any] = lowlevel.Server(
         name or app.cls.__name__,
         version=version or "",
         instructions=instructions,
         on_list_tools=handlers.list_tools,
+        on_call_tool=handlers.call_tool,
     )
-    built.add_request_handler("tools/call", types.CallToolRequestParams, handlers.call_tool)
     return built
 
 
@@ -103,7 +102,7 @@ class _Handlers:
         self.app = app
         self.target = target
         self.human = human
-        self.listing = types.ListToolsResult(
+        self.listing: ListToolsResult = types.ListToolsResult(
             tools=[types.Tool.model_validate(entry) for entry in tools(app)]
         )
         self.threaded = frozenset(
@@ -112,11 +111,20 @@ class _Handlers:
             if not inspect.iscoroutinefunction(getattr(target, function.name, None))
         )
         self.anyio = sdk("anyio.to_thread")
+        self.result_type = types.CallToolResult
 
-    async def list_tools(self, context: ServerRequestContext[Any], params: Any) -> Any:
+    async def list_tools(self, context: ServerRequestContext[Any], params: Any) -> ListToolsResult:
         return self.listing
 
     async def call_tool(
+        self, context: ServerRequestContext[Any], params: CallToolRequestParams
+    ) -> CallToolResult:
+        # A model, not a dict: the SDK writes it in the spelling of the connection's protocol era.
+        answer = await self._answer(context, params)
+        result: CallToolResult = self.result_type.model_validate(answer)
+        return result
+
+    async def _answer(
         self, context: ServerRequestContext[Any], params: CallToolRequestParams
     ) -> dict[str, Any]:
         name, arguments = params.name, params.arguments
