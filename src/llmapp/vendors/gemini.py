@@ -50,6 +50,7 @@ from llmapp.vendors._subset import (
     Subset,
     anything,
     conform,
+    definitions,
     inline_refs,
     movable,
     note,
@@ -192,22 +193,20 @@ def _node_refusals(node: Mapping[str, Any]) -> list[str]:
 
 
 def _required_cycles(schema: Mapping[str, Any]) -> list[Refusal]:
-    """Required properties that lead straight into a recursive definition."""
+    """Required properties of a recursive definition that lead straight back into a cycle."""
     cyclic = recursive_definitions(schema)
     found: list[Refusal] = []
-    if not cyclic:
-        return found
-    for tokens, node in walk(schema):
-        for name in node.get("required", ()):
-            target = node.get("properties", {}).get(name)
-            if _reaches(target, cyclic):
-                found.append(
-                    Refusal(
-                        (*tokens, "properties", name),
-                        "a recursive type in a required property (Gemini unrolls cycles"
-                        " only through optional properties)",
+    for name in sorted(cyclic):
+        for tokens, node in walk(definitions(schema)[name], ("$defs", name)):
+            for key in node.get("required", ()):
+                if _reaches(node.get("properties", {}).get(key), cyclic):
+                    found.append(
+                        Refusal(
+                            (*tokens, "properties", key),
+                            "a recursive reference in a required property (Gemini unrolls"
+                            " cycles only through optional properties; nullable is not enough)",
+                        )
                     )
-                )
     return found
 
 
@@ -419,7 +418,7 @@ def tools(source: Any, *, strict: bool = False, schema: Form = "json") -> list[d
         declaration[key] = parameters
         declarations.append(declaration)
     if failures:
-        raise export_error(source, "Gemini", failures)
+        raise export_error(source, "Gemini" if schema == "json" else "Gemini OpenAPI", failures)
     return declarations
 
 
