@@ -136,6 +136,8 @@ def conform(schema: Mapping[str, Any], subset: Subset) -> Schema:
         kept: Schema = {}
         moved: list[str] = []
         for keyword, value in node.items():
+            if keyword == "default" and value is None and subset.refusal(keyword, value):
+                continue  # a null default says nothing a nullable or optional value does not
             if keyword != "description" and movable(keyword) and subset.refusal(keyword, value):
                 moved.append(f"@{keyword} {_text(value)}")
             else:
