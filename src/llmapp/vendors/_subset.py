@@ -119,7 +119,11 @@ def note(schema: Schema, lines: list[str]) -> Schema:
     if lines:
         description = schema.get("description")
         text = "\n".join(lines)
-        schema["description"] = f"{description}\n\n{text}" if description else text
+        if not description:
+            schema["description"] = text
+        else:  # notes follow the text after a blank line, and earlier notes directly
+            gap = "\n" if description.rpartition("\n")[2].startswith("@") else "\n\n"
+            schema["description"] = f"{description}{gap}{text}"
     return schema
 
 
