@@ -120,7 +120,7 @@ def test_strict_functions_and_the_tools_strict_mode_cannot_express() -> None:
     assert search.validate({"query": "x", "limit": None}).success
     assert not search.validate({"query": "x"}).success
     assert search.source_parameters == mcp_application([SEARCH]).functions[0].parameters
-    assert [(p.name, p.reason.startswith("strict mode: ")) for p in app.errors] == [("free", True)]
+    assert [(p.name, p.reason.startswith("strict: ")) for p in app.errors] == [("free", True)]
 
 
 def test_strict_nulls_are_dropped_only_where_the_tool_refuses_them() -> None:

@@ -252,6 +252,10 @@ def _schema(
     return schema
 
 
+_OPENING = ("additionalProperties", "patternProperties", "unevaluatedProperties")
+"""Keywords with which a tool says itself what undeclared keys may be."""
+
+
 def _parameters(name: str | None, schema: Schema, problems: list[McpToolProblem]) -> Schema | None:
     """The input schema as a parameters object: typed, with properties, closed by default."""
     declared = declared_types(schema)
@@ -272,14 +276,10 @@ def _strict(name: str | None, parameters: Schema, problems: list[McpToolProblem]
 
     strict, found = strict_parameters(parameters)
     problems += [
-        McpToolProblem(name, f"inputSchema {path}".strip(), f"strict mode: {reason}")
+        McpToolProblem(name, f"inputSchema.{path}" if path else "inputSchema", f"strict: {reason}")
         for path, reason in found
     ]
     return strict
-
-
-_OPENING = ("additionalProperties", "patternProperties", "unevaluatedProperties")
-"""Keywords with which a tool says itself what undeclared keys may be."""
 
 
 def _compiled(
