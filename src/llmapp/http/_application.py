@@ -286,7 +286,7 @@ def _make_strict(function: HttpLlmFunction) -> list[str]:
 
 
 def _predicate(separate: SchemaPredicate | None, route: Any) -> SchemaPredicate | None:
-    multipart = route.body is not None and route.body.media_type.startswith("multipart/")
+    multipart = route.body is not None and route.body.kind in ("multipart", "raw")
     if separate is None and not multipart:
         return None
     configured = separate
