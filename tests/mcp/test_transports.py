@@ -10,11 +10,10 @@ import pytest
 
 pytest.importorskip("mcp", reason="the MCP SDK is not installed (extra: mcp)")
 
+from mcp import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
 from tests.mcp.scenario import ROOT, command, converse, environment, free_port, wait_for_port
-
-from mcp import ClientSession
 
 
 def test_stdio_end_to_end() -> None:
