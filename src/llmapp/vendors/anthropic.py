@@ -187,7 +187,7 @@ def _request_problems(schemas: list[Schema]) -> list[tuple[str, str]]:
         (unions, MAX_UNION_PROPERTIES, "schemas with anyOf or a list of types"),
     )
     return [
-        ("tools", f"{count} {what} in one request; strict tool use allows {limit}")
+        ("", f"{count} {what} in one request; strict tool use allows {limit}")
         for count, limit, what in limits
         if count > limit
     ]
