@@ -89,7 +89,9 @@ def test_swagger_2_is_read_as_openapi_3() -> None:
             }
         },
     }
+    before = json.dumps(swagger)
     app = application(swagger)
+    assert json.dumps(swagger) == before  # the document is read, never changed
     assert app.servers == ["https://api.test/v2"]
     get, put, post = (app.function(n) for n in ("pets_getById", "pets_putById", "pets_postById"))
     assert get is not None and put is not None and post is not None
@@ -107,6 +109,10 @@ def test_swagger_2_is_read_as_openapi_3() -> None:
         "anyOf": [{"type": "string"}, {"type": "null"}]
     }
     assert put.parameters["required"] == ["id", "body"]
+    assert [p["name"] for p in put.operation()["parameters"]] == ["id"]
+    assert put.operation()["requestBody"]["content"]["application/json"]["schema"] == {
+        "$ref": "#/$defs/Pet"
+    }
     assert put.parameters["$defs"] == get.output["$defs"]
     assert post.route().body is not None and post.route().body.kind == "multipart"
     assert post.separated is not None and post.separated.human is not None

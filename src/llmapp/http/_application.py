@@ -271,7 +271,7 @@ def _assemble(
         if isinstance(raw.get("tags"), list)
         else [],
         summary=raw.get("summary") if isinstance(raw.get("summary"), str) else None,
-        _operation=raw,
+        _operation=each.operation.normalised(),
         _route=route,
     )
     if config.strict:

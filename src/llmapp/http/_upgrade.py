@@ -73,6 +73,16 @@ class Operation:
     problems: list[str] = field(default_factory=list)
     human: bool = False
 
+    def normalised(self) -> dict[str, Any]:
+        """The operation in 3.1 form: merged parameters, references followed."""
+        out = {k: v for k, v in self.original.items() if k not in ("parameters", "requestBody")}
+        out["parameters"] = self.parameters
+        if self.request_body is not None:
+            out["requestBody"] = self.request_body
+        out["responses"] = self.responses
+        out["security"] = self.security
+        return out
+
 
 @dataclass
 class Document:
