@@ -16,13 +16,20 @@ with a located message; the other tools still convert.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from llmapp._errors import ExecutionError, LlmappError
-from llmapp.jsonschema import declared_types, normalise
+from llmapp.jsonschema import (
+    declared_types,
+    is_mapping,
+    normalise,
+    ref_name,
+    resolve_pointer,
+)
 from llmapp.vendors.mcp import ANNOTATION_TAGS
 
 __all__ = ["McpLlmApplication", "McpLlmFunction", "McpToolProblem", "application"]
@@ -252,12 +259,17 @@ def _schema(
     return schema
 
 
-_OPENING = ("additionalProperties", "patternProperties", "unevaluatedProperties")
+_OPEN = ("additionalProperties", "patternProperties", "unevaluatedProperties")
 """Keywords with which a tool says itself what undeclared keys may be."""
+
+_COMPOSED = ("$ref", "allOf", "anyOf", "oneOf", "not", "if", "then", "else", "dependentSchemas")
+"""Keywords that may declare keys elsewhere than the root's ``properties``: such a root is
+not closed, since ``additionalProperties`` would refuse the keys they declare."""
 
 
 def _parameters(name: str | None, schema: Schema, problems: list[McpToolProblem]) -> Schema | None:
     """The input schema as a parameters object: typed, with properties, closed by default."""
+    schema = _inlined(schema)
     declared = declared_types(schema)
     if declared is not None and declared != frozenset({"object"}):
         types = " | ".join(sorted(declared))
@@ -266,9 +278,28 @@ def _parameters(name: str | None, schema: Schema, problems: list[McpToolProblem]
     parameters: Schema = {"type": "object", "properties": {}}
     parameters.update(schema)
     parameters.setdefault("required", [])
-    if not any(key in parameters for key in _OPENING):
+    if not any(key in parameters for key in (*_OPEN, *_COMPOSED)):
         parameters["additionalProperties"] = False
     return parameters
+
+
+def _inlined(schema: Schema) -> Schema:
+    """A root that is only a reference (zod's ``{"$ref": "#/definitions/X"}``) as the
+    definition it names, so the parameters object has its properties at the root."""
+    ref = schema.get("$ref")
+    if not isinstance(ref, str):
+        return schema
+    target = resolve_pointer(schema, ref, fragment=True)
+    if not is_mapping(target) or "$ref" in target:
+        return schema
+    inlined = {key: value for key, value in schema.items() if key != "$ref"}
+    inlined.update(target)
+    name, defs = ref_name(ref), inlined.get("$defs")
+    if is_mapping(defs) and name in defs and json.dumps(inlined).count(json.dumps(ref)) == 0:
+        inlined["$defs"] = {key: value for key, value in defs.items() if key != name}
+        if not inlined["$defs"]:
+            del inlined["$defs"]
+    return inlined
 
 
 def _strict(name: str | None, parameters: Schema, problems: list[McpToolProblem]) -> Schema:
