@@ -2,12 +2,14 @@
 
 A tool's ``inputSchema`` goes through ``llmapp.jsonschema.normalise`` (any draft, boolean
 schemas, ``definitions``, unused or missing reference targets) and becomes ``parameters``:
-an object schema with ``properties``, ``required`` and, unless the tool says otherwise,
-``additionalProperties: false`` (a key the tool does not declare is a mistake the model
-should hear about, as with class functions). ``outputSchema`` becomes ``output`` the same
-way. The tool's annotations become tags (``readOnly``, ``destructive``/``additive``,
-``idempotent``, ``openWorld``/``closedWorld``: the tags ``llmapp.vendors.mcp`` reads when
-serving), so a tool list served again keeps its hints.
+an object schema with ``properties`` and ``required`` (a root that is only a ``$ref`` is
+replaced by the definition it names). The root gets ``additionalProperties: false``
+unless the tool says itself what undeclared keys may be, or declares keys in branches
+(``allOf``, ``anyOf``, ``$ref``...): a key the tool does not declare is a mistake the
+model should hear about, as with class functions. ``outputSchema`` becomes ``output``
+the same way. The tool's annotations become tags (``readOnly``, ``destructive`` or
+``additive``, ``idempotent``, ``openWorld`` or ``closedWorld``: the tags
+``llmapp.vendors.mcp`` reads when serving), so a tool list served again keeps its hints.
 
 A tool that cannot be converted (no name, a schema that is not an object, a reference to
 nothing, a schema the validator cannot compile) is an ``McpToolProblem`` in ``errors``,
