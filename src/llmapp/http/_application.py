@@ -14,7 +14,7 @@ from llmapp.http._document import load
 from llmapp.http._function import HttpLlmFunction, OperationError
 from llmapp.http._naming import Naming, assign_names
 from llmapp.http._schemas import SchemaTable
-from llmapp.http._upgrade import upgrade
+from llmapp.http._upgrade import Document, upgrade
 from llmapp.jsonschema import Path, is_mapping, subschemas
 from llmapp.schema import is_file, is_human
 from llmapp.schema._strict import make_strict
@@ -151,6 +151,15 @@ def application(
         raise ValueError(f"max_length must be at least 16, not {max_length}")
     config = HttpLlmConfig(strict, separate, max_length, naming, dict(validate or {}))
     parsed = upgrade(load(document))
+    built, errors = _convert(parsed, config)
+    functions = _named(built, config)
+    return HttpLlmApplication(functions, errors, config, parsed.servers)
+
+
+def _convert(
+    parsed: Document, config: HttpLlmConfig
+) -> tuple[list[tuple[Draft, HttpLlmFunction]], list[OperationError]]:
+    """Every operation drafted, all their schemas normalised at once, then assembled."""
     section = Path(("definitions",)) if parsed.version == "2.0" else Path(("components", "schemas"))
     drafts = [draft(operation) for operation in parsed.operations if not operation.human]
     pieces: list[tuple[Any, Path]] = []
@@ -162,12 +171,18 @@ def application(
     errors: list[OperationError] = []
     built: list[tuple[Draft, HttpLlmFunction]] = []
     for each, offset in zip(drafts, offsets, strict=True):
-        function = None if each.error else _assemble(each, table, offset, config)
-        if isinstance(function, HttpLlmFunction):
-            built.append((each, function))
-            continue
-        cause, messages = each.error or function or ("reference", [])
-        errors.append(_error(each, cause, messages))
+        outcome = _assemble(each, table, offset, config)
+        if isinstance(outcome, HttpLlmFunction):
+            built.append((each, outcome))
+        else:
+            errors.append(_error(each, *outcome))
+    return built, errors
+
+
+def _named(
+    built: list[tuple[Draft, HttpLlmFunction]], config: HttpLlmConfig
+) -> list[HttpLlmFunction]:
+    """The functions with their unique names and their validation hooks."""
     namings = [
         Naming(
             each.operation.method,
@@ -178,7 +193,7 @@ def application(
         )
         for each, _ in built
     ]
-    names = assign_names(namings, max_length, naming == "operationId")
+    names = assign_names(namings, config.max_length, config.naming == "operationId")
     functions = []
     for (_, function), name in zip(built, names, strict=True):
         function.name = name
@@ -187,7 +202,7 @@ def application(
     unknown = sorted(set(config.validate) - set(names))
     if unknown:
         raise ValueError(f"validation hooks name no function: {unknown}")
-    return HttpLlmApplication(functions, errors, config, parsed.servers)
+    return functions
 
 
 def _error(each: Draft, cause: str, messages: list[str]) -> OperationError:
@@ -213,6 +228,8 @@ def _assemble(
     each: Draft, table: SchemaTable, offset: int, config: HttpLlmConfig
 ) -> HttpLlmFunction | tuple[str, list[str]]:
     """The function of a draft whose schemas were normalised, or its error."""
+    if each.error is not None:
+        return each.error
     pieces = table.pieces
     properties: dict[str, Any] = {}
     required: list[str] = []
