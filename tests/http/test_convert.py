@@ -374,3 +374,28 @@ def test_documents_from_text_yaml_and_split_files(tmp_path: Path) -> None:
     }
     with pytest.raises(DocumentError):
         application({"info": {}})
+
+
+def test_a_lone_object_query_parameter_spreads_its_properties() -> None:
+    components = {
+        "schemas": {
+            "Filter": {
+                "type": "object",
+                "properties": {"a": {"type": "integer"}, "b": {"type": "string"}},
+            },
+            "Mode": {"type": "string", "enum": ["x", "y"]},
+        }
+    }
+    spread = [{"name": "filter", "in": "query", "schema": {"$ref": "#/components/schemas/Filter"}}]
+    kept = [{"name": "mode", "in": "query", "schema": {"$ref": "#/components/schemas/Mode"}}]
+    paths = {
+        "/s": {"get": {"parameters": spread, "responses": OK}},
+        "/k": {"get": {"parameters": kept, "responses": OK}},
+    }
+    app = application(document(paths, components=components))
+    assert app.functions[0].parameters["properties"]["query"] == {"$ref": "#/$defs/Filter"}
+    assert sent(app, "s_get", {"query": {"a": 1, "b": "x"}}).url.query == b"a=1&b=x"
+    assert app.functions[1].parameters["properties"]["query"]["properties"] == {
+        "mode": {"$ref": "#/$defs/Mode"}
+    }
+    assert sent(app, "k_get", {"query": {"mode": "y"}}).url.query == b"mode=y"

@@ -161,7 +161,7 @@ def _convert(
 ) -> tuple[list[tuple[Draft, HttpLlmFunction]], list[OperationError]]:
     """Every operation drafted, all their schemas normalised at once, then assembled."""
     section = Path(("definitions",)) if parsed.version == "2.0" else Path(("components", "schemas"))
-    drafts = [draft(operation) for operation in parsed.operations if not operation.human]
+    drafts = [draft(op, parsed.schemas) for op in parsed.operations if not op.human]
     pieces: list[tuple[Any, Path]] = []
     offsets: list[int] = []
     for each in drafts:

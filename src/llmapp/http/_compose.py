@@ -28,7 +28,7 @@ from typing import Any
 from llmapp.http._function import Body, Parameter, Route
 from llmapp.http._naming import identifier_key
 from llmapp.http._upgrade import Operation
-from llmapp.jsonschema import Path, is_mapping
+from llmapp.jsonschema import Path, is_mapping, ref_name
 
 __all__ = ["Draft", "describe", "draft"]
 
@@ -99,8 +99,12 @@ class Draft:
         return len(self.pieces) - 1
 
 
-def draft(operation: Operation) -> Draft:
-    """Where the operation's arguments go and the schemas it needs, or its error."""
+def draft(operation: Operation, named: Mapping[str, Any]) -> Draft:
+    """Where the operation's arguments go and the schemas it needs, or its error.
+
+    ``named`` are the document's named schemas, to tell whether a lone query parameter
+    given by reference is an object (its properties are then the query keys).
+    """
     where = operation.where
     result = Draft(operation, Route(operation.method, operation.path), [])
     if operation.method in _UNSUPPORTED_METHODS:
@@ -109,6 +113,31 @@ def draft(operation: Operation) -> Draft:
     if operation.problems:
         result.error = ("reference", list(operation.problems))
         return result
+    path_parameters = _path_parameters(operation, result)
+    query, headers = _other_parameters(operation, result)
+    body = _body(operation, result)
+    if result.error is not None:
+        return result
+    success = _output(operation, result)
+    spread = None
+    if len(query) == 1 and query[0].style == "form" and query[0].explode:
+        schema = result.pieces[result.query_schemas[0]][0]
+        target = (
+            named.get(ref_name(schema.get("$ref", "")) or "", schema)
+            if is_mapping(schema)
+            else None
+        )
+        if is_mapping(target) and (target.get("type") == "object" or "properties" in target):
+            spread = query[0]
+    result.route = Route(
+        operation.method, operation.path, tuple(path_parameters), tuple(query), tuple(headers),
+        body, spread, success,
+    )  # fmt: skip
+    return result
+
+
+def _path_parameters(operation: Operation, result: Draft) -> list[Parameter]:
+    """The template's parameters in order (undeclared ones are strings), keys made identifiers."""
     declared = {p["name"]: p for p in operation.parameters if p["in"] == "path"}
     path_parameters: list[Parameter] = []
     for name in _TEMPLATE.findall(operation.path):
@@ -128,6 +157,13 @@ def draft(operation: Operation) -> Draft:
         at = result.piece(parameter.get("schema", {}), _parameter_at(operation, parameter))
         result.path_schemas.append(at)
         _describe_key(result, key, parameter)
+    return path_parameters
+
+
+def _other_parameters(
+    operation: Operation, result: Draft
+) -> tuple[list[Parameter], list[Parameter]]:
+    """The query parameters (the model's ``query`` object), and the header and cookie ones."""
     query: list[Parameter] = []
     headers: list[Parameter] = []
     for parameter in operation.parameters:
@@ -147,20 +183,7 @@ def draft(operation: Operation) -> Draft:
             result.query_required = result.query_required or entry.required
         else:
             headers.append(entry)
-    body = _body(operation, result)
-    if result.error is not None:
-        return result
-    success = _output(operation, result)
-    spread = None
-    if len(query) == 1 and query[0].style == "form" and query[0].explode:
-        schema = result.pieces[result.query_schemas[0]][0]
-        if is_mapping(schema) and (schema.get("type") == "object" or "$ref" in schema):
-            spread = query[0]
-    result.route = Route(
-        operation.method, operation.path, tuple(path_parameters), tuple(query), tuple(headers),
-        body, spread, success,
-    )  # fmt: skip
-    return result
+    return query, headers
 
 
 def _free(key: str, taken: list[str]) -> str:
@@ -170,7 +193,8 @@ def _free(key: str, taken: list[str]) -> str:
 
 
 def _parameter_at(operation: Operation, parameter: Mapping[str, Any]) -> Path:
-    return operation.where.key("parameters").key(str(parameter.get("name"))).key("schema")
+    key = (str(parameter.get("in")), str(parameter.get("name")))
+    return operation.locations.get(key, operation.where.key("parameters")).key("schema")
 
 
 def _describe_key(result: Draft, key: str, parameter: Mapping[str, Any]) -> None:
