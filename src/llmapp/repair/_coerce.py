@@ -35,6 +35,8 @@ import re
 from collections.abc import Mapping
 from typing import Any, Final
 
+from llmapp.validate._patterns import Matcher, PatternError, compile_pattern
+
 __all__ = ["coerce"]
 
 _MAX_DEPTH: Final = 128
@@ -82,8 +84,8 @@ def coerce(data: Any, schema: Mapping[str, Any]) -> Any:
     """
     try:
         return _Coercer(schema).value(data, schema, 0)
-    except RecursionError:  # a caller already deep in its stack; repairing is optional
-        return data
+    except Exception:  # a hostile value or schema (items() that raises, a nesting past
+        return data  # the stack): repairing is optional, and the validator reports it
 
 
 def _value_accepted(kinds: Kinds | None, value: Any) -> bool:
@@ -151,7 +153,7 @@ class _Coercer:
         self._resolving: set[int] = set()  # schemas being resolved: a $ref cycle stops there
         self._typing: set[int] = set()  # schemas being typed: a recursive union stops there
         self._active: set[int] = set()  # containers on the current path: a cycle stops there
-        self._patterns: dict[str, re.Pattern[str] | None] = {}
+        self._patterns: dict[str, Matcher | None] = {}
 
     # --- values --------------------------------------------------------------------------
 
@@ -316,13 +318,14 @@ class _Coercer:
         extra = schema.get("additionalProperties")
         return extra if isinstance(extra, Mapping) else _ANY
 
-    def _pattern(self, pattern: Any) -> re.Pattern[str] | None:
+    def _pattern(self, pattern: Any) -> Matcher | None:
+        """The validator's own matcher (ECMA-262 rules, bounded cost), None if unusable."""
         if not isinstance(pattern, str):
             return None
         if pattern not in self._patterns:
             try:
-                self._patterns[pattern] = re.compile(pattern)
-            except (re.error, RecursionError, OverflowError):
+                self._patterns[pattern] = compile_pattern(pattern)
+            except PatternError:
                 self._patterns[pattern] = None
         return self._patterns[pattern]
 

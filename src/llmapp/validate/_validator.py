@@ -10,9 +10,12 @@ from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from .._errors import BuildProblem
 from ._codegen import Generator
 from ._result import Validation, ValidationFailure, ValidationIssue, ValidationSuccess
 from ._runtime import DepthExceeded, FailedValues
+from ._schema_depth import MAX_SCHEMA_DEPTH, depth_problem
+from ._schema_error import SchemaError
 
 __all__ = ["Validator", "validator"]
 
@@ -233,7 +236,8 @@ def validator(schema: Mapping[str, Any] | bool, *, max_depth: int = 512) -> Vali
 
     Raises:
         SchemaError: the schema cannot be compiled (every problem listed with its JSON
-            pointer). Data never makes it raise.
+            pointer), including one nested more than ``MAX_SCHEMA_DEPTH`` (100) levels
+            deep. Data never makes it raise.
 
     Example:
         >>> check = validator({"type": "integer", "minimum": 1})
@@ -242,15 +246,28 @@ def validator(schema: Mapping[str, Any] | bool, *, max_depth: int = 512) -> Vali
     """
     key = _key(schema, max_depth)
     if key is None:
-        return Validator(schema, max_depth=max_depth)
+        return _build(schema, max_depth)
     with _lock:
         found = _cache.get(key)
         if found is not None:
             _cache.move_to_end(key)
             return found
-    compiled = Validator(schema, max_depth=max_depth)
+    compiled = _build(schema, max_depth)
     with _lock:
         _cache[key] = compiled
         while len(_cache) > _CACHE_SIZE:
             _cache.popitem(last=False)
     return compiled
+
+
+def _build(schema: Mapping[str, Any] | bool, max_depth: int) -> Validator:
+    """A new ``Validator``; a schema too deep to compile is a ``SchemaError``, never a
+    ``RecursionError`` (schemas come from third parties: MCP servers, OpenAPI documents)."""
+    try:
+        problem = depth_problem(schema)
+        if problem is None:
+            return Validator(schema, max_depth=max_depth)
+    except RecursionError:  # within the limits, but called from deep in the caller's stack
+        reason = f"too deeply nested to compile here (the limit is {MAX_SCHEMA_DEPTH} levels)"
+        problem = BuildProblem("#", reason)
+    raise SchemaError([problem])
