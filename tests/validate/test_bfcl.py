@@ -1,7 +1,7 @@
 """BFCL (non-live) through llmapp's validator: accepted answers pass, LLM-style mistakes fail where made.
 
-The functions come from ``tests/corpora/bfcl.py`` (BFCL dialect -> LLM parameters schema), the
-mistakes from ``tests/corpora/alterations.py``. Answers that do not fit their own schema are BFCL
+The functions come from ``tests/support/corpora/bfcl.py`` (BFCL dialect -> LLM parameters schema), the
+mistakes from ``tests/support/corpora/alterations.py``. Answers that do not fit their own schema are BFCL
 data quirks, listed with the reason in ``bfcl.KNOWN_EXCEPTIONS``; they must fail, like any wrong
 argument would.
 """
@@ -13,8 +13,8 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from tests.corpora import bfcl
-from tests.corpora.alterations import MISSING, Alteration, alterations
+from tests.support.corpora import bfcl
+from tests.support.corpora.alterations import MISSING, Alteration, alterations
 
 from llmapp.validate._result import UNDEFINED, ValidationIssue
 

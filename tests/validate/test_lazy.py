@@ -209,7 +209,7 @@ def test_walkers_find_no_problem_the_checkers_missed() -> None:
 
 
 def _corpus_problems_agree(step: int) -> None:
-    from tests.corpora import schemas as corpora
+    from tests.support.corpora import schemas as corpora
 
     entries = corpora.corpus_schemas()
     if not entries:
