@@ -15,6 +15,9 @@ only on the attributes below, so class, HTTP and MCP applications export the sam
 - ``Tool``: one function as a vendor sees it (``name``, ``description``,
   ``parameters`` from ``model_parameters``, ``output``, ``deprecated``, ``tags``,
   and ``function`` itself); ``tools_of(source) -> list[Tool]``.
+- ``owner(source)``: the class an application was built from, as build errors name
+  it; ``export_error(source, vendor, [(location, reason)])``: the one
+  ``LlmApplicationError`` a strict export raises for what the vendor cannot express.
 """
 
 from __future__ import annotations
@@ -23,7 +26,15 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-__all__ = ["Tool", "ToolFunction", "functions_of", "model_parameters", "tools_of"]
+__all__ = [
+    "Tool",
+    "ToolFunction",
+    "export_error",
+    "functions_of",
+    "model_parameters",
+    "owner",
+    "tools_of",
+]
 
 Schema = dict[str, Any]
 
@@ -105,3 +116,31 @@ def tools_of(source: Any) -> list[Tool]:
         )
         for function in functions_of(source)
     ]
+
+
+def owner(source: Any) -> str | None:
+    """The class an application was built from, as build errors name it (None otherwise)."""
+    cls = getattr(source, "cls", None)
+    if isinstance(cls, type):
+        from llmapp._errors import class_location
+
+        return class_location(cls)
+    return None
+
+
+def export_error(source: Any, vendor: str, problems: list[tuple[str, str]]) -> Exception:
+    """One ``LlmApplicationError`` for what a vendor's strict mode cannot express.
+
+    Args:
+        source: what was exported (an application names its class in every location).
+        vendor: the vendor's name, for the error's subject.
+        problems: ``(location, reason)``, the location written ``method.param.path``.
+    """
+    from llmapp._errors import BuildProblem, LlmApplicationError
+
+    prefix = owner(source)
+    located = [
+        BuildProblem(f"{prefix}.{where}" if prefix else where, reason)
+        for where, reason in dict.fromkeys(problems)
+    ]
+    return LlmApplicationError(f"{prefix or 'the functions'} ({vendor} strict mode)", located)
