@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from llmapp.jsonschema import accepts_anything
+
 __all__ = [
     "HUMAN_KEYWORD",
     "is_array",
@@ -25,25 +27,6 @@ HUMAN_KEYWORD = "x-llmapp-human"
 """Schema keyword set to ``true`` on values only a human may compose."""
 
 Schema = Mapping[str, Any]
-
-
-_STRUCTURAL = frozenset(
-    {
-        "type",
-        "enum",
-        "const",
-        "$ref",
-        "anyOf",
-        "oneOf",
-        "allOf",
-        "not",
-        "properties",
-        "items",
-        "prefixItems",
-        "additionalProperties",
-    }
-)
-"""Keywords that constrain a value; a schema with none of them accepts anything."""
 
 
 def _has_type(schema: Schema, name: str) -> bool:
@@ -89,7 +72,7 @@ def is_union(schema: Schema) -> bool:
 
 def is_unknown(schema: Schema) -> bool:
     """True for a schema that accepts any value (``{}``, or only annotations)."""
-    return not any(key in schema for key in _STRUCTURAL)
+    return accepts_anything(schema)
 
 
 def is_file(schema: Schema) -> bool:

@@ -14,25 +14,21 @@ from typing import Any
 
 from llmapp.jsonschema import Node, is_mapping, is_schema
 
-from ._codegen import (
-    ARRAY_SET,
-    CHECK,
+from ._codegen import CHECK, SPLIT_LEVEL
+from ._conditions import type_test
+from ._emitter import literal
+from ._vocabulary import (
+    APPLICATORS,
+    ARRAY_KEYWORDS,
     LEAF_ONLY,
-    OBJECT_SET,
-    SPLIT_LEVEL,
+    OBJECT_KEYWORDS,
+    closed_object,
     has_structure,
     is_trivial,
 )
-from ._conditions import type_test
-from ._emitter import literal
 from ._writer import Writer
 
-__all__ = ["CheckWriter", "closed_object", "iterates_keys", "object_parts"]
-
-
-def closed_object(schema: Mapping[str, Any]) -> bool:
-    """``additionalProperties: false`` without patterns: extra keys show in ``len``."""
-    return schema.get("additionalProperties") is False and "patternProperties" not in schema
+__all__ = ["CheckWriter", "iterates_keys", "object_parts"]
 
 
 def iterates_keys(schema: Mapping[str, Any]) -> bool:
@@ -43,7 +39,9 @@ def iterates_keys(schema: Mapping[str, Any]) -> bool:
 
 _KEYED = frozenset(("patternProperties", "propertyNames"))
 _OBJECT = frozenset({"object"})
-_APPLIED = frozenset(("$ref", "$dynamicRef", "allOf", "anyOf", "oneOf", "not", "if"))
+_APPLIED = frozenset(APPLICATORS)
+_OBJECT_SET = frozenset(OBJECT_KEYWORDS)
+_ARRAY_SET = frozenset(ARRAY_KEYWORDS)
 
 
 def object_parts(schema: Mapping[str, Any]) -> tuple[dict[str, Any], list[str]]:
@@ -121,7 +119,7 @@ class CheckWriter(Writer):
         self.gen.focus(node)
         types = self.gen.checked_types(node)
         conditions = self.gen.conditions.local(schema, v, types)
-        objects = not OBJECT_SET.isdisjoint(schema)
+        objects = not _OBJECT_SET.isdisjoint(schema)
         if types == _OBJECT:
             self._object_type(node, v, conditions, objects)
         else:
@@ -133,7 +131,7 @@ class CheckWriter(Writer):
                 self._guarded(
                     types, "object", f"isinstance({v}, dict)", lambda: self._object(node, v)
                 )
-        if not ARRAY_SET.isdisjoint(schema):
+        if not _ARRAY_SET.isdisjoint(schema):
             guard = f"isinstance({v}, (list, tuple))"
             self._guarded(types, "array", guard, lambda: self._array(node, v))
         self._applicators(node, v)

@@ -32,15 +32,35 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Any
 
-from llmapp.jsonschema import Node, Resolver, is_mapping, is_schema, name_of, ref_name
+from llmapp._sentinels import MISSING
+from llmapp.jsonschema import (
+    JSON_TYPES,
+    Node,
+    Resolver,
+    declared_types,
+    is_mapping,
+    is_schema,
+    name_of,
+    ref_name,
+    step,
+)
 
 from .._errors import BuildProblem
 from . import _runtime, _unions
-from ._conditions import JSON_TYPES, Conditions, declared_types, type_test
+from ._conditions import Conditions, type_test
 from ._emitter import Emitter, literal
 from ._expected import reference_text
 from ._result import UNDEFINED, ValidationIssue
 from ._schema_error import SchemaError
+from ._vocabulary import (
+    CONTAINERS,
+    IN_PLACE,
+    KIND_CHECKED,
+    MAP_VALUED,
+    REF_SIBLINGS,
+    has_structure,
+    is_trivial,
+)
 
 __all__ = ["CHECK", "WALK", "Generator", "Path"]
 
@@ -49,64 +69,9 @@ SPLIT_LEVEL = 9
 """Indentation level past which a nested subschema moves into its own function
 (Python allows 20 statically nested blocks and ~100 indentation levels)."""
 
-OBJECT_KEYWORDS = (
-    "properties",
-    "required",
-    "additionalProperties",
-    "patternProperties",
-    "propertyNames",
-    "dependentRequired",
-    "dependentSchemas",
-    "dependencies",
-)
-ARRAY_KEYWORDS = ("prefixItems", "items", "additionalItems", "contains")
-APPLICATORS = ("$ref", "$dynamicRef", "allOf", "anyOf", "oneOf", "not", "if")
-LOCAL_KEYWORDS = (
-    "type",
-    "enum",
-    "const",
-    "minimum",
-    "maximum",
-    "exclusiveMinimum",
-    "exclusiveMaximum",
-    "multipleOf",
-    "minLength",
-    "maxLength",
-    "pattern",
-    "format",
-    "contentEncoding",
-    "minItems",
-    "maxItems",
-    "uniqueItems",
-    "minProperties",
-    "maxProperties",
-)
-_MAP_KEYWORDS = ("properties", "patternProperties", "dependentSchemas", "dependentRequired")
-_SCHEMA_KEYWORDS = (
-    "additionalProperties",
-    "propertyNames",
-    "items",
-    "contains",
-    "not",
-    "if",
-    "then",
-    "else",
-)
-_VALIDATING = frozenset(OBJECT_KEYWORDS + ARRAY_KEYWORDS + APPLICATORS + LOCAL_KEYWORDS)
-OBJECT_SET = frozenset(OBJECT_KEYWORDS)
-ARRAY_SET = frozenset(ARRAY_KEYWORDS)
-_STRUCTURE = frozenset(OBJECT_KEYWORDS + ARRAY_KEYWORDS + APPLICATORS)
-_CONTAINERS = frozenset(OBJECT_KEYWORDS + ARRAY_KEYWORDS)
-LEAF_ONLY = _STRUCTURE | {"nullable"}
-"""A dict schema with none of these keys judges its value on its own (a leaf)."""
 _JSON_TYPE_SET = frozenset(JSON_TYPES)
-_IN_PLACE = frozenset(
-    ("$ref", "$dynamicRef", "allOf", "anyOf", "oneOf", "not", "if", "then", "else")
-)
-_KIND_ORDER = (*_MAP_KEYWORDS, *_SCHEMA_KEYWORDS, "required")
-"""Keywords whose value must be of a certain kind, in the order problems are reported."""
-_KIND_CHECKED = frozenset(_KIND_ORDER)
-_KIND_RANKS = {keyword: rank for rank, keyword in enumerate(_KIND_ORDER)}
+_KIND_RANKS = {keyword: rank for rank, keyword in enumerate(KIND_CHECKED)}
+_KIND_SET = frozenset(KIND_CHECKED)
 
 _HELPERS: dict[str, Any] = {
     "_is_integer": _runtime.is_integer,
@@ -121,28 +86,13 @@ _HELPERS: dict[str, Any] = {
     "_exactly_one": _runtime.exactly_one,
     "_count_true": _runtime.count_true,
     "_passes": _runtime.passes,
-    "_key_path": _runtime.key_path,
-    "_index_path": _runtime.index_path,
+    "_step": step,
     "_pick": _unions.pick,
     "_tie": _unions.tie,
     "_Issue": ValidationIssue,
     "_UNDEFINED": UNDEFINED,
-    "_MISSING": _runtime.MISSING,
+    "_MISSING": MISSING,
     "_Deep": _runtime.DepthExceeded,
-}
-
-
-def is_trivial(schema: Any) -> bool:
-    """True for a schema that accepts everything (``true``, ``{}``, annotations only)."""
-    if schema is True:
-        return True
-    return is_mapping(schema) and _VALIDATING.isdisjoint(schema)
-
-
-_REF_SIBLINGS = (_VALIDATING - {"$ref", "$dynamicRef"}) | {
-    "nullable",
-    "discriminator",
-    "x-discriminator",
 }
 
 
@@ -150,12 +100,7 @@ def _bare_ref(node: Node) -> bool:
     """A subschema that only points elsewhere (``$ref`` plus annotations): checking it
     is checking its target, nothing more."""
     schema = node.schema
-    return is_mapping(schema) and _REF_SIBLINGS.isdisjoint(schema)
-
-
-def has_structure(schema: Any) -> bool:
-    """True for a schema with keywords that look inside the value or combine subschemas."""
-    return is_mapping(schema) and not _STRUCTURE.isdisjoint(schema)
+    return is_mapping(schema) and REF_SIBLINGS.isdisjoint(schema)
 
 
 @dataclass(frozen=True)
@@ -169,7 +114,7 @@ class Path:
         return Path(((True, name),))
 
     def key(self, name: str) -> Path:
-        return self._add(False, _runtime.key_path(name))
+        return self._add(False, step(name))
 
     def index(self, position: int) -> Path:
         return self._add(False, f"[{position}]")
@@ -388,7 +333,7 @@ class Generator:
         stack = [node]
         while stack:
             current = stack.pop()
-            if not is_mapping(current.schema) or _IN_PLACE.isdisjoint(current.schema):
+            if not is_mapping(current.schema) or IN_PLACE.isdisjoint(current.schema):
                 continue
             target = self.target(current)
             if target is not None:
@@ -468,7 +413,7 @@ class Generator:
             return "False"
         if not is_mapping(schema):
             return "True"
-        if not _CONTAINERS.isdisjoint(schema):
+        if not CONTAINERS.isdisjoint(schema):
             return None
         if budget <= 0 and has_structure(schema):
             return None
@@ -535,13 +480,13 @@ class Generator:
 
     def _check_kinds(self, node: Node) -> None:
         schema = node.schema
-        present = _KIND_CHECKED.intersection(schema)
+        present = _KIND_SET.intersection(schema)
         if not present:
             return
         ordered = sorted(present, key=_KIND_RANKS.__getitem__) if len(present) > 1 else present
         for keyword in ordered:
             value = schema[keyword]
-            if keyword in _MAP_KEYWORDS:
+            if keyword in MAP_VALUED:
                 if not is_mapping(value):
                     self.report(node, keyword, "must be an object")
             elif keyword == "required":

@@ -13,24 +13,24 @@ from typing import Any
 
 from llmapp.jsonschema import Node, is_mapping, is_schema
 
-from ._check import closed_object, contains_bounds, iterates_keys, object_parts
-from ._codegen import (
-    ARRAY_SET,
-    CHECK,
-    OBJECT_SET,
-    SPLIT_LEVEL,
-    WALK,
-    Generator,
-    Path,
-    has_structure,
-    is_trivial,
-)
+from ._check import contains_bounds, iterates_keys, object_parts
+from ._codegen import CHECK, SPLIT_LEVEL, WALK, Generator, Path
 from ._conditions import conjunction, type_test
 from ._emitter import literal
 from ._shapes import union_info, union_shape
+from ._vocabulary import (
+    ARRAY_KEYWORDS,
+    OBJECT_KEYWORDS,
+    closed_object,
+    has_structure,
+    is_trivial,
+)
 from ._writer import Writer
 
 __all__ = ["WalkWriter"]
+
+_OBJECT_SET = frozenset(OBJECT_KEYWORDS)
+_ARRAY_SET = frozenset(ARRAY_KEYWORDS)
 
 
 class WalkWriter(Writer):
@@ -131,14 +131,14 @@ class WalkWriter(Writer):
         if conditions:
             with self.out.block(f"if not {conjunction(conditions)}:"):
                 self.issue(path, expected, v)
-        if not OBJECT_SET.isdisjoint(schema) or (types and "object" in types):
+        if not _OBJECT_SET.isdisjoint(schema) or (types and "object" in types):
             self._guarded(
                 types,
                 "object",
                 f"isinstance({v}, dict)",
                 lambda: self._object(node, v, path, types),
             )
-        if not ARRAY_SET.isdisjoint(schema):
+        if not _ARRAY_SET.isdisjoint(schema):
             self._guarded(
                 types,
                 "array",
@@ -179,7 +179,7 @@ class WalkWriter(Writer):
         elif types is not None and "object" in types:
             key = self.gen.fresh("k")
             with self.out.block(f"for {key} in _nonstr_keys({v}):"):
-                where = path.dynamic(f"_key_path({key})")
+                where = path.dynamic(f"_step({key})")
                 self.issue(where, "undefined", f"{v}[{key}]", "object keys must be strings")
 
     def _property(
@@ -237,7 +237,7 @@ class WalkWriter(Writer):
     def _key_loop(self, node: Node, v: str, path: Path, props: dict[str, Any]) -> None:
         schema = node.schema
         key, item = self.gen.fresh("k"), self.gen.fresh("v")
-        where = path.dynamic(f"_key_path({key})")
+        where = path.dynamic(f"_step({key})")
         known = self.out.constant(frozenset(props), "PROPERTIES")
         with self.out.block(f"for {key}, {item} in {v}.items():"):
             with self.out.block(f"if not isinstance({key}, str):"):
@@ -271,7 +271,7 @@ class WalkWriter(Writer):
         )
         rest = schema.get(rest_key)
         index = self.gen.fresh("i")
-        where = path.dynamic(f"_index_path({index})")
+        where = path.dynamic(f"_step({index})")
         if rest is False:
             with self.out.block(f"for {index} in range({count}, len({v})):"):
                 self.issue(where, "undefined", f"{v}[{index}]")

@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING
 
 from llmapp.jsonschema import Node, is_mapping
 
-from ._codegen import is_trivial
 from ._patterns import PatternError, compile_pattern
+from ._vocabulary import is_trivial
 
 if TYPE_CHECKING:
     from ._codegen import Generator
