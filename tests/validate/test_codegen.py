@@ -199,8 +199,8 @@ def test_deeply_nested_inline_schemas_are_split_into_functions(compile: Callable
     assert issue.expected == "integer"
 
 
-def test_many_definitions_compile_quickly() -> None:
-    defs = {
+def test_a_chain_of_300_definitions_validates_to_its_end() -> None:
+    defs: dict[str, Any] = {
         f"T{index}": {
             "type": "object",
             "properties": {"next": {"$ref": f"#/$defs/T{index + 1}"}, "v": {"type": "integer"}},
@@ -210,7 +210,15 @@ def test_many_definitions_compile_quickly() -> None:
     defs["T300"] = {"type": "string"}
     check = validator({"$defs": defs, "$ref": "#/$defs/T0"})
     assert check({"next": {"next": {"v": 1}}}).success
-    assert check.source.count("def c_") == 302
+    chain: Any = "end"
+    for _ in range(300):
+        chain = {"next": chain, "v": 1}
+    assert check(chain).success
+    wrong: Any = 0
+    for _ in range(300):
+        wrong = {"next": wrong}
+    [issue] = check(wrong).errors
+    assert issue.path == "$input" + ".next" * 300 and issue.expected == "string"
 
 
 def test_results_are_plain_result_objects() -> None:

@@ -34,13 +34,15 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-import jsonschema
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis_jsonschema import from_schema
 from tests.support.corpora import differential, schemas
 from tests.support.corpora.differential import Budget, Tally
+
+import jsonschema
+from llmapp.validate import validator
 
 QUICK = Budget(examples=4, mutations=3, guided=8, random=1, derandomize=True)
 QUICK_SAMPLE = {"bfcl": 40, "mcp": 60, "openapi": 40, "suite": 120}
@@ -60,10 +62,6 @@ def _slow_budget() -> Budget:
 
 @pytest.fixture(scope="module")
 def compile_ours() -> Any:
-    try:
-        from llmapp.validate import validator
-    except ImportError:
-        pytest.skip("llmapp.validate.validator is not written yet")
     return validator
 
 
