@@ -195,7 +195,7 @@ class CheckWriter(Writer):
                 self.out.line(f"{item} = {v}.get({literal(name)}, _MISSING)")
                 self.out.require(f"{item} is not _MISSING", f"{item} is _MISSING")
             return found
-        with self.out.block("try:"):  # one subscript each: faster than an itemgetter
+        with self.out.block("try:"):  # a plain dict: a missing key is a KeyError
             for name, item in found.items():
                 self.out.line(f"{item} = {v}[{literal(name)}]")
         with self.out.block("except KeyError:"):
