@@ -17,9 +17,9 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from llmapp.jsonschema import JSON_TYPES, KEYWORDS, declared_types
+from llmapp.jsonschema import JSON_TYPES, KEYWORDS, Node, declared_types
 
-from ._emitter import Emitter, literal
+from .._source import Emitter, literal
 from ._formats import NUMBER_FORMATS, STRING_FORMATS
 from ._patterns import PatternError, compile_pattern
 from ._vocabulary import CONDITION_KEYWORDS
@@ -49,8 +49,8 @@ _FAMILY_TYPES = {
     "object": {"object"},
 }
 
-Report = Callable[[str, str], None]
-"""Records a build problem: (keyword, reason)."""
+Report = Callable[[Node, str, str], None]
+"""Records a build problem: (node, keyword, reason)."""
 
 
 def conjunction(tests: list[str]) -> str:
@@ -142,14 +142,17 @@ class Conditions:
 
     def __init__(self, emitter: Emitter, report: Report) -> None:
         self.emitter = emitter
-        self.report = report
+        self._report = report
+        self._node: Node | None = None
 
-    def local(self, schema: Mapping[str, Any], v: str, known: frozenset[str] | None) -> list[str]:
-        """Every per-value condition of ``schema`` except ``type``, in keyword-table order."""
+    def local(self, node: Node, v: str, known: frozenset[str] | None) -> list[str]:
+        """Every per-value condition of ``node`` except ``type``, in keyword-table order."""
         conditions: list[str] = []
+        schema = node.schema
         present = _CONDITIONS.intersection(schema)
         if not present:
             return conditions
+        self._node = node
         for keyword in sorted(present, key=_RANKS.__getitem__) if len(present) > 1 else present:
             family = KEYWORDS[keyword].family
             condition = BUILDERS[keyword](self, schema, schema[keyword], v)
@@ -160,6 +163,11 @@ class Conditions:
             if condition is not None:
                 conditions.append(condition)
         return conditions
+
+    def report(self, keyword: str, reason: str) -> None:
+        """Record a build problem of the keyword being built."""
+        assert self._node is not None
+        self._report(self._node, keyword, reason)
 
     # -- values ------------------------------------------------------------------
 

@@ -10,34 +10,35 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from llmapp.jsonschema import Node, declared_types, discriminator, json_type
 
+from .._source import Emitter
+from ._analysis import Analysis
 from ._unions import Branch, UnionInfo
-
-if TYPE_CHECKING:
-    from ._codegen import Generator
 
 __all__ = ["parts", "union_info", "union_shape"]
 
 
-def union_info(gen: Generator, node: Node, keyword: str, branches: list[Node]) -> str:
+def union_info(
+    analysis: Analysis, emitter: Emitter, node: Node, keyword: str, branches: list[Node]
+) -> str:
     """A global describing a union for ``_pick`` (shapes, discriminator tags)."""
-    shapes = tuple(union_shape(gen, branch) for branch in branches)
-    discriminator, tags = _discriminator(gen, node, branches)
+    shapes = tuple(union_shape(analysis, branch) for branch in branches)
+    prop, tags = _discriminator(analysis, node, branches)
     tag_text = "(" + " | ".join(json.dumps(tag, ensure_ascii=False) for tag in tags) + ")"
     info = UnionInfo(
-        expected=gen.expected(node) if keyword != "allOf" else "any",
+        expected=analysis.expected(node) if keyword != "allOf" else "any",
         branches=shapes,
-        discriminator=discriminator,
+        discriminator=prop,
         tags=tags or None,
         tag_expected=tag_text if len(tags) > 1 else tag_text[1:-1],
     )
-    return gen.emitter.constant(info, "UNION")
+    return emitter.constant(info, "UNION")
 
 
-def parts(gen: Generator, node: Node, limit: int = 16) -> list[Node]:
+def parts(analysis: Analysis, node: Node, limit: int = 16) -> list[Node]:
     """``node`` with the targets of its ``$ref`` and its ``allOf`` branches, flattened."""
     found: list[Node] = []
     stack = [node]
@@ -46,15 +47,16 @@ def parts(gen: Generator, node: Node, limit: int = 16) -> list[Node]:
         if not isinstance(current.schema, Mapping):
             continue
         found.append(current)
-        target = gen.target(current)
+        target = analysis.target(current)
         if target is not None:
             stack.append(target)
-        stack.extend(gen.branches(current, "allOf"))
+        stack.extend(analysis.branches(current, "allOf"))
     return found
 
 
-def union_shape(gen: Generator, branch: Node) -> Branch:
-    schemas = [part.schema for part in parts(gen, branch)]
+def union_shape(analysis: Analysis, branch: Node) -> Branch:
+    """What ``branch`` accepts, as far as choosing between branches goes."""
+    schemas = [part.schema for part in parts(analysis, branch)]
     types: frozenset[str] | None = None
     for part in schemas:
         declared = declared_types(part)
@@ -82,13 +84,13 @@ def union_shape(gen: Generator, branch: Node) -> Branch:
 
 
 def _discriminator(
-    gen: Generator, node: Node, branches: list[Node]
+    analysis: Analysis, node: Node, branches: list[Node]
 ) -> tuple[str | None, dict[str, int]]:
     """The declared discriminator's property and tags (inferred ones are not used: a
     union without a declared one is explained by the branches' shapes)."""
 
     def resolve(ref: str) -> Any:
-        found = gen.resolver.resolve(ref, node.base)
+        found = analysis.resolver.resolve(ref, node.base)
         return None if found is None else found.schema
 
     found = discriminator(node.schema, [branch.schema for branch in branches], resolve)

@@ -157,3 +157,44 @@ def has_structure(schema: Any) -> bool:
 def closed_object(schema: Mapping[str, Any]) -> bool:
     """``additionalProperties: false`` without patterns: extra keys show in ``len``."""
     return schema.get("additionalProperties") is False and "patternProperties" not in schema
+
+
+def _applied_rank(name: str) -> tuple[int, int]:
+    shape = KEYWORDS[name].shape
+    return (0 if shape is None else 1 if shape == "schema-list" else 2, _RANK[name])
+
+
+_RANK = {name: rank for rank, name in enumerate(KEYWORDS)}
+APPLIED_ORDER = tuple(sorted(APPLICATORS, key=_applied_rank))
+"""The order applicators are written in: references first (a ``$ref``'s target is
+the most specific), then the lists (``allOf``, ``anyOf``, ``oneOf``), then ``not``
+and ``if``; each group in table order. Walkers report issues in this order."""
+
+
+_KEYED = frozenset(("patternProperties", "propertyNames"))
+
+
+def iterates_keys(schema: Mapping[str, Any]) -> bool:
+    """Whether the object code visits (or counts) every key, so key types get checked."""
+    extra = schema.get("additionalProperties")
+    return (extra is not None and extra is not True) or not _KEYED.isdisjoint(schema)
+
+
+def object_parts(schema: Mapping[str, Any]) -> tuple[dict[str, Any], list[str]]:
+    """The ``properties`` (empty when malformed) and the ``required`` names, once each."""
+    properties = schema.get("properties")
+    required = schema.get("required")
+    props = dict(properties) if is_mapping(properties) else {}
+    names = (
+        [name for name in required if isinstance(name, str)] if isinstance(required, list) else []
+    )
+    return props, list(dict.fromkeys(names))
+
+
+def contains_bounds(schema: Mapping[str, Any]) -> tuple[int, int | None]:
+    """minContains (default 1) and maxContains (None when absent)."""
+    low = schema.get("minContains", 1)
+    high = schema.get("maxContains")
+    low = int(low) if isinstance(low, (int, float)) and not isinstance(low, bool) else 1
+    high = int(high) if isinstance(high, (int, float)) and not isinstance(high, bool) else None
+    return low, high
