@@ -31,13 +31,35 @@ def main(argv: Sequence[str] | None = None) -> int:
     from llmapp.app import application
 
     try:
-        app = application(cls, strict=options.strict, reference=not options.inline)
+        if options.vendor:  # the vendor export applies its own strict rules
+            app = application(cls, reference=not options.inline)
+            data: object = vendor_tools(app, options.vendor, strict=options.strict)
+        else:
+            app = application(cls, strict=options.strict, reference=not options.inline)
+            data = app.to_list()
     except LlmappError as error:
         print(f"llmapp: {error}", file=sys.stderr)
         return 1
-    text = json.dumps(app.to_list(), indent=options.indent, ensure_ascii=False)
-    print(text)
+    print(json.dumps(data, indent=options.indent, ensure_ascii=False))
     return 0
+
+
+VENDORS: dict[str, tuple[str, dict[str, str]]] = {
+    "openai": ("openai", {}),
+    "openai-responses": ("openai", {"api": "responses"}),
+    "anthropic": ("anthropic", {}),
+    "gemini": ("gemini", {}),
+    "gemini-openapi": ("gemini", {"schema": "openapi"}),
+    "mcp": ("mcp", {}),
+}
+"""``--vendor`` name -> (module of ``llmapp.vendors``, keyword arguments of its ``tools``)."""
+
+
+def vendor_tools(source: object, vendor: str, *, strict: bool) -> object:
+    """What ``llmapp.vendors.<module>.tools(source, strict=strict, ...)`` returns for a name."""
+    module, options = VENDORS[vendor]
+    tools = importlib.import_module(f"llmapp.vendors.{module}").tools
+    return tools(source, strict=strict, **options)
 
 
 def load_class(target: str) -> type:
@@ -83,6 +105,9 @@ def _parser() -> argparse.ArgumentParser:
     schema.add_argument("--strict", action="store_true", help="OpenAI structured-output rules")
     schema.add_argument("--inline", action="store_true", help="inline non-recursive named types")
     schema.add_argument("--indent", type=int, default=2, help="JSON indentation (default 2)")
+    schema.add_argument(
+        "--vendor", choices=sorted(VENDORS), help="print what that vendor's tools() returns"
+    )
     mcp = commands.add_parser("mcp", help="serve a class as an MCP server (extra: mcp)")
     mcp.add_argument("target", help="MODULE:CLASS or path/to/file.py:CLASS")
     mcp.add_argument("--transport", choices=("stdio", "streamable-http"), default="stdio")

@@ -26,7 +26,7 @@ CASES: list[tuple[str, Any, dict[str, Any]]] = [
     (
         "nested booleans",
         {"properties": {"a": True, "b": False}, "items": False},
-        {"properties": {"a": {}, "b": {"not": {}}}, "items": {"not": {}}},
+        {"properties": {"a": {}, "b": {"not": {}}}, "items": False},
     ),
     (
         "$schema, $id and $comment dropped",
@@ -138,7 +138,12 @@ CASES: list[tuple[str, Any, dict[str, Any]]] = [
     (
         "tuple items",
         {"items": [{"type": "string"}, {"type": "integer"}], "additionalItems": False},
-        {"prefixItems": [{"type": "string"}, {"type": "integer"}], "items": {"not": {}}},
+        {"prefixItems": [{"type": "string"}, {"type": "integer"}], "items": False},
+    ),
+    (
+        "closing booleans stay booleans",
+        {"additionalProperties": False, "unevaluatedProperties": True, "allOf": [True, False]},
+        {"additionalProperties": False, "unevaluatedProperties": True, "allOf": [{}, {"not": {}}]},
     ),
     (
         "additionalItems without tuple items never applied",

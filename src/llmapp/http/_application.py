@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path as FilePath
 from typing import TYPE_CHECKING, Any, Literal
 
+from llmapp import Separated
 from llmapp.http._compose import Draft, describe, draft
 from llmapp.http._document import load
 from llmapp.http._function import HttpLlmFunction, OperationError
@@ -14,9 +15,12 @@ from llmapp.http._naming import Naming, assign_names
 from llmapp.http._schemas import SchemaTable
 from llmapp.http._upgrade import upgrade
 from llmapp.jsonschema import Path
+from llmapp.schema import is_file, is_human
+from llmapp.schema._strict import make_strict
+from llmapp.separate import split_parameters
 
 if TYPE_CHECKING:
-    from llmapp import CallResult, Separated
+    from llmapp import CallResult
     from llmapp.http._execute import Connection
 
 __all__ = ["HttpLlmApplication", "HttpLlmConfig", "application"]
@@ -269,8 +273,6 @@ def _assemble(
 
 
 def _make_strict(function: HttpLlmFunction) -> list[str]:
-    from llmapp.schema._strict import make_strict
-
     problems: list[str] = []
 
     def report(path: str, reason: str, in_definition: bool) -> None:
@@ -284,8 +286,6 @@ def _make_strict(function: HttpLlmFunction) -> list[str]:
 
 
 def _predicate(separate: SchemaPredicate | None, route: Any) -> SchemaPredicate | None:
-    from llmapp.schema import is_file, is_human
-
     multipart = route.body is not None and route.body.media_type.startswith("multipart/")
     if separate is None and not multipart:
         return None
@@ -302,8 +302,7 @@ def _predicate(separate: SchemaPredicate | None, route: Any) -> SchemaPredicate 
 
 
 def _separate(function: HttpLlmFunction, predicate: SchemaPredicate) -> Separated | None:
-    from llmapp import Separated, validator
-    from llmapp.separate import split_parameters
+    from llmapp import validator  # the compiler loads on first validation
 
     llm, human = split_parameters(function.parameters, predicate)
     if human is None:

@@ -7,6 +7,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from llmapp import ValidationFailure, ValidationIssue, ValidationSuccess
+
 if TYPE_CHECKING:
     from llmapp import Separated, Validation
 
@@ -136,7 +138,7 @@ class HttpLlmFunction:
         """The generated validation alone, whatever hook the function has."""
         check = self._validator
         if check is None:
-            from llmapp import validator
+            from llmapp import validator  # the compiler loads on first validation
 
             check = self._validator = validator(self.checked_parameters)
         return check(arguments)
@@ -192,8 +194,6 @@ class OperationError:
 
 
 def _run_hook(hook: Callable[[Any], Validation], arguments: Any) -> Validation:
-    from llmapp import ValidationFailure, ValidationIssue, ValidationSuccess
-
     try:
         outcome: object = hook(arguments)
     except Exception as error:  # a hook's bug is reported, never propagated

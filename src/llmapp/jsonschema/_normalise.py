@@ -4,7 +4,10 @@ The LLM-schema form is draft 2020-12 vocabulary with every named schema in one `
 the root and every reference written ``#/$defs/Name``. ``normalise`` rewrites, without
 touching its input:
 
-* boolean schemas: ``true`` becomes ``{}``, ``false`` becomes ``{"not": {}}``;
+* boolean schemas: ``true`` becomes ``{}``, ``false`` becomes ``{"not": {}}``, except as
+  the value of ``additionalProperties``, ``unevaluatedProperties``, ``items``,
+  ``additionalItems`` and ``unevaluatedItems``, where ``false`` is the idiom for a closed
+  object or array that vendors read (and 2020-12 allows);
 * ``definitions`` (and ``$defs`` anywhere, nested ones included) become root ``$defs``;
   a reference to any other place (``#``, ``#/properties/a``, an ``$anchor``, an ``$id``) gets
   that place copied into ``$defs`` under a name of its own; definitions no reference reaches
@@ -48,6 +51,9 @@ _REWRITTEN = frozenset(("items", "additionalItems", "dependencies"))
 """Keywords that change shape across drafts, each rewritten by a row of ``_REWRITES``."""
 
 _SINGLE = frozenset(keywords(shape="schema")) - _REWRITTEN
+_CLOSING = frozenset(("additionalProperties", "unevaluatedProperties", "unevaluatedItems"))
+"""Where a boolean stays a boolean: ``additionalProperties: false`` is the idiom every
+vendor reads (``items`` and ``additionalItems`` too, in ``_items``)."""
 _LISTS = frozenset(keywords(shape="schema-list")) - _REWRITTEN
 _MAPS = frozenset(keywords(shape="schema-map")) - _REWRITTEN - _DROPPED
 
@@ -126,6 +132,10 @@ class _Normaliser:
             return self.reference(schema, pointer)
         return self.keywords(schema, pointer)
 
+    def closing(self, schema: Any, pointer: str) -> Schema | bool:
+        """A subschema where a boolean is kept as it is."""
+        return schema if isinstance(schema, bool) else self.schema(schema, pointer)
+
     def reference(self, schema: Mapping[str, Any], pointer: str) -> Schema:
         keyword = "$ref" if "$ref" in schema else "$dynamicRef"
         rewritten = self.target(schema[keyword], pointer)
@@ -180,6 +190,8 @@ class _Normaliser:
             rewrite = _REWRITES.get(key)
             if rewrite is not None:
                 rewrite(self, schema, pointer, out)
+            elif key in _CLOSING:
+                out[key] = self.closing(value, f"{pointer}/{key}")
             elif key in _SINGLE:
                 out[key] = self.schema(value, f"{pointer}/{key}")
             elif key in _LISTS and isinstance(value, list):
@@ -197,12 +209,12 @@ class _Normaliser:
 def _items(self: _Normaliser, schema: Mapping[str, Any], pointer: str, out: Schema) -> None:
     items = schema["items"]
     if not isinstance(items, list):
-        out["items"] = self.schema(items, pointer + "/items")
+        out["items"] = self.closing(items, pointer + "/items")
         return
     # Drafts 04 to 2019-09: a list of positional schemas, the rest under additionalItems.
     out["prefixItems"] = [self.schema(sub, f"{pointer}/items/{i}") for i, sub in enumerate(items)]
     if "additionalItems" in schema:
-        out["items"] = self.schema(schema["additionalItems"], pointer + "/additionalItems")
+        out["items"] = self.closing(schema["additionalItems"], pointer + "/additionalItems")
 
 
 def _additional_items(

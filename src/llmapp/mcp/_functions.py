@@ -50,6 +50,8 @@ class McpLlmFunction:
         tool: the tool as the server listed it (wire spelling).
         deprecated: always ``False`` (MCP has no such flag).
         separated: always ``None`` (an MCP tool has no human side).
+        source_parameters: with ``strict=True``, the tool's own input schema (in
+            LLM-schema form) that ``parameters`` is the strict form of; else ``None``.
     """
 
     name: str
@@ -62,6 +64,7 @@ class McpLlmFunction:
     tool: dict[str, Any] = field(default_factory=dict, repr=False)
     deprecated: bool = False
     separated: None = None
+    source_parameters: Schema | None = field(default=None, repr=False)
     _check: Callable[[Any], Any] | None = field(default=None, repr=False)
 
     def validate(self, arguments: Any) -> Any:
@@ -154,12 +157,17 @@ class McpLlmApplication:
         raise ExecutionError("MCP sessions are asynchronous: use aexecute() or acall_tools()")
 
 
-def application(tools: Any) -> McpLlmApplication:
+def application(tools: Any, *, strict: bool = False) -> McpLlmApplication:
     """LLM functions for an MCP server's tools.
 
     Args:
         tools: a ``ListToolsResult``, a list of ``mcp.types.Tool``, or plain dicts
             (``name``, ``description``, ``inputSchema``, ``outputSchema``...).
+        strict: give each function OpenAI's structured-output form of its input schema,
+            as ``application(cls, strict=True)`` does (every property required, optional
+            ones nullable); a tool that strict mode cannot express is an error. The model
+            then writes ``null`` for an optional key: ``call`` leaves such keys out of
+            what it sends, so the server sees its own schema honoured.
 
     Returns:
         An ``McpLlmApplication``: ``functions`` for the tools that convert, ``errors``
@@ -174,7 +182,7 @@ def application(tools: Any) -> McpLlmApplication:
     functions: list[McpLlmFunction] = []
     errors: list[McpToolProblem] = []
     for tool in _tools(tools):
-        converted = _function(tool)
+        converted = _function(tool, strict)
         if isinstance(converted, McpLlmFunction):
             functions.append(converted)
         else:
@@ -193,7 +201,7 @@ def _tools(tools: Any) -> Iterable[dict[str, Any]]:
         yield dump(by_alias=True, exclude_none=True, mode="json") if callable(dump) else tool
 
 
-def _function(tool: Any) -> McpLlmFunction | list[McpToolProblem]:
+def _function(tool: Any, strict: bool) -> McpLlmFunction | list[McpToolProblem]:
     if not isinstance(tool, Mapping):
         return [McpToolProblem(None, "tool", f"not a tool object: {type(tool).__name__}")]
     name = tool.get("name")
@@ -209,6 +217,9 @@ def _function(tool: Any) -> McpLlmFunction | list[McpToolProblem]:
     if parameters is not None:
         parameters = _parameters(named, parameters, problems)
     output = _schema(named, tool, "outputSchema", problems) if "outputSchema" in tool else None
+    source = None
+    if strict and parameters is not None:
+        source, parameters = parameters, _strict(named, parameters, problems)
     check = _compiled(named, parameters, problems) if parameters is not None else None
     if problems or parameters is None:
         return problems
@@ -225,6 +236,7 @@ def _function(tool: Any) -> McpLlmFunction | list[McpToolProblem]:
         tags=_tags(annotations),
         annotations=annotations,
         tool=dict(tool),
+        source_parameters=source,
         _check=check,
     )
 
@@ -238,6 +250,10 @@ def _schema(
     schema, found = normalise(tool[key])
     problems += [McpToolProblem(name, key + p.location, p.reason) for p in found]
     return schema
+
+
+_OPENING = ("additionalProperties", "patternProperties", "unevaluatedProperties")
+"""Keywords with which a tool says itself what undeclared keys may be."""
 
 
 def _parameters(name: str | None, schema: Schema, problems: list[McpToolProblem]) -> Schema | None:
@@ -255,8 +271,15 @@ def _parameters(name: str | None, schema: Schema, problems: list[McpToolProblem]
     return parameters
 
 
-_OPENING = ("additionalProperties", "patternProperties", "unevaluatedProperties")
-"""Keywords with which a tool says itself what undeclared keys may be."""
+def _strict(name: str | None, parameters: Schema, problems: list[McpToolProblem]) -> Schema:
+    from llmapp.vendors.openai import strict_parameters
+
+    strict, found = strict_parameters(parameters)
+    problems += [
+        McpToolProblem(name, f"inputSchema.{path}" if path else "inputSchema", f"strict: {reason}")
+        for path, reason in found
+    ]
+    return strict
 
 
 def _compiled(

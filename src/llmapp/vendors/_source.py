@@ -129,7 +129,7 @@ def owner(source: Any) -> str | None:
 
 
 def export_error(source: Any, vendor: str, problems: list[tuple[str, str]]) -> Exception:
-    """One ``LlmApplicationError`` for what a vendor's strict mode cannot express.
+    """One ``LlmApplicationError`` for what a vendor (or its strict mode) cannot express.
 
     Args:
         source: what was exported (an application names its class in every location).
@@ -143,4 +143,4 @@ def export_error(source: Any, vendor: str, problems: list[tuple[str, str]]) -> E
         BuildProblem(f"{prefix}.{where}" if prefix else where, reason)
         for where, reason in dict.fromkeys(problems)
     ]
-    return LlmApplicationError(f"{prefix or 'the functions'} ({vendor} strict mode)", located)
+    return LlmApplicationError(f"{prefix or 'the functions'} (exported for {vendor})", located)

@@ -50,11 +50,14 @@ from llmapp.vendors._subset import (
     Subset,
     anything,
     conform,
+    definitions,
     inline_refs,
+    json_types,
     movable,
     note,
     recursive_definitions,
     refusals,
+    text,
     transform,
     walk,
     where,
@@ -74,12 +77,6 @@ __all__ = [
 
 Schema = dict[str, Any]
 Form = Literal["json", "openapi"]
-_TYPES = frozenset({"string", "number", "integer", "boolean", "object", "array", "null"})
-
-
-def _types(value: Any) -> str | None:
-    named = value if isinstance(value, list) else [value]
-    return None if all(name in _TYPES for name in named) else "names an unknown type"
 
 
 def _strings_or_numbers(value: Any) -> str | None:
@@ -116,7 +113,7 @@ SUBSET = Subset(
             ),
             anything,
         ),
-        "type": _types,
+        "type": json_types,
         "enum": _strings_or_numbers,
     },
 )
@@ -192,22 +189,20 @@ def _node_refusals(node: Mapping[str, Any]) -> list[str]:
 
 
 def _required_cycles(schema: Mapping[str, Any]) -> list[Refusal]:
-    """Required properties that lead straight into a recursive definition."""
+    """Required properties of a recursive definition that lead straight back into a cycle."""
     cyclic = recursive_definitions(schema)
     found: list[Refusal] = []
-    if not cyclic:
-        return found
-    for tokens, node in walk(schema):
-        for name in node.get("required", ()):
-            target = node.get("properties", {}).get(name)
-            if _reaches(target, cyclic):
-                found.append(
-                    Refusal(
-                        (*tokens, "properties", name),
-                        "a recursive type in a required property (Gemini unrolls cycles"
-                        " only through optional properties)",
+    for name in sorted(cyclic):
+        for tokens, node in walk(definitions(schema)[name], ("$defs", name)):
+            for key in node.get("required", ()):
+                if _reaches(node.get("properties", {}).get(key), cyclic):
+                    found.append(
+                        Refusal(
+                            (*tokens, "properties", key),
+                            "a recursive reference in a required property (Gemini unrolls"
+                            " cycles only through optional properties; nullable is not enough)",
+                        )
                     )
-                )
     return found
 
 
@@ -288,7 +283,7 @@ def _openapi(schema: Any) -> Any:
     if nullable:
         node["nullable"] = True
     moved = [
-        f"@{keyword} {_text(node.pop(keyword))}"
+        f"@{keyword} {text(node.pop(keyword))}"
         for keyword in list(node)
         if keyword != "description"
         and movable(keyword)
@@ -338,7 +333,7 @@ def _const(node: Schema) -> None:
     if isinstance(value, str):
         node["enum"] = [value]
     else:
-        note(node, [f"@const {_text(value)}"])
+        note(node, [f"@const {text(value)}"])
 
 
 def _one_of(node: Schema) -> None:
@@ -350,16 +345,17 @@ def _prefix_items(node: Schema) -> None:
     options = [option for index, option in enumerate(prefix) if option not in prefix[:index]]
     node["items"] = options[0] if len(options) == 1 else {"anyOf": options}
     node["minItems"] = node["maxItems"] = len(prefix)
-    note(node, [f"@prefixItems {_text(prefix)}"])
+    note(node, [f"@prefixItems {text(prefix)}"])
 
 
 def _enum(node: Schema) -> None:
     if not all(isinstance(option, str) for option in node["enum"]):
-        note(node, [f"@enum {_text(node.pop('enum'))}"])
+        note(node, [f"@enum {text(node.pop('enum'))}"])
 
 
-def _closed(node: Schema) -> None:
-    if node["additionalProperties"] is False:  # the default of a declared object here
+def _open_by_default(node: Schema) -> None:
+    """``additionalProperties: false`` is left out: llmapp's validator refuses extra keys anyway."""
+    if node["additionalProperties"] is False:
         del node["additionalProperties"]
 
 
@@ -368,14 +364,8 @@ _REWRITES: dict[str, Callable[[Schema], None]] = {
     "oneOf": _one_of,
     "prefixItems": _prefix_items,
     "enum": _enum,
-    "additionalProperties": _closed,
+    "additionalProperties": _open_by_default,
 }
-
-
-def _text(value: Any) -> str:
-    import json
-
-    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
 
 
 def tools(source: Any, *, strict: bool = False, schema: Form = "json") -> list[dict[str, Any]]:
@@ -419,7 +409,7 @@ def tools(source: Any, *, strict: bool = False, schema: Form = "json") -> list[d
         declaration[key] = parameters
         declarations.append(declaration)
     if failures:
-        raise export_error(source, "Gemini", failures)
+        raise export_error(source, "Gemini" if schema == "json" else "Gemini OpenAPI", failures)
     return declarations
 
 

@@ -211,7 +211,7 @@ def call_tools(
         answers = llmapp.vendors.mcp.call_tools(app, shop, {"name": "search", "arguments": {}})
     """
     read_calls = _read_calls(calls)
-    return _answers(app, read_calls, run(app, target, read_calls, human))
+    return _answers(app, run(app, target, read_calls, human))
 
 
 async def acall_tools(
@@ -219,11 +219,11 @@ async def acall_tools(
 ) -> list[dict[str, Any]]:
     """``call_tools`` for async code: the calls run concurrently, answers in call order."""
     read_calls = _read_calls(calls)
-    return _answers(app, read_calls, await arun(app, target, read_calls, human))
+    return _answers(app, await arun(app, target, read_calls, human))
 
 
-def _answers(app: Any, calls: list[ToolCall], results: list[Any]) -> list[dict[str, Any]]:
-    return [tool_result(_function(app, c.name), r) for c, r in zip(calls, results, strict=True)]
+def _answers(app: Any, ran: list[tuple[ToolCall, Any]]) -> list[dict[str, Any]]:
+    return [tool_result(_function(app, call.name), result) for call, result in ran]
 
 
 def _read_calls(calls: Any) -> list[ToolCall]:
