@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import itertools
 import json
-import linecache
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from .._source import register
 from ._codegen import Generator
 from ._result import Validation, ValidationFailure, ValidationIssue, ValidationSuccess
 from ._runtime import DepthExceeded
@@ -133,7 +133,7 @@ class Validator:
             offset = "\n" * self._source.count("\n")
             exec(compile(offset + source, self.filename, "exec"), namespace)
             self._source += source
-            _register_source(self.filename, self._source)
+            register(self.filename, self._source)
             self._expected = generator.root_expected()
             written: Walker = namespace[name]
             self._walk = written
@@ -167,12 +167,8 @@ def _register(schema: Mapping[str, Any] | bool, source: str) -> str:
     title = schema.get("title") if isinstance(schema, Mapping) else None
     label = "".join(c for c in str(title)[:40] if c.isalnum() or c in "_-") if title else ""
     filename = f"<llmapp-validator-{next(_serial)}{'-' + label if label else ''}>"
-    _register_source(filename, source)
+    register(filename, source)
     return filename
-
-
-def _register_source(filename: str, source: str) -> None:
-    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
 
 
 _KEY_ENCODER = json.JSONEncoder(sort_keys=True, allow_nan=True, check_circular=False)
