@@ -31,36 +31,36 @@ from ._vocabulary import (
 )
 from ._writer import SPLIT_LEVEL, Writer
 
-__all__ = ["Path", "WalkWriter"]
+__all__ = ["PathCode", "WalkWriter"]
 
 _OBJECT_SET = frozenset(OBJECT_KEYWORDS)
 _ARRAY_SET = frozenset(ARRAY_KEYWORDS)
 
 
 @dataclass(frozen=True)
-class Path:
+class PathCode:
     """A path as generated code: constant steps folded at build time, dynamic ones as code."""
 
     parts: tuple[tuple[bool, str], ...]
 
     @staticmethod
-    def variable(name: str) -> Path:
-        return Path(((True, name),))
+    def variable(name: str) -> PathCode:
+        return PathCode(((True, name),))
 
-    def key(self, name: str) -> Path:
+    def key(self, name: str) -> PathCode:
         return self._add(False, step(name))
 
-    def index(self, position: int) -> Path:
+    def index(self, position: int) -> PathCode:
         return self._add(False, step(position))
 
-    def dynamic(self, code: str) -> Path:
+    def dynamic(self, code: str) -> PathCode:
         return self._add(True, code)
 
-    def _add(self, is_code: bool, text: str) -> Path:
+    def _add(self, is_code: bool, text: str) -> PathCode:
         last = self.parts[-1]
         if not is_code and not last[0]:
-            return Path((*self.parts[:-1], (False, last[1] + text)))
-        return Path((*self.parts, (is_code, text)))
+            return PathCode((*self.parts[:-1], (False, last[1] + text)))
+        return PathCode((*self.parts, (is_code, text)))
 
     def code(self) -> str:
         return " + ".join(text if is_code else literal(text) for is_code, text in self.parts)
@@ -87,19 +87,21 @@ class WalkWriter(Writer):
             if node.pointer in self.analysis.recursive:
                 with self.out.block(f"if d > {self.max_depth}:"):
                     reason = f"nested deeper than {self.max_depth} levels"
-                    self.issue(Path.variable("p"), self.analysis.expected(node), "v", reason)
+                    self.issue(PathCode.variable("p"), self.analysis.expected(node), "v", reason)
                     self.out.line("raise _Deep")
             # The root walker is called with "$input" only, unless a "$ref" points at the
             # root: then its paths are folded into constants.
             fixed = not node.pointer and "" not in self.analysis.targets
-            path = Path(((False, "$input"),)) if fixed else Path.variable("p")
+            path = PathCode(((False, "$input"),)) if fixed else PathCode.variable("p")
             self.body(node, "v", path)
 
-    def issue(self, path: Path, expected: str, value: str, description: str | None = None) -> None:
+    def issue(
+        self, path: PathCode, expected: str, value: str, description: str | None = None
+    ) -> None:
         extra = "" if description is None else f", {literal(description)}"
         self.out.line(f"e.append(_Issue({path.code()}, {literal(expected)}, {value}{extra}))")
 
-    def block(self, node: Node, v: str, path: Path) -> None:
+    def block(self, node: Node, v: str, path: PathCode) -> None:
         """Statements appending an issue for each way ``v`` fails ``node``."""
         schema = node.schema
         if is_trivial(schema) or not is_schema(schema):
@@ -109,7 +111,7 @@ class WalkWriter(Writer):
             return
         self.body(node, v, path)
 
-    def _call(self, v: str, path: Path, target: Node) -> None:
+    def _call(self, v: str, path: PathCode, target: Node) -> None:
         """Check ``v`` with ``target``'s function and walk it only when that fails."""
         analysis = self.analysis
         check = self.functions.name(target, CHECK)
@@ -131,7 +133,7 @@ class WalkWriter(Writer):
             return
         self.out.line(f"if not {check}({v}, {depth}): {walk}({v}, {path.code()}, e, {depth})")
 
-    def body(self, node: Node, v: str, path: Path) -> None:
+    def body(self, node: Node, v: str, path: PathCode) -> None:
         schema = node.schema
         if schema is False:
             self.issue(path, "never", v)
@@ -144,7 +146,7 @@ class WalkWriter(Writer):
         else:
             self._typed(node, v, path)
 
-    def _typed(self, node: Node, v: str, path: Path) -> None:
+    def _typed(self, node: Node, v: str, path: PathCode) -> None:
         schema = node.schema
         types = self.analysis.types(node)
         conditions = self.conditions.local(node, v, types)
@@ -169,7 +171,7 @@ class WalkWriter(Writer):
         self,
         node: Node,
         v: str,
-        path: Path,
+        path: PathCode,
         types: frozenset[str] | None,
         conditions: list[str],
         expected: str,
@@ -196,7 +198,7 @@ class WalkWriter(Writer):
 
     # -- objects -----------------------------------------------------------------
 
-    def _object(self, node: Node, v: str, path: Path, types: frozenset[str] | None) -> None:
+    def _object(self, node: Node, v: str, path: PathCode, types: frozenset[str] | None) -> None:
         schema = node.schema
         props, required = object_parts(schema)
         # A closed object whose known keys account for len(v) has no key to report.
@@ -223,7 +225,7 @@ class WalkWriter(Writer):
                 self.issue(where, "undefined", f"{v}[{key}]", "object keys must be strings")
 
     def _property(
-        self, node: Node, v: str, path: Path, name: str, required: bool, counter: str | None
+        self, node: Node, v: str, path: PathCode, name: str, required: bool, counter: str | None
     ) -> None:
         child = self.analysis.child(node, "properties", name)
         trivial = is_trivial(child.schema)
@@ -248,7 +250,7 @@ class WalkWriter(Writer):
                 self.out.line(f"{counter} += 1")
             self.block(child, item, where)
 
-    def _dependencies(self, node: Node, v: str, path: Path, props: dict[str, Any]) -> None:
+    def _dependencies(self, node: Node, v: str, path: PathCode, props: dict[str, Any]) -> None:
         for keyword in ("dependentRequired", "dependentSchemas", "dependencies"):
             value = node.schema.get(keyword)
             if not is_mapping(value):
@@ -266,7 +268,7 @@ class WalkWriter(Writer):
                         self.block(self.analysis.child(node, keyword, key), v, path)
 
     def _dependent_key(
-        self, node: Node, v: str, path: Path, props: dict[str, Any], key: str, name: str
+        self, node: Node, v: str, path: PathCode, props: dict[str, Any], key: str, name: str
     ) -> None:
         expected = "any"
         if name in props:
@@ -274,7 +276,7 @@ class WalkWriter(Writer):
         with self.out.block(f"if {literal(name)} not in {v}:"):
             self.issue(path.key(name), expected, "_UNDEFINED", f"required when {key!r} is present")
 
-    def _key_loop(self, node: Node, v: str, path: Path, props: dict[str, Any]) -> None:
+    def _key_loop(self, node: Node, v: str, path: PathCode, props: dict[str, Any]) -> None:
         schema = node.schema
         key, item = self.functions.local("key"), self.functions.local("item")
         where = path.dynamic(f"_step({key})")
@@ -296,7 +298,7 @@ class WalkWriter(Writer):
                 lambda: self._additional(node, item, where),
             )
 
-    def _additional(self, node: Node, item: str, where: Path) -> None:
+    def _additional(self, node: Node, item: str, where: PathCode) -> None:
         if node.schema.get("additionalProperties") is False:
             self.issue(where, "undefined", item)
         else:
@@ -304,7 +306,7 @@ class WalkWriter(Writer):
 
     # -- arrays ------------------------------------------------------------------
 
-    def _array(self, node: Node, v: str, path: Path) -> None:
+    def _array(self, node: Node, v: str, path: PathCode) -> None:
         schema = node.schema
         rest_key, count = self.prefix_items(
             node, v, lambda child, item, position: self.block(child, item, path.index(position))
@@ -323,7 +325,7 @@ class WalkWriter(Writer):
         if "contains" in schema:
             self._contains(node, v, path)
 
-    def _contains(self, node: Node, v: str, path: Path) -> None:
+    def _contains(self, node: Node, v: str, path: PathCode) -> None:
         low, high = contains_bounds(node.schema)
         if low == 0 and high is None:
             return
@@ -344,31 +346,31 @@ class WalkWriter(Writer):
 
     # -- applicators ---------------------------------------------------------------
 
-    def _reference(self, node: Node, v: str, path: Path, expected: str) -> None:
+    def _reference(self, node: Node, v: str, path: PathCode, expected: str) -> None:
         target = self.analysis.target(node)
         if target is not None:
             self._call(v, path, target)
 
-    def _all_of(self, node: Node, v: str, path: Path, expected: str) -> None:
+    def _all_of(self, node: Node, v: str, path: PathCode, expected: str) -> None:
         for branch in self.analysis.branches(node, "allOf"):
             self.block(branch, v, path)
 
-    def _any_of(self, node: Node, v: str, path: Path, expected: str) -> None:
+    def _any_of(self, node: Node, v: str, path: PathCode, expected: str) -> None:
         branches = self.analysis.branches(node, "anyOf")
         if branches:
             self._union(node, "anyOf", branches, v, path, expected)
 
-    def _one_of(self, node: Node, v: str, path: Path, expected: str) -> None:
+    def _one_of(self, node: Node, v: str, path: PathCode, expected: str) -> None:
         branches = self.analysis.branches(node, "oneOf")
         if branches:
             self._union(node, "oneOf", branches, v, path, expected)
 
-    def _not(self, node: Node, v: str, path: Path, expected: str) -> None:
+    def _not(self, node: Node, v: str, path: PathCode, expected: str) -> None:
         test = self.expressions.safe(self.analysis.child(node, "not"), v)
         with self.out.block(f"if {test}:"):
             self.issue(path, expected, v)
 
-    def _conditional(self, node: Node, v: str, path: Path, expected: str) -> None:
+    def _conditional(self, node: Node, v: str, path: PathCode, expected: str) -> None:
         schema = node.schema
         if "then" not in schema and "else" not in schema:
             return
@@ -381,7 +383,7 @@ class WalkWriter(Writer):
                 self.block(self.analysis.child(node, "else"), v, path)
 
     def _union(
-        self, node: Node, keyword: str, branches: list[Node], v: str, path: Path, expected: str
+        self, node: Node, keyword: str, branches: list[Node], v: str, path: PathCode, expected: str
     ) -> None:
         tests = [self.expressions.safe(branch, v) for branch in branches]
         if keyword == "anyOf":
@@ -395,7 +397,9 @@ class WalkWriter(Writer):
         with self.out.block(f"elif {counter} > 1:"):
             self.issue(path, expected, v, "matches more than one of the oneOf alternatives")
 
-    def _explain(self, node: Node, keyword: str, branches: list[Node], v: str, path: Path) -> None:
+    def _explain(
+        self, node: Node, keyword: str, branches: list[Node], v: str, path: PathCode
+    ) -> None:
         """Ask ``_pick`` which branch failed least badly and walk that one."""
         info = union_info(self.analysis, self.out, node, keyword, branches)
         choice = self.functions.local("branch")
