@@ -44,13 +44,15 @@ class Body:
     """The request body: its media type and how multipart parts are encoded.
 
     Attributes:
-        media_type: ``application/json``, ``application/x-www-form-urlencoded``,
-            ``multipart/form-data`` or ``text/plain`` (or a ``+json`` type).
+        media_type: the media type sent as ``content-type``.
+        kind: how the value is written: ``json``, ``form`` (urlencoded), ``multipart``,
+            ``text`` or ``raw`` (bytes a human supplies, sent as they are).
         required: the document says a body must be sent.
         encoding: per-property ``contentType`` of form and multipart parts.
     """
 
     media_type: str
+    kind: str = "json"
     required: bool = False
     encoding: Mapping[str, str] = field(default_factory=dict)
 
