@@ -34,6 +34,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+import jsonschema
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -41,7 +42,6 @@ from hypothesis_jsonschema import from_schema
 from tests.support.corpora import differential, schemas
 from tests.support.corpora.differential import Budget, Tally
 
-import jsonschema
 from llmapp.validate import validator
 
 QUICK = Budget(examples=4, mutations=3, guided=8, random=1, derandomize=True)
