@@ -18,10 +18,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.corpora.alterations import alterations
-from tests.corpora.reference import reference_validator
-from tests.corpora.schemas import without_unsupported
-from tests.corpora.values import guided, mutations
+from tests.support.corpora.alterations import alterations
+from tests.support.corpora.reference import reference_validator
+from tests.support.corpora.schemas import without_unsupported
+from tests.support.corpora.values import guided, mutations
 
 from llmapp.mcp import McpLlmFunction, application
 
