@@ -56,20 +56,9 @@ Report = Callable[[Node, str, str], None]
 def conjunction(tests: list[str]) -> str:
     """``tests`` joined by ``and``, as one operand for ``if not ...`` (parenthesised unless
     it already is one: a parenthesised expression or a plain call)."""
-    if len(tests) == 1:
-        test = tests[0]
-        single = _SINGLE_OPERANDS.get(test)
-        if single is None:
-            if len(_SINGLE_OPERANDS) > 4096:
-                _SINGLE_OPERANDS.clear()
-            single = _SINGLE_OPERANDS[test] = _single_operand(test)
-        if single:
-            return test
+    if len(tests) == 1 and _single_operand(tests[0]):
+        return tests[0]
     return "(" + " and ".join(tests) + ")"
-
-
-_SINGLE_OPERANDS: dict[str, bool] = {}
-"""``_single_operand`` of the tests seen so far (the same few recur in every schema)."""
 
 
 _CALLEE = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*(?=\()")
@@ -100,19 +89,6 @@ def _single_operand(text: str) -> bool:
 
 def type_test(types: frozenset[str], v: str, *, strict_keys: bool) -> str:
     """An expression true when ``v`` has one of ``types``."""
-    key = (types, v, strict_keys)
-    found = _TYPE_TESTS_MADE.get(key)
-    if found is None:
-        if len(_TYPE_TESTS_MADE) > 4096:
-            _TYPE_TESTS_MADE.clear()
-        found = _TYPE_TESTS_MADE[key] = _type_test(types, v, strict_keys)
-    return found
-
-
-_TYPE_TESTS_MADE: dict[tuple[frozenset[str], str, bool], str] = {}
-
-
-def _type_test(types: frozenset[str], v: str, strict_keys: bool) -> str:
     names = set(types)
     if "number" in names:
         names.discard("integer")
