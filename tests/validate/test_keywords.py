@@ -17,14 +17,17 @@ import pytest
 from llmapp.jsonschema import KEYWORDS, accepts_anything
 from llmapp.schema import is_unknown
 from llmapp.validate import validator
+from llmapp.validate._check import CheckWriter
 from llmapp.validate._conditions import BUILDERS
 from llmapp.validate._vocabulary import (
+    APPLICATORS,
     CONDITION_KEYWORDS,
     IGNORED,
     VALIDATING,
     WRITTEN,
     is_trivial,
 )
+from llmapp.validate._walk import WalkWriter
 
 ASSERTIONS = {name for name, row in KEYWORDS.items() if row.kind == "assertion"}
 
@@ -33,6 +36,12 @@ def test_every_assertion_has_a_builder_or_a_writer_and_every_builder_a_row() -> 
     assert set(BUILDERS) == ASSERTIONS - WRITTEN
     assert set(BUILDERS) == set(CONDITION_KEYWORDS)
     assert WRITTEN <= ASSERTIONS
+
+
+@pytest.mark.parametrize("writer", [CheckWriter, WalkWriter])
+def test_every_applicator_of_the_table_has_a_method_in_each_writer(writer: type) -> None:
+    assert set(writer.APPLICATOR_WRITERS) == set(APPLICATORS)
+    assert all(callable(getattr(writer, m)) for m in writer.APPLICATOR_WRITERS.values())
 
 
 @pytest.mark.parametrize("name", sorted(KEYWORDS))
