@@ -69,6 +69,8 @@ def reference_text(name: str | None, target: Any, ref_text: RefText) -> str:
 
 
 def _structured(schema: Any) -> bool:
+    """Whether a definition reads as its name: a rendering choice (what makes a schema
+    a "type" for the model), so the keywords are listed here, not in the table."""
     if not isinstance(schema, Mapping):
         return False
     keys = (
@@ -214,6 +216,9 @@ def _declared_types(schema: Mapping[str, Any]) -> list[str] | None:
 
 
 def _implied_type(schema: Mapping[str, Any]) -> str | None:
+    """The type an untyped schema's keywords imply: the labelled constraints of a family
+    (``MinLength``, ``Minimum``...) and, for objects and arrays, the keywords a reader
+    takes for one (``{"minItems": 1}`` reads ``Array<any> & MinItems<1>``)."""
     keys = set(schema)
     if keys & {"properties", "additionalProperties", "required", "patternProperties"}:
         return "object"
