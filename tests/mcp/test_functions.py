@@ -220,6 +220,7 @@ def test_annotation_tags_in_any_spelling() -> None:
     functions = mcp_application([{**SEARCH, "annotations": {}}]).functions
     functions[0].tags = ["read-only", "IDEMPOTENT", "open_world", "destructive", "catalog"]
     (entry,) = vendor.tools(functions)
+    assert entry["title"] == "Search"
     assert entry["annotations"] == {
         "readOnlyHint": True,
         "idempotentHint": True,
