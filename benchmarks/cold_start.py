@@ -1,0 +1,102 @@
+"""Cold start: ``application(cls)`` in a fresh process, from bytecode, after the user's imports.
+
+``python -m benchmarks.cold_start [--runs N] [--methods N] [--importtime]``
+
+Each run is a fresh process (``build.py``'s llmapp child): the user's own imports
+(``typing``, ``dataclasses``, ``enum``, ``datetime``, ``annotated_types``) and
+``import llmapp`` happen first, the generated class (``generated.py``: methods x 9
+parameters with enums, optional lists, dataclasses, datetimes and constraints) is
+loaded, and only then is the build timed, so what it pays is what a program pays on
+its first ``application(cls)``: the pipeline's own imports and the build itself.
+The median of the runs is reported, with the warm figure of the same process (a
+second build on fresh copies of the class) and the first ``validate`` of each
+function, which must not grow: work moved to the first call is no saving.
+
+``--importtime`` also prints the llmapp modules that the build imports, by their own
+import time under ``-X importtime`` (slowest first).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+from typing import Any
+
+from benchmarks import build, generated
+from benchmarks.__main__ import _compile_llmapp
+from benchmarks._timing import ROOT
+
+__all__ = ["main", "measure"]
+
+_USER_IMPORTS = "import typing, dataclasses, enum, datetime, annotated_types"
+_IMPORTTIME = f"""
+{_USER_IMPORTS}
+import llmapp
+from benchmarks import generated
+module = generated.load({{count}})
+app = llmapp.application(module.Service)
+"""
+
+
+def measure(runs: int, count: int) -> dict[str, Any]:
+    """Median ms/method of ``runs`` fresh processes: cold and warm schemas, first validate."""
+    _compile_llmapp()
+    found = [build.child_run("llmapp", count, 1) for _ in range(runs)]
+
+    def median_ms(when: str, phase: str) -> float:
+        return statistics.median(run[when][phase] for run in found) * 1000 / count
+
+    return {
+        "runs": runs,
+        "methods": count,
+        "cold_ms_per_method": median_ms("cold", "schemas"),
+        "warm_ms_per_method": median_ms("warm", "schemas"),
+        "cold_first_validate_ms_per_method": median_ms("cold", "first_validate"),
+    }
+
+
+def import_times(count: int) -> list[tuple[int, str]]:
+    """(self µs, module) of every llmapp module imported by the cold build, slowest first."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    generated.prepare(count)
+    proc = subprocess.run(
+        [sys.executable, "-X", "importtime", "-c", _IMPORTTIME.format(count=count)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=env,
+        check=True,
+    )
+    rows = []
+    for line in proc.stderr.splitlines():
+        parts = line.removeprefix("import time:").split("|")
+        if len(parts) == 3 and parts[2].strip().startswith(("llmapp", "docstring_parser")):
+            rows.append((int(parts[0]), parts[2].strip()))
+    return sorted(rows, reverse=True)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=15, help="fresh processes (default 15)")
+    parser.add_argument("--methods", type=int, default=100, help="methods in the class")
+    parser.add_argument("--importtime", action="store_true", help="list the modules imported")
+    args = parser.parse_args(argv)
+    result = measure(args.runs, args.methods)
+    print(
+        f"{result['methods']} methods, median of {result['runs']} fresh processes: "
+        f"cold {result['cold_ms_per_method']:.3f} ms/method, "
+        f"warm {result['warm_ms_per_method']:.3f} ms/method, "
+        f"first validate (cold) {result['cold_first_validate_ms_per_method']:.3f} ms/method"
+    )
+    if args.importtime:
+        rows = import_times(args.methods)
+        print(f"llmapp modules imported by the build: {sum(us for us, _ in rows) / 1000:.1f} ms")
+        for micros, name in rows[:15]:
+            print(f"  {micros / 1000:6.2f} ms  {name}")
+
+
+if __name__ == "__main__":
+    main()
