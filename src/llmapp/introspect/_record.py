@@ -8,10 +8,9 @@ subclass adds its own fields after its bases'. Names starting with ``_`` are cla
 attributes, not fields.
 
 Why not ``dataclasses``: a dataclass writes and compiles several methods per class when
-the class is defined, and the type model's twenty-odd classes as frozen slotted
-dataclasses took ~12 ms to import, a quarter of a cold ``application()`` of a
-100-method class (``python -m benchmarks.cold_start``). Declaring a record runs no code
-but reading its annotations.
+the class is defined, and for the type model's twenty-odd classes that was the largest
+part of a cold ``application()`` spent importing (``python -m benchmarks.cold_start
+--importtime``). Declaring a record runs no code but reading its annotations.
 """
 
 from __future__ import annotations
