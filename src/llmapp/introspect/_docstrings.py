@@ -23,32 +23,34 @@ from __future__ import annotations
 import inspect
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from types import MappingProxyType
 from typing import TYPE_CHECKING
+
+from llmapp.introspect._record import Record
 
 if TYPE_CHECKING:
     import docstring_parser
 
 __all__ = ["EMPTY_DOC", "DocInfo", "DocstringWarning", "parse_docstring"]
 
+_NOTHING: Mapping[str, str] = MappingProxyType({})
+
 
 class DocstringWarning(UserWarning):
     """A docstring says something that does not fit its function (never an error)."""
 
 
-@dataclass(frozen=True, slots=True)
-class DocInfo:
+class DocInfo(Record):
     """What a docstring says, with every tag removed from the texts."""
 
     description: str | None = None
     """Summary + long description; no tags, no Args/Returns/Raises sections."""
     summary: str | None = None
     title: str | None = None
-    params: Mapping[str, str] = field(default_factory=dict)
+    params: Mapping[str, str] = _NOTHING
     """Parameter texts from Args/Parameters/:param:/@param NAME TEXT."""
-    attributes: Mapping[str, str] = field(default_factory=dict)
+    attributes: Mapping[str, str] = _NOTHING
     """Attribute texts (the Attributes section), for dataclass/TypedDict fields."""
     returns: str | None = None
     tags: tuple[str, ...] = ()
@@ -137,17 +139,19 @@ _NAMED_TEXT = re.compile(
 )
 
 
-@dataclass(slots=True)
 class _Tags:
-    tags: list[str] = field(default_factory=list)
-    params: dict[str, str] = field(default_factory=dict)
-    attributes: dict[str, str] = field(default_factory=dict)
-    returns: str | None = None
-    summary: str | None = None
-    title: str | None = None
-    deprecated: bool = False
-    deprecation: str | None = None
-    flags: set[str] = field(default_factory=set)
+    """What the tag lines of one docstring say, filled in as they are read."""
+
+    def __init__(self) -> None:
+        self.tags: list[str] = []
+        self.params: dict[str, str] = {}
+        self.attributes: dict[str, str] = {}
+        self.returns: str | None = None
+        self.summary: str | None = None
+        self.title: str | None = None
+        self.deprecated = False
+        self.deprecation: str | None = None
+        self.flags: set[str] = set()
 
 
 def _take_tags(text: str, tags: _Tags) -> str:
@@ -207,18 +211,20 @@ def _field_text(text: str) -> str | None:
 # --- step 2: sections -------------------------------------------------------------------------
 
 
-@dataclass(slots=True)
 class _Body:
     """What the text says outside tags: description parts and section texts."""
 
-    short: str | None = None
-    long: str | None = None
-    blank_after_short: bool = False
-    params: dict[str, str] = field(default_factory=dict)
-    attributes: dict[str, str] = field(default_factory=dict)
-    returns: str | None = None
-    deprecation: str | None = None
-    deprecated: bool = False
+    def __init__(
+        self, short: str | None = None, long: str | None = None, blank_after_short: bool = False
+    ) -> None:
+        self.short = short
+        self.long = long
+        self.blank_after_short = blank_after_short
+        self.params: dict[str, str] = {}
+        self.attributes: dict[str, str] = {}
+        self.returns: str | None = None
+        self.deprecation: str | None = None
+        self.deprecated = False
 
 
 _MORE_PARAM_SECTIONS = ("Keyword Args", "Keyword Arguments", "Kwargs", "Other Parameters")

@@ -11,16 +11,17 @@ from __future__ import annotations
 
 import collections
 import collections.abc as abc
-import dataclasses
 import enum
 import typing
 from collections.abc import Callable, Mapping
+from types import MappingProxyType
 from typing import Any, Protocol
 
 import typing_extensions as te
 
 from llmapp._scalar_types import Form, scalar_of
 from llmapp.introspect import _compat
+from llmapp.introspect._record import Record
 from llmapp.introspect.model import (
     NO_META,
     AnyNode,
@@ -40,14 +41,13 @@ from llmapp.introspect.model import (
 __all__ = ["EXACT", "JSON_SCALARS", "ORIGINS", "SCALAR_ROWS", "Scope"]
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
-class Scope:
+class Scope(Record):
     """Where an annotation is being built: for messages and for resolving names."""
 
     location: str
     globalns: Mapping[str, Any] | None
     localns: Mapping[str, Any] | None
-    typevars: Mapping[Any, Any] = dataclasses.field(default_factory=dict)
+    typevars: Mapping[Any, Any] = MappingProxyType({})
     prefix: str = ""
     """``Owner.field`` while building a field of a named type."""
 

@@ -91,11 +91,13 @@ class TypeBuilder:
         try:
             cached = self._annotations.get(key)
         except TypeError:  # unhashable metadata somewhere inside: build it every time
-            return self.node(annotation, Scope(location, globalns, localns))
+            return self.node(
+                annotation, Scope(location=location, globalns=globalns, localns=localns)
+            )
         if cached is not None:
             return cached
         reported = len(self.problems)
-        built = self.node(annotation, Scope(location, globalns, localns))
+        built = self.node(annotation, Scope(location=location, globalns=globalns, localns=localns))
         if built is not None and len(self.problems) == reported:
             # Same annotation, same namespaces, no problem: the same node (problems must be
             # reported again at each location, so failures are never cached).
@@ -208,7 +210,13 @@ class TypeBuilder:
         params = getattr(alias, "__type_params__", ()) or ()
         typevars = dict(zip(params, args, strict=False)) if args else scope.typevars
         globalns = _compat.module_namespace(alias.__module__)
-        inner = Scope(scope.location, globalns, None, typevars, scope.prefix)
+        inner = Scope(
+            location=scope.location,
+            globalns=globalns,
+            localns=None,
+            typevars=typevars,
+            prefix=scope.prefix,
+        )
         key = alias[args] if args else alias
         name = type_name(key)
         return self.aliased(key, name, alias.__module__, lambda: self.node(alias.__value__, inner))
@@ -304,11 +312,11 @@ class TypeBuilder:
         self, raw: _objects.RawField, owner: type, typevars: Mapping[Any, Any], scope: Scope
     ) -> Field | None:
         inner = Scope(
-            scope.location,
-            _compat.module_namespace(raw.module),
-            _class_namespace(raw.owner or owner),
-            typevars,
-            f"{owner.__qualname__}.{raw.python_name or raw.name}",
+            location=scope.location,
+            globalns=_compat.module_namespace(raw.module),
+            localns=_class_namespace(raw.owner or owner),
+            typevars=typevars,
+            prefix=f"{owner.__qualname__}.{raw.python_name or raw.name}",
         )
         annotation = raw.annotation
         if isinstance(annotation, (str, ForwardRef)):  # resolved here to see Required/NotRequired
