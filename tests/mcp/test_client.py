@@ -10,6 +10,7 @@ import pytest
 
 pytest.importorskip("mcp", reason="the MCP SDK is not installed (extra: mcp)")
 
+from mcp import Client
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 
@@ -17,7 +18,6 @@ import llmapp.mcp
 from llmapp import CallResult
 from llmapp.vendors import anthropic, gemini, openai
 from llmapp.vendors import mcp as mcp_vendor
-from mcp import Client
 
 
 def peer() -> tuple[MCPServer, list[dict[str, Any]]]:

@@ -2,12 +2,14 @@
 
 A tool's ``inputSchema`` goes through ``llmapp.jsonschema.normalise`` (any draft, boolean
 schemas, ``definitions``, unused or missing reference targets) and becomes ``parameters``:
-an object schema with ``properties``, ``required`` and, unless the tool says otherwise,
-``additionalProperties: false`` (a key the tool does not declare is a mistake the model
-should hear about, as with class functions). ``outputSchema`` becomes ``output`` the same
-way. The tool's annotations become tags (``readOnly``, ``destructive``/``additive``,
-``idempotent``, ``openWorld``/``closedWorld``: the tags ``llmapp.vendors.mcp`` reads when
-serving), so a tool list served again keeps its hints.
+an object schema with ``properties`` and ``required`` (a root that is only a ``$ref`` is
+replaced by the definition it names). The root gets ``additionalProperties: false``
+unless the tool says itself what undeclared keys may be, or declares keys in branches
+(``allOf``, ``anyOf``, ``$ref``...): a key the tool does not declare is a mistake the
+model should hear about, as with class functions. ``outputSchema`` becomes ``output``
+the same way. The tool's annotations become tags (``readOnly``, ``destructive`` or
+``additive``, ``idempotent``, ``openWorld`` or ``closedWorld``: the tags
+``llmapp.vendors.mcp`` reads when serving), so a tool list served again keeps its hints.
 
 A tool that cannot be converted (no name, a schema that is not an object, a reference to
 nothing, a schema the validator cannot compile) is an ``McpToolProblem`` in ``errors``,
@@ -16,13 +18,20 @@ with a located message; the other tools still convert.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from llmapp._errors import ExecutionError, LlmappError
-from llmapp.jsonschema import declared_types, normalise
+from llmapp.jsonschema import (
+    declared_types,
+    is_mapping,
+    normalise,
+    ref_name,
+    resolve_pointer,
+)
 from llmapp.vendors.mcp import ANNOTATION_TAGS
 
 __all__ = ["McpLlmApplication", "McpLlmFunction", "McpToolProblem", "application"]
@@ -252,8 +261,17 @@ def _schema(
     return schema
 
 
+_OPEN = ("additionalProperties", "patternProperties", "unevaluatedProperties")
+"""Keywords with which a tool says itself what undeclared keys may be."""
+
+_COMPOSED = ("$ref", "allOf", "anyOf", "oneOf", "not", "if", "then", "else", "dependentSchemas")
+"""Keywords that may declare keys elsewhere than the root's ``properties``: such a root is
+not closed, since ``additionalProperties`` would refuse the keys they declare."""
+
+
 def _parameters(name: str | None, schema: Schema, problems: list[McpToolProblem]) -> Schema | None:
     """The input schema as a parameters object: typed, with properties, closed by default."""
+    schema = _inlined(schema)
     declared = declared_types(schema)
     if declared is not None and declared != frozenset({"object"}):
         types = " | ".join(sorted(declared))
@@ -262,9 +280,28 @@ def _parameters(name: str | None, schema: Schema, problems: list[McpToolProblem]
     parameters: Schema = {"type": "object", "properties": {}}
     parameters.update(schema)
     parameters.setdefault("required", [])
-    if not any(key in parameters for key in _OPENING):
+    if not any(key in parameters for key in (*_OPEN, *_COMPOSED)):
         parameters["additionalProperties"] = False
     return parameters
+
+
+def _inlined(schema: Schema) -> Schema:
+    """A root that is only a reference (zod's ``{"$ref": "#/definitions/X"}``) as the
+    definition it names, so the parameters object has its properties at the root."""
+    ref = schema.get("$ref")
+    if not isinstance(ref, str):
+        return schema
+    target = resolve_pointer(schema, ref, fragment=True)
+    if not is_mapping(target) or "$ref" in target:
+        return schema
+    inlined = {key: value for key, value in schema.items() if key != "$ref"}
+    inlined.update(target)
+    name, defs = ref_name(ref), inlined.get("$defs")
+    if is_mapping(defs) and name in defs and json.dumps(inlined).count(json.dumps(ref)) == 0:
+        inlined["$defs"] = {key: value for key, value in defs.items() if key != name}
+        if not inlined["$defs"]:
+            del inlined["$defs"]
+    return inlined
 
 
 def _strict(name: str | None, parameters: Schema, problems: list[McpToolProblem]) -> Schema:
@@ -272,14 +309,10 @@ def _strict(name: str | None, parameters: Schema, problems: list[McpToolProblem]
 
     strict, found = strict_parameters(parameters)
     problems += [
-        McpToolProblem(name, f"inputSchema {path}".strip(), f"strict mode: {reason}")
+        McpToolProblem(name, f"inputSchema.{path}" if path else "inputSchema", f"strict: {reason}")
         for path, reason in found
     ]
     return strict
-
-
-_OPENING = ("additionalProperties", "patternProperties", "unevaluatedProperties")
-"""Keywords with which a tool says itself what undeclared keys may be."""
 
 
 def _compiled(

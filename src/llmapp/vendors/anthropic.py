@@ -63,6 +63,7 @@ _FORMATS = frozenset(
 # Regular-expression features strict tool use cannot compile into its grammar.
 _UNSUPPORTED_REGEX = re.compile(r"\\[1-9bB]|\(\?<?[=!]|\\k<")
 
+# The per-request limits Anthropic documents for strict tool use (counted over all tools).
 MAX_STRICT_TOOLS = 20
 MAX_OPTIONAL_PROPERTIES = 24
 MAX_UNION_PROPERTIES = 16
@@ -187,7 +188,7 @@ def _request_problems(schemas: list[Schema]) -> list[tuple[str, str]]:
         (unions, MAX_UNION_PROPERTIES, "schemas with anyOf or a list of types"),
     )
     return [
-        ("tools", f"{count} {what} in one request; strict tool use allows {limit}")
+        ("", f"{count} {what} in one request; strict tool use allows {limit}")
         for count, limit, what in limits
         if count > limit
     ]

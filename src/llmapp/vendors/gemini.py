@@ -42,7 +42,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any, Literal
 
-from llmapp.jsonschema import is_mapping, ref_name
+from llmapp.jsonschema import is_mapping, json_type, ref_name
 from llmapp.vendors._calls import Executor, Human, ToolCall, arun, items, read, run
 from llmapp.vendors._source import export_error, tools_of
 from llmapp.vendors._subset import (
@@ -129,7 +129,7 @@ def _strings(value: Any) -> str | None:
     return None if ok else "may only list strings"
 
 
-_OPENAPI_TYPES = frozenset({"STRING", "NUMBER", "INTEGER", "BOOLEAN", "ARRAY", "OBJECT"})
+_OPENAPI_TYPES = frozenset({"STRING", "NUMBER", "INTEGER", "BOOLEAN", "ARRAY", "OBJECT", "NULL"})
 
 OPENAPI_SUBSET = Subset(
     "Gemini's OpenAPI Schema",
@@ -232,7 +232,9 @@ def _const_as_enum(schema: Any) -> Any:
         return schema
     result = transform(schema, _const_as_enum)
     if "const" in result and "enum" not in result:
-        result["enum"] = [result.pop("const")]
+        value = result.pop("const")
+        result.setdefault("type", json_type(value))
+        result["enum"] = [value]
     return result
 
 
@@ -331,6 +333,7 @@ def _rewritten(node: Schema) -> Schema:
 def _const(node: Schema) -> None:
     value = node.pop("const")
     if isinstance(value, str):
+        node.setdefault("type", "string")
         node["enum"] = [value]
     else:
         note(node, [f"@const {text(value)}"])
