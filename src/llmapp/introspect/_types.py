@@ -11,7 +11,9 @@ Lookup order (first match wins):
    references, TypeVars, aliases, NewType, Enum, object classes, subclasses of
    scalars (``SCALAR_ROWS``) and, last, plain classes (a problem).
 
-Adding a Python type is adding one entry to one of these tables.
+Adding a Python type is adding one entry to one of these tables; a scalar type (one
+JSON value with a format, such as ``datetime`` or ``IPv4Network``) is a row of
+``llmapp._scalar_types``, which every later stage reads too.
 """
 
 from __future__ import annotations
