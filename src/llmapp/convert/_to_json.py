@@ -131,20 +131,15 @@ def _key(key: Any, active: set[int]) -> str:
 
 
 def _mapping(value: Mapping[Any, Any], active: set[int]) -> dict[str, Any]:
-    return {
-        key if type(key) is str else _key(key, active): (
-            item if type(item) in _AS_IS else _encode(item, active)
-        )
-        for key, item in value.items()
-    }
+    return {_key(key, active): _encode(item, active) for key, item in value.items()}
 
 
 def _sequence(value: Any, active: set[int]) -> list[Any]:
-    return [item if type(item) in _AS_IS else _encode(item, active) for item in value]
+    return [_encode(item, active) for item in value]
 
 
 def _set(value: AbstractSet[Any], active: set[int]) -> list[Any]:
-    items = [item if type(item) in _AS_IS else _encode(item, active) for item in value]
+    items = [_encode(item, active) for item in value]
     try:
         return sorted(items)
     except TypeError:  # items of mixed or unorderable kinds: keep the set's own order
@@ -153,11 +148,7 @@ def _set(value: AbstractSet[Any], active: set[int]) -> list[Any]:
 
 def _attributes(names: tuple[str, ...], frozen: bool) -> _Encoder:
     def encode(value: Any, active: set[int]) -> dict[str, Any]:
-        out = {}
-        for name in names:
-            item = getattr(value, name)
-            out[name] = item if type(item) in _AS_IS else _encode(item, active)
-        return out
+        return {name: _encode(getattr(value, name), active) for name in names}
 
     return encode if frozen else _nested(encode)
 
@@ -171,10 +162,7 @@ def _namedtuple(cls: type) -> _Encoder:
     names: tuple[str, ...] = cls._fields  # type: ignore[attr-defined]
 
     def encode(value: Any, active: set[int]) -> dict[str, Any]:
-        return {
-            name: item if type(item) in _AS_IS else _encode(item, active)
-            for name, item in zip(names, value, strict=False)
-        }
+        return {name: _encode(item, active) for name, item in zip(names, value, strict=False)}
 
     return encode
 
@@ -187,11 +175,7 @@ def _attrs(cls: type) -> _Encoder:
     )
 
     def encode(value: Any, active: set[int]) -> dict[str, Any]:
-        out = {}
-        for key, name in pairs:
-            item = getattr(value, name)
-            out[key] = item if type(item) in _AS_IS else _encode(item, active)
-        return out
+        return {key: _encode(getattr(value, name), active) for key, name in pairs}
 
     return _nested(encode)
 
