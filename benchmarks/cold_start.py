@@ -56,9 +56,9 @@ def measure(runs: int, count: int, against: Path | None = None) -> dict[str, dic
     _compile_llmapp()
     trees: dict[str, str | None] = {"this": None}
     if against is not None:
-        source = against.resolve() / "src"
-        compileall.compile_dir(source / "llmapp", quiet=1, force=True)
-        trees["against"] = str(source)
+        other = against.resolve() / "src"
+        compileall.compile_dir(other / "llmapp", quiet=1, force=True)
+        trees["against"] = str(other)
     found: dict[str, list[dict[str, Any]]] = {name: [] for name in trees}
     for _ in range(runs):
         for name, source in trees.items():
