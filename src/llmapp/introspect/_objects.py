@@ -70,12 +70,13 @@ def _declaring_classes(cls: type) -> dict[str, type]:
 
 def _dataclass(cls: type) -> ObjectShape:
     owners = _declaring_classes(cls)
+    documented = {owner: class_doc(owner).attributes for owner in {*owners.values(), cls}}
     fields = []
     for item in _compat.model_fields(cls):  # the converter builds instances through __init__
         owner = owners.get(item.name, cls)
         has_default = item.default is not dataclasses.MISSING
         has_factory = item.default_factory is not dataclasses.MISSING
-        description = class_doc(owner).attributes.get(item.name) or item.metadata.get("description")
+        description = documented[owner].get(item.name) or item.metadata.get("description")
         fields.append(
             RawField(
                 name=item.name,
