@@ -5,8 +5,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from llmapp.jsonschema import accepts_anything
-
 __all__ = [
     "HUMAN_KEYWORD",
     "is_array",
@@ -72,6 +70,10 @@ def is_union(schema: Schema) -> bool:
 
 def is_unknown(schema: Schema) -> bool:
     """True for a schema that accepts any value (``{}``, or only annotations)."""
+    # Imported here: the leaf imports urllib.parse (and with it ipaddress), which
+    # building schemas does not otherwise load.
+    from llmapp.jsonschema import accepts_anything
+
     return accepts_anything(schema)
 
 
