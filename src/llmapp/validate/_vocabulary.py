@@ -16,6 +16,7 @@ from llmapp.jsonschema import KEYWORDS, is_mapping
 
 __all__ = [
     "APPLICATORS",
+    "APPLIED_ORDER",
     "ARRAY_KEYWORDS",
     "CONDITION_KEYWORDS",
     "CONTAINERS",
@@ -30,9 +31,13 @@ __all__ = [
     "STRUCTURE",
     "VALIDATING",
     "WRITTEN",
+    "closed_object",
+    "contains_bounds",
     "has_structure",
     "is_trivial",
+    "iterates_keys",
     "labels",
+    "object_parts",
 ]
 
 IGNORED = frozenset(("unevaluatedProperties", "unevaluatedItems"))
@@ -84,6 +89,19 @@ APPLICATORS = (
     *(name for name in _names(kind="applicator", family=None) if name not in BESIDE_IF),
 )
 """Keywords applying subschemas to the value itself (written after its own checks)."""
+
+_RANK = {name: rank for rank, name in enumerate(KEYWORDS)}
+
+
+def _applied_rank(name: str) -> tuple[int, int]:
+    shape = KEYWORDS[name].shape
+    return (0 if shape is None else 1 if shape == "schema-list" else 2, _RANK[name])
+
+
+APPLIED_ORDER = tuple(sorted(APPLICATORS, key=_applied_rank))
+"""The order applicators are written in: references first (a ``$ref``'s target is
+the most specific), then the lists (``allOf``, ``anyOf``, ``oneOf``), then ``not``
+and ``if``; each group in table order. Walkers report issues in this order."""
 
 VALIDATING = frozenset(OBJECT_KEYWORDS + ARRAY_KEYWORDS + APPLICATORS + LOCAL_KEYWORDS)
 """A schema with none of these accepts every value (annotations, ignored keywords)."""
@@ -157,18 +175,6 @@ def has_structure(schema: Any) -> bool:
 def closed_object(schema: Mapping[str, Any]) -> bool:
     """``additionalProperties: false`` without patterns: extra keys show in ``len``."""
     return schema.get("additionalProperties") is False and "patternProperties" not in schema
-
-
-def _applied_rank(name: str) -> tuple[int, int]:
-    shape = KEYWORDS[name].shape
-    return (0 if shape is None else 1 if shape == "schema-list" else 2, _RANK[name])
-
-
-_RANK = {name: rank for rank, name in enumerate(KEYWORDS)}
-APPLIED_ORDER = tuple(sorted(APPLICATORS, key=_applied_rank))
-"""The order applicators are written in: references first (a ``$ref``'s target is
-the most specific), then the lists (``allOf``, ``anyOf``, ``oneOf``), then ``not``
-and ``if``; each group in table order. Walkers report issues in this order."""
 
 
 _KEYED = frozenset(("patternProperties", "propertyNames"))
