@@ -13,6 +13,13 @@ them once with the old ``src/`` and once with this tree's, each in its own proce
 then every outcome is compared: the schema error (its problems), or per value the
 verdict and each issue's path, expected text, value and description.
 
+Formats are the one part of the validator that issue 9 changes on purpose (the
+table of scalar types adds ``date-time-local`` and ``time-local``, which the base
+commit accepted as unknown, annotation-only formats). By default the old tree gets
+this tree's format checks (``FORMAT_FILES``) so that the comparison covers
+everything else; ``--formats base`` keeps the base commit's own and shows those
+differences too.
+
 Prints the counts and every difference (up to ``--show``); exits 1 on a difference.
 Needs the corpora beside the repository (``../shared/corpora``) and git history.
 """
@@ -33,6 +40,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 CHILD = Path(__file__).with_name("_verdicts.py")
 BASE = "1d22dbe"
+FORMAT_FILES = ("llmapp/_scalar_types.py", "llmapp/_iso8601.py", "llmapp/validate/_formats.py")
+"""The format checks: the scalar-type table and what the validator adds to it."""
 
 Entry = tuple[str, Any, list[Any]]
 
@@ -132,6 +141,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--base", default=BASE, help="the commit to compare with")
     parser.add_argument("--values", type=int, default=12, help="guided values per schema")
     parser.add_argument("--show", type=int, default=20, help="differences to print")
+    parser.add_argument(
+        "--formats",
+        choices=("current", "base"),
+        default="current",
+        help="the format checks the old tree uses (default: this tree's)",
+    )
     options = parser.parse_args(argv)
     sys.path.insert(0, str(ROOT))
     made = entries(options.values)
@@ -143,6 +158,9 @@ def main(argv: list[str] | None = None) -> int:
             capture_output=True,
         ).stdout
         subprocess.run(["tar", "-x", "-C", str(work)], input=archive, check=True)
+        if options.formats == "current":
+            for name in FORMAT_FILES:
+                (work / "src" / name).write_bytes((ROOT / "src" / name).read_bytes())
         source = work / "entries.pickle"
         with source.open("wb") as file:
             pickle.dump(made, file)
@@ -150,7 +168,8 @@ def main(argv: list[str] | None = None) -> int:
         new = _judge(ROOT / "src", source, work / "new.pickle")
     counts, differences = compare(old, new, options.show)
     print(
-        f"differential {options.base} -> working tree: {counts['schemas']} schemas "
+        f"differential {options.base} -> working tree ({options.formats} formats): "
+        f"{counts['schemas']} schemas "
         f"({counts['schema errors']} refused alike), {counts['values']} values "
         f"({counts['valid']} valid), {counts['issues']} issues, {counts['differences']} differences"
     )
