@@ -54,6 +54,8 @@ class Analysis:
 
     def __init__(self, schema: Any) -> None:
         self.resolver = Resolver(schema)
+        self.child = self.resolver.child
+        """The node of a subschema: ``child(node, "properties", name)``."""
         self.problems: dict[str, BuildProblem] = {}
         self._targets: dict[str, Node | None] = {}
         self._types: dict[str, frozenset[str] | None] = {}
@@ -68,8 +70,6 @@ class Analysis:
     def root(self) -> Node:
         return self.resolver.root_node
 
-    def child(self, node: Node, *tokens: str) -> Node:
-        return self.resolver.child(node, *tokens)
 
     def report(self, node: Node, keyword: str, reason: str) -> None:
         """Record a build problem at ``node`` (and ``keyword``), once."""

@@ -74,6 +74,15 @@ _HELPERS: dict[str, Any] = {
 }
 """What generated code calls, under fixed names (a leading ``_``: never a schema's)."""
 
+_HELPERS_COMMENT = (
+    "# Helpers the functions below call (llmapp.validate._codegen._HELPERS):\n"
+    + "".join(f"#   {name} = {describe(value)}\n" for name, value in _HELPERS.items())
+)
+_RECURSION_COMMENT = (
+    "#   _FAILED, _DEEP = ids of the values refused, or too deep, in this validation\n"
+    "#   _failed = notes a refused value in _FAILED (llmapp.validate._runtime.FailedValues)\n"
+)
+
 
 class Generator:
     """Writes the checker and walker source for one root schema."""
@@ -129,10 +138,4 @@ class Generator:
 
     def _helpers(self) -> str:
         """A comment naming what each helper of the generated code is."""
-        lines = ["# Helpers the functions below call (llmapp.validate._codegen._HELPERS):"]
-        lines += [
-            f"#   {name} = {describe(value)}"
-            for name, value in self.emitter.globals.items()
-            if name.startswith("_")
-        ]
-        return "\n".join(lines) + "\n\n"
+        return _HELPERS_COMMENT + (_RECURSION_COMMENT if self.recursive else "") + "\n"

@@ -22,7 +22,8 @@ __all__ = ["CHECK", "WALK", "Functions"]
 CHECK, WALK = "check", "walk"
 _PREFIXES = {CHECK: "c_", WALK: "w_"}
 _UNSAFE = re.compile(r"[^A-Za-z0-9_]+")
-_PARAMETERS = frozenset(("v", "p", "e", "d"))
+_RESERVED = frozenset(("v", "p", "e", "d", *dir(builtins), *keyword.kwlist))
+"""The generated functions' parameters, builtins and keywords: never a local's name."""
 
 
 class Functions:
@@ -56,9 +57,11 @@ class Functions:
     def local(self, hint: str) -> str:
         """A local variable name from ``hint`` (``count``, ``v_name``), unique in the
         function being written and never a global's or a parameter's name."""
-        stem = _UNSAFE.sub("_", hint).strip("_")[:30] or "value"
-        if stem[0].isdigit():
-            stem = "_" + stem
+        stem = hint
+        if not (stem.isidentifier() and stem.isascii() and len(stem) <= 30):
+            stem = _UNSAFE.sub("_", hint).strip("_")[:30] or "value"
+            if stem[0].isdigit():
+                stem = "_" + stem
         candidate, counter = stem, 1
         while self._taken(candidate):
             counter += 1
@@ -67,13 +70,7 @@ class Functions:
         return candidate
 
     def _taken(self, name: str) -> bool:
-        return (
-            name in self._locals
-            or name in _PARAMETERS
-            or keyword.iskeyword(name)
-            or hasattr(builtins, name)
-            or self.emitter.is_global(name)
-        )
+        return name in self._locals or name in _RESERVED or self.emitter.is_global(name)
 
 
 def _hint(node: Node) -> str:
