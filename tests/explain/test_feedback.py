@@ -14,8 +14,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from llmapp.feedback import feedback
-from llmapp.feedback._text import parse_path
+from llmapp.explain import feedback
+from llmapp.explain._text import parse_path
 from llmapp.validate._result import UNDEFINED, ValidationFailure, ValidationIssue
 
 GOLDEN = Path(__file__).parent / "golden"

@@ -230,7 +230,7 @@ def _unknown(name: str, available: list[str]) -> CallResult:
 
 
 def _failed(function: LlmFunction, validation: Validation) -> CallResult:
-    from llmapp.feedback import feedback
+    from llmapp.explain import feedback
 
     assert isinstance(validation, ValidationFailure)
     return CallResult(

@@ -1,5 +1,5 @@
 """A failed validation -> text that shows the model its own mistakes."""
 
-from llmapp.feedback._text import feedback
+from llmapp.explain._text import feedback
 
 __all__ = ["feedback"]
