@@ -10,8 +10,36 @@
   element, the human's value elsewhere (``None`` from a side means nothing given).
 """
 
-from llmapp.separate._classify import SchemaPredicate
-from llmapp.separate._merge import merge_values
-from llmapp.separate._split import split_parameters, split_value
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from llmapp.separate._classify import SchemaPredicate
+    from llmapp.separate._merge import merge_values
+    from llmapp.separate._split import split_parameters, split_value
+
+# Loaded on first use (PEP 562): only applications with a human side split anything.
+_LAZY = {
+    "SchemaPredicate": "._classify",
+    "merge_values": "._merge",
+    "split_parameters": "._split",
+    "split_value": "._split",
+}
+
+
+def __getattr__(name: str) -> Any:
+    home = _LAZY.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(home, __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_LAZY})
+
 
 __all__ = ["SchemaPredicate", "merge_values", "split_parameters", "split_value"]

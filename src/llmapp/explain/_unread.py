@@ -1,0 +1,42 @@
+"""Text for arguments that could not be read, or were cut off, so nothing was called."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Final
+
+__all__ = ["unreadable"]
+
+_MAX_TEXT: Final = 300
+
+
+def unreadable(reason: str, repairs: Sequence[str] = (), *, truncated: bool = False) -> str:
+    """Tell the model its arguments could not be read (or were cut off), and where.
+
+    Args:
+        reason: why, with where (``parse``'s ``error`` or ``truncated``).
+        repairs: what the lenient reader repaired on the way, listed for the model.
+        truncated: the text ended inside a value: the model's output was cut off.
+
+    Example:
+        >>> unreadable("the text ends inside a string that was never closed at $input.body",
+        ...            truncated=True).splitlines()[0]
+        'Your arguments were cut off before they were complete, so the function was not called.'
+    """
+    if truncated:
+        first = (
+            "Your arguments were cut off before they were complete, so the function was not called."
+        )
+        advice = "Send the whole JSON object again, shorter if you can."
+    else:
+        first = "Your arguments could not be read as JSON, so the function was not called."
+        advice = "Send the arguments again as one JSON object."
+    lines = [first, f"Where: {_cut(reason)}."]
+    if repairs:
+        lines.append("While reading it also " + "; ".join(_cut(r) for r in repairs[:10]) + ".")
+    lines.append(advice)
+    return "\n".join(lines)
+
+
+def _cut(text: str) -> str:
+    return text if len(text) <= _MAX_TEXT else text[:_MAX_TEXT] + "…"
