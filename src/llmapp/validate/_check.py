@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from llmapp.jsonschema import Node, is_mapping, is_schema
+
 from ._codegen import (
     ARRAY_SET,
     CHECK,
@@ -23,7 +25,6 @@ from ._codegen import (
 )
 from ._conditions import type_test
 from ._emitter import literal
-from ._refs import Node, is_mapping, is_schema
 from ._writer import Writer
 
 __all__ = ["CheckWriter", "closed_object", "iterates_keys", "object_parts"]

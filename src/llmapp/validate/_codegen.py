@@ -32,12 +32,13 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Any
 
+from llmapp.jsonschema import Node, Resolver, is_mapping, is_schema, name_of, ref_name
+
 from .._errors import BuildProblem
 from . import _runtime, _unions
 from ._conditions import JSON_TYPES, Conditions, declared_types, type_test
 from ._emitter import Emitter, literal
 from ._expected import reference_text
-from ._refs import Node, Resolver, is_mapping, is_schema, name_of, ref_name
 from ._result import UNDEFINED, ValidationIssue
 from ._schema_error import SchemaError
 

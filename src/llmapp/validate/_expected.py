@@ -11,7 +11,7 @@ import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from ._refs import ref_name
+from llmapp.jsonschema import ref_name
 
 __all__ = ["expected_of", "expected_text", "reference_text"]
 

@@ -13,8 +13,9 @@ import json
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
+from llmapp.jsonschema import Node, name_of
+
 from ._conditions import declared_types
-from ._refs import Node, name_of
 from ._runtime import json_type
 from ._unions import Branch, UnionInfo
 

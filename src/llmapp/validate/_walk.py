@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from llmapp.jsonschema import Node, is_mapping, is_schema
+
 from ._check import closed_object, contains_bounds, iterates_keys, object_parts
 from ._codegen import (
     ARRAY_SET,
@@ -25,7 +27,6 @@ from ._codegen import (
 )
 from ._conditions import conjunction, type_test
 from ._emitter import literal
-from ._refs import Node, is_mapping, is_schema
 from ._shapes import union_info, union_shape
 from ._writer import Writer
 

@@ -6,9 +6,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from llmapp.jsonschema import Node, is_mapping
+
 from ._codegen import is_trivial
 from ._patterns import PatternError, compile_pattern
-from ._refs import Node, is_mapping
 
 if TYPE_CHECKING:
     from ._codegen import Generator

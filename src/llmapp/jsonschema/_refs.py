@@ -12,60 +12,32 @@ from collections.abc import Iterator, Mapping
 from typing import Any, TypeGuard
 from urllib.parse import unquote, urldefrag, urljoin
 
+from ._keywords import keywords
+from ._pointer import escape_token, unescape_token
+
 __all__ = [
     "ROOT_BASE",
     "Node",
     "Ref",
     "Resolver",
-    "escape_token",
     "is_mapping",
     "is_schema",
+    "name_of",
+    "ref_name",
     "subschemas",
 ]
 
 ROOT_BASE = "urn:llmapp:root"
 """Base URI of a root schema that has no ``$id`` of its own."""
 
-_SINGLE = (
-    "additionalProperties",
-    "items",
-    "contains",
-    "propertyNames",
-    "not",
-    "if",
-    "then",
-    "else",
-    "additionalItems",
-    "unevaluatedItems",
-    "unevaluatedProperties",
-    "contentSchema",
-)
-_LISTS = ("prefixItems", "items", "allOf", "anyOf", "oneOf")
-_MAPS = (
-    "properties",
-    "patternProperties",
-    "$defs",
-    "definitions",
-    "dependentSchemas",
-    "dependencies",
-)
+_SINGLE = keywords(shape="schema")
+_LISTS = keywords(shape="schema-list")
+_MAPS = keywords(shape="schema-map")
 _NAMED_PARENTS = ("$defs", "definitions", "schemas")
 
 
 _SUBSCHEMA_KEYWORDS = frozenset(_SINGLE + _LISTS + _MAPS)
 _INDEXED = _SUBSCHEMA_KEYWORDS | {"$ref", "$dynamicRef", "$id", "id", "$anchor", "$dynamicAnchor"}
-
-
-def escape_token(token: str) -> str:
-    if "~" in token or "/" in token:
-        return token.replace("~", "~0").replace("/", "~1")
-    return token
-
-
-def _unescape_token(token: str) -> str:
-    if "~" in token:
-        return token.replace("~1", "/").replace("~0", "~")
-    return token
 
 
 def subschemas(schema: Any) -> Iterator[tuple[tuple[str, ...], Any]]:
@@ -327,7 +299,7 @@ class Resolver:
         walked = ""
         for token in pointer.split("/")[1:]:
             walked += "/" + token
-            key = _unescape_token(token)
+            key = unescape_token(token)
             if is_mapping(schema) and key in schema:
                 schema = schema[key]
             elif isinstance(schema, list) and key.isdigit() and int(key) < len(schema):
@@ -343,8 +315,8 @@ class Resolver:
 def name_of(pointer: str) -> str | None:
     """The name of a named definition (``/$defs/Product`` -> ``Product``), else None."""
     tokens = pointer.split("/")
-    if len(tokens) >= 3 and tokens[-1] and _unescape_token(tokens[-2]) in _NAMED_PARENTS:
-        return _unescape_token(tokens[-1])
+    if len(tokens) >= 3 and tokens[-1] and unescape_token(tokens[-2]) in _NAMED_PARENTS:
+        return unescape_token(tokens[-1])
     return None
 
 

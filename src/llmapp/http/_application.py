@@ -1,0 +1,327 @@
+"""``application(document)``: every operation of an OpenAPI document as an LLM function."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path as FilePath
+from typing import TYPE_CHECKING, Any, Literal
+
+from llmapp.http._compose import Draft, describe, draft
+from llmapp.http._document import load
+from llmapp.http._function import HttpLlmFunction, OperationError
+from llmapp.http._naming import Naming, assign_names
+from llmapp.http._schemas import SchemaTable
+from llmapp.http._upgrade import upgrade
+from llmapp.jsonschema import Path
+
+if TYPE_CHECKING:
+    from llmapp import CallResult, Separated
+    from llmapp.http._execute import Connection
+
+__all__ = ["HttpLlmApplication", "HttpLlmConfig", "application"]
+
+Schema = dict[str, Any]
+SchemaPredicate = Callable[[Mapping[str, Any]], bool]
+
+
+@dataclass(frozen=True)
+class HttpLlmConfig:
+    """How an application was built (see ``application``)."""
+
+    strict: bool = False
+    separate: SchemaPredicate | None = None
+    max_length: int = 64
+    naming: Literal["accessor", "operationId"] = "accessor"
+
+
+class HttpLlmApplication:
+    """The functions of an OpenAPI document, the operations that could not become one,
+    and execution of the calls an LLM makes against a server.
+
+    Attributes:
+        functions: one ``HttpLlmFunction`` per converted operation, in document order.
+        errors: one ``OperationError`` per operation that could not be converted.
+        config: the configuration it was built with.
+        servers: the server URLs the document declares.
+    """
+
+    def __init__(
+        self,
+        functions: list[HttpLlmFunction],
+        errors: list[OperationError],
+        config: HttpLlmConfig,
+        servers: list[str],
+    ) -> None:
+        self.functions = functions
+        self.errors = errors
+        self.config = config
+        self.servers = servers
+        self._by_name = {function.name: function for function in functions}
+
+    def __repr__(self) -> str:
+        return f"<HttpLlmApplication: {len(self.functions)} functions, {len(self.errors)} errors>"
+
+    def function(self, name: str) -> HttpLlmFunction | None:
+        """The function called ``name``, or None."""
+        return self._by_name.get(name)
+
+    def to_list(self) -> list[dict[str, Any]]:
+        """Every function as plain JSON-ready data."""
+        return [function.to_dict() for function in self.functions]
+
+    def execute(
+        self,
+        connection: Connection,
+        name: str,
+        arguments: Any,
+        human: Mapping[str, Any] | None = None,
+    ) -> CallResult:
+        """Run the call an LLM asked for against the server, if its arguments are right.
+
+        Returns:
+            A ``CallResult``: ``data`` is the decoded 2xx body; wrong arguments give
+            ``feedback`` (and no request is sent); a non-2xx answer or a transport
+            failure is in ``error`` (an ``HttpError`` carries status, headers, body).
+        """
+        from llmapp.http._execute import call
+
+        return call(self, connection, name, arguments, human)
+
+    async def aexecute(
+        self,
+        connection: Connection,
+        name: str,
+        arguments: Any,
+        human: Mapping[str, Any] | None = None,
+    ) -> CallResult:
+        """``execute`` for async code (an ``httpx.AsyncClient``)."""
+        from llmapp.http._execute import acall
+
+        return await acall(self, connection, name, arguments, human)
+
+
+def application(
+    document: Mapping[str, Any] | str | FilePath,
+    *,
+    strict: bool = False,
+    separate: SchemaPredicate | None = None,
+    max_length: int = 64,
+    naming: Literal["accessor", "operationId"] = "accessor",
+) -> HttpLlmApplication:
+    """The LLM functions of a Swagger 2.0 / OpenAPI 3.0 / 3.1 document.
+
+    Args:
+        document: the document as a dict, a path to a JSON or YAML file (references to
+            other files are read relative to it), or its text.
+        strict: OpenAI structured-output rules for ``parameters`` (arguments are still
+            checked against every constraint).
+        separate: a predicate over a schema: ``True`` for values a human supplies.
+            File parts of ``multipart/form-data`` bodies are always human-side.
+        max_length: the longest function name (at least 16).
+        naming: ``"accessor"`` (the reference's rule from the path and method) or
+            ``"operationId"`` (the operation's id where it has one).
+
+    Returns:
+        An ``HttpLlmApplication``; operations that cannot be converted are in ``errors``,
+        each located in the document, and the others still convert.
+
+    Raises:
+        DocumentError: the document cannot be read, or is not OpenAPI/Swagger.
+
+    Example::
+
+        app = application("openapi.json")
+        for function in app.functions:
+            print(function.name, function.method, function.path)
+    """
+    if max_length < 16:
+        raise ValueError(f"max_length must be at least 16, not {max_length}")
+    config = HttpLlmConfig(strict, separate, max_length, naming)
+    parsed = upgrade(load(document))
+    section = Path(("definitions",)) if parsed.version == "2.0" else Path(("components", "schemas"))
+    drafts = [draft(operation) for operation in parsed.operations if not operation.human]
+    pieces: list[tuple[Any, Path]] = []
+    offsets: list[int] = []
+    for each in drafts:
+        offsets.append(len(pieces))
+        pieces.extend(each.pieces if each.error is None else ())
+    table = SchemaTable(parsed.schemas, pieces, section)
+    errors: list[OperationError] = []
+    built: list[tuple[Draft, HttpLlmFunction]] = []
+    for each, offset in zip(drafts, offsets, strict=True):
+        function = None if each.error else _assemble(each, table, offset, config)
+        if isinstance(function, HttpLlmFunction):
+            built.append((each, function))
+            continue
+        cause, messages = each.error or function or ("reference", [])
+        errors.append(_error(each, cause, messages))
+    namings = [
+        Naming(
+            each.operation.method,
+            each.operation.path,
+            each.keys,
+            _predefined(each.operation.original),
+            _operation_id(each.operation.original),
+        )
+        for each, _ in built
+    ]
+    names = assign_names(namings, max_length, naming == "operationId")
+    functions = []
+    for (_, function), name in zip(built, names, strict=True):
+        function.name = name
+        functions.append(function)
+    return HttpLlmApplication(functions, errors, config, parsed.servers)
+
+
+def _error(each: Draft, cause: str, messages: list[str]) -> OperationError:
+    operation = each.operation
+    return OperationError(
+        operation.method, operation.path, tuple(messages), cause, operation.original
+    )
+
+
+def _predefined(raw: Mapping[str, Any]) -> list[str] | None:
+    accessor = raw.get("x-samchon-accessor")
+    if isinstance(accessor, list) and accessor and all(isinstance(a, str) for a in accessor):
+        return accessor
+    return None
+
+
+def _operation_id(raw: Mapping[str, Any]) -> str | None:
+    found = raw.get("operationId")
+    return found if isinstance(found, str) and found else None
+
+
+def _assemble(
+    each: Draft, table: SchemaTable, offset: int, config: HttpLlmConfig
+) -> HttpLlmFunction | tuple[str, list[str]]:
+    """The function of a draft whose schemas were normalised, or its error."""
+    pieces = table.pieces
+    properties: dict[str, Any] = {}
+    required: list[str] = []
+    for key, index in zip(each.keys, each.path_schemas, strict=True):
+        schema = pieces[offset + index]
+        text = each.descriptions.get(key)
+        properties[key] = {**schema, "description": text} if text else schema
+        required.append(key)
+    route = each.route
+    if route.query:
+        if route.query_spread is not None:
+            properties["query"] = pieces[offset + each.query_schemas[0]]
+        else:
+            properties["query"] = {
+                "type": "object",
+                "properties": {
+                    p.name: pieces[offset + i]
+                    for p, i in zip(route.query, each.query_schemas, strict=True)
+                },
+                "required": [p.name for p in route.query if p.required],
+                "additionalProperties": False,
+            }
+        if each.query_required:
+            required.append("query")
+    if each.body_schema is not None:
+        properties["body"] = pieces[offset + each.body_schema]
+        if route.body is not None and route.body.required:
+            required.append("body")
+    output = pieces[offset + each.output_schema] if each.output_schema is not None else None
+    defs = table.reached([properties])
+    used = [offset + i for i in range(len(each.pieces))]
+    problems = table.problems(used, defs)
+    if problems:
+        return ("reference", problems)
+    parameters: Schema = {
+        "type": "object",
+        "properties": properties,
+        "required": required,
+        "additionalProperties": False,
+        "$defs": {name: table.defs[name] for name in defs},
+    }
+    if output is not None:
+        reached = table.reached([output])
+        if reached:
+            output = {**output, "$defs": {name: table.defs[name] for name in reached}}
+    raw = each.operation.original
+    function = HttpLlmFunction(
+        method=each.operation.method,
+        path=each.operation.path,
+        name="",
+        description=describe(each.operation, each),
+        parameters=parameters,
+        output=output,
+        deprecated=raw.get("deprecated") is True,
+        tags=[t for t in raw.get("tags", ()) if isinstance(t, str)]
+        if isinstance(raw.get("tags"), list)
+        else [],
+        summary=raw.get("summary") if isinstance(raw.get("summary"), str) else None,
+        _operation=raw,
+        _route=route,
+    )
+    if config.strict:
+        strict_problems = _make_strict(function)
+        if strict_problems:
+            return ("strict", [f"{each.operation.where}: {p}" for p in strict_problems])
+    predicate = _predicate(config.separate, route)
+    if predicate is not None:
+        function.separated = _separate(function, predicate)
+    return function
+
+
+def _make_strict(function: HttpLlmFunction) -> list[str]:
+    from llmapp.schema._strict import make_strict
+
+    problems: list[str] = []
+
+    def report(path: str, reason: str, in_definition: bool) -> None:
+        problems.append(f"{path or 'parameters'}: {reason}")
+
+    strict = make_strict(function.parameters, report)
+    if not problems:
+        function.validation_parameters = function.parameters
+        function.parameters = strict
+    return problems
+
+
+def _predicate(separate: SchemaPredicate | None, route: Any) -> SchemaPredicate | None:
+    from llmapp.schema import is_file, is_human
+
+    multipart = route.body is not None and route.body.media_type.startswith("multipart/")
+    if separate is None and not multipart:
+        return None
+    configured = separate
+
+    def predicate(schema: Mapping[str, Any]) -> bool:
+        return (
+            is_human(schema)
+            or (multipart and is_file(schema))
+            or (configured is not None and configured(schema))
+        )
+
+    return predicate
+
+
+def _separate(function: HttpLlmFunction, predicate: SchemaPredicate) -> Separated | None:
+    from llmapp import Separated, validator
+    from llmapp.separate import split_parameters
+
+    llm, human = split_parameters(function.parameters, predicate)
+    if human is None:
+        return None
+    checked = function.validation_parameters
+    llm_checked = split_parameters(checked, predicate)[0] if checked is not None else llm
+    return Separated(llm=llm, human=human, validate=_Lazy(llm_checked, validator))
+
+
+class _Lazy:
+    """Compiles the LLM side's validator on first use, so building stays cheap."""
+
+    def __init__(self, schema: Schema, compile: Callable[[Schema], Any]) -> None:
+        self.schema = schema
+        self._compile = compile
+        self._compiled: Any = None
+
+    def __call__(self, value: Any) -> Any:
+        if self._compiled is None:
+            self._compiled = self._compile(self.schema)
+        return self._compiled(value)

@@ -1,0 +1,206 @@
+"""One HTTP function (an operation the LLM may call), where its arguments go, and why an
+operation could not become one."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from llmapp import Separated, Validation
+
+__all__ = ["Body", "HttpLlmFunction", "OperationError", "Parameter", "Route"]
+
+Schema = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Parameter:
+    """One parameter of the operation and how its value is written into the request.
+
+    Attributes:
+        name: its name in the request (the path template, the query string, the header).
+        key: the argument key the LLM writes (``name`` made an identifier, for path
+            parameters; the same as ``name`` elsewhere).
+        location: ``"path"``, ``"query"``, ``"header"`` or ``"cookie"``.
+        style: the OpenAPI serialisation style (``simple``, ``form``, ``deepObject``...).
+        explode: whether arrays and objects are written one key per value.
+        required: the document says the parameter must be given.
+    """
+
+    name: str
+    key: str
+    location: str
+    style: str
+    explode: bool
+    required: bool = False
+
+
+@dataclass(frozen=True)
+class Body:
+    """The request body: its media type and how multipart parts are encoded.
+
+    Attributes:
+        media_type: ``application/json``, ``application/x-www-form-urlencoded``,
+            ``multipart/form-data`` or ``text/plain`` (or a ``+json`` type).
+        required: the document says a body must be sent.
+        encoding: per-property ``contentType`` of form and multipart parts.
+    """
+
+    media_type: str
+    required: bool = False
+    encoding: Mapping[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Route:
+    """Where each argument of an HTTP function goes.
+
+    Attributes:
+        method: the lower-case HTTP method.
+        path: the path template (``/users/{id}``).
+        parameters: the path parameters, in template order (keys of the arguments).
+        query: the query parameters (keys of ``arguments["query"]``).
+        headers: header and cookie parameters: supplied by the caller through the
+            connection, never by the LLM.
+        body: the request body (``arguments["body"]``), or None.
+        query_spread: the single object-typed query parameter whose properties are the
+            query keys themselves (``form``/``explode``), or None.
+        success: the status code whose response gave ``output`` (``"200"``...), or None.
+    """
+
+    method: str
+    path: str
+    parameters: tuple[Parameter, ...] = ()
+    query: tuple[Parameter, ...] = ()
+    headers: tuple[Parameter, ...] = ()
+    body: Body | None = None
+    query_spread: Parameter | None = None
+    success: str | None = None
+
+
+@dataclass(eq=False)
+class HttpLlmFunction:
+    """An operation of an OpenAPI document as a function the LLM may call.
+
+    It has the attributes of a class application's function, so validation, feedback,
+    separation and the vendor exports treat both alike.
+
+    Attributes:
+        method: the lower-case HTTP method.
+        path: the path template.
+        name: the function name (unique in its application, at most ``max_length`` long).
+        description: summary, description, ``@param``, ``@security``, ``@tag`` and
+            ``@deprecated`` lines.
+        parameters: one object: each path parameter, then ``query`` and ``body`` when the
+            operation has them (``additionalProperties: false``, ``$defs``).
+        output: the schema of the success response's JSON body, or None.
+        deprecated: the operation is deprecated.
+        tags: the operation's tags.
+        separated: the LLM/human split of the parameters, when something is human-side.
+        validation_parameters: what arguments are checked against when ``parameters``
+            was made strict (constraints moved into descriptions), else None.
+    """
+
+    method: str
+    path: str
+    name: str
+    description: str | None
+    parameters: Schema
+    output: Schema | None = None
+    deprecated: bool = False
+    tags: list[str] = field(default_factory=list)
+    separated: Separated | None = None
+    hook: Callable[[Any], Validation] | None = field(default=None, repr=False)
+    validation_parameters: Schema | None = field(default=None, repr=False)
+    title: str | None = None
+    summary: str | None = None
+    _operation: Mapping[str, Any] = field(default_factory=dict, repr=False)
+    _route: Route | None = field(default=None, repr=False)
+    _validator: Callable[[Any], Validation] | None = field(default=None, init=False, repr=False)
+
+    @property
+    def checked_parameters(self) -> Schema:
+        """The schema arguments are validated (and repaired) against."""
+        checked = self.validation_parameters
+        return checked if checked is not None else self.parameters
+
+    def validate(self, arguments: Any) -> Validation:
+        """Check arguments against the parameters (or the hook); never raises."""
+        if self.hook is not None:
+            return _run_hook(self.hook, arguments)
+        return self.validate_types(arguments)
+
+    def validate_types(self, arguments: Any) -> Validation:
+        """The generated validation alone, whatever hook the function has."""
+        check = self._validator
+        if check is None:
+            from llmapp import validator
+
+            check = self._validator = validator(self.checked_parameters)
+        return check(arguments)
+
+    def operation(self) -> Mapping[str, Any]:
+        """The operation as normalised from the document (3.1 form, references kept)."""
+        return self._operation
+
+    def route(self) -> Route:
+        """Where each argument goes: path, query, header, body."""
+        assert self._route is not None
+        return self._route
+
+    def to_dict(self) -> dict[str, Any]:
+        """The function as plain JSON-ready data (with ``method`` and ``path``)."""
+        data: dict[str, Any] = {"method": self.method, "path": self.path, "name": self.name}
+        if self.description is not None:
+            data["description"] = self.description
+        data["parameters"] = self.parameters
+        data["output"] = self.output
+        data["deprecated"] = self.deprecated
+        data["tags"] = list(self.tags)
+        if self.separated is not None:
+            data["separated"] = {"llm": self.separated.llm, "human": self.separated.human}
+        return data
+
+
+@dataclass(frozen=True)
+class OperationError:
+    """An operation that could not become a function; the rest of the document still did.
+
+    Attributes:
+        method: the lower-case HTTP method.
+        path: the path template.
+        messages: what is wrong, each located in the document
+            (``$input.paths["/x"].post.requestBody.content["application/xml"]: ...``).
+        cause: a short category (``"method"``, ``"media type"``, ``"reference"``,
+            ``"parameters"``, ``"name"``), for summaries.
+    """
+
+    method: str
+    path: str
+    messages: tuple[str, ...]
+    cause: str
+    _operation: Mapping[str, Any] = field(default_factory=dict, repr=False)
+
+    def operation(self) -> Mapping[str, Any]:
+        """The operation as written in the document."""
+        return self._operation
+
+    def __str__(self) -> str:
+        return f"{self.method.upper()} {self.path}: " + "; ".join(self.messages)
+
+
+def _run_hook(hook: Callable[[Any], Validation], arguments: Any) -> Validation:
+    from llmapp import ValidationFailure, ValidationIssue, ValidationSuccess
+
+    try:
+        outcome: object = hook(arguments)
+    except Exception as error:  # a hook's bug is reported, never propagated
+        reason = f"validation hook raised {type(error).__name__}: {error}"
+    else:
+        if isinstance(outcome, (ValidationSuccess, ValidationFailure)):
+            return outcome
+        reason = f"validation hook returned {type(outcome).__name__}, not a Validation"
+    issue = ValidationIssue("$input", "valid arguments", arguments, description=reason)
+    return ValidationFailure(arguments, [issue])

@@ -1,0 +1,34 @@
+"""MCP both ways: a class served as an MCP server, and an MCP server's tools as LLM functions.
+
+Serving (``server``, ``serve``, and the ``llmapp mcp MODULE:CLASS`` command)::
+
+    llmapp.mcp.serve(application(Shop), Shop(), transport="stdio")
+
+Using a server's tools (``application``, ``call``)::
+
+    async with ClientSession(read, write) as session:
+        await session.initialize()
+        app = llmapp.mcp.application(await session.list_tools())
+        result = await llmapp.mcp.call(session, app.function("search"), model_arguments)
+
+Needs the MCP SDK (``pip install 'llmapp[mcp]'``), imported on first use.
+"""
+
+from __future__ import annotations
+
+from llmapp.mcp._call import McpToolError, call
+from llmapp.mcp._functions import McpLlmApplication, McpLlmFunction, McpToolProblem, application
+from llmapp.mcp._server import HumanHook, Transport, serve, server
+
+__all__ = [
+    "HumanHook",
+    "McpLlmApplication",
+    "McpLlmFunction",
+    "McpToolError",
+    "McpToolProblem",
+    "Transport",
+    "application",
+    "call",
+    "serve",
+    "server",
+]

@@ -1,0 +1,126 @@
+"""``call(session, function, arguments)``: a model's call checked here, then run on the server.
+
+The arguments go through the same steps as a class call: lenient reading of the
+model's text (``llmapp.parse``), conservative repair (``llmapp.coerce``) and
+validation against the function's parameters. A mistake is answered with the
+feedback text and the server is not called; valid arguments go to ``tools/call``.
+The answer is a ``CallResult``, as ``LlmApplication.execute`` returns: a tool
+result with ``isError`` becomes ``error`` (an ``McpToolError`` carrying the tool's
+text), a success becomes ``value``/``data`` (the structured content, else the
+text content read as JSON where it is JSON, else the text).
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from llmapp._errors import LlmappError
+from llmapp.app import CallResult
+from llmapp.feedback import feedback
+from llmapp.mcp._functions import McpLlmFunction
+from llmapp.repair import coerce, parse
+from llmapp.validate._result import ValidationFailure, ValidationIssue
+
+__all__ = ["McpToolError", "call", "unknown"]
+
+
+class McpToolError(LlmappError):
+    """The MCP server answered a call with ``isError: true``.
+
+    Attributes:
+        content: the result's content blocks (wire spelling).
+    """
+
+    def __init__(self, text: str, content: list[dict[str, Any]]) -> None:
+        super().__init__(text)
+        self.content = content
+
+
+async def call(session: Any, function: McpLlmFunction, arguments: Any) -> CallResult:
+    """Check a model's arguments, then call the tool on a live MCP session.
+
+    Args:
+        session: an initialised ``mcp.ClientSession`` (anything with ``call_tool``).
+        function: a function of ``llmapp.mcp.application(...)``.
+        arguments: the model's arguments: its raw text, a mapping, or None.
+
+    Returns:
+        A ``CallResult``. With wrong arguments: ``validation`` and ``feedback``, and the
+        server was not called. With a tool error: ``error`` (an ``McpToolError``).
+
+    Example::
+
+        result = await llmapp.mcp.call(session, app.function("search"), '{"query": 1}')
+        reply = result.message()  # the feedback, the error, or the result as JSON
+    """
+    name = function.name
+    data, unreadable = _read(arguments)
+    if unreadable is not None:
+        return _failed(name, ValidationFailure(arguments, [unreadable]))
+    validation = function.validate(coerce(data, function.parameters))
+    if not validation.success:
+        return _failed(name, validation)
+    answer = _wire(await session.call_tool(name, validation.data))
+    content = [_wire(block) for block in answer.get("content") or []]
+    if answer.get("isError"):
+        error = McpToolError(_text(content) or f"{name} failed", content)
+        return CallResult(name=name, success=False, error=error)
+    structured = answer.get("structuredContent")
+    value = structured if structured is not None else _from_text(_text(content))
+    return CallResult(name=name, success=True, value=value, data=value)
+
+
+def unknown(name: str, available: list[str]) -> CallResult:
+    """The answer to a call of a function the application does not have."""
+    close = difflib.get_close_matches(name, available, n=3, cutoff=0.5)
+    hint = f" Did you mean {', '.join(repr(c) for c in close)}?" if close else ""
+    text = f"There is no function named {name!r}.{hint} The functions are: "
+    text += ", ".join(repr(n) for n in available) + "."
+    expected = f"({' | '.join(json.dumps(n) for n in available)})"
+    issue = ValidationIssue("$name", expected, name, text)
+    failure = ValidationFailure(name, [issue])
+    return CallResult(name=name, success=False, validation=failure, feedback=text)
+
+
+def _read(arguments: Any) -> tuple[Any, ValidationIssue | None]:
+    if arguments is None:
+        return {}, None
+    if isinstance(arguments, (str, bytes)):
+        parsed = parse(arguments)
+        if parsed.error is not None:
+            text = arguments if isinstance(arguments, str) else repr(arguments)
+            reason = f"unreadable JSON: {parsed.error}"
+            return None, ValidationIssue("$input", "JSON object", text, reason)
+        return parsed.data, None
+    if isinstance(arguments, Mapping):
+        return dict(arguments), None
+    return arguments, None
+
+
+def _failed(name: str, validation: Any) -> CallResult:
+    return CallResult(
+        name=name, success=False, validation=validation, feedback=feedback(validation)
+    )
+
+
+def _wire(obj: Any) -> dict[str, Any]:
+    """An SDK object in its wire spelling (``isError``, ``structuredContent``), or a dict."""
+    dump = getattr(obj, "model_dump", None)
+    if callable(dump):
+        dumped: dict[str, Any] = dump(by_alias=True, exclude_none=True, mode="json")
+        return dumped
+    return dict(obj)
+
+
+def _text(content: list[dict[str, Any]]) -> str:
+    return "\n".join(block["text"] for block in content if block.get("type") == "text")
+
+
+def _from_text(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text

@@ -1,0 +1,280 @@
+"""MCP tool lists as LLM functions: ``application(tools)`` and the function model it builds.
+
+A tool's ``inputSchema`` goes through ``llmapp.jsonschema.normalise`` (any draft, boolean
+schemas, ``definitions``, unused or missing reference targets) and becomes ``parameters``:
+an object schema with ``properties``, ``required`` and, unless the tool says otherwise,
+``additionalProperties: false`` (a key the tool does not declare is a mistake the model
+should hear about, as with class functions). ``outputSchema`` becomes ``output`` the same
+way. The tool's annotations become tags (``readOnly``, ``destructive``/``additive``,
+``idempotent``, ``openWorld``/``closedWorld``: the tags ``llmapp.vendors.mcp`` reads when
+serving), so a tool list served again keeps its hints.
+
+A tool that cannot be converted (no name, a schema that is not an object, a reference to
+nothing, a schema the validator cannot compile) is an ``McpToolProblem`` in ``errors``,
+with a located message; the other tools still convert.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from llmapp._errors import ExecutionError, LlmappError
+from llmapp.jsonschema import declared_types, normalise
+from llmapp.vendors.mcp import ANNOTATION_TAGS
+
+__all__ = ["McpLlmApplication", "McpLlmFunction", "McpToolProblem", "application"]
+
+Schema = dict[str, Any]
+
+_NAME = re.compile(r"[A-Za-z0-9_.-]{1,128}")
+"""Tool names as the MCP specification allows them."""
+
+_TAG_OF_HINT = {hint: tag for tag, hint in ANNOTATION_TAGS.items()}
+
+
+@dataclass(eq=False)
+class McpLlmFunction:
+    """One MCP tool as an LLM function (the same attributes as a class's ``LlmFunction``).
+
+    Attributes:
+        name: the tool's name, exactly as the server knows it.
+        description: the tool's description.
+        parameters: the input schema in LLM-schema form (see the module docstring).
+        output: the output schema in LLM-schema form, or ``None``.
+        title: the tool's title (or its annotations' title).
+        tags: the annotation hints as tags (``readOnly``, ``idempotent``...).
+        annotations: the tool's annotations as the server sent them.
+        tool: the tool as the server listed it (wire spelling).
+        deprecated: always ``False`` (MCP has no such flag).
+        separated: always ``None`` (an MCP tool has no human side).
+    """
+
+    name: str
+    description: str | None
+    parameters: Schema
+    output: Schema | None = None
+    title: str | None = None
+    tags: list[str] = field(default_factory=list)
+    annotations: dict[str, Any] = field(default_factory=dict)
+    tool: dict[str, Any] = field(default_factory=dict, repr=False)
+    deprecated: bool = False
+    separated: None = None
+    _check: Callable[[Any], Any] | None = field(default=None, repr=False)
+
+    def validate(self, arguments: Any) -> Any:
+        """Check arguments against ``parameters``; a ``Validation``, never raises."""
+        if self._check is None:
+            from llmapp.validate import validator
+
+            self._check = validator(self.parameters)
+        return self._check(arguments)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The function as plain JSON-ready data (as ``LlmFunction.to_dict``)."""
+        data: dict[str, Any] = {"name": self.name}
+        if self.description is not None:
+            data["description"] = self.description
+        data["parameters"] = self.parameters
+        data["output"] = self.output
+        data["deprecated"] = self.deprecated
+        data["tags"] = list(self.tags)
+        return data
+
+
+@dataclass(frozen=True)
+class McpToolProblem:
+    """A tool that could not become a function.
+
+    Attributes:
+        name: the tool's name (``None`` when it has none).
+        location: where in the tool (``inputSchema#/properties/a``).
+        reason: what is wrong there.
+    """
+
+    name: str | None
+    location: str
+    reason: str
+
+    def __str__(self) -> str:
+        return f"{self.name or '<unnamed tool>'}.{self.location}: {self.reason}"
+
+
+class McpLlmApplication:
+    """The tools of an MCP server as LLM functions.
+
+    Attributes:
+        functions: one ``McpLlmFunction`` per convertible tool, in the listed order.
+        errors: one or more ``McpToolProblem`` per tool that could not be converted.
+    """
+
+    def __init__(self, functions: list[McpLlmFunction], errors: list[McpToolProblem]) -> None:
+        self.functions = functions
+        self.errors = errors
+        self._by_name = {function.name: function for function in functions}
+
+    def __repr__(self) -> str:
+        return f"<McpLlmApplication {len(self.functions)} functions, {len(self.errors)} errors>"
+
+    def function(self, name: str) -> McpLlmFunction | None:
+        """The function called ``name``, or ``None``."""
+        return self._by_name.get(name)
+
+    def to_list(self) -> list[dict[str, Any]]:
+        """Every function as plain JSON-ready data."""
+        return [function.to_dict() for function in self.functions]
+
+    async def aexecute(
+        self, session: Any, name: str, arguments: Any, human: Mapping[str, Any] | None = None
+    ) -> Any:
+        """Run the call a model asked for on a live ``ClientSession`` (see ``llmapp.mcp.call``).
+
+        Raises:
+            ExecutionError: ``human`` values were given (an MCP tool has no human side).
+        """
+        from llmapp.mcp._call import call, unknown
+
+        if human:
+            raise ExecutionError(f"{name}: MCP tools take no human-supplied arguments")
+        function = self._by_name.get(name) if isinstance(name, str) else None
+        if function is None:
+            return unknown(str(name), list(self._by_name))
+        return await call(session, function, arguments)
+
+    def execute(
+        self, session: Any, name: str, arguments: Any, human: Mapping[str, Any] | None = None
+    ) -> Any:
+        """Not available: an MCP session is asynchronous.
+
+        Raises:
+            ExecutionError: always; use ``aexecute`` (or the vendors' ``acall_tools``).
+        """
+        raise ExecutionError("MCP sessions are asynchronous: use aexecute() or acall_tools()")
+
+
+def application(tools: Any) -> McpLlmApplication:
+    """LLM functions for an MCP server's tools.
+
+    Args:
+        tools: a ``ListToolsResult``, a list of ``mcp.types.Tool``, or plain dicts
+            (``name``, ``description``, ``inputSchema``, ``outputSchema``...).
+
+    Returns:
+        An ``McpLlmApplication``: ``functions`` for the tools that convert, ``errors``
+        for those that do not.
+
+    Example::
+
+        listed = await session.list_tools()
+        app = llmapp.mcp.application(listed)
+        result = await llmapp.mcp.call(session, app.functions[0], '{"query": "socks"}')
+    """
+    functions: list[McpLlmFunction] = []
+    errors: list[McpToolProblem] = []
+    for tool in _tools(tools):
+        converted = _function(tool)
+        if isinstance(converted, McpLlmFunction):
+            functions.append(converted)
+        else:
+            errors += converted
+    return McpLlmApplication(functions, errors)
+
+
+def _tools(tools: Any) -> Iterable[dict[str, Any]]:
+    listed = getattr(tools, "tools", tools)
+    if isinstance(listed, Mapping) and "tools" in listed:
+        listed = listed["tools"]
+    if isinstance(listed, (str, bytes, Mapping)) or not isinstance(listed, Iterable):
+        raise TypeError(f"expected a tool list, not {type(tools).__name__}")
+    for tool in listed:
+        dump = getattr(tool, "model_dump", None)
+        yield dump(by_alias=True, exclude_none=True, mode="json") if callable(dump) else tool
+
+
+def _function(tool: Any) -> McpLlmFunction | list[McpToolProblem]:
+    if not isinstance(tool, Mapping):
+        return [McpToolProblem(None, "tool", f"not a tool object: {type(tool).__name__}")]
+    name = tool.get("name")
+    named = name if isinstance(name, str) else None
+    problems: list[McpToolProblem] = []
+    if named is None or not _NAME.fullmatch(named):
+        problems.append(McpToolProblem(named, "name", f"not an MCP tool name: {name!r}"))
+    description = tool.get("description")
+    if description is not None and not isinstance(description, str):
+        problems.append(McpToolProblem(named, "description", "not a string"))
+        description = None
+    parameters = _schema(named, tool, "inputSchema", problems)
+    if parameters is not None:
+        parameters = _parameters(named, parameters, problems)
+    output = _schema(named, tool, "outputSchema", problems) if "outputSchema" in tool else None
+    check = _compiled(named, parameters, problems) if parameters is not None else None
+    if problems or parameters is None:
+        return problems
+    assert named is not None
+    annotations = tool.get("annotations")
+    annotations = dict(annotations) if isinstance(annotations, Mapping) else {}
+    title = tool.get("title") or annotations.get("title")
+    return McpLlmFunction(
+        name=named,
+        description=description,
+        parameters=parameters,
+        output=output,
+        title=title if isinstance(title, str) else None,
+        tags=_tags(annotations),
+        annotations=annotations,
+        tool=dict(tool),
+        _check=check,
+    )
+
+
+def _schema(
+    name: str | None, tool: Mapping[str, Any], key: str, problems: list[McpToolProblem]
+) -> Schema | None:
+    if key not in tool:
+        problems.append(McpToolProblem(name, key, "missing"))
+        return None
+    schema, found = normalise(tool[key])
+    problems += [McpToolProblem(name, key + p.location, p.reason) for p in found]
+    return schema
+
+
+def _parameters(name: str | None, schema: Schema, problems: list[McpToolProblem]) -> Schema | None:
+    """The input schema as a parameters object: typed, with properties, closed by default."""
+    declared = declared_types(schema)
+    if declared is not None and declared != frozenset({"object"}):
+        types = " | ".join(sorted(declared))
+        problems.append(McpToolProblem(name, "inputSchema#", f"type must be object, not {types}"))
+        return None
+    parameters: Schema = {"type": "object", "properties": {}}
+    parameters.update(schema)
+    parameters.setdefault("required", [])
+    if not any(key in parameters for key in _OPENING):
+        parameters["additionalProperties"] = False
+    return parameters
+
+
+_OPENING = ("additionalProperties", "patternProperties", "unevaluatedProperties")
+"""Keywords with which a tool says itself what undeclared keys may be."""
+
+
+def _compiled(
+    name: str | None, parameters: Schema, problems: list[McpToolProblem]
+) -> Callable[[Any], Any] | None:
+    from llmapp.validate import validator
+
+    try:
+        return validator(parameters)
+    except LlmappError as error:
+        reason = " ".join(str(error).split())
+        problems.append(McpToolProblem(name, "inputSchema", reason))
+        return None
+
+
+def _tags(annotations: Mapping[str, Any]) -> list[str]:
+    return [
+        tag
+        for (hint, value), tag in _TAG_OF_HINT.items()
+        if hint in annotations and annotations[hint] is value
+    ]

@@ -1,0 +1,105 @@
+"""Running the tool calls of a vendor's response: one loop, sync or async, for every vendor.
+
+Each vendor module reads the calls out of its SDK's response (``ToolCall``: the
+call id, the function name, the arguments as the model wrote them) and writes the
+answers back in its own shape; running them is shared:
+
+- ``run(app, target, calls, human)``: each call through ``app.execute``, in order,
+  as ``(call, result)`` pairs;
+- ``arun(...)``: the same through ``app.aexecute``, concurrently, pairs in call order.
+
+``app`` is anything with ``execute``/``aexecute(target, name, arguments, human=...)``
+returning a result with ``success`` and ``message()`` (``Executor``, ``Outcome``):
+a class application, and the HTTP and MCP applications alike. ``human`` maps a
+function name to the values a human supplied for that function's human side.
+
+``read(obj, name)`` reads a field from an SDK object or its plain-dict form.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+__all__ = ["Executor", "Human", "Outcome", "ToolCall", "arun", "items", "read", "run"]
+
+Human = Mapping[str, Mapping[str, Any]]
+"""Function name -> the human-side values for that function's calls."""
+
+
+class Outcome(Protocol):
+    """What running one call returns (``CallResult`` and its HTTP and MCP peers)."""
+
+    @property
+    def success(self) -> bool: ...
+    def message(self) -> str: ...
+
+
+class Executor(Protocol):
+    """Runs the call a model asked for on a target (a class instance, a connection...)."""
+
+    def execute(
+        self, target: Any, name: str, arguments: Any, human: Mapping[str, Any] | None = None
+    ) -> Outcome: ...
+
+    async def aexecute(
+        self, target: Any, name: str, arguments: Any, human: Mapping[str, Any] | None = None
+    ) -> Outcome: ...
+
+
+@dataclass(frozen=True)
+class ToolCall:
+    """One call a model asked for.
+
+    Attributes:
+        id: the vendor's call id, echoed in the answer (``None`` where it has none).
+        name: the function the model named.
+        arguments: its arguments as the model wrote them: text, a mapping, or None.
+    """
+
+    id: str | None
+    name: str
+    arguments: Any
+
+
+def read(obj: Any, name: str) -> Any:
+    """A field of an SDK object or of its plain-dict form; None when absent."""
+    if isinstance(obj, Mapping):
+        return obj.get(name)
+    return getattr(obj, name, None)
+
+
+def items(obj: Any, name: str) -> list[Any]:
+    """A list field (None and absence read as empty)."""
+    value = read(obj, name)
+    return list(value) if isinstance(value, Iterable) and not isinstance(value, str) else []
+
+
+def run(
+    app: Executor, target: Any, calls: Iterable[ToolCall], human: Human | None
+) -> list[tuple[ToolCall, Any]]:
+    """Every call through ``app.execute``, in order, each with its result."""
+    return [
+        (call, app.execute(target, call.name, call.arguments, human=_human(human, call.name)))
+        for call in calls
+    ]
+
+
+async def arun(
+    app: Executor, target: Any, calls: Iterable[ToolCall], human: Human | None
+) -> list[tuple[ToolCall, Any]]:
+    """Every call through ``app.aexecute``, concurrently; results keep the calls' order."""
+    calls = list(calls)
+    results = await asyncio.gather(
+        *(
+            app.aexecute(target, call.name, call.arguments, human=_human(human, call.name))
+            for call in calls
+        )
+    )
+    return list(zip(calls, results, strict=True))
+
+
+def _human(human: Human | None, name: str) -> Mapping[str, Any] | None:
+    return human.get(name) if human is not None else None

@@ -1,0 +1,275 @@
+"""A vendor's strict schema subset as a table, and the two things done with it.
+
+Each vendor module describes what its strict mode accepts as a ``Subset``: one
+row per keyword it accepts, with a test of the values it accepts there. Then:
+
+- ``conform(schema, subset)`` returns a copy in which every assertion or annotation
+  the vendor refuses is moved into the description as an ``@keyword value`` line
+  (the form ``llmapp.schema`` already uses), so the model still reads it and
+  llmapp's validator still enforces it. Keywords that hold subschemas or
+  references cannot be moved: they stay, and ``refusals`` reports them.
+- ``refusals(schema, subset)`` lists every keyword the vendor refuses, as
+  ``Refusal(tokens, reason)``: the JSON-pointer tokens of the subschema and why.
+
+Shared helpers for the vendor checkers: ``walk`` (every subschema with its pointer
+tokens), ``transform`` (rebuild a schema through its subschemas), ``definitions``
+and ``recursive_definitions``, ``where`` (a refusal as ``param.path`` for build
+errors) and ``note`` (append ``@keyword value`` lines to a description).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from llmapp.jsonschema import KEYWORDS, is_mapping, pointer_from, ref_name, subschemas
+
+__all__ = [
+    "Refusal",
+    "Subset",
+    "conform",
+    "definitions",
+    "note",
+    "recursive_definitions",
+    "refusals",
+    "transform",
+    "walk",
+    "where",
+]
+
+Schema = dict[str, Any]
+Tokens = tuple[str, ...]
+Accept = Callable[[Any], str | None]
+"""A keyword's value -> why the vendor refuses it, or None when it accepts it."""
+
+
+def anything(value: Any) -> str | None:
+    """Accepts every value."""
+    return None
+
+
+@dataclass(frozen=True)
+class Subset:
+    """What one vendor's strict mode accepts.
+
+    Attributes:
+        vendor: how messages name it (``"OpenAI strict mode"``).
+        keywords: accepted keyword -> test of its value (``anything`` for any value).
+    """
+
+    vendor: str
+    keywords: Mapping[str, Accept] = field(default_factory=dict)
+
+    def refusal(self, keyword: str, value: Any) -> str | None:
+        """Why the vendor refuses ``keyword: value``, or None."""
+        accept = self.keywords.get(keyword)
+        if accept is None:
+            return f"`{keyword}` is not supported by {self.vendor}"
+        reason = accept(value)
+        return None if reason is None else f"`{keyword}` {reason} in {self.vendor}"
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """One thing a vendor refuses: where (pointer tokens into the schema) and why."""
+
+    tokens: Tokens
+    reason: str
+
+    def __str__(self) -> str:
+        return f"{pointer_from(self.tokens) or '/'}: {self.reason}"
+
+
+def movable(keyword: str) -> bool:
+    """Whether a refused keyword can become a description line (it holds no subschema)."""
+    row = KEYWORDS.get(keyword)
+    return row is None or (row.shape is None and row.kind in ("assertion", "annotation"))
+
+
+def walk(schema: Any, tokens: Tokens = ()) -> Iterator[tuple[Tokens, Mapping[str, Any]]]:
+    """Every subschema (the schema itself first) with its pointer tokens."""
+    if not is_mapping(schema):
+        return
+    yield tokens, schema
+    for sub_tokens, sub in subschemas(schema):
+        yield from walk(sub, tokens + sub_tokens)
+
+
+def transform(schema: Mapping[str, Any], rewrite: Callable[[Any], Any]) -> Schema:
+    """A copy of ``schema`` whose direct subschemas are replaced by ``rewrite(sub)``."""
+    result = dict(schema)
+    for keyword, value in schema.items():
+        row = KEYWORDS.get(keyword)
+        shape = row.shape if row is not None else None
+        if shape is None:
+            continue
+        if isinstance(value, list) and shape in ("schema-list", "schema-or-list"):
+            result[keyword] = [rewrite(sub) if is_mapping(sub) else sub for sub in value]
+        elif is_mapping(value) and shape == "schema-map":
+            result[keyword] = {name: rewrite(sub) for name, sub in value.items()}
+        elif is_mapping(value) and shape in ("schema", "schema-or-list"):
+            result[keyword] = rewrite(value)
+    return result
+
+
+def note(schema: Schema, lines: list[str]) -> Schema:
+    """Append lines to the schema's description (in place; returned for chaining)."""
+    if lines:
+        description = schema.get("description")
+        text = "\n".join(lines)
+        if not description:
+            schema["description"] = text
+        else:  # notes follow the text after a blank line, and earlier notes directly
+            gap = "\n" if description.rpartition("\n")[2].startswith("@") else "\n\n"
+            schema["description"] = f"{description}{gap}{text}"
+    return schema
+
+
+def _text(value: Any) -> str:
+    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+
+
+def conform(schema: Mapping[str, Any], subset: Subset) -> Schema:
+    """A copy where every refused assertion or annotation moved into the description."""
+
+    def visit(node: Any) -> Any:
+        if not is_mapping(node):
+            return node
+        kept: Schema = {}
+        moved: list[str] = []
+        for keyword, value in node.items():
+            if keyword == "default" and value is None and subset.refusal(keyword, value):
+                continue  # a null default says nothing a nullable or optional value does not
+            if keyword != "description" and movable(keyword) and subset.refusal(keyword, value):
+                moved.append(f"@{keyword} {_text(value)}")
+            else:
+                kept[keyword] = value
+        return note(transform(kept, visit), moved)
+
+    result: Schema = visit(schema)
+    return result
+
+
+def refusals(
+    schema: Mapping[str, Any],
+    subset: Subset,
+    rules: Callable[[Mapping[str, Any]], list[str]] | None = None,
+) -> list[Refusal]:
+    """What the vendor refuses in ``schema`` and its subschemas, in walk order.
+
+    Args:
+        schema: any schema.
+        subset: the keywords the vendor accepts.
+        rules: the vendor's further rules on one subschema (why it refuses it, if it does).
+    """
+    found: list[Refusal] = []
+    for tokens, node in walk(schema):
+        for keyword, value in node.items():
+            reason = subset.refusal(keyword, value)
+            if reason is not None:
+                found.append(Refusal(tokens, reason))
+        if rules is not None:
+            found.extend(Refusal(tokens, reason) for reason in rules(node))
+    return found
+
+
+def definitions(schema: Mapping[str, Any]) -> Mapping[str, Any]:
+    """The root's ``$defs`` (an empty mapping when it has none)."""
+    defs = schema.get("$defs")
+    return defs if is_mapping(defs) else {}
+
+
+def references(schema: Any) -> set[str]:
+    """Names of the definitions a schema refers to directly (not through other definitions)."""
+    names: set[str] = set()
+    for _, node in walk(schema):
+        ref = node.get("$ref")
+        name = ref_name(ref) if isinstance(ref, str) else None
+        if name is not None:
+            names.add(name)
+    return names
+
+
+def recursive_definitions(schema: Mapping[str, Any]) -> set[str]:
+    """Names of the definitions that can reach themselves through ``$ref``s."""
+    defs = definitions(schema)
+    edges = {
+        name: references({k: v for k, v in sub.items() if k != "$defs"})
+        for name, sub in defs.items()
+        if is_mapping(sub)
+    }
+    cyclic: set[str] = set()
+    for start in edges:
+        pending, seen = list(edges[start]), set()
+        while pending:
+            name = pending.pop()
+            if name == start:
+                cyclic.add(start)
+                break
+            if name not in seen:
+                seen.add(name)
+                pending.extend(edges.get(name, ()))
+    return cyclic
+
+
+_SKIPPED = frozenset({"properties", "anyOf", "oneOf", "allOf", "$defs", "definitions"})
+_BRANCHES = frozenset({"anyOf", "oneOf", "allOf", "prefixItems"})
+
+
+def where(tokens: Tokens) -> str:
+    """A schema location as a parameter path: ``customer.email``, ``items[]``, ``Product.sku``."""
+    parts: list[str] = []
+    for index, token in enumerate(tokens):
+        previous = tokens[index - 1] if index else None
+        if token in ("items", "prefixItems", "additionalProperties") and previous != "properties":
+            parts.append("[]" if token != "additionalProperties" else "{}")
+        elif (token in _SKIPPED and previous != "properties") or previous in _BRANCHES:
+            continue
+        else:
+            parts.append(f".{token}")
+    return "".join(parts).lstrip(".")
+
+
+def inline_refs(
+    schema: Mapping[str, Any], *, siblings_only: bool = False
+) -> tuple[Schema, set[str]]:
+    """A copy with ``$ref``s replaced by their definitions (siblings win over the definition).
+
+    Args:
+        schema: a schema with its ``$defs`` at the root.
+        siblings_only: replace only the ``$ref``s that have sibling keywords.
+
+    Returns:
+        The schema (its ``$defs`` kept only if some ``$ref`` remains) and the names of
+        recursive definitions that had to stay references.
+    """
+    defs = definitions(schema)
+    cyclic = recursive_definitions(schema)
+    kept: set[str] = set()
+
+    def visit(node: Any) -> Any:
+        if not is_mapping(node):
+            return node
+        ref = node.get("$ref")
+        name = ref_name(ref) if isinstance(ref, str) else None
+        if name is not None and name in defs and (len(node) > 1 or not siblings_only):
+            if name in cyclic:
+                kept.add(name)
+                return transform(node, visit)
+            siblings = {k: v for k, v in node.items() if k != "$ref"}
+            return visit({**defs[name], **siblings})
+        if name is not None:
+            kept.add(name)
+        return transform(node, visit)
+
+    body = visit({k: v for k, v in schema.items() if k != "$defs"})
+    while True:  # definitions still referenced may reach others
+        reached = {n for name in kept for n in references(defs.get(name, {}))} - kept
+        if not reached:
+            break
+        kept |= reached
+    if kept:
+        body["$defs"] = {name: visit(sub) for name, sub in defs.items() if name in kept}
+    return body, kept & cyclic

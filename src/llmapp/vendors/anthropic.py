@@ -1,0 +1,297 @@
+"""Anthropic: functions as Messages API tools, and Claude's ``tool_use`` blocks back.
+
+- ``tools(source, *, strict=False)``: ``{"name", "description", "input_schema"}`` per
+  function (plus ``"strict": true`` with ``strict=True``); the schema is the model's
+  side only (``separated.llm`` where a human supplies the rest).
+- ``call_tools(app, target, response, *, human=None)`` / ``acall_tools``: runs every
+  ``tool_use`` block of a ``Message`` (SDK object or plain dict, or its ``content``
+  list) and returns ``{"type": "tool_result", "tool_use_id", "content", "is_error"}``
+  blocks, to send back as the content of one ``user`` message; ``is_error`` is true
+  when the arguments were wrong (the content is then the feedback text) or the
+  method raised.
+- ``problems(schema)``: why strict tool use would refuse an input schema, each
+  ``"/json/pointer: reason"``.
+
+``strict=True`` follows Anthropic's strict tool use (structured outputs) subset:
+optional properties stay optional; every object gets ``additionalProperties: false``;
+``minimum``/``maximum``/``exclusive*``/``multipleOf``, ``minLength``/``maxLength``,
+``maxItems``, ``minItems`` above 1, ``uniqueItems``, ``default``, ``examples``, a
+``format`` outside the supported list and a ``pattern`` using backreferences,
+lookaround or ``\\b`` move into the description (still enforced by llmapp's
+validator); a ``$ref`` with sibling keywords is replaced by its definition. What
+cannot be expressed raises ``LlmApplicationError`` naming ``Class.method.param``:
+recursive types, free-form keys (``dict[str, T]``), tuples (``prefixItems``) and
+other keywords holding subschemas, schemas without a type (``Any``); and a request
+past the documented limits (20 strict tools, 24 optional properties, 16 properties
+with unions, counted over all tools). The checker refuses all of these.
+
+No Anthropic package is needed: entries are plain dicts and responses are read by field.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from llmapp.vendors._calls import Executor, Human, ToolCall, arun, items, read, run
+from llmapp.vendors._source import export_error, tools_of
+from llmapp.vendors._subset import (
+    Refusal,
+    Subset,
+    anything,
+    conform,
+    inline_refs,
+    recursive_definitions,
+    refusals,
+    transform,
+    walk,
+    where,
+)
+
+__all__ = ["SUBSET", "acall_tools", "call_tools", "problems", "strict_input_schema", "tools"]
+
+Schema = dict[str, Any]
+
+_FORMATS = frozenset(
+    {"date-time", "time", "date", "duration", "email", "hostname", "uri", "ipv4", "ipv6", "uuid"}
+)
+_TYPES = frozenset({"string", "number", "integer", "boolean", "object", "array", "null"})
+# Regular-expression features strict tool use cannot compile into its grammar.
+_UNSUPPORTED_REGEX = re.compile(r"\\[1-9bB]|\(\?<?[=!]|\\k<")
+
+MAX_STRICT_TOOLS = 20
+MAX_OPTIONAL_PROPERTIES = 24
+MAX_UNION_PROPERTIES = 16
+
+
+def _types(value: Any) -> str | None:
+    named = value if isinstance(value, list) else [value]
+    return None if all(name in _TYPES for name in named) else "names an unknown type"
+
+
+def _closed(value: Any) -> str | None:
+    return None if value is False else "must be false (free-form keys are not supported)"
+
+
+def _one_schema(value: Any) -> str | None:
+    return None if isinstance(value, Mapping) else "must be one schema (not a tuple's list)"
+
+
+def _primitive(value: Any) -> bool:
+    return value is None or isinstance(value, (str, int, float, bool))
+
+
+def _primitives(value: Any) -> str | None:
+    ok = isinstance(value, list) and all(_primitive(option) for option in value)
+    return None if ok else "may only list strings, numbers, booleans and null"
+
+
+def _const(value: Any) -> str | None:
+    return None if _primitive(value) else "must be a string, number, boolean or null"
+
+
+def _format(value: Any) -> str | None:
+    return None if value in _FORMATS else f"{value!r} is not a supported format"
+
+
+def _min_items(value: Any) -> str | None:
+    return None if value in (0, 1) else "may only be 0 or 1"
+
+
+def _pattern(value: Any) -> str | None:
+    simple = isinstance(value, str) and not _UNSUPPORTED_REGEX.search(value)
+    return None if simple else "uses backreferences, lookaround or \\b"
+
+
+SUBSET = Subset(
+    "Anthropic strict tool use",
+    {
+        "type": _types,
+        "properties": anything,
+        "required": anything,
+        "additionalProperties": _closed,
+        "items": _one_schema,
+        "anyOf": anything,
+        "allOf": anything,
+        "enum": _primitives,
+        "const": _const,
+        "$ref": anything,
+        "$defs": anything,
+        "definitions": anything,
+        "description": anything,
+        "title": anything,
+        "format": _format,
+        "pattern": _pattern,
+        "minItems": _min_items,
+    },
+)
+"""The keywords Anthropic's strict tool use accepts, with the values it accepts."""
+
+_TYPED = ("type", "anyOf", "allOf", "$ref", "enum", "const")
+
+
+def problems(schema: Mapping[str, Any]) -> list[str]:
+    """Why Anthropic's strict tool use would refuse an input schema.
+
+    Returns:
+        One ``"/json/pointer: reason"`` per problem; empty when it would be accepted.
+    """
+    return [str(refusal) for refusal in _refusals(schema)]
+
+
+def _refusals(schema: Mapping[str, Any]) -> list[Refusal]:
+    found = []
+    if schema.get("type") != "object":
+        found.append(Refusal((), "an input schema must be an object (`type: object`)"))
+    found.extend(refusals(schema, SUBSET, _node_refusals))
+    found.extend(
+        Refusal(("$defs", name), "recursive schemas are not supported")
+        for name in sorted(recursive_definitions(schema))
+    )
+    return found
+
+
+def _node_refusals(node: Mapping[str, Any]) -> list[str]:
+    reasons: list[str] = []
+    declared = node.get("type")
+    is_object = declared == "object" or (isinstance(declared, list) and "object" in declared)
+    if (is_object or "properties" in node) and "additionalProperties" not in node:
+        reasons.append("an object needs `additionalProperties: false`")
+    if "$ref" in node and len(node) > 1:
+        reasons.append("a `$ref` cannot have sibling keywords")
+    if not node.keys() & set(_TYPED) and "properties" not in node:
+        reasons.append("a schema without a type (Any) is not supported")
+    return reasons
+
+
+def strict_input_schema(schema: Mapping[str, Any]) -> tuple[Schema, list[tuple[str, str]]]:
+    """An input schema made to follow strict tool use, with what it cannot express.
+
+    Returns:
+        The schema and ``(path, reason)`` pairs, the path written ``param.path``.
+    """
+    inlined, _ = inline_refs(schema, siblings_only=True)
+    strict = _closed_objects(conform(inlined, SUBSET))
+    return strict, [(where(refusal.tokens), refusal.reason) for refusal in _refusals(strict)]
+
+
+def _closed_objects(schema: Any) -> Any:
+    """Every object without ``additionalProperties`` gets ``false`` (strict mode demands it)."""
+    if not isinstance(schema, Mapping):
+        return schema
+    result = transform(schema, _closed_objects)
+    declared = result.get("type")
+    is_object = declared == "object" or (isinstance(declared, list) and "object" in declared)
+    if (is_object or "properties" in result) and "additionalProperties" not in result:
+        result["additionalProperties"] = False
+    return result
+
+
+def _request_problems(schemas: list[Schema]) -> list[tuple[str, str]]:
+    optional = unions = 0
+    for schema in schemas:
+        for _, node in walk(schema):
+            if "properties" in node:
+                optional += len(set(node["properties"]) - set(node.get("required", ())))
+            unions += "anyOf" in node or isinstance(node.get("type"), list)
+    limits = (
+        (len(schemas), MAX_STRICT_TOOLS, "strict tools"),
+        (optional, MAX_OPTIONAL_PROPERTIES, "optional properties"),
+        (unions, MAX_UNION_PROPERTIES, "schemas with anyOf or a list of types"),
+    )
+    return [
+        ("tools", f"{count} {what} in one request; strict tool use allows {limit}")
+        for count, limit, what in limits
+        if count > limit
+    ]
+
+
+def tools(source: Any, *, strict: bool = False) -> list[dict[str, Any]]:
+    """Anthropic tool entries for an application or an iterable of functions.
+
+    Args:
+        source: an application (``.functions``) or an iterable of functions.
+        strict: follow strict tool use's schema subset and set ``"strict": true``.
+
+    Returns:
+        One ``{"name", "description", "input_schema"}`` entry per function.
+
+    Raises:
+        LlmApplicationError: with ``strict=True``, every ``Class.method.param`` that
+            strict tool use cannot express, or a request past its limits.
+
+    Example::
+
+        message = client.messages.create(
+            model="claude-sonnet-4-5", max_tokens=1024, messages=messages,
+            tools=anthropic.tools(app),
+        )
+    """
+    entries: list[dict[str, Any]] = []
+    failures: list[tuple[str, str]] = []
+    for tool in tools_of(source):
+        schema = tool.parameters
+        if strict:
+            schema, found = strict_input_schema(schema)
+            failures.extend((f"{tool.name}.{path}".rstrip("."), reason) for path, reason in found)
+        entry: dict[str, Any] = {"name": tool.name}
+        if tool.description is not None:
+            entry["description"] = tool.description
+        entry["input_schema"] = schema
+        if strict:
+            entry["strict"] = True
+        entries.append(entry)
+    if strict:
+        failures.extend(_request_problems([entry["input_schema"] for entry in entries]))
+        if failures:
+            raise export_error(source, "Anthropic", failures)
+    return entries
+
+
+def call_tools(
+    app: Executor, target: Any, response: Any, *, human: Human | None = None
+) -> list[dict[str, Any]]:
+    """Run every ``tool_use`` block of a Claude message; return the ``tool_result`` blocks.
+
+    Args:
+        app: the application (anything with ``execute(target, name, arguments, human=)``).
+        target: what the calls run on (the class instance).
+        response: a ``Message`` or its ``content`` list; SDK objects or plain dicts.
+        human: function name -> the human-side values for that function's calls.
+
+    Returns:
+        One ``{"type": "tool_result", "tool_use_id", "content", "is_error"}`` per call,
+        in order: the content of the next ``user`` message.
+
+    Example::
+
+        messages.append({"role": "assistant", "content": message.content})
+        messages.append({"role": "user", "content": anthropic.call_tools(app, shop, message)})
+    """
+    return [_answer(*pair) for pair in run(app, target, _read_calls(response), human)]
+
+
+async def acall_tools(
+    app: Executor, target: Any, response: Any, *, human: Human | None = None
+) -> list[dict[str, Any]]:
+    """``call_tools`` for async code: the calls run concurrently, answers in call order."""
+    return [_answer(*pair) for pair in await arun(app, target, _read_calls(response), human)]
+
+
+def _answer(call: ToolCall, result: Any) -> dict[str, Any]:
+    return {
+        "type": "tool_result",
+        "tool_use_id": call.id,
+        "content": result.message(),
+        "is_error": not result.success,
+    }
+
+
+def _read_calls(response: Any) -> list[ToolCall]:
+    blocks = response if isinstance(response, list) else items(response, "content")
+    return [
+        ToolCall(read(block, "id"), read(block, "name"), read(block, "input"))
+        for block in blocks
+        if read(block, "type") == "tool_use"
+    ]

@@ -1,0 +1,301 @@
+"""OpenAI: functions as Chat Completions or Responses tools, and the model's tool calls back.
+
+- ``tools(source, *, strict=False, api="chat")``: Chat Completions entries
+  ``{"type": "function", "function": {"name", "description", "parameters", "strict"}}``,
+  or with ``api="responses"`` the flat ``{"type": "function", "name", "description",
+  "parameters", "strict"}``. The schema is the model's side only (``separated.llm``
+  where a human supplies the rest).
+- ``call_tools(app, target, response, *, human=None)`` / ``acall_tools``: runs every
+  function call of a ``ChatCompletion``, its message, a Responses ``Response`` or its
+  ``output`` list (SDK objects or their plain-dict forms) and returns the answers:
+  ``{"role": "tool", "tool_call_id", "content"}`` for chat,
+  ``{"type": "function_call_output", "call_id", "output"}`` for responses. Neither
+  API has an error flag: a wrong call is answered with the feedback text.
+- ``problems(schema)``: why OpenAI's structured outputs would refuse a parameters
+  schema, each ``"/json/pointer: reason"``.
+
+``strict=True`` applies ``llmapp.schema``'s strict rules (the same as
+``application(cls, strict=True)``: every property required, optional ones nullable,
+``null`` restoring the Python default when executed; unsupported keywords moved into
+descriptions and still enforced by llmapp's validator), then checks the result with
+``problems``; what cannot be expressed raises ``LlmApplicationError`` naming
+``Class.method.param``. The checker refuses: a root that is not a plain object; an
+object without ``additionalProperties: false`` or not listing every property in
+``required``; a schema without ``type``/``anyOf``/``$ref``/``enum``/``const``
+(``Any``); a ``$ref`` with sibling keywords; any keyword outside the supported
+subset (see ``SUBSET``), a ``format`` outside the supported list; more than 10
+levels of nested objects, 5,000 properties or 1,000 enum values.
+
+No OpenAI package is needed: entries are plain dicts and responses are read by field.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any, Literal
+
+from llmapp.vendors._calls import Executor, Human, ToolCall, arun, items, read, run
+from llmapp.vendors._source import Tool, export_error, tools_of
+from llmapp.vendors._subset import (
+    Refusal,
+    Subset,
+    anything,
+    conform,
+    refusals,
+    walk,
+    where,
+)
+
+__all__ = ["SUBSET", "acall_tools", "call_tools", "problems", "strict_parameters", "tools"]
+
+Schema = dict[str, Any]
+Api = Literal["chat", "responses"]
+
+_FORMATS = frozenset(
+    {"date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"}
+)
+_TYPES = frozenset({"string", "number", "integer", "boolean", "object", "array", "null"})
+
+
+def _types(value: Any) -> str | None:
+    named = value if isinstance(value, list) else [value]
+    return None if all(name in _TYPES for name in named) else "names an unknown type"
+
+
+def _closed(value: Any) -> str | None:
+    return None if value is False else "must be false (free-form keys are not supported)"
+
+
+def _one_schema(value: Any) -> str | None:
+    return None if isinstance(value, Mapping) else "must be one schema (not a tuple's list)"
+
+
+def _format(value: Any) -> str | None:
+    return None if value in _FORMATS else f"{value!r} is not a supported format"
+
+
+SUBSET = Subset(
+    "OpenAI strict mode",
+    {
+        "type": _types,
+        "properties": anything,
+        "required": anything,
+        "additionalProperties": _closed,
+        "items": _one_schema,
+        "anyOf": anything,
+        "enum": anything,
+        "const": anything,
+        "$ref": anything,
+        "$defs": anything,
+        "description": anything,
+        "title": anything,
+        "pattern": anything,
+        "format": _format,
+        "minimum": anything,
+        "maximum": anything,
+        "exclusiveMinimum": anything,
+        "exclusiveMaximum": anything,
+        "multipleOf": anything,
+        "minItems": anything,
+        "maxItems": anything,
+    },
+)
+"""The keywords OpenAI's structured outputs accept, with the values they accept."""
+
+_MAX_DEPTH = 10
+_MAX_PROPERTIES = 5000
+_MAX_ENUM_VALUES = 1000
+_TYPED = ("type", "anyOf", "$ref", "enum", "const")
+
+
+def problems(schema: Mapping[str, Any]) -> list[str]:
+    """Why OpenAI's structured outputs (``strict: true``) would refuse a parameters schema.
+
+    Returns:
+        One ``"/json/pointer: reason"`` per problem; empty when OpenAI accepts it.
+
+    Example::
+
+        problems({"type": "object", "properties": {"a": {"type": "string"}}})
+        # ['/: `additionalProperties` must be false ...', '/: `required` must list ...']
+    """
+    return [str(refusal) for refusal in _refusals(schema)]
+
+
+def _refusals(schema: Mapping[str, Any]) -> list[Refusal]:
+    found = []
+    if schema.get("type") != "object" or "anyOf" in schema:
+        found.append(Refusal((), "the root must be a plain object (`type: object`, no `anyOf`)"))
+    found.extend(refusals(schema, SUBSET, _node_refusals))
+    properties = enums = 0
+    for tokens, node in walk(schema):
+        properties += len(node.get("properties", ()))
+        enums += len(node.get("enum", ()))
+        depth = sum(1 for token in tokens if token == "properties")
+        if depth > _MAX_DEPTH and "properties" in node:
+            found.append(Refusal(tokens, f"objects nest deeper than {_MAX_DEPTH} levels"))
+    if properties > _MAX_PROPERTIES:
+        found.append(Refusal((), f"more than {_MAX_PROPERTIES} properties in all"))
+    if enums > _MAX_ENUM_VALUES:
+        found.append(Refusal((), f"more than {_MAX_ENUM_VALUES} enum values in all"))
+    return found
+
+
+def _node_refusals(node: Mapping[str, Any]) -> list[str]:
+    reasons: list[str] = []
+    declared = node.get("type")
+    is_object = declared == "object" or (isinstance(declared, list) and "object" in declared)
+    if is_object or "properties" in node:
+        if "additionalProperties" not in node:
+            reasons.append("an object needs `additionalProperties: false`")
+        listed = set(node.get("required", ()))
+        missing = [name for name in node.get("properties", {}) if name not in listed]
+        if missing:
+            reasons.append(f"`required` must list every property (missing {missing})")
+    if "$ref" in node and len(node) > 1:
+        reasons.append("a `$ref` cannot have sibling keywords")
+    if not node.keys() & set(_TYPED) and "properties" not in node:
+        reasons.append("a schema without a type (Any) is not supported")
+    return reasons
+
+
+def strict_parameters(schema: Mapping[str, Any]) -> tuple[Schema, list[tuple[str, str]]]:
+    """A parameters schema made strict for OpenAI, with what strict mode cannot express.
+
+    Returns:
+        The strict schema and ``(path, reason)`` pairs, the path written ``param.path``
+        (empty when the schema is fine).
+    """
+    from llmapp.schema._strict import make_strict
+
+    reported: list[tuple[str, str]] = []
+    strict = make_strict(schema, lambda path, reason, _in_def: reported.append((path, reason)))
+    strict = conform(strict, SUBSET)
+    if reported:
+        return strict, reported
+    return strict, [(where(refusal.tokens), refusal.reason) for refusal in _refusals(strict)]
+
+
+def tools(source: Any, *, strict: bool = False, api: Api = "chat") -> list[dict[str, Any]]:
+    """OpenAI tool entries for an application or an iterable of functions.
+
+    Args:
+        source: an application (``.functions``) or an iterable of functions.
+        strict: follow structured-output rules and set ``"strict": true``.
+        api: ``"chat"`` (Chat Completions) or ``"responses"`` (Responses API).
+
+    Returns:
+        One entry per function, ready for ``tools=[...]``.
+
+    Raises:
+        LlmApplicationError: with ``strict=True``, every ``Class.method.param`` that
+            strict mode cannot express.
+        ValueError: an unknown ``api``.
+
+    Example::
+
+        completion = client.chat.completions.create(
+            model="gpt-4.1", messages=messages, tools=openai.tools(app, strict=True)
+        )
+    """
+    entry = _ENTRIES.get(api)
+    if entry is None:
+        raise ValueError(f"api must be 'chat' or 'responses', not {api!r}")
+    entries: list[dict[str, Any]] = []
+    failures: list[tuple[str, str]] = []
+    for tool in tools_of(source):
+        schema = tool.parameters
+        if strict:
+            schema, found = strict_parameters(schema)
+            failures.extend((f"{tool.name}.{path}".rstrip("."), reason) for path, reason in found)
+        entries.append(entry(tool, schema, strict))
+    if failures:
+        raise export_error(source, "OpenAI", failures)
+    return entries
+
+
+def _fields(tool: Tool, schema: Schema, strict: bool) -> dict[str, Any]:
+    fields: dict[str, Any] = {"name": tool.name}
+    if tool.description is not None:
+        fields["description"] = tool.description
+    fields["parameters"] = schema
+    fields["strict"] = strict
+    return fields
+
+
+def _chat_entry(tool: Tool, schema: Schema, strict: bool) -> dict[str, Any]:
+    return {"type": "function", "function": _fields(tool, schema, strict)}
+
+
+def _responses_entry(tool: Tool, schema: Schema, strict: bool) -> dict[str, Any]:
+    return {"type": "function", **_fields(tool, schema, strict)}
+
+
+_ENTRIES: dict[str, Callable[[Tool, Schema, bool], dict[str, Any]]] = {
+    "chat": _chat_entry,
+    "responses": _responses_entry,
+}
+
+
+def call_tools(
+    app: Executor, target: Any, response: Any, *, human: Human | None = None
+) -> list[dict[str, Any]]:
+    """Run every function call of an OpenAI response; return the answers to send back.
+
+    Args:
+        app: the application (anything with ``execute(target, name, arguments, human=)``).
+        target: what the calls run on (the class instance).
+        response: a ``ChatCompletion``, its message, a Responses ``Response`` or its
+            ``output`` list; SDK objects or plain dicts.
+        human: function name -> the human-side values for that function's calls.
+
+    Returns:
+        Chat: ``{"role": "tool", "tool_call_id", "content"}`` per call; Responses:
+        ``{"type": "function_call_output", "call_id", "output"}`` per call; in order.
+
+    Example::
+
+        messages.append(completion.choices[0].message)
+        messages += openai.call_tools(app, shop, completion)
+    """
+    answer, calls = _read_calls(response)
+    return [answer(call, result.message()) for call, result in run(app, target, calls, human)]
+
+
+async def acall_tools(
+    app: Executor, target: Any, response: Any, *, human: Human | None = None
+) -> list[dict[str, Any]]:
+    """``call_tools`` for async code: the calls run concurrently, answers in call order."""
+    answer, calls = _read_calls(response)
+    pairs = await arun(app, target, calls, human)
+    return [answer(call, result.message()) for call, result in pairs]
+
+
+Answer = Callable[[ToolCall, str], dict[str, Any]]
+
+
+def _chat_answer(call: ToolCall, text: str) -> dict[str, Any]:
+    return {"role": "tool", "tool_call_id": call.id, "content": text}
+
+
+def _responses_answer(call: ToolCall, text: str) -> dict[str, Any]:
+    return {"type": "function_call_output", "call_id": call.id, "output": text}
+
+
+def _read_calls(response: Any) -> tuple[Answer, list[ToolCall]]:
+    """The calls of a chat or responses result, and how that API wants them answered."""
+    choices = items(response, "choices")
+    if choices:
+        response = read(choices[0], "message")
+    if read(response, "tool_calls") is not None or read(response, "role") == "assistant":
+        return _chat_answer, [
+            ToolCall(read(call, "id"), read(function, "name"), read(function, "arguments"))
+            for call in items(response, "tool_calls")
+            if (function := read(call, "function")) is not None
+        ]
+    output = response if isinstance(response, list) else items(response, "output")
+    return _responses_answer, [
+        ToolCall(read(item, "call_id"), read(item, "name"), read(item, "arguments"))
+        for item in output
+        if read(item, "type") == "function_call"
+    ]

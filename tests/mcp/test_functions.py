@@ -1,0 +1,220 @@
+"""llmapp.mcp.application on hand-made tool lists, and llmapp.vendors.mcp's entries and answers."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+pytest.importorskip("mcp", reason="the MCP SDK is not installed (extra: mcp)")
+
+import mcp.types as types
+from tests.mcp.served import Desk
+
+from llmapp import CallResult, application
+from llmapp.mcp import McpLlmFunction, McpToolProblem
+from llmapp.mcp import application as mcp_application
+from llmapp.vendors import mcp as vendor
+
+DRAFT7 = "http://json-schema.org/draft-07/schema#"
+
+SEARCH = {
+    "name": "search",
+    "title": "Search",
+    "description": "Search things.",
+    "inputSchema": {
+        "$schema": DRAFT7,
+        "type": "object",
+        "definitions": {"Limit": {"type": "integer", "minimum": 1}, "Unused": {"type": "null"}},
+        "properties": {"query": {"type": "string"}, "limit": {"$ref": "#/definitions/Limit"}},
+        "required": ["query"],
+    },
+    "outputSchema": {"type": "object", "properties": {"hits": {"type": "array"}}},
+    "annotations": {"readOnlyHint": True, "openWorldHint": False, "destructiveHint": False},
+}
+
+
+def test_a_draft7_tool_becomes_an_llm_function() -> None:
+    app = mcp_application([SEARCH])
+    assert app.errors == []
+    (function,) = app.functions
+    assert isinstance(function, McpLlmFunction)
+    assert function.name == "search"
+    assert function.title == "Search"
+    assert function.description == "Search things."
+    assert function.parameters == {
+        "type": "object",
+        "properties": {"query": {"type": "string"}, "limit": {"$ref": "#/$defs/Limit"}},
+        "required": ["query"],
+        "$defs": {"Limit": {"type": "integer", "minimum": 1}},
+        "additionalProperties": False,
+    }
+    assert function.output == {"type": "object", "properties": {"hits": {"type": "array"}}}
+    assert function.tags == ["readOnly", "additive", "closedWorld"]
+    assert function.separated is None and function.deprecated is False
+    assert function.validate({"query": "x", "limit": 2}).success
+    failure = function.validate({"query": 1, "limit": 0, "more": True})
+    assert {e.path for e in failure.errors} == {"$input.query", "$input.limit", "$input.more"}
+
+
+def test_sdk_tools_and_list_results_are_read_like_dicts() -> None:
+    tool = types.Tool.model_validate(SEARCH)
+    from_list = mcp_application(types.ListToolsResult(tools=[tool]))
+    assert from_list.functions[0].parameters == mcp_application([SEARCH]).functions[0].parameters
+    assert mcp_application([tool]).functions[0].tags == ["readOnly", "additive", "closedWorld"]
+    assert mcp_application({"tools": [SEARCH]}).function("search") is not None
+
+
+def test_a_tool_that_says_what_extra_keys_may_be_is_not_closed() -> None:
+    open_tool = {"name": "t", "inputSchema": {"type": "object", "additionalProperties": True}}
+    bare = {"name": "u", "inputSchema": {}}
+    first, second = mcp_application([open_tool, bare]).functions
+    assert first.parameters == {
+        "type": "object",
+        "properties": {},
+        "additionalProperties": True,
+        "required": [],
+    }
+    assert first.validate({"anything": 1}).success
+    assert second.parameters == {
+        "type": "object",
+        "properties": {},
+        "required": [],
+        "additionalProperties": False,
+    }
+
+
+def test_tools_that_cannot_convert_are_errors_with_locations_and_the_rest_still_convert() -> None:
+    app = mcp_application(
+        [
+            {"name": "dangling", "inputSchema": {"properties": {"a": {"$ref": "#/$defs/Gone"}}}},
+            {"name": "scalar", "inputSchema": {"type": "string"}},
+            {"name": "bad name!", "inputSchema": {}},
+            {"name": "no_schema"},
+            {"name": "bad_pattern", "inputSchema": {"properties": {"a": {"pattern": "(("}}}},
+            {"name": "bad_output", "inputSchema": {}, "outputSchema": {"$ref": "#/nowhere"}},
+            SEARCH,
+        ]
+    )
+    assert [f.name for f in app.functions] == ["search"]
+    found = {(p.name, p.location): p.reason for p in app.errors}
+    assert found[("dangling", "inputSchema#/properties/a")] == (
+        "$ref '#/$defs/Gone' points at nothing in this document"
+    )
+    assert found[("scalar", "inputSchema#")] == "type must be object, not string"
+    assert found[("bad name!", "name")] == "not an MCP tool name: 'bad name!'"
+    assert found[("no_schema", "inputSchema")] == "missing"
+    assert "pattern" in found[("bad_pattern", "inputSchema")]
+    assert ("bad_output", "outputSchema#") in found
+    assert all(isinstance(p, McpToolProblem) for p in app.errors)
+    assert str(app.errors[0]) == (
+        "dangling.inputSchema#/properties/a: $ref '#/$defs/Gone' points at nothing in this document"
+    )
+
+
+def test_a_list_that_is_not_a_tool_list_is_refused() -> None:
+    with pytest.raises(TypeError):
+        mcp_application("search")
+
+
+def test_mcp_application_execute_is_async_only() -> None:
+    from llmapp import ExecutionError
+
+    with pytest.raises(ExecutionError, match="aexecute"):
+        mcp_application([SEARCH]).execute(None, "search", {})
+
+
+# --- llmapp.vendors.mcp -------------------------------------------------------------------
+
+
+def test_entries_are_sdk_tools_with_the_model_side_only() -> None:
+    entries = vendor.tools(application(Desk))
+    for entry in entries:
+        assert (
+            types.Tool.model_validate(entry).model_dump(by_alias=True, exclude_none=True) == entry
+        )
+    whoami = next(e for e in entries if e["name"] == "whoami")
+    assert list(whoami["inputSchema"]["properties"]) == ["greeting"]
+
+
+def test_output_schemas_wrap_what_is_not_an_object() -> None:
+    assert vendor.output_schema(None) is None
+    obj = {"type": "object", "properties": {}}
+    assert vendor.output_schema(obj) == (obj, False)
+    listed = {"type": "array", "items": {"$ref": "#/$defs/P"}, "$defs": {"P": obj}}
+    assert vendor.output_schema(listed) == (
+        {
+            "type": "object",
+            "properties": {"result": {"type": "array", "items": {"$ref": "#/$defs/P"}}},
+            "required": ["result"],
+            "additionalProperties": False,
+            "$defs": {"P": obj},
+        },
+        True,
+    )
+    referenced = {"$ref": "#/$defs/P", "$defs": {"P": obj}}
+    assert vendor.output_schema(referenced) == ({**obj, "$defs": {"P": obj}}, False)
+    nullable = {"anyOf": [obj, {"type": "null"}]}
+    assert vendor.output_schema(nullable)[1] is True
+
+
+def test_annotation_tags_in_any_spelling() -> None:
+    functions = mcp_application([{**SEARCH, "annotations": {}}]).functions
+    functions[0].tags = ["read-only", "IDEMPOTENT", "open_world", "destructive", "catalog"]
+    (entry,) = vendor.tools(functions)
+    assert entry["annotations"] == {
+        "readOnlyHint": True,
+        "idempotentHint": True,
+        "openWorldHint": True,
+        "destructiveHint": True,
+    }
+
+
+def test_call_tools_answers_each_request_as_the_server_does() -> None:
+    app = application(Desk)
+    desk = Desk()
+    requests: list[Any] = [
+        types.CallToolRequestParams(name="place_order", arguments={"sku": "ABC", "quantity": 1}),
+        {"name": "count", "arguments": {}},
+        {"params": {"name": "explode", "arguments": {"reason": "boom"}}},
+        {"name": "place_order", "arguments": {"sku": "A"}},
+    ]
+    placed, counted, exploded, wrong = vendor.call_tools(app, desk, requests)
+    assert placed == {
+        "content": [
+            {
+                "type": "text",
+                "text": '{"number": 1, "sku": "ABC", "quantity": 1, "speed": "standard"}',
+            }
+        ],
+        "structuredContent": {"number": 1, "sku": "ABC", "quantity": 1, "speed": "standard"},
+        "isError": False,
+    }
+    assert counted["structuredContent"] == {"result": 1}
+    assert exploded == {
+        "content": [{"type": "text", "text": "The function raised ValueError: boom"}],
+        "isError": True,
+    }
+    assert wrong["isError"] is True and '"path": "$input.quantity"' in wrong["content"][0]["text"]
+    for answer in (placed, counted, exploded, wrong):
+        types.CallToolResult.model_validate(answer)
+    (single,) = vendor.call_tools(app, desk, {"name": "count", "arguments": None})
+    assert single["structuredContent"] == {"result": 1}
+
+
+def test_a_result_without_output_has_no_structured_content() -> None:
+    function = McpLlmFunction(name="f", description=None, parameters={"type": "object"})
+    answer = vendor.tool_result(function, CallResult(name="f", success=True, data=None))
+    assert answer == {"content": [{"type": "text", "text": "null"}], "isError": False}
+
+
+def test_strict_entries_follow_openai_rules() -> None:
+    (entry,) = vendor.tools(mcp_application([SEARCH]), strict=True)
+    schema = entry["inputSchema"]
+    assert schema["required"] == ["query", "limit"]
+    assert schema["properties"]["limit"] == {"anyOf": [{"$ref": "#/$defs/Limit"}, {"type": "null"}]}
+    from llmapp import LlmApplicationError
+
+    loose = {"name": "free", "inputSchema": {"type": "object", "additionalProperties": True}}
+    with pytest.raises(LlmApplicationError, match="free"):
+        vendor.tools(mcp_application([loose]), strict=True)

@@ -1,0 +1,53 @@
+"""End to end: ``llmapp mcp`` serving a class in a subprocess, driven by the SDK's own client
+over stdio and over streamable HTTP on 127.0.0.1."""
+
+from __future__ import annotations
+
+import subprocess
+
+import anyio
+import pytest
+
+pytest.importorskip("mcp", reason="the MCP SDK is not installed (extra: mcp)")
+
+from mcp.client.stdio import StdioServerParameters, stdio_client
+from mcp.client.streamable_http import streamable_http_client
+from tests.mcp.scenario import ROOT, command, converse, environment, free_port, wait_for_port
+
+from mcp import ClientSession
+
+
+def test_stdio_end_to_end() -> None:
+    async def main() -> None:
+        line = command()
+        server = StdioServerParameters(command=line[0], args=line[1:], env=environment(), cwd=ROOT)
+        async with stdio_client(server) as (read, write), ClientSession(read, write) as session:
+            await converse(session)
+
+    anyio.run(main)
+
+
+def test_streamable_http_end_to_end() -> None:
+    port = free_port()
+    process = subprocess.Popen(
+        command("--transport", "streamable-http", "--port", str(port)),
+        cwd=ROOT,
+        env=environment(),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        wait_for_port(port, process)
+
+        async def main() -> None:
+            url = f"http://127.0.0.1:{port}/mcp"
+            async with (
+                streamable_http_client(url) as (read, write),
+                ClientSession(read, write) as session,
+            ):
+                await converse(session)
+
+        anyio.run(main)
+    finally:
+        process.terminate()
+        process.wait(timeout=10)

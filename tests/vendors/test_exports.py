@@ -1,0 +1,183 @@
+"""Every function of the test catalogue and of ``examples/``, exported for every vendor,
+is accepted by that vendor's own SDK types; strict exports pass our checkers and an
+independent one (openai-agents' ``ensure_strict_json_schema`` leaves them unchanged).
+
+Shapes a vendor's strict mode cannot express are listed in ``REFUSED`` with the reason
+the build error must give.
+"""
+
+from __future__ import annotations
+
+import copy
+import importlib.util
+import re
+import sys
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+from pydantic import TypeAdapter
+
+import llmapp
+from llmapp import LlmApplication, LlmApplicationError
+from llmapp.vendors import anthropic, gemini, openai
+from llmapp.vendors._source import model_parameters
+
+pytest.importorskip("openai", reason="the openai SDK is in the dev extra")
+pytest.importorskip("anthropic", reason="the anthropic SDK is in the dev extra")
+pytest.importorskip("google.genai", reason="google-genai is in the dev extra")
+
+ROOT = Path(__file__).resolve().parents[2]
+SHAPES = ROOT / "tests" / "catalogue" / "shapes"
+
+
+def _module(name: str, path: Path) -> ModuleType:
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # dataclasses and annotations resolve through it
+    spec.loader.exec_module(module)
+    return module
+
+
+def _classes() -> dict[str, type]:
+    found = {
+        path.stem: _module(f"llmapp_catalogue_{path.stem}", path).APPLICATION
+        for path in sorted(SHAPES.glob("*.py"))
+        if not path.stem.startswith("_")
+    }
+    found["examples.shop"] = _module("llmapp_examples_shop", ROOT / "examples" / "shop.py").Shop
+    return found
+
+
+CLASSES = _classes()
+
+# (vendor export, shape) -> a reason the build error must give.
+FREE_KEYS = "free-form keys"
+RECURSIVE = "recursive schemas are not supported"
+GEMINI_CYCLE = "a recursive reference in a required property"
+NO_REF = "a recursive type needs `$ref`"
+REFUSED: dict[tuple[str, str], str] = {
+    ("openai", "dynamic_simple"): FREE_KEYS,
+    ("openai", "dynamic_tree"): FREE_KEYS,
+    ("anthropic", "dynamic_simple"): FREE_KEYS,
+    ("anthropic", "dynamic_tree"): RECURSIVE,
+    ("anthropic", "array_recursive"): RECURSIVE,
+    ("anthropic", "object_recursive"): RECURSIVE,
+    ("anthropic", "object_default"): "optional properties in one request",
+    ("anthropic", "object_union_implicit"): "schemas with anyOf or a list of types in one request",
+    ("gemini", "array_recursive"): GEMINI_CYCLE,
+    ("gemini", "object_recursive"): GEMINI_CYCLE,
+    ("gemini-openapi", "array_recursive"): NO_REF,
+    ("gemini-openapi", "object_recursive"): NO_REF,
+    ("gemini-openapi", "dynamic_tree"): NO_REF,
+}
+
+
+def export(vendor: str, app: LlmApplication, strict: bool) -> list[dict[str, Any]]:
+    exporters = {
+        "openai": lambda: openai.tools(app, strict=strict),
+        "openai-responses": lambda: openai.tools(app, strict=strict, api="responses"),
+        "anthropic": lambda: anthropic.tools(app, strict=strict),
+        "gemini": lambda: gemini.tools(app, strict=strict),
+        "gemini-openapi": lambda: gemini.tools(app, strict=strict, schema="openapi"),
+    }
+    return exporters[vendor]()
+
+
+def sdk_accepts(vendor: str, entries: list[dict[str, Any]]) -> None:
+    """The SDK's own type validates every entry, keeping every key (nothing ignored)."""
+    if vendor.startswith("gemini"):
+        from google.genai import types
+
+        for entry in entries:  # extra="forbid": an unknown key anywhere fails
+            types.FunctionDeclaration.model_validate(entry)
+        return
+    if vendor == "anthropic":
+        from anthropic.types import ToolParam as Param
+    elif vendor == "openai":
+        from openai.types.chat import ChatCompletionToolParam as Param  # type: ignore[assignment]
+    else:
+        from openai.types.responses import FunctionToolParam as Param  # type: ignore[assignment]
+    adapter: TypeAdapter[Any] = TypeAdapter(Param)
+    for entry in entries:
+        assert adapter.validate_python(entry) == entry
+
+
+VENDORS = ["openai", "openai-responses", "anthropic", "gemini", "gemini-openapi"]
+
+
+@pytest.mark.parametrize("vendor", VENDORS)
+@pytest.mark.parametrize("shape", sorted(CLASSES))
+def test_default_export_is_accepted_by_the_sdk(shape: str, vendor: str) -> None:
+    app = llmapp.application(CLASSES[shape])
+    refused = REFUSED.get((vendor, shape)) if vendor == "gemini-openapi" else None
+    if refused is not None:
+        with pytest.raises(LlmApplicationError, match=re.escape(refused)):
+            export(vendor, app, strict=False)
+        return
+    entries = export(vendor, app, strict=False)
+    assert [entry_name(entry) for entry in entries] == [f.name for f in app.functions]
+    sdk_accepts(vendor, entries)
+    if vendor == "gemini-openapi":
+        assert all(gemini.openapi_problems(entry["parameters"]) == [] for entry in entries)
+
+
+@pytest.mark.parametrize("vendor", VENDORS)
+@pytest.mark.parametrize("shape", sorted(CLASSES))
+def test_strict_export(shape: str, vendor: str) -> None:
+    app = llmapp.application(CLASSES[shape])
+    refused = REFUSED.get((vendor.removesuffix("-responses"), shape))
+    if refused is not None:
+        with pytest.raises(LlmApplicationError, match=re.escape(refused)) as error:
+            export(vendor, app, strict=True)
+        assert all(p.location.startswith(CLASSES[shape].__qualname__) for p in error.value.problems)
+        return
+    entries = export(vendor, app, strict=True)
+    sdk_accepts(vendor, entries)
+    for entry in entries:
+        schema = entry_schema(entry)
+        assert CHECKERS[vendor](schema) == []
+        if vendor.startswith("openai"):
+            from agents.strict_schema import ensure_strict_json_schema
+
+            assert ensure_strict_json_schema(copy.deepcopy(schema)) == schema
+
+
+@pytest.mark.parametrize("shape", sorted(CLASSES))
+def test_strict_openai_export_equals_a_strict_application(shape: str) -> None:
+    """tools(strict=True) reuses the core's strict rules: same schema as application(strict=True)."""
+    if ("openai", shape) in REFUSED:
+        return
+    strict_app = llmapp.application(CLASSES[shape], strict=True)
+    exported = openai.tools(llmapp.application(CLASSES[shape]), strict=True)
+    assert [entry["function"]["parameters"] for entry in exported] == [
+        model_parameters(f) for f in strict_app.functions
+    ]
+
+
+CHECKERS = {
+    "openai": openai.problems,
+    "openai-responses": openai.problems,
+    "anthropic": anthropic.problems,
+    "gemini": gemini.problems,
+    "gemini-openapi": gemini.openapi_problems,
+}
+
+
+def entry_name(entry: dict[str, Any]) -> str:
+    name: str = entry["function"]["name"] if "function" in entry else entry["name"]
+    return name
+
+
+def entry_schema(entry: dict[str, Any]) -> dict[str, Any]:
+    if "function" in entry:
+        entry = entry["function"]
+    for key in ("parameters", "input_schema", "parameters_json_schema"):
+        if key in entry:
+            schema: dict[str, Any] = entry[key]
+            return schema
+    raise AssertionError(f"no schema in {entry}")
