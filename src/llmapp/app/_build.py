@@ -7,6 +7,7 @@ and converters compile on their first use (``OnFirstUse``).
 
 from __future__ import annotations
 
+import inspect
 from dataclasses import replace
 from typing import Any
 
@@ -32,6 +33,8 @@ def build(cls: type, config: LlmConfig) -> list[Plan]:
     hooks: dict[str, ValidationHook] = {name: hook for name, hook in declared.values()}
     hooks.update(config.validate)
     owner = class_location(cls)
+    # Values marked Human() always go to the human; a configured predicate adds its own.
+    human = is_human if config.separate is None else _either(is_human, config.separate)
     emitter = SchemaEmitter(spec.graph, reference=config.reference, strict=config.strict)
     # Strict schemas move constraints into descriptions; validation keeps checking them.
     checker = SchemaEmitter(spec.graph, reference=config.reference) if config.strict else None
@@ -39,8 +42,13 @@ def build(cls: type, config: LlmConfig) -> list[Plan]:
     for method in spec.methods:
         if method.human or method.name in declared:
             continue
-        schemas = _Schemas(method, f"{owner}.{method.name}", emitter, checker)
-        plan = _plan(cls, config, method, spec.graph, schemas, hooks.get(method.name))
+        where = f"{owner}.{method.name}"
+        schemas = _Schemas(method, where, emitter, checker, human)
+        for parameter, reason in separate.human_inside_whole(schemas.parameters, human):
+            problems.append(BuildProblem(f"{where}.{parameter}", reason))
+        for parameter in _spread_collisions(cls, method):
+            problems.append(BuildProblem(f"{where}.{parameter}", _COLLISION))
+        plan = _plan(cls, config, method, spec.graph, schemas, hooks.get(method.name), human)
         plans[method.name] = plan
     problems.extend(emitter.problems)
     for name in hooks:
@@ -61,9 +69,15 @@ class _Schemas:
     """The schemas of one method: what vendors see, and what arguments are checked against."""
 
     def __init__(
-        self, method: MethodSpec, where: str, emitter: SchemaEmitter, checker: SchemaEmitter | None
+        self,
+        method: MethodSpec,
+        where: str,
+        emitter: SchemaEmitter,
+        checker: SchemaEmitter | None,
+        human: SchemaPredicate,
     ) -> None:
-        self.parameters = emitter.parameters(method.parameters, location=where)
+        # Strict rules apply to what the model sees: human-side values are left as they are.
+        self.parameters = emitter.parameters(method.parameters, location=where, human=human)
         self.output = _described(emitter.output(method.returns, location=where), method)
         self.checked = checker.parameters(method.parameters, location=where) if checker else None
 
@@ -83,10 +97,11 @@ def _plan(
     graph: TypeGraph,
     schemas: _Schemas,
     hook: ValidationHook | None,
+    human: SchemaPredicate,
 ) -> Plan:
     """The function the model sees and every step of its calls, decided once."""
     checked = schemas.checked or schemas.parameters
-    separated, model_side = _separated(schemas.parameters, checked, config.separate)
+    separated, model_side = _separated(schemas.parameters, checked, human, config.separate)
     # The model's data is repaired and checked against what it writes, every constraint kept.
     generated = OnFirstUse(compile_validator, model_side)
     if separated is not None:
@@ -116,20 +131,42 @@ def _plan(
     )
 
 
+_COLLISION = (
+    "a key of **kwargs: Unpack[...] has the name of one of the method's own parameters "
+    "(self, cls or another): every call would fail; rename the key"
+)
+
+
+def _spread_collisions(cls: type, method: MethodSpec) -> list[str]:
+    """Keys spread from ``**kwargs`` that name a parameter of the method itself."""
+    spread = [parameter.name for parameter in method.parameters if parameter.from_kwargs]
+    if not spread:
+        return []
+    raw = inspect.getattr_static(cls, method.name, None)
+    function = inspect.unwrap(getattr(raw, "__func__", raw))
+    code = getattr(function, "__code__", None)
+    if code is None:
+        return []
+    named = set(code.co_varnames[: code.co_argcount + code.co_kwonlyargcount])
+    return [name for name in spread if name in named]
+
+
 def _converter(source: tuple[MethodSpec, TypeGraph]) -> convert.ArgumentBuilder:
     """``convert.compile_arguments``, looked up when called: conversion loads on first use."""
     return convert.compile_arguments(*source)
 
 
 def _separated(
-    parameters: dict[str, Any], checked: dict[str, Any], configured: SchemaPredicate | None
+    parameters: dict[str, Any],
+    checked: dict[str, Any],
+    predicate: SchemaPredicate,
+    configured: SchemaPredicate | None,
 ) -> tuple[Separated | None, dict[str, Any]]:
     """The LLM/human split, and the schema of what the model writes (every constraint kept).
 
-    Values marked ``Human()`` always go to the human; a configured predicate adds its own.
-    Without one, a function whose every value the model composes is not separated.
+    Without a configured predicate, a function whose every value the model composes
+    is not separated.
     """
-    predicate = is_human if configured is None else _either(is_human, configured)
     llm, human = separate.split_parameters(parameters, predicate)
     if human is None and configured is None:
         return None, checked

@@ -19,7 +19,7 @@ from typing import Any
 
 from llmapp._errors import LlmappError
 from llmapp.app import CallResult
-from llmapp.feedback import feedback
+from llmapp.explain import feedback
 from llmapp.mcp._functions import McpLlmFunction
 from llmapp.repair import coerce, parse
 from llmapp.validate._result import ValidationFailure, ValidationIssue

@@ -12,7 +12,7 @@ rules to parameters schemas; ``_strict`` documents exactly what that changes.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 from typing import Any
 
@@ -76,12 +76,20 @@ class SchemaEmitter:
         self._inline_never = recursive_keys(graph.definitions) if not reference else frozenset()
         self._reported: set[tuple[str, str]] = set()
 
-    def parameters(self, params: Sequence[ParameterSpec], *, location: str = "") -> Schema:
+    def parameters(
+        self,
+        params: Sequence[ParameterSpec],
+        *,
+        location: str = "",
+        human: Callable[[Mapping[str, Any]], bool] | None = None,
+    ) -> Schema:
         """The parameters object of one function, with the ``$defs`` it reaches.
 
         Args:
             params: the function's parameters, in order.
             location: ``Class.method``, for problems found in strict mode.
+            human: in strict mode, says which values a human supplies: strict rules
+                apply to what the model sees, so these are left as they are.
         """
         run = _Run(self)
         properties = {param.name: run.field(param) for param in params}
@@ -95,7 +103,7 @@ class SchemaEmitter:
         if defs:
             schema["$defs"] = defs
         if self.strict:
-            schema = make_strict(schema, partial(self._report, location))
+            schema = make_strict(schema, partial(self._report, location), human=human)
         return schema
 
     def output(self, node: Node | None, *, location: str = "") -> Schema | None:

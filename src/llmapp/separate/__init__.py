@@ -6,6 +6,8 @@
   written out in ``llmapp.separate._split``.
 - ``split_value(value, parameters, predicate) -> (llm_value, human_value)``: the same
   split applied to a whole value.
+- ``human_inside_whole(parameters, predicate)``: the human-side values a split cannot
+  keep from the model (inside a union of several schemas, a tuple, ...), per parameter.
 - ``merge_values(llm, human)``: the inverse; objects key by key, arrays element by
   element, the human's value elsewhere (``None`` from a side means nothing given).
 """
@@ -19,6 +21,7 @@ if TYPE_CHECKING:
     from llmapp.separate._classify import SchemaPredicate
     from llmapp.separate._merge import merge_values
     from llmapp.separate._split import split_parameters, split_value
+    from llmapp.separate._whole import human_inside_whole
 
 # Loaded on first use (PEP 562): only applications with a human side split anything.
 _LAZY = {
@@ -26,6 +29,7 @@ _LAZY = {
     "merge_values": "._merge",
     "split_parameters": "._split",
     "split_value": "._split",
+    "human_inside_whole": "._whole",
 }
 
 
@@ -42,4 +46,10 @@ def __dir__() -> list[str]:
     return sorted({*globals(), *_LAZY})
 
 
-__all__ = ["SchemaPredicate", "merge_values", "split_parameters", "split_value"]
+__all__ = [
+    "SchemaPredicate",
+    "human_inside_whole",
+    "merge_values",
+    "split_parameters",
+    "split_value",
+]

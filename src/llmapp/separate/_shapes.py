@@ -12,21 +12,25 @@ __all__ = [
     "children",
     "copy_json",
     "def_ref",
+    "nullable_option",
     "ref_name",
     "references",
     "shape_of",
 ]
 
 DEFS_PREFIX = "#/$defs/"
+_NULL = {"type": "null"}
 
 
 class Shape(enum.Enum):
-    """How the walk treats a node: split it (REF, OBJECT, ARRAY) or keep it whole (LEAF)."""
+    """How the walk treats a node: split it (REF, OBJECT, ARRAY, NULLABLE) or keep it whole."""
 
     LEAF = "leaf"
     REF = "ref"
     OBJECT = "object"
     ARRAY = "array"
+    NULLABLE = "nullable"
+    """``anyOf``/``oneOf`` of one schema and ``{"type": "null"}``: ``Optional[X]``."""
 
 
 # A node carrying one of these describes a choice or a relation between values, so the
@@ -63,6 +67,8 @@ def shape_of(node: Any, defs: Mapping[str, Any]) -> Shape:
         return Shape.LEAF
     if "$ref" in node:
         return Shape.REF if ref_name(node, defs) is not None else Shape.LEAF
+    if nullable_option(node) is not None:
+        return Shape.NULLABLE
     # A union in disguise (type list with null, OpenAPI 3.0 nullable) is not split either.
     if node.get("nullable") is True or not _WHOLE_KEYWORDS.isdisjoint(node):
         return Shape.LEAF
@@ -72,6 +78,23 @@ def shape_of(node: Any, defs: Mapping[str, Any]) -> Shape:
     if declared == "array" and isinstance(node.get("items"), Mapping):
         return Shape.ARRAY
     return Shape.LEAF
+
+
+def nullable_option(node: Mapping[str, Any]) -> tuple[str, int] | None:
+    """``(keyword, index)`` of ``X`` when ``node`` is exactly ``anyOf``/``oneOf`` ``[X, null]``.
+
+    Any other keyword that makes a node whole (a second union, ``enum``...) keeps it whole.
+    """
+    found = [keyword for keyword in ("anyOf", "oneOf") if keyword in node]
+    if len(found) != 1 or len(_WHOLE_KEYWORDS.intersection(node)) != 1:
+        return None
+    options = node[found[0]]
+    if not isinstance(options, list) or len(options) != 2:
+        return None
+    nulls = [index for index, option in enumerate(options) if option == _NULL]
+    if len(nulls) != 1 or not isinstance(options[1 - nulls[0]], Mapping):
+        return None
+    return found[0], 1 - nulls[0]
 
 
 def ref_name(node: Mapping[str, Any], defs: Mapping[str, Any]) -> str | None:
@@ -102,6 +125,9 @@ def children(node: Mapping[str, Any], shape: Shape) -> list[Any]:
         return found
     if shape is Shape.ARRAY:
         return [node["items"]]
+    if shape is Shape.NULLABLE:
+        keyword, index = nullable_option(node) or ("", 0)
+        return [node[keyword][index]]
     return []
 
 
