@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from llmapp.explain import feedback
-from llmapp.explain._text import parse_path
+from llmapp.jsonschema import Path as IssuePath
 from llmapp.validate._result import UNDEFINED, ValidationFailure, ValidationIssue
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -189,7 +189,7 @@ def test_no_urls_and_values_are_cut() -> None:
     ],
 )
 def test_parse_path(path: str, segments: tuple[Any, ...] | None) -> None:
-    assert parse_path(path) == segments
+    assert IssuePath.parse(path) == segments
 
 
 json_values = st.recursive(

@@ -33,8 +33,9 @@ The text has this exact shape (optional lines in brackets)::
 - A missing key (an issue whose parent object exists but lacks the key) is shown as
   ``"key": undefined`` after the keys present; a missing array item just past the end of
   its array is shown as an ``undefined`` item.
-- Issue paths are read, not compared as text: ``.name``, ``["any key"]`` and ``[3]`` segments
-  after ``$input``, so ``$input.a`` and ``$input["a"]`` mark the same value.
+- Issue paths are read (``llmapp.jsonschema.Path.parse``), not compared as text: ``.name``,
+  ``["any key"]`` and ``[3]`` segments after ``$input``, so ``$input.a`` and ``$input["a"]``
+  mark the same value.
 - Strings longer than 200 characters are cut to 200 and end with ``…`` (keys, paths and
   ``expected`` too, at 300). Arrays of more than 12 items show the first 3, the last, and every
   item with an issue at or under it; each run of two or more hidden items becomes a line
@@ -55,9 +56,13 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
+from llmapp.jsonschema import Path, Segment
 from llmapp.validate._result import UNDEFINED, ValidationFailure, ValidationIssue
 
 __all__ = ["feedback"]
+
+Key = tuple[Segment, ...]
+"""A location as the renderer keys it (a ``Path`` or a plain tuple: equal, same hash)."""
 
 _MAX_STRING: Final = 200
 _MAX_DESCRIPTION: Final = 300
@@ -67,9 +72,6 @@ _HEAD_ITEMS: Final = 3
 _MAX_ISSUES: Final = 50
 _MAX_LINES: Final = 400
 _MARK: Final = " // ❌ "
-
-Segment = str | int
-Path = tuple[Segment, ...]
 
 
 def feedback(failure: ValidationFailure) -> str:
@@ -116,44 +118,6 @@ def feedback(failure: ValidationFailure) -> str:
     return "\n".join(lines)
 
 
-def parse_path(path: str) -> Path | None:
-    """The segments of an issue path (``$input.a["b c"][3]`` -> ``("a", "b c", 3)``), or None."""
-    if not path.startswith("$input"):
-        return None
-    segments: list[Segment] = []
-    position, end = len("$input"), len(path)
-    decoder = json.JSONDecoder()
-    while position < end:
-        char = path[position]
-        if char == ".":
-            stop = position + 1
-            while stop < end and path[stop] not in ".[":
-                stop += 1
-            if stop == position + 1:
-                return None
-            segments.append(path[position + 1 : stop])
-            position = stop
-        elif char == "[" and path.startswith('"', position + 1):
-            try:
-                key, stop = decoder.raw_decode(path, position + 1)
-            except ValueError:
-                return None
-            if not path.startswith("]", stop):
-                return None
-            segments.append(key)
-            position = stop + 1
-        elif char == "[":
-            stop = path.find("]", position)
-            digits = path[position + 1 : stop] if stop != -1 else ""
-            if not (digits.isascii() and digits.isdigit()):
-                return None
-            segments.append(int(digits))
-            position = stop + 1
-        else:
-            return None
-    return tuple(segments)
-
-
 class _Renderer:
     """Renders data as annotated JSON lines, remembering which issues it placed."""
 
@@ -163,12 +127,12 @@ class _Renderer:
         self.missing = False
         self.shortened = False
         self.budget = _MAX_LINES  # lines left for containers without issues
-        self._at: dict[Path, list[int]] = {}
-        self._hot: set[Path] = set()  # every path with an issue at or under it
+        self._at: dict[Key, list[int]] = {}
+        self._hot: set[Key] = set()  # every path with an issue at or under it
         # Issue paths by parent, in error order (a dict: an ordered set).
-        self._children: dict[Path, dict[Segment, None]] = {}
+        self._children: dict[Key, dict[Segment, None]] = {}
         for index, issue in enumerate(errors):
-            path = parse_path(issue.path)
+            path = Path.parse(issue.path)
             if path is None:
                 continue
             self._at.setdefault(path, []).append(index)
@@ -176,7 +140,7 @@ class _Renderer:
             if path:
                 self._children.setdefault(path[:-1], {})[path[-1]] = None
 
-    def render(self, value: Any, path: Path, level: int, head: str, tail: str) -> list[str]:
+    def render(self, value: Any, path: Key, level: int, head: str, tail: str) -> list[str]:
         pad = "  " * level
         note = self._comment(path)
         if not isinstance(value, (Mapping, list, tuple)):
@@ -208,7 +172,7 @@ class _Renderer:
         lines.append(f"{pad}{brackets[1]}{tail}")
         return lines
 
-    def _object_entries(self, value: Mapping[Any, Any], path: Path) -> list[tuple[Any, ...]]:
+    def _object_entries(self, value: Mapping[Any, Any], path: Key) -> list[tuple[Any, ...]]:
         keys = list(value)
         entries: list[tuple[Any, ...]] = [
             ("item", f"{_key(key)}: ", value[key], (*path, key))
@@ -221,7 +185,7 @@ class _Renderer:
                 entries.append(("missing", f"{_key(segment)}: ", None, (*path, segment)))
         return entries
 
-    def _runs(self, segments: list[Segment], path: Path) -> list[tuple[bool, Any]]:
+    def _runs(self, segments: list[Segment], path: Key) -> list[tuple[bool, Any]]:
         """``(True, segment)`` for each member shown, ``(False, count)`` for each gap.
 
         A long container shows its first few members, its last, and those with an issue
@@ -244,7 +208,7 @@ class _Renderer:
                 hidden += 1
         return runs
 
-    def _array_entries(self, value: Sequence[Any], path: Path) -> list[tuple[Any, ...]]:
+    def _array_entries(self, value: Sequence[Any], path: Key) -> list[tuple[Any, ...]]:
         size = len(value)
         entries: list[tuple[Any, ...]] = [
             ("item", "", value[index], (*path, index)) if shown else ("gap", "", index, path)
@@ -258,7 +222,7 @@ class _Renderer:
             entries.append(("missing", "", None, (*path, segment)))
         return entries
 
-    def _comment(self, path: Path) -> str:
+    def _comment(self, path: Key) -> str:
         indices = self._at.get(path)
         if not indices:
             return ""

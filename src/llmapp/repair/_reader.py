@@ -6,7 +6,7 @@ import math
 import re
 from typing import Any, Final, NamedTuple
 
-from llmapp.convert._error import format_path
+from llmapp.jsonschema import Path
 
 __all__ = ["Notes", "Read", "read_lenient"]
 
@@ -168,7 +168,7 @@ class _Reader:
                 and not (innermost and not in_scalar)
             ):
                 segments.append(frame.key)
-        where = format_path(segments)
+        where = Path(segments)
         self.cut = f"the text ends inside {inside} at {where}, after {self.end:,} characters"
 
     def _locate(self) -> int | None:

@@ -5,7 +5,8 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterator, Mapping
 from typing import Any
-from urllib.parse import unquote
+
+from llmapp.jsonschema import declared_types, pointer_from, pointer_tokens
 
 __all__ = [
     "Shape",
@@ -55,10 +56,8 @@ _WHOLE_KEYWORDS = frozenset(
 
 
 def _single_type(node: Mapping[str, Any]) -> str | None:
-    declared = node.get("type")
-    if isinstance(declared, list):
-        return declared[0] if len(declared) == 1 and isinstance(declared[0], str) else None
-    return declared if isinstance(declared, str) else None
+    declared = declared_types(node)
+    return next(iter(declared)) if declared is not None and len(declared) == 1 else None
 
 
 def shape_of(node: Any, defs: Mapping[str, Any]) -> Shape:
@@ -102,17 +101,16 @@ def ref_name(node: Mapping[str, Any], defs: Mapping[str, Any]) -> str | None:
     target = node.get("$ref")
     if not isinstance(target, str) or not target.startswith(DEFS_PREFIX):
         return None
-    raw = target[len(DEFS_PREFIX) :]
-    for candidate in (raw, unquote(raw)):
-        name = candidate.replace("~1", "/").replace("~0", "~")
-        if "/" not in candidate and name in defs:
-            return name
-    return None
+    try:
+        tokens = pointer_tokens(target, fragment=True)
+    except ValueError:
+        return None
+    return tokens[1] if len(tokens) == 2 and tokens[1] in defs else None
 
 
 def def_ref(name: str) -> str:
     """``#/$defs/<name>`` with the name escaped as a JSON-pointer segment."""
-    return DEFS_PREFIX + name.replace("~", "~0").replace("/", "~1")
+    return "#" + pointer_from(("$defs", name))
 
 
 def children(node: Mapping[str, Any], shape: Shape) -> list[Any]:
