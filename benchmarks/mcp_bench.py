@@ -127,9 +127,8 @@ async def _measure(tools: int, calls: int, rounds: int) -> dict[str, dict[str, A
 
 @contextlib.asynccontextmanager
 async def _connected(which: str, tools: int) -> AsyncIterator[Any]:
-    from mcp.client.stdio import StdioServerParameters, stdio_client
-
     from mcp import ClientSession
+    from mcp.client.stdio import StdioServerParameters, stdio_client
 
     args = ["-m", "benchmarks.mcp_bench", "--serve", which, "--tools", str(tools)]
     server = StdioServerParameters(command=sys.executable, args=args, cwd=ROOT)

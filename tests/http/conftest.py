@@ -86,6 +86,20 @@ def build_app(seen: Seen) -> FastAPI:
         """Upload a file with a title."""
         return {"title": title, "size": len(file)}
 
+    @app.post(
+        "/raw/{name}",
+        openapi_extra={
+            "requestBody": {
+                "required": True,
+                "content": {"image/png": {"schema": {"type": "string", "format": "binary"}}},
+            }
+        },
+    )
+    async def raw(name: str, request: Request) -> dict[str, Any]:
+        """Upload raw bytes."""
+        data = await request.body()
+        return {"name": name, "size": len(data), "type": request.headers["content-type"]}
+
     @app.get("/secure")
     def secure(x_api_key: Annotated[str, Header()]) -> dict[str, str]:
         """Needs an API key header."""

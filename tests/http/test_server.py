@@ -44,6 +44,7 @@ def test_every_operation_becomes_a_function(app: HttpLlmApplication) -> None:
         "items_post",
         "items_putByItem_id",
         "login_post",
+        "raw_postByName",
         "secure_get",
         "upload_post",
     ]
@@ -90,6 +91,11 @@ def test_each_operation_answers(app: HttpLlmApplication, connection: Connection)
         connection, upload, {"body": {"title": "cv"}}, human={"body": {"file": b"12345"}}
     )
     assert answer == {"title": "cv", "size": 5}
+    raw = app.function("raw_postByName")
+    assert raw is not None and raw.separated is not None
+    assert list(raw.separated.llm["properties"]) == ["name"]
+    answer = execute(connection, raw, {"name": "logo"}, human={"body": b"\x89PNG"})
+    assert answer == {"name": "logo", "size": 4, "type": "image/png"}
 
 
 def test_invalid_arguments_send_nothing(

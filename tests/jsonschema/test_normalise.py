@@ -12,9 +12,9 @@ import json
 from pathlib import Path
 from typing import Any
 
+import jsonschema
 import pytest
 
-import jsonschema
 from llmapp.jsonschema import Problem, normalise
 
 DRAFT7 = "http://json-schema.org/draft-07/schema#"

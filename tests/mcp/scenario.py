@@ -31,8 +31,11 @@ def command(*extra: str) -> list[str]:
 
 
 def environment() -> dict[str, str]:
-    """The environment of a server subprocess: this interpreter's, plus the repository on the path."""
-    path = os.pathsep.join(filter(None, [str(ROOT / "src"), os.environ.get("PYTHONPATH")]))
+    """The environment of a server subprocess: this interpreter's, plus the repository (for
+    ``tests.mcp.served``) and its sources on the path."""
+    path = os.pathsep.join(
+        filter(None, [str(ROOT), str(ROOT / "src"), os.environ.get("PYTHONPATH")])
+    )
     return {**os.environ, "PYTHONPATH": path}
 
 

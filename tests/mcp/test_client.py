@@ -10,6 +10,7 @@ import pytest
 
 pytest.importorskip("mcp", reason="the MCP SDK is not installed (extra: mcp)")
 
+from mcp import Client
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 
@@ -17,7 +18,6 @@ import llmapp.mcp
 from llmapp import CallResult
 from llmapp.vendors import anthropic, gemini, openai
 from llmapp.vendors import mcp as mcp_vendor
-from mcp import Client
 
 
 def peer() -> tuple[MCPServer, list[dict[str, Any]]]:
@@ -78,6 +78,26 @@ def test_a_mistake_never_reaches_the_server_and_a_valid_call_runs() -> None:
         assert received == [{"room": "12B", "nights": 2, "breakfast": False}]
 
     converse(body)
+
+
+def test_a_strict_application_sends_no_null_for_an_optional_key() -> None:
+    server, received = peer()
+    found: list[Any] = []
+
+    async def main() -> None:
+        async with Client(server) as client:
+            app = llmapp.mcp.application(await client.session.list_tools(), strict=True)
+            book = app.function("book_room")
+            assert book.parameters["required"] == ["room", "nights", "breakfast"]
+            assert book.source_parameters["required"] == ["room", "nights"]
+            missing = await llmapp.mcp.call(client.session, book, {"room": "1", "nights": 1})
+            assert not missing.success and received == []  # strict: the key must be written
+            args = {"room": "1", "nights": 1, "breakfast": None}
+            found.append(await llmapp.mcp.call(client.session, book, args))
+
+    anyio.run(main)
+    assert found[0].success, found[0]
+    assert received == [{"room": "1", "nights": 1, "breakfast": False}]
 
 
 def test_a_tool_error_is_a_call_result_error() -> None:

@@ -84,6 +84,26 @@ def test_a_tool_that_says_what_extra_keys_may_be_is_not_closed() -> None:
     }
 
 
+def test_a_root_reference_is_inlined_and_a_composed_root_is_left_open() -> None:
+    zod = {
+        "$schema": DRAFT7,
+        "$ref": "#/definitions/Args",
+        "definitions": {"Args": {"type": "object", "properties": {"a": {"type": "string"}}}},
+    }
+    composed = {"type": "object", "allOf": [{"properties": {"a": {"type": "string"}}}]}
+    inlined, left_open = mcp_application(
+        [{"name": "zod", "inputSchema": zod}, {"name": "composed", "inputSchema": composed}]
+    ).functions
+    assert inlined.parameters == {
+        "type": "object",
+        "properties": {"a": {"type": "string"}},
+        "required": [],
+        "additionalProperties": False,
+    }
+    assert "additionalProperties" not in left_open.parameters
+    assert left_open.validate({"a": "x"}).success and not left_open.validate({"a": 1}).success
+
+
 def test_tools_that_cannot_convert_are_errors_with_locations_and_the_rest_still_convert() -> None:
     app = mcp_application(
         [
@@ -110,6 +130,41 @@ def test_tools_that_cannot_convert_are_errors_with_locations_and_the_rest_still_
     assert str(app.errors[0]) == (
         "dangling.inputSchema#/properties/a: $ref '#/$defs/Gone' points at nothing in this document"
     )
+
+
+def test_strict_functions_and_the_tools_strict_mode_cannot_express() -> None:
+    loose = {"name": "free", "inputSchema": {"type": "object", "additionalProperties": True}}
+    app = mcp_application([SEARCH, loose], strict=True)
+    (search,) = app.functions
+    assert search.parameters["required"] == ["query", "limit"]
+    assert search.validate({"query": "x", "limit": None}).success
+    assert not search.validate({"query": "x"}).success
+    assert search.source_parameters == mcp_application([SEARCH]).functions[0].parameters
+    assert [(p.name, p.reason.startswith("strict: ")) for p in app.errors] == [("free", True)]
+
+
+def test_strict_nulls_are_dropped_only_where_the_tool_refuses_them() -> None:
+    from llmapp.mcp._call import without_strict_nulls
+
+    schema = {
+        "type": "object",
+        "properties": {
+            "a": {"type": "string"},
+            "b": {"type": ["string", "null"]},
+            "c": {"$ref": "#/$defs/C"},
+            "d": {"type": "array", "items": {"$ref": "#/$defs/C"}},
+            "r": {"type": "integer"},
+        },
+        "required": ["r"],
+        "$defs": {"C": {"type": "object", "properties": {"x": {"type": "integer"}}}},
+    }
+    value = {"a": None, "b": None, "c": {"x": None}, "d": [{"x": None}, {"x": 1}], "r": None}
+    assert without_strict_nulls(value, schema, schema) == {
+        "b": None,
+        "c": {},
+        "d": [{}, {"x": 1}],
+        "r": None,
+    }
 
 
 def test_a_list_that_is_not_a_tool_list_is_refused() -> None:

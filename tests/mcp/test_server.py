@@ -12,12 +12,12 @@ import pytest
 pytest.importorskip("mcp", reason="the MCP SDK is not installed (extra: mcp)")
 
 import mcp.types as types
+from mcp import Client
 from mcp.server import Server
 from tests.mcp.served import Desk
 
 import llmapp.mcp
 from llmapp import application
-from mcp import Client
 
 
 def run(server: Server[Any], *calls: tuple[str, dict[str, Any]]) -> list[types.CallToolResult]:

@@ -6,11 +6,11 @@ import copy
 import json
 from typing import Any
 
+import jsonschema
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import jsonschema
 from llmapp.repair import coerce
 
 INT = {"type": "integer"}

@@ -190,3 +190,29 @@ def test_any_executor_plugs_in(kit: Any, vendor: str) -> None:
     target, name, arguments, human = echo.calls[0]
     assert (target, name, human) == ("connection", "anything", {"token": "t"})
     assert (json.loads(arguments) if isinstance(arguments, str) else arguments) == {"a": 1}
+
+
+def test_null_for_an_optional_value_restores_its_default(kit: Any) -> None:
+    """What a strict export makes the model write for a value it would have left out."""
+    app, orders = application(kit.Orders), kit.Orders()
+    response = kit.chat([("c1", "place", {**kit.VALID, "priority": None})])
+    [answer] = openai.call_tools(app, orders, response)
+    assert json.loads(answer["content"]) == {"order": 1, "lines": 1}
+    assert orders.seen[0][1][3] is kit.Priority.LOW
+
+
+@llm_application
+class Clock:
+    """A second class, to combine with another."""
+
+    def now(self) -> str:
+        """The time."""
+        return "noon"
+
+
+def test_functions_of_several_classes_combine(kit: Any) -> None:
+    functions = [*application(kit.Orders).functions, *application(Clock).functions]
+    names = [entry["function"]["name"] for entry in openai.tools(functions, strict=True)]
+    assert names == ["place", "sign", "fail", "now"]
+    assert [entry["name"] for entry in anthropic.tools(iter(functions))] == names
+    assert [entry["name"] for entry in gemini.tools(tuple(functions))] == names

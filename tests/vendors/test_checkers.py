@@ -219,7 +219,7 @@ def test_gemini_strict_rewrites_what_the_subset_lacks() -> None:
     )
     [entry] = gemini.tools([function(schema)], strict=True)
     assert entry["parameters_json_schema"]["properties"] == {
-        "kind": {"enum": ["box"]},
+        "kind": {"type": "string", "enum": ["box"]},
         "size": {"anyOf": [{"$ref": "#/$defs/Size"}], "description": "How big."},
         "label": {"type": "string", "description": "@maxLength 9"},
     }

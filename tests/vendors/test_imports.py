@@ -6,7 +6,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
-SDKS = ("openai", "anthropic", "google.genai", "mcp", "httpx", "pydantic")
+SDKS = ("openai", "anthropic", "google.genai", "mcp", "httpx")
 
 
 def test_vendor_modules_import_no_sdk() -> None:

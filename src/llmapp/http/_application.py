@@ -2,27 +2,34 @@
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path as FilePath
 from typing import TYPE_CHECKING, Any, Literal
 
+from llmapp import Separated
 from llmapp.http._compose import Draft, describe, draft
 from llmapp.http._document import load
 from llmapp.http._function import HttpLlmFunction, OperationError
 from llmapp.http._naming import Naming, assign_names
 from llmapp.http._schemas import SchemaTable
-from llmapp.http._upgrade import upgrade
-from llmapp.jsonschema import Path
+from llmapp.http._upgrade import Document, upgrade
+from llmapp.jsonschema import Path, is_mapping, subschemas
+from llmapp.schema import is_file, is_human
+from llmapp.schema._strict import make_strict
+from llmapp.separate import split_parameters
 
 if TYPE_CHECKING:
-    from llmapp import CallResult, Separated
+    from llmapp import CallResult
     from llmapp.http._execute import Connection
 
 __all__ = ["HttpLlmApplication", "HttpLlmConfig", "application"]
 
 Schema = dict[str, Any]
 SchemaPredicate = Callable[[Mapping[str, Any]], bool]
+ValidationHook = Callable[[Any], Any]
+"""``arguments -> Validation`` (``ValidationSuccess`` or ``ValidationFailure``)."""
 
 
 @dataclass(frozen=True)
@@ -33,6 +40,7 @@ class HttpLlmConfig:
     separate: SchemaPredicate | None = None
     max_length: int = 64
     naming: Literal["accessor", "operationId"] = "accessor"
+    validate: Mapping[str, ValidationHook] = field(default_factory=dict)
 
 
 class HttpLlmApplication:
@@ -108,6 +116,7 @@ def application(
     separate: SchemaPredicate | None = None,
     max_length: int = 64,
     naming: Literal["accessor", "operationId"] = "accessor",
+    validate: Mapping[str, ValidationHook] | None = None,
 ) -> HttpLlmApplication:
     """The LLM functions of a Swagger 2.0 / OpenAPI 3.0 / 3.1 document.
 
@@ -121,6 +130,8 @@ def application(
         max_length: the longest function name (at least 16).
         naming: ``"accessor"`` (the reference's rule from the path and method) or
             ``"operationId"`` (the operation's id where it has one).
+        validate: function name -> a hook that replaces that function's generated
+            validation (``arguments -> Validation``); it runs before any request.
 
     Returns:
         An ``HttpLlmApplication``; operations that cannot be converted are in ``errors``,
@@ -128,6 +139,7 @@ def application(
 
     Raises:
         DocumentError: the document cannot be read, or is not OpenAPI/Swagger.
+        ValueError: a ``validate`` hook names no function, or ``max_length`` < 16.
 
     Example::
 
@@ -137,10 +149,19 @@ def application(
     """
     if max_length < 16:
         raise ValueError(f"max_length must be at least 16, not {max_length}")
-    config = HttpLlmConfig(strict, separate, max_length, naming)
+    config = HttpLlmConfig(strict, separate, max_length, naming, dict(validate or {}))
     parsed = upgrade(load(document))
+    built, errors = _convert(parsed, config)
+    functions = _named(built, config)
+    return HttpLlmApplication(functions, errors, config, parsed.servers)
+
+
+def _convert(
+    parsed: Document, config: HttpLlmConfig
+) -> tuple[list[tuple[Draft, HttpLlmFunction]], list[OperationError]]:
+    """Every operation drafted, all their schemas normalised at once, then assembled."""
     section = Path(("definitions",)) if parsed.version == "2.0" else Path(("components", "schemas"))
-    drafts = [draft(operation) for operation in parsed.operations if not operation.human]
+    drafts = [draft(op, parsed.schemas) for op in parsed.operations if not op.human]
     pieces: list[tuple[Any, Path]] = []
     offsets: list[int] = []
     for each in drafts:
@@ -150,12 +171,18 @@ def application(
     errors: list[OperationError] = []
     built: list[tuple[Draft, HttpLlmFunction]] = []
     for each, offset in zip(drafts, offsets, strict=True):
-        function = None if each.error else _assemble(each, table, offset, config)
-        if isinstance(function, HttpLlmFunction):
-            built.append((each, function))
-            continue
-        cause, messages = each.error or function or ("reference", [])
-        errors.append(_error(each, cause, messages))
+        outcome = _assemble(each, table, offset, config)
+        if isinstance(outcome, HttpLlmFunction):
+            built.append((each, outcome))
+        else:
+            errors.append(_error(each, *outcome))
+    return built, errors
+
+
+def _named(
+    built: list[tuple[Draft, HttpLlmFunction]], config: HttpLlmConfig
+) -> list[HttpLlmFunction]:
+    """The functions with their unique names and their validation hooks."""
     namings = [
         Naming(
             each.operation.method,
@@ -166,12 +193,16 @@ def application(
         )
         for each, _ in built
     ]
-    names = assign_names(namings, max_length, naming == "operationId")
+    names = assign_names(namings, config.max_length, config.naming == "operationId")
     functions = []
     for (_, function), name in zip(built, names, strict=True):
         function.name = name
+        function.hook = config.validate.get(name)
         functions.append(function)
-    return HttpLlmApplication(functions, errors, config, parsed.servers)
+    unknown = sorted(set(config.validate) - set(names))
+    if unknown:
+        raise ValueError(f"validation hooks name no function: {unknown}")
+    return functions
 
 
 def _error(each: Draft, cause: str, messages: list[str]) -> OperationError:
@@ -197,6 +228,8 @@ def _assemble(
     each: Draft, table: SchemaTable, offset: int, config: HttpLlmConfig
 ) -> HttpLlmFunction | tuple[str, list[str]]:
     """The function of a draft whose schemas were normalised, or its error."""
+    if each.error is not None:
+        return each.error
     pieces = table.pieces
     properties: dict[str, Any] = {}
     required: list[str] = []
@@ -255,7 +288,7 @@ def _assemble(
         if isinstance(raw.get("tags"), list)
         else [],
         summary=raw.get("summary") if isinstance(raw.get("summary"), str) else None,
-        _operation=raw,
+        _operation=each.operation.normalised(),
         _route=route,
     )
     if config.strict:
@@ -269,24 +302,39 @@ def _assemble(
 
 
 def _make_strict(function: HttpLlmFunction) -> list[str]:
-    from llmapp.schema._strict import make_strict
-
     problems: list[str] = []
 
     def report(path: str, reason: str, in_definition: bool) -> None:
         problems.append(f"{path or 'parameters'}: {reason}")
 
-    strict = make_strict(function.parameters, report)
+    strict = make_strict(_closed(function.parameters), report)
     if not problems:
         function.validation_parameters = function.parameters
         function.parameters = strict
     return problems
 
 
-def _predicate(separate: SchemaPredicate | None, route: Any) -> SchemaPredicate | None:
-    from llmapp.schema import is_file, is_human
+def _closed(schema: Any) -> Any:
+    """A copy where every object that lists properties but says nothing of others refuses
+    them: JSON Schema leaves such objects open, OpenAI's strict mode wants them closed."""
+    if not is_mapping(schema):
+        return schema
+    out = dict(schema)
+    for tokens, sub in subschemas(schema):
+        if len(tokens) == 1:
+            out[tokens[0]] = _closed(sub)
+            continue
+        keyword, inner = tokens
+        if out[keyword] is schema[keyword]:
+            out[keyword] = copy.copy(schema[keyword])
+        out[keyword][int(inner) if isinstance(out[keyword], list) else inner] = _closed(sub)
+    if "properties" in out and "additionalProperties" not in out:
+        out["additionalProperties"] = False
+    return out
 
-    multipart = route.body is not None and route.body.media_type.startswith("multipart/")
+
+def _predicate(separate: SchemaPredicate | None, route: Any) -> SchemaPredicate | None:
+    multipart = route.body is not None and route.body.kind in ("multipart", "raw")
     if separate is None and not multipart:
         return None
     configured = separate
@@ -302,8 +350,7 @@ def _predicate(separate: SchemaPredicate | None, route: Any) -> SchemaPredicate 
 
 
 def _separate(function: HttpLlmFunction, predicate: SchemaPredicate) -> Separated | None:
-    from llmapp import Separated, validator
-    from llmapp.separate import split_parameters
+    from llmapp import validator  # the compiler loads on first validation
 
     llm, human = split_parameters(function.parameters, predicate)
     if human is None:

@@ -9,9 +9,11 @@ parameters; required when one of them is) and ``body`` (required when the docume
 says so). Header and cookie parameters are never asked of the model: the caller's
 connection supplies them.
 
-Supported bodies: JSON (``application/json``, ``*/*``, ``+json``), then
-``application/x-www-form-urlencoded``, then ``multipart/form-data`` (file parts become
-human-side through the separation), then ``text/plain``, in that order of preference.
+Supported bodies, in this order of preference: JSON (``application/json``, ``*/*``,
+``+json``), ``application/x-www-form-urlencoded``, ``multipart/form-data`` (file parts
+become human-side through the separation), ``text/plain``, then a raw upload (binary
+media types, or a string schema): a binary string the human supplies whole. A body
+whose every media type is none of these (an XML object) is an error.
 The output is the JSON (or text) body of the ``200``, else ``201``, else the first other
 2xx, else the ``default`` response; another media type gives no output schema.
 """
@@ -26,7 +28,7 @@ from typing import Any
 from llmapp.http._function import Body, Parameter, Route
 from llmapp.http._naming import identifier_key
 from llmapp.http._upgrade import Operation
-from llmapp.jsonschema import Path, is_mapping
+from llmapp.jsonschema import Path, is_mapping, ref_name
 
 __all__ = ["Draft", "describe", "draft"]
 
@@ -48,15 +50,32 @@ def json_media(media_type: str) -> bool:
     return base in ("application/json", "*/*") or base.endswith("+json")
 
 
-def _body_rank(media_type: str) -> int | None:
+# Body kinds in order of preference; the first a media type of the body has wins.
+_KINDS = ("json", "form", "multipart", "text", "raw")
+_BY_MEDIA = {
+    "application/x-www-form-urlencoded": "form",
+    "multipart/form-data": "multipart",
+    "text/plain": "text",
+}
+_RAW_PREFIXES = ("application/octet-stream", "image/", "audio/", "video/")
+
+
+def body_kind(media_type: str, schema: Any) -> str | None:
+    """How a request body of this media type is written, or None when it cannot be.
+
+    ``raw`` is a whole body of bytes a human supplies (an upload): the binary media types,
+    and any other type whose schema is a string or absent; an XML object, say, is not.
+    """
     base = media_type.split(";", 1)[0].strip().lower()
     if json_media(base):
-        return 0
-    return {
-        "application/x-www-form-urlencoded": 1,
-        "multipart/form-data": 2,
-        "text/plain": 3,
-    }.get(base)
+        return "json"
+    if base in _BY_MEDIA:
+        return _BY_MEDIA[base]
+    if base.startswith(_RAW_PREFIXES) or not is_mapping(schema) or not schema:
+        return "raw"
+    declared = schema.get("type")
+    strings = declared == "string" or (isinstance(declared, list) and "string" in declared)
+    return "raw" if strings else None
 
 
 @dataclass
@@ -80,8 +99,12 @@ class Draft:
         return len(self.pieces) - 1
 
 
-def draft(operation: Operation) -> Draft:
-    """Where the operation's arguments go and the schemas it needs, or its error."""
+def draft(operation: Operation, named: Mapping[str, Any]) -> Draft:
+    """Where the operation's arguments go and the schemas it needs, or its error.
+
+    ``named`` are the document's named schemas, to tell whether a lone query parameter
+    given by reference is an object (its properties are then the query keys).
+    """
     where = operation.where
     result = Draft(operation, Route(operation.method, operation.path), [])
     if operation.method in _UNSUPPORTED_METHODS:
@@ -90,6 +113,31 @@ def draft(operation: Operation) -> Draft:
     if operation.problems:
         result.error = ("reference", list(operation.problems))
         return result
+    path_parameters = _path_parameters(operation, result)
+    query, headers = _other_parameters(operation, result)
+    body = _body(operation, result)
+    if result.error is not None:
+        return result
+    success = _output(operation, result)
+    spread = None
+    if len(query) == 1 and query[0].style == "form" and query[0].explode:
+        schema = result.pieces[result.query_schemas[0]][0]
+        target = (
+            named.get(ref_name(schema.get("$ref", "")) or "", schema)
+            if is_mapping(schema)
+            else None
+        )
+        if is_mapping(target) and (target.get("type") == "object" or "properties" in target):
+            spread = query[0]
+    result.route = Route(
+        operation.method, operation.path, tuple(path_parameters), tuple(query), tuple(headers),
+        body, spread, success,
+    )  # fmt: skip
+    return result
+
+
+def _path_parameters(operation: Operation, result: Draft) -> list[Parameter]:
+    """The template's parameters in order (undeclared ones are strings), keys made identifiers."""
     declared = {p["name"]: p for p in operation.parameters if p["in"] == "path"}
     path_parameters: list[Parameter] = []
     for name in _TEMPLATE.findall(operation.path):
@@ -109,6 +157,13 @@ def draft(operation: Operation) -> Draft:
         at = result.piece(parameter.get("schema", {}), _parameter_at(operation, parameter))
         result.path_schemas.append(at)
         _describe_key(result, key, parameter)
+    return path_parameters
+
+
+def _other_parameters(
+    operation: Operation, result: Draft
+) -> tuple[list[Parameter], list[Parameter]]:
+    """The query parameters (the model's ``query`` object), and the header and cookie ones."""
     query: list[Parameter] = []
     headers: list[Parameter] = []
     for parameter in operation.parameters:
@@ -128,20 +183,7 @@ def draft(operation: Operation) -> Draft:
             result.query_required = result.query_required or entry.required
         else:
             headers.append(entry)
-    body = _body(operation, result)
-    if result.error is not None:
-        return result
-    success = _output(operation, result)
-    spread = None
-    if len(query) == 1 and query[0].style == "form" and query[0].explode:
-        schema = result.pieces[result.query_schemas[0]][0]
-        if is_mapping(schema) and (schema.get("type") == "object" or "$ref" in schema):
-            spread = query[0]
-    result.route = Route(
-        operation.method, operation.path, tuple(path_parameters), tuple(query), tuple(headers),
-        body, spread, success,
-    )  # fmt: skip
-    return result
+    return query, headers
 
 
 def _free(key: str, taken: list[str]) -> str:
@@ -151,7 +193,8 @@ def _free(key: str, taken: list[str]) -> str:
 
 
 def _parameter_at(operation: Operation, parameter: Mapping[str, Any]) -> Path:
-    return operation.where.key("parameters").key(str(parameter.get("name"))).key("schema")
+    key = (str(parameter.get("in")), str(parameter.get("name")))
+    return operation.locations.get(key, operation.where.key("parameters")).key("schema")
 
 
 def _describe_key(result: Draft, key: str, parameter: Mapping[str, Any]) -> None:
@@ -168,9 +211,9 @@ def _body(operation: Operation, result: Draft) -> Body | None:
     if not is_mapping(content) or not content:
         return None
     ranked = sorted(
-        (rank, index, str(media_type))
-        for index, media_type in enumerate(content)
-        if (rank := _body_rank(str(media_type))) is not None
+        (_KINDS.index(kind), index, str(media_type), kind)
+        for index, (media_type, media) in enumerate(content.items())
+        if (kind := body_kind(str(media_type), _schema_of(media))) is not None
     )
     where = operation.where.key("requestBody").key("content")
     if not ranked:
@@ -178,12 +221,12 @@ def _body(operation: Operation, result: Draft) -> Body | None:
         result.error = (
             "media type",
             [f"{where}: no supported request media type ({listed}); supported: JSON, "
-             "application/x-www-form-urlencoded, multipart/form-data, text/plain"],
+             "form-urlencoded, multipart, text/plain, and binary uploads"],
         )  # fmt: skip
         return None
-    media_type = ranked[0][2]
+    _, _, media_type, kind = ranked[0]
     media = content[media_type] if is_mapping(content[media_type]) else {}
-    schema = {"type": "string"} if media_type.startswith("text/plain") else media.get("schema", {})
+    schema = _BODY_SCHEMAS[kind](media_type, media.get("schema", {}))
     if is_mapping(schema) and isinstance(request.get("description"), str):
         schema = {**schema, "description": request["description"]}
     result.body_schema = result.piece(schema, where.key(media_type).key("schema"))
@@ -195,7 +238,29 @@ def _body(operation: Operation, result: Draft) -> Body | None:
         for name, spec in (encoding.items() if is_mapping(encoding) else ())
         if is_mapping(spec) and isinstance(spec.get("contentType"), str)
     }
-    return Body(media_type, request.get("required") is True, parts)
+    return Body(media_type, kind, request.get("required") is True, parts)
+
+
+def _schema_of(media: Any) -> Any:
+    return media.get("schema") if is_mapping(media) else None
+
+
+def _binary(media_type: str, schema: Any) -> Any:
+    return {"type": "string", "format": "binary", "contentMediaType": media_type}
+
+
+def _declared(media_type: str, schema: Any) -> Any:
+    return schema
+
+
+_BODY_SCHEMAS = {
+    "json": _declared,
+    "form": _declared,
+    "multipart": _declared,
+    "text": lambda media_type, schema: {"type": "string"},
+    "raw": _binary,
+}
+"""The body schema the model (or, for ``raw``, the human) composes, per body kind."""
 
 
 def _output(operation: Operation, result: Draft) -> str | None:

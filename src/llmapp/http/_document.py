@@ -28,7 +28,9 @@ class DocumentError(LlmappError):
 
 
 def load(source: Mapping[str, Any] | str | Path) -> dict[str, Any]:
-    """The document as a new dict, with references to other files bundled in.
+    """The document as a dict, with references to other files bundled in.
+
+    A document given as a dict is not copied: nothing later changes it.
 
     Args:
         source: the document itself, a path to a ``.json``/``.yaml`` file, or its text.
@@ -37,7 +39,7 @@ def load(source: Mapping[str, Any] | str | Path) -> dict[str, Any]:
         DocumentError: the text is neither JSON nor YAML, or is not an object.
     """
     if is_mapping(source):
-        return copy.deepcopy(dict(source))
+        return dict(source)
     if isinstance(source, Path) or (
         isinstance(source, str) and "\n" not in source and _is_file(source)
     ):

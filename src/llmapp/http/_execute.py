@@ -15,15 +15,18 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from llmapp import CallResult, ValidationFailure, ValidationIssue, coerce, parse
 from llmapp._errors import ExecutionError, LlmappError
+from llmapp.explain import feedback
 from llmapp.http._function import HttpLlmFunction
 from llmapp.http._request import Request, build
 from llmapp.jsonschema import MISSING
+from llmapp.separate import merge_values
 
 if TYPE_CHECKING:
     import httpx
 
-    from llmapp import CallResult, Validation, ValidationFailure
+    from llmapp import Validation
     from llmapp.http._application import HttpLlmApplication
 
 __all__ = [
@@ -117,8 +120,6 @@ class ArgumentError(LlmappError):
     """
 
     def __init__(self, validation: ValidationFailure) -> None:
-        from llmapp import feedback
-
         self.validation = validation
         self.feedback = feedback(validation)
         super().__init__(f"wrong arguments, nothing sent:\n{self.feedback}")
@@ -278,8 +279,6 @@ def _request(
 
 
 def _validated(function: HttpLlmFunction, arguments: Any) -> Any:
-    from llmapp import ValidationFailure, ValidationIssue, coerce, parse
-
     data = arguments
     if arguments is None:
         data = {}
@@ -325,8 +324,6 @@ def _merged(function: HttpLlmFunction, data: Any, human: Mapping[str, Any] | Non
             + (f"; missing {missing}" if missing else "")
             + (f"; unknown {unknown}" if unknown else "")
         )
-    from llmapp.separate import merge_values
-
     return merge_values(data, given)
 
 
@@ -379,8 +376,6 @@ def _answered(function: HttpLlmFunction, response: HttpResponse) -> CallResult:
 
 
 def _result(function: HttpLlmFunction, **fields: Any) -> CallResult:
-    from llmapp import CallResult
-
     return CallResult(
         name=function.name, deprecated=function.deprecated, **{"success": False, **fields}
     )
@@ -391,8 +386,6 @@ def _wrong(function: HttpLlmFunction, wrong: ArgumentError) -> CallResult:
 
 
 def _unknown(name: str, available: list[str]) -> CallResult:
-    from llmapp import CallResult, ValidationFailure, ValidationIssue
-
     close = difflib.get_close_matches(name, available, n=3, cutoff=0.5)
     hint = f" Did you mean {', '.join(repr(c) for c in close)}?" if close else ""
     text = f"There is no function named {name!r}.{hint} The functions are: {', '.join(available)}."

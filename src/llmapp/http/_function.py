@@ -7,6 +7,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from llmapp import ValidationFailure, ValidationIssue, ValidationSuccess
+
 if TYPE_CHECKING:
     from llmapp import Separated, Validation
 
@@ -42,13 +44,15 @@ class Body:
     """The request body: its media type and how multipart parts are encoded.
 
     Attributes:
-        media_type: ``application/json``, ``application/x-www-form-urlencoded``,
-            ``multipart/form-data`` or ``text/plain`` (or a ``+json`` type).
+        media_type: the media type sent as ``content-type``.
+        kind: how the value is written: ``json``, ``form`` (urlencoded), ``multipart``,
+            ``text`` or ``raw`` (bytes a human supplies, sent as they are).
         required: the document says a body must be sent.
         encoding: per-property ``contentType`` of form and multipart parts.
     """
 
     media_type: str
+    kind: str = "json"
     required: bool = False
     encoding: Mapping[str, str] = field(default_factory=dict)
 
@@ -136,7 +140,7 @@ class HttpLlmFunction:
         """The generated validation alone, whatever hook the function has."""
         check = self._validator
         if check is None:
-            from llmapp import validator
+            from llmapp import validator  # the compiler loads on first validation
 
             check = self._validator = validator(self.checked_parameters)
         return check(arguments)
@@ -192,8 +196,6 @@ class OperationError:
 
 
 def _run_hook(hook: Callable[[Any], Validation], arguments: Any) -> Validation:
-    from llmapp import ValidationFailure, ValidationIssue, ValidationSuccess
-
     try:
         outcome: object = hook(arguments)
     except Exception as error:  # a hook's bug is reported, never propagated

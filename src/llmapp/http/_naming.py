@@ -14,7 +14,7 @@ is ``shoppings_sellers_sales_reviews_getBySaleIdAndId``. As in the reference:
 
 Then the name is the accessor joined by ``_``, every character outside ``[A-Za-z0-9_-]``
 replaced by ``_``. Names still equal get ``_2``, ``_3``... in document order. A name
-over ``max_length`` is replaced by the shortest tail of its accessor that fits and is free
+over ``max_length`` is replaced by the longest tail of its accessor that fits and is free
 (dropping leading segments), else by its first characters and a hash of the whole name:
 never a random id, so the names are the same on every run.
 """
@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -155,21 +156,24 @@ def _accessors(namings: Sequence[Naming]) -> None:
                 naming.accessor = [str(part) for part in declared]
             else:
                 naming.accessor = [*namespace, alias]
+    # An accessor that is a whole other accessor's prefix would make one name both a
+    # function and a namespace in the reference's SDK; its segment there gets a "_".
+    whole = Counter(tuple(naming.accessor) for naming in namings)
     for naming in namings:
-        while True:
-            neighbour = next(
-                (
-                    other
-                    for other in namings
-                    if len(other.accessor) < len(naming.accessor)
-                    and naming.accessor[: len(other.accessor)] == other.accessor
-                ),
-                None,
-            )
-            if neighbour is None:
-                break
-            at = len(neighbour.accessor) - 1
+        at = _prefix_end(naming.accessor, whole)
+        while at is not None:
+            whole[tuple(naming.accessor)] -= 1
             naming.accessor[at] = "_" + naming.accessor[at]
+            whole[tuple(naming.accessor)] += 1
+            at = _prefix_end(naming.accessor, whole)
+
+
+def _prefix_end(accessor: list[str], whole: Counter[tuple[str, ...]]) -> int | None:
+    """The last index of the shortest other accessor that begins ``accessor``, or None."""
+    for end in range(1, len(accessor)):
+        if whole[tuple(accessor[:end])] > 0:
+            return end - 1
+    return None
 
 
 def _clean(name: str) -> str:

@@ -9,20 +9,21 @@
   ``spaceDelimited``/``pipeDelimited``/``tabDelimited``, ``deepObject`` (``a[b][c]=v``),
   and ``json`` for a parameter given as content. Booleans are ``true``/``false``;
   ``null`` leaves the key out.
-- Bodies: JSON as is; form-urlencoded with each property a key (arrays repeated, objects
-  as JSON); multipart with bytes, file objects or ``(filename, content[, type])`` as
-  files and other values as fields; ``text/plain`` as text.
+- Bodies: JSON as is; a raw upload as its bytes; form-urlencoded with each property a
+  key (arrays repeated, objects as JSON); multipart with bytes, file objects or
+  ``(filename, content[, type])`` as files and other values as fields; ``text/plain``
+  as text.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import quote
 
-from llmapp.http._function import Parameter, Route
+from llmapp.http._function import Body, Parameter, Route
 
 __all__ = ["Request", "build"]
 
@@ -134,25 +135,47 @@ def build(route: Route, arguments: Mapping[str, Any], host: str) -> Request:
             request.params.extend(query_pairs(found, name, value))
     body = route.body
     if body is not None and "body" in arguments:
-        _body(request, body.media_type, body.encoding, arguments["body"])
+        _WRITERS[body.kind](request, body, arguments["body"])
     return request
 
 
-def _body(request: Request, media_type: str, encoding: Mapping[str, str], value: Any) -> None:
-    base = media_type.split(";", 1)[0].strip().lower()
-    if base == "application/x-www-form-urlencoded":
-        request.data = _fields(value)
-    elif base.startswith("multipart/"):
-        request.files, request.data = _parts(value, encoding)
-    elif base.startswith("text/"):
-        request.content = value if isinstance(value, (str, bytes)) else text(value)
-        request.headers["content-type"] = media_type
-    else:
+def _json(request: Request, body: Body, value: Any) -> None:
+    if body.media_type.split(";", 1)[0].strip().lower() in ("application/json", "*/*"):
         request.json, request.has_json = value, True
-        if base not in ("application/json", "*/*"):
-            request.content = json.dumps(value, ensure_ascii=False).encode()
-            request.headers["content-type"] = media_type
-            request.json, request.has_json = None, False
+    else:  # a +json type: httpx's json= would say application/json
+        request.content = json.dumps(value, ensure_ascii=False).encode()
+        request.headers["content-type"] = body.media_type
+
+
+def _form(request: Request, body: Body, value: Any) -> None:
+    request.data = _fields(value)
+
+
+def _multipart(request: Request, body: Body, value: Any) -> None:
+    request.files, request.data = _parts(value, body.encoding)
+
+
+def _text(request: Request, body: Body, value: Any) -> None:
+    request.content = value if isinstance(value, (str, bytes)) else text(value)
+    request.headers["content-type"] = body.media_type
+
+
+def _raw(request: Request, body: Body, value: Any) -> None:
+    if hasattr(value, "read"):
+        value = value.read()
+    request.content = value if isinstance(value, (str, bytes)) else bytes(value)
+    wildcard = "*" in body.media_type
+    request.headers["content-type"] = "application/octet-stream" if wildcard else body.media_type
+
+
+_WRITERS: dict[str, Callable[[Request, Body, Any], None]] = {
+    "json": _json,
+    "form": _form,
+    "multipart": _multipart,
+    "text": _text,
+    "raw": _raw,
+}
+"""How each kind of body is written into the request."""
 
 
 def _fields(value: Any) -> dict[str, Any]:

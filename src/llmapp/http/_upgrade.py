@@ -72,6 +72,17 @@ class Operation:
     security: list[Any] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
     human: bool = False
+    locations: dict[tuple[str, str], Path] = field(default_factory=dict)
+
+    def normalised(self) -> dict[str, Any]:
+        """The operation in 3.1 form: merged parameters, references followed."""
+        out = {k: v for k, v in self.original.items() if k not in ("parameters", "requestBody")}
+        out["parameters"] = self.parameters
+        if self.request_body is not None:
+            out["requestBody"] = self.request_body
+        out["responses"] = self.responses
+        out["security"] = self.security
+        return out
 
 
 @dataclass
@@ -225,6 +236,7 @@ class _Reader:
                         operation.problems.append(f"{at}: a parameter needs 'name' and 'in'")
                     continue
                 merged[(found["in"], found["name"])] = (found, at)
+                operation.locations[(found["in"], found["name"])] = at
         if self.swagger:
             self.swagger_parameters(operation, raw, list(merged.values()))
         else:

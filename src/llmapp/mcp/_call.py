@@ -7,7 +7,9 @@ feedback text and the server is not called; valid arguments go to ``tools/call``
 The answer is a ``CallResult``, as ``LlmApplication.execute`` returns: a tool
 result with ``isError`` becomes ``error`` (an ``McpToolError`` carrying the tool's
 text), a success becomes ``value``/``data`` (the structured content, else the
-text content read as JSON where it is JSON, else the text).
+text content read as JSON where it is JSON, else the text). For a function of a
+``strict=True`` application, the ``null`` the model wrote for an optional key is left
+out of what is sent (``without_strict_nulls``), so the tool sees its own schema honoured.
 """
 
 from __future__ import annotations
@@ -20,11 +22,14 @@ from typing import Any
 from llmapp._errors import LlmappError
 from llmapp.app import CallResult
 from llmapp.explain import feedback
+from llmapp.jsonschema import MISSING, is_mapping, resolve_pointer
 from llmapp.mcp._functions import McpLlmFunction
 from llmapp.repair import coerce, parse
 from llmapp.validate._result import ValidationFailure, ValidationIssue
 
-__all__ = ["McpToolError", "call", "unknown"]
+__all__ = ["McpToolError", "call", "unknown", "without_strict_nulls"]
+
+Schema = dict[str, Any]
 
 
 class McpToolError(LlmappError):
@@ -63,7 +68,10 @@ async def call(session: Any, function: McpLlmFunction, arguments: Any) -> CallRe
     validation = function.validate(coerce(data, function.parameters))
     if not validation.success:
         return _failed(name, validation)
-    answer = _wire(await session.call_tool(name, validation.data))
+    sent = validation.data
+    if function.source_parameters is not None:
+        sent = without_strict_nulls(sent, function.source_parameters, function.source_parameters)
+    answer = _wire(await session.call_tool(name, sent))
     content = [_wire(block) for block in answer.get("content") or []]
     if answer.get("isError"):
         error = McpToolError(_text(content) or f"{name} failed", content)
@@ -71,6 +79,47 @@ async def call(session: Any, function: McpLlmFunction, arguments: Any) -> CallRe
     structured = answer.get("structuredContent")
     value = structured if structured is not None else _from_text(_text(content))
     return CallResult(name=name, success=True, value=value, data=value)
+
+
+def without_strict_nulls(value: Any, schema: Any, root: Schema) -> Any:
+    """The value without the ``null`` strict mode made the model write for optional keys.
+
+    Walks ``properties`` and ``items`` of the tool's own schema (through ``$ref``); a key
+    the tool does not require, whose own schema refuses ``null``, is left out when null.
+    """
+    schema = _resolved(schema, root)
+    properties = schema.get("properties") if is_mapping(schema) else None
+    if isinstance(value, dict) and is_mapping(properties):
+        required = set(schema.get("required", ()))
+        kept = {}
+        for key, item in value.items():
+            inner = properties.get(key)
+            if inner is None:
+                kept[key] = item
+            elif item is not None:
+                kept[key] = without_strict_nulls(item, inner, root)
+            elif key in required or _takes_null(inner, root):
+                kept[key] = None
+        return kept
+    items = schema.get("items") if is_mapping(schema) else None
+    if isinstance(value, list) and is_mapping(items):
+        return [without_strict_nulls(item, items, root) for item in value]
+    return value
+
+
+def _resolved(schema: Any, root: Schema) -> Any:
+    seen = 0
+    while is_mapping(schema) and isinstance(schema.get("$ref"), str) and seen < 32:
+        target = resolve_pointer(root, schema["$ref"], fragment=True)
+        schema, seen = ({} if target is MISSING else target), seen + 1
+    return schema
+
+
+def _takes_null(schema: Any, root: Schema) -> bool:
+    from llmapp.validate import validator
+
+    whole = {**schema, "$defs": root["$defs"]} if "$defs" in root and is_mapping(schema) else schema
+    return bool(validator(whole)(None).success)
 
 
 def unknown(name: str, available: list[str]) -> CallResult:

@@ -2,12 +2,14 @@
 
 A tool's ``inputSchema`` goes through ``llmapp.jsonschema.normalise`` (any draft, boolean
 schemas, ``definitions``, unused or missing reference targets) and becomes ``parameters``:
-an object schema with ``properties``, ``required`` and, unless the tool says otherwise,
-``additionalProperties: false`` (a key the tool does not declare is a mistake the model
-should hear about, as with class functions). ``outputSchema`` becomes ``output`` the same
-way. The tool's annotations become tags (``readOnly``, ``destructive``/``additive``,
-``idempotent``, ``openWorld``/``closedWorld``: the tags ``llmapp.vendors.mcp`` reads when
-serving), so a tool list served again keeps its hints.
+an object schema with ``properties`` and ``required`` (a root that is only a ``$ref`` is
+replaced by the definition it names). The root gets ``additionalProperties: false``
+unless the tool says itself what undeclared keys may be, or declares keys in branches
+(``allOf``, ``anyOf``, ``$ref``...): a key the tool does not declare is a mistake the
+model should hear about, as with class functions. ``outputSchema`` becomes ``output``
+the same way. The tool's annotations become tags (``readOnly``, ``destructive`` or
+``additive``, ``idempotent``, ``openWorld`` or ``closedWorld``: the tags
+``llmapp.vendors.mcp`` reads when serving), so a tool list served again keeps its hints.
 
 A tool that cannot be converted (no name, a schema that is not an object, a reference to
 nothing, a schema the validator cannot compile) is an ``McpToolProblem`` in ``errors``,
@@ -16,13 +18,20 @@ with a located message; the other tools still convert.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from llmapp._errors import ExecutionError, LlmappError
-from llmapp.jsonschema import declared_types, normalise
+from llmapp.jsonschema import (
+    declared_types,
+    is_mapping,
+    normalise,
+    ref_name,
+    resolve_pointer,
+)
 from llmapp.vendors.mcp import ANNOTATION_TAGS
 
 __all__ = ["McpLlmApplication", "McpLlmFunction", "McpToolProblem", "application"]
@@ -50,6 +59,8 @@ class McpLlmFunction:
         tool: the tool as the server listed it (wire spelling).
         deprecated: always ``False`` (MCP has no such flag).
         separated: always ``None`` (an MCP tool has no human side).
+        source_parameters: with ``strict=True``, the tool's own input schema (in
+            LLM-schema form) that ``parameters`` is the strict form of; else ``None``.
     """
 
     name: str
@@ -62,6 +73,7 @@ class McpLlmFunction:
     tool: dict[str, Any] = field(default_factory=dict, repr=False)
     deprecated: bool = False
     separated: None = None
+    source_parameters: Schema | None = field(default=None, repr=False)
     _check: Callable[[Any], Any] | None = field(default=None, repr=False)
 
     def validate(self, arguments: Any) -> Any:
@@ -154,12 +166,17 @@ class McpLlmApplication:
         raise ExecutionError("MCP sessions are asynchronous: use aexecute() or acall_tools()")
 
 
-def application(tools: Any) -> McpLlmApplication:
+def application(tools: Any, *, strict: bool = False) -> McpLlmApplication:
     """LLM functions for an MCP server's tools.
 
     Args:
         tools: a ``ListToolsResult``, a list of ``mcp.types.Tool``, or plain dicts
             (``name``, ``description``, ``inputSchema``, ``outputSchema``...).
+        strict: give each function OpenAI's structured-output form of its input schema,
+            as ``application(cls, strict=True)`` does (every property required, optional
+            ones nullable); a tool that strict mode cannot express is an error. The model
+            then writes ``null`` for an optional key: ``call`` leaves such keys out of
+            what it sends, so the server sees its own schema honoured.
 
     Returns:
         An ``McpLlmApplication``: ``functions`` for the tools that convert, ``errors``
@@ -174,7 +191,7 @@ def application(tools: Any) -> McpLlmApplication:
     functions: list[McpLlmFunction] = []
     errors: list[McpToolProblem] = []
     for tool in _tools(tools):
-        converted = _function(tool)
+        converted = _function(tool, strict)
         if isinstance(converted, McpLlmFunction):
             functions.append(converted)
         else:
@@ -193,7 +210,7 @@ def _tools(tools: Any) -> Iterable[dict[str, Any]]:
         yield dump(by_alias=True, exclude_none=True, mode="json") if callable(dump) else tool
 
 
-def _function(tool: Any) -> McpLlmFunction | list[McpToolProblem]:
+def _function(tool: Any, strict: bool) -> McpLlmFunction | list[McpToolProblem]:
     if not isinstance(tool, Mapping):
         return [McpToolProblem(None, "tool", f"not a tool object: {type(tool).__name__}")]
     name = tool.get("name")
@@ -209,6 +226,9 @@ def _function(tool: Any) -> McpLlmFunction | list[McpToolProblem]:
     if parameters is not None:
         parameters = _parameters(named, parameters, problems)
     output = _schema(named, tool, "outputSchema", problems) if "outputSchema" in tool else None
+    source = None
+    if strict and parameters is not None:
+        source, parameters = parameters, _strict(named, parameters, problems)
     check = _compiled(named, parameters, problems) if parameters is not None else None
     if problems or parameters is None:
         return problems
@@ -225,6 +245,7 @@ def _function(tool: Any) -> McpLlmFunction | list[McpToolProblem]:
         tags=_tags(annotations),
         annotations=annotations,
         tool=dict(tool),
+        source_parameters=source,
         _check=check,
     )
 
@@ -240,8 +261,17 @@ def _schema(
     return schema
 
 
+_OPEN = ("additionalProperties", "patternProperties", "unevaluatedProperties")
+"""Keywords with which a tool says itself what undeclared keys may be."""
+
+_COMPOSED = ("$ref", "allOf", "anyOf", "oneOf", "not", "if", "then", "else", "dependentSchemas")
+"""Keywords that may declare keys elsewhere than the root's ``properties``: such a root is
+not closed, since ``additionalProperties`` would refuse the keys they declare."""
+
+
 def _parameters(name: str | None, schema: Schema, problems: list[McpToolProblem]) -> Schema | None:
     """The input schema as a parameters object: typed, with properties, closed by default."""
+    schema = _inlined(schema)
     declared = declared_types(schema)
     if declared is not None and declared != frozenset({"object"}):
         types = " | ".join(sorted(declared))
@@ -250,13 +280,39 @@ def _parameters(name: str | None, schema: Schema, problems: list[McpToolProblem]
     parameters: Schema = {"type": "object", "properties": {}}
     parameters.update(schema)
     parameters.setdefault("required", [])
-    if not any(key in parameters for key in _OPENING):
+    if not any(key in parameters for key in (*_OPEN, *_COMPOSED)):
         parameters["additionalProperties"] = False
     return parameters
 
 
-_OPENING = ("additionalProperties", "patternProperties", "unevaluatedProperties")
-"""Keywords with which a tool says itself what undeclared keys may be."""
+def _inlined(schema: Schema) -> Schema:
+    """A root that is only a reference (zod's ``{"$ref": "#/definitions/X"}``) as the
+    definition it names, so the parameters object has its properties at the root."""
+    ref = schema.get("$ref")
+    if not isinstance(ref, str):
+        return schema
+    target = resolve_pointer(schema, ref, fragment=True)
+    if not is_mapping(target) or "$ref" in target:
+        return schema
+    inlined = {key: value for key, value in schema.items() if key != "$ref"}
+    inlined.update(target)
+    name, defs = ref_name(ref), inlined.get("$defs")
+    if is_mapping(defs) and name in defs and json.dumps(inlined).count(json.dumps(ref)) == 0:
+        inlined["$defs"] = {key: value for key, value in defs.items() if key != name}
+        if not inlined["$defs"]:
+            del inlined["$defs"]
+    return inlined
+
+
+def _strict(name: str | None, parameters: Schema, problems: list[McpToolProblem]) -> Schema:
+    from llmapp.vendors.openai import strict_parameters
+
+    strict, found = strict_parameters(parameters)
+    problems += [
+        McpToolProblem(name, f"inputSchema.{path}" if path else "inputSchema", f"strict: {reason}")
+        for path, reason in found
+    ]
+    return strict
 
 
 def _compiled(

@@ -1,4 +1,5 @@
-"""Stage 2: the LLM schema, emitted from the type model; predicates over any schema."""
+"""Stage 2: the LLM schema, emitted from the type model; predicates and OpenAI's strict
+rules (``make_strict``) over any schema."""
 
 from llmapp.schema._predicates import (
     HUMAN_KEYWORD,
@@ -15,6 +16,7 @@ from llmapp.schema._predicates import (
     is_union,
     is_unknown,
 )
+from llmapp.schema._strict import make_strict
 
 __all__ = [
     "HUMAN_KEYWORD",
@@ -30,4 +32,5 @@ __all__ = [
     "is_string",
     "is_union",
     "is_unknown",
+    "make_strict",
 ]

@@ -134,13 +134,14 @@ def export_error(source: Any, vendor: str, problems: list[tuple[str, str]]) -> E
     Args:
         source: what was exported (an application names its class in every location).
         vendor: the vendor's name, for the error's subject.
-        problems: ``(location, reason)``, the location written ``method.param.path``.
+        problems: ``(location, reason)``, the location written ``method.param.path``
+            (empty for a problem of the whole request).
     """
     from llmapp._errors import BuildProblem, LlmApplicationError
 
     prefix = owner(source)
     located = [
-        BuildProblem(f"{prefix}.{where}" if prefix else where, reason)
+        BuildProblem(".".join(part for part in (prefix, where) if part) or "tools", reason)
         for where, reason in dict.fromkeys(problems)
     ]
     return LlmApplicationError(f"{prefix or 'the functions'} (exported for {vendor})", located)

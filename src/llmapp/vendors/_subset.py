@@ -12,9 +12,11 @@ row per keyword it accepts, with a test of the values it accepts there. Then:
   ``Refusal(tokens, reason)``: the JSON-pointer tokens of the subschema and why.
 
 Shared helpers for the vendor checkers: ``walk`` (every subschema with its pointer
-tokens), ``transform`` (rebuild a schema through its subschemas), ``definitions``
-and ``recursive_definitions``, ``where`` (a refusal as ``param.path`` for build
-errors) and ``note`` (append ``@keyword value`` lines to a description).
+tokens), ``transform`` (rebuild a schema through its subschemas), ``definitions``,
+``recursive_definitions`` and ``inline_refs``, ``where`` (a refusal as ``param.path``
+for build errors), ``note`` and ``text`` (``@keyword value`` description lines),
+``is_object``, and the value tests several vendors share (``anything``,
+``json_types``, ``closed``, ``one_schema``).
 """
 
 from __future__ import annotations
@@ -24,16 +26,32 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from llmapp.jsonschema import KEYWORDS, is_mapping, pointer_from, ref_name, subschemas
+from llmapp.jsonschema import (
+    JSON_TYPES,
+    KEYWORDS,
+    declared_types,
+    is_mapping,
+    pointer_from,
+    ref_name,
+    subschemas,
+)
 
 __all__ = [
     "Refusal",
     "Subset",
+    "anything",
+    "closed",
     "conform",
     "definitions",
+    "inline_refs",
+    "is_object",
+    "json_types",
+    "movable",
     "note",
+    "one_schema",
     "recursive_definitions",
     "refusals",
+    "text",
     "transform",
     "walk",
     "where",
@@ -48,6 +66,27 @@ Accept = Callable[[Any], str | None]
 def anything(value: Any) -> str | None:
     """Accepts every value."""
     return None
+
+
+def json_types(value: Any) -> str | None:
+    """``type``: one JSON type name or a list of them."""
+    named = value if isinstance(value, list) else [value]
+    return None if all(name in JSON_TYPES for name in named) else "names an unknown type"
+
+
+def closed(value: Any) -> str | None:
+    """``additionalProperties``: only ``false``."""
+    return None if value is False else "must be false (free-form keys are not supported)"
+
+
+def one_schema(value: Any) -> str | None:
+    """``items``: one schema, not the old tuple form (a list of schemas)."""
+    return None if is_mapping(value) else "must be one schema (not a tuple's list)"
+
+
+def is_object(schema: Mapping[str, Any]) -> bool:
+    """Whether a schema describes an object (declares the type or lists properties)."""
+    return "object" in (declared_types(schema) or ()) or "properties" in schema
 
 
 @dataclass(frozen=True)
@@ -127,7 +166,8 @@ def note(schema: Schema, lines: list[str]) -> Schema:
     return schema
 
 
-def _text(value: Any) -> str:
+def text(value: Any) -> str:
+    """A keyword's value as a description line writes it (strings bare, the rest as JSON)."""
     return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
 
 
@@ -143,7 +183,7 @@ def conform(schema: Mapping[str, Any], subset: Subset) -> Schema:
             if keyword == "default" and value is None and subset.refusal(keyword, value):
                 continue  # a null default says nothing a nullable or optional value does not
             if keyword != "description" and movable(keyword) and subset.refusal(keyword, value):
-                moved.append(f"@{keyword} {_text(value)}")
+                moved.append(f"@{keyword} {text(value)}")
             else:
                 kept[keyword] = value
         return note(transform(kept, visit), moved)

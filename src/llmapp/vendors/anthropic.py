@@ -40,8 +40,12 @@ from llmapp.vendors._subset import (
     Refusal,
     Subset,
     anything,
+    closed,
     conform,
     inline_refs,
+    is_object,
+    json_types,
+    one_schema,
     recursive_definitions,
     refusals,
     transform,
@@ -56,26 +60,13 @@ Schema = dict[str, Any]
 _FORMATS = frozenset(
     {"date-time", "time", "date", "duration", "email", "hostname", "uri", "ipv4", "ipv6", "uuid"}
 )
-_TYPES = frozenset({"string", "number", "integer", "boolean", "object", "array", "null"})
 # Regular-expression features strict tool use cannot compile into its grammar.
 _UNSUPPORTED_REGEX = re.compile(r"\\[1-9bB]|\(\?<?[=!]|\\k<")
 
+# The per-request limits Anthropic documents for strict tool use (counted over all tools).
 MAX_STRICT_TOOLS = 20
 MAX_OPTIONAL_PROPERTIES = 24
 MAX_UNION_PROPERTIES = 16
-
-
-def _types(value: Any) -> str | None:
-    named = value if isinstance(value, list) else [value]
-    return None if all(name in _TYPES for name in named) else "names an unknown type"
-
-
-def _closed(value: Any) -> str | None:
-    return None if value is False else "must be false (free-form keys are not supported)"
-
-
-def _one_schema(value: Any) -> str | None:
-    return None if isinstance(value, Mapping) else "must be one schema (not a tuple's list)"
 
 
 def _primitive(value: Any) -> bool:
@@ -107,11 +98,11 @@ def _pattern(value: Any) -> str | None:
 SUBSET = Subset(
     "Anthropic strict tool use",
     {
-        "type": _types,
+        "type": json_types,
         "properties": anything,
         "required": anything,
-        "additionalProperties": _closed,
-        "items": _one_schema,
+        "additionalProperties": closed,
+        "items": one_schema,
         "anyOf": anything,
         "allOf": anything,
         "enum": _primitives,
@@ -154,9 +145,7 @@ def _refusals(schema: Mapping[str, Any]) -> list[Refusal]:
 
 def _node_refusals(node: Mapping[str, Any]) -> list[str]:
     reasons: list[str] = []
-    declared = node.get("type")
-    is_object = declared == "object" or (isinstance(declared, list) and "object" in declared)
-    if (is_object or "properties" in node) and "additionalProperties" not in node:
+    if is_object(node) and "additionalProperties" not in node:
         reasons.append("an object needs `additionalProperties: false`")
     if "$ref" in node and len(node) > 1:
         reasons.append("a `$ref` cannot have sibling keywords")
@@ -181,9 +170,7 @@ def _closed_objects(schema: Any) -> Any:
     if not isinstance(schema, Mapping):
         return schema
     result = transform(schema, _closed_objects)
-    declared = result.get("type")
-    is_object = declared == "object" or (isinstance(declared, list) and "object" in declared)
-    if (is_object or "properties" in result) and "additionalProperties" not in result:
+    if is_object(result) and "additionalProperties" not in result:
         result["additionalProperties"] = False
     return result
 
@@ -201,7 +188,7 @@ def _request_problems(schemas: list[Schema]) -> list[tuple[str, str]]:
         (unions, MAX_UNION_PROPERTIES, "schemas with anyOf or a list of types"),
     )
     return [
-        ("tools", f"{count} {what} in one request; strict tool use allows {limit}")
+        ("", f"{count} {what} in one request; strict tool use allows {limit}")
         for count, limit, what in limits
         if count > limit
     ]

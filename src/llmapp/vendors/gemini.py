@@ -42,7 +42,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any, Literal
 
-from llmapp.jsonschema import is_mapping, ref_name
+from llmapp.jsonschema import is_mapping, json_type, ref_name
 from llmapp.vendors._calls import Executor, Human, ToolCall, arun, items, read, run
 from llmapp.vendors._source import export_error, tools_of
 from llmapp.vendors._subset import (
@@ -52,10 +52,12 @@ from llmapp.vendors._subset import (
     conform,
     definitions,
     inline_refs,
+    json_types,
     movable,
     note,
     recursive_definitions,
     refusals,
+    text,
     transform,
     walk,
     where,
@@ -75,12 +77,6 @@ __all__ = [
 
 Schema = dict[str, Any]
 Form = Literal["json", "openapi"]
-_TYPES = frozenset({"string", "number", "integer", "boolean", "object", "array", "null"})
-
-
-def _types(value: Any) -> str | None:
-    named = value if isinstance(value, list) else [value]
-    return None if all(name in _TYPES for name in named) else "names an unknown type"
 
 
 def _strings_or_numbers(value: Any) -> str | None:
@@ -117,7 +113,7 @@ SUBSET = Subset(
             ),
             anything,
         ),
-        "type": _types,
+        "type": json_types,
         "enum": _strings_or_numbers,
     },
 )
@@ -133,7 +129,7 @@ def _strings(value: Any) -> str | None:
     return None if ok else "may only list strings"
 
 
-_OPENAPI_TYPES = frozenset({"STRING", "NUMBER", "INTEGER", "BOOLEAN", "ARRAY", "OBJECT"})
+_OPENAPI_TYPES = frozenset({"STRING", "NUMBER", "INTEGER", "BOOLEAN", "ARRAY", "OBJECT", "NULL"})
 
 OPENAPI_SUBSET = Subset(
     "Gemini's OpenAPI Schema",
@@ -236,7 +232,9 @@ def _const_as_enum(schema: Any) -> Any:
         return schema
     result = transform(schema, _const_as_enum)
     if "const" in result and "enum" not in result:
-        result["enum"] = [result.pop("const")]
+        value = result.pop("const")
+        result.setdefault("type", json_type(value))
+        result["enum"] = [value]
     return result
 
 
@@ -287,7 +285,7 @@ def _openapi(schema: Any) -> Any:
     if nullable:
         node["nullable"] = True
     moved = [
-        f"@{keyword} {_text(node.pop(keyword))}"
+        f"@{keyword} {text(node.pop(keyword))}"
         for keyword in list(node)
         if keyword != "description"
         and movable(keyword)
@@ -335,9 +333,10 @@ def _rewritten(node: Schema) -> Schema:
 def _const(node: Schema) -> None:
     value = node.pop("const")
     if isinstance(value, str):
+        node.setdefault("type", "string")
         node["enum"] = [value]
     else:
-        note(node, [f"@const {_text(value)}"])
+        note(node, [f"@const {text(value)}"])
 
 
 def _one_of(node: Schema) -> None:
@@ -349,16 +348,17 @@ def _prefix_items(node: Schema) -> None:
     options = [option for index, option in enumerate(prefix) if option not in prefix[:index]]
     node["items"] = options[0] if len(options) == 1 else {"anyOf": options}
     node["minItems"] = node["maxItems"] = len(prefix)
-    note(node, [f"@prefixItems {_text(prefix)}"])
+    note(node, [f"@prefixItems {text(prefix)}"])
 
 
 def _enum(node: Schema) -> None:
     if not all(isinstance(option, str) for option in node["enum"]):
-        note(node, [f"@enum {_text(node.pop('enum'))}"])
+        note(node, [f"@enum {text(node.pop('enum'))}"])
 
 
-def _closed(node: Schema) -> None:
-    if node["additionalProperties"] is False:  # the default of a declared object here
+def _open_by_default(node: Schema) -> None:
+    """``additionalProperties: false`` is left out: llmapp's validator refuses extra keys anyway."""
+    if node["additionalProperties"] is False:
         del node["additionalProperties"]
 
 
@@ -367,14 +367,8 @@ _REWRITES: dict[str, Callable[[Schema], None]] = {
     "oneOf": _one_of,
     "prefixItems": _prefix_items,
     "enum": _enum,
-    "additionalProperties": _closed,
+    "additionalProperties": _open_by_default,
 }
-
-
-def _text(value: Any) -> str:
-    import json
-
-    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
 
 
 def tools(source: Any, *, strict: bool = False, schema: Form = "json") -> list[dict[str, Any]]:

@@ -40,7 +40,11 @@ from llmapp.vendors._subset import (
     Refusal,
     Subset,
     anything,
+    closed,
     conform,
+    is_object,
+    json_types,
+    one_schema,
     refusals,
     walk,
     where,
@@ -54,20 +58,6 @@ Api = Literal["chat", "responses"]
 _FORMATS = frozenset(
     {"date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"}
 )
-_TYPES = frozenset({"string", "number", "integer", "boolean", "object", "array", "null"})
-
-
-def _types(value: Any) -> str | None:
-    named = value if isinstance(value, list) else [value]
-    return None if all(name in _TYPES for name in named) else "names an unknown type"
-
-
-def _closed(value: Any) -> str | None:
-    return None if value is False else "must be false (free-form keys are not supported)"
-
-
-def _one_schema(value: Any) -> str | None:
-    return None if isinstance(value, Mapping) else "must be one schema (not a tuple's list)"
 
 
 def _format(value: Any) -> str | None:
@@ -77,11 +67,11 @@ def _format(value: Any) -> str | None:
 SUBSET = Subset(
     "OpenAI strict mode",
     {
-        "type": _types,
+        "type": json_types,
         "properties": anything,
         "required": anything,
-        "additionalProperties": _closed,
-        "items": _one_schema,
+        "additionalProperties": closed,
+        "items": one_schema,
         "anyOf": anything,
         "enum": anything,
         "const": anything,
@@ -117,7 +107,8 @@ def problems(schema: Mapping[str, Any]) -> list[str]:
     Example::
 
         problems({"type": "object", "properties": {"a": {"type": "string"}}})
-        # ['/: `additionalProperties` must be false ...', '/: `required` must list ...']
+        # ['/: an object needs `additionalProperties: false`',
+        #  "/: `required` must list every property (missing ['a'])"]
     """
     return [str(refusal) for refusal in _refusals(schema)]
 
@@ -143,9 +134,7 @@ def _refusals(schema: Mapping[str, Any]) -> list[Refusal]:
 
 def _node_refusals(node: Mapping[str, Any]) -> list[str]:
     reasons: list[str] = []
-    declared = node.get("type")
-    is_object = declared == "object" or (isinstance(declared, list) and "object" in declared)
-    if is_object or "properties" in node:
+    if is_object(node):
         if "additionalProperties" not in node:
             reasons.append("an object needs `additionalProperties: false`")
         listed = set(node.get("required", ()))
@@ -166,7 +155,7 @@ def strict_parameters(schema: Mapping[str, Any]) -> tuple[Schema, list[tuple[str
         The strict schema and ``(path, reason)`` pairs, the path written ``param.path``
         (empty when the schema is fine).
     """
-    from llmapp.schema._strict import make_strict
+    from llmapp.schema import make_strict
 
     reported: list[tuple[str, str]] = []
     strict = make_strict(schema, lambda path, reason, _in_def: reported.append((path, reason)))

@@ -1,0 +1,32 @@
+"""The public surface of llmapp.http, and what importing it loads."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import llmapp.http
+
+
+def test_all_is_sorted_unique_and_resolves() -> None:
+    names = llmapp.http.__all__
+    assert names == sorted(names) and len(set(names)) == len(names)
+    assert all(hasattr(llmapp.http, name) for name in names)
+
+
+def test_import_loads_neither_httpx_nor_yaml() -> None:
+    code = "import sys, llmapp.http; print([m for m in ('httpx', 'yaml') if m in sys.modules])"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+def test_building_compiles_no_validator() -> None:
+    document = {
+        "openapi": "3.1.0",
+        "info": {"title": "t", "version": "1"},
+        "paths": {"/a/{id}": {"get": {"responses": {"200": {"description": "ok"}}}}},
+    }
+    (function,) = llmapp.http.application(document).functions
+    assert function._validator is None
+    assert function.validate({"id": "x"}).success
+    assert function._validator is not None
