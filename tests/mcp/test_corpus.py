@@ -72,6 +72,22 @@ def test_every_tool_list_converts_without_an_error(tool_lists: dict[str, Any]) -
     assert sum(counts.values()) == 179
 
 
+def test_the_snapshots_and_the_small_fixtures_convert_too(corpus: Callable[..., Path]) -> None:
+    snapshots = sorted(corpus("mcp-tools", "github-mcp-server", "toolsnaps").glob("*.json"))
+    tools = [json.loads(path.read_text(encoding="utf-8")) for path in snapshots]
+    app = application(tools)
+    assert (len(app.functions), app.errors) == (117, [])
+    fixtures = corpus("mcp-tools", "chief-builder-mcp_tool_description_validator", "fixtures")
+    read = {
+        name: json.loads((fixtures / name).read_text(encoding="utf-8"))
+        for name in ("tool-array.json", "bare-array.json", "single-tool.json")
+    }
+    read["single-tool.json"] = [read["single-tool.json"]]  # one tool object, not a list
+    for name, listed in read.items():
+        converted = application(listed)
+        assert converted.errors == [] and converted.functions, name
+
+
 def _closed(schema: dict[str, Any]) -> dict[str, Any]:
     """The tool's own schema closed at the root, as ``application`` closes it."""
     opening = ("additionalProperties", "patternProperties", "unevaluatedProperties")

@@ -18,7 +18,6 @@ with a located message; the other tools still convert.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -29,7 +28,6 @@ from llmapp.jsonschema import (
     declared_types,
     is_mapping,
     normalise,
-    ref_name,
     resolve_pointer,
 )
 from llmapp.vendors.mcp import ANNOTATION_TAGS
@@ -296,12 +294,7 @@ def _inlined(schema: Schema) -> Schema:
         return schema
     inlined = {key: value for key, value in schema.items() if key != "$ref"}
     inlined.update(target)
-    name, defs = ref_name(ref), inlined.get("$defs")
-    if is_mapping(defs) and name in defs and json.dumps(inlined).count(json.dumps(ref)) == 0:
-        inlined["$defs"] = {key: value for key, value in defs.items() if key != name}
-        if not inlined["$defs"]:
-            del inlined["$defs"]
-    return inlined
+    return normalise(inlined)[0]  # again: drops the definition if nothing else refers to it
 
 
 def _strict(name: str | None, parameters: Schema, problems: list[McpToolProblem]) -> Schema:
