@@ -41,7 +41,8 @@ The text has this exact shape (optional lines in brackets)::
   item with an issue at or under it; each run of two or more hidden items becomes a line
   ``// … N items without errors``. Objects of more than 12 properties do the same with
   ``// … N properties without errors``. Containers nested deeper than 32 levels are shown as
-  ``{…}``/``[…]``, and so is any container without issues once 400 lines have been written.
+  ``{…}``/``[…]``, and so is any container without issues once 400 lines have been written;
+  past that budget a container shows only its members with issues, the rest as gaps.
 - At most 50 issues are shown (the first ones, in the order of ``failure.errors``); the text
   says how many more there are. So the text is bounded whatever the input: its cost is
   linear in the number of issues and the size of what it shows.
@@ -156,12 +157,13 @@ class _Renderer:
         if not entries:
             return [f"{pad}{head}{brackets}{tail}{note}"]
         lines = [f"{pad}{head}{brackets[0]}{note}"]
-        last = max(i for i, entry in enumerate(entries) if entry[0] != "gap")
-        noun = "properties" if brackets == "{}" else "items"
+        last = max((i for i, entry in enumerate(entries) if entry[0] != "gap"), default=-1)
+        nouns = ("property", "properties") if brackets == "{}" else ("item", "items")
         for position, (kind, child_head, child, child_path) in enumerate(entries):
             comma = "," if position < last else ""
             self.budget -= 1
             if kind == "gap":
+                noun = nouns[0] if child == 1 else nouns[1]
                 lines.append(f"{pad}  // … {child} {noun} without errors")
             elif kind == "missing":
                 self.missing = self.missing or bool(child_head)
@@ -192,13 +194,16 @@ class _Renderer:
         at or under them; each run of two or more hidden members becomes one gap.
         """
         size = len(segments)
-        if size <= _LONG_ARRAY:
+        spent = self.budget <= 0  # past the line budget only members with issues are shown
+        if size <= _LONG_ARRAY and not spent:
             return [(True, segment) for segment in segments]
+        head = 0 if spent else _HEAD_ITEMS
         runs: list[tuple[bool, Any]] = []
         hidden = 0
         for index, segment in enumerate(segments):
-            if index < _HEAD_ITEMS or index == size - 1 or (*path, segment) in self._hot:
-                if hidden == 1:
+            edge = index < head or (index == size - 1 and not spent)
+            if edge or (*path, segment) in self._hot:
+                if hidden == 1 and not spent:
                     runs.append((True, segments[index - 1]))
                 elif hidden:
                     runs.append((False, hidden))
@@ -206,6 +211,8 @@ class _Renderer:
                 runs.append((True, segment))
             else:
                 hidden += 1
+        if hidden:
+            runs.append((False, hidden))
         return runs
 
     def _array_entries(self, value: Sequence[Any], path: Key) -> list[tuple[Any, ...]]:
