@@ -107,8 +107,10 @@ class Plan:
         reason = parsed.error or parsed.truncated
         if reason is None:
             return parsed.data, parsed.repairs
-        text = explain.unreadable(reason, parsed.repairs, truncated=parsed.error is None)
         shown = arguments if isinstance(arguments, str) else repr(arguments[: self.max_length])
+        text = explain.unreadable(
+            reason, parsed.repairs, truncated=parsed.error is None, text=shown
+        )
         issue = ValidationIssue("$input", "JSON object", shown[: self.max_length], reason)
         return self._failed(ValidationFailure(shown, [issue]), text, parsed.repairs)
 
