@@ -278,3 +278,15 @@ def test_functions_are_immutable_once_built():
     function = application(Desk).functions[0]
     with pytest.raises(AttributeError):
         function.parameters = {}  # type: ignore[misc]
+
+
+class Maybe:
+    def squares(self, n: int) -> list[int] | None:
+        """Squares below n, or nothing."""
+        return (i * i for i in range(n)) if n else None  # type: ignore[return-value]
+
+
+def test_a_generator_returned_for_an_optional_list_is_materialised():
+    app = application(Maybe)
+    assert app.execute(Maybe(), "squares", {"n": 3}).data == [0, 1, 4]
+    assert app.execute(Maybe(), "squares", {"n": 0}).data is None

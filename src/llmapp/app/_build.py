@@ -20,6 +20,7 @@ from llmapp.app._execute import Plan
 from llmapp.app._function import LlmFunction, OnFirstUse, Separated, compile_validator
 from llmapp.introspect import inspect_class
 from llmapp.introspect.model import MethodSpec, TypeGraph
+from llmapp.jsonschema import declared_types
 from llmapp.schema import HUMAN_KEYWORD, is_human
 from llmapp.schema._emit import SchemaEmitter
 
@@ -131,7 +132,7 @@ def _plan(
         repair_against=model_side,
         check=function.validate if hook is not None else generated,
         convert=OnFirstUse(_converter, (method, graph)),
-        returns_array=(schemas.output or {}).get("type") == "array",
+        returns_array=_may_be_array(schemas.output),
     )
 
 
@@ -153,6 +154,14 @@ def _spread_collisions(cls: type, method: MethodSpec) -> list[str]:
         return []
     named = set(code.co_varnames[: code.co_argcount + code.co_kwonlyargcount])
     return [name for name in spread if name in named]
+
+
+def _may_be_array(output: dict[str, Any] | None) -> bool:
+    """Whether the declared result may be an array (``list[T]``, ``Optional[list[T]]``...)."""
+    if output is None:
+        return False
+    options = [output, *(o for o in output.get("anyOf", ()) if isinstance(o, dict))]
+    return any("array" in (declared_types(option) or ()) for option in options)
 
 
 def _converter(source: tuple[MethodSpec, TypeGraph]) -> convert.ArgumentBuilder:

@@ -38,6 +38,8 @@ import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from llmapp.jsonschema import ref_name
+
 __all__ = ["make_strict"]
 
 SUPPORTED_FORMATS = frozenset(
@@ -84,7 +86,7 @@ class _Strict:
         result = dict(schema)
         ref = result.get("$ref")
         if isinstance(ref, str) and len(result) > 1:
-            name = ref.rsplit("/", 1)[-1]
+            name = ref_name(ref) or ""
             target = self.defs.get(name)
             siblings = {k: v for k, v in result.items() if k != "$ref"}
             if name in self.recursive:  # stays a $ref; a one-branch anyOf carries the siblings
@@ -170,7 +172,7 @@ class _Strict:
             return True
         ref = schema.get("$ref")
         if isinstance(ref, str):
-            name = ref.rsplit("/", 1)[-1]
+            name = ref_name(ref) or ""
             target = self.defs.get(name)
             return (
                 name not in seen
@@ -242,8 +244,9 @@ def _references(node: Any, skip: Predicate) -> list[str]:
             if skip(node):
                 continue
             ref = node.get("$ref")
-            if isinstance(ref, str) and ref.startswith("#/$defs/"):
-                found.append(ref[len("#/$defs/") :])
+            name = ref_name(ref) if isinstance(ref, str) else None
+            if name is not None:
+                found.append(name)
             pending.extend(node.values())
         elif isinstance(node, list):
             pending.extend(node)
