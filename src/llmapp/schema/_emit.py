@@ -42,6 +42,7 @@ from llmapp.introspect.model import (
     TypeKey,
     UnionNode,
 )
+from llmapp.schema._discriminators import declare_discriminators
 from llmapp.schema._naming import assign_names, recursive_keys
 from llmapp.schema._predicates import HUMAN_KEYWORD
 from llmapp.schema._strict import make_strict
@@ -102,6 +103,7 @@ class SchemaEmitter:
         defs = run.definitions()
         if defs:
             schema["$defs"] = defs
+        declare_discriminators(schema)
         if self.strict:
             schema = make_strict(schema, partial(self._report, location), human=human)
         return schema
@@ -115,6 +117,7 @@ class SchemaEmitter:
         defs = run.definitions()
         if defs:
             schema["$defs"] = defs
+        declare_discriminators(schema)
         return schema
 
     def _report(self, location: str, path: str, reason: str, in_definition: bool) -> None:

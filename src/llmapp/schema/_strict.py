@@ -14,6 +14,7 @@ What ``strict=True`` changes, everywhere in the schema including ``$defs``:
   any ``format`` other than date-time, time, date, duration, email, hostname,
   ipv4, ipv6, uuid (kept: ``pattern``, ``minimum``/``maximum`` and their
   exclusive forms, ``multipleOf``, ``minItems``/``maxItems``, ``enum``, ``anyOf``);
+  a union's ``discriminator`` is dropped (each branch's tag already lists its value);
 - a ``$ref`` with sibling keywords (a description beside it) is unrolled one
   level: the definition is copied in place with the siblings on top, the
   property's description first and the type's own (its docstring) after it; a
@@ -184,6 +185,8 @@ class _Strict:
 
 def _shift(schema: dict[str, Any]) -> dict[str, Any]:
     """Move unsupported keywords into the description as ``@keyword value`` lines."""
+    # The tags' own enum/const say it already; the validation schema keeps it.
+    schema.pop("discriminator", None)
     notes = [
         f"@{key} {_text(schema.pop(key))}"
         for key in _SHIFTED
