@@ -108,14 +108,14 @@ def test_building_schemas_leaves_optional_type_modules_unimported_until_the_code
             "        '''Search the catalogue.'''",
             "        return []",
             "llmapp.application(Shop).functions[0].parameters",
-            "loaded = ('uuid', 'decimal', 'annotated_types')",
+            "loaded = ('uuid', 'decimal', 'ipaddress', 'annotated_types')",
             "print(sorted(m for m in loaded if m in sys.modules))",
             "import uuid, decimal",
             "class Ledger:",
             "    def book(self, id: uuid.UUID, amount: decimal.Decimal = decimal.Decimal('1.5')) -> None:",
             "        '''Book an amount.'''",
             "properties = llmapp.application(Ledger).functions[0].parameters['properties']",
-            "print(properties['id']['format'], properties['amount']['format'],"
+            "print(properties['id']['format'], properties['amount']['anyOf'][0]['format'],"
             " properties['amount']['default'])",
         ]
     )

@@ -39,13 +39,12 @@ import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from llmapp._scalar_types import strict_formats
 from llmapp.jsonschema import ref_name
 
 __all__ = ["make_strict"]
 
-SUPPORTED_FORMATS = frozenset(
-    {"date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"}
-)
+SUPPORTED_FORMATS = frozenset({"email", "hostname"}) | strict_formats()
 # Kept in the schema; everything else about a value moves into its description.
 _SHIFTED = (
     "default",
