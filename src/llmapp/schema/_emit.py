@@ -103,7 +103,8 @@ class SchemaEmitter:
         defs = run.definitions()
         if defs:
             schema["$defs"] = defs
-        declare_discriminators(schema)
+        if run.unions:
+            declare_discriminators(schema)
         if self.strict:
             schema = make_strict(schema, partial(self._report, location), human=human)
         return schema
@@ -117,7 +118,8 @@ class SchemaEmitter:
         defs = run.definitions()
         if defs:
             schema["$defs"] = defs
-        declare_discriminators(schema)
+        if run.unions:
+            declare_discriminators(schema)
         return schema
 
     def _report(self, location: str, path: str, reason: str, in_definition: bool) -> None:
@@ -139,6 +141,7 @@ class _Run:
     def __init__(self, emitter: SchemaEmitter) -> None:
         self.emitter = emitter
         self.reached: dict[TypeKey, None] = {}
+        self.unions = False  # a union of several schemas was written: look for tags
 
     def node(self, node: Node) -> Schema:
         schema = _EMITTERS[type(node)](self, node)
@@ -268,8 +271,13 @@ def _union(run: _Run, node: UnionNode) -> Schema:
         schema = run.node(option)
         nested = schema["anyOf"] if schema.keys() == {"anyOf"} else [schema]  # Literal groups
         options.extend(item for item in nested if item not in options)
-    return options[0] if len(options) == 1 else {"anyOf": options}
+    if len(options) == 1:
+        return options[0]
+    run.unions = run.unions or sum(option != _NULL for option in options) > 1
+    return {"anyOf": options}
 
+
+_NULL: Schema = {"type": "null"}
 
 _JSON_TYPES: dict[type, str] = {
     str: "string",
