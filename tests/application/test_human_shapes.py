@@ -228,3 +228,31 @@ def test_a_spread_key_named_like_the_method_s_own_parameter_is_refused():
     with pytest.raises(LlmApplicationError) as raised:
         application(Catalogue)
     assert [problem.location for problem in raised.value.problems] == ["Catalogue.search.self"]
+
+
+class Shelf:
+    def file(self, by_key: dict[str, Meta]) -> dict[str, str]:
+        """File documents by key."""
+        return {key: meta.owner_id for key, meta in by_key.items()}
+
+
+def test_the_values_of_a_dict_split_key_by_key():
+    app = application(Shelf)
+    function = app.functions[0]
+    assert function.separated is not None
+    assert "owner_id" not in json.dumps(function.separated.llm)
+    model = {"by_key": {"a": {"title": "A"}}}
+    assert app.execute(
+        Shelf(), "file", model, human={"by_key": {"a": {"owner_id": "u"}}}
+    ).value == {"a": "u"}
+    with pytest.raises(ExecutionError, match=r"missing \$input\.by_key\.b\.title"):
+        app.execute(
+            Shelf(),
+            "file",
+            model,
+            human={"by_key": {"a": {"owner_id": "u"}, "b": {"owner_id": "v"}}},
+        )
+    attack = {"by_key": {"a": {"title": "A", "owner_id": "attacker"}}}
+    assert not app.execute(
+        Shelf(), "file", attack, human={"by_key": {"a": {"owner_id": "u"}}}
+    ).success
