@@ -8,9 +8,10 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
+from llmapp.app._arguments import unknown_function
 from llmapp.app._config import LlmConfig, SchemaPredicate, ValidationHook
 from llmapp.app._decorator import declared_config
-from llmapp.app._execute import Call, Plan, run_async, run_sync, unknown
+from llmapp.app._execute import Call, Plan, run_async, run_sync
 from llmapp.app._function import LlmFunction
 from llmapp.app._result import CallResult
 
@@ -100,7 +101,7 @@ class LlmApplication:
     ) -> Call | CallResult:
         plan = self._plans.get(name) if isinstance(name, str) else None
         if plan is None:
-            return unknown(name, list(self._plans))
+            return unknown_function(name, list(self._plans))
         return plan.prepare(instance, arguments, human)
 
 

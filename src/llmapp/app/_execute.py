@@ -21,15 +21,14 @@ before the method is called.
 
 from __future__ import annotations
 
-import difflib
 import inspect
-import json
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
 from llmapp import convert, explain, repair
 from llmapp._errors import ExecutionError
+from llmapp.app._arguments import read_arguments
 from llmapp.app._function import LlmFunction
 from llmapp.app._merge import join
 from llmapp.app._result import CallResult, error_text
@@ -39,9 +38,8 @@ from llmapp.validate._result import Validation, ValidationFailure, ValidationIss
 if TYPE_CHECKING:
     from llmapp.convert._error import ConversionError
 
-__all__ = ["Call", "Plan", "run_async", "run_sync", "unknown"]
+__all__ = ["Call", "Plan", "run_async", "run_sync"]
 
-_MAX_NAME: Final = 200
 _MAX_ITEMS: Final = 1_000_000
 _MIN_HIDDEN: Final = 4
 
@@ -97,22 +95,12 @@ class Plan:
 
     def read(self, arguments: Any) -> tuple[Any, tuple[str, ...]] | CallResult:
         """The model's arguments as data, and what reading them repaired."""
-        if arguments is None:
-            return {}, ()
-        if isinstance(arguments, Mapping):
-            return dict(arguments), ()
-        if not isinstance(arguments, (str, bytes, bytearray)):
-            return arguments, ()
-        parsed = repair.parse(arguments, max_length=self.max_length)
-        reason = parsed.error or parsed.truncated
-        if reason is None:
-            return parsed.data, parsed.repairs
-        shown = arguments if isinstance(arguments, str) else repr(arguments[: self.max_length])
-        text = explain.unreadable(
-            reason, parsed.repairs, truncated=parsed.error is None, text=shown
+        return read_arguments(
+            self.function.name,
+            arguments,
+            max_length=self.max_length,
+            deprecated=self.function.deprecated,
         )
-        issue = ValidationIssue("$input", "JSON object", shown[: self.max_length], reason)
-        return self._failed(ValidationFailure(shown, [issue]), text, parsed.repairs)
 
     def _target(self, instance: Any) -> Callable[..., Any]:
         method, owner = self.method, self.owner
@@ -234,23 +222,6 @@ async def run_async(call: Call, raise_errors: bool) -> CallResult:
             raise
         return call.raised(error)
     return call.returned(value)
-
-
-def unknown(name: Any, available: list[str]) -> CallResult:
-    """The model named no function of the table: say which exist (its name cut, never run)."""
-    text = name if isinstance(name, str) else repr(name)[:_MAX_NAME]
-    shown = text if len(text) <= _MAX_NAME else text[:_MAX_NAME] + "…"
-    # Names are at most 64 characters: a longer text matches nothing, and costs nothing.
-    close = difflib.get_close_matches(text, available, n=3, cutoff=0.5) if len(text) <= 128 else []
-    hint = f" Did you mean {', '.join(repr(c) for c in close)}?" if close else ""
-    listing = ", ".join(repr(n) for n in available)
-    quoted = repr(shown)
-    message = f"There is no function named {quoted}.{hint} The functions are: {listing}."
-    expected = f"({' | '.join(json.dumps(n) for n in available)})"
-    issue = ValidationIssue("$name", expected, shown, message)
-    return CallResult(
-        name=shown, success=False, validation=ValidationFailure(shown, [issue]), feedback=message
-    )
 
 
 # --- helpers -----------------------------------------------------------------------------
