@@ -666,8 +666,13 @@ def test_strict_unrolls_a_ref_with_siblings() -> None:
     method = Method()
     params = [method.param("color", Annotated[Color, te.Doc("Which paint.")])]
     schema = method.emitter(strict=True).parameters(params)
+    # the property's description first, the type's own docstring after it (not dropped)
     assert schema["properties"] == {
-        "color": {"type": "string", "enum": ["red", "blue"], "description": "Which paint."}
+        "color": {
+            "type": "string",
+            "enum": ["red", "blue"],
+            "description": "Which paint.\n\nA paint colour.",
+        }
     }
 
 

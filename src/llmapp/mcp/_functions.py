@@ -144,13 +144,14 @@ class McpLlmApplication:
         Raises:
             ExecutionError: ``human`` values were given (an MCP tool has no human side).
         """
-        from llmapp.mcp._call import call, unknown
+        from llmapp.app import unknown_function
+        from llmapp.mcp._call import call
 
         if human:
             raise ExecutionError(f"{name}: MCP tools take no human-supplied arguments")
         function = self._by_name.get(name) if isinstance(name, str) else None
         if function is None:
-            return unknown(str(name), list(self._by_name))
+            return unknown_function(name, list(self._by_name))
         return await call(session, function, arguments)
 
     def execute(

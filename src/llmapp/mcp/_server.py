@@ -33,7 +33,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Any, Literal
 
 from llmapp.app import CallResult
-from llmapp.feedback import feedback
+from llmapp.explain import feedback
 from llmapp.mcp._sdk import sdk
 from llmapp.repair import coerce
 from llmapp.vendors.mcp import tool_result, tools
