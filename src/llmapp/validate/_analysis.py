@@ -70,7 +70,6 @@ class Analysis:
     def root(self) -> Node:
         return self.resolver.root_node
 
-
     def report(self, node: Node, keyword: str, reason: str) -> None:
         """Record a build problem at ``node`` (and ``keyword``), once."""
         location = "#" + node.pointer + ("/" + keyword if keyword else "")
