@@ -45,6 +45,10 @@ def _validation_rows(results: dict[str, Any]) -> list[Row]:
     if "validation" not in results:
         return []
     rows = []
+    small = ["S valid", "S invalid"]
+    larger = ["M valid", "M invalid", "L valid", "L invalid"]
+    # Restated in issue 9 from the measured allocation floor of the result objects: on
+    # the S rows a pure-Python validator is bound by building its results.
     checks = [
         (
             "validation <= 1.0x pydantic on every S/M/L row",
@@ -52,14 +56,25 @@ def _validation_rows(results: dict[str, Any]) -> list[Row]:
             None,
             1.0,
         ),
-        ("validation <= 1.25x the hand-written limit", "hand-written isinstance", None, 1.25),
+        (
+            "validation <= 1.25x the hand-written limit on M and L",
+            "hand-written isinstance",
+            larger,
+            1.25,
+        ),
         (
             "validation >= 3x faster than fastjsonschema on valid M/L",
             "fastjsonschema",
             ["M valid", "L valid"],
             1 / 3,
         ),
-        ("validation >= 50x faster than jsonschema", "jsonschema iter_errors", None, 1 / 50),
+        ("validation >= 20x faster than jsonschema on S", "jsonschema iter_errors", small, 1 / 20),
+        (
+            "validation >= 50x faster than jsonschema on M and L",
+            "jsonschema iter_errors",
+            larger,
+            1 / 50,
+        ),
     ]
     for target, peer, labels, limit in checks:
         worst, label = _worst_ratio(results, peer, labels)

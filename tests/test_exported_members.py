@@ -108,14 +108,14 @@ def test_building_schemas_leaves_optional_type_modules_unimported_until_the_code
             "        '''Search the catalogue.'''",
             "        return []",
             "llmapp.application(Shop).functions[0].parameters",
-            "loaded = ('uuid', 'decimal', 'annotated_types')",
+            "loaded = ('uuid', 'decimal', 'ipaddress', 'annotated_types')",
             "print(sorted(m for m in loaded if m in sys.modules))",
             "import uuid, decimal",
             "class Ledger:",
             "    def book(self, id: uuid.UUID, amount: decimal.Decimal = decimal.Decimal('1.5')) -> None:",
             "        '''Book an amount.'''",
             "properties = llmapp.application(Ledger).functions[0].parameters['properties']",
-            "print(properties['id']['format'], properties['amount']['format'],"
+            "print(properties['id']['format'], properties['amount']['anyOf'][0]['format'],"
             " properties['amount']['default'])",
         ]
     )
@@ -123,3 +123,38 @@ def test_building_schemas_leaves_optional_type_modules_unimported_until_the_code
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     )
     assert completed.stdout.splitlines() == ["[]", "uuid decimal 1.5"]
+
+
+def test_no_public_name_is_also_a_subpackage():
+    # Importing a subpackage sets it as an attribute of its parent: a public name and a
+    # subpackage of the same name would make the name stop being the function.
+    import pkgutil
+
+    subpackages = {module.name for module in pkgutil.iter_modules(llmapp.__path__)}
+    assert not subpackages & set(llmapp.__all__)
+
+
+def test_every_public_name_still_works_after_an_execute():
+    code = "\n".join(
+        [
+            "import llmapp",
+            "class Shop:",
+            "    def search(self, query: str) -> list[str]:",
+            "        '''Search the catalogue.'''",
+            "        return [query]",
+            "app = llmapp.application(Shop)",
+            "failed = app.execute(Shop(), 'search', {'query': 3})",
+            "assert not failed.success",
+            "assert app.execute(Shop(), 'search', {'query': 'a'}).data == ['a']",
+            "for name in llmapp.__all__:",
+            "    assert getattr(llmapp, name) is not None, name",
+            "text = llmapp.feedback(failed.validation)",
+            "assert '$input.query' in text",
+            "print(llmapp.parse('{\"a\": 1,}').data, llmapp.coerce({'n': '3'}, "
+            "{'properties': {'n': {'type': 'integer'}}}), llmapp.validator({'type': 'integer'})(1).success)",
+        ]
+    )
+    completed = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    )
+    assert completed.stdout.split() == ["{'a':", "1}", "{'n':", "3}", "True"]

@@ -36,7 +36,7 @@ if TYPE_CHECKING:
         merge_parameters,
         validates,
     )
-    from llmapp.feedback import feedback
+    from llmapp.explain import feedback
     from llmapp.repair import Parsed, coerce, parse
     from llmapp.validate import Validator, validator
     from llmapp.validate._result import (
@@ -64,7 +64,7 @@ _HOMES: dict[str, str] = {
     "LlmFunction": "llmapp.app._function",
     "Separated": "llmapp.app._function",
     "merge_parameters": "llmapp.app._merge",
-    "feedback": "llmapp.feedback",
+    "feedback": "llmapp.explain",
     "Parsed": "llmapp.repair",
     "coerce": "llmapp.repair",
     "parse": "llmapp.repair",

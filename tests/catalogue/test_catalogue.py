@@ -129,9 +129,11 @@ NULL = {"type": "null"}
 
 
 def or_null(schema: dict[str, Any]) -> dict[str, Any]:
-    """``T | None`` as DESIGN.md spells it: ``anyOf`` with null last, nested unions flattened."""
-    branches = schema["anyOf"] if list(schema) == ["anyOf"] else [schema]
-    return {"anyOf": [*branches, NULL]}
+    """``T | None`` as DESIGN.md spells it: ``anyOf`` with null last, nested unions flattened
+    (a tagged union keeps its ``discriminator``)."""
+    if "anyOf" in schema and set(schema) <= {"anyOf", "discriminator"}:
+        return {**schema, "anyOf": [*schema["anyOf"], NULL]}
+    return {"anyOf": [schema, NULL]}
 
 
 def without(schema: dict[str, Any], keyword: str) -> dict[str, Any]:

@@ -11,8 +11,8 @@ import jsonschema
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from tests.corpora import bfcl, differential, reference, schemas, values
-from tests.corpora.alterations import EXTRA_KEY, MISSING, alterations, render
+from tests.support.corpora import bfcl, differential, reference, schemas, values
+from tests.support.corpora.alterations import EXTRA_KEY, MISSING, alterations, render
 
 needs_bfcl = pytest.mark.skipif(
     not bfcl.available(), reason=f"BFCL corpus not found at {bfcl.BFCL}"

@@ -399,3 +399,8 @@ def test_a_lone_object_query_parameter_spreads_its_properties() -> None:
         "mode": {"$ref": "#/$defs/Mode"}
     }
     assert sent(app, "k_get", {"query": {"mode": "y"}}).url.query == b"mode=y"
+
+
+def test_an_accessor_that_prefixes_another_pushes_an_underscore() -> None:
+    paths = {"/a": {"get": {"responses": OK}}, "/a/get/x": {"get": {"responses": OK}}}
+    assert [f.name for f in application(document(paths)).functions] == ["a_get", "a__get_x_get"]

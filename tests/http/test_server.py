@@ -115,6 +115,18 @@ def test_invalid_arguments_send_nothing(
     assert server.seen.count == before
 
 
+def test_cut_off_or_unreadable_arguments_send_nothing(
+    app: HttpLlmApplication, connection: Connection, server: Any
+) -> None:
+    before = server.seen.count
+    cut = app.execute(connection, "items_post", '{"body": {"name": "socks", "price": 1')
+    assert not cut.success and cut.feedback is not None
+    assert "cut off" in cut.feedback
+    unreadable = app.execute(connection, "items_post", "not json at all {")
+    assert not unreadable.success and unreadable.feedback is not None
+    assert server.seen.count == before
+
+
 def test_path_parameters_stay_data(app: HttpLlmApplication, connection: Connection) -> None:
     echo = app.function("echo_getByValue")
     assert echo is not None

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import docstring_parser
 import pytest
 from hypothesis import given
@@ -103,7 +106,7 @@ def test_every_style_gives_the_same_reading(doc: str) -> None:
 
 def _plain_maps(info: DocInfo) -> DocInfo:
     """DocInfo compares its mappings as given; the parser returns read-only proxies."""
-    from dataclasses import replace
+    from llmapp.introspect._record import replace
 
     return replace(info, params=dict(info.params), attributes=dict(info.attributes))
 
@@ -353,7 +356,7 @@ def test_blank_lines_left_by_tags_are_collapsed() -> None:
         "    Indented first.\n    Indented second.\n",
     ],
 )
-def test_fast_path_agrees_with_docstring_parser(doc: str) -> None:
+def test_plain_text_is_split_as_docstring_parser_splits_it(doc: str) -> None:
     parsed = docstring_parser.parse(doc)
     assert parse_docstring(doc).description == parsed.description
 
@@ -393,3 +396,88 @@ def test_never_raises_on_section_like_text(lines: list[str]) -> None:
     assert isinstance(info, DocInfo)
     for text in (info.description, info.summary):
         assert text is None or "@tag" not in text
+
+
+# -- sections as docstring-parser reads them ------------------------------------------------
+
+
+def test_a_google_docstring_gives_summary_description_params_and_returns() -> None:
+    info = parse_docstring(
+        """Run operation 3 on a named record.
+
+        Looks the record up by name, applies operation 3 with the given
+        options and returns a one-line report of what changed.
+
+        Args:
+            name: Name of the record to change.
+            when: When the change takes effect (ISO 8601).
+
+        Returns:
+            A one-line report.
+        """
+    )
+    assert info.summary == "Run operation 3 on a named record."
+    assert info.description is not None and info.description.endswith("of what changed.")
+    assert dict(info.params) == {
+        "name": "Name of the record to change.",
+        "when": "When the change takes effect (ISO 8601).",
+    }
+    assert info.returns == "A one-line report."
+
+
+def test_continuation_lines_typed_entries_and_typed_returns() -> None:
+    info = parse_docstring(
+        """Ship an order.
+
+        Args:
+            order (Order): The order to ship, with every line
+                item and its quantity.
+
+                A second paragraph about the order.
+            limit (int, optional): Most results. Defaults to 10.
+
+        Returns:
+            int: How many there are.
+        """
+    )
+    assert info.params["order"] == (
+        "The order to ship, with every line\nitem and its quantity.\n\n"
+        "A second paragraph about the order."
+    )
+    assert info.params["limit"] == "Most results. Defaults to 10."
+    assert info.returns == "How many there are."
+
+
+def test_text_after_sections_that_is_no_section_is_dropped_and_odd_whitespace_is_kept() -> None:
+    info = parse_docstring("Do.\n\nArgs:\n    x: The\xa0x.\n\nNote:\n    Not a known section.\n")
+    assert info.description == "Do."
+    assert dict(info.params) == {"x": "The\xa0x."}
+
+
+_PROGRAM = """
+import sys
+from llmapp.introspect._docstrings import parse_docstring
+info = parse_docstring({doc!r})
+print(info.summary, "docstring_parser" in sys.modules)
+"""
+
+
+@pytest.mark.parametrize(
+    ("doc", "imported"),
+    [
+        ("Do.\n\n    More text, no section.\n", False),
+        ("Do.\n\n    Args:\n        x: The x.\n", True),
+        ("Do.\n\n    Parameters\n    ----------\n    x : int\n        The x.\n", True),
+    ],
+    ids=["plain", "google", "numpy"],
+)
+def test_docstring_parser_is_imported_only_for_a_docstring_with_sections(
+    doc: str, imported: bool
+) -> None:
+    result = subprocess.run(
+        [sys.executable, "-c", _PROGRAM.format(doc=doc)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert result.stdout.split() == ["Do.", str(imported)]

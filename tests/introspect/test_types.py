@@ -101,6 +101,12 @@ class Moment(datetime):
 UserId = typing.NewType("UserId", int)
 
 
+def _clock(python_type: Any, fmt: str) -> UnionNode:
+    """A ``datetime`` or ``time``: written with an offset, or without one (a naive value)."""
+    forms = (fmt, f"{fmt}-local")
+    return UnionNode(options=tuple(StringNode(format=f, python_type=python_type) for f in forms))
+
+
 @pytest.mark.parametrize(
     ("annotation", "expected"),
     [
@@ -115,21 +121,37 @@ UserId = typing.NewType("UserId", int)
         (te.LiteralString, STR),
         (bytes, StringNode(content_encoding="base64", python_type=bytes)),
         (bytearray, StringNode(content_encoding="base64", python_type=bytearray)),
-        (datetime, StringNode(format="date-time", python_type=datetime)),
+        (datetime, _clock(datetime, "date-time")),
         (date, StringNode(format="date", python_type=date)),
-        (time, StringNode(format="time", python_type=time)),
+        (time, _clock(time, "time")),
         (timedelta, StringNode(format="duration", python_type=timedelta)),
         (uuid.UUID, StringNode(format="uuid", python_type=uuid.UUID)),
-        (Decimal, StringNode(format="decimal", python_type=Decimal)),
+        (
+            Decimal,
+            UnionNode(
+                options=(
+                    StringNode(format="decimal", python_type=Decimal),
+                    NumberNode(python_type=Decimal),
+                )
+            ),
+        ),
         (ipaddress.IPv4Address, StringNode(format="ipv4", python_type=ipaddress.IPv4Address)),
         (ipaddress.IPv6Address, StringNode(format="ipv6", python_type=ipaddress.IPv6Address)),
+        (
+            ipaddress.IPv4Network,
+            StringNode(format="ipv4network", python_type=ipaddress.IPv4Network),
+        ),
+        (
+            ipaddress.IPv6Interface,
+            StringNode(format="ipv6interface", python_type=ipaddress.IPv6Interface),
+        ),
         (Path, StringNode(format="path", python_type=Path)),
         (pathlib.PurePosixPath, StringNode(format="path", python_type=pathlib.PurePosixPath)),
         (Email, StringNode(format="email")),
         (URL, StringNode(format="uri")),
         (Sku, StringNode(python_type=Sku)),
         (Level, IntegerNode(python_type=Level)),
-        (Moment, StringNode(format="date-time", python_type=Moment)),
+        (Moment, _clock(Moment, "date-time")),
         (UserId, INT),
         (typing.Final[int], INT),
         (typing.ClassVar[str], STR),

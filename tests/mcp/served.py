@@ -119,3 +119,11 @@ class Desk:
             user: who is calling (from the server, never the model).
         """
         return f"{greeting}, {user}"
+
+
+def busy_desk() -> Desk:
+    """A desk that already took three orders (``llmapp mcp ... --factory busy_desk``)."""
+    desk = Desk()
+    for _ in range(3):
+        desk.place_order("SKU-0", 1)
+    return desk

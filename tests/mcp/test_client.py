@@ -72,6 +72,10 @@ def test_a_mistake_never_reaches_the_server_and_a_valid_call_runs() -> None:
         assert '"path": "$input.nights"' in wrong.feedback
         assert received == []  # stopped here: the server never saw it
 
+        cut = await llmapp.mcp.call(session, book, '{"room": "12B", "nights": 2')
+        assert not cut.success and "cut off" in cut.feedback
+        assert received == []  # a cut-off answer is never half-run
+
         right = await llmapp.mcp.call(session, book, '{"room": "12B", "nights": "2",}')
         assert right.success, right
         assert right.data == {"booking": "12B-2", "breakfast": False}

@@ -18,10 +18,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.corpora.alterations import alterations
-from tests.corpora.reference import reference_validator
-from tests.corpora.schemas import without_unsupported
-from tests.corpora.values import guided, mutations
+from tests.support.corpora.alterations import alterations
+from tests.support.corpora.reference import reference_validator
+from tests.support.corpora.schemas import without_unsupported
+from tests.support.corpora.values import guided, mutations
 
 from llmapp.mcp import McpLlmFunction, application
 
@@ -70,6 +70,22 @@ def test_every_tool_list_converts_without_an_error(tool_lists: dict[str, Any]) -
         assert [f.name for f in app.functions] == [t["name"] for t in tools]
     assert counts == EXPECTED_COUNTS
     assert sum(counts.values()) == 179
+
+
+def test_the_snapshots_and_the_small_fixtures_convert_too(corpus: Callable[..., Path]) -> None:
+    snapshots = sorted(corpus("mcp-tools", "github-mcp-server", "toolsnaps").glob("*.json"))
+    tools = [json.loads(path.read_text(encoding="utf-8")) for path in snapshots]
+    app = application(tools)
+    assert (len(app.functions), app.errors) == (117, [])
+    fixtures = corpus("mcp-tools", "chief-builder-mcp_tool_description_validator", "fixtures")
+    read = {
+        name: json.loads((fixtures / name).read_text(encoding="utf-8"))
+        for name in ("tool-array.json", "bare-array.json", "single-tool.json")
+    }
+    read["single-tool.json"] = [read["single-tool.json"]]  # one tool object, not a list
+    for name, listed in read.items():
+        converted = application(listed)
+        assert converted.errors == [] and converted.functions, name
 
 
 def _closed(schema: dict[str, Any]) -> dict[str, Any]:

@@ -208,7 +208,10 @@ def test_output_schemas_wrap_what_is_not_an_object() -> None:
         True,
     )
     referenced = {"$ref": "#/$defs/P", "$defs": {"P": obj}}
-    assert vendor.output_schema(referenced) == ({**obj, "$defs": {"P": obj}}, False)
+    assert vendor.output_schema(referenced) == (obj, False)  # P inlined, and used nowhere else
+    tree = {"type": "object", "properties": {"kids": {"items": {"$ref": "#/$defs/Tree"}}}}
+    recursive = {"$ref": "#/$defs/Tree", "$defs": {"Tree": tree, "Unused": obj}}
+    assert vendor.output_schema(recursive) == ({**tree, "$defs": {"Tree": tree}}, False)
     nullable = {"anyOf": [obj, {"type": "null"}]}
     assert vendor.output_schema(nullable)[1] is True
 
@@ -217,6 +220,7 @@ def test_annotation_tags_in_any_spelling() -> None:
     functions = mcp_application([{**SEARCH, "annotations": {}}]).functions
     functions[0].tags = ["read-only", "IDEMPOTENT", "open_world", "destructive", "catalog"]
     (entry,) = vendor.tools(functions)
+    assert entry["title"] == "Search"
     assert entry["annotations"] == {
         "readOnlyHint": True,
         "idempotentHint": True,

@@ -514,3 +514,41 @@ def _typed(value: Any) -> Any:
     if isinstance(value, (list, tuple)):
         return (type(value).__name__, [_typed(item) for item in value])
     return (type(value).__name__, value)
+
+
+def test_references_are_followed_as_the_validator_follows_them():
+    # $anchor and $id URIs, not only "#/..." pointers (issue 9: one reading of $ref)
+    import llmapp
+
+    schema = {
+        "$id": "https://example.com/root",
+        "type": "object",
+        "properties": {
+            "by_anchor": {"$ref": "#count"},
+            "by_id": {"$ref": "https://example.com/flag"},
+        },
+        "$defs": {
+            "Count": {"$anchor": "count", "type": "integer"},
+            "Flag": {"$id": "https://example.com/flag", "type": "boolean"},
+        },
+    }
+    repaired = coerce({"by_anchor": "3", "by_id": "true"}, schema)
+    assert repaired == {"by_anchor": 3, "by_id": True}
+    assert llmapp.validator(schema)(repaired).success
+
+
+def test_an_inferred_discriminator_picks_the_branch():
+    schema = {
+        "anyOf": [
+            {
+                "type": "object",
+                "properties": {"kind": {"const": "cat"}, "lives": {"type": "integer"}},
+            },
+            {
+                "type": "object",
+                "properties": {"kind": {"const": "dog"}, "age": {"type": "integer"}},
+            },
+        ]
+    }
+    assert coerce({"kind": "dog", "age": "4"}, schema) == {"kind": "dog", "age": 4}
+    assert coerce({"kind": "cow", "age": "4"}, schema) == {"kind": "cow", "age": "4"}

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from llmapp.repair import Parsed, parse
+from llmapp.repair import MAX_LENGTH, Parsed, parse
 
 FENCE = "```"
 
@@ -253,7 +253,38 @@ REPAIRS: list[tuple[str, str, Any, tuple[str, ...]]] = [
     ("text", "data", "repairs"), [c[1:] for c in REPAIRS], ids=[c[0] for c in REPAIRS]
 )
 def test_each_repair(text: str, data: Any, repairs: tuple[str, ...]) -> None:
-    assert parse(text) == Parsed(data, repairs)
+    parsed = parse(text)
+    assert (parsed.data, parsed.repairs, parsed.error) == (data, repairs, None)
+
+
+@pytest.mark.parametrize(
+    ("text", "truncated"),
+    [
+        (
+            '{"ticket_id": 1, "body": "Dear customer, we will refund you the full amou',
+            "a string that was never closed at $input.body, after 73 characters",
+        ),
+        ("not json at all {", "an object that was never closed at $input, after 17 characters"),
+        ('{"a": [1, {"b": tru', "the word 'tru' at $input.a[1].b, after 19 characters"),
+        ('{"a": [1, 2', "an array that was never closed at $input.a, after 11 characters"),
+        ('{"a": ["x", "y', "a string that was never closed at $input.a[1], after 14 characters"),
+        ('{"a": 1,', "an object that was never closed at $input, after 8 characters"),
+        ('{"a"', "an object that was never closed at $input, after 4 characters"),
+        ('"abc', "a string that was never closed at $input, after 4 characters"),
+    ],
+)
+def test_text_cut_off_inside_a_value_says_where(text: str, truncated: str) -> None:
+    parsed = parse(text)
+    assert parsed.truncated == f"the text ends inside {truncated}"
+    assert parsed.error is None
+
+
+@pytest.mark.parametrize(
+    "text", ['{"a": [1, 2}', "{'a': 1,}", '```json\n{"a": 1}\n```', '{"a": 1} trailing', "[1 2]"]
+)
+def test_repaired_but_whole_text_is_not_truncated(text: str) -> None:
+    parsed = parse(text)
+    assert parsed.error is None and parsed.truncated is None
 
 
 @pytest.mark.parametrize(
@@ -344,13 +375,28 @@ def test_depth_is_bounded_on_both_paths() -> None:
     assert parse(deep_valid, max_depth=600).success
     very_deep = "[" * 100_000
     assert parse(very_deep).error == "nesting deeper than 512 levels"
-    assert parse("[" * 100_000 + "]" * 100_000).error == "nesting deeper than 512 levels"
+    deepest = "[" * 40_000 + "]" * 40_000  # under the default length bound
+    assert parse(deepest).error == "nesting deeper than 512 levels"
 
 
 def test_length_is_bounded() -> None:
-    assert parse("[1, 2]", max_length=5).error == "text of 6 characters is longer than 5"
-    assert parse(b"[1, 2]", max_length=5).error == "text of 6 characters is longer than 5"
+    assert (
+        parse("[1, 2]", max_length=5).error == "the text has 6 characters, more than the 5 accepted"
+    )
+    assert (
+        parse(b"[1, 2]", max_length=5).error
+        == "the text has 6 characters, more than the 5 accepted"
+    )
     assert parse("[1, 2]", max_length=6).data == [1, 2]
+
+
+def test_the_default_length_bounds_the_cost_of_any_text() -> None:
+    # The tolerant reader costs about 1 µs a character: 10 MB used to be read (~9 s of CPU).
+    assert MAX_LENGTH == 100_000
+    assert parse("{" + "a," * 5_000_000).error == (
+        "the text has 10,000,001 characters, more than the 100,000 accepted"
+    )
+    assert parse("[" + "1," * 40_000 + "]").success
 
 
 def test_repairs_are_counted_per_kind_in_order_of_first_use() -> None:

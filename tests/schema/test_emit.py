@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import ipaddress
 import json
 import uuid
 from collections.abc import Callable
@@ -90,6 +91,7 @@ def obj(properties: dict[str, Any], required: list[str], **more: Any) -> dict[st
 # -- one row per node kind --------------------------------------------------------------------
 
 NULL = {"type": "null"}
+DATE_TIME = {"anyOf": [{"type": "string", "format": f} for f in ("date-time", "date-time-local")]}
 
 
 @pytest.mark.parametrize(
@@ -103,12 +105,14 @@ NULL = {"type": "null"}
         (Any, {}),
         (object, {}),
         (bytes, {"type": "string", "contentEncoding": "base64"}),
-        (datetime, {"type": "string", "format": "date-time"}),
+        (datetime, DATE_TIME),
         (date, {"type": "string", "format": "date"}),
-        (time, {"type": "string", "format": "time"}),
+        (time, {"anyOf": [{"type": "string", "format": f} for f in ("time", "time-local")]}),
         (timedelta, {"type": "string", "format": "duration"}),
         (uuid.UUID, {"type": "string", "format": "uuid"}),
-        (Decimal, {"type": "string", "format": "decimal"}),
+        (Decimal, {"anyOf": [{"type": "string", "format": "decimal"}, {"type": "number"}]}),
+        (ipaddress.IPv4Network, {"type": "string", "format": "ipv4network"}),
+        (ipaddress.IPv6Interface, {"type": "string", "format": "ipv6interface"}),
         (Path, {"type": "string", "format": "path"}),
         (Email, {"type": "string", "format": "email"}),
         (list[int], {"type": "array", "items": {"type": "integer"}}),
@@ -274,13 +278,18 @@ def test_no_parameters() -> None:
         (Product("pen", 3), {"name": "pen", "price": 3}),
         (Point(1), {"x": 1, "y": 0}),
         (datetime(2024, 5, 1, 12, 30, tzinfo=timezone.utc), "2024-05-01T12:30:00+00:00"),
-        (datetime(2024, 5, 1, 12, 30), UNREPRESENTABLE),  # no offset: fails format date-time
+        (datetime(2024, 5, 1, 12, 30), "2024-05-01T12:30:00"),  # naive: date-time-local
         (date(2024, 5, 1), "2024-05-01"),
         (time(8, 0, tzinfo=timezone(timedelta(hours=2))), "08:00:00+02:00"),
-        (time(8, 0), UNREPRESENTABLE),  # no offset: fails format time
-        (timedelta(days=1, hours=2, minutes=3, seconds=4.5), "P1DT2H3M4.5S"),
+        (time(8, 0), "08:00:00"),  # naive: time-local
+        (timedelta(days=1, hours=2, minutes=3, seconds=4), "P1DT2H3M4S"),
+        (timedelta(hours=1, seconds=5), "PT1H0M5S"),
         (timedelta(0), "PT0S"),
-        (-timedelta(hours=1), "-PT1H"),
+        # RFC 3339 durations have no fractions and no sign: such a default would fail its schema
+        (timedelta(seconds=4.5), UNREPRESENTABLE),
+        (-timedelta(hours=1), UNREPRESENTABLE),
+        (Decimal("NaN"), UNREPRESENTABLE),
+        (ipaddress.IPv4Network("10.0.0.0/8"), "10.0.0.0/8"),
         (uuid.UUID(int=1), "00000000-0000-0000-0000-000000000001"),
         (PurePosixPath("/tmp/x"), "/tmp/x"),
         (b"\x00\xff", "AP8="),
@@ -619,7 +628,13 @@ def test_strict_makes_every_property_required_and_optional_ones_nullable() -> No
                 "line": {"anyOf": [{"$ref": "#/$defs/Line"}, NULL]},
                 "note": {"anyOf": [{"type": "string"}, NULL]},
                 "when": {"anyOf": [{"type": "string", "format": "date"}, NULL]},
-                "price": {"anyOf": [{"type": "string"}, NULL], "description": "@format decimal"},
+                "price": {
+                    "anyOf": [
+                        {"type": "string", "description": "@format decimal"},
+                        {"type": "number"},
+                        NULL,
+                    ]
+                },
             },
             ["query", "limit", "line", "note", "when", "price"],
         ),
@@ -651,8 +666,13 @@ def test_strict_unrolls_a_ref_with_siblings() -> None:
     method = Method()
     params = [method.param("color", Annotated[Color, te.Doc("Which paint.")])]
     schema = method.emitter(strict=True).parameters(params)
+    # the property's description first, the type's own docstring after it (not dropped)
     assert schema["properties"] == {
-        "color": {"type": "string", "enum": ["red", "blue"], "description": "Which paint."}
+        "color": {
+            "type": "string",
+            "enum": ["red", "blue"],
+            "description": "Which paint.\n\nA paint colour.",
+        }
     }
 
 

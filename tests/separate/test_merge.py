@@ -35,14 +35,15 @@ from llmapp.separate import merge_values
         ({"a": [1]}, {"a": {"0": 2}}, {"a": {"0": 2}}),
         ({"a": {"b": 1}}, {"a": "flat"}, {"a": "flat"}),
         ([1, 2], (3,), [3, 2]),
-        # None: nothing given on that side
+        # None from the human: nothing given on that side
         ({"a": 1}, None, {"a": 1}),
-        (None, {"a": 1}, {"a": 1}),
         (None, None, None),
         ({"a": 1}, {"a": None}, {"a": 1}),
-        ({"a": None}, {"a": 1}, {"a": 1}),
         ({}, {"a": None}, {"a": None}),
-        ([1, None], [None, 2], [1, 2]),
+        # None from the LLM: the model chose null (Optional[X] split in two), it stays null
+        (None, {"a": 1}, None),
+        ({"a": None}, {"a": {"owner": "u1"}}, {"a": None}),
+        ([1, None], [None, 2], [1, None]),
         # falsy values are values
         ({"a": 1}, {"a": 0}, {"a": 0}),
         ({"a": True}, {"a": False}, {"a": False}),
@@ -103,5 +104,5 @@ def test_merge_never_mutates_and_keeps_every_key(llm: Any, human: Any) -> None:
 @given(JSON)
 def test_merging_with_nothing_or_itself_gives_the_value(value: Any) -> None:
     assert merge_values(value, None) == value
-    assert merge_values(None, value) == value
+    assert merge_values(None, value) is None  # the model's null stays null
     assert merge_values(value, value) == value

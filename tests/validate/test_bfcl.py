@@ -1,7 +1,7 @@
 """BFCL (non-live) through llmapp's validator: accepted answers pass, LLM-style mistakes fail where made.
 
-The functions come from ``tests/corpora/bfcl.py`` (BFCL dialect -> LLM parameters schema), the
-mistakes from ``tests/corpora/alterations.py``. Answers that do not fit their own schema are BFCL
+The functions come from ``tests/support/corpora/bfcl.py`` (BFCL dialect -> LLM parameters schema), the
+mistakes from ``tests/support/corpora/alterations.py``. Answers that do not fit their own schema are BFCL
 data quirks, listed with the reason in ``bfcl.KNOWN_EXCEPTIONS``; they must fail, like any wrong
 argument would.
 """
@@ -13,9 +13,10 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from tests.corpora import bfcl
-from tests.corpora.alterations import MISSING, Alteration, alterations
+from tests.support.corpora import bfcl
+from tests.support.corpora.alterations import MISSING, Alteration, alterations
 
+from llmapp.validate import Validator, validator
 from llmapp.validate._result import UNDEFINED, ValidationIssue
 
 pytestmark = pytest.mark.skipif(
@@ -28,10 +29,6 @@ CATEGORIES = [c for c in bfcl.CATEGORIES if c != "irrelevance"]
 @pytest.fixture(scope="module")
 def compiled() -> Callable[[bfcl.Function], Any]:
     """The llmapp validator of a BFCL function, compiled once per function."""
-    try:
-        from llmapp.validate import validator
-    except ImportError:
-        pytest.skip("llmapp.validate.validator is not written yet")
     cache: dict[tuple[str, str], Any] = {}
 
     def of(function: bfcl.Function) -> Any:
@@ -57,10 +54,13 @@ def _shown(issues: list[ValidationIssue]) -> str:
     return "; ".join(f"{i.path}: {i.expected} (got {i.value!r})" for i in issues)
 
 
-def test_every_function_compiles(compiled):
+def test_every_function_compiles_to_a_validator_that_wants_an_object(compiled):
     functions = bfcl.functions()
     for function in functions:
-        assert compiled(function) is not None
+        check = compiled(function)  # a schema it cannot compile raises SchemaError
+        assert isinstance(check, Validator)
+        refused = check(None)
+        assert not refused.success and refused.errors[0].path == "$input", function.name
     assert len(functions) == 2229
 
 

@@ -41,6 +41,57 @@ def test_the_source_is_in_linecache_under_a_readable_name() -> None:
     assert "".join(linecache.getlines(check.filename)) == source
 
 
+SHOWN = {
+    **PERSON,
+    "properties": {
+        **PERSON["properties"],
+        "code": {"type": "string", "pattern": "^[A-Z]+$"},
+        "kind": {"enum": ["a", "b"]},
+        "pet": {"anyOf": [{"type": "string"}, {"$ref": "#/$defs/Friend"}]},
+    },
+}
+
+
+def test_the_source_shows_what_every_global_it_uses_is() -> None:
+    import builtins
+
+    source = validator(SHOWN).source
+    shown = {
+        line.split("=")[0].strip("# ").strip()
+        for line in source.splitlines()
+        if line.startswith("#   ") and " = " in line
+    }
+    tree = ast.parse(source)
+    defined = {node.name for node in tree.body if isinstance(node, ast.FunctionDef)}
+    for function in tree.body:
+        assert isinstance(function, ast.FunctionDef)
+        local = {arg.arg for arg in function.args.args} | {
+            node.id
+            for node in ast.walk(function)
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store)
+        }
+        for node in ast.walk(function):
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+                name = node.id
+                if name not in local and name not in defined and not hasattr(builtins, name):
+                    assert name in shown, f"{function.name} uses {name}, not shown"
+    assert {"PATTERN", "ENUM", "UNION", "_Issue"} <= shown
+
+
+def test_each_function_says_which_schema_location_it_checks() -> None:
+    lines = validator(SHOWN).source.splitlines()
+    headers = {}
+    for index, line in enumerate(lines):
+        if line.startswith("def "):
+            above = index - 1
+            while lines[above].startswith("#   "):
+                above -= 1
+            headers[line[4 : line.index("(")]] = lines[above]
+    assert "'#/$defs/Friend'" in headers["c_Friend"] and "'#/$defs/Friend'" in headers["w_Friend"]
+    assert "'#'" in headers["c_root"]
+    assert all(header.startswith("# ") for header in headers.values())
+
+
 def test_tracebacks_show_generated_lines() -> None:
     class Exploding(dict):  # type: ignore[type-arg]
         def items(self) -> Any:
@@ -199,8 +250,8 @@ def test_deeply_nested_inline_schemas_are_split_into_functions(compile: Callable
     assert issue.expected == "integer"
 
 
-def test_many_definitions_compile_quickly() -> None:
-    defs = {
+def test_a_chain_of_300_definitions_validates_to_its_end() -> None:
+    defs: dict[str, Any] = {
         f"T{index}": {
             "type": "object",
             "properties": {"next": {"$ref": f"#/$defs/T{index + 1}"}, "v": {"type": "integer"}},
@@ -210,7 +261,15 @@ def test_many_definitions_compile_quickly() -> None:
     defs["T300"] = {"type": "string"}
     check = validator({"$defs": defs, "$ref": "#/$defs/T0"})
     assert check({"next": {"next": {"v": 1}}}).success
-    assert check.source.count("def c_") == 302
+    chain: Any = "end"
+    for _ in range(300):
+        chain = {"next": chain, "v": 1}
+    assert check(chain).success
+    wrong: Any = 0
+    for _ in range(300):
+        wrong = {"next": wrong}
+    [issue] = check(wrong).errors
+    assert issue.path == "$input" + ".next" * 300 and issue.expected == "string"
 
 
 def test_results_are_plain_result_objects() -> None:

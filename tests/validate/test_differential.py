@@ -1,6 +1,6 @@
 """Differential: llmapp's validator gives jsonschema's verdict on every corpus schema.
 
-Schemas (``tests/corpora/schemas.py``): every BFCL function's converted parameters, every MCP
+Schemas (``tests/support/corpora/schemas.py``): every BFCL function's converted parameters, every MCP
 tool's input/output schema, every OpenAPI 3.1 component schema, and the case catalogue: every
 schema of the JSON-Schema-Test-Suite's required tests (draft 2020-12 and draft 4). What is
 skipped is in ``schemas.SKIPPED`` with the reason. In one place each:
@@ -10,7 +10,7 @@ skipped is in ``schemas.SKIPPED`` with the reason. In one place each:
 * ``reference.REFERENCE_CORRECTIONS``: where the jsonschema reference is corrected (exact
   multipleOf; 3.0 is an integer under draft 4 too, as llmapp decides).
 
-Values (``tests/corpora/differential.py``): hypothesis-jsonschema's valid values and mutations of
+Values (``tests/support/corpora/differential.py``): hypothesis-jsonschema's valid values and mutations of
 them, schema-guided near misses, random JSON.
 
 * quick (CI): a spread sample of each source, a few dozen values per schema, derandomized;
@@ -39,8 +39,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis_jsonschema import from_schema
-from tests.corpora import differential, schemas
-from tests.corpora.differential import Budget, Tally
+from tests.support.corpora import differential, schemas
+from tests.support.corpora.differential import Budget, Tally
+
+from llmapp.validate import validator
 
 QUICK = Budget(examples=4, mutations=3, guided=8, random=1, derandomize=True)
 QUICK_SAMPLE = {"bfcl": 40, "mcp": 60, "openapi": 40, "suite": 120}
@@ -60,10 +62,6 @@ def _slow_budget() -> Budget:
 
 @pytest.fixture(scope="module")
 def compile_ours() -> Any:
-    try:
-        from llmapp.validate import validator
-    except ImportError:
-        pytest.skip("llmapp.validate.validator is not written yet")
     return validator
 
 

@@ -13,6 +13,7 @@ The quick run uses a few hundred examples; ``-m slow`` runs many more.
 from __future__ import annotations
 
 import math
+import re
 from collections import OrderedDict
 from collections.abc import Iterator
 from decimal import Decimal
@@ -273,8 +274,29 @@ def _decimal_multiple_of(
             yield jsonschema.ValidationError(f"{instance!r} is not a multiple of {divisor!r}")
 
 
+_AS_PYTHON = {
+    "b$": r"b\Z",
+    "^\\w+$": r"^[A-Za-z0-9_]+\Z",
+    ".": "[^\n\r\u2028\u2029]",
+}
+"""The generated patterns whose ECMA-262 meaning Python's ``re`` spells otherwise: ``$``
+does not match before a final newline, ``\\w`` is ASCII, ``.`` stops at every line
+terminator (llmapp reads patterns as ECMA-262 does)."""
+
+
+def _ecma_pattern(
+    checker: Any, pattern: Any, instance: Any, schema: Any
+) -> Iterator[jsonschema.ValidationError]:
+    """jsonschema's ``pattern`` with the ECMA-262 meaning of the generated patterns."""
+    if checker.is_type(instance, "string") and not re.search(
+        _AS_PYTHON.get(pattern, pattern), instance
+    ):
+        yield jsonschema.ValidationError(f"{instance!r} does not match {pattern!r}")
+
+
 Reference = jsonschema.validators.extend(
-    jsonschema.Draft202012Validator, {"multipleOf": _decimal_multiple_of}
+    jsonschema.Draft202012Validator,
+    {"multipleOf": _decimal_multiple_of, "pattern": _ecma_pattern},
 )
 
 
@@ -286,6 +308,17 @@ def _agrees(schema: Any, value: Any) -> None:
     ours = assert_consistent(check, value).success
     theirs = Reference(schema).is_valid(value)
     assert ours == theirs, (schema, value, check(value))
+
+
+@pytest.mark.parametrize(
+    ("pattern", "wrong", "right"),
+    [("^\\w+$", "é", "a_1"), ("b$", "b\n", "ab"), (".", "\r", "x"), (".", "\u2028", "x")],
+)
+def test_the_reference_reads_patterns_as_ecma_does(pattern: str, wrong: str, right: str) -> None:
+    assert not Reference({"pattern": pattern}).is_valid(wrong)
+    assert not validator({"pattern": pattern})(wrong).success
+    assert Reference({"pattern": pattern}).is_valid(right)
+    assert validator({"pattern": pattern})(right).success
 
 
 def test_the_reference_reads_multiple_of_as_decimals() -> None:

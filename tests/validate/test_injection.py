@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
+from llmapp.jsonschema import step
 from llmapp.validate import UNDEFINED, SchemaError, validator
-from llmapp.validate._runtime import key_path as _key_path
 
 NASTY = [
     '"); import os #',
@@ -127,7 +127,7 @@ def test_patterns(
     assert check(other).errors[0].expected == f"string & Pattern<{json.dumps(pattern)}>"
     keys = compile({"type": "object", "patternProperties": {pattern: {"type": "null"}}})
     assert keys({matching: None, other: 1}).success
-    assert [e.path for e in keys({matching: 1}).errors] == ["$input" + _key_path(matching)]
+    assert [e.path for e in keys({matching: 1}).errors] == ["$input" + step(matching)]
     assert not calls
 
 
@@ -166,3 +166,20 @@ def test_the_source_is_readable_python(compile: Callable[..., Any]) -> None:
     names = [node.name for node in tree.body if isinstance(node, ast.FunctionDef)]
     assert names == ["c_root", "w_root"]
     assert "'name'" in check.source
+
+
+@pytest.mark.parametrize("text", NASTY)
+def test_definition_names_in_function_headers(
+    compile: Callable[..., Any], monkeypatch: pytest.MonkeyPatch, text: str
+) -> None:
+    calls = _tripwire(monkeypatch)
+    schema = {
+        "type": "object",
+        "properties": {text: {"anyOf": [{"$ref": f"#/$defs/{text}"}, {"type": "null"}]}},
+        "$defs": {text: {"type": "object", "properties": {"n": {"type": "integer"}}}},
+    }
+    check = compile(schema)
+    tree = ast.parse(check.source)
+    assert len([node for node in tree.body if isinstance(node, ast.FunctionDef)]) >= 4
+    assert not check({text: {"n": "x"}}).success and check({text: None}).success
+    assert calls == []

@@ -190,9 +190,9 @@ def _problems_before_and_after_walkers(schema: Any) -> tuple[set[str], set[str]]
         generator.checker()
     except SchemaError:
         pass
-    before = set(generator.problems)
+    before = set(generator.analysis.problems)
     generator.walker()
-    return before, set(generator.problems)
+    return before, set(generator.analysis.problems)
 
 
 def test_walkers_find_no_problem_the_checkers_missed() -> None:
@@ -209,7 +209,7 @@ def test_walkers_find_no_problem_the_checkers_missed() -> None:
 
 
 def _corpus_problems_agree(step: int) -> None:
-    from tests.corpora import schemas as corpora
+    from tests.support.corpora import schemas as corpora
 
     entries = corpora.corpus_schemas()
     if not entries:

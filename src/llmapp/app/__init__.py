@@ -1,6 +1,7 @@
 """The decorator, the application and its functions, and safe execution."""
 
 from llmapp.app._application import LlmApplication, application
+from llmapp.app._arguments import read_arguments, unknown_function
 from llmapp.app._config import LlmConfig, after_types
 from llmapp.app._decorator import llm_application, validates
 from llmapp.app._function import LlmFunction, Separated
@@ -17,5 +18,7 @@ __all__ = [
     "application",
     "llm_application",
     "merge_parameters",
+    "read_arguments",
+    "unknown_function",
     "validates",
 ]

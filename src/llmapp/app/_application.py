@@ -8,9 +8,10 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
+from llmapp.app._arguments import unknown_function
 from llmapp.app._config import LlmConfig, SchemaPredicate, ValidationHook
 from llmapp.app._decorator import declared_config
-from llmapp.app._execute import Binding, Prepared, call_async, call_sync, prepare
+from llmapp.app._execute import Call, Plan, run_async, run_sync
 from llmapp.app._function import LlmFunction
 from llmapp.app._result import CallResult
 
@@ -25,17 +26,11 @@ class LlmApplication:
         config: the configuration it was built with.
     """
 
-    def __init__(
-        self,
-        cls: type,
-        config: LlmConfig,
-        functions: list[LlmFunction],
-        bindings: dict[str, Binding],
-    ) -> None:
+    def __init__(self, cls: type, config: LlmConfig, plans: list[Plan]) -> None:
         self.cls = cls
         self.config = config
-        self.functions = functions
-        self._bindings = bindings
+        self.functions: list[LlmFunction] = [plan.function for plan in plans]
+        self._plans = {plan.function.name: plan for plan in plans}
 
     def __repr__(self) -> str:
         names = ", ".join(function.name for function in self.functions)
@@ -43,8 +38,8 @@ class LlmApplication:
 
     def function(self, name: str) -> LlmFunction | None:
         """The function called ``name``, or ``None``."""
-        binding = self._bindings.get(name)
-        return binding.function if binding is not None else None
+        plan = self._plans.get(name) if isinstance(name, str) else None
+        return plan.function if plan is not None else None
 
     def to_list(self) -> list[dict[str, Any]]:
         """Every function as plain JSON-ready data."""
@@ -73,18 +68,18 @@ class LlmApplication:
             feedback text for the model, and the method is not called.
 
         Raises:
-            ExecutionError: the application is used wrongly (missing human values,
-                a wrong ``instance``, an async method inside a running loop).
+            ExecutionError: the application is used wrongly (missing or wrong human
+                values, a wrong ``instance``, an async method inside a running loop).
 
         Example::
 
             result = app.execute(Shop(), "search", '{"query": "socks"}')
-            reply = result.data if result.success else result.feedback
+            reply = result.message()   # data, feedback or the error: what goes back
         """
         prepared = self._prepare(instance, name, arguments, human)
         if isinstance(prepared, CallResult):
             return prepared
-        return call_sync(prepared, raise_errors)
+        return run_sync(prepared, raise_errors)
 
     async def aexecute(
         self,
@@ -99,12 +94,15 @@ class LlmApplication:
         prepared = self._prepare(instance, name, arguments, human)
         if isinstance(prepared, CallResult):
             return prepared
-        return await call_async(prepared, raise_errors)
+        return await run_async(prepared, raise_errors)
 
     def _prepare(
         self, instance: Any, name: str, arguments: Any, human: Mapping[str, Any] | None
-    ) -> Prepared | CallResult:
-        return prepare(self._bindings, self.cls, instance, name, arguments, human)
+    ) -> Call | CallResult:
+        plan = self._plans.get(name) if isinstance(name, str) else None
+        if plan is None:
+            return unknown_function(name, list(self._plans))
+        return plan.prepare(instance, arguments, human)
 
 
 _cache: weakref.WeakKeyDictionary[type, dict[tuple[Any, ...], LlmApplication]] = (
@@ -121,10 +119,12 @@ def application(
     reference: bool = _UNSET,
     separate: SchemaPredicate | None = _UNSET,
     validate: Mapping[str, ValidationHook] | None = _UNSET,
+    max_length: int = _UNSET,
 ) -> LlmApplication:
     """The LLM application of a class (decorated with ``@llm_application`` or not).
 
-    Keyword arguments override what the decorator declared. The result is
+    Keyword arguments override what the decorator declared (``max_length``: most
+    characters of argument text a call reads, see ``LlmConfig``). The result is
     cached per class and configuration.
 
     Raises:
@@ -137,7 +137,7 @@ def application(
         for function in app.functions:
             print(function.name, function.parameters)
     """
-    config = _configure(declared_config(cls), strict, reference, separate, validate)
+    config = _configure(declared_config(cls), strict, reference, separate, validate, max_length)
     key = config.cache_key()
     with _lock:
         cached = _cache.get(cls, {}).get(key)
@@ -145,8 +145,7 @@ def application(
         return cached
     from llmapp.app._build import build  # the whole pipeline: loaded on first build
 
-    functions, bindings = build(cls, config)
-    built = LlmApplication(cls, config, functions, bindings)
+    built = LlmApplication(cls, config, build(cls, config))
     with _lock:
         return _cache.setdefault(cls, {}).setdefault(key, built)
 
@@ -157,8 +156,11 @@ def _configure(
     reference: bool,
     separate: SchemaPredicate | None,
     validate: Mapping[str, ValidationHook] | None,
+    max_length: int,
 ) -> LlmConfig:
     changes: dict[str, Any] = {}
+    if max_length is not _UNSET:
+        changes["max_length"] = max_length
     if strict is not _UNSET:
         changes["strict"] = strict
     if reference is not _UNSET:

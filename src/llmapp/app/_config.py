@@ -6,6 +6,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+from llmapp.repair import MAX_LENGTH
 from llmapp.validate._result import (
     Validation,
     ValidationFailure,
@@ -37,16 +38,20 @@ class LlmConfig:
         reference: keep named types in ``$defs``; when false, only recursive ones are.
         separate: predicate over a schema; ``True`` means a human composes that value.
         validate: per-method hooks that replace the generated validation.
+        max_length: most characters of argument text one call reads (``llmapp.parse``'s
+            limit); longer text is refused with feedback saying so. The default bounds
+            the cost of reading any text to about a tenth of a second.
     """
 
     strict: bool = False
     reference: bool = True
     separate: SchemaPredicate | None = None
     validate: Mapping[str, ValidationHook] = field(default_factory=dict)
+    max_length: int = MAX_LENGTH
 
     def cache_key(self) -> tuple[Any, ...]:
         hooks = tuple(sorted((name, id(hook)) for name, hook in self.validate.items()))
-        return (self.strict, self.reference, id(self.separate), hooks)
+        return (self.strict, self.reference, id(self.separate), hooks, self.max_length)
 
 
 class _AfterTypes:

@@ -11,6 +11,7 @@ from llmapp.app._config import (
     ValidationHook,
 )
 from llmapp.app._config import after_types as _after_types_hook
+from llmapp.repair import MAX_LENGTH
 
 __all__ = ["CONFIG_ATTRIBUTE", "HOOK_ATTRIBUTE", "llm_application", "validates"]
 
@@ -31,6 +32,7 @@ def llm_application(
     reference: bool = True,
     separate: SchemaPredicate | None = None,
     validate: Mapping[str, ValidationHook] | None = None,
+    max_length: int = MAX_LENGTH,
 ) -> Callable[[C], C]: ...
 
 
@@ -42,6 +44,7 @@ def llm_application(
     reference: bool = True,
     separate: SchemaPredicate | None = None,
     validate: Mapping[str, ValidationHook] | None = None,
+    max_length: int = MAX_LENGTH,
 ) -> C | Callable[[C], C]:
     """Mark a class as an LLM application; the class itself is returned unchanged.
 
@@ -60,7 +63,11 @@ def llm_application(
         app = llmapp.application(Shop)
     """
     config = LlmConfig(
-        strict=strict, reference=reference, separate=separate, validate=dict(validate or {})
+        strict=strict,
+        reference=reference,
+        separate=separate,
+        validate=dict(validate or {}),
+        max_length=max_length,
     )
 
     def mark(target: C) -> C:

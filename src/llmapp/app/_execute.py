@@ -1,248 +1,282 @@
-"""Safe execution of one call: read, repair, validate, merge, convert, call.
+"""Safe execution of one call through the function's frozen plan.
+
+Each call goes through the same steps, in order, each a named field of ``Plan``:
+read the text (``repair.parse``) → repair it against the schema of what the model
+writes (``repair.coerce``) → check it (the generated validator, or the method's
+hook) → join the caller's human values (``join``: checked whole) → convert to the
+method's Python types (``convert``) → call. A step that fails ends the call with a
+``CallResult`` whose feedback is built from the model's own arguments only.
 
 The LLM reaches only what the function table holds: the function is looked up
 by name in that table (never ``getattr`` with the model's text), arguments are
 passed only for declared parameters (validation rejects every other key), and
-human-side values come from the caller alone.
+human-side values come from the caller alone and are never shown to the model.
 
-``execute`` runs an ``async`` method to completion with ``asyncio.run`` when no
-event loop is running in the thread; inside a running loop it raises
-``ExecutionError`` (use ``aexecute``), since blocking that loop would deadlock.
+``execute`` and ``aexecute`` behave the same: the method's own exceptions (any
+``Exception``) are captured in ``CallResult.error`` unless ``raise_errors``; a
+misuse of the application (missing human values, a wrong instance, an async
+method run by ``execute`` inside a running event loop) raises ``ExecutionError``
+before the method is called.
 """
 
 from __future__ import annotations
 
-import difflib
 import inspect
-import json
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Final
 
+from llmapp import convert, explain, repair
 from llmapp._errors import ExecutionError
-from llmapp.app._function import LlmFunction, _LazyValidator
-from llmapp.app._result import CallResult
+from llmapp.app._arguments import read_arguments
+from llmapp.app._function import LlmFunction
+from llmapp.app._merge import join
+from llmapp.app._result import CallResult, error_text
+from llmapp.introspect.model import MethodSpec
 from llmapp.validate._result import Validation, ValidationFailure, ValidationIssue
 
 if TYPE_CHECKING:
-    from llmapp.introspect.model import MethodSpec, TypeGraph
+    from llmapp.convert._error import ConversionError
 
-__all__ = ["Binding", "Prepared", "call_async", "call_sync", "finish", "prepare"]
+__all__ = ["Call", "Plan", "run_async", "run_sync"]
 
+_MAX_ITEMS: Final = 1_000_000
+_MIN_HIDDEN: Final = 4
 
-class Binding:
-    """What executing one function needs beyond its schemas: the method and its converter."""
-
-    def __init__(self, function: LlmFunction, method: MethodSpec, graph: TypeGraph) -> None:
-        self.function = function
-        self.method = method
-        self._graph = graph
-        self._arguments: Callable[[Mapping[str, Any]], tuple[list[Any], dict[str, Any]]] | None = (
-            None
-        )
-        self._human_validator: Callable[[Any], Validation] | None = None
-
-    def arguments(self, data: Mapping[str, Any]) -> tuple[list[Any], dict[str, Any]]:
-        if self._arguments is None:
-            from llmapp.convert import compile_arguments
-
-            self._arguments = compile_arguments(self.method, self._graph)
-        return self._arguments(data)
+Schema = dict[str, Any]
 
 
 @dataclass(frozen=True)
-class Prepared:
-    """A call whose arguments are valid and converted, ready to run."""
+class Plan:
+    """How one function's calls run: every step, decided once when the application is built.
 
-    binding: Binding
+    Attributes:
+        function: the function the model sees.
+        method: the Python method behind it.
+        owner: the class it belongs to (``instance`` must be one of it).
+        max_length: most characters of argument text read.
+        repair_against: the schema ``coerce`` repairs the model's data against (what the
+            model writes: the LLM side when separated, with every constraint).
+        check: the validation of the model's data: the generated validator of that
+            schema, or the method's hook.
+        convert: validated, merged JSON → ``(args, kwargs)``, compiled on first use.
+        returns_array: the declared result is an array, so an iterator result is read
+            into a list.
+    """
+
+    function: LlmFunction
+    method: MethodSpec
+    owner: type
+    max_length: int
+    repair_against: Schema
+    check: Callable[[Any], Validation]
+    convert: Callable[[Mapping[str, Any]], tuple[list[Any], dict[str, Any]]]
+    returns_array: bool = False
+
+    def prepare(
+        self, instance: Any, arguments: Any, human: Mapping[str, Any] | None
+    ) -> Call | CallResult:
+        """Every step before the call; a ``CallResult`` when the model got something wrong."""
+        read = self.read(arguments)
+        if isinstance(read, CallResult):
+            return read
+        data, repairs = read
+        validation = self.check(repair.coerce(data, self.repair_against))
+        if isinstance(validation, ValidationFailure):
+            return self._failed(validation, explain.feedback(validation), repairs)
+        merged = join(self.function, validation.data, human)
+        hidden = _hidden(human)
+        target = self._target(instance)
+        try:
+            args, kwargs = self.convert(merged)
+        except convert.ConversionError as refused:
+            return self._refused(refused, validation.data, hidden, repairs)
+        return Call(self, target, args, kwargs, repairs, hidden)
+
+    def read(self, arguments: Any) -> tuple[Any, tuple[str, ...]] | CallResult:
+        """The model's arguments as data, and what reading them repaired."""
+        return read_arguments(
+            self.function.name,
+            arguments,
+            max_length=self.max_length,
+            deprecated=self.function.deprecated,
+        )
+
+    def _target(self, instance: Any) -> Callable[..., Any]:
+        method, owner = self.method, self.owner
+        if method.kind == "instance" and not isinstance(instance, owner):
+            raise ExecutionError(
+                f"{method.name} is an instance method: pass an instance of "
+                f"{owner.__qualname__}, not {type(instance).__qualname__}"
+            )
+        if method.kind != "instance" and not (
+            isinstance(instance, owner)
+            or (isinstance(instance, type) and issubclass(instance, owner))
+        ):
+            raise ExecutionError(
+                f"{method.name}: expected {owner.__qualname__} or an instance of it"
+            )
+        target: Callable[..., Any] = getattr(instance, method.name)
+        return target
+
+    def _refused(
+        self,
+        refused: ConversionError,
+        model_data: Any,
+        hidden: tuple[str, ...],
+        repairs: tuple[str, ...],
+    ) -> CallResult:
+        """Python refused a value the schema allowed: feedback from the model's own data."""
+        value = _at(model_data, refused.segments[::-1])
+        if value is _ABSENT:  # the refused value is the human's alone: the caller's problem
+            raise ExecutionError(
+                f"{self.function.name}: a human-supplied value was refused at {refused.path}"
+            )
+        reason = error_text(refused.cause, hidden).removeprefix("The function raised ")
+        issue = ValidationIssue(refused.path, refused.expected, value, reason)
+        failure = ValidationFailure(model_data, [issue])
+        return self._failed(failure, explain.feedback(failure), repairs)
+
+    def _failed(
+        self, failure: ValidationFailure, text: str, repairs: tuple[str, ...]
+    ) -> CallResult:
+        return CallResult(
+            name=self.function.name,
+            success=False,
+            validation=failure,
+            feedback=text,
+            deprecated=self.function.deprecated,
+            repairs=repairs,
+        )
+
+
+@dataclass(frozen=True)
+class Call:
+    """A call whose arguments are valid, merged and converted: ready to run."""
+
+    plan: Plan
     target: Callable[..., Any]
     args: list[Any]
     kwargs: dict[str, Any]
+    repairs: tuple[str, ...] = ()
+    hidden: tuple[str, ...] = field(default=(), repr=False)
+
+    def materialised(self, value: Any) -> Any:
+        """An iterator returned where an array was declared, read into a list (bounded)."""
+        if not (self.plan.returns_array and isinstance(value, Iterator)):
+            return value
+        items: list[Any] = []
+        for item in value:
+            if len(items) >= _MAX_ITEMS:
+                raise ValueError(f"the result has more than {_MAX_ITEMS:,} items")
+            items.append(item)
+        return items
+
+    def returned(self, value: Any) -> CallResult:
+        plan = self.plan
+        return CallResult(
+            name=plan.function.name,
+            success=True,
+            value=value,
+            data=convert.to_json(value),
+            deprecated=plan.function.deprecated,
+            repairs=self.repairs,
+        )
+
+    def raised(self, error: Exception) -> CallResult:
+        return CallResult(
+            name=self.plan.function.name,
+            success=False,
+            error=error,
+            feedback=error_text(error, self.hidden),
+            deprecated=self.plan.function.deprecated,
+            repairs=self.repairs,
+        )
 
 
-def prepare(
-    bindings: Mapping[str, Binding],
-    owner: type,
-    instance: Any,
-    name: str,
-    arguments: Any,
-    human: Mapping[str, Any] | None,
-) -> Prepared | CallResult:
-    """Everything before the call; a ``CallResult`` when the LLM got something wrong."""
-    binding = bindings.get(name) if isinstance(name, str) else None
-    if binding is None:
-        return _unknown(str(name), list(bindings))
-    function = binding.function
-    data, unreadable = _read(arguments)
-    if unreadable is not None:
-        return _failed(function, ValidationFailure(arguments, [unreadable]))
-    validation = _validate(function, data)
-    if not validation.success:
-        return _failed(function, validation)
-    merged = _merge_human(binding, validation.data, human)
-    target = _target(binding, owner, instance)
-    from llmapp.convert import ConversionError
-
+def run_sync(call: Call, raise_errors: bool) -> CallResult:
+    """Run a prepared call; an async method runs to completion when no loop is running."""
+    if call.plan.method.is_async:
+        _no_running_loop(call.plan.function.name)
     try:
-        args, kwargs = binding.arguments(merged)
-    except ConversionError as refused:  # e.g. a dataclass __post_init__ rejecting the values
-        issue = ValidationIssue(refused.path, refused.expected, refused.value, refused.reason)
-        return _failed(function, ValidationFailure(merged, [issue]))
-    return Prepared(binding, target, args, kwargs)
-
-
-def call_sync(prepared: Prepared, raise_errors: bool) -> CallResult:
-    try:
-        value = prepared.target(*prepared.args, **prepared.kwargs)
+        value = call.target(*call.args, **call.kwargs)
         if inspect.isawaitable(value):
-            value = _run_to_completion(value, prepared.binding.function.name)
-    except ExecutionError:
-        raise
+            value = _complete(value)
+        value = call.materialised(value)
     except Exception as error:
         if raise_errors:
             raise
-        return _raised(prepared.binding.function, error)
-    return finish(prepared.binding.function, value)
+        return call.raised(error)
+    return call.returned(value)
 
 
-async def call_async(prepared: Prepared, raise_errors: bool) -> CallResult:
+async def run_async(call: Call, raise_errors: bool) -> CallResult:
+    """Run a prepared call, awaiting an async method."""
     try:
-        value = prepared.target(*prepared.args, **prepared.kwargs)
+        value = call.target(*call.args, **call.kwargs)
         if inspect.isawaitable(value):
             value = await value
+        value = call.materialised(value)
     except Exception as error:
         if raise_errors:
             raise
-        return _raised(prepared.binding.function, error)
-    return finish(prepared.binding.function, value)
+        return call.raised(error)
+    return call.returned(value)
 
 
-def finish(function: LlmFunction, value: Any) -> CallResult:
-    from llmapp.convert import to_json
-
-    return CallResult(
-        name=function.name,
-        success=True,
-        value=value,
-        data=to_json(value),
-        deprecated=function.deprecated,
-    )
+# --- helpers -----------------------------------------------------------------------------
 
 
-def _read(arguments: Any) -> tuple[Any, ValidationIssue | None]:
-    if arguments is None:
-        return {}, None
-    if isinstance(arguments, (str, bytes)):
-        from llmapp.repair import parse
-
-        parsed = parse(arguments)
-        if parsed.error is not None:
-            text = arguments if isinstance(arguments, str) else repr(arguments)
-            issue = ValidationIssue(
-                "$input", "JSON object", text, f"unreadable JSON: {parsed.error}"
-            )
-            return None, issue
-        return parsed.data, None
-    if isinstance(arguments, Mapping):
-        return dict(arguments), None
-    return arguments, None
+class _Absent:
+    """No value at a path of the model's data (``None`` is a value)."""
 
 
-def _validate(function: LlmFunction, data: Any) -> Validation:
-    from llmapp.repair import coerce
-
-    separated = function.separated
-    schema: Mapping[str, Any] = function.checked_parameters
-    if separated is not None:
-        check = separated.validate
-        schema = check.schema if isinstance(check, _LazyValidator) else separated.llm
-    repaired = coerce(data, schema)
-    if function.hook is None and separated is not None and separated.validate is not None:
-        return separated.validate(repaired)
-    return function.validate(repaired)
+_ABSENT: Final = _Absent()
 
 
-def _merge_human(binding: Binding, data: Any, human: Mapping[str, Any] | None) -> Any:
-    """Join the caller's human-side values; they are trusted, but must be complete and known."""
-    separated = binding.function.separated
-    name = binding.function.name
-    schema = separated.human if separated is not None else None
-    if schema is None:
-        if human:
-            raise ExecutionError(f"{name} takes no human-supplied arguments, got {sorted(human)}")
-        return data
-    given = dict(human or {})
-    declared = schema.get("properties", {})
-    missing = [key for key in schema.get("required", []) if key not in given]
-    unknown = [key for key in given if key not in declared]
-    if missing or unknown:
-        raise ExecutionError(
-            f"{name}: human-supplied arguments are wrong"
-            + (f"; missing {missing}" if missing else "")
-            + (f"; unknown {unknown}" if unknown else "")
-        )
-    from llmapp.separate import merge_values
-
-    return merge_values(data, given)
+def _at(data: Any, segments: list[str | int]) -> Any:
+    """The value at ``segments`` in the model's data, or ``_ABSENT``."""
+    for segment in segments:
+        if not isinstance(data, (Mapping, list)):
+            return _ABSENT
+        try:
+            data = data[segment]  # type: ignore[index]
+        except (LookupError, TypeError):
+            return _ABSENT
+    return data
 
 
-def _target(binding: Binding, owner: type, instance: Any) -> Callable[..., Any]:
-    method = binding.method
-    if method.kind == "instance" and not isinstance(instance, owner):
-        raise ExecutionError(
-            f"{method.name} is an instance method: pass an instance of {owner.__qualname__}, "
-            f"not {instance!r}"
-        )
-    if method.kind != "instance" and not (
-        isinstance(instance, owner) or (isinstance(instance, type) and issubclass(instance, owner))
-    ):
-        raise ExecutionError(f"{method.name}: expected {owner.__qualname__} or an instance of it")
-    target: Callable[..., Any] = getattr(instance, method.name)
-    return target
+def _hidden(human: Mapping[str, Any] | None) -> tuple[str, ...]:
+    """The human's texts and numbers as text, so they can be kept out of what the model reads."""
+    found: list[str] = []
+    pending: list[Any] = [human] if human else []
+    while pending and len(found) < 1_000:
+        value = pending.pop()
+        if isinstance(value, Mapping):
+            pending.extend(value.values())
+        elif isinstance(value, (list, tuple)):
+            pending.extend(value)
+        elif isinstance(value, (str, int, float)) and not isinstance(value, bool):
+            text = value if isinstance(value, str) else repr(value)
+            if len(text) >= _MIN_HIDDEN:
+                found.append(text)
+    return tuple(sorted(set(found), key=len, reverse=True))
 
 
-def _run_to_completion(awaitable: Any, name: str) -> Any:
-    import asyncio
+def _no_running_loop(name: str) -> None:
+    import asyncio  # stdlib, but ~10 ms to import: only async methods need it
 
     try:
         asyncio.get_running_loop()
     except RuntimeError:
-        return asyncio.run(_await(awaitable))
-    if inspect.iscoroutine(awaitable):
-        awaitable.close()
+        return
     raise ExecutionError(f"{name} is async and an event loop is running: use aexecute()")
 
 
-async def _await(awaitable: Any) -> Any:
-    return await awaitable
+def _complete(awaitable: Any) -> Any:
+    import asyncio
 
+    async def wait() -> Any:
+        return await awaitable
 
-def _unknown(name: str, available: list[str]) -> CallResult:
-    close = difflib.get_close_matches(name, available, n=3, cutoff=0.5)
-    hint = f" Did you mean {', '.join(repr(c) for c in close)}?" if close else ""
-    listing = ", ".join(repr(n) for n in available)
-    text = f"There is no function named {name!r}.{hint} The functions are: {listing}."
-    expected = f"({' | '.join(json.dumps(n) for n in available)})"
-    issue = ValidationIssue("$name", expected, name, text)
-    return CallResult(
-        name=name, success=False, validation=ValidationFailure(name, [issue]), feedback=text
-    )
-
-
-def _failed(function: LlmFunction, validation: Validation) -> CallResult:
-    from llmapp.feedback import feedback
-
-    assert isinstance(validation, ValidationFailure)
-    return CallResult(
-        name=function.name,
-        success=False,
-        validation=validation,
-        feedback=feedback(validation),
-        deprecated=function.deprecated,
-    )
-
-
-def _raised(function: LlmFunction, error: Exception) -> CallResult:
-    return CallResult(
-        name=function.name, success=False, error=error, deprecated=function.deprecated
-    )
+    return asyncio.run(wait())

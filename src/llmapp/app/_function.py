@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Generic, TypeVar
 
+from llmapp import validate
 from llmapp.validate._result import (
     Validation,
     ValidationFailure,
@@ -13,9 +14,11 @@ from llmapp.validate._result import (
     ValidationSuccess,
 )
 
-__all__ = ["LlmFunction", "Separated"]
+__all__ = ["LlmFunction", "OnFirstUse", "Separated", "compile_validator", "run_hook"]
 
 Schema = dict[str, Any]
+T = TypeVar("T")
+R = TypeVar("R")
 
 
 @dataclass(frozen=True)
@@ -34,27 +37,39 @@ class Separated:
     validate: Callable[[Any], Validation] | None = None
 
 
-class _LazyValidator:
-    """Compiles a schema's validator on first use, so building an application stays cheap."""
+class OnFirstUse(Generic[T, R]):
+    """A callable compiled on its first call: the one lazy-compile mechanism of execution.
 
-    __slots__ = ("_compiled", "schema")
+    Building an application compiles nothing; each function's validators and its
+    argument converter are compiled by ``compile`` the first time a call needs them.
 
-    def __init__(self, schema: Mapping[str, Any]) -> None:
-        self.schema = schema
-        self._compiled: Callable[[Any], Validation] | None = None
+    Example::
 
-    def __call__(self, value: Any) -> Validation:
-        compiled = self._compiled
-        if compiled is None:
-            from llmapp.validate import validator
+        check = OnFirstUse(compile_validator, schema)   # nothing compiled yet
+        check(arguments)                                # compiles, then validates
+    """
 
-            compiled = self._compiled = validator(self.schema)
-        return compiled(value)
+    __slots__ = ("_compiled", "_source", "compile")
+
+    def __init__(self, compile: Callable[[Any], Callable[[T], R]], source: Any) -> None:
+        self.compile = compile
+        self._source = source
+        self._compiled: Callable[[T], R] | None = None
+
+    def __call__(self, value: T) -> R:
+        if self._compiled is None:
+            self._compiled = self.compile(self._source)
+        return self._compiled(value)
 
 
-@dataclass(eq=False)
+def compile_validator(schema: Mapping[str, Any]) -> Callable[[Any], Validation]:
+    """``validate.validator``, looked up when called: the compiler loads on first use."""
+    return validate.validator(schema)
+
+
+@dataclass(frozen=True, eq=False)
 class LlmFunction:
-    """One function the LLM may call.
+    """One function the LLM may call; immutable once built.
 
     Attributes:
         name: the function's name.
@@ -65,9 +80,11 @@ class LlmFunction:
         deprecated: the function still works but should be avoided.
         tags: the ``@tag`` names.
         separated: the LLM/human split when the application separates parameters.
-        validation_parameters: the schema arguments are checked against, when it is
-            not ``parameters`` itself: in strict mode the vendor-facing schema moves
-            constraints it cannot express into descriptions, and this one keeps them.
+        title: the ``@title`` text, if any.
+        summary: the ``@summary`` text, if any.
+        checked_parameters: the schema arguments are validated (and repaired) against:
+            ``parameters`` itself, except in strict mode, where the vendor-facing schema
+            moves constraints it cannot express into descriptions and this one keeps them.
     """
 
     name: str
@@ -79,17 +96,16 @@ class LlmFunction:
     separated: Separated | None = None
     title: str | None = None
     summary: str | None = None
+    checked_parameters: Schema = field(default_factory=dict, repr=False)
     hook: Callable[[Any], Validation] | None = field(default=None, repr=False)
-    validation_parameters: Schema | None = field(default=None, repr=False)
-    _validator: Callable[[Any], Validation] | None = field(
-        default=None, init=False, repr=False, compare=False
-    )
+    _generated: Callable[[Any], Validation] = field(init=False, repr=False)
 
-    @property
-    def checked_parameters(self) -> Schema:
-        """The schema arguments are validated (and repaired) against."""
-        checked = self.validation_parameters
-        return checked if checked is not None else self.parameters
+    def __post_init__(self) -> None:
+        # Frozen: the two derived fields are set once, here, and never again.
+        if not self.checked_parameters:
+            object.__setattr__(self, "checked_parameters", self.parameters)
+        generated = OnFirstUse(compile_validator, self.checked_parameters)
+        object.__setattr__(self, "_generated", generated)
 
     def validate(self, arguments: Any) -> Validation:
         """Check arguments against the parameters schema (or the method's hook).
@@ -98,19 +114,12 @@ class LlmFunction:
         the exception's message.
         """
         if self.hook is None:
-            return (self._validator or self._compile())(arguments)
-        return _run_hook(self.hook, arguments)
+            return self._generated(arguments)
+        return run_hook(self.hook, arguments)
 
     def validate_types(self, arguments: Any) -> Validation:
         """The generated validation alone, whatever hook the function has."""
-        return (self._validator or self._compile())(arguments)
-
-    def _compile(self) -> Callable[[Any], Validation]:
-        """The generated validator, compiled on first use so building stays cheap."""
-        from llmapp.validate import validator
-
-        compiled = self._validator = validator(self.checked_parameters)
-        return compiled
+        return self._generated(arguments)
 
     def to_dict(self) -> dict[str, Any]:
         """The function as plain JSON-ready data."""
@@ -126,7 +135,7 @@ class LlmFunction:
         return data
 
 
-def _run_hook(hook: Callable[[Any], Validation], arguments: Any) -> Validation:
+def run_hook(hook: Callable[[Any], Validation], arguments: Any) -> Validation:
     try:
         outcome: object = hook(arguments)
     except Exception as error:  # a hook's bug is reported, never propagated

@@ -1,13 +1,16 @@
-"""What executing one function call returns."""
+"""What executing one function call returns, and the one text to send back to the model."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from llmapp.validate._result import ValidationFailure
 
-__all__ = ["CallResult"]
+__all__ = ["CallResult", "error_text"]
+
+_MAX_ERROR: Final = 1_000
 
 
 @dataclass(frozen=True)
@@ -15,14 +18,23 @@ class CallResult:
     """The outcome of one call the LLM asked for.
 
     Attributes:
-        name: the function the LLM named.
+        name: the function the LLM named (cut when absurdly long).
         success: the arguments were right and the method returned without raising.
         value: what the method returned (its Python value).
         data: the same as JSON-ready data, to send back to the model.
         validation: the failed validation, when the arguments were wrong.
-        feedback: text for the model explaining what to fix, or ``None``.
+        feedback: text for the model when the call failed, for any reason: wrong or
+            unreadable arguments, or the method's error (its bounded message); ``None``
+            on success.
         error: the exception the method raised, or ``None``.
         deprecated: the function is deprecated (it still ran).
+        repairs: what ``parse`` repaired in the model's text to read it (log or refuse
+            them as you see fit); empty for valid JSON or arguments given as a mapping.
+
+    Example::
+
+        result = app.execute(shop, "search", text)
+        reply = result.message()   # the one text to send back, in every case
     """
 
     name: str
@@ -33,13 +45,39 @@ class CallResult:
     feedback: str | None = None
     error: BaseException | None = None
     deprecated: bool = False
+    repairs: tuple[str, ...] = ()
 
     def message(self) -> str:
-        """A text for the model's tool-result message: the data, the feedback, or the error."""
+        """The text for the model's tool-result message, in every case.
+
+        The feedback when the call failed (wrong arguments, or the method's error), the
+        returned data as JSON otherwise. Built from the model's own arguments only, never
+        from human-side values; never raises.
+        """
         if self.feedback is not None:
             return self.feedback
         if self.error is not None:
-            return f"The function raised {type(self.error).__name__}: {self.error}"
-        import json
+            return error_text(self.error)
+        try:
+            return json.dumps(self.data, ensure_ascii=False, default=str)
+        except Exception:  # a cycle or a broken __str__ in data built by hand
+            return error_text(TypeError("the result could not be written as JSON"))
 
-        return json.dumps(self.data, ensure_ascii=False, default=str)
+
+def error_text(error: BaseException, hidden: tuple[str, ...] = ()) -> str:
+    """``The function raised Kind: message``, cut to a bounded length, never raising.
+
+    Args:
+        error: the exception the method raised.
+        hidden: texts that must not reach the model (human-side values), replaced by ``***``.
+    """
+    try:
+        text = str(error)
+    except Exception:  # an exception whose __str__ raises must not break the reply
+        text = ""
+    for secret in hidden:
+        text = text.replace(secret, "***")
+    if len(text) > _MAX_ERROR:
+        text = text[:_MAX_ERROR] + "…"
+    kind = type(error).__name__
+    return f"The function raised {kind}: {text}" if text else f"The function raised {kind}."

@@ -29,12 +29,43 @@ Decisions a caller may rely on:
   round-trips), a pydantic model ``model_dump(mode="json", by_alias=True)``, NaN
   and infinities ``None``, anything unknown its ``repr``, a cycle
   ``"<cycle: TypeName>"``. It never raises.
+
+The modules load on first use (PEP 562): an application imports this stage at the top
+of its execution plan and pays for it on its first call, not when it is built.
 """
 
-from ._arguments import ArgumentBuilder, compile_arguments
-from ._error import ConversionError
-from ._to_json import to_json
-from ._to_python import compile_converter
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ._arguments import ArgumentBuilder, compile_arguments
+    from ._error import ConversionError
+    from ._to_json import to_json
+    from ._to_python import compile_converter
+
+_LAZY = {
+    "ArgumentBuilder": "._arguments",
+    "ConversionError": "._error",
+    "compile_arguments": "._arguments",
+    "compile_converter": "._to_python",
+    "to_json": "._to_json",
+}
+
+
+def __getattr__(name: str) -> Any:
+    home = _LAZY.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(home, __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_LAZY})
+
 
 __all__ = [
     "ArgumentBuilder",

@@ -2,34 +2,17 @@
 
 from __future__ import annotations
 
-import json
-import re
 from typing import Any
 
 from llmapp._errors import LlmappError
+from llmapp.jsonschema import Path
 
 __all__ = [
     "ConversionError",
     "failure",
-    "format_path",
     "item_at",
     "refused",
 ]
-
-_IDENTIFIER = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*\Z")
-
-
-def format_path(segments: list[str | int], root: str = "$input") -> str:
-    """``["items", 3, "content-type"]`` -> ``$input.items[3]["content-type"]``."""
-    parts = [root]
-    for segment in segments:
-        if isinstance(segment, int):
-            parts.append(f"[{segment}]")
-        elif _IDENTIFIER.match(segment):
-            parts.append(f".{segment}")
-        else:
-            parts.append(f"[{json.dumps(segment, ensure_ascii=False)}]")
-    return "".join(parts)
 
 
 class ConversionError(LlmappError):
@@ -57,7 +40,7 @@ class ConversionError(LlmappError):
 
     @property
     def path(self) -> str:
-        return format_path(self.segments[::-1])
+        return str(Path(self.segments[::-1]))
 
     @property
     def reason(self) -> str:

@@ -13,8 +13,8 @@ from collections import defaultdict
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from .._source import Emitter, compile_function
 from ..introspect.model import ObjectDef
-from ._emitter import Emitter, compile_function
 from ._error import failure, refused
 from ._scalars import Converter
 
@@ -148,7 +148,7 @@ def _generate(
             emit.line(f"return {'cls(**fields)' if cls is not None else 'build(fields)'}")
         with emit.block("except Exception as error:"):
             emit.line("raise refused(error, NAME, value) from None")
-    return compile_function(function, emit.source(), namespace)
+    return compile_function(function, emit.take(), namespace, origin="convert")
 
 
 def _emit_field(emit: Emitter, key: str, step: _Step, converter: str) -> None:

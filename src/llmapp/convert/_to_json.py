@@ -11,23 +11,17 @@ becomes ``"<cycle: TypeName>"``; nesting deeper than ``MAX_DEPTH`` becomes
 
 from __future__ import annotations
 
-import base64
 import dataclasses
 import enum
-import ipaddress
 import math
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
-from datetime import date, datetime, time, timedelta
-from decimal import Decimal
-from pathlib import PurePath
 from typing import Any
-from uuid import UUID
 
+from llmapp._iso8601 import encode_base64
+from llmapp._scalar_types import scalar_of
 from llmapp.introspect._compat import model_fields
-
-from ._formats import format_duration
 
 __all__ = ["MAX_DEPTH", "to_json"]
 
@@ -36,7 +30,6 @@ MAX_DEPTH = 200
 
 _Encoder = Callable[[Any, set[int]], Any]
 _AS_IS = frozenset({str, int, bool, type(None)})
-_finite = math.isfinite
 
 
 def to_json(value: Any) -> Any:
@@ -68,7 +61,7 @@ def to_json(value: Any) -> Any:
 
 def _encode(value: Any, active: set[int]) -> Any:
     cls = type(value)
-    if cls in _AS_IS or (cls is float and _finite(value)):
+    if cls in _AS_IS or (cls is float and math.isfinite(value)):
         return value
     encoder = _ENCODERS.get(cls)
     if encoder is None:
@@ -112,36 +105,13 @@ def _nested(encode_items: _Encoder) -> _Encoder:
 # -- scalars ------------------------------------------------------------------------------
 
 
-def _float(value: float, active: set[int]) -> float | None:
-    return float(value) if math.isfinite(value) else None
-
-
-def _isoformat(value: date | time, active: set[int]) -> str:
-    return value.isoformat()
-
-
-def _duration(value: timedelta, active: set[int]) -> str:
-    return format_duration(value)
-
-
-def _text(value: Any, active: set[int]) -> str:
-    return str(value)
-
-
-def _base64(value: bytes | bytearray | memoryview, active: set[int]) -> str:
-    return base64.b64encode(value).decode("ascii")
-
-
 def _enum(value: enum.Enum, active: set[int]) -> Any:
     return _encode(value.value, active)
 
 
-def _int(value: int, active: set[int]) -> int:
-    return int(value)
-
-
-def _str(value: str, active: set[int]) -> str:
-    return str(value)
+def _scalar(dump: Callable[[Any], Any]) -> _Encoder:
+    """A row of ``llmapp._scalar_types``: its ``dump`` (a subclass gives the base's JSON)."""
+    return lambda value, active: dump(value)
 
 
 # -- containers ---------------------------------------------------------------------------
@@ -160,25 +130,16 @@ def _key(key: Any, active: set[int]) -> str:
     return encoded if isinstance(encoded, str) else _repr(key)
 
 
-# The comprehensions below test ``type(x) in _AS_IS`` inline before calling
-# ``_encode``: most values are plain, and a call per value is most of the cost.
-
-
 def _mapping(value: Mapping[Any, Any], active: set[int]) -> dict[str, Any]:
-    return {
-        key if type(key) is str else _key(key, active): (
-            item if type(item) in _AS_IS else _encode(item, active)
-        )
-        for key, item in value.items()
-    }
+    return {_key(key, active): _encode(item, active) for key, item in value.items()}
 
 
 def _sequence(value: Any, active: set[int]) -> list[Any]:
-    return [item if type(item) in _AS_IS else _encode(item, active) for item in value]
+    return [_encode(item, active) for item in value]
 
 
 def _set(value: AbstractSet[Any], active: set[int]) -> list[Any]:
-    items = [item if type(item) in _AS_IS else _encode(item, active) for item in value]
+    items = [_encode(item, active) for item in value]
     try:
         return sorted(items)
     except TypeError:  # items of mixed or unorderable kinds: keep the set's own order
@@ -187,11 +148,7 @@ def _set(value: AbstractSet[Any], active: set[int]) -> list[Any]:
 
 def _attributes(names: tuple[str, ...], frozen: bool) -> _Encoder:
     def encode(value: Any, active: set[int]) -> dict[str, Any]:
-        out = {}
-        for name in names:
-            item = getattr(value, name)
-            out[name] = item if type(item) in _AS_IS else _encode(item, active)
-        return out
+        return {name: _encode(getattr(value, name), active) for name in names}
 
     return encode if frozen else _nested(encode)
 
@@ -205,10 +162,7 @@ def _namedtuple(cls: type) -> _Encoder:
     names: tuple[str, ...] = cls._fields  # type: ignore[attr-defined]
 
     def encode(value: Any, active: set[int]) -> dict[str, Any]:
-        return {
-            name: item if type(item) in _AS_IS else _encode(item, active)
-            for name, item in zip(names, value, strict=False)
-        }
+        return {name: _encode(item, active) for name, item in zip(names, value, strict=False)}
 
     return encode
 
@@ -221,11 +175,7 @@ def _attrs(cls: type) -> _Encoder:
     )
 
     def encode(value: Any, active: set[int]) -> dict[str, Any]:
-        out = {}
-        for key, name in pairs:
-            item = getattr(value, name)
-            out[key] = item if type(item) in _AS_IS else _encode(item, active)
-        return out
+        return {key: _encode(getattr(value, name), active) for key, name in pairs}
 
     return _nested(encode)
 
@@ -235,30 +185,10 @@ def _pydantic(value: Any, active: set[int]) -> Any:
     return value.model_dump(mode="json", by_alias=True, exclude=computed or None)
 
 
-# Value types, looked up along the MRO (datetime before date, IntEnum before int);
-# the order of rows does not matter, the MRO decides.
+# What is not a scalar type: a buffer (no annotation gives one, a method may return
+# one) and the containers, looked up along the MRO; the order does not matter.
 _ROWS: dict[type, _Encoder] = {
-    enum.Enum: _enum,
-    bool: lambda value, active: bool(value),
-    int: _int,
-    str: _str,
-    float: _float,
-    datetime: _isoformat,
-    date: _isoformat,
-    time: _isoformat,
-    timedelta: _duration,
-    UUID: _text,
-    Decimal: _text,
-    PurePath: _text,
-    ipaddress.IPv4Address: _text,
-    ipaddress.IPv6Address: _text,
-    ipaddress.IPv4Network: _text,
-    ipaddress.IPv6Network: _text,
-    ipaddress.IPv4Interface: _text,
-    ipaddress.IPv6Interface: _text,
-    bytes: _base64,
-    bytearray: _base64,
-    memoryview: _base64,
+    memoryview: lambda value, active: encode_base64(value),
     dict: _nested(_mapping),
     list: _nested(_sequence),
     set: _nested(_set),
@@ -299,6 +229,11 @@ def _encoder_for(cls: type) -> _Encoder:
     for matches, make in _KINDS:
         if matches(cls):
             return make(cls)
+    if issubclass(cls, enum.Enum):
+        return _enum
+    scalar = scalar_of(cls)
+    if scalar is not None:
+        return _scalar(scalar[0].dump)
     for base in cls.__mro__:
         row = _ROWS.get(base)
         if row is not None:

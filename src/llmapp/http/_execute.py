@@ -9,15 +9,15 @@ Only the sending differs between the sync and async twins.
 
 from __future__ import annotations
 
-import difflib
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from llmapp import CallResult, ValidationFailure, ValidationIssue, coerce, parse
+from llmapp import CallResult, ValidationFailure, coerce
 from llmapp._errors import ExecutionError, LlmappError
-from llmapp.feedback import feedback
+from llmapp.app import read_arguments, unknown_function
+from llmapp.explain import feedback
 from llmapp.http._function import HttpLlmFunction
 from llmapp.http._request import Request, build
 from llmapp.jsonschema import MISSING
@@ -119,9 +119,9 @@ class ArgumentError(LlmappError):
         feedback: the text to send back to the model.
     """
 
-    def __init__(self, validation: ValidationFailure) -> None:
+    def __init__(self, validation: ValidationFailure, text: str | None = None) -> None:
         self.validation = validation
-        self.feedback = feedback(validation)
+        self.feedback = feedback(validation) if text is None else text
         super().__init__(f"wrong arguments, nothing sent:\n{self.feedback}")
 
 
@@ -221,7 +221,7 @@ def call(
     """``HttpLlmApplication.execute``: the outcome of one call as a ``CallResult``."""
     function = app.function(name) if isinstance(name, str) else None
     if function is None:
-        return _unknown(str(name), [f.name for f in app.functions])
+        return unknown_function(name, [f.name for f in app.functions])
     try:
         response = propagate(connection, function, arguments, human=human)
     except ArgumentError as wrong:
@@ -241,7 +241,7 @@ async def acall(
     """``HttpLlmApplication.aexecute``."""
     function = app.function(name) if isinstance(name, str) else None
     if function is None:
-        return _unknown(str(name), [f.name for f in app.functions])
+        return unknown_function(name, [f.name for f in app.functions])
     try:
         response = await apropagate(connection, function, arguments, human=human)
     except ArgumentError as wrong:
@@ -279,18 +279,11 @@ def _request(
 
 
 def _validated(function: HttpLlmFunction, arguments: Any) -> Any:
-    data = arguments
-    if arguments is None:
-        data = {}
-    elif isinstance(arguments, (str, bytes)):
-        parsed = parse(arguments)
-        if parsed.error is not None:
-            text = arguments if isinstance(arguments, str) else repr(arguments)
-            issue = ValidationIssue(
-                "$input", "JSON object", text, f"unreadable JSON: {parsed.error}"
-            )
-            raise ArgumentError(ValidationFailure(arguments, [issue]))
-        data = parsed.data
+    read = read_arguments(function.name, arguments, deprecated=function.deprecated)
+    if isinstance(read, CallResult):  # cut off or unreadable: nothing is sent
+        assert read.validation is not None and read.feedback is not None
+        raise ArgumentError(read.validation, read.feedback)
+    data, _ = read
     separated = function.separated
     check = separated.validate if separated is not None else None
     schema = getattr(check, "schema", None) or function.checked_parameters
@@ -383,13 +376,3 @@ def _result(function: HttpLlmFunction, **fields: Any) -> CallResult:
 
 def _wrong(function: HttpLlmFunction, wrong: ArgumentError) -> CallResult:
     return _result(function, validation=wrong.validation, feedback=wrong.feedback)
-
-
-def _unknown(name: str, available: list[str]) -> CallResult:
-    close = difflib.get_close_matches(name, available, n=3, cutoff=0.5)
-    hint = f" Did you mean {', '.join(repr(c) for c in close)}?" if close else ""
-    text = f"There is no function named {name!r}.{hint} The functions are: {', '.join(available)}."
-    issue = ValidationIssue("$name", "a function name", name, text)
-    return CallResult(
-        name=name, success=False, validation=ValidationFailure(name, [issue]), feedback=text
-    )

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -155,21 +156,24 @@ def _accessors(namings: Sequence[Naming]) -> None:
                 naming.accessor = [str(part) for part in declared]
             else:
                 naming.accessor = [*namespace, alias]
+    # An accessor that is a whole other accessor's prefix would make one name both a
+    # function and a namespace in the reference's SDK; its segment there gets a "_".
+    whole = Counter(tuple(naming.accessor) for naming in namings)
     for naming in namings:
-        while True:
-            neighbour = next(
-                (
-                    other
-                    for other in namings
-                    if len(other.accessor) < len(naming.accessor)
-                    and naming.accessor[: len(other.accessor)] == other.accessor
-                ),
-                None,
-            )
-            if neighbour is None:
-                break
-            at = len(neighbour.accessor) - 1
+        at = _prefix_end(naming.accessor, whole)
+        while at is not None:
+            whole[tuple(naming.accessor)] -= 1
             naming.accessor[at] = "_" + naming.accessor[at]
+            whole[tuple(naming.accessor)] += 1
+            at = _prefix_end(naming.accessor, whole)
+
+
+def _prefix_end(accessor: list[str], whole: Counter[tuple[str, ...]]) -> int | None:
+    """The last index of the shortest other accessor that begins ``accessor``, or None."""
+    for end in range(1, len(accessor)):
+        if whole[tuple(accessor[:end])] > 0:
+            return end - 1
+    return None
 
 
 def _clean(name: str) -> str:

@@ -51,17 +51,30 @@ class SchemaTable:
         self._edges: dict[str, list[str]] = {
             name: _refs(schema) for name, schema in self.defs.items()
         }
+        self._closures: dict[str, frozenset[str]] = {}
+        self._order = {name: index for index, name in enumerate(self.defs)}
 
     def reached(self, schemas: list[Any]) -> list[str]:
         """The names of the definitions ``schemas`` reach, directly or not, in table order."""
         found: set[str] = set()
-        pending = [name for schema in schemas for name in _refs(schema)]
-        while pending:
-            name = pending.pop()
-            if name not in found and name in self._edges:
-                found.add(name)
-                pending.extend(self._edges[name])
-        return [name for name in self.defs if name in found]
+        for name in {name for schema in schemas for name in _refs(schema)}:
+            if name in self._edges:
+                found |= self._closure(name)
+        return sorted(found, key=self._order.__getitem__)
+
+    def _closure(self, start: str) -> frozenset[str]:
+        """Every definition ``start`` reaches, itself included (computed once per name)."""
+        closure = self._closures.get(start)
+        if closure is None:
+            found = {start}
+            pending = list(self._edges[start])
+            while pending:
+                name = pending.pop()
+                if name not in found and name in self._edges:
+                    found.add(name)
+                    pending.extend(self._edges[name])
+            closure = self._closures[start] = frozenset(found)
+        return closure
 
     def problems(self, pieces: list[int], defs: list[str]) -> list[str]:
         """What could not be normalised in these pieces and definitions."""

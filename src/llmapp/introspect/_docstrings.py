@@ -10,11 +10,10 @@ A docstring is read in two steps:
    ``@ivar NAME: TEXT``, ``@type ...``, ...). Both ``@param`` spellings give the
    same result. Unknown ``@words`` (a decorator in an example) stay text.
 2. **Sections.** What is left is read by docstring-parser (Google, NumPy,
-   reST) or, where that is sure to give the same result, without it: text with
-   no section hint is split into summary and description here, and a regular
-   Google-style docstring (the common case) is read by ``_google.read_google``,
-   a strict reader that declines anything unusual. docstring-parser is imported
-   only when a docstring needs it (it costs ~10 ms to import, ~50 µs a docstring).
+   reST): the styles whose section hints the text shows are tried, and the one
+   that finds the most sections wins. Text with no section hint is split into
+   summary and description here, so docstring-parser is imported only when a
+   docstring has sections.
 
 Parsing never raises: a docstring the parser rejects is read as plain text.
 """
@@ -24,35 +23,34 @@ from __future__ import annotations
 import inspect
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
-from llmapp.introspect._google import TITLE_LINE, has_odd_whitespace, read_google
-from llmapp.introspect._google import Body as _Body
+from llmapp.introspect._record import Record
 
 if TYPE_CHECKING:
     import docstring_parser
 
 __all__ = ["EMPTY_DOC", "DocInfo", "DocstringWarning", "parse_docstring"]
 
+_NOTHING: Mapping[str, str] = MappingProxyType({})
+
 
 class DocstringWarning(UserWarning):
     """A docstring says something that does not fit its function (never an error)."""
 
 
-@dataclass(frozen=True, slots=True)
-class DocInfo:
+class DocInfo(Record):
     """What a docstring says, with every tag removed from the texts."""
 
     description: str | None = None
     """Summary + long description; no tags, no Args/Returns/Raises sections."""
     summary: str | None = None
     title: str | None = None
-    params: Mapping[str, str] = field(default_factory=dict)
+    params: Mapping[str, str] = _NOTHING
     """Parameter texts from Args/Parameters/:param:/@param NAME TEXT."""
-    attributes: Mapping[str, str] = field(default_factory=dict)
+    attributes: Mapping[str, str] = _NOTHING
     """Attribute texts (the Attributes section), for dataclass/TypedDict fields."""
     returns: str | None = None
     tags: tuple[str, ...] = ()
@@ -94,46 +92,16 @@ def parse_docstring(doc: str | None) -> DocInfo:
 
 @lru_cache(maxsize=2048)
 def _parse_cached(doc: str) -> DocInfo:
-    return _parse(doc)
-
-
-def _parse(doc: str, *, fast: bool = True) -> DocInfo:
-    """Parse without the cache; ``fast=False`` gives every section to docstring-parser."""
-    tags = _NO_TAGS
-    if fast and "@" not in doc and not has_odd_whitespace(doc):
-        text = _clean(doc)  # the common docstring: no tags, cleaned in one pass
-    else:
-        text = inspect.cleandoc(doc)
-        if "@" in text:
-            tags = _Tags()
-            text = _take_tags(text, tags)
-        text = _normalize(text)
+    tags = _Tags()
+    text = inspect.cleandoc(doc)
+    if "@" in text:
+        text = _take_tags(text, tags)
+    text = _normalize(text)
     try:
-        body = _read_body(text, fast=fast)
+        body = _read_body(text)
     except Exception:  # docstring-parser rejected it: the text is still a description
         body = _plain(text)
     return _combine(body, tags)
-
-
-def _clean(doc: str) -> str:
-    """``_normalize(inspect.cleandoc(doc))`` in one pass, for text without odd whitespace."""
-    lines = doc.split("\n")
-    rest = [line.rstrip(" ") for line in lines[1:]]
-    filled = [line for line in rest if line]
-    if filled:
-        # The lines' common indentation: the leading spaces the first and last line
-        # in sorted order share (what they share, every line in between shares).
-        margin = 0
-        for first, last in zip(min(filled), max(filled), strict=False):
-            if first != last or first != " ":
-                break
-            margin += 1
-        if margin:
-            rest = [line[margin:] for line in rest]
-    text = "\n".join([lines[0].strip(" "), *rest])
-    if "\n\n\n" in text:
-        text = _BLANK_RUNS.sub("\n\n", text)
-    return text.strip()
 
 
 # --- step 1: tags -----------------------------------------------------------------------------
@@ -171,21 +139,19 @@ _NAMED_TEXT = re.compile(
 )
 
 
-@dataclass(slots=True)
 class _Tags:
-    tags: list[str] = field(default_factory=list)
-    params: dict[str, str] = field(default_factory=dict)
-    attributes: dict[str, str] = field(default_factory=dict)
-    returns: str | None = None
-    summary: str | None = None
-    title: str | None = None
-    deprecated: bool = False
-    deprecation: str | None = None
-    flags: set[str] = field(default_factory=set)
+    """What the tag lines of one docstring say, filled in as they are read."""
 
-
-_NO_TAGS = _Tags()
-"""What a docstring without tags says; shared, never changed."""
+    def __init__(self) -> None:
+        self.tags: list[str] = []
+        self.params: dict[str, str] = {}
+        self.attributes: dict[str, str] = {}
+        self.returns: str | None = None
+        self.summary: str | None = None
+        self.title: str | None = None
+        self.deprecated = False
+        self.deprecation: str | None = None
+        self.flags: set[str] = set()
 
 
 def _take_tags(text: str, tags: _Tags) -> str:
@@ -245,11 +211,33 @@ def _field_text(text: str) -> str | None:
 # --- step 2: sections -------------------------------------------------------------------------
 
 
+class _Body:
+    """What the text says outside tags: description parts and section texts."""
+
+    def __init__(
+        self, short: str | None = None, long: str | None = None, blank_after_short: bool = False
+    ) -> None:
+        self.short = short
+        self.long = long
+        self.blank_after_short = blank_after_short
+        self.params: dict[str, str] = {}
+        self.attributes: dict[str, str] = {}
+        self.returns: str | None = None
+        self.deprecation: str | None = None
+        self.deprecated = False
+
+
 _MORE_PARAM_SECTIONS = ("Keyword Args", "Keyword Arguments", "Kwargs", "Other Parameters")
 _MORE_SINGULAR_SECTIONS = (("Return", "returns"), ("Yield", "yields"))
-# Section hints, searched in "\n" + text (a line start is a newline: found quicker
-# than ``^`` with ``re.M``). Google's: docstring-parser's titles plus ours.
-_GOOGLE_HINT = TITLE_LINE
+# Google's section titles: docstring-parser's DEFAULT_SECTIONS plus the ones added below.
+_GOOGLE_TITLES = (
+    *("Arguments", "Args", "Parameters", "Params", "Raises", "Exceptions", "Except"),
+    *("Attributes", "Example", "Examples", "Returns", "Yields"),
+    *_MORE_PARAM_SECTIONS,
+    *(title for title, _ in _MORE_SINGULAR_SECTIONS),
+)
+# Section hints, searched in "\n" + text: a title is a line of its own at column 0.
+_GOOGLE_HINT = re.compile(r"\n(" + "|".join(_GOOGLE_TITLES) + r"):[ \t]*(?=\n|\Z)")
 _NUMPY_HINT = re.compile(r"\n(?:[ \t]*-{3,}[ \t]*(?=\n|\Z)|\.\. deprecated::)")
 _REST_HINT = re.compile(r"\n[ \t]*:[A-Za-z]")
 
@@ -275,16 +263,10 @@ _BLANK_RUNS = re.compile(r"\n{3,}")
 _ATTRIBUTE_KEYS = frozenset({"attribute", "ivar", "cvar", "var"})
 
 
-def _read_body(text: str, *, fast: bool = True) -> _Body:
-    """Sections of normalized text (``_normalize``): the fast reader, else docstring-parser."""
+def _read_body(text: str) -> _Body:
+    """Sections of normalized text (``_normalize``), read by docstring-parser."""
     styles = _styles(text)
-    if not styles:
-        return _plain(text)
-    if fast and styles == ["google"]:
-        body = read_google(text)
-        if body is not None:
-            return body
-    return _read_with_parsers(text, styles)
+    return _read_with_parsers(text, styles) if styles else _plain(text)
 
 
 def _normalize(text: str) -> str:

@@ -23,7 +23,6 @@ import re
 import typing
 import warnings
 from collections.abc import Awaitable, Callable, Coroutine, Mapping
-from dataclasses import dataclass
 from typing import Any, Literal
 
 import typing_extensions as te
@@ -37,6 +36,7 @@ from llmapp.introspect._compat import (
     type_display,
 )
 from llmapp.introspect._docstrings import DocInfo, DocstringWarning, parse_docstring
+from llmapp.introspect._record import Record
 from llmapp.introspect._types import TypeBuilder
 from llmapp.introspect.model import (
     NO_DEFAULT,
@@ -62,8 +62,7 @@ _AWAITABLE_ORIGINS: frozenset[Any] = frozenset({Awaitable, Coroutine})
 _NAME_IN_ERROR = re.compile(r"name '([^']+)' is not defined")
 
 
-@dataclass(frozen=True, slots=True)
-class ClassSpec:
+class ClassSpec(Record):
     """What introspection learned about one class.
 
     Attributes:
@@ -106,8 +105,7 @@ def inspect_class(cls: type) -> ClassSpec:
 # --- which methods ----------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class _Candidate:
+class _Candidate(Record):
     name: str
     kind: _Kind
     attribute: Any
@@ -133,14 +131,20 @@ def _public_methods(cls: type) -> list[_Candidate]:
 
 def _candidate(name: str, attribute: Any, owner: type) -> _Candidate | None:
     if isinstance(attribute, staticmethod):
-        return _Candidate(name, "static", attribute, attribute.__func__, owner)
+        return _Candidate(
+            name=name, kind="static", attribute=attribute, function=attribute.__func__, owner=owner
+        )
     if isinstance(attribute, classmethod):
         function = attribute.__func__
         if isinstance(function, property):  # a class property (3.9-3.12), not a method
             return None
-        return _Candidate(name, "class", attribute, function, owner)
+        return _Candidate(
+            name=name, kind="class", attribute=attribute, function=function, owner=owner
+        )
     if inspect.isfunction(attribute):
-        return _Candidate(name, "instance", attribute, attribute, owner)
+        return _Candidate(
+            name=name, kind="instance", attribute=attribute, function=attribute, owner=owner
+        )
     return None
 
 
@@ -177,7 +181,7 @@ class _ClassReader:
         self._take_builder_problems()
         if not methods and not self.problems:
             self.problems.append(BuildProblem(self.owner, NO_FUNCTIONS))
-        return ClassSpec(self.cls, methods, graph, tuple(self.problems))
+        return ClassSpec(cls=self.cls, methods=methods, graph=graph, problems=tuple(self.problems))
 
     def read(self, candidate: _Candidate) -> MethodSpec | None:
         doc = parse_docstring(_docstring(self.cls, candidate))
@@ -221,8 +225,7 @@ class _ClassReader:
             self.problems.extend(fresh)
 
 
-@dataclass(frozen=True, slots=True)
-class _Scope:
+class _Scope(Record):
     globalns: dict[str, Any]
     localns: Mapping[str, Any]
 
@@ -239,7 +242,9 @@ class _MethodReader:
         self.location = f"{reader.owner}.{candidate.name}"
         self.function = function = _unwrap(candidate.function)
         """The innermost function, under any ``functools.wraps`` decorators."""
-        self.scope = _Scope(getattr(function, "__globals__", {}), reader.localns(candidate.owner))
+        self.scope = _Scope(
+            globalns=getattr(function, "__globals__", {}), localns=reader.localns(candidate.owner)
+        )
         self.is_async = inspect.iscoroutinefunction(candidate.function) or (
             inspect.iscoroutinefunction(function)
         )

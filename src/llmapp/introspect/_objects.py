@@ -10,18 +10,17 @@ from __future__ import annotations
 import dataclasses
 import inspect
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from llmapp.introspect import _compat
 from llmapp.introspect._docstrings import DocInfo, parse_docstring
+from llmapp.introspect._record import Record
 from llmapp.introspect.model import NO_DEFAULT
 
 __all__ = ["ObjectShape", "RawField", "object_shape"]
 
 
-@dataclass(frozen=True, slots=True)
-class RawField:
+class RawField(Record):
     """One field before its type is built."""
 
     name: str
@@ -38,8 +37,7 @@ class RawField:
     """The class that declares the field, when it is a base of the class read."""
 
 
-@dataclass(frozen=True, slots=True)
-class ObjectShape:
+class ObjectShape(Record):
     """What an object-like class looks like, before its field types are built."""
 
     kind: str
@@ -56,7 +54,9 @@ def class_doc(cls: type) -> DocInfo:
 
 def _shape(kind: str, cls: type, fields: list[RawField], **extra: Any) -> ObjectShape:
     doc = class_doc(cls)
-    return ObjectShape(kind, tuple(fields), doc.description, doc.title, **extra)
+    return ObjectShape(
+        kind=kind, fields=tuple(fields), description=doc.description, title=doc.title, **extra
+    )
 
 
 def _declaring_classes(cls: type) -> dict[str, type]:
@@ -70,12 +70,13 @@ def _declaring_classes(cls: type) -> dict[str, type]:
 
 def _dataclass(cls: type) -> ObjectShape:
     owners = _declaring_classes(cls)
+    documented = {owner: class_doc(owner).attributes for owner in {*owners.values(), cls}}
     fields = []
     for item in _compat.model_fields(cls):  # the converter builds instances through __init__
         owner = owners.get(item.name, cls)
         has_default = item.default is not dataclasses.MISSING
         has_factory = item.default_factory is not dataclasses.MISSING
-        description = class_doc(owner).attributes.get(item.name) or item.metadata.get("description")
+        description = documented[owner].get(item.name) or item.metadata.get("description")
         fields.append(
             RawField(
                 name=item.name,

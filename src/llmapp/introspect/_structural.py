@@ -2,7 +2,8 @@
 
 ``EXACT`` maps a type to the one node it always gives; ``ORIGINS`` maps the
 origin of a parametrised generic (``list``, ``dict``, ``Union``, ``Literal``) to
-its handler; ``SCALAR_ROWS`` catches subclasses of scalar types. ``TypeBuilder``
+its handler; ``SCALAR_ROWS`` builds scalar types and their subclasses from the
+rows of ``llmapp._scalar_types``. ``TypeBuilder``
 adds the named types (dataclasses, Enums, aliases...) on top of these tables.
 """
 
@@ -10,20 +11,19 @@ from __future__ import annotations
 
 import collections
 import collections.abc as abc
-import dataclasses
 import enum
-import ipaddress
-import pathlib
-import sys
 import typing
 from collections.abc import Callable, Mapping
-from datetime import date, datetime, time, timedelta
+from types import MappingProxyType
 from typing import Any, Protocol
 
 import typing_extensions as te
 
+from llmapp._scalar_types import Form, scalar_of
 from llmapp.introspect import _compat
+from llmapp.introspect._record import Record
 from llmapp.introspect.model import (
+    NO_META,
     AnyNode,
     ArrayNode,
     BooleanNode,
@@ -41,14 +41,13 @@ from llmapp.introspect.model import (
 __all__ = ["EXACT", "JSON_SCALARS", "ORIGINS", "SCALAR_ROWS", "Scope"]
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
-class Scope:
+class Scope(Record):
     """Where an annotation is being built: for messages and for resolving names."""
 
     location: str
     globalns: Mapping[str, Any] | None
     localns: Mapping[str, Any] | None
-    typevars: Mapping[Any, Any] = dataclasses.field(default_factory=dict)
+    typevars: Mapping[Any, Any] = MappingProxyType({})
     prefix: str = ""
     """``Owner.field`` while building a field of a named type."""
 
@@ -131,8 +130,19 @@ def union(
     built = [builder.node(arg, scope) for arg in args]  # every option, to report every problem
     if any(option is None for option in built):
         return None
-    options = _merge_literals(built)  # type: ignore[arg-type]
+    options = _merge_literals(_flatten(built))  # type: ignore[arg-type]
     return options[0] if len(options) == 1 else UnionNode(options=tuple(options))
+
+
+def _flatten(options: list[Node]) -> list[Node]:
+    """A union inside a union (``datetime`` has two forms) is one level of options."""
+    flat: list[Node] = []
+    for option in options:
+        if isinstance(option, UnionNode) and option.meta is NO_META:
+            flat.extend(option.options)
+        else:
+            flat.append(option)
+    return flat
 
 
 def _merge_literals(options: list[Node]) -> list[Node]:
@@ -200,30 +210,8 @@ ORIGINS: dict[Any, OriginHandler] = {
 
 # -- types that always give the same node ------------------------------------------------------
 
-
-def _string(fmt: str | None = None, python_type: Any = None, **more: Any) -> StringNode:
-    return StringNode(format=fmt, python_type=python_type, **more)
-
-
-_FORMATS: dict[Any, Node] = {
-    datetime: _string("date-time", datetime),
-    date: _string("date", date),
-    time: _string("time", time),
-    timedelta: _string("duration", timedelta),
-    ipaddress.IPv4Address: _string("ipv4", ipaddress.IPv4Address),
-    ipaddress.IPv6Address: _string("ipv6", ipaddress.IPv6Address),
-    pathlib.Path: _string("path", pathlib.Path),
-    pathlib.PurePath: _string("path", pathlib.PurePath),
-    bytes: _string(None, bytes, content_encoding="base64"),
-    bytearray: _string(None, bytearray, content_encoding="base64"),
-}
-
 EXACT: dict[Any, Node] = {
-    str: StringNode(),
     te.LiteralString: StringNode(),
-    int: IntegerNode(),
-    float: NumberNode(),
-    bool: BooleanNode(),
     None: NullNode(),
     type(None): NullNode(),
     **dict.fromkeys(_ANY_TYPES, _ANY),
@@ -233,51 +221,42 @@ EXACT: dict[Any, Node] = {
     tuple: ArrayNode(item=_ANY, python_type=tuple),
     typing.Tuple: ArrayNode(item=_ANY, python_type=tuple),  # noqa: UP006  (bare, not tuple[()])
     dict: DictNode(value=_ANY, python_type=dict),
-    **_FORMATS,
 }
+
+
+# -- scalar types: the rows of ``llmapp._scalar_types`` ----------------------------------------
+
+_FORM_NODES: dict[str, Callable[..., Node]] = {
+    "integer": IntegerNode,
+    "number": NumberNode,
+    "boolean": BooleanNode,
+}
+
+
+def _form_node(form: Form, python_type: Any) -> Node:
+    if form.json_type == "string":
+        return StringNode(
+            format=form.format, content_encoding=form.content_encoding, python_type=python_type
+        )
+    return _FORM_NODES[form.json_type](python_type=python_type)
+
+
+def _is_scalar(tp: Any) -> bool:
+    return _compat.is_class(tp) and scalar_of(tp) is not None
+
+
+def _scalar(builder: Builder, tp: Any, scope: Scope) -> Node:
+    """A scalar type or a subclass of one: a node per JSON form, converted to ``tp``.
+
+    JSON's own types (``str``, ``int``...) need no conversion; their subclasses do.
+    """
+    row, base = scalar_of(tp)  # type: ignore[misc]
+    python_type = None if row.native and tp is base else tp
+    nodes = tuple(_form_node(form, python_type) for form in row.forms)
+    return nodes[0] if len(nodes) == 1 else UnionNode(options=nodes)
 
 
 Row = tuple[Callable[[Any], bool], Callable[..., Node | None]]
 """(predicate, handler): the handler builds the node of a type the predicate accepts."""
 
-
-def _scalar_subclass(base: type) -> Row:
-    """``class Sku(str)``, a ``datetime`` subclass: the base's node, converted to the subclass."""
-    node = EXACT[base]
-
-    def matches(tp: Any) -> bool:
-        return _compat.is_class(tp) and issubclass(tp, base)
-
-    def handle(builder: Builder, tp: Any, scope: Scope) -> Node:
-        return dataclasses.replace(node, python_type=tp)
-
-    return matches, handle
-
-
-def _unloaded_scalar(module: str, name: str, fmt: str) -> Row:
-    """``module.name`` and its subclasses as a string of format ``fmt``, without importing
-    ``module``: until the user's code has imported it, no annotation can name the type
-    (``uuid`` alone costs ~2 ms to import, its ``platform`` lookups included)."""
-
-    def matches(tp: Any) -> bool:
-        loaded = sys.modules.get(module)
-        return loaded is not None and _compat.is_class(tp) and issubclass(tp, getattr(loaded, name))
-
-    def handle(builder: Builder, tp: Any, scope: Scope) -> Node:
-        return StringNode(format=fmt, python_type=tp)
-
-    return matches, handle
-
-
-# bool before int, datetime before date: a subclass matches its nearest base first.
-SCALAR_ROWS: tuple[Row, ...] = (
-    *(
-        _scalar_subclass(base)
-        for base in (
-            *(bool, int, float, str, bytes, bytearray, datetime, date, time, timedelta),
-            *(ipaddress.IPv4Address, ipaddress.IPv6Address, pathlib.PurePath),
-        )
-    ),
-    _unloaded_scalar("uuid", "UUID", "uuid"),
-    _unloaded_scalar("decimal", "Decimal", "decimal"),
-)
+SCALAR_ROWS: tuple[Row, ...] = ((_is_scalar, _scalar),)

@@ -11,7 +11,9 @@ Lookup order (first match wins):
    references, TypeVars, aliases, NewType, Enum, object classes, subclasses of
    scalars (``SCALAR_ROWS``) and, last, plain classes (a problem).
 
-Adding a Python type is adding one entry to one of these tables.
+Adding a Python type is adding one entry to one of these tables; a scalar type (one
+JSON value with a format, such as ``datetime`` or ``IPv4Network``) is a row of
+``llmapp._scalar_types``, which every later stage reads too.
 """
 
 from __future__ import annotations
@@ -91,11 +93,13 @@ class TypeBuilder:
         try:
             cached = self._annotations.get(key)
         except TypeError:  # unhashable metadata somewhere inside: build it every time
-            return self.node(annotation, Scope(location, globalns, localns))
+            return self.node(
+                annotation, Scope(location=location, globalns=globalns, localns=localns)
+            )
         if cached is not None:
             return cached
         reported = len(self.problems)
-        built = self.node(annotation, Scope(location, globalns, localns))
+        built = self.node(annotation, Scope(location=location, globalns=globalns, localns=localns))
         if built is not None and len(self.problems) == reported:
             # Same annotation, same namespaces, no problem: the same node (problems must be
             # reported again at each location, so failures are never cached).
@@ -208,7 +212,13 @@ class TypeBuilder:
         params = getattr(alias, "__type_params__", ()) or ()
         typevars = dict(zip(params, args, strict=False)) if args else scope.typevars
         globalns = _compat.module_namespace(alias.__module__)
-        inner = Scope(scope.location, globalns, None, typevars, scope.prefix)
+        inner = Scope(
+            location=scope.location,
+            globalns=globalns,
+            localns=None,
+            typevars=typevars,
+            prefix=scope.prefix,
+        )
         key = alias[args] if args else alias
         name = type_name(key)
         return self.aliased(key, name, alias.__module__, lambda: self.node(alias.__value__, inner))
@@ -304,11 +314,11 @@ class TypeBuilder:
         self, raw: _objects.RawField, owner: type, typevars: Mapping[Any, Any], scope: Scope
     ) -> Field | None:
         inner = Scope(
-            scope.location,
-            _compat.module_namespace(raw.module),
-            _class_namespace(raw.owner or owner),
-            typevars,
-            f"{owner.__qualname__}.{raw.python_name or raw.name}",
+            location=scope.location,
+            globalns=_compat.module_namespace(raw.module),
+            localns=_class_namespace(raw.owner or owner),
+            typevars=typevars,
+            prefix=f"{owner.__qualname__}.{raw.python_name or raw.name}",
         )
         annotation = raw.annotation
         if isinstance(annotation, (str, ForwardRef)):  # resolved here to see Required/NotRequired

@@ -1,7 +1,7 @@
 """The neutral type model: what introspection learns about Python types.
 
-One small frozen record per kind of type, constraints as fields, metadata in
-``Meta``. Named types (dataclasses, TypedDicts, NamedTuples, pydantic models,
+One small frozen record (``_record.Record``) per kind of type, constraints as
+fields, metadata in ``Meta``. Named types (dataclasses, TypedDicts, NamedTuples, pydantic models,
 Enums) live once in ``TypeGraph.definitions`` and are used through ``RefNode``,
 which is how recursion works: a definition's key is reserved before its fields
 are built. Nothing here knows JSON Schema; the schema emitter and the
@@ -11,8 +11,10 @@ converter read this model only.
 from __future__ import annotations
 
 from collections.abc import Hashable, Mapping
-from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any, Literal
+
+from llmapp.introspect._record import Record
 
 __all__ = [
     "NO_DEFAULT",
@@ -67,8 +69,7 @@ NO_DEFAULT: Any = _NoDefault()
 """Marks a parameter or field without a default value."""
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Meta:
+class Meta(Record):
     """Metadata that any type may carry; the schema shows it, validation ignores it."""
 
     title: str | None = None
@@ -81,8 +82,7 @@ class Meta:
 NO_META = Meta()
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Node:
+class Node(Record):
     """Base of every type node.
 
     ``python_type`` is the Python type that validated JSON becomes on
@@ -94,7 +94,6 @@ class Node:
     python_type: Any = None
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
 class StringNode(Node):
     min_length: int | None = None
     max_length: int | None = None
@@ -104,7 +103,6 @@ class StringNode(Node):
     content_media_type: str | None = None
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
 class _NumericNode(Node):
     ge: int | float | None = None
     gt: int | float | None = None
@@ -113,39 +111,32 @@ class _NumericNode(Node):
     multiple_of: int | float | None = None
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
 class IntegerNode(_NumericNode):
     pass
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
 class NumberNode(_NumericNode):
     pass
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
 class BooleanNode(Node):
     pass
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
 class NullNode(Node):
     pass
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
 class AnyNode(Node):
     """Any JSON value (``Any``, ``object``)."""
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
 class LiteralNode(Node):
     """One of a fixed set of JSON scalars (``Literal[...]``)."""
 
     values: tuple[LiteralValue, ...]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
 class ArrayNode(Node):
     """A homogeneous sequence: list, Sequence, ``tuple[T, ...]``, set, frozenset."""
 
@@ -155,14 +146,12 @@ class ArrayNode(Node):
     unique_items: bool = False
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
 class TupleNode(Node):
     """A fixed-length tuple, one type per position."""
 
     items: tuple[Node, ...]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
 class DictNode(Node):
     """A mapping with string keys and values of one type."""
 
@@ -171,22 +160,19 @@ class DictNode(Node):
     max_properties: int | None = None
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
 class UnionNode(Node):
     """Any one of several types (``X | Y``, ``Optional[X]``)."""
 
     options: tuple[Node, ...]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
 class RefNode(Node):
     """A use of a named type kept in ``TypeGraph.definitions``."""
 
     key: TypeKey
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Field:
+class Field(Record):
     """One field of an object type, or one parameter of a method."""
 
     name: str
@@ -198,8 +184,7 @@ class Field:
     """The attribute or argument name in Python, when it differs from ``name``."""
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class _NamedDef:
+class _NamedDef(Record):
     key: TypeKey
     name: str
     """Display name, sanitised for JSON Schema (``Page_Product_``)."""
@@ -210,7 +195,6 @@ class _NamedDef:
     title: str | None = None
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
 class ObjectDef(_NamedDef):
     """A named object: dataclass, TypedDict, NamedTuple or pydantic model."""
 
@@ -220,14 +204,12 @@ class ObjectDef(_NamedDef):
     """Schema of extra keys, or ``None`` when extra keys are not allowed."""
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
 class EnumDef(_NamedDef):
     """A named ``enum.Enum``; ``values`` are its members' values, in order."""
 
     values: tuple[LiteralValue, ...]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
 class AliasDef(_NamedDef):
     """A type alias that refers to itself (``Tree = list["Tree"]``, a recursive ``TypeAliasType``).
 
@@ -241,14 +223,12 @@ class AliasDef(_NamedDef):
 Definition = ObjectDef | EnumDef | AliasDef
 
 
-@dataclass(frozen=True, slots=True)
-class TypeGraph:
+class TypeGraph(Record):
     """Every named type reached from a class's methods."""
 
-    definitions: Mapping[TypeKey, Definition] = field(default_factory=dict)
+    definitions: Mapping[TypeKey, Definition] = MappingProxyType({})
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
 class ParameterSpec(Field):
     """One parameter of a method as the LLM sees it.
 
@@ -259,8 +239,7 @@ class ParameterSpec(Field):
     from_kwargs: bool = False
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class MethodSpec:
+class MethodSpec(Record):
     """What introspection learned about one public method."""
 
     name: str

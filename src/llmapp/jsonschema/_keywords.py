@@ -101,9 +101,11 @@ _ROWS = (
     Keyword("type", ASSERTION),
     Keyword("enum", ASSERTION),
     Keyword("const", ASSERTION),
+    # Bounds: each lower bound before the upper ones, as expected texts list them
+    # (``integer & ExclusiveMinimum<0> & Maximum<5>``).
     Keyword("minimum", ASSERTION, "number", label="Minimum"),
-    Keyword("maximum", ASSERTION, "number", label="Maximum"),
     Keyword("exclusiveMinimum", ASSERTION, "number", label="ExclusiveMinimum"),
+    Keyword("maximum", ASSERTION, "number", label="Maximum"),
     Keyword("exclusiveMaximum", ASSERTION, "number", label="ExclusiveMaximum"),
     Keyword("multipleOf", ASSERTION, "number", label="MultipleOf"),
     Keyword("minLength", ASSERTION, "string", label="MinLength"),
@@ -165,4 +167,4 @@ def keywords(
             return True
         return row.shape == shape
 
-    return tuple(row.name for row in _ROWS if fits(row))
+    return tuple(row.name for row in KEYWORDS.values() if fits(row))

@@ -4,11 +4,30 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from typing import Any
-from urllib.parse import unquote
 
 from llmapp._sentinels import MISSING
 
-__all__ = ["escape_token", "pointer_from", "pointer_tokens", "resolve_pointer", "unescape_token"]
+__all__ = [
+    "escape_token",
+    "percent_decoded",
+    "pointer_from",
+    "pointer_tokens",
+    "resolve_pointer",
+    "unescape_token",
+]
+
+
+def percent_decoded(text: str) -> str:
+    """``urllib.parse.unquote(text)``, importing ``urllib.parse`` only when there is a ``%``.
+
+    ``urllib.parse`` imports ``ipaddress``; schemas whose references are plain local
+    pointers are read (and applications built) without either.
+    """
+    if "%" not in text:
+        return text
+    from urllib.parse import unquote
+
+    return unquote(text)
 
 
 def escape_token(token: str) -> str:
@@ -38,7 +57,7 @@ def pointer_tokens(pointer: str, *, fragment: bool = False) -> list[str]:
         ValueError: when the text is not a JSON pointer.
     """
     if fragment:
-        pointer = unquote(pointer[1:] if pointer.startswith("#") else pointer)
+        pointer = percent_decoded(pointer[1:] if pointer.startswith("#") else pointer)
     if not pointer:
         return []
     if not pointer.startswith("/"):

@@ -10,10 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from typing import Any, TypeGuard
-from urllib.parse import unquote, urldefrag, urljoin
 
 from ._keywords import keywords
-from ._pointer import escape_token, unescape_token
+from ._pointer import escape_token, percent_decoded, unescape_token
 
 __all__ = [
     "ROOT_BASE",
@@ -111,11 +110,27 @@ def is_schema(value: Any) -> bool:
     )
 
 
+def _defrag(url: str) -> tuple[str, str]:
+    """``urllib.parse.urldefrag`` as a pair, parsing only a URI that has a fragment.
+
+    ``urllib.parse`` (and the ``ipaddress`` it imports) loads only for URIs: building
+    an application whose schemas hold local ``#/...`` references never needs it.
+    """
+    if "#" not in url:
+        return url, ""
+    from urllib.parse import urldefrag as split
+
+    found = split(url)
+    return found.url, found.fragment
+
+
 def _join(base: str, ref: str) -> str:
     if ref.startswith("#"):
-        return urldefrag(base)[0] + ref
+        return _defrag(base)[0] + ref
     if ":" in ref.split("/", 1)[0]:
         return ref
+    from urllib.parse import urljoin
+
     return urljoin(base, ref)
 
 
@@ -194,7 +209,7 @@ class Resolver:
             ident = None
         if isinstance(ident, str):
             base = _join(base, ident)
-            uri, fragment = urldefrag(base)
+            uri, fragment = _defrag(base)
             self._resources.setdefault(uri, pointer)
             if fragment:
                 self._anchors.setdefault(base, pointer)
@@ -203,7 +218,7 @@ class Resolver:
             for keyword in ("$anchor", "$dynamicAnchor"):
                 anchor = schema.get(keyword)
                 if isinstance(anchor, str):
-                    self._anchors.setdefault(urldefrag(base)[0] + "#" + anchor, pointer)
+                    self._anchors.setdefault(_defrag(base)[0] + "#" + anchor, pointer)
         if has_ref or "$dynamicRef" in schema:
             self.refs.append(Ref(Node(self._view(schema), pointer, base), hidden_by))
             if self.ref_only and has_ref:
@@ -273,11 +288,11 @@ class Resolver:
         if ref.startswith("#"):  # what urldefrag(_join(base, ref)) gives, without parsing
             uri, fragment = self._document(base), ref[1:]
         else:
-            uri, fragment = urldefrag(_join(base, ref))
+            uri, fragment = _defrag(_join(base, ref))
         resource = self._resources.get(uri)
         if resource is None:
             return None
-        fragment = unquote(fragment)
+        fragment = percent_decoded(fragment)
         if fragment and not fragment.startswith("/"):
             target = self._anchors.get(uri + "#" + fragment)
             return None if target is None else self.at(target)
@@ -289,7 +304,7 @@ class Resolver:
             return ROOT_BASE
         found = self._documents.get(base)
         if found is None:
-            found = self._documents[base] = urldefrag(urldefrag(base)[0] + "#")[0]
+            found = self._documents[base] = _defrag(_defrag(base)[0] + "#")[0]
         return found
 
     def at(self, pointer: str) -> Node | None:
@@ -322,5 +337,5 @@ def name_of(pointer: str) -> str | None:
 
 def ref_name(ref: str) -> str | None:
     """The definition name a ref spells (``#/$defs/Product`` -> ``Product``), else None."""
-    _, fragment = urldefrag(ref)
-    return name_of(unquote(fragment)) if fragment.startswith("/") else None
+    fragment = ref[1:] if ref.startswith("#") else _defrag(ref)[1]
+    return name_of(percent_decoded(fragment)) if fragment.startswith("/") else None

@@ -14,20 +14,17 @@ out of what is sent (``without_strict_nulls``), so the tool sees its own schema 
 
 from __future__ import annotations
 
-import difflib
 import json
-from collections.abc import Mapping
 from typing import Any
 
 from llmapp._errors import LlmappError
-from llmapp.app import CallResult
-from llmapp.feedback import feedback
+from llmapp.app import CallResult, read_arguments
+from llmapp.explain import feedback
 from llmapp.jsonschema import MISSING, is_mapping, resolve_pointer
 from llmapp.mcp._functions import McpLlmFunction
-from llmapp.repair import coerce, parse
-from llmapp.validate._result import ValidationFailure, ValidationIssue
+from llmapp.repair import coerce
 
-__all__ = ["McpToolError", "call", "unknown", "without_strict_nulls"]
+__all__ = ["McpToolError", "call", "without_strict_nulls"]
 
 Schema = dict[str, Any]
 
@@ -62,9 +59,10 @@ async def call(session: Any, function: McpLlmFunction, arguments: Any) -> CallRe
         reply = result.message()  # the feedback, the error, or the result as JSON
     """
     name = function.name
-    data, unreadable = _read(arguments)
-    if unreadable is not None:
-        return _failed(name, ValidationFailure(arguments, [unreadable]))
+    read = read_arguments(name, arguments)
+    if isinstance(read, CallResult):  # cut off or unreadable: the server is not called
+        return read
+    data, _ = read
     validation = function.validate(coerce(data, function.parameters))
     if not validation.success:
         return _failed(name, validation)
@@ -120,33 +118,6 @@ def _takes_null(schema: Any, root: Schema) -> bool:
 
     whole = {**schema, "$defs": root["$defs"]} if "$defs" in root and is_mapping(schema) else schema
     return bool(validator(whole)(None).success)
-
-
-def unknown(name: str, available: list[str]) -> CallResult:
-    """The answer to a call of a function the application does not have."""
-    close = difflib.get_close_matches(name, available, n=3, cutoff=0.5)
-    hint = f" Did you mean {', '.join(repr(c) for c in close)}?" if close else ""
-    text = f"There is no function named {name!r}.{hint} The functions are: "
-    text += ", ".join(repr(n) for n in available) + "."
-    expected = f"({' | '.join(json.dumps(n) for n in available)})"
-    issue = ValidationIssue("$name", expected, name, text)
-    failure = ValidationFailure(name, [issue])
-    return CallResult(name=name, success=False, validation=failure, feedback=text)
-
-
-def _read(arguments: Any) -> tuple[Any, ValidationIssue | None]:
-    if arguments is None:
-        return {}, None
-    if isinstance(arguments, (str, bytes)):
-        parsed = parse(arguments)
-        if parsed.error is not None:
-            text = arguments if isinstance(arguments, str) else repr(arguments)
-            reason = f"unreadable JSON: {parsed.error}"
-            return None, ValidationIssue("$input", "JSON object", text, reason)
-        return parsed.data, None
-    if isinstance(arguments, Mapping):
-        return dict(arguments), None
-    return arguments, None
 
 
 def _failed(name: str, validation: Any) -> CallResult:

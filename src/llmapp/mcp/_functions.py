@@ -18,7 +18,6 @@ with a located message; the other tools still convert.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -29,7 +28,6 @@ from llmapp.jsonschema import (
     declared_types,
     is_mapping,
     normalise,
-    ref_name,
     resolve_pointer,
 )
 from llmapp.vendors.mcp import ANNOTATION_TAGS
@@ -146,13 +144,14 @@ class McpLlmApplication:
         Raises:
             ExecutionError: ``human`` values were given (an MCP tool has no human side).
         """
-        from llmapp.mcp._call import call, unknown
+        from llmapp.app import unknown_function
+        from llmapp.mcp._call import call
 
         if human:
             raise ExecutionError(f"{name}: MCP tools take no human-supplied arguments")
         function = self._by_name.get(name) if isinstance(name, str) else None
         if function is None:
-            return unknown(str(name), list(self._by_name))
+            return unknown_function(name, list(self._by_name))
         return await call(session, function, arguments)
 
     def execute(
@@ -296,12 +295,7 @@ def _inlined(schema: Schema) -> Schema:
         return schema
     inlined = {key: value for key, value in schema.items() if key != "$ref"}
     inlined.update(target)
-    name, defs = ref_name(ref), inlined.get("$defs")
-    if is_mapping(defs) and name in defs and json.dumps(inlined).count(json.dumps(ref)) == 0:
-        inlined["$defs"] = {key: value for key, value in defs.items() if key != name}
-        if not inlined["$defs"]:
-            del inlined["$defs"]
-    return inlined
+    return normalise(inlined)[0]  # again: drops the definition if nothing else refers to it
 
 
 def _strict(name: str | None, parameters: Schema, problems: list[McpToolProblem]) -> Schema:

@@ -16,14 +16,19 @@ schema could not accept as it is:
 - numbers, booleans and null are never changed (``3.0`` stays ``3.0``: JSON Schema counts it
   as an integer); nothing is ever turned into a string.
 - unions (``anyOf``/``oneOf``) are entered only when one branch is chosen: by ``discriminator``
-  (OpenAPI, with or without ``mapping``) or ``x-discriminator``; else by being the only branch
+  (OpenAPI, with or without ``mapping``) or ``x-discriminator``, or by a property every branch
+  pins to its own values (``kind: Literal["cat"]``); else by being the only branch
   whose type accepts the value; else, for objects, by being the only branch whose ``const``/
   ``enum`` properties agree with the value (Python's tagged unions). A string is converted for
   a union as for a single schema, with the union's types taken together.
 
-Local ``$ref`` (any JSON pointer into the root schema: ``#/$defs/X``, ``#/definitions/X``,
-``#/components/schemas/X``) is followed; ``allOf`` members are merged; type arrays and
-OpenAPI ``nullable`` are honoured. The input is never mutated: dicts and lists are rebuilt, other
+``$ref`` is followed as the validator follows it (``llmapp.jsonschema.Resolver``: JSON
+pointers into the root schema such as ``#/$defs/X``, ``#/definitions/X``,
+``#/components/schemas/X``, ``$anchor`` and ``$id`` URIs; relative references are read
+against the root's ``$id``); ``allOf`` members are merged; type arrays and OpenAPI
+``nullable`` are honoured. Types, the JSON type of a value and discriminators are read
+with ``llmapp.jsonschema`` (``declared_types``, ``json_type``, ``discriminator``).
+The input is never mutated: dicts and lists are rebuilt, other
 values are shared. Cycles in the input are returned as they are; below ``_MAX_DEPTH`` nested
 containers the rest is returned unchanged. ``coerce`` never raises.
 """
@@ -35,6 +40,14 @@ import re
 from collections.abc import Mapping
 from typing import Any, Final
 
+from llmapp.jsonschema import (
+    JSON_TYPES,
+    Discriminator,
+    Resolver,
+    declared_types,
+    discriminator,
+    json_type,
+)
 from llmapp.validate._patterns import Matcher, PatternError, compile_pattern
 
 __all__ = ["coerce"]
@@ -52,9 +65,7 @@ _CONTAINER_KEYS: Final = (
 )
 _INTEGER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.0+)?")
 _NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?")
-_JSON_KINDS: Final = frozenset(
-    {"null", "boolean", "integer", "number", "string", "array", "object"}
-)
+_JSON_KINDS: Final = frozenset(JSON_TYPES)
 
 Kinds = frozenset[str]
 
@@ -92,28 +103,10 @@ def _value_accepted(kinds: Kinds | None, value: Any) -> bool:
     """Whether a schema of these types accepts the value's JSON type (None accepts anything)."""
     if kinds is None:
         return True
-    if isinstance(value, bool):
-        return "boolean" in kinds
-    if isinstance(value, int):
+    kind = json_type(value)
+    if kind == "integer":
         return "integer" in kinds or "number" in kinds
-    if isinstance(value, float):
-        return "number" in kinds or ("integer" in kinds and value.is_integer())
-    if isinstance(value, str):
-        return "string" in kinds
-    if value is None:
-        return "null" in kinds
-    if isinstance(value, list):
-        return "array" in kinds
-    if isinstance(value, Mapping):
-        return "object" in kinds
-    return False
-
-
-def _kind_of(value: Any) -> str | None:
-    for kind in ("boolean", "integer", "number", "string", "null", "array", "object"):
-        if _value_accepted(frozenset({kind}), value):
-            return kind
-    return None
+    return kind in kinds
 
 
 def _intersect(left: Kinds, right: Kinds) -> Kinds:
@@ -154,6 +147,8 @@ class _Coercer:
         self._typing: set[int] = set()  # schemas being typed: a recursive union stops there
         self._active: set[int] = set()  # containers on the current path: a cycle stops there
         self._patterns: dict[str, Matcher | None] = {}
+        self._resolver: Resolver | None = None  # indexed on the first $ref met
+        self._discriminators: dict[int, Discriminator | None] = {}
 
     # --- values --------------------------------------------------------------------------
 
@@ -239,9 +234,8 @@ class _Coercer:
 
     def _choose(self, value: Any, schema: Mapping[str, Any], branches: list[Any]) -> Any:
         """The one branch the value belongs to, or None when that is not clear."""
-        discriminator = schema.get("discriminator", schema.get("x-discriminator"))
-        if isinstance(value, Mapping) and isinstance(discriminator, Mapping):
-            chosen = self._by_discriminator(value, discriminator, branches)
+        if isinstance(value, Mapping):
+            chosen = self._by_discriminator(value, schema, branches)
             if chosen is not None:
                 return chosen
         typed = [b for b in branches if _value_accepted(self.kinds(b), value)]
@@ -254,28 +248,18 @@ class _Coercer:
         return None
 
     def _by_discriminator(
-        self, value: Mapping[str, Any], discriminator: Mapping[str, Any], branches: list[Any]
+        self, value: Mapping[str, Any], schema: Mapping[str, Any], branches: list[Any]
     ) -> Any:
-        name = discriminator.get("propertyName")
-        tag = value.get(name) if isinstance(name, str) else None
-        if not isinstance(tag, str):
+        """The branch the value's discriminator property names, declared or inferred."""
+        key = id(schema)
+        if key not in self._discriminators:
+            self._discriminators[key] = discriminator(schema, branches, self._pointer)
+        found = self._discriminators[key]
+        if found is None:
             return None
-        mapping = discriminator.get("mapping")
-        if isinstance(mapping, Mapping) and isinstance(mapping.get(tag), str):
-            target = mapping[tag]
-            named = [b for b in branches if isinstance(b, Mapping) and b.get("$ref") == target]
-            return named[0] if named else self._pointer(target)
-        for branch in branches:
-            prop = self._property_schema(self.resolve(branch), name)
-            resolved = self.resolve(prop)
-            if resolved.get("const") == tag or _in_enum(tag, resolved.get("enum")):
-                return branch
-        implicit = [
-            b
-            for b in branches
-            if isinstance(b, Mapping) and str(b.get("$ref", "")).rsplit("/", 1)[-1] == tag
-        ]
-        return implicit[0] if len(implicit) == 1 else None
+        tag = value.get(found.property)
+        index = found.mapping.get(tag) if isinstance(tag, str) else None
+        return None if index is None else branches[index]
 
     def _tags_agree(self, value: Mapping[str, Any], branch: Mapping[str, Any]) -> bool:
         """False when a property the branch pins down (const/enum) has another value."""
@@ -360,19 +344,11 @@ class _Coercer:
         return _ANY
 
     def _pointer(self, ref: str) -> Any:
-        """The part of the root schema a local reference (``#/a/b``) points to, or None."""
-        if not ref.startswith("#"):
-            return None
-        node: Any = self.root
-        for part in ref[1:].split("/")[1:]:
-            part = part.replace("~1", "/").replace("~0", "~")
-            if isinstance(node, Mapping) and part in node:
-                node = node[part]
-            elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
-                node = node[int(part)]
-            else:
-                return None
-        return node
+        """The schema a reference names, as the validator resolves it, or None."""
+        if self._resolver is None:
+            self._resolver = Resolver(self.root)
+        node = self._resolver.resolve(ref, self._resolver.root_node.base)
+        return None if node is None else node.schema
 
     def _merge(self, schema: Mapping[str, Any]) -> Mapping[str, Any]:
         """One schema standing for ``allOf``: types intersected, properties united."""
@@ -381,7 +357,7 @@ class _Coercer:
             part = self.resolve(member)
             for keyword, sub in part.items():
                 if keyword == "type" and "type" in merged:
-                    merged["type"] = sorted(_intersect(_declared(merged["type"]), _declared(sub)))
+                    merged["type"] = sorted(_intersect(_declared(merged), _declared(part)))
                 elif keyword == "properties" and isinstance(sub, Mapping):
                     existing = merged.get("properties")
                     base = dict(existing) if isinstance(existing, Mapping) else {}
@@ -409,11 +385,11 @@ class _Coercer:
     def _compute_kinds(self, schema: Mapping[str, Any]) -> Kinds | None:
         kinds: Kinds | None = None
         if "type" in schema:
-            kinds = _declared(schema["type"]) or None
+            kinds = _declared(schema) or None
         elif isinstance(schema.get("enum"), list):
-            kinds = frozenset(k for k in map(_kind_of, schema["enum"]) if k is not None)
+            kinds = frozenset(k for k in map(json_type, schema["enum"]) if k is not None)
         elif "const" in schema:
-            kinds = frozenset(k for k in [_kind_of(schema["const"])] if k is not None)
+            kinds = frozenset(k for k in [json_type(schema["const"])] if k is not None)
         branches = self._branches(schema)
         if branches is not None:
             union: Kinds | None = frozenset()
@@ -427,14 +403,9 @@ class _Coercer:
         return kinds
 
 
-def _declared(declared: Any) -> Kinds:
-    if isinstance(declared, str):
-        names: list[Any] = [declared]
-    elif isinstance(declared, list):
-        names = declared
-    else:
-        return frozenset()
-    return frozenset(name for name in names if isinstance(name, str) and name in _JSON_KINDS)
+def _declared(schema: Mapping[str, Any]) -> Kinds:
+    """The JSON types ``type`` names (unknown names dropped); empty when ``type`` is absent."""
+    return (declared_types(schema) or frozenset()) & _JSON_KINDS
 
 
 def _same(left: Any, right: Any) -> bool:

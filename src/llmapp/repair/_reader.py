@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
-__all__ = ["Notes", "read_lenient"]
+from llmapp.jsonschema import Path
+
+__all__ = ["Notes", "Read", "read_lenient"]
 
 _NOTES: Final[dict[str, tuple[str, str]]] = {
     "decode": ("replaced invalid UTF-8 bytes", "replaced invalid UTF-8 bytes"),
@@ -107,8 +109,17 @@ class _Frame:
         self.after_comma = False
 
 
-def read_lenient(text: str, notes: Notes, max_depth: int) -> tuple[Any, str | None]:
-    """Read one JSON-like value from ``text``: ``(value, None)`` or ``(None, error)``."""
+class Read(NamedTuple):
+    """What the tolerant reader read: a value, or why nothing could be read."""
+
+    value: Any
+    error: str | None = None
+    cut: str | None = None
+    """Where the text ended inside a value (output cut off), or ``None`` when it is whole."""
+
+
+def read_lenient(text: str, notes: Notes, max_depth: int) -> Read:
+    """Read one JSON-like value from ``text`` (never raises on any text)."""
     return _Reader(text, notes, max_depth).run()
 
 
@@ -121,24 +132,44 @@ class _Reader:
         self.max_depth = max_depth
         self.stack: list[_Frame] = []
         self.root: Any = _NOTHING
+        self.cut: str | None = None
 
-    def run(self) -> tuple[Any, str | None]:
+    def run(self) -> Read:
         start = self._locate()
         if start is None:
-            return None, "no JSON value found in the text"
+            return Read(None, "no JSON value found in the text")
         self.pos = start
         if self.text[start] in "{[":
             error = self._containers()
             if error is not None:
-                return None, error
+                return Read(None, error)
         else:
             self.root = self._scalar(bare_words=False)
             if self.root is _NOTHING:
-                return None, "no JSON value found in the text"
+                return Read(None, "no JSON value found in the text")
         self._skip()
         if self.pos < self.end:
             self.notes.add("suffix")
-        return self.root, None
+        return Read(self.root, None, self.cut)
+
+    def _cut(self, inside: str, *, in_scalar: bool) -> None:
+        """Record that the text ends inside a value (the first place only)."""
+        if self.cut is not None:
+            return
+        segments: list[str | int] = []
+        for depth, frame in enumerate(self.stack):
+            innermost = depth == len(self.stack) - 1
+            if frame.closer == "]":
+                if not innermost or (in_scalar and frame.state == _ITEM):
+                    segments.append(len(frame.container))
+            elif (
+                frame.key is not None
+                and frame.state in (_COLON, _VALUE)
+                and not (innermost and not in_scalar)
+            ):
+                segments.append(frame.key)
+        where = Path(segments)
+        self.cut = f"the text ends inside {inside} at {where}, after {self.end:,} characters"
 
     def _locate(self) -> int | None:
         """Where the value starts: a scalar that is the whole text, else the first bracket."""
@@ -299,6 +330,8 @@ class _Reader:
             self._finish(self.stack.pop())
 
     def _close_all(self) -> None:
+        kind = "an object" if self.stack[-1].closer == "}" else "an array"
+        self._cut(f"{kind} that was never closed", in_scalar=False)
         self.notes.add("unclosed_bracket", len(self.stack))
         while self.stack:
             self._finish(self.stack.pop())
@@ -361,6 +394,7 @@ class _Reader:
         elif self._is_truncated_literal(word):
             value = {"t": True, "f": False, "n": None}[word.group()[0]]
             note = "truncated_literal"
+            self._cut(f"the word {word.group()!r}", in_scalar=True)
         else:
             return _NOTHING
         if note is not None:
@@ -409,6 +443,7 @@ class _Reader:
             parts.append(match.group())
             self.pos = match.end()
             if self.pos >= self.end:
+                self._cut("a string that was never closed", in_scalar=True)
                 self.notes.add("unclosed_string")
                 break
             char = text[self.pos]

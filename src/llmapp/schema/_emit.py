@@ -12,7 +12,7 @@ rules to parameters schemas; ``_strict`` documents exactly what that changes.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 from typing import Any
 
@@ -42,6 +42,7 @@ from llmapp.introspect.model import (
     TypeKey,
     UnionNode,
 )
+from llmapp.schema._discriminators import declare_discriminators
 from llmapp.schema._naming import assign_names, recursive_keys
 from llmapp.schema._predicates import HUMAN_KEYWORD
 from llmapp.schema._strict import make_strict
@@ -76,12 +77,20 @@ class SchemaEmitter:
         self._inline_never = recursive_keys(graph.definitions) if not reference else frozenset()
         self._reported: set[tuple[str, str]] = set()
 
-    def parameters(self, params: Sequence[ParameterSpec], *, location: str = "") -> Schema:
+    def parameters(
+        self,
+        params: Sequence[ParameterSpec],
+        *,
+        location: str = "",
+        human: Callable[[Mapping[str, Any]], bool] | None = None,
+    ) -> Schema:
         """The parameters object of one function, with the ``$defs`` it reaches.
 
         Args:
             params: the function's parameters, in order.
             location: ``Class.method``, for problems found in strict mode.
+            human: in strict mode, says which values a human supplies: strict rules
+                apply to what the model sees, so these are left as they are.
         """
         run = _Run(self)
         properties = {param.name: run.field(param) for param in params}
@@ -94,8 +103,10 @@ class SchemaEmitter:
         defs = run.definitions()
         if defs:
             schema["$defs"] = defs
+        if run.unions:
+            declare_discriminators(schema)
         if self.strict:
-            schema = make_strict(schema, partial(self._report, location))
+            schema = make_strict(schema, partial(self._report, location), human=human)
         return schema
 
     def output(self, node: Node | None, *, location: str = "") -> Schema | None:
@@ -107,6 +118,8 @@ class SchemaEmitter:
         defs = run.definitions()
         if defs:
             schema["$defs"] = defs
+        if run.unions:
+            declare_discriminators(schema)
         return schema
 
     def _report(self, location: str, path: str, reason: str, in_definition: bool) -> None:
@@ -128,6 +141,7 @@ class _Run:
     def __init__(self, emitter: SchemaEmitter) -> None:
         self.emitter = emitter
         self.reached: dict[TypeKey, None] = {}
+        self.unions = False  # a union of several schemas was written: look for tags
 
     def node(self, node: Node) -> Schema:
         schema = _EMITTERS[type(node)](self, node)
@@ -257,8 +271,13 @@ def _union(run: _Run, node: UnionNode) -> Schema:
         schema = run.node(option)
         nested = schema["anyOf"] if schema.keys() == {"anyOf"} else [schema]  # Literal groups
         options.extend(item for item in nested if item not in options)
-    return options[0] if len(options) == 1 else {"anyOf": options}
+    if len(options) == 1:
+        return options[0]
+    run.unions = run.unions or sum(option != _NULL for option in options) > 1
+    return {"anyOf": options}
 
+
+_NULL: Schema = {"type": "null"}
 
 _JSON_TYPES: dict[type, str] = {
     str: "string",

@@ -27,25 +27,6 @@ HUMAN_KEYWORD = "x-llmapp-human"
 Schema = Mapping[str, Any]
 
 
-_STRUCTURAL = frozenset(
-    {
-        "type",
-        "enum",
-        "const",
-        "$ref",
-        "anyOf",
-        "oneOf",
-        "allOf",
-        "not",
-        "properties",
-        "items",
-        "prefixItems",
-        "additionalProperties",
-    }
-)
-"""Keywords that constrain a value; a schema with none of them accepts anything."""
-
-
 def _has_type(schema: Schema, name: str) -> bool:
     declared = schema.get("type")
     return declared == name or (isinstance(declared, list) and name in declared)
@@ -89,7 +70,11 @@ def is_union(schema: Schema) -> bool:
 
 def is_unknown(schema: Schema) -> bool:
     """True for a schema that accepts any value (``{}``, or only annotations)."""
-    return not any(key in schema for key in _STRUCTURAL)
+    # Imported here: the leaf imports urllib.parse (and with it ipaddress), which
+    # building schemas does not otherwise load.
+    from llmapp.jsonschema import accepts_anything
+
+    return accepts_anything(schema)
 
 
 def is_file(schema: Schema) -> bool:

@@ -14,14 +14,21 @@ What ``strict=True`` changes, everywhere in the schema including ``$defs``:
   any ``format`` other than date-time, time, date, duration, email, hostname,
   ipv4, ipv6, uuid (kept: ``pattern``, ``minimum``/``maximum`` and their
   exclusive forms, ``multipleOf``, ``minItems``/``maxItems``, ``enum``, ``anyOf``);
+  a union's ``discriminator`` is dropped (each branch's tag already lists its value);
 - a ``$ref`` with sibling keywords (a description beside it) is unrolled one
-  level: the definition is copied in place with the siblings on top;
+  level: the definition is copied in place with the siblings on top, the
+  property's description first and the type's own (its docstring) after it; a
+  recursive definition is not copied but wrapped, ``{"anyOf": [{"$ref": ...}],
+  "description": ...}``, so it is never both inline and in ``$defs``;
 - what strict mode cannot express is reported as a problem (the schema is left
   as it was): free-form keys (``dict[str, T]``, ``additionalProperties`` other
   than ``false``), ``Any`` (a schema with no type) and fixed-length tuples
   (``prefixItems``).
 
-Output schemas are not changed: strict mode governs what the model writes.
+Strict rules apply to what the model sees: a value a human supplies (``human(schema)``,
+``Human()`` or the ``separate`` predicate) is left exactly as it is, with the definitions
+only such values reach, and is never reported (it keeps its place in ``required``
+only if it was required). Output schemas are not changed either.
 The validator built from a strict schema accepts ``null`` for a parameter that
 has a default; whoever calls the method passes the default for that ``null``.
 """
@@ -32,11 +39,12 @@ import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from llmapp._scalar_types import strict_formats
+from llmapp.jsonschema import ref_name
+
 __all__ = ["make_strict"]
 
-SUPPORTED_FORMATS = frozenset(
-    {"date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"}
-)
+SUPPORTED_FORMATS = frozenset({"email", "hostname"}) | strict_formats()
 # Kept in the schema; everything else about a value moves into its description.
 _SHIFTED = (
     "default",
@@ -54,24 +62,42 @@ _NULL = {"type": "null"}
 Report = Callable[[str, str, bool], None]
 """``report(path, reason, in_definition)``; a path in ``$defs`` starts with the def's name."""
 
+Predicate = Callable[[Mapping[str, Any]], bool]
+
+
+def _nobody(schema: Mapping[str, Any]) -> bool:
+    return False
+
 
 class _Strict:
-    def __init__(self, defs: Mapping[str, Any], report: Report) -> None:
+    def __init__(self, defs: Mapping[str, Any], report: Report, human: Predicate) -> None:
         self.defs = defs
         self._report = report
+        self.human = human
         self.in_definition = False
+        self.recursive: frozenset[str] = frozenset()
 
     def report(self, path: str, reason: str) -> None:
         self._report(path, reason, self.in_definition)
 
     def schema(self, schema: Mapping[str, Any], path: str) -> dict[str, Any]:
+        if self.human(schema):
+            return dict(schema)
         result = dict(schema)
         ref = result.get("$ref")
         if isinstance(ref, str) and len(result) > 1:
-            name = ref.rsplit("/", 1)[-1]
+            name = ref_name(ref) or ""
             target = self.defs.get(name)
-            if isinstance(target, Mapping):  # unroll one level: siblings win over the definition
-                merged = {**target, **{k: v for k, v in result.items() if k != "$ref"}}
+            siblings = {k: v for k, v in result.items() if k != "$ref"}
+            if name in self.recursive:  # stays a $ref; a one-branch anyOf carries the siblings
+                return _shift({"anyOf": [{"$ref": ref}], **siblings})
+            if isinstance(target, Mapping):
+                # unroll one level: siblings win over the definition, whose own
+                # description (the type's docstring) follows the property's
+                merged = {**target, **siblings}
+                described = [target.get("description"), siblings.get("description")]
+                if all(isinstance(text, str) and text for text in described):
+                    merged["description"] = f"{described[1]}\n\n{described[0]}"
                 return self._unrolled(merged, name)
         self._check(result, path)
         if "properties" in result:
@@ -107,13 +133,21 @@ class _Strict:
     def _object(self, schema: Mapping[str, Any], path: str) -> dict[str, Any]:
         required = set(schema.get("required", ()))
         properties = {}
+        kept_optional = set()  # human-side values: not the model's to write, left as they are
         for name, value in schema["properties"].items():
             where = f"{path}.{name}" if path else name
             optional = name not in required
+            if optional and self.human(value):
+                kept_optional.add(name)
+                properties[name] = dict(value)
+                continue
             properties[name] = (
                 self._optional(value, where) if optional else self.schema(value, where)
             )
-        return {"properties": properties, "required": list(properties)}
+        return {
+            "properties": properties,
+            "required": [name for name in properties if name not in kept_optional],
+        }
 
     def _optional(self, schema: Mapping[str, Any], path: str) -> dict[str, Any]:
         """A property the model may now not leave out: nullable, its default in the description."""
@@ -138,7 +172,7 @@ class _Strict:
             return True
         ref = schema.get("$ref")
         if isinstance(ref, str):
-            name = ref.rsplit("/", 1)[-1]
+            name = ref_name(ref) or ""
             target = self.defs.get(name)
             return (
                 name not in seen
@@ -150,6 +184,8 @@ class _Strict:
 
 def _shift(schema: dict[str, Any]) -> dict[str, Any]:
     """Move unsupported keywords into the description as ``@keyword value`` lines."""
+    # The tags' own enum/const say it already; the validation schema keeps it.
+    schema.pop("discriminator", None)
     notes = [
         f"@{key} {_text(schema.pop(key))}"
         for key in _SHIFTED
@@ -170,42 +206,79 @@ def _text(value: Any) -> str:
     return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
 
 
-def make_strict(schema: Mapping[str, Any], report: Report) -> dict[str, Any]:
+def make_strict(
+    schema: Mapping[str, Any], report: Report, *, human: Predicate | None = None
+) -> dict[str, Any]:
     """A strict copy of a parameters schema (the input is not changed).
 
     Args:
         schema: an object schema with ``properties`` and, maybe, ``$defs``.
         report: called with ``(path, reason, in_definition)`` for what strict mode
             cannot express.
+        human: ``True`` for a value a human supplies: left as it is, never reported.
     """
     defs = schema.get("$defs", {})
-    strict = _Strict(defs, report)
+    strict = _Strict(defs, report, human or _nobody)
+    strict.recursive = _recursive(defs)
     result = strict.schema({k: v for k, v in schema.items() if k != "$defs"}, "")
     # Unrolled references may leave definitions nothing points at any more: drop them,
-    # so they are neither sent nor reported.
-    used = _reachable(result, defs)
-    if used:
+    # so they are neither sent nor reported. Those only human-side values reach stay as
+    # they are.
+    used = _reachable(result, defs, strict.human)
+    kept = _reachable(result, defs, _nobody) - used
+    if used or kept:
         strict.in_definition = True
         result["$defs"] = {
-            name: strict.schema(value, name) for name, value in defs.items() if name in used
+            name: strict.schema(value, name) if name in used else dict(value)
+            for name, value in defs.items()
+            if name in used or name in kept
         }
     return result
 
 
-def _reachable(root: Any, defs: Mapping[str, Any]) -> set[str]:
+def _references(node: Any, skip: Predicate) -> list[str]:
+    """The definition names ``node`` refers to, not looking inside nodes ``skip`` accepts."""
+    found: list[str] = []
+    pending = [node]
+    while pending:
+        node = pending.pop()
+        if isinstance(node, Mapping):
+            if skip(node):
+                continue
+            ref = node.get("$ref")
+            name = ref_name(ref) if isinstance(ref, str) else None
+            if name is not None:
+                found.append(name)
+            pending.extend(node.values())
+        elif isinstance(node, list):
+            pending.extend(node)
+    return found
+
+
+def _reachable(root: Any, defs: Mapping[str, Any], skip: Predicate) -> set[str]:
     """Names of the definitions ``root`` refers to, directly or through other definitions."""
     found: set[str] = set()
     pending = [root]
     while pending:
-        node = pending.pop()
-        if isinstance(node, Mapping):
-            ref = node.get("$ref")
-            if isinstance(ref, str) and ref.startswith("#/$defs/"):
-                name = ref[len("#/$defs/") :]
-                if name not in found and name in defs:
-                    found.add(name)
-                    pending.append(defs[name])
-            pending.extend(node.values())
-        elif isinstance(node, list):
-            pending.extend(node)
+        for name in _references(pending.pop(), skip):
+            if name not in found and name in defs:
+                found.add(name)
+                pending.append(defs[name])
+    return found
+
+
+def _recursive(defs: Mapping[str, Any]) -> frozenset[str]:
+    """The definitions that reach themselves (directly or through others)."""
+    direct = {name: set(_references(body, _nobody)) & set(defs) for name, body in defs.items()}
+    return frozenset(name for name in defs if name in _reachable_names(direct, direct[name]))
+
+
+def _reachable_names(direct: Mapping[str, set[str]], start: set[str]) -> set[str]:
+    found: set[str] = set()
+    pending = list(start)
+    while pending:
+        name = pending.pop()
+        if name not in found:
+            found.add(name)
+            pending.extend(direct.get(name, ()))
     return found

@@ -1,24 +1,22 @@
 """Python default values -> their JSON form in a schema (``"default": ...``).
 
 An Enum becomes its value, a dataclass or NamedTuple a dict, a tuple or set a
-list, a ``datetime`` its ISO text, bytes base64 -- the same JSON the LLM would
-write for that type. A value with no JSON form gives ``UNREPRESENTABLE`` and
-the schema simply shows no default; so does a naive ``datetime`` or ``time``,
-whose text would lack the offset its own format requires.
+list, a scalar type its ``dump`` in ``llmapp._scalar_types`` (a ``datetime`` its
+ISO text, bytes base64) -- the same JSON the LLM would write for that type. A
+value with no JSON form gives ``UNREPRESENTABLE`` and the schema simply shows no
+default; so does a scalar whose JSON form fails its own type's forms (a ``NaN``
+float or ``Decimal``): a default is only shown when it would pass validation.
 """
 
 from __future__ import annotations
 
-import binascii
 import dataclasses
 import enum
-import ipaddress
-import math
-import pathlib
 import sys
 from collections.abc import Callable, Mapping
-from datetime import date, datetime, time, timedelta
 from typing import Any
+
+from llmapp._scalar_types import Scalar, scalar_of
 
 __all__ = ["UNREPRESENTABLE", "json_value"]
 
@@ -29,32 +27,6 @@ class _Unrepresentable:
 
 
 UNREPRESENTABLE: Any = _Unrepresentable()
-
-
-def _duration(value: timedelta) -> str:
-    """ISO 8601 duration: ``P1DT2H3M4.5S``; negative durations get a leading ``-``."""
-    sign = "-" if value < timedelta(0) else ""
-    value = abs(value)
-    hours, rest = divmod(value.seconds, 3600)
-    minutes, seconds = divmod(rest, 60)
-    clock = ""
-    if hours:
-        clock += f"{hours}H"
-    if minutes:
-        clock += f"{minutes}M"
-    if seconds or value.microseconds:
-        fraction = f".{value.microseconds:06d}".rstrip("0") if value.microseconds else ""
-        clock += f"{seconds}{fraction}S"
-    days = f"{value.days}D" if value.days else ""
-    if not days and not clock:
-        return "PT0S"
-    return f"{sign}P{days}" + (f"T{clock}" if clock else "")
-
-
-def _clock(value: datetime | time) -> Any:
-    """ISO text with its offset; a naive value has none, and formats ``date-time`` and
-    ``time`` require one, so its default would fail its own schema: none is shown."""
-    return UNREPRESENTABLE if value.utcoffset() is None else value.isoformat()
 
 
 def _sequence(values: Any) -> Any:
@@ -79,44 +51,38 @@ def _mapping(values: Mapping[Any, Any]) -> Any:
     return UNREPRESENTABLE if UNREPRESENTABLE in result.values() else result
 
 
-def _float(value: float) -> Any:
-    return value if math.isfinite(value) else UNREPRESENTABLE
-
-
 def _dataclass(value: Any) -> Any:
     return _mapping({f.name: getattr(value, f.name) for f in dataclasses.fields(value) if f.init})
 
 
-# Ordered: bool before int, datetime before date, NamedTuple before tuple, Enum before str/int.
-_ROWS: tuple[tuple[type | tuple[type, ...], Callable[[Any], Any]], ...] = (
-    (enum.Enum, lambda value: json_value(value.value)),
-    ((bool, str, type(None)), lambda value: value),
-    (int, int),
-    (float, _float),
-    ((datetime, time), _clock),
-    (date, lambda value: value.isoformat()),
-    (timedelta, _duration),
-    ((ipaddress.IPv4Address, ipaddress.IPv6Address), str),
-    (pathlib.PurePath, lambda value: value.as_posix()),
-    ((bytes, bytearray), lambda value: binascii.b2a_base64(value, newline=False).decode("ascii")),
+_JSON_TYPES: dict[type, str] = {str: "string", bool: "boolean", int: "integer", float: "number"}
+
+
+def _scalar(row: Scalar, value: Any) -> Any:
+    """``row.dump(value)`` when one of the row's forms accepts it, else ``UNREPRESENTABLE``."""
+    dumped = row.dump(value)
+    kind = _JSON_TYPES.get(type(dumped))
+    kinds = (kind, "number") if kind == "integer" else (kind,)
+    fits = any(
+        form.json_type in kinds and (form.check is None or form.check(dumped)) for form in row.forms
+    )
+    return dumped if fits else UNREPRESENTABLE
+
+
+# Ordered: NamedTuple before tuple, Enum before str/int, the scalar types before containers.
+_CONTAINERS: tuple[tuple[type | tuple[type, ...], Callable[[Any], Any]], ...] = (
     (Mapping, _mapping),
     ((set, frozenset), _unordered),
     ((list, tuple), _sequence),
 )
 
 
-_UNLOADED_ROWS: tuple[tuple[str, str, Callable[[Any], Any]], ...] = (
-    ("uuid", "UUID", str),
-    ("decimal", "Decimal", lambda value: str(value) if value.is_finite() else UNREPRESENTABLE),
-)
-"""Types of modules llmapp does not import itself (``uuid`` costs ~2 ms): a value of
-one can only exist once the user's code has imported its module."""
-
-
 def json_value(value: Any) -> Any:
     """The JSON form of a Python value, or ``UNREPRESENTABLE``."""
     if value is None or type(value) in (str, bool, int):
         return value
+    if isinstance(value, enum.Enum):
+        return json_value(value.value)
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return _dataclass(value)
     as_dict = getattr(value, "_asdict", None)
@@ -125,12 +91,11 @@ def json_value(value: Any) -> Any:
     dump = _pydantic_dump(value)
     if dump is not None:
         return dump
-    for types, convert in _ROWS:
+    scalar = scalar_of(type(value))
+    if scalar is not None:
+        return _scalar(scalar[0], value)
+    for types, convert in _CONTAINERS:
         if isinstance(value, types):
-            return convert(value)
-    for module, name, convert in _UNLOADED_ROWS:
-        loaded = sys.modules.get(module)
-        if loaded is not None and isinstance(value, getattr(loaded, name)):
             return convert(value)
     return UNREPRESENTABLE
 

@@ -6,12 +6,50 @@
   written out in ``llmapp.separate._split``.
 - ``split_value(value, parameters, predicate) -> (llm_value, human_value)``: the same
   split applied to a whole value.
+- ``human_inside_whole(parameters, predicate)``: the human-side values a split cannot
+  keep from the model (inside a union of several schemas, a tuple, ...), per parameter.
 - ``merge_values(llm, human)``: the inverse; objects key by key, arrays element by
   element, the human's value elsewhere (``None`` from a side means nothing given).
 """
 
-from llmapp.separate._classify import SchemaPredicate
-from llmapp.separate._merge import merge_values
-from llmapp.separate._split import split_parameters, split_value
+from __future__ import annotations
 
-__all__ = ["SchemaPredicate", "merge_values", "split_parameters", "split_value"]
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from llmapp.separate._classify import SchemaPredicate
+    from llmapp.separate._merge import merge_values
+    from llmapp.separate._split import split_parameters, split_value
+    from llmapp.separate._whole import human_inside_whole
+
+# Loaded on first use (PEP 562): only applications with a human side split anything.
+_LAZY = {
+    "SchemaPredicate": "._classify",
+    "merge_values": "._merge",
+    "split_parameters": "._split",
+    "split_value": "._split",
+    "human_inside_whole": "._whole",
+}
+
+
+def __getattr__(name: str) -> Any:
+    home = _LAZY.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(home, __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_LAZY})
+
+
+__all__ = [
+    "SchemaPredicate",
+    "human_inside_whole",
+    "merge_values",
+    "split_parameters",
+    "split_value",
+]

@@ -20,8 +20,9 @@ def merge_values(llm: Any, human: Any) -> Any:
       only one side has is taken as it is);
     - anywhere else the human's value wins, except that ``None`` from the human
       means "nothing given here" and leaves the LLM's value (``None`` is also what
-      the human passes when a function has no human side); likewise ``None`` from
-      the LLM leaves the human's value.
+      the human passes when a function has no human side);
+    - ``None`` from the LLM stays ``None``: the model chose null (``Optional[X]``
+      split into two nullable halves), so the human's part of ``X`` is dropped.
 
     The result shares no dict or list with the inputs.
 
@@ -36,18 +37,32 @@ def merge_values(llm: Any, human: Any) -> Any:
         >>> merge_values({"to": "ann", "files": [{"name": "a"}]}, {"files": [{"data": "QQ=="}]})
         {'to': 'ann', 'files': [{'name': 'a', 'data': 'QQ=='}]}
     """
-    if human is None:
+    if human is None or llm is None:
         return copy_json(llm)
-    if llm is None:
-        return copy_json(human)
     if isinstance(llm, Mapping) and isinstance(human, Mapping):
         merged = {key: copy_json(value) for key, value in llm.items()}
         for key, value in human.items():
             merged[key] = merge_values(llm[key], value) if key in llm else copy_json(value)
         return merged
     if _is_array(llm) and _is_array(human):
-        return [merge_values(left, right) for left, right in zip_longest(llm, human)]
+        pairs = zip_longest(llm, human, fillvalue=_ABSENT)
+        return [_element(left, right) for left, right in pairs]
     return copy_json(human)
+
+
+class _Absent:
+    """An element only the other side's array has (``None`` is a value)."""
+
+
+_ABSENT = _Absent()
+
+
+def _element(llm: Any, human: Any) -> Any:
+    if llm is _ABSENT:
+        return copy_json(human)
+    if human is _ABSENT:
+        return copy_json(llm)
+    return merge_values(llm, human)
 
 
 def _is_array(value: Any) -> bool:

@@ -5,28 +5,33 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterator, Mapping
 from typing import Any
-from urllib.parse import unquote
+
+from llmapp.jsonschema import declared_types, pointer_from, pointer_tokens
 
 __all__ = [
     "Shape",
     "children",
     "copy_json",
     "def_ref",
+    "nullable_option",
     "ref_name",
     "references",
     "shape_of",
 ]
 
 DEFS_PREFIX = "#/$defs/"
+_NULL = {"type": "null"}
 
 
 class Shape(enum.Enum):
-    """How the walk treats a node: split it (REF, OBJECT, ARRAY) or keep it whole (LEAF)."""
+    """How the walk treats a node: split it (REF, OBJECT, ARRAY, NULLABLE) or keep it whole."""
 
     LEAF = "leaf"
     REF = "ref"
     OBJECT = "object"
     ARRAY = "array"
+    NULLABLE = "nullable"
+    """``anyOf``/``oneOf`` of one schema and ``{"type": "null"}``: ``Optional[X]``."""
 
 
 # A node carrying one of these describes a choice or a relation between values, so the
@@ -51,10 +56,8 @@ _WHOLE_KEYWORDS = frozenset(
 
 
 def _single_type(node: Mapping[str, Any]) -> str | None:
-    declared = node.get("type")
-    if isinstance(declared, list):
-        return declared[0] if len(declared) == 1 and isinstance(declared[0], str) else None
-    return declared if isinstance(declared, str) else None
+    declared = declared_types(node)
+    return next(iter(declared)) if declared is not None and len(declared) == 1 else None
 
 
 def shape_of(node: Any, defs: Mapping[str, Any]) -> Shape:
@@ -63,6 +66,8 @@ def shape_of(node: Any, defs: Mapping[str, Any]) -> Shape:
         return Shape.LEAF
     if "$ref" in node:
         return Shape.REF if ref_name(node, defs) is not None else Shape.LEAF
+    if nullable_option(node) is not None:
+        return Shape.NULLABLE
     # A union in disguise (type list with null, OpenAPI 3.0 nullable) is not split either.
     if node.get("nullable") is True or not _WHOLE_KEYWORDS.isdisjoint(node):
         return Shape.LEAF
@@ -74,22 +79,38 @@ def shape_of(node: Any, defs: Mapping[str, Any]) -> Shape:
     return Shape.LEAF
 
 
+def nullable_option(node: Mapping[str, Any]) -> tuple[str, int] | None:
+    """``(keyword, index)`` of ``X`` when ``node`` is exactly ``anyOf``/``oneOf`` ``[X, null]``.
+
+    Any other keyword that makes a node whole (a second union, ``enum``...) keeps it whole.
+    """
+    found = [keyword for keyword in ("anyOf", "oneOf") if keyword in node]
+    if len(found) != 1 or len(_WHOLE_KEYWORDS.intersection(node)) != 1:
+        return None
+    options = node[found[0]]
+    if not isinstance(options, list) or len(options) != 2:
+        return None
+    nulls = [index for index, option in enumerate(options) if option == _NULL]
+    if len(nulls) != 1 or not isinstance(options[1 - nulls[0]], Mapping):
+        return None
+    return found[0], 1 - nulls[0]
+
+
 def ref_name(node: Mapping[str, Any], defs: Mapping[str, Any]) -> str | None:
     """The ``$defs`` name ``node`` refers to, or ``None`` when it is not a known local def."""
     target = node.get("$ref")
     if not isinstance(target, str) or not target.startswith(DEFS_PREFIX):
         return None
-    raw = target[len(DEFS_PREFIX) :]
-    for candidate in (raw, unquote(raw)):
-        name = candidate.replace("~1", "/").replace("~0", "~")
-        if "/" not in candidate and name in defs:
-            return name
-    return None
+    try:
+        tokens = pointer_tokens(target, fragment=True)
+    except ValueError:
+        return None
+    return tokens[1] if len(tokens) == 2 and tokens[1] in defs else None
 
 
 def def_ref(name: str) -> str:
     """``#/$defs/<name>`` with the name escaped as a JSON-pointer segment."""
-    return DEFS_PREFIX + name.replace("~", "~0").replace("/", "~1")
+    return "#" + pointer_from(("$defs", name))
 
 
 def children(node: Mapping[str, Any], shape: Shape) -> list[Any]:
@@ -102,6 +123,9 @@ def children(node: Mapping[str, Any], shape: Shape) -> list[Any]:
         return found
     if shape is Shape.ARRAY:
         return [node["items"]]
+    if shape is Shape.NULLABLE:
+        keyword, index = nullable_option(node) or ("", 0)
+        return [node[keyword][index]]
     return []
 
 

@@ -10,10 +10,16 @@ How the walk decides, node by node:
   own schema, once per def whatever the number of references (a ``Human``-marked or
   file-typed def is human wherever it is used).
 - ``True`` sends the node whole to the human. Otherwise leaves stay whole with the LLM:
-  primitives, unions (``anyOf``/``oneOf``/``allOf``, ``[X, null]`` type lists,
-  ``nullable``), ``enum``/``const``, tuples (``prefixItems``), ``{}``, empty objects, and
-  references outside ``#/$defs/``. Ask the predicate about the union node itself if a
-  union must go to the human (``is_human`` does: the marker sits on the union).
+  primitives, unions of several schemas (``anyOf``/``oneOf``/``allOf``, ``[X, null]``
+  type lists, ``nullable``), ``enum``/``const``, tuples (``prefixItems``), ``{}``, empty
+  objects, and references outside ``#/$defs/``. Ask the predicate about the union node
+  itself if a union must go to the human (``is_human`` does: the marker sits on the union).
+  A human node *inside* such a leaf cannot be split off faithfully (who picks the branch,
+  what fills a tuple's slot?): ``human_inside_whole`` finds them, and building an
+  application refuses them.
+- ``Optional[X]`` (``anyOf``/``oneOf`` of ``X`` and ``{"type": "null"}``, nothing else
+  making it whole) is split like ``X``: each side is its half of ``X`` or null. The model
+  chooses null or not; a null from the model stays null whatever the human gave.
 - Objects, arrays and references are split only when they reach both sides; an object
   whose every part is human goes whole to the human (an open object's freedom to take
   unknown keys does not count as an LLM part). Recursive defs are settled by a least
@@ -51,6 +57,7 @@ from llmapp.separate._shapes import (
     Shape,
     copy_json,
     def_ref,
+    nullable_option,
     ref_name,
     references,
     shape_of,
@@ -84,6 +91,7 @@ _REBUILT = {
     Shape.REF: frozenset({"$ref"}),
     Shape.OBJECT: frozenset({"properties", "required", "additionalProperties"}),
     Shape.ARRAY: frozenset({"items"}),
+    Shape.NULLABLE: frozenset({"anyOf", "oneOf"}),
 }
 
 _Pair = tuple[Any, Any]
@@ -172,6 +180,10 @@ class _Splitter:
             self._split_ref(node, llm, human)
         elif shape is Shape.OBJECT:
             self._split_object(node, llm, human)
+        elif shape is Shape.NULLABLE:
+            keyword, index = nullable_option(node) or ("", 0)
+            left, right = self.split_schema(node[keyword][index])
+            llm[keyword], human[keyword] = _with_null(left, index), _with_null(right, index)
         else:
             llm["items"], human["items"] = self.split_schema(node["items"])
         return llm, human
@@ -268,6 +280,11 @@ class _Splitter:
             return self.split_value(value, self.defs[ref_name(node, self.defs) or ""])
         if shape is Shape.OBJECT and isinstance(value, Mapping):
             return self._split_object_value(value, node)
+        if shape is Shape.NULLABLE:
+            if value is None:  # the model chose null: neither side has more to give
+                return None, None
+            keyword, index = nullable_option(node) or ("", 0)
+            return self.split_value(value, node[keyword][index])
         if shape is Shape.ARRAY and isinstance(value, (list, tuple)):
             pairs = [self.split_value(item, node["items"]) for item in value]
             return [_hole(left) for left, _ in pairs], [_hole(right) for _, right in pairs]
@@ -316,6 +333,11 @@ class _Splitter:
                 found[name] = body if body is not None else copy_json(self.defs[name])
                 queue.append(found[name])
         return found
+
+
+def _with_null(option: Any, index: int) -> list[Any]:
+    """The two options of a nullable union, ``option`` where the split one was."""
+    return [option, {"type": "null"}] if index == 0 else [{"type": "null"}, option]
 
 
 def _put(llm: dict[str, Any], human: dict[str, Any], key: str, pair: _Pair) -> None:

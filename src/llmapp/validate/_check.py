@@ -3,73 +3,63 @@
 No issue objects, no paths. Objects closed by ``additionalProperties: false`` are
 checked without a key loop: the properties found are counted and compared with
 ``len(v)``, which also rejects non-string keys. Keyword order within a node:
-type, per-value conditions, object keywords, array keywords, then applicators
-(``$ref``, ``allOf``, ``anyOf``, ``oneOf``, ``not``, ``if``).
+type, per-value conditions, object keywords, array keywords, then applicators in
+``APPLIED_ORDER`` (``$ref``, ``allOf``, ``anyOf``, ``oneOf``, ``not``, ``if``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 from llmapp.jsonschema import Node, is_mapping, is_schema
 
-from ._codegen import (
-    ARRAY_SET,
-    CHECK,
+from .._source import literal
+from ._conditions import type_test
+from ._vocabulary import (
+    ARRAY_KEYWORDS,
     LEAF_ONLY,
-    OBJECT_SET,
-    SPLIT_LEVEL,
+    OBJECT_KEYWORDS,
+    closed_object,
+    contains_bounds,
     has_structure,
     is_trivial,
+    iterates_keys,
+    object_parts,
 )
-from ._conditions import type_test
-from ._emitter import literal
-from ._writer import Writer
+from ._writer import SPLIT_LEVEL, Writer
 
-__all__ = ["CheckWriter", "closed_object", "iterates_keys", "object_parts"]
+__all__ = ["CheckWriter"]
 
-
-def closed_object(schema: Mapping[str, Any]) -> bool:
-    """``additionalProperties: false`` without patterns: extra keys show in ``len``."""
-    return schema.get("additionalProperties") is False and "patternProperties" not in schema
-
-
-def iterates_keys(schema: Mapping[str, Any]) -> bool:
-    """Whether the object code visits (or counts) every key, so key types get checked."""
-    extra = schema.get("additionalProperties")
-    return (extra is not None and extra is not True) or not _KEYED.isdisjoint(schema)
-
-
-_KEYED = frozenset(("patternProperties", "propertyNames"))
 _OBJECT = frozenset({"object"})
-_APPLIED = frozenset(("$ref", "$dynamicRef", "allOf", "anyOf", "oneOf", "not", "if"))
-
-
-def object_parts(schema: Mapping[str, Any]) -> tuple[dict[str, Any], list[str]]:
-    properties = schema.get("properties")
-    required = schema.get("required")
-    props = dict(properties) if is_mapping(properties) else {}
-    names = (
-        [name for name in required if isinstance(name, str)] if isinstance(required, list) else []
-    )
-    return props, list(dict.fromkeys(names))
+_OBJECT_SET = frozenset(OBJECT_KEYWORDS)
+_ARRAY_SET = frozenset(ARRAY_KEYWORDS)
 
 
 class CheckWriter(Writer):
-    """Emits the body of one checker function into the generator's emitter."""
+    """Writes checker functions into the emitter."""
+
+    APPLICATOR_WRITERS: ClassVar[dict[str, str]] = {
+        "$ref": "_reference",
+        "$dynamicRef": "_reference",
+        "allOf": "_all_of",
+        "anyOf": "_any_of",
+        "oneOf": "_one_of",
+        "not": "_not",
+        "if": "_conditional",
+    }
 
     def function(self, node: Node, name: str) -> None:
-        recursive = node.pointer in self.gen.recursive
+        recursive = node.pointer in self.analysis.recursive
         if recursive:
             # A refused value is noted on its way out (see ``_runtime.FailedValues``), so
             # the walkers skip re-checking it: without that, each level of an invalid
             # chain would check the whole rest of the chain again (quadratic).
             self.out.fail = "return _failed(v)"
+        header = f"{name}: is v valid against {'#' + node.pointer!r}?"
         try:
-            with self.out.block(f"def {name}(v, d):"):
+            with self.out.function(f"{name}(v, d)", header):
                 if recursive:
-                    self.out.line(f"if d > {self.gen.max_depth}: raise _Deep")
+                    self.out.line(f"if d > {self.max_depth}: raise _Deep")
                 self.body(node, "v")
                 self.out.line("return True")
         finally:
@@ -84,8 +74,7 @@ class CheckWriter(Writer):
         if is_trivial(schema) or not is_schema(schema):
             return
         if self.out.level >= SPLIT_LEVEL and has_structure(schema):
-            call = f"{self.gen.function(node, CHECK)}({v}, {self.gen.depth_of(node)})"
-            self.out.require(call)
+            self.out.require(self.expressions.call(node, v))
             return
         self.body(node, v)
 
@@ -93,14 +82,12 @@ class CheckWriter(Writer):
         """A schema judging the value on its own (types and constraints): one test."""
         if is_trivial(node.schema):
             return
-        gen = self.gen
-        gen.focus(node)
-        types = gen.checked_types(node)
+        types = self.analysis.types(node)
         if types is not None and "object" in types:
             self.body(node, v)  # objects get their key checks
             return
         tests = [type_test(types, v, strict_keys=False)] if types is not None else []
-        tests += gen.conditions.local(node.schema, v, types)
+        tests += self.conditions.local(node, v, types)
         self.out.require_all(tests)
 
     def body(self, node: Node, v: str) -> None:
@@ -118,10 +105,9 @@ class CheckWriter(Writer):
 
     def _typed(self, node: Node, v: str) -> None:
         schema = node.schema
-        self.gen.focus(node)
-        types = self.gen.checked_types(node)
-        conditions = self.gen.conditions.local(schema, v, types)
-        objects = not OBJECT_SET.isdisjoint(schema)
+        types = self.analysis.types(node)
+        conditions = self.conditions.local(node, v, types)
+        objects = not _OBJECT_SET.isdisjoint(schema)
         if types == _OBJECT:
             self._object_type(node, v, conditions, objects)
         else:
@@ -130,13 +116,13 @@ class CheckWriter(Writer):
             tests += conditions
             self.out.require_all(tests)
             if objects:
-                self._guarded(
+                self.guarded(
                     types, "object", f"isinstance({v}, dict)", lambda: self._object(node, v)
                 )
-        if not ARRAY_SET.isdisjoint(schema):
+        if not _ARRAY_SET.isdisjoint(schema):
             guard = f"isinstance({v}, (list, tuple))"
-            self._guarded(types, "array", guard, lambda: self._array(node, v))
-        self._applicators(node, v)
+            self.guarded(types, "array", guard, lambda: self._array(node, v))
+        self.applicators(node, v)
 
     def _object_type(self, node: Node, v: str, conditions: list[str], objects: bool) -> None:
         """``type: object``: a dict subclass is copied to a plain dict once, so that the
@@ -151,13 +137,6 @@ class CheckWriter(Writer):
         if objects:
             self._object(node, v, plain=True)
 
-    def _guarded(self, types: frozenset[str] | None, name: str, test: str, emit: Any) -> None:
-        if types is not None and types <= {name}:
-            emit()
-        elif types is None or name in types:
-            with self.out.block(f"if {test}:"):
-                emit()
-
     # -- objects -----------------------------------------------------------------
 
     def _object(self, node: Node, v: str, *, plain: bool = False) -> None:
@@ -168,14 +147,14 @@ class CheckWriter(Writer):
         if closed:
             present = len(props.keys() & required)
             if not props.keys() <= set(required):
-                counter = self.gen.fresh("n")
+                counter = self.functions.local("count")
                 self.out.line(f"{counter} = {present}")
             else:
                 self.out.require(f"len({v}) == {present}", f"len({v}) != {present}")
-        found = self._required(node, v, [name for name in props if name in required], plain)
+        found = self._required(v, [name for name in props if name in required], plain)
         for name in props:
             if name in found:
-                self.block(self.gen.resolver.child(node, "properties", name), found[name])
+                self.block(self.analysis.child(node, "properties", name), found[name])
             elif name not in required:
                 self._optional(node, v, name, counter)
         for name in required:
@@ -187,9 +166,9 @@ class CheckWriter(Writer):
         if iterates_keys(schema) and (not closed or "propertyNames" in schema):
             self._key_loop(node, v, props)
 
-    def _required(self, node: Node, v: str, names: list[str], plain: bool) -> dict[str, str]:
+    def _required(self, v: str, names: list[str], plain: bool) -> dict[str, str]:
         """Look every required property up at once; a missing one ends the check."""
-        found = {name: self.gen.fresh("v") for name in names}
+        found = {name: self.functions.local("v_" + name) for name in names}
         if not found:
             return found
         if not plain:
@@ -197,7 +176,7 @@ class CheckWriter(Writer):
                 self.out.line(f"{item} = {v}.get({literal(name)}, _MISSING)")
                 self.out.require(f"{item} is not _MISSING", f"{item} is _MISSING")
             return found
-        with self.out.block("try:"):  # one subscript each: faster than an itemgetter
+        with self.out.block("try:"):  # a plain dict: a missing key is a KeyError
             for name, item in found.items():
                 self.out.line(f"{item} = {v}[{literal(name)}]")
         with self.out.block("except KeyError:"):
@@ -205,13 +184,13 @@ class CheckWriter(Writer):
         return found
 
     def _optional(self, node: Node, v: str, name: str, counter: str | None) -> None:
-        child = self.gen.resolver.child(node, "properties", name)
+        child = self.analysis.child(node, "properties", name)
         key = literal(name)
         if is_trivial(child.schema):
             if counter is not None:
                 self.out.line(f"if {key} in {v}: {counter} += 1")
             return
-        item = self.gen.fresh("v")
+        item = self.functions.local("v_" + name)
         self.out.line(f"{item} = {v}.get({key}, _MISSING)")
         with self.out.block(f"if {item} is not _MISSING:"):
             if counter is not None:
@@ -233,17 +212,17 @@ class CheckWriter(Writer):
                         )
                 elif is_schema(dependency) and not is_trivial(dependency):
                     with self.out.block(f"if {literal(key)} in {v}:"):
-                        self.block(self.gen.resolver.child(node, keyword, key), v)
+                        self.block(self.analysis.child(node, keyword, key), v)
 
     def _key_loop(self, node: Node, v: str, props: dict[str, Any]) -> None:
         schema = node.schema
-        key, item = self.gen.fresh("k"), self.gen.fresh("v")
+        key, item = self.functions.local("key"), self.functions.local("item")
         known = self.out.constant(frozenset(props), "PROPERTIES")
         with self.out.block(f"for {key}, {item} in {v}.items():"):
             self.out.require(f"isinstance({key}, str)")
             if "propertyNames" in schema:
-                names = self.gen.resolver.child(node, "propertyNames")
-                self.out.require(self.gen.check_expr(names, key))
+                names = self.analysis.child(node, "propertyNames")
+                self.out.require(self.expressions.check(names, key))
             self.key_schemas(
                 node,
                 key,
@@ -256,7 +235,7 @@ class CheckWriter(Writer):
         if node.schema.get("additionalProperties") is False:
             self.out.line(self.out.fail)
         else:
-            self.block(self.gen.resolver.child(node, "additionalProperties"), item)
+            self.block(self.analysis.child(node, "additionalProperties"), item)
 
     # -- arrays ------------------------------------------------------------------
 
@@ -269,10 +248,10 @@ class CheckWriter(Writer):
         if rest is False:
             self.out.require(f"len({v}) <= {count}", f"len({v}) > {count}")
         elif is_mapping(rest) and not is_trivial(rest):
-            item = self.gen.fresh("v")
+            item = self.functions.local("item")
             source = v if count == 0 else f"{v}[{count}:]"
             with self.out.block(f"for {item} in {source}:"):
-                self.block(self.gen.resolver.child(node, rest_key), item)
+                self.block(self.analysis.child(node, rest_key), item)
         if "contains" in schema:
             self._contains(node, v)
 
@@ -280,8 +259,8 @@ class CheckWriter(Writer):
         low, high = contains_bounds(node.schema)
         if low == 0 and high is None:
             return
-        counter, item = self.gen.fresh("n"), self.gen.fresh("v")
-        test = self.gen.check_expr(self.gen.resolver.child(node, "contains"), item)
+        counter, item = self.functions.local("matches"), self.functions.local("item")
+        test = self.expressions.check(self.analysis.child(node, "contains"), item)
         self.out.line(f"{counter} = 0")
         with self.out.block(f"for {item} in {v}:"), self.out.block(f"if {test}:"):
             self.out.line(f"{counter} += 1")
@@ -292,48 +271,40 @@ class CheckWriter(Writer):
         )
         self.out.require(f"({condition})")
 
-    # -- applicators ---------------------------------------------------------------
+    # -- applicators (see ``Writer.applicators``) ----------------------------------
 
-    def _applicators(self, node: Node, v: str) -> None:
-        if _APPLIED.isdisjoint(node.schema):
-            return
-        gen = self.gen
-        target = gen.target(node)
+    def _reference(self, node: Node, v: str) -> None:
+        target = self.analysis.target(node)
         if target is not None:
-            self.out.require_all(gen.ref_checks(target, v))
-        for branch in gen.branches(node, "allOf"):
+            self.out.require_all(self.expressions.reference(target, v))
+
+    def _all_of(self, node: Node, v: str) -> None:
+        for branch in self.analysis.branches(node, "allOf"):
             self.block(branch, v)
-        branches = gen.branches(node, "anyOf")
+
+    def _any_of(self, node: Node, v: str) -> None:
+        self._union(node, v, "anyOf")
+
+    def _one_of(self, node: Node, v: str) -> None:
+        self._union(node, v, "oneOf")
+
+    def _union(self, node: Node, v: str, keyword: str) -> None:
+        branches = self.analysis.branches(node, keyword)
         if branches:
-            tests = " or ".join(gen.check_expr(branch, v) for branch in branches)
-            self.out.require(f"({tests})")
-        branches = gen.branches(node, "oneOf")
-        if branches:
-            tests = ", ".join(gen.check_expr(branch, v) for branch in branches)
-            self.out.require(f"_exactly_one({tests})")
-        if "not" in node.schema:
-            negated = gen.check_expr(gen.resolver.child(node, "not"), v)
-            self.out.require(f"not {negated}", negated)
-        if "if" in node.schema:
-            self._conditional(node, v)
+            self.out.require(self.expressions.union(keyword, branches, v))
+
+    def _not(self, node: Node, v: str) -> None:
+        negated = self.expressions.check(self.analysis.child(node, "not"), v)
+        self.out.require(f"not {negated}", negated)
 
     def _conditional(self, node: Node, v: str) -> None:
         schema = node.schema
         if "then" not in schema and "else" not in schema:
             return
-        condition = self.gen.check_expr(self.gen.resolver.child(node, "if"), v)
+        condition = self.expressions.check(self.analysis.child(node, "if"), v)
         with self.out.block(f"if {condition}:"):
             if "then" in schema:
-                self.block(self.gen.resolver.child(node, "then"), v)
+                self.block(self.analysis.child(node, "then"), v)
         if "else" in schema:
             with self.out.block("else:"):
-                self.block(self.gen.resolver.child(node, "else"), v)
-
-
-def contains_bounds(schema: Mapping[str, Any]) -> tuple[int, int | None]:
-    """minContains (default 1) and maxContains (None when absent)."""
-    low = schema.get("minContains", 1)
-    high = schema.get("maxContains")
-    low = int(low) if isinstance(low, (int, float)) and not isinstance(low, bool) else 1
-    high = int(high) if isinstance(high, (int, float)) and not isinstance(high, bool) else None
-    return low, high
+                self.block(self.analysis.child(node, "else"), v)

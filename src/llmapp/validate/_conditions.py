@@ -17,13 +17,14 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from ._emitter import Emitter, literal
+from llmapp.jsonschema import JSON_TYPES, KEYWORDS, Node, declared_types
+
+from .._source import Emitter, literal
 from ._formats import NUMBER_FORMATS, STRING_FORMATS
 from ._patterns import PatternError, compile_pattern
+from ._vocabulary import CONDITION_KEYWORDS
 
-__all__ = ["JSON_TYPES", "Conditions", "conjunction", "declared_types"]
-
-JSON_TYPES = ("string", "integer", "number", "boolean", "null", "array", "object")
+__all__ = ["BUILDERS", "Builder", "Conditions", "conjunction", "type_test"]
 
 _TYPE_TESTS = {
     "string": "isinstance({v}, str)",
@@ -48,40 +49,16 @@ _FAMILY_TYPES = {
     "object": {"object"},
 }
 
-_ONE_TYPE = {name: frozenset({name}) for name in JSON_TYPES}
-
-Report = Callable[[str, str], None]
-"""Records a build problem: (keyword, reason)."""
-
-
-def declared_types(schema: Mapping[str, Any]) -> frozenset[str] | None:
-    """The JSON types the ``type`` keyword allows (None when absent; ``nullable`` aside)."""
-    declared = schema.get("type")
-    if isinstance(declared, str):
-        found = _ONE_TYPE.get(declared)
-        return found if found is not None else frozenset({declared})
-    if isinstance(declared, list):
-        return frozenset(name for name in declared if isinstance(name, str))
-    return None
+Report = Callable[[Node, str, str], None]
+"""Records a build problem: (node, keyword, reason)."""
 
 
 def conjunction(tests: list[str]) -> str:
     """``tests`` joined by ``and``, as one operand for ``if not ...`` (parenthesised unless
     it already is one: a parenthesised expression or a plain call)."""
-    if len(tests) == 1:
-        test = tests[0]
-        single = _SINGLE_OPERANDS.get(test)
-        if single is None:
-            if len(_SINGLE_OPERANDS) > 4096:
-                _SINGLE_OPERANDS.clear()
-            single = _SINGLE_OPERANDS[test] = _single_operand(test)
-        if single:
-            return test
+    if len(tests) == 1 and _single_operand(tests[0]):
+        return tests[0]
     return "(" + " and ".join(tests) + ")"
-
-
-_SINGLE_OPERANDS: dict[str, bool] = {}
-"""``_single_operand`` of the tests seen so far (the same few recur in every schema)."""
 
 
 _CALLEE = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*(?=\()")
@@ -112,19 +89,6 @@ def _single_operand(text: str) -> bool:
 
 def type_test(types: frozenset[str], v: str, *, strict_keys: bool) -> str:
     """An expression true when ``v`` has one of ``types``."""
-    key = (types, v, strict_keys)
-    found = _TYPE_TESTS_MADE.get(key)
-    if found is None:
-        if len(_TYPE_TESTS_MADE) > 4096:
-            _TYPE_TESTS_MADE.clear()
-        found = _TYPE_TESTS_MADE[key] = _type_test(types, v, strict_keys)
-    return found
-
-
-_TYPE_TESTS_MADE: dict[tuple[frozenset[str], str, bool], str] = {}
-
-
-def _type_test(types: frozenset[str], v: str, strict_keys: bool) -> str:
     names = set(types)
     if "number" in names:
         names.discard("integer")
@@ -154,17 +118,20 @@ class Conditions:
 
     def __init__(self, emitter: Emitter, report: Report) -> None:
         self.emitter = emitter
-        self.report = report
+        self._report = report
+        self._node: Node | None = None
 
-    def local(self, schema: Mapping[str, Any], v: str, known: frozenset[str] | None) -> list[str]:
-        """Every per-value condition of ``schema`` except ``type``, in keyword-table order."""
+    def local(self, node: Node, v: str, known: frozenset[str] | None) -> list[str]:
+        """Every per-value condition of ``node`` except ``type``, in keyword-table order."""
         conditions: list[str] = []
-        present = _KEYWORDS.intersection(schema)
+        schema = node.schema
+        present = _CONDITIONS.intersection(schema)
         if not present:
             return conditions
+        self._node = node
         for keyword in sorted(present, key=_RANKS.__getitem__) if len(present) > 1 else present:
-            _, family, build = _ENTRIES[_RANKS[keyword]]
-            condition = build(self, schema, schema[keyword], v)
+            family = KEYWORDS[keyword].family
+            condition = BUILDERS[keyword](self, schema, schema[keyword], v)
             if condition is None:
                 continue
             if family is not None:
@@ -172,6 +139,11 @@ class Conditions:
             if condition is not None:
                 conditions.append(condition)
         return conditions
+
+    def report(self, keyword: str, reason: str) -> None:
+        """Record a build problem of the keyword being built."""
+        assert self._node is not None
+        self._report(self._node, keyword, reason)
 
     # -- values ------------------------------------------------------------------
 
@@ -312,27 +284,31 @@ class Conditions:
 
 
 Builder = Callable[[Conditions, Mapping[str, Any], Any, str], "str | None"]
+"""Builds the condition of one keyword: (conditions, schema, keyword value, variable) ->
+an expression true when the value passes (None: nothing to check). The keyword's
+type family (from ``KEYWORDS``) guards it."""
 
-# enum/const first: they are the most specific and cheapest for strings.
-_ENTRIES: list[tuple[str, str | None, Builder]] = [
-    ("enum", None, Conditions._enum),
-    ("const", None, Conditions._const),
-    ("minimum", "number", Conditions._minimum),
-    ("maximum", "number", Conditions._maximum),
-    ("exclusiveMinimum", "number", Conditions._exclusive_minimum),
-    ("exclusiveMaximum", "number", Conditions._exclusive_maximum),
-    ("multipleOf", "number", Conditions._multiple_of),
-    ("minLength", "string", Conditions._min_length),
-    ("maxLength", "string", Conditions._max_length),
-    ("pattern", "string", Conditions._pattern),
-    ("format", None, Conditions._format),
-    ("contentEncoding", "string", Conditions._content_encoding),
-    ("minItems", "array", Conditions._min_items),
-    ("maxItems", "array", Conditions._max_items),
-    ("uniqueItems", "array", Conditions._unique_items),
-    ("minProperties", "object", Conditions._min_properties),
-    ("maxProperties", "object", Conditions._max_properties),
-]
-"""Keyword, the type family it constrains (None: any), and its expression builder."""
-_KEYWORDS = frozenset(keyword for keyword, _, _ in _ENTRIES)
-_RANKS = {keyword: rank for rank, (keyword, _, _) in enumerate(_ENTRIES)}
+BUILDERS: dict[str, Builder] = {
+    "enum": Conditions._enum,
+    "const": Conditions._const,
+    "minimum": Conditions._minimum,
+    "exclusiveMinimum": Conditions._exclusive_minimum,
+    "maximum": Conditions._maximum,
+    "exclusiveMaximum": Conditions._exclusive_maximum,
+    "multipleOf": Conditions._multiple_of,
+    "minLength": Conditions._min_length,
+    "maxLength": Conditions._max_length,
+    "pattern": Conditions._pattern,
+    "format": Conditions._format,
+    "contentEncoding": Conditions._content_encoding,
+    "minItems": Conditions._min_items,
+    "maxItems": Conditions._max_items,
+    "uniqueItems": Conditions._unique_items,
+    "minProperties": Conditions._min_properties,
+    "maxProperties": Conditions._max_properties,
+}
+"""The condition builder of each keyword of ``CONDITION_KEYWORDS`` (and only those)."""
+
+_CONDITIONS = frozenset(CONDITION_KEYWORDS)
+_RANKS = {keyword: rank for rank, keyword in enumerate(CONDITION_KEYWORDS)}
+"""Conditions are written in table order: enum/const first (the most specific)."""

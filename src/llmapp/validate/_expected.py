@@ -11,22 +11,18 @@ import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from llmapp.jsonschema import ref_name
+from llmapp.jsonschema import MISSING, declared_types, ref_name, resolve_pointer
+
+from ._vocabulary import labels
 
 __all__ = ["expected_of", "expected_text", "reference_text"]
 
 RefText = Callable[[str], str]
 
-_NUMERIC = (
-    ("minimum", "Minimum"),
-    ("exclusiveMinimum", "ExclusiveMinimum"),
-    ("maximum", "Maximum"),
-    ("exclusiveMaximum", "ExclusiveMaximum"),
-    ("multipleOf", "MultipleOf"),
-)
-_STRING = (("minLength", "MinLength"), ("maxLength", "MaxLength"), ("pattern", "Pattern"))
-_ARRAY = (("minItems", "MinItems"), ("maxItems", "MaxItems"))
-_OBJECT = (("minProperties", "MinProperties"), ("maxProperties", "MaxProperties"))
+_NUMERIC = labels("number")
+_STRING = labels("string")
+_ARRAY = labels("array")
+_OBJECT = labels("object")
 _TYPE_ORDER = ("string", "integer", "number", "boolean", "array", "object", "null")
 _INTEGER_FORMATS = ("int32", "int64", "uint32", "uint64")
 
@@ -50,7 +46,7 @@ def expected_of(schema: Mapping[str, Any] | bool, root: Any = None) -> str:
 
     def ref_text(ref: str) -> str:
         name = ref_name(ref)
-        target = _pointer(root, ref[1:]) if root is not None and ref.startswith("#") else None
+        target = _local(root, ref) if root is not None and ref.startswith("#") else None
         if target is None or ref in seen:
             return name or "any"
         seen.add(ref)
@@ -73,6 +69,8 @@ def reference_text(name: str | None, target: Any, ref_text: RefText) -> str:
 
 
 def _structured(schema: Any) -> bool:
+    """Whether a definition reads as its name: a rendering choice (what makes a schema
+    a "type" for the model), so the keywords are listed here, not in the table."""
     if not isinstance(schema, Mapping):
         return False
     keys = (
@@ -90,24 +88,13 @@ def _structured(schema: Any) -> bool:
     )
     if any(key in schema for key in keys):
         return True
-    declared = schema.get("type")
-    kinds = {declared} if isinstance(declared, str) else set(declared or ())
-    return bool(kinds & {"object", "array"})
+    return not (declared_types(schema) or frozenset()).isdisjoint(("object", "array"))
 
 
-def _pointer(root: Any, pointer: str) -> Any:
-    from urllib.parse import unquote
-
-    node = root
-    for token in unquote(pointer).split("/")[1:]:
-        key = token.replace("~1", "/").replace("~0", "~")
-        if isinstance(node, Mapping) and key in node:
-            node = node[key]
-        elif isinstance(node, list) and key.isdigit() and int(key) < len(node):
-            node = node[int(key)]
-        else:
-            return None
-    return node if isinstance(node, (Mapping, bool)) else None
+def _local(root: Any, ref: str) -> Any:
+    """The schema a local reference (``#/$defs/X``) names in ``root``, or None."""
+    node = resolve_pointer(root, ref, fragment=True)
+    return node if node is not MISSING and isinstance(node, (Mapping, bool)) else None
 
 
 def expected_text(schema: Any, ref_text: RefText) -> str:
@@ -217,24 +204,27 @@ def _has_combinator(schema: Mapping[str, Any]) -> bool:
 
 
 def _declared_types(schema: Mapping[str, Any]) -> list[str] | None:
-    declared = schema.get("type")
-    if isinstance(declared, str):
-        return [declared]
-    if isinstance(declared, list) and declared:
-        names = [name for name in declared if isinstance(name, str)]
-        if "number" in names and "integer" in names:
-            names.remove("integer")
-        return sorted(names, key=lambda n: _TYPE_ORDER.index(n) if n in _TYPE_ORDER else 99)
-    return None
+    """The declared types in expected-text order (``integer`` within ``number``); None
+    for no ``type`` or an empty list."""
+    declared = declared_types(schema)
+    if declared is None or schema["type"] == []:
+        return None
+    names = set(declared)
+    if "number" in names:
+        names.discard("integer")
+    return sorted(names, key=lambda n: (_TYPE_ORDER.index(n) if n in _TYPE_ORDER else 99, n))
 
 
 def _implied_type(schema: Mapping[str, Any]) -> str | None:
+    """The type an untyped schema's keywords imply: the labelled constraints of a family
+    (``MinLength``, ``Minimum``...) and, for objects and arrays, the keywords a reader
+    takes for one (``{"minItems": 1}`` reads ``Array<any> & MinItems<1>``)."""
     keys = set(schema)
     if keys & {"properties", "additionalProperties", "required", "patternProperties"}:
         return "object"
     if keys & {"items", "prefixItems", "minItems", "maxItems", "uniqueItems", "contains"}:
         return "array"
-    if keys & {"minLength", "maxLength", "pattern"}:
+    if keys & {name for name, _ in _STRING}:
         return "string"
     if keys & {name for name, _ in _NUMERIC}:
         return "number"

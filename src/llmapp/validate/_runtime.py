@@ -6,8 +6,6 @@ code's own safety net catches what a hostile ``__eq__`` or ``__iter__`` might ra
 
 from __future__ import annotations
 
-import json
-import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -15,21 +13,17 @@ if TYPE_CHECKING:
     from fractions import Fraction
 
 __all__ = [
-    "MISSING",
     "DepthExceeded",
     "FailedValues",
     "as_dict",
     "count_true",
     "exactly_one",
     "in_enum",
-    "index_path",
     "is_array",
     "is_integer",
     "is_number",
     "is_object",
     "json_equal",
-    "json_type",
-    "key_path",
     "multiple_of",
     "nonstr_keys",
     "passes",
@@ -38,19 +32,6 @@ __all__ = [
 ]
 
 _EQUALITY_DEPTH = 256
-_IDENTIFIER = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*\Z")
-
-
-class _Missing:
-    """The value of ``dict.get`` for a key that is not there (never user data)."""
-
-    __slots__ = ()
-
-    def __repr__(self) -> str:
-        return "MISSING"
-
-
-MISSING: Any = _Missing()
 
 
 class FailedValues:
@@ -141,27 +122,6 @@ def str_keys(value: Mapping[Any, Any]) -> bool:
 
 def nonstr_keys(value: Mapping[Any, Any]) -> list[Any]:
     return [key for key in value if not isinstance(key, str)]
-
-
-def json_type(value: object) -> str | None:
-    """The JSON type of a value (``integer`` for 3 and 3.0), or None for non-JSON values."""
-    if value is None:
-        return "null"
-    if value is True or value is False:
-        return "boolean"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        if value - value != 0.0:
-            return None
-        return "integer" if value.is_integer() else "number"
-    if isinstance(value, dict):
-        return "object"
-    if isinstance(value, (list, tuple)):
-        return "array"
-    return None
 
 
 def json_equal(left: object, right: object, depth: int = 0) -> bool:
@@ -268,26 +228,6 @@ def passes(check: Any, value: object, depth: int) -> bool:
         return bool(check(value, depth))
     except DepthExceeded:
         return False
-
-
-def key_path(key: object) -> str:
-    """The path step for a key: ``.name``, or ``["content-type"]`` when not an identifier."""
-    if isinstance(key, str):
-        if _IDENTIFIER.match(key):
-            return "." + key
-        return "[" + json.dumps(key, ensure_ascii=False) + "]"
-    return "[" + _safe_repr(key) + "]"
-
-
-def index_path(index: int) -> str:
-    return "[" + str(index) + "]"
-
-
-def _safe_repr(value: object) -> str:
-    try:
-        return repr(value)
-    except Exception:
-        return "<" + type(value).__name__ + ">"
 
 
 def count_true(*outcomes: object) -> int:

@@ -2,45 +2,43 @@
 
 ``union_info`` gives the walker a global ``UnionInfo`` describing a union for
 ``_unions.pick``: each branch's types, property names, required names and whether it
-is closed (following ``$ref`` and ``allOf``), plus the discriminator (OpenAPI
-``discriminator``/``x-discriminator``: its ``mapping``, else each branch's ``const`` or
-``enum`` for the property, else the referenced definition's name).
+is closed (following ``$ref`` and ``allOf``), plus the declared discriminator
+(``llmapp.jsonschema.discriminator``).
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
+from typing import Any
 
-from llmapp.jsonschema import Node, name_of
+from llmapp.jsonschema import Node, declared_types, discriminator, json_type
 
-from ._conditions import declared_types
-from ._runtime import json_type
+from .._source import Emitter
+from ._analysis import Analysis
 from ._unions import Branch, UnionInfo
-
-if TYPE_CHECKING:
-    from ._codegen import Generator
 
 __all__ = ["parts", "union_info", "union_shape"]
 
 
-def union_info(gen: Generator, node: Node, keyword: str, branches: list[Node]) -> str:
+def union_info(
+    analysis: Analysis, emitter: Emitter, node: Node, keyword: str, branches: list[Node]
+) -> str:
     """A global describing a union for ``_pick`` (shapes, discriminator tags)."""
-    shapes = tuple(union_shape(gen, branch) for branch in branches)
-    discriminator, tags = _discriminator(gen, node, branches)
+    shapes = tuple(union_shape(analysis, branch) for branch in branches)
+    prop, tags = _discriminator(analysis, node, branches)
     tag_text = "(" + " | ".join(json.dumps(tag, ensure_ascii=False) for tag in tags) + ")"
     info = UnionInfo(
-        expected=gen.expected(node) if keyword != "allOf" else "any",
+        expected=analysis.expected(node) if keyword != "allOf" else "any",
         branches=shapes,
-        discriminator=discriminator,
+        discriminator=prop,
         tags=tags or None,
         tag_expected=tag_text if len(tags) > 1 else tag_text[1:-1],
     )
-    return gen.emitter.constant(info, "UNION")
+    return emitter.constant(info, "UNION")
 
 
-def parts(gen: Generator, node: Node, limit: int = 16) -> list[Node]:
+def parts(analysis: Analysis, node: Node, limit: int = 16) -> list[Node]:
     """``node`` with the targets of its ``$ref`` and its ``allOf`` branches, flattened."""
     found: list[Node] = []
     stack = [node]
@@ -49,15 +47,16 @@ def parts(gen: Generator, node: Node, limit: int = 16) -> list[Node]:
         if not isinstance(current.schema, Mapping):
             continue
         found.append(current)
-        target = gen.target(current)
+        target = analysis.target(current)
         if target is not None:
             stack.append(target)
-        stack.extend(gen.branches(current, "allOf"))
+        stack.extend(analysis.branches(current, "allOf"))
     return found
 
 
-def union_shape(gen: Generator, branch: Node) -> Branch:
-    schemas = [part.schema for part in parts(gen, branch)]
+def union_shape(analysis: Analysis, branch: Node) -> Branch:
+    """What ``branch`` accepts, as far as choosing between branches goes."""
+    schemas = [part.schema for part in parts(analysis, branch)]
     types: frozenset[str] | None = None
     for part in schemas:
         declared = declared_types(part)
@@ -85,40 +84,16 @@ def union_shape(gen: Generator, branch: Node) -> Branch:
 
 
 def _discriminator(
-    gen: Generator, node: Node, branches: list[Node]
+    analysis: Analysis, node: Node, branches: list[Node]
 ) -> tuple[str | None, dict[str, int]]:
-    spec = node.schema.get("discriminator") or node.schema.get("x-discriminator")
-    if not isinstance(spec, Mapping) or not isinstance(spec.get("propertyName"), str):
+    """The declared discriminator's property and tags (inferred ones are not used: a
+    union without a declared one is explained by the branches' shapes)."""
+
+    def resolve(ref: str) -> Any:
+        found = analysis.resolver.resolve(ref, node.base)
+        return None if found is None else found.schema
+
+    found = discriminator(node.schema, [branch.schema for branch in branches], resolve)
+    if found is None or not found.declared:
         return None, {}
-    prop = spec["propertyName"]
-    tags: dict[str, int] = {}
-    targets = [gen.target(branch) for branch in branches]
-    mapping = spec.get("mapping")
-    if isinstance(mapping, Mapping):
-        for tag, ref in mapping.items():
-            found = gen.resolver.resolve(ref, node.base) if isinstance(ref, str) else None
-            for index, target in enumerate(targets):
-                if found is not None and target is not None and target.pointer == found.pointer:
-                    tags.setdefault(str(tag), index)
-    for index, branch in enumerate(branches):
-        values = _tag_values(gen, branch, prop)
-        if not values and targets[index] is not None:
-            name = name_of(targets[index].pointer)  # type: ignore[union-attr]
-            values = [name] if name is not None and not isinstance(mapping, Mapping) else []
-        for value in values:
-            tags.setdefault(value, index)
-    return prop, tags
-
-
-def _tag_values(gen: Generator, branch: Node, prop: str) -> list[str]:
-    for part in parts(gen, branch):
-        properties = part.schema.get("properties")
-        if not isinstance(properties, Mapping) or prop not in properties:
-            continue
-        for sub in parts(gen, gen.resolver.child(part, "properties", prop)):
-            if isinstance(sub.schema.get("const"), str):
-                return [sub.schema["const"]]
-            enum = sub.schema.get("enum")
-            if isinstance(enum, list):
-                return [value for value in enum if isinstance(value, str)]
-    return []
+    return found.property, dict(found.mapping)

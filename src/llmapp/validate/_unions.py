@@ -19,8 +19,11 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from llmapp._sentinels import MISSING
+from llmapp.jsonschema import json_type, step
+
 from ._result import UNDEFINED, ValidationIssue
-from ._runtime import MISSING, DepthExceeded, json_type, key_path
+from ._runtime import DepthExceeded
 
 __all__ = ["Branch", "UnionInfo", "pick", "tie"]
 
@@ -88,7 +91,7 @@ def _by_discriminator(
 ) -> int | None:
     assert info.discriminator is not None and info.tags is not None
     tag = value.get(info.discriminator, MISSING)
-    where = path + key_path(info.discriminator)
+    where = path + step(info.discriminator)
     if tag is MISSING:
         errors.append(ValidationIssue(where, info.tag_expected, UNDEFINED))
         return -1

@@ -4,16 +4,16 @@ from __future__ import annotations
 
 import itertools
 import json
-import linecache
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .._errors import BuildProblem
+from .._source import register
 from ._codegen import Generator
 from ._result import Validation, ValidationFailure, ValidationIssue, ValidationSuccess
-from ._runtime import DepthExceeded, FailedValues
+from ._runtime import DepthExceeded
 from ._schema_depth import MAX_SCHEMA_DEPTH, depth_problem
 from ._schema_error import SchemaError
 
@@ -21,8 +21,6 @@ __all__ = ["Validator", "validator"]
 
 Walker = Callable[[Any, str, list[ValidationIssue], int], None]
 """A generated walker: (value, path, issues, depth) -> None, appending to issues."""
-
-_new = object.__new__
 
 _CACHE_SIZE = 512
 _cache: OrderedDict[str, Validator] = OrderedDict()
@@ -47,7 +45,6 @@ class Validator:
     """
 
     __slots__ = (
-        "__call__",
         "_check",
         "_expected",
         "_failed",
@@ -74,7 +71,6 @@ class Validator:
         self._generator: Generator | None = generator
         self._expected: str | None = None
         self._failed = generator.failed if generator.recursive else None
-        setattr(self, "__call__", _entry(self._check, self._failure, self._failed))  # noqa: B010
 
     @property
     def source(self) -> str:
@@ -82,9 +78,20 @@ class Validator:
         self._walker()
         return self._source
 
-    if TYPE_CHECKING:  # at run time ``__call__`` is a slot: see ``_entry``
+    def __call__(self, value: object) -> Validation:
+        """Validate ``value``: the checker, and the walker for a value it refused.
 
-        def __call__(self, value: object) -> Validation: ...
+        The values recursive checkers refused (``_runtime.FailedValues``) are forgotten
+        first, so every id noted during the walk is a value of this very input.
+        """
+        if self._failed is not None:
+            self._failed.ids.clear()  # deep only steers walks, which stay right whatever it holds
+        try:
+            if self._check(value, 0):
+                return ValidationSuccess(value)
+        except Exception:
+            pass  # DepthExceeded, RecursionError or a hostile object: the walker explains
+        return self._failure(value)
 
     def _failure(self, value: object) -> ValidationFailure:
         """The failure for a value the checker refused (or could not judge): every issue."""
@@ -97,10 +104,7 @@ class Validator:
             self._stopped(value, errors, None)
         if self._failed is not None:
             self._failed.clear()  # the walk used what the checkers noted: a fresh start
-        failure = _new(ValidationFailure)  # ValidationFailure(value, errors), one call less
-        failure._data = value
-        failure._errors = errors
-        return failure
+        return ValidationFailure(value, errors)
 
     def is_valid(self, value: object) -> bool:
         """True when ``value`` matches the schema; the fast path, no issues built."""
@@ -132,7 +136,7 @@ class Validator:
             offset = "\n" * self._source.count("\n")
             exec(compile(offset + source, self.filename, "exec"), namespace)
             self._source += source
-            _register_source(self.filename, self._source)
+            register(self.filename, self._source)
             self._expected = generator.root_expected()
             written: Walker = namespace[name]
             self._walk = written
@@ -161,52 +165,13 @@ class Validator:
         return f"<Validator {self.filename}>"
 
 
-def _entry(
-    check: Callable[[Any, int], bool],
-    failure: Callable[[object], ValidationFailure],
-    noted: FailedValues | None,
-) -> Callable[[object], Validation]:
-    """What calling a ``Validator`` runs: the checker, and the walker for a refused value.
-
-    The closure sits in the instance's ``__call__`` slot rather than being a method:
-    calling the instance then reaches it without a method frame in between, a tenth
-    of the time of a small valid call. ``noted`` holds the values the recursive
-    checkers refused (``_runtime.FailedValues``): emptied before each check, so every
-    id in it during the walk is a value of this very input.
-    """
-
-    def validate(value: object) -> Validation:
-        try:
-            if check(value, 0):
-                success = _new(ValidationSuccess)  # ValidationSuccess(value), one call less
-                success._data = value
-                return success
-        except Exception:
-            pass  # DepthExceeded, RecursionError or a hostile object: the walker explains
-        return failure(value)
-
-    if noted is None:
-        return validate
-    forget = noted.ids.clear  # deep only steers walks, which stay right whatever it holds
-
-    def validate_recursive(value: object) -> Validation:
-        forget()
-        return validate(value)
-
-    return validate_recursive
-
-
 def _register(schema: Mapping[str, Any] | bool, source: str) -> str:
     """Put the source in ``linecache`` under a readable name, for tracebacks and pdb."""
     title = schema.get("title") if isinstance(schema, Mapping) else None
     label = "".join(c for c in str(title)[:40] if c.isalnum() or c in "_-") if title else ""
     filename = f"<llmapp-validator-{next(_serial)}{'-' + label if label else ''}>"
-    _register_source(filename, source)
+    register(filename, source)
     return filename
-
-
-def _register_source(filename: str, source: str) -> None:
-    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
 
 
 _KEY_ENCODER = json.JSONEncoder(sort_keys=True, allow_nan=True, check_circular=False)

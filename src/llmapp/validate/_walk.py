@@ -9,70 +9,120 @@ only when invalid. Unions ask ``_pick`` which branch to explain.
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, ClassVar
 
-from llmapp.jsonschema import Node, is_mapping, is_schema
+from llmapp.jsonschema import Node, is_mapping, is_schema, step
 
-from ._check import closed_object, contains_bounds, iterates_keys, object_parts
-from ._codegen import (
-    ARRAY_SET,
-    CHECK,
-    OBJECT_SET,
-    SPLIT_LEVEL,
-    WALK,
-    Generator,
-    Path,
+from .._source import literal
+from ._analysis import Analysis
+from ._conditions import conjunction, type_test
+from ._functions import CHECK, WALK
+from ._shapes import union_info, union_shape
+from ._vocabulary import (
+    ARRAY_KEYWORDS,
+    OBJECT_KEYWORDS,
+    closed_object,
+    contains_bounds,
     has_structure,
     is_trivial,
+    iterates_keys,
+    object_parts,
 )
-from ._conditions import conjunction, type_test
-from ._emitter import literal
-from ._shapes import union_info, union_shape
-from ._writer import Writer
+from ._writer import SPLIT_LEVEL, Writer
 
-__all__ = ["WalkWriter"]
+__all__ = ["PathCode", "WalkWriter"]
+
+_OBJECT_SET = frozenset(OBJECT_KEYWORDS)
+_ARRAY_SET = frozenset(ARRAY_KEYWORDS)
+
+
+@dataclass(frozen=True)
+class PathCode:
+    """A path as generated code: constant steps folded at build time, dynamic ones as code."""
+
+    parts: tuple[tuple[bool, str], ...]
+
+    @staticmethod
+    def variable(name: str) -> PathCode:
+        return PathCode(((True, name),))
+
+    def key(self, name: str) -> PathCode:
+        return self._add(False, step(name))
+
+    def index(self, position: int) -> PathCode:
+        return self._add(False, step(position))
+
+    def dynamic(self, code: str) -> PathCode:
+        return self._add(True, code)
+
+    def _add(self, is_code: bool, text: str) -> PathCode:
+        last = self.parts[-1]
+        if not is_code and not last[0]:
+            return PathCode((*self.parts[:-1], (False, last[1] + text)))
+        return PathCode((*self.parts, (is_code, text)))
+
+    def code(self) -> str:
+        return " + ".join(text if is_code else literal(text) for is_code, text in self.parts)
 
 
 class WalkWriter(Writer):
-    """Emits the body of one walker function into the generator's emitter."""
+    """Writes walker functions into the emitter."""
+
+    APPLICATOR_WRITERS: ClassVar[dict[str, str]] = {
+        "$ref": "_reference",
+        "$dynamicRef": "_reference",
+        "allOf": "_all_of",
+        "anyOf": "_any_of",
+        "oneOf": "_one_of",
+        "not": "_not",
+        "if": "_conditional",
+    }
 
     def function(self, node: Node, name: str) -> None:
-        with self.out.block(f"def {name}(v, p, e, d):"):
-            if node.pointer in self.gen.recursive:
-                with self.out.block(f"if d > {self.gen.max_depth}:"):
-                    reason = f"nested deeper than {self.gen.max_depth} levels"
-                    self.issue(Path.variable("p"), self.gen.expected(node), "v", reason)
+        header = (
+            f"{name}: append to e an issue for each way v (at path p) fails {'#' + node.pointer!r}"
+        )
+        with self.out.function(f"{name}(v, p, e, d)", header):
+            if node.pointer in self.analysis.recursive:
+                with self.out.block(f"if d > {self.max_depth}:"):
+                    reason = f"nested deeper than {self.max_depth} levels"
+                    self.issue(PathCode.variable("p"), self.analysis.expected(node), "v", reason)
                     self.out.line("raise _Deep")
             # The root walker is called with "$input" only, unless a "$ref" points at the
             # root: then its paths are folded into constants.
-            fixed = not node.pointer and "" not in self.gen.targets
-            path = Path(((False, "$input"),)) if fixed else Path.variable("p")
+            fixed = not node.pointer and "" not in self.analysis.targets
+            path = PathCode(((False, "$input"),)) if fixed else PathCode.variable("p")
             self.body(node, "v", path)
 
-    def issue(self, path: Path, expected: str, value: str, description: str | None = None) -> None:
+    def issue(
+        self, path: PathCode, expected: str, value: str, description: str | None = None
+    ) -> None:
         extra = "" if description is None else f", {literal(description)}"
         self.out.line(f"e.append(_Issue({path.code()}, {literal(expected)}, {value}{extra}))")
 
-    def block(self, node: Node, v: str, path: Path) -> None:
+    def block(self, node: Node, v: str, path: PathCode) -> None:
         """Statements appending an issue for each way ``v`` fails ``node``."""
         schema = node.schema
         if is_trivial(schema) or not is_schema(schema):
             return
         if self.out.level >= SPLIT_LEVEL and has_structure(schema):
-            self._call(node, v, path, node, self.gen.depth_of(node))
+            self._call(v, path, node)
             return
         self.body(node, v, path)
 
-    def _call(self, node: Node, v: str, path: Path, target: Node, depth: str) -> None:
+    def _call(self, v: str, path: PathCode, target: Node) -> None:
         """Check ``v`` with ``target``'s function and walk it only when that fails."""
-        check = self.gen.function(target, CHECK)
-        walk = self.gen.function(target, WALK)
-        if target.pointer in self.gen.reaching or self.gen.may_raise(target):
-            # _passes(check, ...) in place: one Python call less for each child walked.
+        analysis = self.analysis
+        check = self.functions.name(target, CHECK)
+        walk = self.functions.name(target, WALK)
+        depth = analysis.depth_of(target)
+        if target.pointer in analysis.reaching or analysis.may_raise(target):
+            # The check may hit the depth limit: its DepthExceeded means "walk it".
             # A value a recursive checker already refused is walked without a new check.
-            recursive = target.pointer in self.gen.recursive
+            recursive = target.pointer in analysis.recursive
             known = f"id({v}) in _FAILED or id({v}) in _DEEP or " if recursive else ""
-            bad = self.gen.fresh("bad")
+            bad = self.functions.local("failed")
             with self.out.block("try:"):
                 self.out.line(f"{bad} = {known}not {check}({v}, {depth})")
             with self.out.block("except _Deep:"):
@@ -83,7 +133,7 @@ class WalkWriter(Writer):
             return
         self.out.line(f"if not {check}({v}, {depth}): {walk}({v}, {path.code()}, e, {depth})")
 
-    def body(self, node: Node, v: str, path: Path) -> None:
+    def body(self, node: Node, v: str, path: PathCode) -> None:
         schema = node.schema
         if schema is False:
             self.issue(path, "never", v)
@@ -96,12 +146,11 @@ class WalkWriter(Writer):
         else:
             self._typed(node, v, path)
 
-    def _typed(self, node: Node, v: str, path: Path) -> None:
+    def _typed(self, node: Node, v: str, path: PathCode) -> None:
         schema = node.schema
-        self.gen.focus(node)
-        types = self.gen.checked_types(node)
-        conditions = self.gen.conditions.local(schema, v, types)
-        expected = self.gen.expected(node)
+        types = self.analysis.types(node)
+        conditions = self.conditions.local(node, v, types)
+        expected = self.analysis.expected(node)
         structured = has_structure(schema) or (types is not None and "object" in types)
         if not structured:
             tests = [type_test(types, v, strict_keys=False)] if types is not None else []
@@ -122,7 +171,7 @@ class WalkWriter(Writer):
         self,
         node: Node,
         v: str,
-        path: Path,
+        path: PathCode,
         types: frozenset[str] | None,
         conditions: list[str],
         expected: str,
@@ -131,37 +180,30 @@ class WalkWriter(Writer):
         if conditions:
             with self.out.block(f"if not {conjunction(conditions)}:"):
                 self.issue(path, expected, v)
-        if not OBJECT_SET.isdisjoint(schema) or (types and "object" in types):
-            self._guarded(
+        if not _OBJECT_SET.isdisjoint(schema) or (types and "object" in types):
+            self.guarded(
                 types,
                 "object",
                 f"isinstance({v}, dict)",
                 lambda: self._object(node, v, path, types),
             )
-        if not ARRAY_SET.isdisjoint(schema):
-            self._guarded(
+        if not _ARRAY_SET.isdisjoint(schema):
+            self.guarded(
                 types,
                 "array",
                 f"isinstance({v}, (list, tuple))",
                 lambda: self._array(node, v, path),
             )
-        self._applicators(node, v, path, expected)
-
-    def _guarded(self, types: frozenset[str] | None, name: str, test: str, emit: Any) -> None:
-        if types is not None and types <= {name}:
-            emit()
-        elif types is None or name in types:
-            with self.out.block(f"if {test}:"):
-                emit()
+        self.applicators(node, v, path, expected)
 
     # -- objects -----------------------------------------------------------------
 
-    def _object(self, node: Node, v: str, path: Path, types: frozenset[str] | None) -> None:
+    def _object(self, node: Node, v: str, path: PathCode, types: frozenset[str] | None) -> None:
         schema = node.schema
         props, required = object_parts(schema)
         # A closed object whose known keys account for len(v) has no key to report.
         counted = closed_object(schema) and "propertyNames" not in schema
-        counter = self.gen.fresh("n") if counted else None
+        counter = self.functions.local("count") if counted else None
         if counter is not None:
             self.out.line(f"{counter} = 0")
         for name in props:
@@ -177,26 +219,26 @@ class WalkWriter(Writer):
         elif iterates_keys(schema) or closed_object(schema):
             self._key_loop(node, v, path, props)
         elif types is not None and "object" in types:
-            key = self.gen.fresh("k")
+            key = self.functions.local("key")
             with self.out.block(f"for {key} in _nonstr_keys({v}):"):
-                where = path.dynamic(f"_key_path({key})")
+                where = path.dynamic(f"_step({key})")
                 self.issue(where, "undefined", f"{v}[{key}]", "object keys must be strings")
 
     def _property(
-        self, node: Node, v: str, path: Path, name: str, required: bool, counter: str | None
+        self, node: Node, v: str, path: PathCode, name: str, required: bool, counter: str | None
     ) -> None:
-        child = self.gen.resolver.child(node, "properties", name)
+        child = self.analysis.child(node, "properties", name)
         trivial = is_trivial(child.schema)
         if trivial and not required:
             if counter is not None:
                 self.out.line(f"if {literal(name)} in {v}: {counter} += 1")
             return
-        item = self.gen.fresh("v")
+        item = self.functions.local("v_" + name)
         where = path.key(name)
         self.out.line(f"{item} = {v}.get({literal(name)}, _MISSING)")
         if required:
             with self.out.block(f"if {item} is _MISSING:"):
-                self.issue(where, self.gen.expected(child), "_UNDEFINED")
+                self.issue(where, self.analysis.expected(child), "_UNDEFINED")
             if not trivial or counter is not None:
                 with self.out.block("else:"):
                     if counter is not None:
@@ -208,7 +250,7 @@ class WalkWriter(Writer):
                 self.out.line(f"{counter} += 1")
             self.block(child, item, where)
 
-    def _dependencies(self, node: Node, v: str, path: Path, props: dict[str, Any]) -> None:
+    def _dependencies(self, node: Node, v: str, path: PathCode, props: dict[str, Any]) -> None:
         for keyword in ("dependentRequired", "dependentSchemas", "dependencies"):
             value = node.schema.get(keyword)
             if not is_mapping(value):
@@ -223,31 +265,31 @@ class WalkWriter(Writer):
                             self._dependent_key(node, v, path, props, key, name)
                 elif is_schema(dependency) and not is_trivial(dependency):
                     with self.out.block(f"if {literal(key)} in {v}:"):
-                        self.block(self.gen.resolver.child(node, keyword, key), v, path)
+                        self.block(self.analysis.child(node, keyword, key), v, path)
 
     def _dependent_key(
-        self, node: Node, v: str, path: Path, props: dict[str, Any], key: str, name: str
+        self, node: Node, v: str, path: PathCode, props: dict[str, Any], key: str, name: str
     ) -> None:
         expected = "any"
         if name in props:
-            expected = self.gen.expected(self.gen.resolver.child(node, "properties", name))
+            expected = self.analysis.expected(self.analysis.child(node, "properties", name))
         with self.out.block(f"if {literal(name)} not in {v}:"):
             self.issue(path.key(name), expected, "_UNDEFINED", f"required when {key!r} is present")
 
-    def _key_loop(self, node: Node, v: str, path: Path, props: dict[str, Any]) -> None:
+    def _key_loop(self, node: Node, v: str, path: PathCode, props: dict[str, Any]) -> None:
         schema = node.schema
-        key, item = self.gen.fresh("k"), self.gen.fresh("v")
-        where = path.dynamic(f"_key_path({key})")
+        key, item = self.functions.local("key"), self.functions.local("item")
+        where = path.dynamic(f"_step({key})")
         known = self.out.constant(frozenset(props), "PROPERTIES")
         with self.out.block(f"for {key}, {item} in {v}.items():"):
             with self.out.block(f"if not isinstance({key}, str):"):
                 self.issue(where, "undefined", item, "object keys must be strings")
                 self.out.line("continue")
             if "propertyNames" in schema:
-                names = self.gen.resolver.child(node, "propertyNames")
-                with self.out.block(f"if not {self.gen.safe_check(names, key)}:"):
+                names = self.analysis.child(node, "propertyNames")
+                with self.out.block(f"if not {self.expressions.safe(names, key)}:"):
                     reason = "this key is not an allowed property name"
-                    self.issue(where, self.gen.expected(names), key, reason)
+                    self.issue(where, self.analysis.expected(names), key, reason)
             self.key_schemas(
                 node,
                 key,
@@ -256,39 +298,39 @@ class WalkWriter(Writer):
                 lambda: self._additional(node, item, where),
             )
 
-    def _additional(self, node: Node, item: str, where: Path) -> None:
+    def _additional(self, node: Node, item: str, where: PathCode) -> None:
         if node.schema.get("additionalProperties") is False:
             self.issue(where, "undefined", item)
         else:
-            self.block(self.gen.resolver.child(node, "additionalProperties"), item, where)
+            self.block(self.analysis.child(node, "additionalProperties"), item, where)
 
     # -- arrays ------------------------------------------------------------------
 
-    def _array(self, node: Node, v: str, path: Path) -> None:
+    def _array(self, node: Node, v: str, path: PathCode) -> None:
         schema = node.schema
         rest_key, count = self.prefix_items(
             node, v, lambda child, item, position: self.block(child, item, path.index(position))
         )
         rest = schema.get(rest_key)
-        index = self.gen.fresh("i")
-        where = path.dynamic(f"_index_path({index})")
+        index = self.functions.local("index")
+        where = path.dynamic(f"_step({index})")
         if rest is False:
             with self.out.block(f"for {index} in range({count}, len({v})):"):
                 self.issue(where, "undefined", f"{v}[{index}]")
         elif is_mapping(rest) and not is_trivial(rest):
-            item = self.gen.fresh("v")
+            item = self.functions.local("item")
             source = f"enumerate({v})" if count == 0 else f"enumerate({v}[{count}:], {count})"
             with self.out.block(f"for {index}, {item} in {source}:"):
-                self.block(self.gen.resolver.child(node, rest_key), item, where)
+                self.block(self.analysis.child(node, rest_key), item, where)
         if "contains" in schema:
             self._contains(node, v, path)
 
-    def _contains(self, node: Node, v: str, path: Path) -> None:
+    def _contains(self, node: Node, v: str, path: PathCode) -> None:
         low, high = contains_bounds(node.schema)
         if low == 0 and high is None:
             return
-        counter, item = self.gen.fresh("n"), self.gen.fresh("v")
-        test = self.gen.safe_check(self.gen.resolver.child(node, "contains"), item)
+        counter, item = self.functions.local("matches"), self.functions.local("item")
+        test = self.expressions.safe(self.analysis.child(node, "contains"), item)
         self.out.line(f"{counter} = sum(1 for {item} in {v} if {test})")
         condition = f"{counter} >= {low}" + (
             f" and {counter} <= {high}" if high is not None else ""
@@ -298,75 +340,85 @@ class WalkWriter(Writer):
                 f" and at most {high})" if high is not None else ")"
             )
             self.out.line(
-                f"e.append(_Issue({path.code()}, {literal(self.gen.expected(node))}, "
+                f"e.append(_Issue({path.code()}, {literal(self.analysis.expected(node))}, "
                 f"{v}, {literal(reason)}.format({counter})))"
             )
 
     # -- applicators ---------------------------------------------------------------
 
-    def _applicators(self, node: Node, v: str, path: Path, expected: str) -> None:
-        gen = self.gen
-        target = gen.target(node)
+    def _reference(self, node: Node, v: str, path: PathCode, expected: str) -> None:
+        target = self.analysis.target(node)
         if target is not None:
-            self._call(node, v, path, target, gen.depth_of(target))
-        for branch in gen.branches(node, "allOf"):
-            self.block(branch, v, path)
-        for keyword in ("anyOf", "oneOf"):
-            branches = gen.branches(node, keyword)
-            if branches:
-                self._union(node, keyword, branches, v, path, expected)
-        if "not" in node.schema:
-            test = gen.safe_check(gen.resolver.child(node, "not"), v)
-            with self.out.block(f"if {test}:"):
-                self.issue(path, expected, v)
-        if "if" in node.schema and ("then" in node.schema or "else" in node.schema):
-            self._conditional(node, v, path)
+            self._call(v, path, target)
 
-    def _conditional(self, node: Node, v: str, path: Path) -> None:
+    def _all_of(self, node: Node, v: str, path: PathCode, expected: str) -> None:
+        for branch in self.analysis.branches(node, "allOf"):
+            self.block(branch, v, path)
+
+    def _any_of(self, node: Node, v: str, path: PathCode, expected: str) -> None:
+        branches = self.analysis.branches(node, "anyOf")
+        if branches:
+            self._union(node, "anyOf", branches, v, path, expected)
+
+    def _one_of(self, node: Node, v: str, path: PathCode, expected: str) -> None:
+        branches = self.analysis.branches(node, "oneOf")
+        if branches:
+            self._union(node, "oneOf", branches, v, path, expected)
+
+    def _not(self, node: Node, v: str, path: PathCode, expected: str) -> None:
+        test = self.expressions.safe(self.analysis.child(node, "not"), v)
+        with self.out.block(f"if {test}:"):
+            self.issue(path, expected, v)
+
+    def _conditional(self, node: Node, v: str, path: PathCode, expected: str) -> None:
         schema = node.schema
-        condition = self.gen.safe_check(self.gen.resolver.child(node, "if"), v)
+        if "then" not in schema and "else" not in schema:
+            return
+        condition = self.expressions.safe(self.analysis.child(node, "if"), v)
         with self.out.block(f"if {condition}:"):
             if "then" in schema:
-                self.block(self.gen.resolver.child(node, "then"), v, path)
+                self.block(self.analysis.child(node, "then"), v, path)
         if "else" in schema:
             with self.out.block("else:"):
-                self.block(self.gen.resolver.child(node, "else"), v, path)
+                self.block(self.analysis.child(node, "else"), v, path)
 
     def _union(
-        self, node: Node, keyword: str, branches: list[Node], v: str, path: Path, expected: str
+        self, node: Node, keyword: str, branches: list[Node], v: str, path: PathCode, expected: str
     ) -> None:
-        tests = [self.gen.safe_check(branch, v) for branch in branches]
+        tests = [self.expressions.safe(branch, v) for branch in branches]
         if keyword == "anyOf":
             with self.out.block(f"if not ({' or '.join(tests)}):"):
                 self._explain(node, keyword, branches, v, path)
             return
-        counter = self.gen.fresh("n")
+        counter = self.functions.local("count")
         self.out.line(f"{counter} = _count_true({', '.join(tests)})")
         with self.out.block(f"if {counter} == 0:"):
             self._explain(node, keyword, branches, v, path)
         with self.out.block(f"elif {counter} > 1:"):
             self.issue(path, expected, v, "matches more than one of the oneOf alternatives")
 
-    def _explain(self, node: Node, keyword: str, branches: list[Node], v: str, path: Path) -> None:
+    def _explain(
+        self, node: Node, keyword: str, branches: list[Node], v: str, path: PathCode
+    ) -> None:
         """Ask ``_pick`` which branch failed least badly and walk that one."""
-        info = union_info(self.gen, node, keyword, branches)
-        choice = self.gen.fresh("i")
+        info = union_info(self.analysis, self.out, node, keyword, branches)
+        choice = self.functions.local("branch")
         self.out.line(f"{choice} = _pick({v}, {path.code()}, e, {info})")
         for index, branch in enumerate(branches):
             with self.out.block(f"{'if' if index == 0 else 'elif'} {choice} == {index}:"):
                 self.block(branch, v, path)
-        if _may_tie(self.gen, branches):
-            walkers = ", ".join(self.gen.function(branch, WALK) for branch in branches)
-            depth = "d + 1" if any(self.gen.may_raise(branch) for branch in branches) else "d"
+        if _may_tie(self.analysis, branches):
+            walkers = ", ".join(self.functions.name(branch, WALK) for branch in branches)
+            depth = "d + 1" if any(self.analysis.may_raise(b) for b in branches) else "d"
             with self.out.block(f"elif {choice} != -1:"):
                 self.out.line(f"_tie({v}, {path.code()}, e, {depth}, {choice}, ({walkers},))")
 
 
-def _may_tie(gen: Generator, branches: list[Node]) -> bool:
+def _may_tie(analysis: Analysis, branches: list[Node]) -> bool:
     """Whether two branches could both take the same object or array."""
     containers = 0
     for branch in branches:
-        types = union_shape(gen, branch).types
+        types = union_shape(analysis, branch).types
         if types is None or types & {"object", "array"}:
             containers += 1
     return containers > 1

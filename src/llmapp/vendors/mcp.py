@@ -42,7 +42,7 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from llmapp.jsonschema import declared_types, ref_name
+from llmapp.jsonschema import Resolver, declared_types, name_of, ref_name
 from llmapp.vendors._calls import Executor, Human, ToolCall, arun, read, run
 from llmapp.vendors._source import Tool, ToolFunction, export_error, tools_of
 
@@ -155,9 +155,28 @@ def output_schema(output: Schema | None) -> tuple[Schema, bool] | None:
         if defs:
             schema["$defs"] = defs
         return schema, True
+    if target is not None and isinstance(defs, Mapping):
+        defs = _used(schema, defs)
     if defs:
         schema["$defs"] = defs
     return schema, False
+
+
+def _used(schema: Schema, defs: Mapping[str, Any]) -> dict[str, Any]:
+    """The definitions ``schema`` still reaches once the root's own one is inlined."""
+    resolver = Resolver({"$defs": defs, "root": schema})
+    used: set[str] = set()
+    pending = [resolver.at("/root")]
+    while pending:
+        node = pending.pop()
+        for holder in resolver.refs_under(node) if node is not None else ():
+            ref = holder.schema.get("$ref")
+            target = resolver.resolve(ref, holder.base) if isinstance(ref, str) else None
+            name = name_of(target.pointer) if target is not None else None
+            if name is not None and name not in used:
+                used.add(name)
+                pending.append(target)
+    return {name: definition for name, definition in defs.items() if name in used}
 
 
 def _object_definition(body: Schema, defs: Any) -> Schema | None:

@@ -11,6 +11,8 @@ from typing import Annotated
 from llmapp import llm_application
 from llmapp.markers import URL, Email, Format
 
+DATE_TIME = '(string & Format<"date-time"> | string & Format<"date-time-local">)'
+
 
 @dataclass
 class Formats:
@@ -83,7 +85,7 @@ SPOILERS = [
     (("uuid",), "3f2504e0", [("$input.uuid", 'string & Format<"uuid">')]),
     (("ipv4",), "1.2.3", [("$input.ipv4", 'string & Format<"ipv4">')]),
     (("ipv6",), "1.2.3.4", [("$input.ipv6", 'string & Format<"ipv6">')]),
-    (("created_at",), "2024-05-06", [("$input.created_at", 'string & Format<"date-time">')]),
+    (("created_at",), "2024-05-06", [("$input.created_at", DATE_TIME)]),
     (("day",), "06/05/2024", [("$input.day", 'string & Format<"date">')]),
     (("duration",), "2 hours", [("$input.duration", 'string & Format<"duration">')]),
     (("hostname",), "-bad-", [("$input.hostname", 'string & Format<"hostname">')]),

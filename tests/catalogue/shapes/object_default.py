@@ -9,6 +9,8 @@ from typing import Literal, NamedTuple
 
 from llmapp import llm_application
 
+DATE_TIME = '(string & Format<"date-time"> | string & Format<"date-time-local">)'
+
 
 class Unit(enum.Enum):
     CM = "cm"
@@ -98,7 +100,7 @@ SPOILERS = [
     (("unit",), "mm", [("$input.unit", '("cm" | "in")')]),
     (("margin", "top"), "1", [("$input.margin.top", "number")]),
     (("pages", 0), 1.5, [("$input.pages[0]", "integer")]),
-    (("printed_at",), "yesterday", [("$input.printed_at", 'string & Format<"date-time">')]),
+    (("printed_at",), "yesterday", [("$input.printed_at", DATE_TIME)]),
     (("note",), 1, [("$input.note", "(string | null)")]),
 ]
 

@@ -88,8 +88,8 @@ SPOILERS = [
     (("brand",), ..., [("$input.brand", "(Brand | null)")]),
     (("brand", "type"), "manufacturer", [("$input.brand.type", '"brand"')]),
     (("manufacturer",), None, [("$input.manufacturer", "Manufacturer")]),
-    # An unknown tag: the first branch with the same keys is named.
-    (("similar", "type"), "shop", [("$input.similar.type", '"brand"')]),
+    # An unknown tag: every allowed tag is named (the union's discriminator), not one branch's.
+    (("similar", "type"), "shop", [("$input.similar.type", '("brand" | "manufacturer")')]),
     (("similar",), 1, [("$input.similar", "(Brand | Manufacturer | null)")]),
     (("note",), 3, [("$input.note", "(string | null)")]),
 ]

@@ -98,7 +98,7 @@ SPOILERS = [
     (("centroid", "y"), None, [("$input.centroid.y", "number")]),
     (("centroid", "type"), "line", [("$input.centroid.type", '"point"')]),
     # An unknown tag: the branch whose keys match best is named.
-    (("type",), "oval", [("$input.type", '"circle"')]),
+    (("type",), "oval", [("$input.type", '("point" | "line" | "circle" | "polygon")')]),
     ((), [], [("$input", "(Point | Line | Circle | Polygon)")]),
 ]
 

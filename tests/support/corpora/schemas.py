@@ -2,7 +2,7 @@
 
 Sources (``CorpusSchema.source``):
 
-* ``bfcl``: each BFCL function's converted parameters (``tests/corpora/bfcl.py``), deduplicated;
+* ``bfcl``: each BFCL function's converted parameters (``tests/support/corpora/bfcl.py``), deduplicated;
 * ``mcp``: each MCP tool's ``inputSchema`` (and ``outputSchema`` where given) from
   ``mcp-tools/github-mcp-server`` and ``mcp-tools/chief-builder-...`` (tools lists and fixtures);
 * ``openapi``: each component schema of every OpenAPI 3.1 document in ``samchon-openapi`` and
@@ -34,11 +34,11 @@ from typing import Any
 
 import jsonschema
 import yaml
-from tests.corpora import bfcl
-from tests.corpora.reference import draft4_bounds, is_draft4
-from tests.corpora.walk import transform, walk
+from tests.support.corpora import bfcl
+from tests.support.corpora.reference import draft4_bounds, is_draft4
+from tests.support.corpora.walk import transform, walk
 
-CORPORA = Path(__file__).resolve().parents[3] / "shared" / "corpora"
+CORPORA = Path(__file__).resolve().parents[4] / "shared" / "corpora"
 
 UNSUPPORTED_BY_DESIGN: dict[str, str] = {
     "format": (

@@ -33,12 +33,19 @@ The text has this exact shape (optional lines in brackets)::
 - A missing key (an issue whose parent object exists but lacks the key) is shown as
   ``"key": undefined`` after the keys present; a missing array item just past the end of
   its array is shown as an ``undefined`` item.
-- Issue paths are read, not compared as text: ``.name``, ``["any key"]`` and ``[3]`` segments
-  after ``$input``, so ``$input.a`` and ``$input["a"]`` mark the same value.
-- Strings longer than 200 characters are cut to 200 and end with ``…``. Arrays of more than
-  12 items show the first 3, the last, and every item with an issue at or under it; each run of
-  two or more hidden items becomes a line ``// … N items without errors``. Containers nested
-  deeper than 32 levels are shown as ``{…}``/``[…]``.
+- Issue paths are read (``llmapp.jsonschema.Path.parse``), not compared as text: ``.name``,
+  ``["any key"]`` and ``[3]`` segments after ``$input``, so ``$input.a`` and ``$input["a"]``
+  mark the same value.
+- Strings longer than 200 characters are cut to 200 and end with ``…`` (keys, paths and
+  ``expected`` too, at 300). Arrays of more than 12 items show the first 3, the last, and every
+  item with an issue at or under it; each run of two or more hidden items becomes a line
+  ``// … N items without errors``. Objects of more than 12 properties do the same with
+  ``// … N properties without errors``. Containers nested deeper than 32 levels are shown as
+  ``{…}``/``[…]``, and so is any container without issues once 400 lines have been written;
+  past that budget a container shows only its members with issues, the rest as gaps.
+- At most 50 issues are shown (the first ones, in the order of ``failure.errors``); the text
+  says how many more there are. So the text is bounded whatever the input: its cost is
+  linear in the number of issues and the size of what it shows.
 - Issues that cannot be placed (the path does not parse, or its parent is missing or not an
   object/array) are listed after the block with their value as compact JSON (cut at 200
   characters), in the order of ``failure.errors``. No URLs, no schema dumps.
@@ -50,19 +57,22 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
+from llmapp.jsonschema import Path, Segment
 from llmapp.validate._result import UNDEFINED, ValidationFailure, ValidationIssue
 
 __all__ = ["feedback"]
+
+Key = tuple[Segment, ...]
+"""A location as the renderer keys it (a ``Path`` or a plain tuple: equal, same hash)."""
 
 _MAX_STRING: Final = 200
 _MAX_DESCRIPTION: Final = 300
 _MAX_LEVEL: Final = 32
 _LONG_ARRAY: Final = 12
 _HEAD_ITEMS: Final = 3
+_MAX_ISSUES: Final = 50
+_MAX_LINES: Final = 400
 _MARK: Final = " // ❌ "
-
-Segment = str | int
-Path = tuple[Segment, ...]
 
 
 def feedback(failure: ValidationFailure) -> str:
@@ -81,18 +91,24 @@ def feedback(failure: ValidationFailure) -> str:
         >>> '"age": "x" // ❌ [{"path": "$input.age", "expected": "integer"}]' in text
         True
     """
-    renderer = _Renderer(failure.errors)
-    body = renderer.render(failure.data, (), 0, "", "")
-    unplaced = [issue for index, issue in enumerate(failure.errors) if index not in renderer.placed]
     count = len(failure.errors)
+    shown = failure.errors[:_MAX_ISSUES]
+    renderer = _Renderer(shown)
+    body = renderer.render(failure.data, (), 0, "", "")
+    unplaced = [issue for index, issue in enumerate(shown) if index not in renderer.placed]
     lines = [
-        f"The arguments you gave have {count} error{'' if count == 1 else 's'}. They are shown "
+        f"The arguments you gave have {count:,} error{'' if count == 1 else 's'}. They are shown "
         "below, each wrong value followed by // ❌ with its path and what was expected. "
         "Correct them all and call the function again."
     ]
+    if count > len(shown):
+        lines.append(
+            f"Only the first {len(shown)} are shown; {count - len(shown):,} more are not. "
+            "Fix these, then call again to see the rest."
+        )
     if renderer.missing:
         lines.append('"key": undefined marks a required property you left out.')
-    if any(issue.expected == "undefined" for issue in failure.errors):
+    if any(issue.expected == "undefined" for issue in shown):
         lines.append('"expected": "undefined" marks a property that must not be there: remove it.')
     if renderer.shortened:
         lines.append('Long values are shortened with "…".')
@@ -103,44 +119,6 @@ def feedback(failure: ValidationFailure) -> str:
     return "\n".join(lines)
 
 
-def parse_path(path: str) -> Path | None:
-    """The segments of an issue path (``$input.a["b c"][3]`` -> ``("a", "b c", 3)``), or None."""
-    if not path.startswith("$input"):
-        return None
-    segments: list[Segment] = []
-    position, end = len("$input"), len(path)
-    decoder = json.JSONDecoder()
-    while position < end:
-        char = path[position]
-        if char == ".":
-            stop = position + 1
-            while stop < end and path[stop] not in ".[":
-                stop += 1
-            if stop == position + 1:
-                return None
-            segments.append(path[position + 1 : stop])
-            position = stop
-        elif char == "[" and path.startswith('"', position + 1):
-            try:
-                key, stop = decoder.raw_decode(path, position + 1)
-            except ValueError:
-                return None
-            if not path.startswith("]", stop):
-                return None
-            segments.append(key)
-            position = stop + 1
-        elif char == "[":
-            stop = path.find("]", position)
-            digits = path[position + 1 : stop] if stop != -1 else ""
-            if not (digits.isascii() and digits.isdigit()):
-                return None
-            segments.append(int(digits))
-            position = stop + 1
-        else:
-            return None
-    return tuple(segments)
-
-
 class _Renderer:
     """Renders data as annotated JSON lines, remembering which issues it placed."""
 
@@ -149,27 +127,27 @@ class _Renderer:
         self.placed: set[int] = set()
         self.missing = False
         self.shortened = False
-        self._at: dict[Path, list[int]] = {}
-        self._hot: set[Path] = set()  # every path with an issue at or under it
-        self._children: dict[Path, list[Segment]] = {}  # issue paths by parent, in error order
+        self.budget = _MAX_LINES  # lines left for containers without issues
+        self._at: dict[Key, list[int]] = {}
+        self._hot: set[Key] = set()  # every path with an issue at or under it
+        # Issue paths by parent, in error order (a dict: an ordered set).
+        self._children: dict[Key, dict[Segment, None]] = {}
         for index, issue in enumerate(errors):
-            path = parse_path(issue.path)
+            path = Path.parse(issue.path)
             if path is None:
                 continue
             self._at.setdefault(path, []).append(index)
             self._hot.update(path[:length] for length in range(len(path) + 1))
             if path:
-                siblings = self._children.setdefault(path[:-1], [])
-                if path[-1] not in siblings:
-                    siblings.append(path[-1])
+                self._children.setdefault(path[:-1], {})[path[-1]] = None
 
-    def render(self, value: Any, path: Path, level: int, head: str, tail: str) -> list[str]:
+    def render(self, value: Any, path: Key, level: int, head: str, tail: str) -> list[str]:
         pad = "  " * level
         note = self._comment(path)
         if not isinstance(value, (Mapping, list, tuple)):
             return [f"{pad}{head}{self._scalar(value)}{tail}{note}"]
         brackets = "{}" if isinstance(value, Mapping) else "[]"
-        if level >= _MAX_LEVEL:
+        if level >= _MAX_LEVEL or (self.budget <= 0 and path not in self._hot and value):
             self.shortened = True
             return [f"{pad}{head}{brackets[0]}…{brackets[1]}{tail}{note}"]
         if isinstance(value, Mapping):
@@ -179,11 +157,14 @@ class _Renderer:
         if not entries:
             return [f"{pad}{head}{brackets}{tail}{note}"]
         lines = [f"{pad}{head}{brackets[0]}{note}"]
-        last = max(i for i, entry in enumerate(entries) if entry[0] != "gap")
+        last = max((i for i, entry in enumerate(entries) if entry[0] != "gap"), default=-1)
+        nouns = ("property", "properties") if brackets == "{}" else ("item", "items")
         for position, (kind, child_head, child, child_path) in enumerate(entries):
             comma = "," if position < last else ""
+            self.budget -= 1
             if kind == "gap":
-                lines.append(f"{pad}  // … {child} items without errors")
+                noun = nouns[0] if child == 1 else nouns[1]
+                lines.append(f"{pad}  // … {child} {noun} without errors")
             elif kind == "missing":
                 self.missing = self.missing or bool(child_head)
                 mark = self._comment(child_path)
@@ -193,43 +174,62 @@ class _Renderer:
         lines.append(f"{pad}{brackets[1]}{tail}")
         return lines
 
-    def _object_entries(self, value: Mapping[Any, Any], path: Path) -> list[tuple[Any, ...]]:
+    def _object_entries(self, value: Mapping[Any, Any], path: Key) -> list[tuple[Any, ...]]:
+        keys = list(value)
         entries: list[tuple[Any, ...]] = [
-            ("item", f"{_key(key)}: ", item, (*path, key)) for key, item in value.items()
+            ("item", f"{_key(key)}: ", value[key], (*path, key))
+            if shown
+            else ("gap", "", key, path)
+            for shown, key in self._runs(keys, path)
         ]
-        for segment in self._children.get(path, []):
+        for segment in self._children.get(path, {}):
             if isinstance(segment, str) and segment not in value:
                 entries.append(("missing", f"{_key(segment)}: ", None, (*path, segment)))
         return entries
 
-    def _array_entries(self, value: Sequence[Any], path: Path) -> list[tuple[Any, ...]]:
+    def _runs(self, segments: list[Segment], path: Key) -> list[tuple[bool, Any]]:
+        """``(True, segment)`` for each member shown, ``(False, count)`` for each gap.
+
+        A long container shows its first few members, its last, and those with an issue
+        at or under them; each run of two or more hidden members becomes one gap.
+        """
+        size = len(segments)
+        spent = self.budget <= 0  # past the line budget only members with issues are shown
+        if size <= _LONG_ARRAY and not spent:
+            return [(True, segment) for segment in segments]
+        head = 0 if spent else _HEAD_ITEMS
+        runs: list[tuple[bool, Any]] = []
+        hidden = 0
+        for index, segment in enumerate(segments):
+            edge = index < head or (index == size - 1 and not spent)
+            if edge or (*path, segment) in self._hot:
+                if hidden == 1 and not spent:
+                    runs.append((True, segments[index - 1]))
+                elif hidden:
+                    runs.append((False, hidden))
+                hidden = 0
+                runs.append((True, segment))
+            else:
+                hidden += 1
+        if hidden:
+            runs.append((False, hidden))
+        return runs
+
+    def _array_entries(self, value: Sequence[Any], path: Key) -> list[tuple[Any, ...]]:
         size = len(value)
-        shown = [True] * size
-        if size > _LONG_ARRAY:
-            shown = [
-                index < _HEAD_ITEMS or index == size - 1 or (*path, index) in self._hot
-                for index in range(size)
-            ]
-        entries: list[tuple[Any, ...]] = []
-        index = 0
-        while index < size:
-            run = index
-            while run < size and not shown[run]:
-                run += 1
-            if run - index >= 2:
-                entries.append(("gap", "", run - index, path))
-                index = run
-                continue
-            entries.append(("item", "", value[index], (*path, index)))
-            index += 1
-        beyond = sorted(s for s in self._children.get(path, []) if isinstance(s, int) and s >= size)
+        entries: list[tuple[Any, ...]] = [
+            ("item", "", value[index], (*path, index)) if shown else ("gap", "", index, path)
+            for shown, index in self._runs(list(range(size)), path)
+        ]
+        children = self._children.get(path, {})
+        beyond = sorted(s for s in children if isinstance(s, int) and s >= size)
         for expected, segment in enumerate(beyond, start=size):
             if segment != expected:  # a gap after the end: these cannot be shown in place
                 break
             entries.append(("missing", "", None, (*path, segment)))
         return entries
 
-    def _comment(self, path: Path) -> str:
+    def _comment(self, path: Key) -> str:
         indices = self._at.get(path)
         if not indices:
             return ""
@@ -254,13 +254,36 @@ class _Renderer:
 
 
 def _entry(issue: ValidationIssue) -> dict[str, str]:
-    entry = {"path": issue.path, "expected": issue.expected}
+    entry = {"path": _cut(issue.path), "expected": _cut(issue.expected)}
     if issue.description is not None:
-        description = issue.description
-        if len(description) > _MAX_DESCRIPTION:
-            description = description[:_MAX_DESCRIPTION] + "…"
-        entry["description"] = description
+        entry["description"] = _cut(issue.description)
     return entry
+
+
+def _cut(text: str, limit: int = _MAX_DESCRIPTION) -> str:
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
+def _preview(value: Any, level: int = 0) -> Any:
+    """A small copy of a value for the list of unplaced issues: a few members, a few levels."""
+    if isinstance(value, str):
+        return _cut(value, _MAX_STRING)
+    if isinstance(value, Mapping):
+        if level >= 2:
+            return "{…}"
+        items = list(value.items())
+        shown = {_cut(str(k), _MAX_STRING): _preview(v, level + 1) for k, v in items[:_HEAD_ITEMS]}
+        if len(items) > _HEAD_ITEMS:
+            shown["…"] = f"{len(items) - _HEAD_ITEMS} more properties"
+        return shown
+    if isinstance(value, (list, tuple)):
+        if level >= 2:
+            return "[…]"
+        head = [_preview(item, level + 1) for item in value[:_HEAD_ITEMS]]
+        return head + (
+            [f"… {len(value) - _HEAD_ITEMS} more items"] if len(value) > _HEAD_ITEMS else []
+        )
+    return value
 
 
 def _unplaced(issue: ValidationIssue) -> str:
@@ -268,7 +291,7 @@ def _unplaced(issue: ValidationIssue) -> str:
     if issue.value is UNDEFINED:
         return text
     try:
-        value = json.dumps(issue.value, ensure_ascii=False, default=_describe)
+        value = json.dumps(_preview(issue.value), ensure_ascii=False, default=_describe)
     except (ValueError, TypeError, RecursionError):
         value = _dumps(_describe(issue.value))
     if len(value) > _MAX_STRING:
@@ -277,7 +300,7 @@ def _unplaced(issue: ValidationIssue) -> str:
 
 
 def _key(key: Any) -> str:
-    return _dumps(key if isinstance(key, str) else str(key))
+    return _dumps(_cut(key if isinstance(key, str) else str(key), _MAX_STRING))
 
 
 def _describe(value: Any) -> str:

@@ -12,7 +12,7 @@ from fractions import Fraction
 from typing import Any
 
 import jsonschema
-from tests.corpora.walk import transform
+from tests.support.corpora.walk import transform
 
 _DRAFT4 = ("http://json-schema.org/draft-04/schema", "http://json-schema.org/draft-03/schema")
 

@@ -28,10 +28,10 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis_jsonschema import from_schema
-from tests.corpora import hypothesis_compat
-from tests.corpora import values as v
-from tests.corpora.reference import reference_validator
-from tests.corpora.schemas import CorpusSchema, without_unsupported
+from tests.support.corpora import hypothesis_compat
+from tests.support.corpora import values as v
+from tests.support.corpora.reference import reference_validator
+from tests.support.corpora.schemas import CorpusSchema, without_unsupported
 
 hypothesis_compat.install()
 

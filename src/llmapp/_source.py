@@ -1,17 +1,28 @@
-"""Writes Python source a line at a time, with indentation as a context manager.
+"""Generated Python source: one emitter, and one way to register and compile it.
 
-The emitter only builds text and the globals the text refers to; compiling is done
-elsewhere. Values from a schema never enter the source as text except through
-``repr()`` (see ``literal``); anything else (regexes, sets, callables) becomes a
-named global (see ``constant``), so no schema can inject code.
+``Emitter`` writes source a line at a time, with indentation as a context manager,
+and keeps the globals the text refers to: values from a schema never enter the
+source as text except through ``repr()`` (``literal``); anything else (regexes,
+sets, callables) becomes a named global (``constant``), so no schema can inject
+code. ``function`` writes a function under a header comment that names what it
+checks and shows every constant it uses, so the source reads on its own.
+``register`` puts source in ``linecache`` (tracebacks and debuggers show it) and
+``compile_function`` compiles a one-function source. Used by the validator's and
+the converter's code generators.
 """
 
 from __future__ import annotations
 
+import hashlib
+import linecache
 import re
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from functools import lru_cache
+from types import CodeType
 from typing import Any
 
-__all__ = ["Emitter", "literal"]
+__all__ = ["Emitter", "compile_function", "describe", "literal", "register"]
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9_]")
 _WIDTH = 80
@@ -62,6 +73,7 @@ class Emitter:
         self.globals: dict[str, Any] = {}
         self._taken: set[str] = set()
         self._constants: dict[tuple[type, Any, str], str] = {}
+        self._used: dict[str, None] = {}
 
     def line(self, text: str = "") -> None:
         if self._pending:
@@ -123,6 +135,28 @@ class Emitter:
         self._taken.add(candidate)
         return candidate
 
+    @contextmanager
+    def function(self, signature: str, header: str) -> Iterator[None]:
+        """``def signature:`` with an indented body, under ``# header`` and one comment
+        line per constant the body uses (``#   PATTERN = re.compile('[a-z]+')``)."""
+        if self._pending:
+            self._flush()
+        mark, used = len(self._lines), self._used
+        self._used = {}
+        try:
+            with self.block(f"def {signature}:"):
+                yield
+        finally:
+            comments = [f"# {header}"] + [
+                f"#   {name} = {describe(self.globals[name])}" for name in self._used
+            ]
+            self._lines[mark:mark] = [self._indent + line for line in comments]
+            self._used = used
+
+    def is_global(self, name: str) -> bool:
+        """Whether ``name`` is taken by a global (a constant, helper or function)."""
+        return name in self._taken
+
     def reserve(self, name: str, value: Any) -> str:
         """Register a global under a fixed name (runtime helpers)."""
         self._taken.add(name)
@@ -143,11 +177,13 @@ class Emitter:
         except TypeError:
             key = None
         if key is not None and key in self._constants:
-            return self._constants[key]
-        name = self.name(hint)
-        self.globals[name] = value
-        if key is not None:
-            self._constants[key] = name
+            name = self._constants[key]
+        else:
+            name = self.name(hint)
+            self.globals[name] = value
+            if key is not None:
+                self._constants[key] = name
+        self._used[name] = None
         return name
 
     def take(self) -> str:
@@ -156,3 +192,42 @@ class Emitter:
             self._flush()
         lines, self._lines = self._lines, []
         return "\n".join(lines) + "\n" if lines else ""
+
+
+def describe(value: Any) -> str:
+    """One line telling a reader what a global is: a function or class by its
+    qualified name, anything else by its ``repr``."""
+    if callable(value) and hasattr(value, "__qualname__") and not isinstance(value, re.Pattern):
+        return f"{getattr(value, '__module__', '?')}.{value.__qualname__}"
+    text = repr(value)
+    return text.replace("\n", "\\n").replace("\r", "\\r")
+
+
+def register(filename: str, source: str) -> None:
+    """Put ``source`` in ``linecache`` under ``filename``, for tracebacks and debuggers."""
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+
+
+@lru_cache(maxsize=1024)
+def _code(name: str, source: str, origin: str) -> CodeType:
+    """Compiled once per distinct source (the same object type used by many methods
+    gives the same source)."""
+    digest = hashlib.blake2s(source.encode(), digest_size=4).hexdigest()
+    filename = f"<llmapp.{origin} {name} {digest}>"
+    register(filename, source)
+    return compile(source, filename, "exec")
+
+
+def compile_function(
+    name: str, source: str, namespace: dict[str, Any], *, origin: str
+) -> Callable[..., Any]:
+    """Compile ``source`` defining function ``name`` with ``namespace`` as its globals.
+
+    The source is registered as ``<llmapp.{origin} {name} {digest}>`` and kept in
+    the function's ``__llmapp_source__``.
+    """
+    scope = dict(namespace)
+    exec(_code(name, source, origin), scope)
+    function: Callable[..., Any] = scope[name]
+    function.__llmapp_source__ = source  # type: ignore[attr-defined]
+    return function

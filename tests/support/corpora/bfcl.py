@@ -36,7 +36,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-BFCL = Path(__file__).resolve().parents[3] / "shared" / "corpora" / "bfcl"
+BFCL = Path(__file__).resolve().parents[4] / "shared" / "corpora" / "bfcl"
 
 CATEGORIES = (
     "simple_python",

@@ -14,8 +14,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from llmapp.feedback import feedback
-from llmapp.feedback._text import parse_path
+from llmapp.explain import feedback
+from llmapp.jsonschema import Path as IssuePath
 from llmapp.validate._result import UNDEFINED, ValidationFailure, ValidationIssue
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -189,7 +189,7 @@ def test_no_urls_and_values_are_cut() -> None:
     ],
 )
 def test_parse_path(path: str, segments: tuple[Any, ...] | None) -> None:
-    assert parse_path(path) == segments
+    assert IssuePath.parse(path) == segments
 
 
 json_values = st.recursive(
@@ -223,3 +223,38 @@ def test_never_raises_and_every_issue_is_shown_once(
         mark = json.dumps({"path": issue.path, "expected": issue.expected}, ensure_ascii=False)[:-1]
         same = [e for e in errors if (e.path, e.expected) == (issue.path, issue.expected)]
         assert text.count(mark) == len(same)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.recursive(
+        st.none() | st.integers() | st.text(max_size=300),
+        lambda children: (
+            st.lists(children, max_size=20)
+            | st.dictionaries(st.text(max_size=5), children, max_size=20)
+        ),
+        max_leaves=400,
+    ),
+    st.lists(st.lists(st.integers(0, 25) | st.text(max_size=3), max_size=6), max_size=120),
+)
+def test_the_text_is_bounded_whatever_the_data_and_the_issues(
+    data: Any, paths: list[list[Any]]
+) -> None:
+    issues = [
+        ValidationIssue(
+            "$input" + "".join(f"[{s}]" if isinstance(s, int) else f"[{json.dumps(s)}]" for s in p),
+            "x" * 500,
+            None,
+            "d" * 500,
+        )
+        for p in paths
+    ]
+    failure = (
+        ValidationFailure(data, issues)
+        if issues
+        else ValidationFailure(data, [I("$input", "y", data)])
+    )
+    text = feedback(failure)
+    # 50 issues shown at most, each comment under ~1,000 characters, and a line budget
+    assert len(text) < 200_000
+    assert text.count("// ❌") <= 1 + 50  # the first sentence names the mark once

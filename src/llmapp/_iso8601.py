@@ -1,0 +1,317 @@
+"""Text of dates, times, durations and base64: reading, writing, and the format checks.
+
+Three kinds of function, for three jobs:
+
+- ``parse_*`` read leniently what a model writes (what Python's own ``fromisoformat``
+  reads, plus ``Z`` offsets, any number of fraction digits, leap seconds on 3.10);
+- ``looks_like_*`` are strict, because they decide which branch of a union a string
+  belongs to (a date must not pass for a date-time);
+- ``is_*`` are the JSON Schema format checks (RFC 3339 ``date-time``, ``date``,
+  ``time``, ``duration``, and the OpenAPI format registry's ``date-time-local`` and
+  ``time-local``, the same without an offset).
+
+Patterns are compiled on first use (``_regex``): this module is read while building
+schemas, which match no text.
+"""
+
+from __future__ import annotations
+
+import binascii
+import re
+from datetime import date, datetime, time, timedelta, timezone
+from functools import cache
+
+__all__ = [
+    "decode_base64",
+    "encode_base64",
+    "format_duration",
+    "is_date",
+    "is_date_time",
+    "is_date_time_local",
+    "is_duration",
+    "is_time",
+    "is_time_local",
+    "looks_like_date",
+    "looks_like_datetime",
+    "looks_like_duration",
+    "looks_like_time",
+    "parse_date",
+    "parse_datetime",
+    "parse_duration",
+    "parse_time",
+]
+
+_regex = cache(re.compile)
+
+# -- lenient readers ----------------------------------------------------------------------
+
+_CLOCK = r"(\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?"
+_ZONE = r"([Zz]|[+-]\d{2}(?::?\d{2})?)"
+_DAY = r"(\d{4})-(\d{2})-(\d{2})"
+_DATETIME_TEXT = rf"{_DAY}[Tt ]{_CLOCK}\s*{_ZONE}?\Z"
+_TIME_TEXT = rf"{_CLOCK}\s*{_ZONE}?\Z"
+_NUMBER = r"(\d+(?:[.,]\d+)?)"
+_DURATION_TEXT = (
+    rf"([-+])?P(?:{_NUMBER}Y)?(?:{_NUMBER}M)?(?:{_NUMBER}W)?(?:{_NUMBER}D)?"
+    rf"(?:T(?:{_NUMBER}H)?(?:{_NUMBER}M)?(?:{_NUMBER}S)?)?\Z"
+)
+# str(timedelta) and the clock forms people write: "-1 day, 2:03:04.5", "2:30", "12:00:00".
+_CLOCK_DURATION = r"([-+])?(?:(\d+) days?,?\s*)?(\d+):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?\Z"
+
+_DAYS_PER_YEAR = 365
+_DAYS_PER_MONTH = 30
+
+
+def _tz(text: str | None) -> timezone | None:
+    if text is None:
+        return None
+    if text in ("Z", "z"):
+        return timezone.utc
+    sign = -1 if text[0] == "-" else 1
+    digits = text[1:].replace(":", "")
+    hours, minutes = int(digits[:2]), int(digits[2:4] or 0)
+    return timezone(sign * timedelta(hours=hours, minutes=minutes))
+
+
+def _clock(
+    hour: str, minute: str, second: str | None, fraction: str | None
+) -> tuple[int, int, int, int]:
+    seconds = int(second or 0)
+    micro = int((fraction or "")[:6].ljust(6, "0"))
+    if seconds == 60:  # a leap second: the last representable instant of that minute
+        seconds, micro = 59, 999_999
+    return int(hour), int(minute), seconds, micro
+
+
+def parse_datetime(text: str) -> datetime:
+    """Read an RFC 3339 / ISO 8601 date-time, with or without offset (``2024-05-01T12:30:00Z``)."""
+    try:
+        return datetime.fromisoformat(text)
+    except ValueError:
+        match = _regex(_DATETIME_TEXT).match(text.strip())
+        if match is None:
+            raise
+    year, month, day, hour, minute, second, fraction, offset = match.groups()
+    clock = _clock(hour, minute, second, fraction)
+    return datetime(int(year), int(month), int(day), *clock, tzinfo=_tz(offset))
+
+
+def parse_date(text: str) -> date:
+    """Read an ISO 8601 calendar date (``2024-05-01``)."""
+    return date.fromisoformat(text.strip())
+
+
+def parse_time(text: str) -> time:
+    """Read an RFC 3339 time, with or without an offset (``12:30:00Z``, ``08:00``)."""
+    try:
+        return time.fromisoformat(text)
+    except ValueError:
+        match = _regex(_TIME_TEXT).match(text.strip())
+        if match is None:
+            raise
+    hour, minute, second, fraction, offset = match.groups()
+    return time(*_clock(hour, minute, second, fraction), tzinfo=_tz(offset))
+
+
+def _amount(text: str | None) -> float:
+    return float(text.replace(",", ".")) if text else 0.0
+
+
+def parse_duration(text: str) -> timedelta:
+    """Read an ISO 8601 duration (``P1DT2H``, ``PT30M``, ``-P3D``) or a clock (``1:30:00``).
+
+    A year counts as 365 days and a month as 30, since ``timedelta`` has no calendar.
+    """
+    stripped = text.strip()
+    match = _regex(_DURATION_TEXT).match(stripped.upper())
+    if (
+        match is not None
+        and stripped.upper() not in ("P", "-P", "+P")
+        and not stripped.endswith("T")
+    ):
+        sign, years, months, weeks, days, hours, minutes, seconds = match.groups()
+        total = timedelta(
+            weeks=_amount(weeks),
+            days=_amount(days)
+            + _DAYS_PER_YEAR * _amount(years)
+            + _DAYS_PER_MONTH * _amount(months),
+            hours=_amount(hours),
+            minutes=_amount(minutes),
+            seconds=_amount(seconds),
+        )
+        return -total if sign == "-" else total
+    clock = _regex(_CLOCK_DURATION).match(stripped)
+    if clock is None:
+        raise ValueError(f"not an ISO 8601 duration: {text!r}")
+    sign, days, hours, minutes, seconds, fraction = clock.groups()
+    total = timedelta(
+        days=int(days or 0),
+        hours=int(hours),
+        minutes=int(minutes),
+        seconds=int(seconds or 0),
+        microseconds=int((fraction or "")[:6].ljust(6, "0")),
+    )
+    return -total if sign == "-" else total
+
+
+def format_duration(value: timedelta) -> str:
+    """Write a ``timedelta`` as an ISO 8601 duration: ``P1DT2H30M``, ``PT1H0M5S``, ``PT0S``.
+
+    The clock units are written in a row as RFC 3339's grammar wants (``PT1H0M5S``).
+    RFC 3339 has no sign and no fractions; a negative or sub-second ``timedelta``
+    still needs them (``-PT0.5S``), as ISO 8601 and pydantic write it.
+    """
+    micro = (value.days * 86_400 + value.seconds) * 1_000_000 + value.microseconds
+    sign = "-" if micro < 0 else ""
+    seconds, micro = divmod(abs(micro), 1_000_000)
+    days, seconds = divmod(seconds, 86_400)
+    hours, seconds = divmod(seconds, 3_600)
+    minutes, seconds = divmod(seconds, 60)
+    second = f"{seconds}.{micro:06d}".rstrip("0").rstrip(".")
+    parts = [(str(hours), "H"), (str(minutes), "M"), (second, "S")]
+    present = [index for index, (amount, _) in enumerate(parts) if amount != "0"]
+    run = parts[present[0] : present[-1] + 1] if present else []
+    clock = "".join(amount + unit for amount, unit in run)
+    if not days and not clock:
+        return "PT0S"
+    return f"{sign}P" + (f"{days}D" if days else "") + (f"T{clock}" if clock else "")
+
+
+_BASE64_TEXT = r"[A-Za-z0-9+/]*={0,2}\Z"
+_URLSAFE = str.maketrans("-_", "+/")
+
+
+def decode_base64(text: str) -> bytes:
+    """Decode standard or URL-safe base64, with or without padding and line breaks."""
+    compact = "".join(text.split()).translate(_URLSAFE)
+    compact += "=" * (-len(compact) % 4)
+    if _regex(_BASE64_TEXT).match(compact) is None:
+        raise ValueError(f"not base64: {text[:40]!r}")
+    return binascii.a2b_base64(compact)
+
+
+def encode_base64(value: bytes | bytearray | memoryview) -> str:
+    """Standard base64 with padding, on one line."""
+    return binascii.b2a_base64(value, newline=False).decode("ascii")
+
+
+# -- strict look-alikes, for choosing a union branch -------------------------------------
+
+_LOOKS_DATETIME = rf"\d{{4}}-\d{{2}}-\d{{2}}[Tt ]\d{{2}}:\d{{2}}(:\d{{2}}([.,]\d+)?)?{_ZONE}?\Z"
+_LOOKS_DATE = r"\d{4}-\d{2}-\d{2}\Z"
+_LOOKS_TIME = rf"\d{{2}}:\d{{2}}(:\d{{2}}([.,]\d+)?)?{_ZONE}?\Z"
+
+
+def looks_like_datetime(text: str) -> bool:
+    """Whether ``text`` is written as a date-time (a date, a ``T`` and a clock)."""
+    return _regex(_LOOKS_DATETIME).match(text) is not None
+
+
+def looks_like_date(text: str) -> bool:
+    """Whether ``text`` is written as a bare calendar date."""
+    return _regex(_LOOKS_DATE).match(text) is not None
+
+
+def looks_like_time(text: str) -> bool:
+    """Whether ``text`` is written as a clock time."""
+    return _regex(_LOOKS_TIME).match(text) is not None
+
+
+def looks_like_duration(text: str) -> bool:
+    """Whether ``text`` is written as an ISO 8601 duration."""
+    try:
+        parse_duration(text)
+    except (ValueError, OverflowError):
+        return False
+    return text.lstrip("+-")[:1] in ("P", "p")
+
+
+# -- format checks (RFC 3339, the OpenAPI format registry) --------------------------------
+
+_FULL_DATE = r"([0-9]{4})-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])"
+_PARTIAL_TIME = r"([01][0-9]|2[0-3]):([0-5][0-9]):([0-5][0-9]|60)(?:\.[0-9]+)?"
+_OFFSET = r"(?:[zZ]|([+-])([01][0-9]|2[0-3]):([0-5][0-9]))"
+_DATE = _FULL_DATE + r"\Z"
+_TIME = _PARTIAL_TIME + _OFFSET + r"\Z"
+_TIME_LOCAL = _PARTIAL_TIME + r"\Z"
+_DATE_TIME = _FULL_DATE + "[Tt]" + _PARTIAL_TIME + _OFFSET + r"\Z"
+_DATE_TIME_LOCAL = _FULL_DATE + "[Tt]" + _PARTIAL_TIME + r"\Z"
+_DAYS_IN_MONTH = (31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
+_DURATION_DATE = r"(?:[0-9]+D|[0-9]+M(?:[0-9]+D)?|[0-9]+Y(?:[0-9]+M(?:[0-9]+D)?)?)"
+_DURATION_TIME = r"T(?:[0-9]+H(?:[0-9]+M(?:[0-9]+S)?)?|[0-9]+M(?:[0-9]+S)?|[0-9]+S)"
+_DURATION = rf"P(?:{_DURATION_DATE}(?:{_DURATION_TIME})?|{_DURATION_TIME}|[0-9]+W)\Z"
+
+
+def _is_leap(year: int) -> bool:
+    return year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
+
+
+def _day_ok(year: str, month: str, day: str) -> bool:
+    if year == "0000":
+        return False  # RFC 3339 allows it, but no Python date (nor most parsers) does
+    if day <= "28":
+        return True
+    number = int(month)
+    days = 29 if number == 2 and _is_leap(int(year)) else _DAYS_IN_MONTH[number - 1]
+    return int(day) <= days
+
+
+def _leap_second_ok(
+    hour: str, minute: str, sign: str | None, off_h: str | None, off_m: str | None
+) -> bool:
+    """Second 60 is only valid at 23:59 UTC (at 23:59 local time when there is no offset)."""
+    offset = (
+        0 if sign is None else (int(off_h or 0) * 60 + int(off_m or 0)) * (1 if sign == "+" else -1)
+    )
+    return (int(hour) * 60 + int(minute) - offset) % (24 * 60) == 23 * 60 + 59
+
+
+def is_date(text: str) -> bool:
+    """RFC 3339 full-date."""
+    match = _regex(_DATE).match(text)
+    return match is not None and _day_ok(*match.groups())
+
+
+def is_time(text: str) -> bool:
+    """RFC 3339 full-time: an offset is required; second 60 only at 23:59 UTC."""
+    match = _regex(_TIME).match(text)
+    if match is None:
+        return False
+    hour, minute, second, sign, off_h, off_m = match.groups()
+    return second != "60" or _leap_second_ok(hour, minute, sign, off_h, off_m)
+
+
+def is_time_local(text: str) -> bool:
+    """RFC 3339 partial-time: a time without an offset (OpenAPI registry ``time-local``)."""
+    match = _regex(_TIME_LOCAL).match(text)
+    if match is None:
+        return False
+    hour, minute, second = match.groups()
+    return second != "60" or _leap_second_ok(hour, minute, None, None, None)
+
+
+def is_date_time(text: str) -> bool:
+    """RFC 3339 date-time: an offset is required."""
+    match = _regex(_DATE_TIME).match(text)
+    if match is None:
+        return False
+    year, month, day, hour, minute, second, sign, off_h, off_m = match.groups()
+    if not _day_ok(year, month, day):
+        return False
+    return second != "60" or _leap_second_ok(hour, minute, sign, off_h, off_m)
+
+
+def is_date_time_local(text: str) -> bool:
+    """RFC 3339 date-time without an offset (OpenAPI registry ``date-time-local``)."""
+    match = _regex(_DATE_TIME_LOCAL).match(text)
+    if match is None:
+        return False
+    year, month, day, hour, minute, second = match.groups()
+    if not _day_ok(year, month, day):
+        return False
+    return second != "60" or _leap_second_ok(hour, minute, None, None, None)
+
+
+def is_duration(text: str) -> bool:
+    """RFC 3339 appendix A duration (``P1DT2H``, ``PT1H0M5S``, ``P2W``)."""
+    return _regex(_DURATION).match(text) is not None

@@ -1,0 +1,81 @@
+"""The model's call before any function runs: its arguments read completely, its name known.
+
+Shared by every kind of application (class methods, HTTP operations, MCP tools), so
+that all of them refuse the same things the same way: argument text that is cut off
+or unreadable (never half-run), text past ``max_length`` (bounded cost), and a name
+that is no function of the table (answered with the names that exist).
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+from collections.abc import Mapping
+from typing import Any, Final
+
+from llmapp import explain, repair
+from llmapp.app._result import CallResult
+from llmapp.validate._result import ValidationFailure, ValidationIssue
+
+__all__ = ["read_arguments", "unknown_function"]
+
+_MAX_NAME: Final = 200
+
+
+def read_arguments(
+    name: str,
+    arguments: Any,
+    *,
+    max_length: int = repair.MAX_LENGTH,
+    deprecated: bool = False,
+) -> tuple[Any, tuple[str, ...]] | CallResult:
+    """The model's arguments as data and what reading them repaired, or why they were refused.
+
+    Args:
+        name: the function called (for the refusal's ``CallResult``).
+        arguments: the model's raw text (``str``, ``bytes``, ``bytearray``), a mapping,
+            or None (no arguments).
+        max_length: most characters of text read.
+        deprecated: carried into the refusal's ``CallResult``.
+
+    Returns:
+        ``(data, repairs)``, or a failed ``CallResult`` whose feedback tells the model its
+        text was cut off (and where) or could not be read; nothing may run then.
+    """
+    if arguments is None:
+        return {}, ()
+    if isinstance(arguments, Mapping):
+        return dict(arguments), ()
+    if not isinstance(arguments, (str, bytes, bytearray)):
+        return arguments, ()
+    parsed = repair.parse(arguments, max_length=max_length)
+    reason = parsed.error or parsed.truncated
+    if reason is None:
+        return parsed.data, parsed.repairs
+    shown = arguments if isinstance(arguments, str) else repr(arguments[:max_length])
+    text = explain.unreadable(reason, parsed.repairs, truncated=parsed.error is None, text=shown)
+    issue = ValidationIssue("$input", "JSON object", shown[:max_length], reason)
+    return CallResult(
+        name=name,
+        success=False,
+        validation=ValidationFailure(shown, [issue]),
+        feedback=text,
+        deprecated=deprecated,
+        repairs=parsed.repairs,
+    )
+
+
+def unknown_function(name: Any, available: list[str]) -> CallResult:
+    """The model named no function of the table: say which exist (its name cut, never run)."""
+    text = name if isinstance(name, str) else repr(name)[:_MAX_NAME]
+    shown = text if len(text) <= _MAX_NAME else text[:_MAX_NAME] + "…"
+    # Names are at most 64 characters: a longer text matches nothing, and costs nothing.
+    close = difflib.get_close_matches(text, available, n=3, cutoff=0.5) if len(text) <= 128 else []
+    hint = f" Did you mean {', '.join(repr(c) for c in close)}?" if close else ""
+    listing = ", ".join(repr(n) for n in available)
+    message = f"There is no function named {shown!r}.{hint} The functions are: {listing}."
+    expected = f"({' | '.join(json.dumps(n) for n in available)})"
+    issue = ValidationIssue("$name", expected, shown, message)
+    return CallResult(
+        name=shown, success=False, validation=ValidationFailure(shown, [issue]), feedback=message
+    )

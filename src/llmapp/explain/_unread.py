@@ -1,0 +1,57 @@
+"""Text for arguments that could not be read, or were cut off, so nothing was called."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Final
+
+__all__ = ["unreadable"]
+
+_MAX_TEXT: Final = 300
+_QUOTED: Final = 80
+
+
+def unreadable(
+    reason: str, repairs: Sequence[str] = (), *, truncated: bool = False, text: str = ""
+) -> str:
+    """Tell the model its arguments could not be read (or were cut off), and where.
+
+    Args:
+        reason: why, with where (``parse``'s ``error`` or ``truncated``).
+        repairs: what the lenient reader repaired on the way, listed for the model.
+        truncated: the text ended inside a value: the model's output was cut off.
+        text: the model's text, of which the start (and, when cut off, the end) is quoted.
+
+    Example:
+        >>> unreadable("the text ends inside a string that was never closed at $input.body",
+        ...            truncated=True).splitlines()[0]
+        'Your arguments were cut off before they were complete, so the function was not called.'
+    """
+    if truncated:
+        first = (
+            "Your arguments were cut off before they were complete, so the function was not called."
+        )
+        advice = "Send the whole JSON object again, shorter if you can."
+    else:
+        first = "Your arguments could not be read, so the function was not called."
+        advice = "Send the arguments again as one JSON object."
+    lines = [first, f"Where: {_cut(reason)}."]
+    if text:
+        lines.append(f"It begins: {_quote(text[:_QUOTED])}{'…' if len(text) > _QUOTED else ''}")
+        if truncated and len(text) > _QUOTED:
+            lines.append(f"It ends: …{_quote(text[-_QUOTED:])}")
+    if repairs:
+        lines.append(
+            "Repairs made while reading: " + "; ".join(_cut(r) for r in repairs[:10]) + "."
+        )
+    lines.append(advice)
+    return "\n".join(lines)
+
+
+def _quote(text: str) -> str:
+    return json.dumps(text, ensure_ascii=False)
+
+
+def _cut(text: str) -> str:
+    return text if len(text) <= _MAX_TEXT else text[:_MAX_TEXT] + "…"

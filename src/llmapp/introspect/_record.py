@@ -1,0 +1,91 @@
+"""Frozen keyword-only records: the base class of the type model (``model.py``).
+
+A record class declares its fields as annotations, with optional defaults, exactly as a
+``@dataclass(frozen=True, kw_only=True)`` would (``typing.dataclass_transform`` tells
+type checkers so), and inherits ``__init__``, ``==``, ``hash``, ``repr`` and
+immutability from ``Record``; ``replace`` copies one with some fields changed. A
+subclass adds its own fields after its bases'. Names starting with ``_`` are class
+attributes, not fields.
+
+Why not ``dataclasses``: a dataclass writes and compiles several methods per class when
+the class is defined, and for the type model's twenty-odd classes that was the largest
+part of a cold ``application()`` spent importing (``python -m benchmarks.cold_start
+--importtime``). Declaring a record runs no code but reading its annotations.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import inspect
+from typing import Any, ClassVar, TypeVar
+
+import typing_extensions as te
+
+__all__ = ["Record", "replace"]
+
+R = TypeVar("R", bound="Record")
+
+_REQUIRED: Any = object()
+
+
+@te.dataclass_transform(kw_only_default=True, frozen_default=True)
+class Record:
+    """Base of a frozen record; see the module docstring."""
+
+    _defaults: ClassVar[dict[str, Any]] = {}
+    """Every field, in order, with its default (``_REQUIRED`` when it has none)."""
+    _required: ClassVar[frozenset[str]] = frozenset()
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        defaults = dict(cls._defaults)
+        for name in inspect.get_annotations(cls):
+            if not name.startswith("_"):
+                defaults[name] = cls.__dict__.get(name, _REQUIRED)
+        cls._defaults = defaults
+        cls._required = frozenset(name for name, value in defaults.items() if value is _REQUIRED)
+
+    def __init__(self, **values: Any) -> None:
+        cls = type(self)
+        if not cls._required <= values.keys() or not values.keys() <= cls._defaults.keys():
+            _refuse(cls, values)
+        state = self.__dict__
+        state.update(cls._defaults)
+        state.update(values)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise dataclasses.FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise dataclasses.FrozenInstanceError(f"cannot delete field {name!r}")
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return self.__dict__ == other.__dict__
+
+    def __hash__(self) -> int:
+        return hash((type(self), *self.__dict__.values()))
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{name}={value!r}" for name, value in self.__dict__.items())
+        return f"{type(self).__name__}({fields})"
+
+
+def _refuse(cls: type[Record], values: dict[str, Any]) -> None:
+    missing = sorted(cls._required - values.keys())
+    if missing:
+        raise TypeError(f"{cls.__name__}() missing keyword arguments: {', '.join(missing)}")
+    unknown = sorted(values.keys() - cls._defaults.keys())
+    raise TypeError(f"{cls.__name__}() got unexpected keyword arguments: {', '.join(unknown)}")
+
+
+def replace(record: R, **changes: Any) -> R:
+    """A copy of ``record`` with ``changes`` (field names) applied."""
+    unknown = changes.keys() - record._defaults.keys()
+    if unknown:
+        raise TypeError(f"{type(record).__name__} has no fields {', '.join(sorted(unknown))}")
+    copy = object.__new__(type(record))
+    copy.__dict__.update(record.__dict__)
+    copy.__dict__.update(changes)
+    return copy

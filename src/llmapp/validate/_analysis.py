@@ -1,0 +1,255 @@
+"""What the writers need to know about each schema node, worked out once per node.
+
+``Analysis(schema)`` reads the root document through ``llmapp.jsonschema.Resolver``
+and answers, per node (cached by its JSON pointer, so each fact is computed and each
+build problem reported once): the node a ``$ref`` points at, the branches of a
+union, the declared types (malformed keywords reported on the way), the expected
+text, and, for the whole document up front, which definitions are on a ``$ref``
+cycle (``recursive``), which reach one (``reaching``) and which are ``$ref``
+targets at all (``targets``). Build problems collect in ``problems``; nothing here
+writes code.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from llmapp.jsonschema import (
+    JSON_TYPES,
+    Node,
+    Resolver,
+    declared_types,
+    is_mapping,
+    is_schema,
+    name_of,
+    ref_name,
+)
+
+from .._errors import BuildProblem
+from ._expected import reference_text
+from ._vocabulary import IN_PLACE, KIND_CHECKED, MAP_VALUED, REF_SIBLINGS
+
+__all__ = ["Analysis"]
+
+_JSON_TYPE_SET = frozenset(JSON_TYPES)
+_KIND_RANKS = {keyword: rank for rank, keyword in enumerate(KIND_CHECKED)}
+_KIND_SET = frozenset(KIND_CHECKED)
+_UNION_LISTS = ("allOf", "anyOf", "oneOf")
+_UNION_SINGLES = ("not", "if", "then", "else")
+
+
+def _reach(edges: dict[str, set[str]], start: str) -> set[str]:
+    seen: set[str] = set()
+    stack = list(edges.get(start, ()))
+    while stack:
+        current = stack.pop()
+        if current not in seen:
+            seen.add(current)
+            stack.extend(edges.get(current, ()))
+    return seen
+
+
+class Analysis:
+    """The facts about one root schema that code generation reads."""
+
+    def __init__(self, schema: Any) -> None:
+        self.resolver = Resolver(schema)
+        self.child = self.resolver.child
+        """The node of a subschema: ``child(node, "properties", name)``."""
+        self.problems: dict[str, BuildProblem] = {}
+        self._targets: dict[str, Node | None] = {}
+        self._types: dict[str, frozenset[str] | None] = {}
+        self._refs: dict[str, list[Node]] = {}
+        self._expected: dict[str, str] = {}
+        self._naming: set[str] = set()
+        self.targets: frozenset[str] = frozenset()
+        """Pointers of the nodes some ``$ref`` points at."""
+        self.recursive, self.reaching = self._recursion()
+
+    @property
+    def root(self) -> Node:
+        return self.resolver.root_node
+
+    def report(self, node: Node, keyword: str, reason: str) -> None:
+        """Record a build problem at ``node`` (and ``keyword``), once."""
+        location = "#" + node.pointer + ("/" + keyword if keyword else "")
+        self.problems.setdefault(location + reason, BuildProblem(location, reason))
+
+    # -- references and recursion ----------------------------------------------
+
+    def target(self, node: Node) -> Node | None:
+        """The node a ``$ref`` (or ``$dynamicRef``, resolved statically) points at."""
+        pointer = node.pointer
+        if pointer not in self._targets:
+            self._targets[pointer] = self._target(node)
+        return self._targets[pointer]
+
+    def _target(self, node: Node) -> Node | None:
+        schema = node.schema
+        if not is_mapping(schema):
+            return None
+        for keyword in ("$ref", "$dynamicRef"):
+            ref = schema.get(keyword)
+            if ref is None:
+                continue
+            if not isinstance(ref, str):
+                self.report(node, keyword, "must be a string")
+                return None
+            found = self.resolver.resolve(ref, node.base)
+            if found is None:
+                self.report(
+                    node,
+                    keyword,
+                    f"cannot resolve {ref!r} (only refs into this document are supported)",
+                )
+            return found
+        return None
+
+    def is_bare_ref(self, node: Node) -> bool:
+        """A subschema that only points elsewhere (``$ref`` plus annotations): checking
+        it is checking its target, nothing more."""
+        return is_mapping(node.schema) and REF_SIBLINGS.isdisjoint(node.schema)
+
+    def refs_in(self, node: Node) -> list[Node]:
+        """Targets of every ref in the subtree of ``node``."""
+        found = self._refs.get(node.pointer)
+        if found is None:
+            found = [
+                target
+                for holder in self.resolver.refs_under(node)
+                if (target := self.target(holder)) is not None
+            ]
+            self._refs[node.pointer] = found
+        return found
+
+    def _recursion(self) -> tuple[frozenset[str], frozenset[str]]:
+        """Which definitions are on a ``$ref`` cycle, and which reach one."""
+        edges: dict[str, set[str]] = {}
+        direct: dict[str, set[str]] = {}
+        todo = [self.root]
+        while todo:
+            node = todo.pop()
+            if node.pointer in edges:
+                continue
+            targets = self.refs_in(node)
+            edges[node.pointer] = {target.pointer for target in targets}
+            direct[node.pointer] = {target.pointer for target in self._in_place_refs(node)}
+            todo.extend(targets)
+        self.targets = frozenset(target for found in edges.values() for target in found)
+        reachable = {pointer: _reach(edges, pointer) for pointer in edges}
+        recursive = frozenset(p for p, seen in reachable.items() if p in seen)
+        reaching = frozenset(
+            p for p, seen in reachable.items() if p in recursive or seen & recursive
+        )
+        for pointer in direct:
+            if pointer in _reach(direct, pointer):
+                self.report(
+                    self.resolver.at(pointer) or self.root,
+                    "",
+                    "a $ref cycle that never looks inside the value (it would recurse forever)",
+                )
+        return recursive, reaching
+
+    def _in_place_refs(self, node: Node) -> list[Node]:
+        """Ref targets applied to the same value as ``node`` (through applicators, not
+        through properties or items): a cycle of these never terminates."""
+        found = []
+        stack = [node]
+        while stack:
+            current = stack.pop()
+            if not is_mapping(current.schema) or IN_PLACE.isdisjoint(current.schema):
+                continue
+            target = self.target(current)
+            if target is not None:
+                found.append(target)
+            for keyword in _UNION_LISTS:
+                stack.extend(self.branches(current, keyword) if current.schema.get(keyword) else [])
+            for keyword in _UNION_SINGLES:
+                if is_mapping(current.schema.get(keyword)):
+                    stack.append(self.child(current, keyword))
+        return found
+
+    def may_raise(self, node: Node) -> bool:
+        """Whether checking ``node`` can reach a recursive definition (and its depth guard)."""
+        return any(target.pointer in self.reaching for target in self.refs_in(node))
+
+    def depth_of(self, callee: Node) -> str:
+        """The depth argument for a call into ``callee``'s function.
+
+        ``d`` counts generated calls that can repeat along a recursion: calls into a
+        definition on a ``$ref`` cycle, and into any other function (a union branch, a
+        split-off subschema) whose subtree reaches one. So it bounds the Python frames a
+        cyclic or very deep input can pile up, not only the ``$ref`` hops.
+        """
+        if callee.pointer in self.recursive:
+            return "d + 1"
+        if callee.pointer not in self.reaching and self.may_raise(callee):
+            return "d + 1"
+        return "d"
+
+    # -- the node's own keywords -------------------------------------------------
+
+    def types(self, node: Node) -> frozenset[str] | None:
+        """The declared JSON types of ``node`` (None: any), malformed keywords reported."""
+        pointer = node.pointer
+        if pointer not in self._types:
+            self._check_kinds(node)
+            self._types[pointer] = self._declared(node)
+        return self._types[pointer]
+
+    def _declared(self, node: Node) -> frozenset[str] | None:
+        types = declared_types(node.schema)
+        if types is not None:
+            if types <= _JSON_TYPE_SET:
+                return types
+            unknown = sorted(name for name in types if name not in _JSON_TYPE_SET)
+            self.report(node, "type", f"unknown type {', '.join(map(repr, unknown))}")
+            return types - set(unknown)
+        if "type" in node.schema:
+            self.report(node, "type", "must be a type name or a list of them")
+        return None
+
+    def _check_kinds(self, node: Node) -> None:
+        schema = node.schema
+        present = _KIND_SET.intersection(schema)
+        for keyword in sorted(present, key=_KIND_RANKS.__getitem__):
+            value = schema[keyword]
+            if keyword in MAP_VALUED:
+                if not is_mapping(value):
+                    self.report(node, keyword, "must be an object")
+            elif keyword == "required":
+                if not (isinstance(value, list) and all(isinstance(n, str) for n in value)):
+                    self.report(node, "required", "must be an array of property names")
+            elif not is_schema(value) and not (keyword == "items" and isinstance(value, list)):
+                self.report(node, keyword, "must be a schema")  # a list: draft 4 tuple items
+
+    def branches(self, node: Node, keyword: str) -> list[Node]:
+        """The subschemas of ``allOf``/``anyOf``/``oneOf`` (reported unless a non-empty list)."""
+        value = node.schema.get(keyword)
+        if value is None:
+            return []
+        if not isinstance(value, list) or not value:
+            self.report(node, keyword, "must be a non-empty array of schemas")
+            return []
+        return [self.child(node, keyword, str(i)) for i in range(len(value))]
+
+    # -- expected texts ------------------------------------------------------------
+
+    def expected(self, node: Node) -> str:
+        """The expected text of ``node`` (a structured named definition reads as its name)."""
+        found = self._expected.get(node.pointer)
+        if found is None:
+            found = reference_text(name_of(node.pointer), node.schema, self._ref_text)
+            self._expected[node.pointer] = found
+        return found
+
+    def _ref_text(self, ref: str) -> str:
+        target = self.resolver.resolve(ref, self.root.base)
+        if target is None or target.pointer in self._naming:
+            return ref_name(ref) or "any"
+        self._naming.add(target.pointer)
+        try:
+            name = name_of(target.pointer) or ref_name(ref)
+            return reference_text(name, target.schema, self._ref_text)
+        finally:
+            self._naming.discard(target.pointer)

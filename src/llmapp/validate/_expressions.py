@@ -1,0 +1,132 @@
+"""Checks as Python expressions: a subschema inline, or a call to its checker.
+
+Union branches, ``not``/``if``/``contains`` subschemas and ``$ref`` targets are
+tested by expressions that both writers embed (``check``): a small subschema is
+written inline (its type test, conditions and applicators joined by ``and``),
+anything with object or array keywords becomes a call to its own checker.
+"""
+
+from __future__ import annotations
+
+from llmapp.jsonschema import Node, is_mapping
+
+from ._analysis import Analysis
+from ._conditions import Conditions, type_test
+from ._functions import CHECK, Functions
+from ._vocabulary import CONTAINERS, has_structure, is_trivial
+
+__all__ = ["Expressions"]
+
+
+class Expressions:
+    """Builds check expressions for one validator."""
+
+    def __init__(self, analysis: Analysis, functions: Functions, conditions: Conditions) -> None:
+        self.analysis = analysis
+        self.functions = functions
+        self.conditions = conditions
+
+    def call(self, node: Node, v: str) -> str:
+        """A call to ``node``'s checker on ``v``."""
+        return f"{self.functions.name(node, CHECK)}({v}, {self.analysis.depth_of(node)})"
+
+    def check(self, node: Node, v: str, budget: int = 3) -> str:
+        """A boolean expression checking ``v`` against ``node``: inline, or a call.
+
+        ``budget`` bounds how deeply applicators nest inline before a call takes over.
+        """
+        inline = self._inline(node, v, budget)
+        return inline if inline is not None else self.call(node, v)
+
+    def local(self, node: Node, v: str) -> list[str]:
+        """The tests ``node`` makes of ``v`` on its own: type, then per-value conditions."""
+        types = self.analysis.types(node)
+        tests = [type_test(types, v, strict_keys=True)] if types is not None else []
+        return tests + self.conditions.local(node, v, types)
+
+    def reference(self, target: Node, v: str) -> list[str]:
+        """Checking ``v`` against a ``$ref``'s target, as operands of ``and``: a
+        definition with no structure (an enum, a bounded scalar) inline, anything else a
+        call to its checker."""
+        schema = target.schema
+        if is_mapping(schema) and not has_structure(schema):
+            if is_trivial(schema):
+                return []
+            if schema.get("nullable") is not True:
+                return self.local(target, v)
+            inline = self._inline(target, v, 0)
+            if inline is not None:
+                return [inline]
+        return [self.call(target, v)]
+
+    def safe(self, node: Node, v: str) -> str:
+        """``check`` for use inside a walker, where hitting the depth limit means False.
+
+        A bare ``$ref`` to a recursive definition first asks whether that definition's
+        checker already refused ``v`` (``FailedValues``), so a walk down an invalid
+        chain does not check the rest of the chain again at every level.
+        """
+        analysis = self.analysis
+        if not analysis.may_raise(node):
+            return self.check(node, v)
+        test = f"_passes({self.functions.name(node, CHECK)}, {v}, {analysis.depth_of(node)})"
+        target = analysis.target(node)
+        if (
+            target is not None
+            and target.pointer in analysis.recursive
+            and analysis.is_bare_ref(node)
+        ):
+            return f"(id({v}) not in _FAILED and {test})"
+        return test
+
+    def union(self, keyword: str, branches: list[Node], v: str, budget: int = 3) -> str:
+        """``anyOf`` (one branch passes) or ``oneOf`` (exactly one does) as one operand."""
+        tests = [self.check(branch, v, budget) for branch in branches]
+        if keyword == "anyOf":
+            return "(" + " or ".join(tests) + ")"
+        return "_exactly_one(" + ", ".join(tests) + ")"
+
+    def _inline(self, node: Node, v: str, budget: int) -> str | None:
+        schema = node.schema
+        if schema is False:
+            return "False"
+        if not is_mapping(schema) or is_trivial(schema):
+            return "True"
+        if not CONTAINERS.isdisjoint(schema):
+            return None
+        if budget <= 0 and has_structure(schema):
+            return None
+        parts = self.local(node, v) + self._applicators(node, v, budget - 1)
+        expression = " and ".join(parts) or "True"
+        if len(parts) > 1:
+            expression = f"({expression})"
+        if schema.get("nullable") is True:
+            expression = f"({v} is None or {expression})"
+        return expression
+
+    def _applicators(self, node: Node, v: str, budget: int) -> list[str]:
+        analysis = self.analysis
+        schema = node.schema
+        parts = []
+        target = analysis.target(node)
+        if target is not None:
+            parts.extend(self.reference(target, v))
+        parts.extend(self.check(branch, v, budget) for branch in analysis.branches(node, "allOf"))
+        for keyword in ("anyOf", "oneOf"):
+            branches = analysis.branches(node, keyword)
+            if branches:
+                parts.append(self.union(keyword, branches, v, budget))
+        if "not" in schema:
+            parts.append(f"not {self.check(analysis.child(node, 'not'), v, budget)}")
+        if "if" in schema:
+            condition = self.check(analysis.child(node, "if"), v, budget)
+            then = self._optional(node, "then", v, budget)
+            otherwise = self._optional(node, "else", v, budget)
+            if then != "True" or otherwise != "True":
+                parts.append(f"({then} if {condition} else {otherwise})")
+        return parts
+
+    def _optional(self, node: Node, keyword: str, v: str, budget: int) -> str:
+        if keyword not in node.schema:
+            return "True"
+        return self.check(self.analysis.child(node, keyword), v, budget)

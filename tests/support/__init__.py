@@ -1,0 +1,1 @@
+"""Helpers the tests share (corpus readers, value generators); no tests live here."""

@@ -1,0 +1,27 @@
+"""The redesigned validator against the one before it (``1d22dbe``): same verdicts, same issues.
+
+Runs ``benchmarks.validator_differential`` (see ``benchmarks/README.md``) with a small
+budget; slow (two processes compile every corpus schema), so deselected by default.
+"""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+from benchmarks import validator_differential
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.slow
+def test_no_verdict_or_issue_changed_since_1d22dbe(capsys: pytest.CaptureFixture[str]) -> None:
+    known = subprocess.run(
+        ["git", "-C", str(ROOT), "cat-file", "-e", validator_differential.BASE + "^{commit}"],
+        capture_output=True,
+        check=False,
+    )
+    if known.returncode != 0:
+        pytest.skip(f"commit {validator_differential.BASE} is not in this clone's history")
+    assert validator_differential.main(["--values", "3"]) == 0, capsys.readouterr().out
