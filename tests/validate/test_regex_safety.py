@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from llmapp import application, coerce, llm_application, validator
 from llmapp.markers import Pattern
 from llmapp.validate import _patterns
-from llmapp.validate._patterns import compile_pattern, is_pattern
+from llmapp.validate._patterns import TIMED_OUT, compile_pattern, is_pattern
 
 T = TypeVar("T")
 
@@ -94,9 +94,13 @@ def test_patterns_re2_cannot_run_have_a_time_limit() -> None:
     assert finishes(lambda: check(GOOD)).success
     failure = finishes(lambda: check(BAD))
     assert not failure.success
-    assert failure.errors[0].expected == f"string & Pattern<{evil!r}>".replace("'", '"')
+    [issue] = failure.errors
+    assert issue.expected == f"string & Pattern<{evil!r}>".replace("'", '"')
+    assert issue.description == TIMED_OUT == "pattern could not be checked in time"
+    assert check("b").errors[0].description is None  # an ordinary mismatch
     keys = validator({"type": "object", "propertyNames": {"pattern": evil}})
-    assert not finishes(lambda: keys({BAD: 1})).success
+    failure = finishes(lambda: keys({BAD: 1, "b": 2}))
+    assert len(failure.errors) == 2  # each key has its issue (and its own description)
 
 
 def ten_kb(index: int) -> str:

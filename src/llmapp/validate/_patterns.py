@@ -10,7 +10,8 @@ bounded whatever the pattern and the text:
 2. **``regex`` with a time limit** for what RE2 cannot run: lookaround, backreferences,
    repeat counts over 1,000, the ``C``/``Cn``/``LC`` categories, and texts holding a
    lone surrogate. A search that runs past ``TIME_LIMIT`` seconds counts as *no match*,
-   so the value gets an ordinary issue: never a hang, never an exception.
+   so the value gets an issue, described as ``TIMED_OUT`` ("pattern could not be
+   checked in time"): never a hang, never an exception.
 3. Neither can compile it: ``PatternError``, so the schema is reported at build time.
 
 One translation (``_ecma``) serves both engines, so they read a pattern alike: as
@@ -40,8 +41,19 @@ from ._ecma import (
     Unsupported,
     translate,
 )
+from ._result import ValidationIssue
 
-__all__ = ["TIME_LIMIT", "Matcher", "PatternError", "compile_pattern", "is_pattern", "translate"]
+__all__ = [
+    "TIMED_OUT",
+    "TIME_LIMIT",
+    "Matcher",
+    "PatternError",
+    "compile_pattern",
+    "explain_timeouts",
+    "forget_timeouts",
+    "is_pattern",
+    "translate",
+]
 
 TIME_LIMIT = 0.1
 """Seconds one search may take on the backtracking engine before it counts as no match."""
@@ -104,8 +116,42 @@ class _BoundedMatcher(Matcher):
         try:
             found: object | None = self._search(text, timeout=TIME_LIMIT)
         except TimeoutError:
+            timed_out = _TIMEOUTS.ids
+            if len(timed_out) < _MAX_NOTED:
+                timed_out.add(id(text))
             return None  # "no match": the value is reported, whatever the pattern costs
         return found
+
+
+class _Timeouts(threading.local):
+    """The texts (by id) this thread's searches gave up on since ``forget_timeouts``."""
+
+    def __init__(self) -> None:
+        self.ids: set[int] = set()
+
+
+_TIMEOUTS = _Timeouts()
+_MAX_NOTED = 256  # texts a check gave up on but whose issues no walk explained yet
+TIMED_OUT = "pattern could not be checked in time"
+"""The description of an issue whose value a pattern search gave up on."""
+
+
+def forget_timeouts() -> None:
+    """Start noting afresh, before a walk (ids noted earlier may be of dead texts)."""
+    _TIMEOUTS.ids.clear()
+
+
+def explain_timeouts(issues: list[ValidationIssue]) -> None:
+    """Give ``TIMED_OUT`` as description to each issue (in place) whose string value a
+    search gave up on during the walk: the value may well match, it could not be told."""
+    timed_out = _TIMEOUTS.ids
+    if not timed_out:
+        return
+    for index, issue in enumerate(issues):
+        value = issue.value
+        if isinstance(value, str) and id(value) in timed_out and issue.description is None:
+            issues[index] = ValidationIssue(issue.path, issue.expected, value, TIMED_OUT)
+    timed_out.clear()
 
 
 class _Engines:

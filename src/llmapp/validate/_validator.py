@@ -12,6 +12,7 @@ from typing import Any
 from .._errors import BuildProblem
 from .._source import register
 from ._codegen import Generator
+from ._patterns import explain_timeouts, forget_timeouts
 from ._result import Validation, ValidationFailure, ValidationIssue, ValidationSuccess
 from ._runtime import DepthExceeded
 from ._schema_depth import MAX_SCHEMA_DEPTH, depth_problem
@@ -96,12 +97,14 @@ class Validator:
     def _failure(self, value: object) -> ValidationFailure:
         """The failure for a value the checker refused (or could not judge): every issue."""
         errors: list[ValidationIssue] = []
+        forget_timeouts()
         try:
             (self._walk or self._walker())(value, "$input", errors, 0)
         except Exception as error:
             self._stopped(value, errors, error)
         if not errors:
             self._stopped(value, errors, None)
+        explain_timeouts(errors)
         if self._failed is not None:
             self._failed.clear()  # the walk used what the checkers noted: a fresh start
         return ValidationFailure(value, errors)
