@@ -22,6 +22,12 @@ Deliberate semantics: bool is never a number; NaN and infinities are not numbers
 3.0 is an integer; objects are dicts with string keys; arrays are lists or tuples;
 ``contentEncoding: base64`` is asserted.
 
+Bounded cost, for schemas from third parties: patterns are ECMA-262, matched by RE2 in
+linear time, or (lookaround, backreferences) by ``regex`` with a time limit, past which
+the value is reported as "pattern could not be checked in time" (``_patterns``); a
+schema nested more than 100 levels, or chaining more than 500 ``$ref``s, is a
+``SchemaError`` (``_schema_depth``).
+
 Not supported (the one list; the conformance tests exclude exactly these):
 
 * ``unevaluatedProperties`` / ``unevaluatedItems``: ignored (they need annotation
