@@ -19,8 +19,9 @@ almost nothing; each stage is imported when something needs it.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from llmapp._lazy import lazy_names as _lazy_names
 
 if TYPE_CHECKING:
     from llmapp._errors import BuildProblem, ExecutionError, LlmappError, LlmApplicationError
@@ -77,18 +78,7 @@ _HOMES: dict[str, str] = {
     "ValidationSuccess": "llmapp.validate._result",
 }
 
-
-def __getattr__(name: str) -> Any:
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module 'llmapp' has no attribute {name!r}")
-    value = getattr(importlib.import_module(home), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *_HOMES})
+__getattr__, __dir__ = _lazy_names(__name__, _HOMES)
 
 
 __all__ = [

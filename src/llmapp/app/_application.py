@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
+from llmapp._sentinels import MISSING
 from llmapp.app._arguments import unknown_function
 from llmapp.app._config import LlmConfig, SchemaPredicate, ValidationHook
 from llmapp.app._decorator import declared_config
@@ -109,17 +110,16 @@ _cache: weakref.WeakKeyDictionary[type, dict[tuple[Any, ...], LlmApplication]] =
     weakref.WeakKeyDictionary()
 )
 _lock = threading.Lock()
-_UNSET: Any = object()
 
 
 def application(
     cls: type,
     *,
-    strict: bool = _UNSET,
-    reference: bool = _UNSET,
-    separate: SchemaPredicate | None = _UNSET,
-    validate: Mapping[str, ValidationHook] | None = _UNSET,
-    max_length: int = _UNSET,
+    strict: bool = MISSING,
+    reference: bool = MISSING,
+    separate: SchemaPredicate | None = MISSING,
+    validate: Mapping[str, ValidationHook] | None = MISSING,
+    max_length: int = MISSING,
 ) -> LlmApplication:
     """The LLM application of a class (decorated with ``@llm_application`` or not).
 
@@ -159,14 +159,14 @@ def _configure(
     max_length: int,
 ) -> LlmConfig:
     changes: dict[str, Any] = {}
-    if max_length is not _UNSET:
+    if max_length is not MISSING:
         changes["max_length"] = max_length
-    if strict is not _UNSET:
+    if strict is not MISSING:
         changes["strict"] = strict
-    if reference is not _UNSET:
+    if reference is not MISSING:
         changes["reference"] = reference
-    if separate is not _UNSET:
+    if separate is not MISSING:
         changes["separate"] = separate
-    if validate is not _UNSET:
+    if validate is not MISSING:
         changes["validate"] = {**declared.validate, **(validate or {})}
     return replace(declared, **changes) if changes else declared

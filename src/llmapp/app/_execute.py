@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from llmapp import convert, explain, repair
 from llmapp._errors import ExecutionError
+from llmapp._sentinels import MISSING
 from llmapp.app._arguments import read_arguments
 from llmapp.app._function import LlmFunction
 from llmapp.app._merge import join
@@ -128,7 +129,7 @@ class Plan:
     ) -> CallResult:
         """Python refused a value the schema allowed: feedback from the model's own data."""
         value = _at(model_data, refused.segments[::-1])
-        if value is _ABSENT:  # the refused value is the human's alone: the caller's problem
+        if value is MISSING:  # the refused value is the human's alone: the caller's problem
             raise ExecutionError(
                 f"{self.function.name}: a human-supplied value was refused at {refused.path}"
             )
@@ -227,22 +228,15 @@ async def run_async(call: Call, raise_errors: bool) -> CallResult:
 # --- helpers -----------------------------------------------------------------------------
 
 
-class _Absent:
-    """No value at a path of the model's data (``None`` is a value)."""
-
-
-_ABSENT: Final = _Absent()
-
-
 def _at(data: Any, segments: list[str | int]) -> Any:
-    """The value at ``segments`` in the model's data, or ``_ABSENT``."""
+    """The value at ``segments`` in the model's data, or ``MISSING``."""
     for segment in segments:
         if not isinstance(data, (Mapping, list)):
-            return _ABSENT
+            return MISSING
         try:
             data = data[segment]  # type: ignore[index]
         except (LookupError, TypeError):
-            return _ABSENT
+            return MISSING
     return data
 
 

@@ -36,8 +36,9 @@ of its execution plan and pays for it on its first call, not when it is built.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from llmapp._lazy import lazy_names as _lazy_names
 
 if TYPE_CHECKING:
     from ._arguments import ArgumentBuilder, compile_arguments
@@ -53,18 +54,7 @@ _LAZY = {
     "to_json": "._to_json",
 }
 
-
-def __getattr__(name: str) -> Any:
-    home = _LAZY.get(name)
-    if home is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(home, __name__), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *_LAZY})
+__getattr__, __dir__ = _lazy_names(__name__, _LAZY)
 
 
 __all__ = [

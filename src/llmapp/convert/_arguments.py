@@ -5,14 +5,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
+from llmapp._sentinels import MISSING
+
 from ..introspect.model import NO_DEFAULT, MethodSpec, ParameterSpec, TypeGraph
 from ._error import ConversionError, failure
 from ._scalars import Converter
 from ._to_python import Compiler
 
 __all__ = ["ArgumentBuilder", "compile_arguments"]
-
-_MISSING: Any = object()
 
 
 class _Parameter(NamedTuple):
@@ -56,7 +56,7 @@ class ArgumentBuilder:
             ConversionError: the Python side refused a value the schema allowed
                 (its ``path`` says where, from ``$input``).
         """
-        positional = [_MISSING] * self._positional_count
+        positional = [MISSING] * self._positional_count
         keywords: dict[str, Any] = {}
         for key, value in arguments.items():
             parameter = self._parameters.get(key)
@@ -75,14 +75,14 @@ class ArgumentBuilder:
 
     def _fill(self, positional: list[Any]) -> list[Any]:
         """Drop trailing positional arguments not given; give earlier gaps their default."""
-        while positional and positional[-1] is _MISSING:
+        while positional and positional[-1] is MISSING:
             positional.pop()
-        if _MISSING not in positional:
+        if MISSING not in positional:
             return positional
         specs = [p for p in self._parameters.values() if p.position is not None]
         for spec in specs:
             if spec.position is not None and spec.position < len(positional):
-                if positional[spec.position] is not _MISSING:
+                if positional[spec.position] is not MISSING:
                     continue
                 if spec.default is NO_DEFAULT:
                     error = TypeError(f"missing positional-only argument {spec.name!r}")

@@ -13,6 +13,8 @@ from collections import defaultdict
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from llmapp._sentinels import MISSING
+
 from .._source import Emitter, compile_function
 from ..introspect.model import ObjectDef
 from ._error import failure, refused
@@ -22,8 +24,6 @@ if TYPE_CHECKING:
     from ._to_python import Compiler
 
 __all__ = ["compile_object"]
-
-_MISSING: Any = object()
 
 
 class _Step(NamedTuple):
@@ -112,7 +112,7 @@ def _generate(
 ) -> Converter:
     """Generate one function for the object: a statement per field, no loop, no lookups."""
     namespace: dict[str, Any] = {
-        "MISSING": _MISSING,
+        "MISSING": MISSING,
         "KNOWN": frozenset(steps),
         "EXPECTED": expected,
         "NAME": name,

@@ -7,8 +7,9 @@ says that its text could not be read, or was cut off, and where. Loaded on first
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from llmapp._lazy import lazy_names as _lazy_names
 
 if TYPE_CHECKING:
     from llmapp.explain._text import feedback
@@ -16,18 +17,7 @@ if TYPE_CHECKING:
 
 _LAZY = {"feedback": "._text", "unreadable": "._unread"}
 
-
-def __getattr__(name: str) -> Any:
-    home = _LAZY.get(name)
-    if home is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(home, __name__), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *_LAZY})
+__getattr__, __dir__ = _lazy_names(__name__, _LAZY)
 
 
 __all__ = ["feedback", "unreadable"]

@@ -25,25 +25,32 @@ __all__ = ["Record", "replace"]
 
 R = TypeVar("R", bound="Record")
 
-_REQUIRED: Any = object()
-
 
 @te.dataclass_transform(kw_only_default=True, frozen_default=True)
 class Record:
     """Base of a frozen record; see the module docstring."""
 
     _defaults: ClassVar[dict[str, Any]] = {}
-    """Every field, in order, with its default (``_REQUIRED`` when it has none)."""
+    """Every field, in order, with its default; a required field's is never read."""
     _required: ClassVar[frozenset[str]] = frozenset()
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         defaults = dict(cls._defaults)
+        required = set(cls._required)
         for name in inspect.get_annotations(cls):
-            if not name.startswith("_"):
-                defaults[name] = cls.__dict__.get(name, _REQUIRED)
+            if name.startswith("_"):
+                continue
+            # A field is required when the class gives no value for it (any value,
+            # llmapp's own sentinels included, is a default).
+            if name in cls.__dict__:
+                defaults[name] = cls.__dict__[name]
+                required.discard(name)
+            else:
+                defaults[name] = None
+                required.add(name)
         cls._defaults = defaults
-        cls._required = frozenset(name for name, value in defaults.items() if value is _REQUIRED)
+        cls._required = frozenset(required)
 
     def __init__(self, **values: Any) -> None:
         cls = type(self)

@@ -14,6 +14,7 @@ from collections.abc import Hashable, Mapping
 from types import MappingProxyType
 from typing import Any, Literal
 
+from llmapp._sentinels import MISSING
 from llmapp.introspect._record import Record
 
 __all__ = [
@@ -50,22 +51,7 @@ TypeKey = Hashable
 LiteralValue = str | int | float | bool | None
 
 
-class _NoDefault:
-    _instance: _NoDefault | None = None
-
-    def __new__(cls) -> _NoDefault:
-        if cls._instance is None:
-            cls._instance = super().__new__(cls)
-        return cls._instance
-
-    def __repr__(self) -> str:
-        return "NO_DEFAULT"
-
-    def __bool__(self) -> bool:
-        return False
-
-
-NO_DEFAULT: Any = _NoDefault()
+NO_DEFAULT: Any = MISSING
 """Marks a parameter or field without a default value."""
 
 

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from itertools import zip_longest
 from typing import Any
 
+from llmapp._sentinels import MISSING
 from llmapp.separate._shapes import copy_json
 
 __all__ = ["merge_values"]
@@ -45,22 +46,15 @@ def merge_values(llm: Any, human: Any) -> Any:
             merged[key] = merge_values(llm[key], value) if key in llm else copy_json(value)
         return merged
     if _is_array(llm) and _is_array(human):
-        pairs = zip_longest(llm, human, fillvalue=_ABSENT)
+        pairs = zip_longest(llm, human, fillvalue=MISSING)
         return [_element(left, right) for left, right in pairs]
     return copy_json(human)
 
 
-class _Absent:
-    """An element only the other side's array has (``None`` is a value)."""
-
-
-_ABSENT = _Absent()
-
-
 def _element(llm: Any, human: Any) -> Any:
-    if llm is _ABSENT:
+    if llm is MISSING:
         return copy_json(human)
-    if human is _ABSENT:
+    if human is MISSING:
         return copy_json(llm)
     return merge_values(llm, human)
 

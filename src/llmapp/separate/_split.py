@@ -52,6 +52,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from llmapp._sentinels import MISSING
 from llmapp.separate._classify import Classifier, Kind, SchemaPredicate
 from llmapp.separate._shapes import (
     Shape,
@@ -65,15 +66,6 @@ from llmapp.separate._shapes import (
 
 __all__ = ["split_parameters", "split_value"]
 
-
-class _Missing:
-    """A side that holds no part of a value (different from a JSON ``null``)."""
-
-    def __repr__(self) -> str:
-        return "MISSING"
-
-
-MISSING: Any = _Missing()
 
 _EMPTY_OBJECT: dict[str, Any] = {
     "type": "object",

@@ -15,6 +15,8 @@ import dataclasses
 from reprlib import recursive_repr
 from typing import Any, ClassVar, Generic, Literal, TypeVar
 
+from llmapp._sentinels import MISSING
+
 __all__ = [
     "UNDEFINED",
     "Validation",
@@ -26,28 +28,8 @@ __all__ = [
 T = TypeVar("T")
 
 
-class _Undefined:
-    """The value of a key that is missing (shown as ``undefined`` to the model)."""
-
-    _instance: _Undefined | None = None
-
-    def __new__(cls) -> _Undefined:
-        if cls._instance is None:
-            cls._instance = super().__new__(cls)
-        return cls._instance
-
-    def __repr__(self) -> str:
-        return "undefined"
-
-    def __bool__(self) -> bool:
-        return False
-
-    def __reduce__(self) -> str:
-        return "UNDEFINED"
-
-
-UNDEFINED: Any = _Undefined()
-"""``ValidationIssue.value`` for a required key that was not given."""
+UNDEFINED: Any = MISSING
+"""``ValidationIssue.value`` for a required key that was not given (``llmapp._sentinels``)."""
 
 
 class ValidationIssue:
