@@ -6,8 +6,9 @@ the top of its execution plan pays for it on its first call, not when it is buil
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from llmapp._lazy import lazy_names as _lazy_names
 
 if TYPE_CHECKING:
     from llmapp.repair._coerce import coerce
@@ -19,18 +20,7 @@ reader (about 1 µs per character) to about a tenth of a second of CPU per call.
 
 _LAZY = {"Parsed": "._parse", "coerce": "._coerce", "parse": "._parse"}
 
-
-def __getattr__(name: str) -> Any:
-    home = _LAZY.get(name)
-    if home is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(home, __name__), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *_LAZY})
+__getattr__, __dir__ = _lazy_names(__name__, _LAZY)
 
 
 __all__ = ["MAX_LENGTH", "Parsed", "coerce", "parse"]

@@ -40,6 +40,7 @@ import re
 from collections.abc import Mapping
 from typing import Any, Final
 
+from llmapp._sentinels import MISSING
 from llmapp.jsonschema import (
     JSON_TYPES,
     Discriminator,
@@ -70,11 +71,8 @@ _JSON_KINDS: Final = frozenset(JSON_TYPES)
 Kinds = frozenset[str]
 
 
-class _Unchanged:
-    """Marks "no conversion applies" (``None`` is a conversion result)."""
-
-
-_UNCHANGED: Final = _Unchanged()
+_UNCHANGED: Final = MISSING
+"""No conversion applies (``None`` is a conversion result)."""
 
 
 def coerce(data: Any, schema: Mapping[str, Any]) -> Any:

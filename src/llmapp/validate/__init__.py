@@ -41,8 +41,9 @@ Not supported (the one list; the conformance tests exclude exactly these):
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from llmapp._lazy import lazy_names as _lazy_names
 
 from ._result import (
     UNDEFINED,
@@ -61,18 +62,7 @@ if TYPE_CHECKING:
 # result classes (from this package) but compiles no validator until one is called.
 _LAZY = {"Validator": "._validator", "validator": "._validator", "expected_of": "._expected"}
 
-
-def __getattr__(name: str) -> Any:
-    home = _LAZY.get(name)
-    if home is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(home, __name__), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *_LAZY})
+__getattr__, __dir__ = _lazy_names(__name__, _LAZY)
 
 
 __all__ = [
