@@ -4,7 +4,7 @@ from llmapp.app._application import LlmApplication, application
 from llmapp.app._arguments import read_arguments, unknown_function
 from llmapp.app._config import LlmConfig, after_types
 from llmapp.app._decorator import llm_application, validates
-from llmapp.app._function import LlmFunction, Separated
+from llmapp.app._function import LlmFunction, Separated, function_data
 from llmapp.app._merge import merge_parameters
 from llmapp.app._result import CallResult
 
@@ -16,6 +16,7 @@ __all__ = [
     "Separated",
     "after_types",
     "application",
+    "function_data",
     "llm_application",
     "merge_parameters",
     "read_arguments",

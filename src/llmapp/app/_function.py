@@ -123,16 +123,7 @@ class LlmFunction:
 
     def to_dict(self) -> dict[str, Any]:
         """The function as plain JSON-ready data."""
-        data: dict[str, Any] = {"name": self.name}
-        if self.description is not None:
-            data["description"] = self.description
-        data["parameters"] = self.parameters
-        data["output"] = self.output
-        data["deprecated"] = self.deprecated
-        data["tags"] = list(self.tags)
-        if self.separated is not None:
-            data["separated"] = {"llm": self.separated.llm, "human": self.separated.human}
-        return data
+        return function_data(self)
 
 
 def run_hook(hook: Callable[[Any], Validation], arguments: Any) -> Validation:
@@ -150,3 +141,23 @@ def run_hook(hook: Callable[[Any], Validation], arguments: Any) -> Validation:
 def _hook_failure(arguments: Any, reason: str) -> ValidationFailure:
     issue = ValidationIssue("$input", "valid arguments", arguments, description=reason)
     return ValidationFailure(arguments, [issue])
+
+
+def function_data(function: Any, **first: Any) -> dict[str, Any]:
+    """Any kind of function (class, HTTP, MCP) as plain JSON-ready data, ``first`` leading.
+
+    The keys every function shares, in one order: ``name``, ``description`` (when it has
+    one), ``parameters``, ``output``, ``deprecated``, ``tags``, and ``separated`` (when it
+    has a human side).
+    """
+    data: dict[str, Any] = {**first, "name": function.name}
+    if function.description is not None:
+        data["description"] = function.description
+    data["parameters"] = function.parameters
+    data["output"] = function.output
+    data["deprecated"] = function.deprecated
+    data["tags"] = list(function.tags)
+    separated = getattr(function, "separated", None)
+    if separated is not None:
+        data["separated"] = {"llm": separated.llm, "human": separated.human}
+    return data

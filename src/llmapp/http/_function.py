@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from llmapp import ValidationFailure, ValidationIssue, ValidationSuccess
+from llmapp.app import function_data
 
 if TYPE_CHECKING:
     from llmapp import Separated, Validation
@@ -156,16 +157,7 @@ class HttpLlmFunction:
 
     def to_dict(self) -> dict[str, Any]:
         """The function as plain JSON-ready data (with ``method`` and ``path``)."""
-        data: dict[str, Any] = {"method": self.method, "path": self.path, "name": self.name}
-        if self.description is not None:
-            data["description"] = self.description
-        data["parameters"] = self.parameters
-        data["output"] = self.output
-        data["deprecated"] = self.deprecated
-        data["tags"] = list(self.tags)
-        if self.separated is not None:
-            data["separated"] = {"llm": self.separated.llm, "human": self.separated.human}
-        return data
+        return function_data(self, method=self.method, path=self.path)
 
 
 @dataclass(frozen=True)

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from llmapp._errors import ExecutionError, LlmappError
+from llmapp.app import function_data
 from llmapp.jsonschema import (
     declared_types,
     is_mapping,
@@ -84,14 +85,7 @@ class McpLlmFunction:
 
     def to_dict(self) -> dict[str, Any]:
         """The function as plain JSON-ready data (as ``LlmFunction.to_dict``)."""
-        data: dict[str, Any] = {"name": self.name}
-        if self.description is not None:
-            data["description"] = self.description
-        data["parameters"] = self.parameters
-        data["output"] = self.output
-        data["deprecated"] = self.deprecated
-        data["tags"] = list(self.tags)
-        return data
+        return function_data(self)
 
 
 @dataclass(frozen=True)
