@@ -141,7 +141,7 @@ class _Run:
     def __init__(self, emitter: SchemaEmitter) -> None:
         self.emitter = emitter
         self.reached: dict[TypeKey, None] = {}
-        self.unions = False  # a union of several schemas was written: look for tags
+        self.unions = False  # a union that may be tagged was written: look for tags
 
     def node(self, node: Node) -> Schema:
         schema = _EMITTERS[type(node)](self, node)
@@ -273,8 +273,18 @@ def _union(run: _Run, node: UnionNode) -> Schema:
         options.extend(item for item in nested if item not in options)
     if len(options) == 1:
         return options[0]
-    run.unions = run.unions or sum(option != _NULL for option in options) > 1
+    run.unions = run.unions or _may_be_tagged(options)
     return {"anyOf": options}
+
+
+def _may_be_tagged(options: list[Schema]) -> bool:
+    """Whether ``declare_discriminators`` could find a tag: two non-null options at least,
+    each an object (``properties``) or a reference to one, since a tag is a property.
+    A union of strings (``datetime``'s two formats) or with ``null`` alone skips the walk."""
+    tagged = [option for option in options if option != _NULL]
+    return len(tagged) > 1 and all(
+        "$ref" in option or "properties" in option or "allOf" in option for option in tagged
+    )
 
 
 _NULL: Schema = {"type": "null"}
