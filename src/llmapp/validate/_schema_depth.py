@@ -13,7 +13,8 @@ So ``validator()`` refuses, with the pointer of the first place that is too deep
 - a chain of subschemas that follows more than ``MAX_REF_DEPTH`` (500) ``$ref``s, not
   counting recursion (Stripe's API reaches about 100).
 
-Both walks are iterative and linear in the schema's size.
+Both walks are iterative and linear in the schema's size. A schema whose JSON text is
+given and is too small to break either limit is not walked (``_within_limits``).
 """
 
 from __future__ import annotations
@@ -35,12 +36,33 @@ MAX_REF_DEPTH = 500
 when a value is checked, and a valid value must not run out of stack."""
 
 
-def depth_problem(schema: Any) -> BuildProblem | None:
-    """The first place where ``schema`` nests too deeply, or None."""
+def depth_problem(schema: Any, text: str | None = None) -> BuildProblem | None:
+    """The first place where ``schema`` nests too deeply, or None.
+
+    Args:
+        schema: the schema.
+        text: ``schema`` as JSON text (the validator's cache key), when it has one.
+    """
+    if text is not None and _within_limits(text):
+        return None
     problem = _nesting_problem(schema)
     if problem is None and is_mapping(schema):  # shallow enough to index: follow refs
         problem = _chain_problem(Resolver(schema))
     return problem
+
+
+def _within_limits(text: str) -> bool:
+    """Whether a schema whose JSON text is ``text`` is certainly within both limits.
+
+    Each level of nesting (of subschemas, or inside an ``enum``/``const`` value) opens a
+    ``{`` or ``[`` of its own, and each ``$ref`` a chain follows is written at a place of
+    its own in the text (a chain never passes through one place twice): so a text with
+    at most ``MAX_SCHEMA_DEPTH`` brackets and ``MAX_REF_DEPTH`` ``"$ref"`` strings needs
+    no walk. Function schemas are that small; the walks cost more than compiling them
+    (100 generated methods: first validate 0.94 -> 0.80 ms/method).
+    """
+    brackets = text.count("{") + text.count("[")
+    return brackets <= MAX_SCHEMA_DEPTH and text.count('"$ref"') <= MAX_REF_DEPTH
 
 
 def _nesting_problem(schema: Any) -> BuildProblem | None:

@@ -214,13 +214,13 @@ def validator(schema: Mapping[str, Any] | bool, *, max_depth: int = 512) -> Vali
     """
     key = _key(schema, max_depth)
     if key is None:
-        return _build(schema, max_depth)
+        return _build(schema, max_depth, None)
     with _lock:
         found = _cache.get(key)
         if found is not None:
             _cache.move_to_end(key)
             return found
-    compiled = _build(schema, max_depth)
+    compiled = _build(schema, max_depth, key)
     with _lock:
         _cache[key] = compiled
         while len(_cache) > _CACHE_SIZE:
@@ -228,11 +228,12 @@ def validator(schema: Mapping[str, Any] | bool, *, max_depth: int = 512) -> Vali
     return compiled
 
 
-def _build(schema: Mapping[str, Any] | bool, max_depth: int) -> Validator:
+def _build(schema: Mapping[str, Any] | bool, max_depth: int, key: str | None) -> Validator:
     """A new ``Validator``; a schema too deep to compile is a ``SchemaError``, never a
-    ``RecursionError`` (schemas come from third parties: MCP servers, OpenAPI documents)."""
+    ``RecursionError`` (schemas come from third parties: MCP servers, OpenAPI documents).
+    ``key`` is the schema's cache key (its JSON text), when it has one."""
     try:
-        problem = depth_problem(schema)
+        problem = depth_problem(schema, key)
         if problem is None:
             return Validator(schema, max_depth=max_depth)
     except RecursionError:  # within the limits, but called from deep in the caller's stack
