@@ -149,11 +149,7 @@ def main(argv: list[str] | None = None) -> int:
                 f"\n{text}\n\n_({name}: {time.perf_counter() - section_start:.0f} s)_", flush=True
             )
         if name == "import" and not args.only:
-            print(
-                "\n## 4. OpenAPI conversion (Stripe document)\n\nNot measured yet: waits for "
-                "`llmapp.http` (the HTTP issue).",
-                flush=True,
-            )
+            print(_SEPARATE_COMMANDS, flush=True)
     rows = targets(results)
     results["targets"] = [
         dict(zip(("target", "measured", "holds"), row, strict=True)) for row in rows
@@ -166,6 +162,16 @@ def main(argv: list[str] | None = None) -> int:
             json.dump(results, out, indent=2, default=repr)
         print(f"\nJSON written to {args.json}")
     return 0
+
+
+_SEPARATE_COMMANDS = """
+## 4. Measured by their own commands (each runs fresh processes or servers)
+
+- `python -m benchmarks.openapi_bench`: converting Stripe's OpenAPI document, beside FastMCP.
+- `python -m benchmarks.openapi_corpus`: every corpus document's operations, functions, errors.
+- `python -m benchmarks.mcp_bench`: MCP tools/call round trips over stdio, beside the SDK's server.
+- `python -m benchmarks.cold_start`: the first `application(cls)` of a fresh process.
+- `python -m benchmarks.validator_differential`: verdicts and issues against commit 1d22dbe."""
 
 
 if __name__ == "__main__":
