@@ -9,30 +9,64 @@ The validator, coercion, separation, feedback and the ``vendors``, ``mcp`` and
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+from llmapp._lazy import lazy_names as _lazy_names
 from llmapp._sentinels import MISSING
 
-from ._discriminator import Discriminator, discriminator
-from ._keywords import KEYWORDS, Keyword, keywords
-from ._normalise import Problem, normalise
-from ._path import ROOT, Path, Segment, step
-from ._pointer import (
-    escape_token,
-    pointer_from,
-    pointer_tokens,
-    resolve_pointer,
-    unescape_token,
-)
-from ._refs import (
-    ROOT_BASE,
-    Node,
-    Resolver,
-    is_mapping,
-    is_schema,
-    name_of,
-    ref_name,
-    subschemas,
-)
-from ._types import JSON_TYPES, accepts_anything, declared_types, json_type
+if TYPE_CHECKING:
+    from ._discriminator import Discriminator, discriminator
+    from ._keywords import KEYWORDS, Keyword, keywords
+    from ._normalise import Problem, normalise
+    from ._path import ROOT, Path, Segment, step
+    from ._pointer import (
+        escape_token,
+        pointer_from,
+        pointer_tokens,
+        resolve_pointer,
+        unescape_token,
+    )
+    from ._refs import (
+        ROOT_BASE,
+        Node,
+        Resolver,
+        is_mapping,
+        is_schema,
+        name_of,
+        ref_name,
+        subschemas,
+    )
+    from ._types import JSON_TYPES, accepts_anything, declared_types, json_type
+
+# Each module loads when one of its names is first read: building an application
+# reads declared types alone, and needs neither paths, normalisation nor the
+# discriminator rule unless a schema asks for them.
+_LAZY = {
+    **dict.fromkeys(("Discriminator", "discriminator"), "._discriminator"),
+    **dict.fromkeys(("KEYWORDS", "Keyword", "keywords"), "._keywords"),
+    **dict.fromkeys(("Problem", "normalise"), "._normalise"),
+    **dict.fromkeys(("ROOT", "Path", "Segment", "step"), "._path"),
+    **dict.fromkeys(
+        ("escape_token", "pointer_from", "pointer_tokens", "resolve_pointer", "unescape_token"),
+        "._pointer",
+    ),
+    **dict.fromkeys(
+        (
+            "ROOT_BASE",
+            "Node",
+            "Resolver",
+            "is_mapping",
+            "is_schema",
+            "name_of",
+            "ref_name",
+            "subschemas",
+        ),
+        "._refs",
+    ),
+    **dict.fromkeys(("JSON_TYPES", "accepts_anything", "declared_types", "json_type"), "._types"),
+}
+
+__getattr__, __dir__ = _lazy_names(__name__, _LAZY)
 
 __all__ = [
     "JSON_TYPES",
