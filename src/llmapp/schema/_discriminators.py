@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from llmapp.jsonschema import discriminator, ref_name, subschemas
+from llmapp import jsonschema  # loads its rule when a union may be tagged
 
 __all__ = ["declare_discriminators"]
 
@@ -34,7 +34,7 @@ def declare_discriminators(schema: dict[str, Any]) -> None:
     definitions: Mapping[str, Any] = defs if isinstance(defs, Mapping) else {}
 
     def resolve(ref: str) -> Any:
-        return definitions.get(ref_name(ref) or "")
+        return definitions.get(jsonschema.ref_name(ref) or "")
 
     pending: list[Any] = [schema]
     while pending:
@@ -44,14 +44,14 @@ def declare_discriminators(schema: dict[str, Any]) -> None:
         branches = node.get("anyOf")
         if isinstance(branches, list) and "discriminator" not in node:
             _declare(node, branches, resolve)
-        pending.extend(sub for _, sub in subschemas(node))
+        pending.extend(sub for _, sub in jsonschema.subschemas(node))
 
 
 def _declare(node: dict[str, Any], branches: list[Any], resolve: Any) -> None:
     tagged = [branch for branch in branches if branch != _NULL]
     if len(tagged) < 2:
         return
-    found = discriminator({}, tagged, resolve)  # inferred only: {} declares nothing
+    found = jsonschema.discriminator({}, tagged, resolve)  # inferred only: {} declares nothing
     if found is None:
         return
     spec: dict[str, Any] = {"propertyName": found.property}

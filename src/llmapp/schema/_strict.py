@@ -39,8 +39,8 @@ import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from llmapp import jsonschema  # its _refs module loads in strict mode only
 from llmapp._scalar_types import strict_formats
-from llmapp.jsonschema import ref_name
 
 __all__ = ["make_strict"]
 
@@ -86,7 +86,7 @@ class _Strict:
         result = dict(schema)
         ref = result.get("$ref")
         if isinstance(ref, str) and len(result) > 1:
-            name = ref_name(ref) or ""
+            name = jsonschema.ref_name(ref) or ""
             target = self.defs.get(name)
             siblings = {k: v for k, v in result.items() if k != "$ref"}
             if name in self.recursive:  # stays a $ref; a one-branch anyOf carries the siblings
@@ -172,7 +172,7 @@ class _Strict:
             return True
         ref = schema.get("$ref")
         if isinstance(ref, str):
-            name = ref_name(ref) or ""
+            name = jsonschema.ref_name(ref) or ""
             target = self.defs.get(name)
             return (
                 name not in seen
@@ -246,7 +246,7 @@ def _references(node: Any, skip: Predicate) -> list[str]:
             if skip(node):
                 continue
             ref = node.get("$ref")
-            name = ref_name(ref) if isinstance(ref, str) else None
+            name = jsonschema.ref_name(ref) if isinstance(ref, str) else None
             if name is not None:
                 found.append(name)
             pending.extend(node.values())
