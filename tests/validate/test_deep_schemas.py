@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import itertools
+import json
 from collections.abc import Callable
 from typing import Any
 
@@ -12,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from llmapp.validate import SchemaError, validator
-from llmapp.validate._schema_depth import MAX_REF_DEPTH, MAX_SCHEMA_DEPTH
+from llmapp.validate._schema_depth import MAX_REF_DEPTH, MAX_SCHEMA_DEPTH, depth_problem
 
 Wrap = Callable[[dict[str, Any]], dict[str, Any]]
 
@@ -210,3 +211,21 @@ def test_any_mix_within_the_limit_works(names: list[str]) -> None:
 def test_any_mix_past_the_limit_is_a_schema_error(names: list[str]) -> None:
     with pytest.raises(SchemaError):
         validator(nest([WRAPS[name] for name in names]))
+
+
+def _near_the_limits() -> list[Any]:
+    """The smallest schemas on either side of each limit, and past them."""
+    around = (MAX_SCHEMA_DEPTH - 2, MAX_SCHEMA_DEPTH - 1, MAX_SCHEMA_DEPTH, MAX_SCHEMA_DEPTH + 1)
+    schemas: list[Any] = [nest([wrap] * levels) for wrap in WRAPS.values() for levels in around]
+    schemas += [{"enum": [deep_list(depth)]} for depth in around]
+    schemas += [{"const": deep_list(depth)} for depth in around]
+    schemas += [chain(count) for count in (MAX_REF_DEPTH - 1, MAX_REF_DEPTH, MAX_REF_DEPTH + 1)]
+    return schemas
+
+
+def test_the_json_text_shortcut_gives_the_walks_answer() -> None:
+    """A schema whose JSON text is too small to nest past a limit is not walked: next to
+    each limit, the answer with the text is the answer of the walks."""
+    for schema in _near_the_limits():
+        text = json.dumps(schema, sort_keys=True)
+        assert depth_problem(schema, text) == depth_problem(schema)
