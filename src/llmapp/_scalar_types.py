@@ -266,7 +266,10 @@ def scalar_of(cls: Any) -> tuple[Scalar, type] | None:
     """The row of ``cls`` or of its nearest base in the table, with that base; else ``None``."""
     mro: tuple[type, ...] = getattr(cls, "__mro__", ())
     for base in mro:
-        row = _BY_NAME.get(f"{base.__module__}.{base.__qualname__}")
+        # The public module is the top package: Python 3.13 defines pathlib's classes
+        # in ``pathlib._local``; the identity check below keeps the lookup exact.
+        module = base.__module__.partition(".")[0]
+        row = _BY_NAME.get(f"{module}.{base.__qualname__}")
         if row is not None and getattr(sys.modules.get(row.module), row.name, None) is base:
             return row, base
     return None
