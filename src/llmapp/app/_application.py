@@ -77,7 +77,7 @@ class LlmApplication:
             result = app.execute(Shop(), "search", '{"query": "socks"}')
             reply = result.message()   # data, feedback or the error: what goes back
         """
-        prepared = self._prepare(instance, name, arguments, human)
+        prepared = self.prepare(instance, name, arguments, human)
         if isinstance(prepared, CallResult):
             return prepared
         return run_sync(prepared, raise_errors)
@@ -92,14 +92,24 @@ class LlmApplication:
         raise_errors: bool = False,
     ) -> CallResult:
         """``execute`` for async code: awaits async methods; sync ones are called directly."""
-        prepared = self._prepare(instance, name, arguments, human)
+        prepared = self.prepare(instance, name, arguments, human)
         if isinstance(prepared, CallResult):
             return prepared
         return await run_async(prepared, raise_errors)
 
-    def _prepare(
-        self, instance: Any, name: str, arguments: Any, human: Mapping[str, Any] | None
+    def prepare(
+        self, instance: Any, name: str, arguments: Any, human: Mapping[str, Any] | None = None
     ) -> Call | CallResult:
+        """Every step of ``execute`` before the method runs, for callers that run it elsewhere.
+
+        Returns:
+            The ``CallResult`` that ends the call (wrong arguments, an unknown name), or a
+            ``Call`` ready to run where the caller chooses: ``call.run()`` (in a worker
+            thread, say) or ``await call.arun()``, each as ``execute`` / ``aexecute`` runs it.
+
+        Raises:
+            ExecutionError: as ``execute`` raises it.
+        """
         plan = self._plans.get(name) if isinstance(name, str) else None
         if plan is None:
             return unknown_function(name, list(self._plans))

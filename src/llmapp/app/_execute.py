@@ -162,6 +162,14 @@ class Call:
     repairs: tuple[str, ...] = ()
     hidden: tuple[str, ...] = field(default=(), repr=False)
 
+    def run(self, raise_errors: bool = False) -> CallResult:
+        """Call the method here (``run_sync``): what ``execute`` does once prepared."""
+        return run_sync(self, raise_errors)
+
+    async def arun(self, raise_errors: bool = False) -> CallResult:
+        """Call the method, awaiting it if async (``run_async``): ``aexecute``'s last step."""
+        return await run_async(self, raise_errors)
+
     def materialised(self, value: Any) -> Any:
         """An iterator returned where an array was declared, read into a list (bounded)."""
         if not (self.plan.returns_array and isinstance(value, Iterator)):

@@ -33,9 +33,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Any, Literal
 
 from llmapp.app import CallResult
-from llmapp.explain import feedback
 from llmapp.mcp._sdk import sdk
-from llmapp.repair import coerce
 from llmapp.vendors.mcp import tool_result, tools
 
 if TYPE_CHECKING:
@@ -134,34 +132,18 @@ class _Handlers:
         function = self.app.function(name)
         try:
             human = await self._human(function, context)
-            refusal = self._refusal(function, arguments) if name in self.threaded else None
-            if refusal is not None:
-                result = refusal
+            # Every step before the call runs here, once; only the method goes to a thread.
+            prepared = self.app.prepare(self.target, name, arguments, human)
+            if isinstance(prepared, CallResult):
+                result = prepared
             elif name in self.threaded:
-                run = functools.partial(self.app.execute, self.target, name, arguments, human)
-                result = await self.anyio.run_sync(run)
+                result = await self.anyio.run_sync(prepared.run)
             else:
-                result = await self.app.aexecute(self.target, name, arguments, human)
+                result = await prepared.arun()
         except Exception as error:  # the caller's setup, not the model: answered, never raised
             text = f"{name} could not run: {type(error).__name__}: {error}"
             return {"content": [{"type": "text", "text": text}], "isError": True}
         return tool_result(function, result)
-
-    @staticmethod
-    def _refusal(function: LlmFunction | None, arguments: Any) -> CallResult | None:
-        """The answer to wrong arguments, checked on the loop as ``execute`` checks them.
-
-        A wrong call then skips the worker thread (``mcp_bench``: the hop was a third of
-        a refused call's time on the server). Only for functions without a human side,
-        whose check is the function's own; ``None`` when the call may go on.
-        """
-        if function is None or function.separated is not None:
-            return None
-        validation = function.validate(coerce(arguments or {}, function.parameters))
-        if validation.success:
-            return None
-        text = feedback(validation)
-        return CallResult(function.name, False, validation=validation, feedback=text)
 
     async def _human(
         self, function: LlmFunction | None, context: ServerRequestContext[Any]

@@ -37,8 +37,10 @@ that hand tools on to OpenAI's structured outputs. No MCP package is needed here
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
+import weakref
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -200,12 +202,32 @@ def tool_result(function: ToolFunction | None, result: Any) -> dict[str, Any]:
     if not result.success:
         return {"content": [_text(result.message())], "isError": True}
     data = result.data
-    output = output_schema(function.output) if function is not None else None
+    wrapped = _wrapping(function) if function is not None else None
     answer: dict[str, Any] = {"content": [_text(json.dumps(data, ensure_ascii=False))]}
-    if output is not None:
-        answer["structuredContent"] = {RESULT: data} if output[1] else data
+    if wrapped is not None:
+        answer["structuredContent"] = {RESULT: data} if wrapped else data
     answer["isError"] = False
     return answer
+
+
+_WRAPPING: weakref.WeakKeyDictionary[Any, bool | None] = weakref.WeakKeyDictionary()
+
+
+def _wrapping(function: ToolFunction) -> bool | None:
+    """Whether a function's results are wrapped (``None``: no output), read once per function.
+
+    ``output_schema`` resolves references on every reading: it was a third of a
+    ``tools/call``'s time in llmapp's server (``mcp_bench``'s function, in process).
+    """
+    try:
+        return _WRAPPING[function]
+    except (KeyError, TypeError):  # TypeError: a function that cannot be weakly held
+        pass
+    output = output_schema(function.output)
+    wrapped = None if output is None else output[1]
+    with contextlib.suppress(TypeError):
+        _WRAPPING[function] = wrapped
+    return wrapped
 
 
 def _text(text: str) -> dict[str, Any]:
