@@ -234,7 +234,7 @@ class _Renderer:
         if not indices:
             return ""
         self.placed.update(indices)
-        return _MARK + _dumps([_entry(self.errors[index]) for index in indices])
+        return _MARK + "[" + ", ".join(_entry_text(self.errors[index]) for index in indices) + "]"
 
     def _scalar(self, value: Any) -> str:
         if value is UNDEFINED:
@@ -246,18 +246,34 @@ class _Renderer:
             return _dumps(value)
         if value is None or isinstance(value, (bool, int, float)):
             try:
-                return _dumps(value)
+                return _literal(value)
             except ValueError:  # an integer with more digits than Python prints
                 self.shortened = True
                 return "…"
         return self._scalar(_describe(value))
 
 
-def _entry(issue: ValidationIssue) -> dict[str, str]:
-    entry = {"path": _cut(issue.path), "expected": _cut(issue.expected)}
+def _entry_text(issue: ValidationIssue) -> str:
+    """``{"path": ..., "expected": ...[, "description": ...]}`` as ``json.dumps`` writes it.
+
+    Written from its strings, not by dumping a dict: the encoder's dict path is most of
+    the cost of a mark (feedback for mcp_bench's three mistakes: 26 -> 20 us with ``_literal``).
+    """
+    text = f'{{"path": {_dumps(_cut(issue.path))}, "expected": {_dumps(_cut(issue.expected))}'
     if issue.description is not None:
-        entry["description"] = _cut(issue.description)
-    return entry
+        text += f', "description": {_dumps(_cut(issue.description))}'
+    return text + "}"
+
+
+def _literal(value: bool | float | None) -> str:
+    """JSON for null, a boolean or a number, as ``json.dumps`` writes it."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if type(value) is int:
+        return int.__repr__(value)  # ValueError past the digit limit, as json.dumps
+    return _dumps(value)
 
 
 def _cut(text: str, limit: int = _MAX_DESCRIPTION) -> str:
@@ -287,7 +303,7 @@ def _preview(value: Any, level: int = 0) -> Any:
 
 
 def _unplaced(issue: ValidationIssue) -> str:
-    text = _dumps(_entry(issue))
+    text = _entry_text(issue)
     if issue.value is UNDEFINED:
         return text
     try:
