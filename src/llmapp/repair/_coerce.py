@@ -156,7 +156,9 @@ class _Coercer:
         resolved = self.resolve(schema)
         if isinstance(value, str):
             return self._string(value, resolved, depth)
-        if not isinstance(value, (list, Mapping)):
+        # ``type(...) is dict`` first here and below: the ABC check was a fifth of coerce's
+        # time on small arguments (mcp_bench's: 7.8 -> 6.2 us wrong, 5.4 -> 4.3 us valid).
+        if not (type(value) is dict or isinstance(value, (list, Mapping))):
             return value
         if id(value) in self._active:
             return value
@@ -289,10 +291,10 @@ class _Coercer:
 
     def _property_schema(self, schema: Mapping[str, Any], key: Any) -> Any:
         properties = schema.get("properties")
-        if isinstance(properties, Mapping) and key in properties:
+        if (type(properties) is dict or isinstance(properties, Mapping)) and key in properties:
             return properties[key]
         patterns = schema.get("patternProperties")
-        if isinstance(patterns, Mapping) and isinstance(key, str):
+        if patterns is not None and isinstance(patterns, Mapping) and isinstance(key, str):
             for pattern, sub in patterns.items():
                 compiled = self._pattern(pattern)
                 if compiled is not None and compiled.search(key):
@@ -313,7 +315,7 @@ class _Coercer:
 
     def resolve(self, schema: Any) -> Mapping[str, Any]:
         """The schema with ``$ref`` followed and ``allOf`` merged; ``{}`` when unusable."""
-        if not isinstance(schema, Mapping):
+        if not (type(schema) is dict or isinstance(schema, Mapping)):
             return _ANY
         key = id(schema)
         if key in self._resolved:
