@@ -144,7 +144,7 @@ class _Renderer:
     def render(self, value: Any, path: Key, level: int, head: str, tail: str) -> list[str]:
         pad = "  " * level
         note = self._comment(path)
-        if not isinstance(value, (Mapping, list, tuple)):
+        if type(value) in _LEAVES or not isinstance(value, (Mapping, list, tuple)):
             return [f"{pad}{head}{self._scalar(value)}{tail}{note}"]
         brackets = "{}" if isinstance(value, Mapping) else "[]"
         if level >= _MAX_LEVEL or (self.budget <= 0 and path not in self._hot and value):
@@ -243,7 +243,7 @@ class _Renderer:
             if len(value) > _MAX_STRING:
                 self.shortened = True
                 value = value[:_MAX_STRING] + "…"
-            return _dumps(value)
+            return _string(value)
         if value is None or isinstance(value, (bool, int, float)):
             try:
                 return _literal(value)
@@ -316,7 +316,7 @@ def _unplaced(issue: ValidationIssue) -> str:
 
 
 def _key(key: Any) -> str:
-    return _dumps(_cut(key if isinstance(key, str) else str(key), _MAX_STRING))
+    return _string(_cut(key if isinstance(key, str) else str(key), _MAX_STRING))
 
 
 def _describe(value: Any) -> str:
@@ -329,6 +329,10 @@ def _describe(value: Any) -> str:
 
 
 _ENCODER = json.JSONEncoder(ensure_ascii=False)
+_string = json.encoder.encode_basestring
+"""A ``str`` as ``json.dumps(text, ensure_ascii=False)`` writes it, without the two calls."""
+_LEAVES: Final = frozenset({str, int, float, bool, type(None)})
+"""Types never shown as containers: tested by identity before the ``Mapping`` ABC."""
 
 
 def _dumps(value: Any) -> str:
