@@ -87,6 +87,24 @@ def test_method_error_is_captured_not_raised(app, shop):
         )
 
 
+def test_prepare_stops_before_the_call_and_the_prepared_call_runs_as_execute(app, shop):
+    wrong = app.prepare(shop, "create_order", {"customer": ANN, "items": [{"quantity": 0}]})
+    assert isinstance(wrong, llmapp.CallResult) and not wrong.success
+    assert (
+        wrong.feedback
+        == app.execute(shop, "create_order", {"customer": ANN, "items": [{"quantity": 0}]}).feedback
+    )
+    assert shop.orders == {}
+    prepared = app.prepare(shop, "search", {"query": "shears"})
+    assert not isinstance(prepared, llmapp.CallResult)  # nothing ran yet: a call to run
+    assert prepared.run().data == app.execute(shop, "search", {"query": "shears"}).data
+    assert asyncio.run(prepared.arun()).data == prepared.run().data
+    failing = app.prepare(shop, "create_order", {"customer": ANN, "items": [{"sku": "ZZ-999"}]})
+    assert isinstance(failing.run().error, ValueError)
+    with pytest.raises(ValueError):
+        failing.run(raise_errors=True)
+
+
 def _place_order(app, shop):
     return app.execute(shop, "create_order", {"customer": ANN, "items": [{"sku": "BK-001"}]}).value
 
