@@ -53,6 +53,7 @@ The text has this exact shape (optional lines in brackets)::
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
@@ -133,7 +134,7 @@ class _Renderer:
         # Issue paths by parent, in error order (a dict: an ordered set).
         self._children: dict[Key, dict[Segment, None]] = {}
         for index, issue in enumerate(errors):
-            path = Path.parse(issue.path)
+            path = _parse(issue.path)
             if path is None:
                 continue
             self._at.setdefault(path, []).append(index)
@@ -329,6 +330,8 @@ def _describe(value: Any) -> str:
 
 
 _ENCODER = json.JSONEncoder(ensure_ascii=False)
+_parse = functools.lru_cache(maxsize=1024)(Path.parse)
+"""``Path.parse``, remembered: a function's wrong calls name the same few paths again."""
 _string = json.encoder.encode_basestring
 """A ``str`` as ``json.dumps(text, ensure_ascii=False)`` writes it, without the two calls."""
 _LEAVES: Final = frozenset({str, int, float, bool, type(None)})
