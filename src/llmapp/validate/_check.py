@@ -9,7 +9,7 @@ type, per-value conditions, object keywords, array keywords, then applicators in
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 
 from llmapp.jsonschema import Node, is_mapping, is_schema
 
@@ -37,16 +37,6 @@ _ARRAY_SET = frozenset(ARRAY_KEYWORDS)
 
 class CheckWriter(Writer):
     """Writes checker functions into the emitter."""
-
-    APPLICATOR_WRITERS: ClassVar[dict[str, str]] = {
-        "$ref": "_reference",
-        "$dynamicRef": "_reference",
-        "allOf": "_all_of",
-        "anyOf": "_any_of",
-        "oneOf": "_one_of",
-        "not": "_not",
-        "if": "_conditional",
-    }
 
     def function(self, node: Node, name: str) -> None:
         recursive = node.pointer in self.analysis.recursive

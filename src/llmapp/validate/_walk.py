@@ -10,7 +10,7 @@ only when invalid. Unions ask ``_pick`` which branch to explain.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any
 
 from llmapp.jsonschema import Node, is_mapping, is_schema, step
 
@@ -68,16 +68,6 @@ class PathCode:
 
 class WalkWriter(Writer):
     """Writes walker functions into the emitter."""
-
-    APPLICATOR_WRITERS: ClassVar[dict[str, str]] = {
-        "$ref": "_reference",
-        "$dynamicRef": "_reference",
-        "allOf": "_all_of",
-        "anyOf": "_any_of",
-        "oneOf": "_one_of",
-        "not": "_not",
-        "if": "_conditional",
-    }
 
     def function(self, node: Node, name: str) -> None:
         header = (

@@ -42,12 +42,20 @@ class Parts:
 class Writer:
     """Base of ``CheckWriter`` and ``WalkWriter``.
 
-    A subclass maps each applicator keyword to the method writing it
+    Each applicator keyword has a method of the same name in both subclasses
     (``APPLICATOR_WRITERS``); ``applicators`` calls them in ``APPLIED_ORDER``
     (``$ref`` and ``$dynamicRef`` share one method, called once).
     """
 
-    APPLICATOR_WRITERS: ClassVar[dict[str, str]] = {}
+    APPLICATOR_WRITERS: ClassVar[dict[str, str]] = {
+        "$ref": "_reference",
+        "$dynamicRef": "_reference",
+        "allOf": "_all_of",
+        "anyOf": "_any_of",
+        "oneOf": "_one_of",
+        "not": "_not",
+        "if": "_conditional",
+    }
 
     def __init__(self, parts: Parts) -> None:
         self.parts = parts
