@@ -22,7 +22,7 @@ for build errors), ``note`` and ``text`` (``@keyword value`` description lines),
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -53,6 +53,7 @@ __all__ = [
     "refusals",
     "text",
     "transform",
+    "untyped_or_ref_siblings",
     "walk",
     "where",
 ]
@@ -87,6 +88,17 @@ def one_schema(value: Any) -> str | None:
 def is_object(schema: Mapping[str, Any]) -> bool:
     """Whether a schema describes an object (declares the type or lists properties)."""
     return "object" in (declared_types(schema) or ()) or "properties" in schema
+
+
+def untyped_or_ref_siblings(node: Mapping[str, Any], typed: Iterable[str]) -> list[str]:
+    """The node rules OpenAI's and Anthropic's strict modes share: a ``$ref`` stands alone,
+    and a schema says its type (``typed`` names the keywords that count as saying it)."""
+    reasons: list[str] = []
+    if "$ref" in node and len(node) > 1:
+        reasons.append("a `$ref` cannot have sibling keywords")
+    if node.keys().isdisjoint(typed) and "properties" not in node:
+        reasons.append("a schema without a type (Any) is not supported")
+    return reasons
 
 
 @dataclass(frozen=True)

@@ -49,6 +49,7 @@ from llmapp.vendors._subset import (
     recursive_definitions,
     refusals,
     transform,
+    untyped_or_ref_siblings,
     walk,
     where,
 )
@@ -147,11 +148,7 @@ def _node_refusals(node: Mapping[str, Any]) -> list[str]:
     reasons: list[str] = []
     if is_object(node) and "additionalProperties" not in node:
         reasons.append("an object needs `additionalProperties: false`")
-    if "$ref" in node and len(node) > 1:
-        reasons.append("a `$ref` cannot have sibling keywords")
-    if not node.keys() & set(_TYPED) and "properties" not in node:
-        reasons.append("a schema without a type (Any) is not supported")
-    return reasons
+    return reasons + untyped_or_ref_siblings(node, _TYPED)
 
 
 def strict_input_schema(schema: Mapping[str, Any]) -> tuple[Schema, list[tuple[str, str]]]:

@@ -46,6 +46,7 @@ from llmapp.vendors._subset import (
     json_types,
     one_schema,
     refusals,
+    untyped_or_ref_siblings,
     walk,
     where,
 )
@@ -141,11 +142,7 @@ def _node_refusals(node: Mapping[str, Any]) -> list[str]:
         missing = [name for name in node.get("properties", {}) if name not in listed]
         if missing:
             reasons.append(f"`required` must list every property (missing {missing})")
-    if "$ref" in node and len(node) > 1:
-        reasons.append("a `$ref` cannot have sibling keywords")
-    if not node.keys() & set(_TYPED) and "properties" not in node:
-        reasons.append("a schema without a type (Any) is not supported")
-    return reasons
+    return reasons + untyped_or_ref_siblings(node, _TYPED)
 
 
 def strict_parameters(schema: Mapping[str, Any]) -> tuple[Schema, list[tuple[str, str]]]:
