@@ -4,7 +4,9 @@ Side by side in one run, each server in its own subprocess, driven by the SDK's 
 (``stdio_client`` + ``ClientSession``), one sequential caller:
 
 - ``tools/call`` round trips per second to the same function served by llmapp
-  (``llmapp.mcp.serve``) and by the SDK's ``MCPServer``: with valid arguments, and with
+  (``llmapp.mcp.serve``, whose stdio wire is read and written by the event loop's own
+  pipes), by llmapp's server on the SDK's threaded ``stdio_server`` streams (what the
+  pipes save), and by the SDK's ``MCPServer``: with valid arguments, and with
   arguments holding three mistakes (a number for a string, text for an integer, a key the
   function does not take), with how many of the three each server's answer names;
 - the time of one ``tools/list`` round trip for a server of ``--tools`` (500) functions.
@@ -69,14 +71,36 @@ def lookup(query: str, limit: int = 10) -> list[str]:
     return [query] * min(limit, 1)
 
 
-def _llmapp_serve(tools: int) -> None:
-    import llmapp.mcp
-
+def _desk(tools: int) -> type:
     methods: dict[str, Any] = {"book": staticmethod(book), "cpu": staticmethod(cpu)}
     for index in range(tools):
         methods[f"lookup_{index}"] = staticmethod(lookup)
-    desk = type("Desk", (), methods)
+    return type("Desk", (), methods)
+
+
+def _llmapp_serve(tools: int) -> None:
+    import llmapp.mcp
+
+    desk = _desk(tools)
     llmapp.mcp.serve(desk, desk)
+
+
+def _llmapp_on_sdk_streams(tools: int) -> None:
+    """llmapp's server on the SDK's ``stdio_server`` streams (a worker thread reads each
+    line, writes and flushes each answer), to show what the loop's own pipes save."""
+    import anyio
+    from mcp.server.stdio import stdio_server
+
+    import llmapp.mcp
+
+    desk = _desk(tools)
+    built = llmapp.mcp.server(desk, desk)
+
+    async def run() -> None:
+        async with stdio_server() as (read, write):
+            await built.run(read, write, built.create_initialization_options())
+
+    anyio.run(run)
 
 
 def _sdk_serve(tools: int) -> None:
@@ -90,7 +114,11 @@ def _sdk_serve(tools: int) -> None:
     server.run("stdio")
 
 
-SERVERS = {"llmapp": _llmapp_serve, "MCPServer": _sdk_serve}
+SERVERS = {
+    "llmapp": _llmapp_serve,
+    "llmapp, SDK stdio streams": _llmapp_on_sdk_streams,
+    "MCPServer": _sdk_serve,
+}
 
 
 async def _measure(tools: int, calls: int, rounds: int) -> dict[str, dict[str, Any]]:

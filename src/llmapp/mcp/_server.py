@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from llmapp.app import CallResult
 from llmapp.mcp._sdk import sdk
+from llmapp.mcp._stdio import loop_streams
 from llmapp.vendors.mcp import tool_result, tools
 
 if TYPE_CHECKING:
@@ -190,7 +191,7 @@ def serve(
 
 async def _stdio(built: Server[Any], host: str, port: int, path: str) -> None:
     stdio = sdk("mcp.server.stdio")
-    async with stdio.stdio_server() as (read, write):
+    async with loop_streams() as streams, stdio.stdio_server(*streams or ()) as (read, write):
         await built.run(read, write, built.create_initialization_options())
 
 
