@@ -271,7 +271,10 @@ def _read_body(text: str) -> _Body:
 
 def _normalize(text: str) -> str:
     """Lines right-stripped, blank runs collapsed, stripped: the text every reader gets."""
-    return _BLANK_RUNS.sub("\n\n", "\n".join(line.rstrip() for line in text.split("\n"))).strip()
+    text = "\n".join([line.rstrip() for line in text.split("\n")])
+    if "\n\n\n" in text:
+        text = _BLANK_RUNS.sub("\n\n", text)
+    return text.strip()
 
 
 def _styles(text: str) -> list[str]:
