@@ -9,6 +9,7 @@ from typing import Any
 import httpx
 import pytest
 
+from llmapp import ExecutionError
 from llmapp.http import (
     ArgumentError,
     Connection,
@@ -96,6 +97,26 @@ def test_each_operation_answers(app: HttpLlmApplication, connection: Connection)
     assert list(raw.separated.llm["properties"]) == ["name"]
     answer = execute(connection, raw, {"name": "logo"}, human={"body": b"\x89PNG"})
     assert answer == {"name": "logo", "size": 4, "type": "image/png"}
+
+
+def test_human_values_are_checked_whole_before_anything_is_sent(
+    app: HttpLlmApplication, connection: Connection, server: Any
+) -> None:
+    upload = app.function("upload_post")
+    assert upload is not None
+    before = server.seen.count
+    secret = b"owner-secret-7"
+    # Nested keys are checked as deep as the document closes its objects (this body is open).
+    wrong = {
+        "missing $input.body.file": {"body": {}},
+        "unknown $input.token": {"body": {"file": secret}, "token": "owner-secret-7"},
+    }
+    for reason, human in wrong.items():
+        with pytest.raises(ExecutionError, match="human-supplied") as raised:
+            execute(connection, upload, {"body": {"title": "cv"}}, human=human)
+        assert reason in str(raised.value)
+        assert "owner-secret-7" not in str(raised.value)  # paths only, never the values
+    assert server.seen.count == before
 
 
 def test_invalid_arguments_send_nothing(

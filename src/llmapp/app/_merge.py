@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Final
+from typing import Any, Final, Protocol
 
 from llmapp import separate
 from llmapp._errors import ExecutionError
-from llmapp.app._function import LlmFunction
-from llmapp.validate._result import UNDEFINED, ValidationIssue
+from llmapp.app._function import LlmFunction, Separated
+from llmapp.validate._result import UNDEFINED, Validation, ValidationIssue
 
-__all__ = ["join", "merge_parameters"]
+__all__ = ["Joinable", "join", "merge_parameters"]
 
 _MAX_LISTED: Final = 10
 
@@ -41,8 +41,20 @@ def merge_parameters(
     return join(function, llm_args, human_args)
 
 
+class Joinable(Protocol):
+    """What ``join`` reads of a function: a class application's, an OpenAPI operation's."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def separated(self) -> Separated | None: ...
+
+    def validate_types(self, arguments: Any) -> Validation: ...
+
+
 def join(
-    function: LlmFunction, llm_args: Mapping[str, Any] | None, human_args: Mapping[str, Any] | None
+    function: Joinable, llm_args: Mapping[str, Any] | None, human_args: Mapping[str, Any] | None
 ) -> dict[str, Any]:
     """``merge_parameters`` for any function: one with no human side takes no human values."""
     separated = function.separated

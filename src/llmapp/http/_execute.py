@@ -17,11 +17,11 @@ from typing import TYPE_CHECKING, Any
 from llmapp import CallResult, ValidationFailure, coerce
 from llmapp._errors import ExecutionError, LlmappError
 from llmapp.app import read_arguments, unknown_function
+from llmapp.app._merge import join
 from llmapp.explain import feedback
 from llmapp.http._function import HttpLlmFunction
 from llmapp.http._request import Request, build
 from llmapp.jsonschema import MISSING
-from llmapp.separate import merge_values
 
 if TYPE_CHECKING:
     import httpx
@@ -270,7 +270,7 @@ def _request(
     human: Mapping[str, Any] | None,
 ) -> Request:
     data = _validated(function, arguments)
-    merged = _merged(function, data, human)
+    merged = join(function, data, human)
     request = build(function.route(), merged, connection.host)
     request.headers = {**dict(connection.headers), **request.headers}
     for key, value in connection.query.items():
@@ -296,28 +296,6 @@ def _validated(function: HttpLlmFunction, arguments: Any) -> Any:
     if isinstance(validation, ValidationFailure):
         raise ArgumentError(validation)
     return validation.data
-
-
-def _merged(function: HttpLlmFunction, data: Any, human: Mapping[str, Any] | None) -> Any:
-    """Join the caller's human-side values; they are trusted, but must be complete and known."""
-    separated = function.separated
-    schema = separated.human if separated is not None else None
-    if schema is None:
-        if human:
-            raise ExecutionError(
-                f"{function.name} takes no human-supplied arguments, got {sorted(human)}"
-            )
-        return data
-    given = dict(human or {})
-    missing = [key for key in schema.get("required", []) if key not in given]
-    unknown = [key for key in given if key not in schema.get("properties", {})]
-    if missing or unknown:
-        raise ExecutionError(
-            f"{function.name}: human-supplied arguments are wrong"
-            + (f"; missing {missing}" if missing else "")
-            + (f"; unknown {unknown}" if unknown else "")
-        )
-    return merge_values(data, given)
 
 
 def _options(request: Request) -> dict[str, Any]:
