@@ -219,15 +219,13 @@ def call(
     human: Mapping[str, Any] | None,
 ) -> CallResult:
     """``HttpLlmApplication.execute``: the outcome of one call as a ``CallResult``."""
-    function = app.function(name) if isinstance(name, str) else None
-    if function is None:
-        return unknown_function(name, [f.name for f in app.functions])
+    function = _called(app, name)
+    if isinstance(function, CallResult):
+        return function
     try:
         response = propagate(connection, function, arguments, human=human)
-    except ArgumentError as wrong:
-        return _wrong(function, wrong)
-    except _httpx().HTTPError as error:
-        return _result(function, error=error)
+    except (ArgumentError, _httpx().HTTPError) as error:
+        return _not_answered(function, error)
     return _answered(function, response)
 
 
@@ -239,16 +237,29 @@ async def acall(
     human: Mapping[str, Any] | None,
 ) -> CallResult:
     """``HttpLlmApplication.aexecute``."""
+    function = _called(app, name)
+    if isinstance(function, CallResult):
+        return function
+    try:
+        response = await apropagate(connection, function, arguments, human=human)
+    except (ArgumentError, _httpx().HTTPError) as error:
+        return _not_answered(function, error)
+    return _answered(function, response)
+
+
+def _called(app: HttpLlmApplication, name: Any) -> HttpLlmFunction | CallResult:
+    """The function the model named, or the answer naming the functions there are."""
     function = app.function(name) if isinstance(name, str) else None
     if function is None:
         return unknown_function(name, [f.name for f in app.functions])
-    try:
-        response = await apropagate(connection, function, arguments, human=human)
-    except ArgumentError as wrong:
-        return _wrong(function, wrong)
-    except _httpx().HTTPError as error:
-        return _result(function, error=error)
-    return _answered(function, response)
+    return function
+
+
+def _not_answered(function: HttpLlmFunction, error: Exception) -> CallResult:
+    """Wrong arguments (nothing was sent: feedback for the model), or a request that failed."""
+    if isinstance(error, ArgumentError):
+        return _wrong(function, error)
+    return _result(function, error=error)
 
 
 def _httpx() -> Any:
