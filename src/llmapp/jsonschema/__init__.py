@@ -1,8 +1,9 @@
 """Reading JSON Schema: the one place every stage asks what a schema says.
 
 A leaf package (it imports nothing else from llmapp but the sentinel): references
-and JSON pointers, the keyword table, declared types and the JSON type of a value,
-schemas that accept anything, discriminators, and issue paths in typia's syntax.
+and JSON pointers, the definitions a schema refers to and which of them are recursive,
+the keyword table, declared types and the JSON type of a value, schemas that accept
+anything, discriminators, and issue paths in typia's syntax.
 The validator, coercion, separation, feedback and the ``vendors``, ``mcp`` and
 ``http`` packages all read schemas through it, so they agree on what a schema means.
 """
@@ -16,6 +17,7 @@ from llmapp._sentinels import MISSING
 
 if TYPE_CHECKING:
     from ._discriminator import Discriminator, discriminator
+    from ._graph import recursive_definitions, referenced_definitions, walk
     from ._keywords import KEYWORDS, Keyword, keywords
     from ._normalise import Problem, normalise
     from ._path import ROOT, Path, Segment, step
@@ -43,6 +45,7 @@ if TYPE_CHECKING:
 # discriminator rule unless a schema asks for them.
 _LAZY = {
     **dict.fromkeys(("Discriminator", "discriminator"), "._discriminator"),
+    **dict.fromkeys(("recursive_definitions", "referenced_definitions", "walk"), "._graph"),
     **dict.fromkeys(("KEYWORDS", "Keyword", "keywords"), "._keywords"),
     **dict.fromkeys(("Problem", "normalise"), "._normalise"),
     **dict.fromkeys(("ROOT", "Path", "Segment", "step"), "._path"),
@@ -93,9 +96,12 @@ __all__ = [
     "normalise",
     "pointer_from",
     "pointer_tokens",
+    "recursive_definitions",
     "ref_name",
+    "referenced_definitions",
     "resolve_pointer",
     "step",
     "subschemas",
     "unescape_token",
+    "walk",
 ]

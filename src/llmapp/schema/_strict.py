@@ -219,7 +219,7 @@ def make_strict(
     """
     defs = schema.get("$defs", {})
     strict = _Strict(defs, report, human or _nobody)
-    strict.recursive = _recursive(defs)
+    strict.recursive = jsonschema.recursive_definitions(defs)
     result = strict.schema({k: v for k, v in schema.items() if k != "$defs"}, "")
     # Unrolled references may leave definitions nothing points at any more: drop them,
     # so they are neither sent nor reported. Those only human-side values reach stay as
@@ -264,21 +264,4 @@ def _reachable(root: Any, defs: Mapping[str, Any], skip: Predicate) -> set[str]:
             if name not in found and name in defs:
                 found.add(name)
                 pending.append(defs[name])
-    return found
-
-
-def _recursive(defs: Mapping[str, Any]) -> frozenset[str]:
-    """The definitions that reach themselves (directly or through others)."""
-    direct = {name: set(_references(body, _nobody)) & set(defs) for name, body in defs.items()}
-    return frozenset(name for name in defs if name in _reachable_names(direct, direct[name]))
-
-
-def _reachable_names(direct: Mapping[str, set[str]], start: set[str]) -> set[str]:
-    found: set[str] = set()
-    pending = list(start)
-    while pending:
-        name = pending.pop()
-        if name not in found:
-            found.add(name)
-            pending.extend(direct.get(name, ()))
     return found

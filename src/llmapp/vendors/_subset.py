@@ -11,9 +11,8 @@ row per keyword it accepts, with a test of the values it accepts there. Then:
 - ``refusals(schema, subset)`` lists every keyword the vendor refuses, as
   ``Refusal(tokens, reason)``: the JSON-pointer tokens of the subschema and why.
 
-Shared helpers for the vendor checkers: ``walk`` (every subschema with its pointer
-tokens), ``transform`` (rebuild a schema through its subschemas), ``definitions``,
-``recursive_definitions`` and ``inline_refs``, ``where`` (a refusal as ``param.path``
+Shared helpers for the vendor checkers: ``transform`` (rebuild a schema through its
+subschemas), ``definitions`` and ``inline_refs``, ``where`` (a refusal as ``param.path``
 for build errors), ``note`` and ``text`` (``@keyword value`` description lines),
 ``is_object``, and the value tests several vendors share (``anything``,
 ``json_types``, ``closed``, ``one_schema``).
@@ -22,7 +21,7 @@ for build errors), ``note`` and ``text`` (``@keyword value`` description lines),
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,8 +31,10 @@ from llmapp.jsonschema import (
     declared_types,
     is_mapping,
     pointer_from,
+    recursive_definitions,
     ref_name,
-    subschemas,
+    referenced_definitions,
+    walk,
 )
 
 __all__ = [
@@ -49,12 +50,10 @@ __all__ = [
     "movable",
     "note",
     "one_schema",
-    "recursive_definitions",
     "refusals",
     "text",
     "transform",
     "untyped_or_ref_siblings",
-    "walk",
     "where",
 ]
 
@@ -137,15 +136,6 @@ def movable(keyword: str) -> bool:
     """Whether a refused keyword can become a description line (it holds no subschema)."""
     row = KEYWORDS.get(keyword)
     return row is None or (row.shape is None and row.kind in ("assertion", "annotation"))
-
-
-def walk(schema: Any, tokens: Tokens = ()) -> Iterator[tuple[Tokens, Mapping[str, Any]]]:
-    """Every subschema (the schema itself first) with its pointer tokens."""
-    if not is_mapping(schema):
-        return
-    yield tokens, schema
-    for sub_tokens, sub in subschemas(schema):
-        yield from walk(sub, tokens + sub_tokens)
 
 
 def transform(schema: Mapping[str, Any], rewrite: Callable[[Any], Any]) -> Schema:
@@ -233,39 +223,6 @@ def definitions(schema: Mapping[str, Any]) -> Mapping[str, Any]:
     return defs if is_mapping(defs) else {}
 
 
-def references(schema: Any) -> set[str]:
-    """Names of the definitions a schema refers to directly (not through other definitions)."""
-    names: set[str] = set()
-    for _, node in walk(schema):
-        ref = node.get("$ref")
-        name = ref_name(ref) if isinstance(ref, str) else None
-        if name is not None:
-            names.add(name)
-    return names
-
-
-def recursive_definitions(schema: Mapping[str, Any]) -> set[str]:
-    """Names of the definitions that can reach themselves through ``$ref``s."""
-    defs = definitions(schema)
-    edges = {
-        name: references({k: v for k, v in sub.items() if k != "$defs"})
-        for name, sub in defs.items()
-        if is_mapping(sub)
-    }
-    cyclic: set[str] = set()
-    for start in edges:
-        pending, seen = list(edges[start]), set()
-        while pending:
-            name = pending.pop()
-            if name == start:
-                cyclic.add(start)
-                break
-            if name not in seen:
-                seen.add(name)
-                pending.extend(edges.get(name, ()))
-    return cyclic
-
-
 _SKIPPED = frozenset({"properties", "anyOf", "oneOf", "allOf", "$defs", "definitions"})
 _BRANCHES = frozenset({"anyOf", "oneOf", "allOf", "prefixItems"})
 
@@ -298,7 +255,7 @@ def inline_refs(
         recursive definitions that had to stay references.
     """
     defs = definitions(schema)
-    cyclic = recursive_definitions(schema)
+    cyclic = recursive_definitions(definitions(schema))
     kept: set[str] = set()
 
     def visit(node: Any) -> Any:
@@ -318,7 +275,7 @@ def inline_refs(
 
     body = visit({k: v for k, v in schema.items() if k != "$defs"})
     while True:  # definitions still referenced may reach others
-        reached = {n for name in kept for n in references(defs.get(name, {}))} - kept
+        reached = {n for name in kept for n in referenced_definitions(defs.get(name, {}))} - kept
         if not reached:
             break
         kept |= reached

@@ -34,6 +34,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from llmapp.jsonschema import recursive_definitions, walk
 from llmapp.vendors._calls import Executor, Human, ToolCall, arun, items, read, run
 from llmapp.vendors._source import export_error, tools_of
 from llmapp.vendors._subset import (
@@ -42,15 +43,14 @@ from llmapp.vendors._subset import (
     anything,
     closed,
     conform,
+    definitions,
     inline_refs,
     is_object,
     json_types,
     one_schema,
-    recursive_definitions,
     refusals,
     transform,
     untyped_or_ref_siblings,
-    walk,
     where,
 )
 
@@ -139,7 +139,7 @@ def _refusals(schema: Mapping[str, Any]) -> list[Refusal]:
     found.extend(refusals(schema, SUBSET, _node_refusals))
     found.extend(
         Refusal(("$defs", name), "recursive schemas are not supported")
-        for name in sorted(recursive_definitions(schema))
+        for name in sorted(recursive_definitions(definitions(schema)))
     )
     return found
 

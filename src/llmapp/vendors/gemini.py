@@ -42,7 +42,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any, Literal
 
-from llmapp.jsonschema import is_mapping, json_type, ref_name
+from llmapp.jsonschema import is_mapping, json_type, recursive_definitions, ref_name, walk
 from llmapp.vendors._calls import Executor, Human, ToolCall, arun, items, read, run
 from llmapp.vendors._source import export_error, tools_of
 from llmapp.vendors._subset import (
@@ -55,11 +55,9 @@ from llmapp.vendors._subset import (
     json_types,
     movable,
     note,
-    recursive_definitions,
     refusals,
     text,
     transform,
-    walk,
     where,
 )
 
@@ -190,7 +188,7 @@ def _node_refusals(node: Mapping[str, Any]) -> list[str]:
 
 def _required_cycles(schema: Mapping[str, Any]) -> list[Refusal]:
     """Required properties of a recursive definition that lead straight back into a cycle."""
-    cyclic = recursive_definitions(schema)
+    cyclic = recursive_definitions(definitions(schema))
     found: list[Refusal] = []
     for name in sorted(cyclic):
         for tokens, node in walk(definitions(schema)[name], ("$defs", name)):
@@ -206,7 +204,7 @@ def _required_cycles(schema: Mapping[str, Any]) -> list[Refusal]:
     return found
 
 
-def _reaches(schema: Any, cyclic: set[str]) -> bool:
+def _reaches(schema: Any, cyclic: frozenset[str]) -> bool:
     """Whether a property's value is itself (or is one branch of) a recursive reference."""
     if not is_mapping(schema):
         return False

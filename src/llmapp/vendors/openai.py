@@ -34,6 +34,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any, Literal
 
+from llmapp.jsonschema import walk
 from llmapp.vendors._calls import Executor, Human, ToolCall, arun, items, read, run
 from llmapp.vendors._source import Tool, export_error, tools_of
 from llmapp.vendors._subset import (
@@ -47,7 +48,6 @@ from llmapp.vendors._subset import (
     one_schema,
     refusals,
     untyped_or_ref_siblings,
-    walk,
     where,
 )
 
