@@ -12,6 +12,9 @@ The server is the SDK's low-level ``mcp.server.Server`` with two handlers:
   event loop; the others (plain, static and class methods) run in a worker thread, so a
   slow one does not hold up the calls beside it.
 
+Over stdio, ``serve`` reads and writes the wire on the event loop's own pipes
+(``_stdio``), not through the SDK's worker threads, where the loop can watch them.
+
 Human-side parameters never come from the model: a ``human`` hook supplies them. It is
 called for each call of a function that has a human side, with the function and the
 SDK's ``ServerRequestContext`` (``context.request`` is the HTTP request over
