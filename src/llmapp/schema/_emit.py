@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from functools import partial
-from typing import Any
+from typing import Any, NamedTuple
 
 from llmapp._errors import BuildProblem
 from llmapp.introspect.model import (
@@ -48,7 +48,14 @@ from llmapp.schema._predicates import HUMAN_KEYWORD
 from llmapp.schema._strict import make_strict
 from llmapp.schema._values import UNREPRESENTABLE, json_value
 
-__all__ = ["SchemaEmitter", "enum_schema"]
+__all__ = ["EmittedParameters", "SchemaEmitter", "enum_schema"]
+
+
+class EmittedParameters(NamedTuple):
+    """A parameters schema, and whether a ``Human()`` marker sits anywhere in it."""
+
+    schema: Schema
+    human_marked: bool
 
 Schema = dict[str, Any]
 
@@ -92,6 +99,17 @@ class SchemaEmitter:
             human: in strict mode, says which values a human supplies: strict rules
                 apply to what the model sees, so these are left as they are.
         """
+        return self.emit_parameters(params, location=location, human=human).schema
+
+    def emit_parameters(
+        self,
+        params: Sequence[ParameterSpec],
+        *,
+        location: str = "",
+        human: Callable[[Mapping[str, Any]], bool] | None = None,
+    ) -> EmittedParameters:
+        """``parameters``, saying too whether a value is marked ``Human()``: the emitter
+        writes every marker, so nobody has to search the schema for one."""
         run = _Run(self)
         properties = {param.name: run.field(param) for param in params}
         schema: Schema = {
@@ -107,7 +125,7 @@ class SchemaEmitter:
             declare_discriminators(schema)
         if self.strict:
             schema = make_strict(schema, partial(self._report, location), human=human)
-        return schema
+        return EmittedParameters(schema, run.human_marked)
 
     def output(self, node: Node | None, *, location: str = "") -> Schema | None:
         """The schema of a return type with its own ``$defs``; ``None`` for ``None``."""
@@ -142,10 +160,15 @@ class _Run:
         self.emitter = emitter
         self.reached: dict[TypeKey, None] = {}
         self.unions = False  # a union that may be tagged was written: look for tags
+        self.human_marked = False  # a Human() marker was written
 
     def node(self, node: Node) -> Schema:
         schema = _EMITTERS[type(node)](self, node)
-        return _decorate(schema, node.meta) if node.meta is not NO_META else schema
+        meta = node.meta
+        if meta is NO_META:
+            return schema
+        self.human_marked = self.human_marked or meta.human
+        return _decorate(schema, meta)
 
     def field(self, field: Field) -> Schema:
         schema = self.node(field.type)
