@@ -20,7 +20,6 @@ Parsing never raises: a docstring the parser rejects is read as plain text.
 
 from __future__ import annotations
 
-import inspect
 import re
 from collections.abc import Callable, Mapping
 from functools import cache, lru_cache
@@ -93,10 +92,9 @@ def parse_docstring(doc: str | None) -> DocInfo:
 @lru_cache(maxsize=2048)
 def _parse_cached(doc: str) -> DocInfo:
     tags = _Tags()
-    text = inspect.cleandoc(doc)
+    text = _clean(doc)
     if "@" in text:
-        text = _take_tags(text, tags)
-    text = _normalize(text)
+        text = _normalize(_take_tags(text, tags))
     try:
         body = _read_body(text)
     except Exception:  # docstring-parser rejected it: the text is still a description
@@ -269,9 +267,24 @@ def _read_body(text: str) -> _Body:
     return _read_with_parsers(text, styles) if styles else _plain(text)
 
 
+def _clean(doc: str) -> str:
+    """``_normalize(inspect.cleandoc(doc))`` in one pass over the lines: the indentation
+    common to the lines after the first removed, then as ``_normalize``."""
+    lines = doc.expandtabs().split("\n")
+    margin = min(
+        (len(line) - len(line.lstrip()) for line in lines[1:] if line and not line.isspace()),
+        default=0,
+    )
+    text = "\n".join([lines[0].strip(), *[line[margin:].rstrip() for line in lines[1:]]])
+    return _collapsed(text)
+
+
 def _normalize(text: str) -> str:
     """Lines right-stripped, blank runs collapsed, stripped: the text every reader gets."""
-    text = "\n".join([line.rstrip() for line in text.split("\n")])
+    return _collapsed("\n".join([line.rstrip() for line in text.split("\n")]))
+
+
+def _collapsed(text: str) -> str:
     if "\n\n\n" in text:
         text = _BLANK_RUNS.sub("\n\n", text)
     return text.strip()
