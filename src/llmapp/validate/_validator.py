@@ -12,7 +12,7 @@ from typing import Any
 from .._errors import BuildProblem
 from .._source import register
 from ._codegen import Generator
-from ._patterns import explain_timeouts, forget_timeouts
+from ._patterns import Matcher, explain_timeouts, forget_timeouts
 from ._result import Validation, ValidationFailure, ValidationIssue, ValidationSuccess
 from ._runtime import DepthExceeded
 from ._schema_depth import MAX_SCHEMA_DEPTH, depth_problem
@@ -51,6 +51,7 @@ class Validator:
         "_failed",
         "_generator",
         "_namespace",
+        "_searches",
         "_source",
         "_walk",
         "filename",
@@ -72,6 +73,7 @@ class Validator:
         self._generator: Generator | None = generator
         self._expected: str | None = None
         self._failed = generator.failed if generator.recursive else None
+        self._searches = True  # whether the code searches patterns: known with the walker
 
     @property
     def source(self) -> str:
@@ -97,14 +99,16 @@ class Validator:
     def _failure(self, value: object) -> ValidationFailure:
         """The failure for a value the checker refused (or could not judge): every issue."""
         errors: list[ValidationIssue] = []
-        forget_timeouts()
+        if self._searches:
+            forget_timeouts()
         try:
             (self._walk or self._walker())(value, "$input", errors, 0)
         except Exception as error:
             self._stopped(value, errors, error)
         if not errors:
             self._stopped(value, errors, None)
-        explain_timeouts(errors)
+        if self._searches:
+            explain_timeouts(errors)
         if self._failed is not None:
             self._failed.clear()  # the walk used what the checkers noted: a fresh start
         return ValidationFailure(value, errors)
@@ -141,6 +145,8 @@ class Validator:
             self._source += source
             register(self.filename, self._source)
             self._expected = generator.root_expected()
+            # Only a pattern search can give up on a text: without one, nothing to note.
+            self._searches = any(isinstance(value, Matcher) for value in namespace.values())
             written: Walker = namespace[name]
             self._walk = written
             self._generator = None
