@@ -292,6 +292,8 @@ def _collapsed(text: str) -> str:
 
 def _styles(text: str) -> list[str]:
     """The styles whose section hints ``text`` shows, in docstring-parser's order of preference."""
+    if ":" not in text and "---" not in text:
+        return []  # every hint has one or the other: plain text is told at C speed
     padded = "\n" + text
     hints = (("rest", _REST_HINT), ("google", _GOOGLE_HINT), ("numpy", _NUMPY_HINT))
     return [style for style, hint in hints if hint.search(padded)]
