@@ -51,13 +51,14 @@ from llmapp.schema._values import UNREPRESENTABLE, json_value
 __all__ = ["EmittedParameters", "SchemaEmitter", "enum_schema"]
 
 
+Schema = dict[str, Any]
+
+
 class EmittedParameters(NamedTuple):
     """A parameters schema, and whether a ``Human()`` marker sits anywhere in it."""
 
     schema: Schema
     human_marked: bool
-
-Schema = dict[str, Any]
 
 
 class SchemaEmitter:
