@@ -82,11 +82,13 @@ def _llmapp_prepare() -> Callable[[types.ModuleType, int], Phases]:
 
 
 def _llmapp_preloaded_prepare() -> Callable[[types.ModuleType, int], Phases]:
-    """llmapp with every module it may load lazily imported before the clock starts."""
+    """llmapp with every module it may load lazily imported before the clock starts: its
+    own, and docstring-parser, which it imports on the first docstring with sections."""
     import pkgutil
 
     import llmapp
 
+    importlib.import_module("docstring_parser")
     for info in pkgutil.walk_packages(llmapp.__path__, "llmapp."):
         if info.name.endswith("__main__"):
             continue  # runs the command line
