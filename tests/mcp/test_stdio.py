@@ -1,6 +1,6 @@
 """The stdio wire on the event loop's own pipes (``llmapp.mcp._stdio``): lines read whole or
 skipped when too long, a method's ``print`` kept off the wire, the standard descriptors put
-back afterwards, and the SDK's threaded streams used where the loop cannot watch stdin."""
+back afterwards, and the SDK's threaded streams used where the loop cannot watch the wire."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import asyncio
 import json
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -120,24 +121,45 @@ def _message(method: str, params: dict[str, Any], ident: int | None = None) -> s
     return json.dumps(message) + "\n"
 
 
-def test_stdin_from_a_file_is_served_by_the_sdks_streams(tmp_path: Path) -> None:
-    requests = tmp_path / "requests.jsonl"
+def test_stdout_to_a_file_is_served_by_the_sdks_streams(tmp_path: Path) -> None:
+    answers_file = tmp_path / "answers.jsonl"
     hello = {
         "protocolVersion": types.LATEST_PROTOCOL_VERSION,
         "capabilities": {},
         "clientInfo": {"name": "test", "version": "1"},
     }
-    requests.write_text(
+    requests = (
         _message("initialize", hello, 1)
         + _message("notifications/initialized", {})
         + _message("tools/list", {}, 2)
     )
-    with requests.open("rb") as stdin:  # a regular file: no pipe for the loop to watch
-        finished = subprocess.run(
-            command(), stdin=stdin, capture_output=True, env=environment(), cwd=ROOT, timeout=60
+    with answers_file.open("wb") as stdout:  # a regular file: no pipe for the loop to watch
+        server = subprocess.Popen(
+            command(),
+            stdin=subprocess.PIPE,
+            stdout=stdout,
+            stderr=subprocess.DEVNULL,
+            env=environment(),
+            cwd=ROOT,
         )
-    answers = {
-        answer["id"]: answer for answer in map(json.loads, finished.stdout.decode().splitlines())
-    }
+        assert server.stdin is not None
+        server.stdin.write(requests.encode())
+        server.stdin.flush()
+        try:
+            answers = _answers(answers_file, count=2)
+        finally:
+            server.stdin.close()  # the end of stdin stops the server
+            server.wait(timeout=60)
     assert answers[1]["result"]["serverInfo"]["name"] == "Desk"
     assert "count" in {tool["name"] for tool in answers[2]["result"]["tools"]}
+
+
+def _answers(path: Path, count: int, timeout: float = 60.0) -> dict[int, Any]:
+    """The answers written to ``path``, by id, once ``count`` have arrived."""
+    deadline = time.monotonic() + timeout
+    while True:
+        lines = path.read_text().splitlines()
+        complete = [json.loads(line) for line in lines if line.endswith("}")]
+        if len(complete) >= count or time.monotonic() > deadline:
+            return {answer["id"]: answer for answer in complete if "id" in answer}
+        time.sleep(0.05)
