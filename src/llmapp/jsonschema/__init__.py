@@ -1,6 +1,6 @@
 """Reading JSON Schema: the one place every stage asks what a schema says.
 
-A leaf package (it imports nothing else from llmapp but the sentinel): references
+A leaf package (of llmapp it imports only the sentinel and ``_digraph``): references
 and JSON pointers, the definitions a schema refers to and which of them are recursive,
 the keyword table, declared types and the JSON type of a value, schemas that accept
 anything, discriminators, and issue paths in typia's syntax.

@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from llmapp._digraph import on_cycles
+
 from ._refs import is_mapping, ref_name, subschemas
 
 __all__ = ["recursive_definitions", "referenced_definitions", "walk"]
@@ -42,15 +44,4 @@ def recursive_definitions(definitions: Mapping[str, Any]) -> frozenset[str]:
         for name, body in definitions.items()
         if is_mapping(body)
     }
-    cyclic: set[str] = set()
-    for start in edges:
-        pending, seen = list(edges[start]), set()
-        while pending:
-            name = pending.pop()
-            if name == start:
-                cyclic.add(start)
-                break
-            if name not in seen:
-                seen.add(name)
-                pending.extend(edges.get(name, ()))
-    return frozenset(cyclic)
+    return on_cycles(edges)

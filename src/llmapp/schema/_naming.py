@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator, Mapping
 
+from llmapp._digraph import on_cycles
 from llmapp.introspect.model import (
     AliasDef,
     ArrayNode,
@@ -109,16 +110,4 @@ def definition_references(definition: Definition) -> Iterator[TypeKey]:
 def recursive_keys(definitions: Mapping[TypeKey, Definition]) -> frozenset[TypeKey]:
     """Definitions that reach themselves (directly or through others)."""
     edges = {key: set(definition_references(d)) for key, d in definitions.items()}
-    recursive = set()
-    for start in edges:
-        seen: set[TypeKey] = set()
-        stack = list(edges[start])
-        while stack:
-            key = stack.pop()
-            if key == start:
-                recursive.add(start)
-                break
-            if key not in seen:
-                seen.add(key)
-                stack.extend(edges.get(key, ()))
-    return frozenset(recursive)
+    return on_cycles(edges)

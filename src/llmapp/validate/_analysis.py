@@ -25,6 +25,7 @@ from llmapp.jsonschema import (
     ref_name,
 )
 
+from .._digraph import on_cycles, reachable
 from .._errors import BuildProblem
 from ._expected import reference_text
 from ._vocabulary import IN_PLACE, KIND_CHECKED, MAP_VALUED, REF_SIBLINGS
@@ -36,17 +37,6 @@ _KIND_RANKS = {keyword: rank for rank, keyword in enumerate(KIND_CHECKED)}
 _KIND_SET = frozenset(KIND_CHECKED)
 _UNION_LISTS = ("allOf", "anyOf", "oneOf")
 _UNION_SINGLES = ("not", "if", "then", "else")
-
-
-def _reach(edges: dict[str, set[str]], start: str) -> set[str]:
-    seen: set[str] = set()
-    stack = list(edges.get(start, ()))
-    while stack:
-        current = stack.pop()
-        if current not in seen:
-            seen.add(current)
-            stack.extend(edges.get(current, ()))
-    return seen
 
 
 class Analysis:
@@ -136,18 +126,16 @@ class Analysis:
             direct[node.pointer] = {target.pointer for target in self._in_place_refs(node)}
             todo.extend(targets)
         self.targets = frozenset(target for found in edges.values() for target in found)
-        reachable = {pointer: _reach(edges, pointer) for pointer in edges}
-        recursive = frozenset(p for p, seen in reachable.items() if p in seen)
-        reaching = frozenset(
-            p for p, seen in reachable.items() if p in recursive or seen & recursive
-        )
-        for pointer in direct:
-            if pointer in _reach(direct, pointer):
-                self.report(
-                    self.resolver.at(pointer) or self.root,
-                    "",
-                    "a $ref cycle that never looks inside the value (it would recurse forever)",
-                )
+        reached = {pointer: reachable(edges, pointer) for pointer in edges}
+        recursive = frozenset(p for p, seen in reached.items() if p in seen)
+        reaching = frozenset(p for p, seen in reached.items() if p in recursive or seen & recursive)
+        looping = on_cycles(direct)
+        for pointer in (p for p in direct if p in looping):  # in document order
+            self.report(
+                self.resolver.at(pointer) or self.root,
+                "",
+                "a $ref cycle that never looks inside the value (it would recurse forever)",
+            )
         return recursive, reaching
 
     def _in_place_refs(self, node: Node) -> list[Node]:
