@@ -175,6 +175,7 @@ class _ClassReader:
         self.problems: list[BuildProblem] = []
         self._taken = 0  # builder problems already moved to ``problems``
         self._localns: dict[type, dict[str, Any]] = {}
+        self._resolved: dict[tuple[Any, int, int], Any] = {}
 
     def finish(self, methods: tuple[MethodSpec, ...]) -> ClassSpec:
         graph = self.builder.graph()
@@ -204,6 +205,14 @@ class _ClassReader:
         )
         self._take_builder_problems()
         return node
+
+    def resolve(self, annotation: str | typing.ForwardRef, scope: _Scope) -> Any:
+        """A string annotation's value; the methods of a class repeat the same few, in the
+        same namespaces, so each is evaluated once (failures are not kept)."""
+        key = (annotation, id(scope.globalns), id(scope.localns))
+        if key not in self._resolved:
+            self._resolved[key] = resolve_forward(annotation, scope.globalns, scope.localns)
+        return self._resolved[key]
 
     def localns(self, owner: type) -> dict[str, Any]:
         """The owner's namespace minus its methods: a method named ``date`` never hides a type."""
@@ -405,7 +414,7 @@ class _MethodReader:
         if not isinstance(annotation, (str, typing.ForwardRef)):
             return annotation
         try:
-            return resolve_forward(annotation, self.scope.globalns, self.scope.localns)
+            return self.reader.resolve(annotation, self.scope)
         except NameError as error:
             name = getattr(error, "name", None) or _missing_name(error, annotation)
             self.reader.problem(location, f"unresolvable forward reference {name!r}")
