@@ -114,6 +114,52 @@ def test_after_serving_the_standard_descriptors_are_back(tmp_path: Path) -> None
     assert finished.stdout.decode().strip() == ("after serve: stdout is back, stdin blocking: True")
 
 
+REFUSED = """
+import asyncio.base_events
+import llmapp.mcp
+from llmapp import llm_application
+
+
+async def refuse(self, protocol_factory, pipe):
+    raise OSError("this loop takes no pipes")
+
+
+asyncio.base_events.BaseEventLoop.connect_read_pipe = refuse
+
+
+@llm_application
+class Echo:
+    def echo(self, word: str) -> str:
+        \"\"\"Say a word back.\"\"\"
+        return word
+
+
+llmapp.mcp.serve(Echo, Echo())
+"""
+
+
+def test_a_loop_that_refuses_the_pipes_falls_back_to_the_sdks_streams(tmp_path: Path) -> None:
+    script = tmp_path / "refused.py"
+    script.write_text(REFUSED)
+    errors = tmp_path / "stderr.txt"
+
+    async def main() -> Any:
+        server = StdioServerParameters(
+            command=sys.executable, args=[str(script)], env=environment(), cwd=ROOT
+        )
+        with errors.open("w") as errlog:
+            async with (
+                stdio_client(server, errlog=errlog) as (read, write),
+                ClientSession(read, write) as session,
+            ):
+                await session.initialize()
+                return await session.call_tool("echo", {"word": "still here"})
+
+    answer = anyio.run(main)
+    assert answer.structured_content == {"result": "still here"}
+    assert "served through the SDK's threads: this loop takes no pipes" in errors.read_text()
+
+
 def _message(method: str, params: dict[str, Any], ident: int | None = None) -> str:
     message: dict[str, Any] = {"jsonrpc": "2.0", "method": method, "params": params}
     if ident is not None:

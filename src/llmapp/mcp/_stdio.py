@@ -110,18 +110,39 @@ async def loop_streams() -> AsyncIterator[tuple[LineReader, LineWriter] | None]:
     if not _watchable():
         yield None
         return
-    loop = asyncio.get_running_loop()
-    with _claimed(0, os.O_RDONLY) as wire_in, _claimed(1, os.O_WRONLY) as wire_out:
-        reader = asyncio.StreamReader(limit=LINE_LIMIT)
-        read_transport, _ = await loop.connect_read_pipe(
-            lambda: asyncio.StreamReaderProtocol(reader), wire_in
-        )
-        write_transport, flow = await loop.connect_write_pipe(_FlowControl, wire_out)
+    with contextlib.ExitStack() as claims:
+        try:
+            wire_in = claims.enter_context(_claimed(0, os.O_RDONLY))
+            wire_out = claims.enter_context(_claimed(1, os.O_WRONLY))
+            opened = await _opened(wire_in, wire_out)
+        except (OSError, ValueError) as error:  # the loop refused the wire after all
+            claims.close()  # the descriptors are put back before the SDK claims them
+            _log.warning("stdio served through the SDK's threads: %s", error)
+            yield None
+            return
+        reader, read_transport, write_transport, flow = opened
         try:
             yield LineReader(reader), LineWriter(write_transport, flow)
         finally:
             read_transport.close()
             await _closed(write_transport, flow)
+
+
+async def _opened(
+    wire_in: IO[bytes], wire_out: IO[bytes]
+) -> tuple[asyncio.StreamReader, asyncio.BaseTransport, asyncio.WriteTransport, _FlowControl]:
+    """The loop's read and write transports on the two wires."""
+    loop = asyncio.get_running_loop()
+    reader = asyncio.StreamReader(limit=LINE_LIMIT)
+    read_transport, _ = await loop.connect_read_pipe(
+        lambda: asyncio.StreamReaderProtocol(reader), wire_in
+    )
+    try:
+        write_transport, flow = await loop.connect_write_pipe(_FlowControl, wire_out)
+    except BaseException:
+        read_transport.close()
+        raise
+    return reader, read_transport, write_transport, flow
 
 
 async def _closed(transport: asyncio.WriteTransport, flow: _FlowControl) -> None:
@@ -159,9 +180,15 @@ def _claimed(fd: int, mode: int) -> Iterator[IO[bytes]]:
     import fcntl  # POSIX only, as is this path
 
     saved = fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 3)  # above 0-2, even if one is closed
-    stand_in = _stand_in(mode)
-    os.dup2(stand_in, fd)
-    os.close(stand_in)
+    try:
+        stand_in = _stand_in(mode)
+        try:
+            os.dup2(stand_in, fd)
+        finally:
+            os.close(stand_in)
+    except OSError:
+        os.close(saved)
+        raise
     try:
         wire = fcntl.fcntl(saved, fcntl.F_DUPFD_CLOEXEC, 3)
         yield os.fdopen(wire, _FILE_MODES[mode], buffering=0)
