@@ -76,9 +76,13 @@ print("after serve: stdout is back, stdin blocking:", __import__("os").get_block
 """
 
 
-def test_a_methods_print_goes_to_stderr_not_the_wire(tmp_path: Path) -> None:
-    script = tmp_path / "noisy.py"
-    script.write_text(PRINTING)
+def _call_served(
+    tmp_path: Path, source: str, tool: str, arguments: dict[str, Any]
+) -> tuple[Any, str]:
+    """Serve ``source`` (a script) in a subprocess, call one tool through the SDK's own
+    client over stdio, and return the answer with what the server wrote to stderr."""
+    script = tmp_path / "served_script.py"
+    script.write_text(source)
     errors = tmp_path / "stderr.txt"
 
     async def main() -> Any:
@@ -91,12 +95,17 @@ def test_a_methods_print_goes_to_stderr_not_the_wire(tmp_path: Path) -> None:
                 ClientSession(read, write) as session,
             ):
                 await session.initialize()
-                return await session.call_tool("shout", {"word": "hello"})
+                return await session.call_tool(tool, arguments)
 
     answer = anyio.run(main)
+    return answer, errors.read_text()
+
+
+def test_a_methods_print_goes_to_stderr_not_the_wire(tmp_path: Path) -> None:
+    answer, errors = _call_served(tmp_path, PRINTING, "shout", {"word": "hello"})
     assert not answer.is_error
     assert answer.structured_content == {"result": "HELLO"}
-    assert "stray output from hello" in errors.read_text()
+    assert "stray output from hello" in errors
 
 
 def test_after_serving_the_standard_descriptors_are_back(tmp_path: Path) -> None:
@@ -139,25 +148,9 @@ llmapp.mcp.serve(Echo, Echo())
 
 
 def test_a_loop_that_refuses_the_pipes_falls_back_to_the_sdks_streams(tmp_path: Path) -> None:
-    script = tmp_path / "refused.py"
-    script.write_text(REFUSED)
-    errors = tmp_path / "stderr.txt"
-
-    async def main() -> Any:
-        server = StdioServerParameters(
-            command=sys.executable, args=[str(script)], env=environment(), cwd=ROOT
-        )
-        with errors.open("w") as errlog:
-            async with (
-                stdio_client(server, errlog=errlog) as (read, write),
-                ClientSession(read, write) as session,
-            ):
-                await session.initialize()
-                return await session.call_tool("echo", {"word": "still here"})
-
-    answer = anyio.run(main)
+    answer, errors = _call_served(tmp_path, REFUSED, "echo", {"word": "still here"})
     assert answer.structured_content == {"result": "still here"}
-    assert "served through the SDK's threads: this loop takes no pipes" in errors.read_text()
+    assert "served through the SDK's threads: this loop takes no pipes" in errors
 
 
 def _message(method: str, params: dict[str, Any], ident: int | None = None) -> str:
