@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
-from llmapp.jsonschema import recursive_definitions, referenced_definitions, walk
+from llmapp.jsonschema import (
+    reachable_definitions,
+    recursive_definitions,
+    referenced_definitions,
+    walk,
+)
 
 DEFS = {
     "Tree": {"type": "object", "properties": {"children": {"items": {"$ref": "#/$defs/Tree"}}}},
@@ -34,3 +39,22 @@ def test_referenced_definitions_are_the_direct_ones() -> None:
 def test_walk_yields_every_subschema_with_its_pointer_tokens() -> None:
     found = [tokens for tokens, _ in walk(DEFS["Tree"])]
     assert found == [(), ("properties", "children"), ("properties", "children", "items")]
+
+
+def test_reachable_definitions_follow_references_through_definitions() -> None:
+    assert reachable_definitions({"$ref": "#/$defs/Leaf"}, DEFS) == {"Leaf", "Tree"}
+    assert reachable_definitions({"$ref": "#/$defs/Missing"}, DEFS) == set()
+    assert reachable_definitions(DEFS["Data"], DEFS) == set()
+
+
+def test_skipped_subschemas_are_not_looked_into() -> None:
+    schema = {
+        "properties": {
+            "mine": {"$ref": "#/$defs/Even"},
+            "theirs": {"x-human": True, "items": {"$ref": "#/$defs/Tree"}},
+        }
+    }
+    human = lambda node: node.get("x-human") is True  # noqa: E731
+    assert reachable_definitions(schema, DEFS) == {"Even", "Odd", "Tree"}
+    assert reachable_definitions(schema, DEFS, human) == {"Even", "Odd"}
+    assert [tokens for tokens, _ in walk(schema, (), human)] == [(), ("properties", "mine")]

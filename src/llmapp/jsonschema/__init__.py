@@ -17,7 +17,12 @@ from llmapp._sentinels import MISSING
 
 if TYPE_CHECKING:
     from ._discriminator import Discriminator, discriminator
-    from ._graph import recursive_definitions, referenced_definitions, walk
+    from ._graph import (
+        reachable_definitions,
+        recursive_definitions,
+        referenced_definitions,
+        walk,
+    )
     from ._keywords import KEYWORDS, Keyword, keywords
     from ._normalise import Problem, normalise
     from ._path import ROOT, Path, Segment, step
@@ -45,7 +50,10 @@ if TYPE_CHECKING:
 # discriminator rule unless a schema asks for them.
 _LAZY = {
     **dict.fromkeys(("Discriminator", "discriminator"), "._discriminator"),
-    **dict.fromkeys(("recursive_definitions", "referenced_definitions", "walk"), "._graph"),
+    **dict.fromkeys(
+        ("reachable_definitions", "recursive_definitions", "referenced_definitions", "walk"),
+        "._graph",
+    ),
     **dict.fromkeys(("KEYWORDS", "Keyword", "keywords"), "._keywords"),
     **dict.fromkeys(("Problem", "normalise"), "._normalise"),
     **dict.fromkeys(("ROOT", "Path", "Segment", "step"), "._path"),
@@ -96,6 +104,7 @@ __all__ = [
     "normalise",
     "pointer_from",
     "pointer_tokens",
+    "reachable_definitions",
     "recursive_definitions",
     "ref_name",
     "referenced_definitions",

@@ -224,8 +224,8 @@ def make_strict(
     # Unrolled references may leave definitions nothing points at any more: drop them,
     # so they are neither sent nor reported. Those only human-side values reach stay as
     # they are.
-    used = _reachable(result, defs, strict.human)
-    kept = _reachable(result, defs, _nobody) - used
+    used = jsonschema.reachable_definitions(result, defs, strict.human)
+    kept = jsonschema.reachable_definitions(result, defs) - used
     if used or kept:
         strict.in_definition = True
         result["$defs"] = {
@@ -234,34 +234,3 @@ def make_strict(
             if name in used or name in kept
         }
     return result
-
-
-def _references(node: Any, skip: Predicate) -> list[str]:
-    """The definition names ``node`` refers to, not looking inside nodes ``skip`` accepts."""
-    found: list[str] = []
-    pending = [node]
-    while pending:
-        node = pending.pop()
-        if isinstance(node, Mapping):
-            if skip(node):
-                continue
-            ref = node.get("$ref")
-            name = jsonschema.ref_name(ref) if isinstance(ref, str) else None
-            if name is not None:
-                found.append(name)
-            pending.extend(node.values())
-        elif isinstance(node, list):
-            pending.extend(node)
-    return found
-
-
-def _reachable(root: Any, defs: Mapping[str, Any], skip: Predicate) -> set[str]:
-    """Names of the definitions ``root`` refers to, directly or through other definitions."""
-    found: set[str] = set()
-    pending = [root]
-    while pending:
-        for name in _references(pending.pop(), skip):
-            if name not in found and name in defs:
-                found.add(name)
-                pending.append(defs[name])
-    return found

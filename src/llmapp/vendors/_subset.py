@@ -31,9 +31,9 @@ from llmapp.jsonschema import (
     declared_types,
     is_mapping,
     pointer_from,
+    reachable_definitions,
     recursive_definitions,
     ref_name,
-    referenced_definitions,
     walk,
 )
 
@@ -274,11 +274,8 @@ def inline_refs(
         return transform(node, visit)
 
     body = visit({k: v for k, v in schema.items() if k != "$defs"})
-    while True:  # definitions still referenced may reach others
-        reached = {n for name in kept for n in referenced_definitions(defs.get(name, {}))} - kept
-        if not reached:
-            break
-        kept |= reached
+    # Definitions still referenced may reach others.
+    kept |= {n for name in kept if name in defs for n in reachable_definitions(defs[name], defs)}
     if kept:
         body["$defs"] = {name: visit(sub) for name, sub in defs.items() if name in kept}
     return body, kept & cyclic
