@@ -223,8 +223,11 @@ def resolve_forward(
         raise NameError(f"name {source!r} is not defined", name=source)
     # A module's own dict serves as it is (as typing.get_type_hints does); anything else
     # is copied, since eval needs a dict and adds ``__builtins__`` to one that lacks it.
-    namespace = globalns if type(globalns) is dict and "__builtins__" in globalns else None
-    return eval(_compile(source), namespace or dict(globalns or {}), dict(localns or {}))
+    if type(globalns) is dict and "__builtins__" in globalns:
+        namespace = globalns
+    else:
+        namespace = dict(globalns or {})
+    return eval(_compile(source), namespace, dict(localns or {}))
 
 
 def typevar_maps(cls: type, args: tuple[Any, ...]) -> dict[type, dict[Any, Any]]:
