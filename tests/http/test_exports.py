@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from typing import Any
+
+import pytest
 
 import llmapp.http
+import llmapp.validate
 
 
 def test_all_is_sorted_unique_and_resolves() -> None:
@@ -20,13 +24,22 @@ def test_import_loads_neither_httpx_nor_yaml() -> None:
     assert out.stdout.strip() == "[]"
 
 
-def test_building_compiles_no_validator() -> None:
+def test_building_compiles_no_validator(monkeypatch: pytest.MonkeyPatch) -> None:
+    compiled: list[object] = []
+    real = llmapp.validate.validator
+
+    def counting(schema: Any, **options: Any) -> Any:
+        compiled.append(schema)
+        return real(schema, **options)
+
+    monkeypatch.setattr(llmapp.validate, "validator", counting)
     document = {
         "openapi": "3.1.0",
         "info": {"title": "t", "version": "1"},
         "paths": {"/a/{id}": {"get": {"responses": {"200": {"description": "ok"}}}}},
     }
     (function,) = llmapp.http.application(document).functions
-    assert function._validator is None
+    assert compiled == []
     assert function.validate({"id": "x"}).success
-    assert function._validator is not None
+    assert function.validate({"id": "y"}).success
+    assert compiled == [function.parameters]  # once, on first use

@@ -49,16 +49,17 @@ class OnFirstUse(Generic[T, R]):
         check(arguments)                                # compiles, then validates
     """
 
-    __slots__ = ("_compiled", "_source", "compile")
+    __slots__ = ("_compiled", "compile", "source")
 
     def __init__(self, compile: Callable[[Any], Callable[[T], R]], source: Any) -> None:
         self.compile = compile
-        self._source = source
+        self.source = source
+        """What ``compile`` is given (a validator's schema)."""
         self._compiled: Callable[[T], R] | None = None
 
     def __call__(self, value: T) -> R:
         if self._compiled is None:
-            self._compiled = self.compile(self._source)
+            self._compiled = self.compile(self.source)
         return self._compiled(value)
 
 

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path as FilePath
 from typing import TYPE_CHECKING, Any, Literal
 
 from llmapp import Separated
+from llmapp.app._function import OnFirstUse, compile_validator
 from llmapp.http._compose import Draft, describe, draft
 from llmapp.http._document import load
 from llmapp.http._function import HttpLlmFunction, OperationError
@@ -194,11 +195,10 @@ def _named(
         for each, _ in built
     ]
     names = assign_names(namings, config.max_length, config.naming == "operationId")
-    functions = []
-    for (_, function), name in zip(built, names, strict=True):
-        function.name = name
-        function.hook = config.validate.get(name)
-        functions.append(function)
+    functions = [
+        replace(function, name=name, hook=config.validate.get(name))
+        for (_, function), name in zip(built, names, strict=True)
+    ]
     unknown = sorted(set(config.validate) - set(names))
     if unknown:
         raise ValueError(f"validation hooks name no function: {unknown}")
@@ -292,26 +292,24 @@ def _assemble(
         _route=route,
     )
     if config.strict:
-        strict_problems = _make_strict(function)
+        strict, strict_problems = _strict_form(parameters)
         if strict_problems:
             return ("strict", [f"{each.operation.where}: {p}" for p in strict_problems])
+        function = replace(function, parameters=strict, validation_parameters=parameters)
     predicate = _predicate(config.separate, route)
     if predicate is not None:
-        function.separated = _separate(function, predicate)
+        function = replace(function, separated=_separate(function, predicate))
     return function
 
 
-def _make_strict(function: HttpLlmFunction) -> list[str]:
+def _strict_form(parameters: Schema) -> tuple[Schema, list[str]]:
+    """The strict form of the parameters, and what strict mode cannot express."""
     problems: list[str] = []
 
     def report(path: str, reason: str, in_definition: bool) -> None:
         problems.append(f"{path or 'parameters'}: {reason}")
 
-    strict = make_strict(_closed(function.parameters), report)
-    if not problems:
-        function.validation_parameters = function.parameters
-        function.parameters = strict
-    return problems
+    return make_strict(_closed(parameters), report), problems
 
 
 def _closed(schema: Any) -> Any:
@@ -350,25 +348,9 @@ def _predicate(separate: SchemaPredicate | None, route: Any) -> SchemaPredicate 
 
 
 def _separate(function: HttpLlmFunction, predicate: SchemaPredicate) -> Separated | None:
-    from llmapp import validator  # the compiler loads on first validation
-
     llm, human = split_parameters(function.parameters, predicate)
     if human is None:
         return None
     checked = function.validation_parameters
     llm_checked = split_parameters(checked, predicate)[0] if checked is not None else llm
-    return Separated(llm=llm, human=human, validate=_Lazy(llm_checked, validator))
-
-
-class _Lazy:
-    """Compiles the LLM side's validator on first use, so building stays cheap."""
-
-    def __init__(self, schema: Schema, compile: Callable[[Schema], Any]) -> None:
-        self.schema = schema
-        self._compile = compile
-        self._compiled: Any = None
-
-    def __call__(self, value: Any) -> Any:
-        if self._compiled is None:
-            self._compiled = self._compile(self.schema)
-        return self._compiled(value)
+    return Separated(llm=llm, human=human, validate=OnFirstUse(compile_validator, llm_checked))

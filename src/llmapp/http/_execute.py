@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from llmapp import CallResult, ValidationFailure, coerce
 from llmapp._errors import ExecutionError, LlmappError
 from llmapp.app import read_arguments, unknown_function
+from llmapp.app._function import OnFirstUse
 from llmapp.app._merge import join
 from llmapp.explain import feedback
 from llmapp.http._function import HttpLlmFunction
@@ -297,7 +298,8 @@ def _validated(function: HttpLlmFunction, arguments: Any) -> Any:
     data, _ = read
     separated = function.separated
     check = separated.validate if separated is not None else None
-    schema = getattr(check, "schema", None) or function.checked_parameters
+    # The model's side is repaired against the schema its validator checks.
+    schema = check.source if isinstance(check, OnFirstUse) else function.checked_parameters
     repaired = coerce(data, schema)
     validation: Validation
     if function.hook is None and check is not None:

@@ -7,8 +7,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from llmapp import ValidationFailure, ValidationIssue, ValidationSuccess
 from llmapp.app import function_data
+from llmapp.app._function import OnFirstUse, compile_validator, run_hook
 
 if TYPE_CHECKING:
     from llmapp import Separated, Validation
@@ -85,9 +85,10 @@ class Route:
     success: str | None = None
 
 
-@dataclass(eq=False)
+@dataclass(frozen=True, eq=False)
 class HttpLlmFunction:
-    """An operation of an OpenAPI document as a function the LLM may call.
+    """An operation of an OpenAPI document as a function the LLM may call; immutable
+    once built.
 
     It has the attributes of a class application's function, so validation, feedback,
     separation and the vendor exports treat both alike.
@@ -123,7 +124,12 @@ class HttpLlmFunction:
     summary: str | None = None
     _operation: Mapping[str, Any] = field(default_factory=dict, repr=False)
     _route: Route | None = field(default=None, repr=False)
-    _validator: Callable[[Any], Validation] | None = field(default=None, init=False, repr=False)
+    _generated: Callable[[Any], Validation] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        # Frozen: the derived validator is set once, here (compiled on first use).
+        generated = OnFirstUse(compile_validator, self.checked_parameters)
+        object.__setattr__(self, "_generated", generated)
 
     @property
     def checked_parameters(self) -> Schema:
@@ -134,17 +140,12 @@ class HttpLlmFunction:
     def validate(self, arguments: Any) -> Validation:
         """Check arguments against the parameters (or the hook); never raises."""
         if self.hook is not None:
-            return _run_hook(self.hook, arguments)
-        return self.validate_types(arguments)
+            return run_hook(self.hook, arguments)
+        return self._generated(arguments)
 
     def validate_types(self, arguments: Any) -> Validation:
         """The generated validation alone, whatever hook the function has."""
-        check = self._validator
-        if check is None:
-            from llmapp import validator  # the compiler loads on first validation
-
-            check = self._validator = validator(self.checked_parameters)
-        return check(arguments)
+        return self._generated(arguments)
 
     def operation(self) -> Mapping[str, Any]:
         """The operation as normalised from the document (3.1 form, references kept)."""
@@ -185,16 +186,3 @@ class OperationError:
 
     def __str__(self) -> str:
         return f"{self.method.upper()} {self.path}: " + "; ".join(self.messages)
-
-
-def _run_hook(hook: Callable[[Any], Validation], arguments: Any) -> Validation:
-    try:
-        outcome: object = hook(arguments)
-    except Exception as error:  # a hook's bug is reported, never propagated
-        reason = f"validation hook raised {type(error).__name__}: {error}"
-    else:
-        if isinstance(outcome, (ValidationSuccess, ValidationFailure)):
-            return outcome
-        reason = f"validation hook returned {type(outcome).__name__}, not a Validation"
-    issue = ValidationIssue("$input", "valid arguments", arguments, description=reason)
-    return ValidationFailure(arguments, [issue])
