@@ -25,6 +25,7 @@ from typing import Any
 
 from llmapp._errors import ExecutionError, LlmappError
 from llmapp.app import function_data
+from llmapp.app._function import OnFirstUse, compile_validator
 from llmapp.jsonschema import (
     declared_types,
     is_mapping,
@@ -74,13 +75,16 @@ class McpLlmFunction:
     separated: None = None
     source_parameters: Schema | None = field(default=None, repr=False)
     _check: Callable[[Any], Any] | None = field(default=None, repr=False)
+    """The validator, compiled while converting the tool (to report a schema it refuses);
+    compiled on first use when the function is made directly."""
+
+    def __post_init__(self) -> None:
+        if self._check is None:
+            self._check = OnFirstUse(compile_validator, self.parameters)
 
     def validate(self, arguments: Any) -> Any:
         """Check arguments against ``parameters``; a ``Validation``, never raises."""
-        if self._check is None:
-            from llmapp.validate import validator
-
-            self._check = validator(self.parameters)
+        assert self._check is not None
         return self._check(arguments)
 
     def to_dict(self) -> dict[str, Any]:
