@@ -22,6 +22,8 @@ from functools import lru_cache
 from types import CodeType
 from typing import Any
 
+from llmapp._fresh import fresh_name
+
 __all__ = ["Emitter", "compile_function", "describe", "literal", "register"]
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9_]")
@@ -128,10 +130,7 @@ class Emitter:
         stem = _UNSAFE.sub("_", hint)[:40] or "_"
         if stem[0].isdigit():
             stem = "_" + stem
-        candidate, counter = stem, 1
-        while candidate in self._taken:
-            counter += 1
-            candidate = f"{stem}_{counter}"
+        candidate = fresh_name(stem, self._taken)
         self._taken.add(candidate)
         return candidate
 

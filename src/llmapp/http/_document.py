@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from llmapp._errors import LlmappError
+from llmapp._fresh import fresh_name
 from llmapp.jsonschema import MISSING, escape_token, is_mapping, resolve_pointer
 
 __all__ = ["DocumentError", "load"]
@@ -158,9 +159,4 @@ class _Bundler:
         return node
 
     def fresh(self, base: str) -> str:
-        taken = self.section()
-        name, counter = base, 1
-        while name in taken:
-            counter += 1
-            name = f"{base}_{counter}"
-        return name
+        return fresh_name(base, self.section())

@@ -27,6 +27,8 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from llmapp._fresh import fresh_name
+
 __all__ = ["Naming", "assign_names", "identifier_key"]
 
 _RESERVED = frozenset(
@@ -191,10 +193,7 @@ def assign_names(namings: Sequence[Naming], max_length: int, operation_id: bool)
             base = _clean(naming.operation_id)
         else:
             base = _clean("_".join(naming.accessor))
-        name, counter = base, 1
-        while name in taken:
-            counter += 1
-            name = f"{base}_{counter}"
+        name = fresh_name(base, taken)
         taken.add(name)
         names.append(name)
     for index, naming in enumerate(namings):

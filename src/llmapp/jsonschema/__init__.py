@@ -1,9 +1,9 @@
 """Reading JSON Schema: the one place every stage asks what a schema says.
 
-A leaf package (of llmapp it imports only the sentinel and ``_digraph``): references
-and JSON pointers, the definitions a schema refers to and which of them are recursive,
-the keyword table, declared types and the JSON type of a value, schemas that accept
-anything, discriminators, and issue paths in typia's syntax.
+A leaf package (of llmapp it imports only the sentinel, ``_digraph`` and ``_fresh``):
+references and JSON pointers, the definitions a schema refers to and which of them are
+recursive, the keyword table, declared types and the JSON type of a value, schemas that
+accept anything, discriminators, and issue paths in typia's syntax.
 The validator, coercion, separation, feedback and the ``vendors``, ``mcp`` and
 ``http`` packages all read schemas through it, so they agree on what a schema means.
 """

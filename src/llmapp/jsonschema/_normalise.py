@@ -32,6 +32,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from llmapp._fresh import fresh_name
 from llmapp.jsonschema._keywords import keywords
 from llmapp.jsonschema._pointer import escape_token, unescape_token
 from llmapp.jsonschema._refs import Resolver, is_mapping, name_of
@@ -175,10 +176,7 @@ class _Normaliser:
     def fresh(self, pointer: str) -> str:
         """A name for a target not yet in ``$defs``: its definition name where it has one."""
         base = name_of(pointer) or _last_token(pointer) or "Root"
-        name, counter = base, 1
-        while name in self.taken:
-            counter += 1
-            name = f"{base}_{counter}"
+        name = fresh_name(base, self.taken)
         self.taken.add(name)
         return name
 

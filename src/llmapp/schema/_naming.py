@@ -13,6 +13,7 @@ import re
 from collections.abc import Iterable, Iterator, Mapping
 
 from llmapp._digraph import on_cycles
+from llmapp._fresh import fresh_name
 from llmapp.introspect.model import (
     AliasDef,
     ArrayNode,
@@ -65,10 +66,8 @@ def assign_names(definitions: Mapping[TypeKey, Definition]) -> dict[TypeKey, str
     taken: set[str] = set()
     names: dict[TypeKey, str] = {}
     for name, _, key in sorted(proposed, key=lambda entry: (entry[0], entry[1])):
-        unique, counter = name, 1
-        while unique in taken:  # a qualified name that equals some other type's plain name
-            counter += 1
-            unique = f"{name}_{counter}"
+        # A qualified name may equal some other type's plain name.
+        unique = fresh_name(name, taken)
         taken.add(unique)
         names[key] = unique
     return names
