@@ -53,12 +53,12 @@ class Record:
         cls._required = frozenset(required)
 
     def __init__(self, **values: Any) -> None:
-        cls = type(self)
-        if not cls._required <= values.keys() or not values.keys() <= cls._defaults.keys():
-            _refuse(cls, values)
         state = self.__dict__
-        state.update(cls._defaults)
+        state.update(self._defaults)
         state.update(values)
+        # An unknown keyword adds an entry; a missing required one is absent from values.
+        if len(state) != len(self._defaults) or not values.keys() >= self._required:
+            _refuse(type(self), values)
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise dataclasses.FrozenInstanceError(f"cannot assign to field {name!r}")
