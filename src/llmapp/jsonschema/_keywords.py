@@ -12,8 +12,7 @@ single subschemas first, then lists, then maps, each group in row order.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, NamedTuple
 
 __all__ = [
     "ANNOTATION",
@@ -37,9 +36,9 @@ ASSERTION: Kind = "assertion"
 ANNOTATION: Kind = "annotation"
 
 
-@dataclass(frozen=True)
-class Keyword:
-    """One keyword.
+class Keyword(NamedTuple):
+    """One keyword (a named tuple: rows are read at import, where a dataclass's
+    generated methods cost more than the whole table).
 
     Attributes:
         name: the keyword as schemas spell it.
