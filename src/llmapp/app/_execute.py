@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from llmapp import convert, explain, repair
 from llmapp._errors import ExecutionError
+from llmapp._record import Record
 from llmapp._sentinels import MISSING
 from llmapp.app._arguments import read_arguments
 from llmapp.app._function import LlmFunction
@@ -47,8 +48,7 @@ _MIN_HIDDEN: Final = 4
 Schema = dict[str, Any]
 
 
-@dataclass(frozen=True)
-class Plan:
+class Plan(Record):
     """How one function's calls run: every step, decided once when the application is built.
 
     Attributes:

@@ -26,7 +26,7 @@ from functools import cache, lru_cache
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
-from llmapp.introspect._record import Record
+from llmapp._record import Record
 
 if TYPE_CHECKING:
     import docstring_parser

@@ -28,6 +28,7 @@ from typing import Any, Literal
 import typing_extensions as te
 
 from llmapp._errors import BuildProblem, class_location
+from llmapp._record import Record
 from llmapp.introspect._compat import (
     get_args,
     get_origin,
@@ -36,7 +37,6 @@ from llmapp.introspect._compat import (
     type_display,
 )
 from llmapp.introspect._docstrings import DocInfo, DocstringWarning, parse_docstring
-from llmapp.introspect._record import Record
 from llmapp.introspect._types import TypeBuilder
 from llmapp.introspect.model import (
     NO_DEFAULT,

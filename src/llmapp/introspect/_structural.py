@@ -19,9 +19,9 @@ from typing import Any, Protocol
 
 import typing_extensions as te
 
+from llmapp._record import Record
 from llmapp._scalar_types import Form, scalar_of
 from llmapp.introspect import _compat
-from llmapp.introspect._record import Record
 from llmapp.introspect.model import (
     NO_META,
     AnyNode,

@@ -14,8 +14,8 @@ from collections.abc import Hashable, Mapping
 from types import MappingProxyType
 from typing import Any, Literal
 
+from llmapp._record import Record
 from llmapp._sentinels import MISSING
-from llmapp.introspect._record import Record
 
 __all__ = [
     "NO_DEFAULT",

@@ -6,7 +6,7 @@ import dataclasses
 
 import pytest
 
-from llmapp.introspect._record import Record, replace
+from llmapp._record import Record, replace
 
 
 class _Point(Record):
