@@ -42,6 +42,12 @@ CHILD = Path(__file__).with_name("_verdicts.py")
 BASE = "1d22dbe"
 FORMAT_FILES = ("llmapp/_scalar_types.py", "llmapp/_iso8601.py", "llmapp/validate/_formats.py")
 """The format checks: the scalar-type table and what the validator adds to it."""
+FORMAT_ENGINE = {
+    "llmapp/validate/_ecma.py": "llmapp/validate/_ecma.py",
+    "llmapp/validate/_patterns.py": "llmapp/validate/_formats_patterns.py",
+}
+"""What ``format: "regex"`` runs on (``_formats`` asks ``_patterns.is_pattern``), copied
+beside the base commit's own pattern engine, which its ``pattern`` keyword keeps."""
 
 Entry = tuple[str, Any, list[Any]]
 
@@ -136,6 +142,22 @@ def compare(
     return counts, differences[: max(show, 0)]
 
 
+def _current_formats(old_src: Path) -> None:
+    """Give the base commit's tree (``old_src``) this tree's format checks."""
+    for name in FORMAT_FILES:
+        (old_src / name).write_bytes((ROOT / "src" / name).read_bytes())
+    for name, copy in FORMAT_ENGINE.items():
+        (old_src / copy).write_bytes((ROOT / "src" / name).read_bytes())
+    formats = old_src / "llmapp/validate/_formats.py"
+    text = formats.read_text(encoding="utf-8")
+    engine = "from ._patterns import is_pattern\n"
+    if engine not in text:
+        raise RuntimeError(
+            f"{formats.name} no longer imports {engine.strip()!r}: update FORMAT_ENGINE"
+        )
+    formats.write_text(text.replace(engine, "from ._formats_patterns import is_pattern\n"))
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--base", default=BASE, help="the commit to compare with")
@@ -159,8 +181,7 @@ def main(argv: list[str] | None = None) -> int:
         ).stdout
         subprocess.run(["tar", "-x", "-C", str(work)], input=archive, check=True)
         if options.formats == "current":
-            for name in FORMAT_FILES:
-                (work / "src" / name).write_bytes((ROOT / "src" / name).read_bytes())
+            _current_formats(work / "src")
         source = work / "entries.pickle"
         with source.open("wb") as file:
             pickle.dump(made, file)
