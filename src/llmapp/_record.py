@@ -1,5 +1,6 @@
 """Frozen keyword-only records: the base class of llmapp's internal value classes (the
-type model in ``introspect/model.py``, each function's execution ``Plan``).
+type model in ``introspect/model.py``, each function's execution ``Plan``) and of the
+``Annotated`` markers (``llmapp.markers``, which give themselves positional constructors).
 
 A record class declares its fields as annotations, with optional defaults, exactly as a
 ``@dataclass(frozen=True, kw_only=True)`` would (``typing.dataclass_transform`` tells
@@ -12,8 +13,9 @@ Why not ``dataclasses``: a dataclass writes and compiles several methods per cla
 the class is defined (about 0.9 ms for a frozen one on the benchmark machine), and for
 the type model's twenty-odd classes that was the largest part of a cold
 ``application()`` spent importing (``python -m benchmarks.cold_start --importtime``).
-Declaring a record runs no code but reading its annotations. Public classes stay
-dataclasses: users may rely on ``dataclasses.fields`` and ``replace``.
+Declaring a record runs no code but reading its annotations. The public classes that
+users take apart (``LlmFunction``, the results) stay dataclasses: users may rely on
+``dataclasses.fields`` and ``replace``.
 """
 
 from __future__ import annotations
