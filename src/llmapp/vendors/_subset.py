@@ -255,7 +255,7 @@ def inline_refs(
         recursive definitions that had to stay references.
     """
     defs = definitions(schema)
-    cyclic = recursive_definitions(definitions(schema))
+    cyclic = recursive_definitions(defs)
     kept: set[str] = set()
 
     def visit(node: Any) -> Any:

@@ -188,10 +188,11 @@ def _node_refusals(node: Mapping[str, Any]) -> list[str]:
 
 def _required_cycles(schema: Mapping[str, Any]) -> list[Refusal]:
     """Required properties of a recursive definition that lead straight back into a cycle."""
-    cyclic = recursive_definitions(definitions(schema))
+    defs = definitions(schema)
+    cyclic = recursive_definitions(defs)
     found: list[Refusal] = []
     for name in sorted(cyclic):
-        for tokens, node in walk(definitions(schema)[name], ("$defs", name)):
+        for tokens, node in walk(defs[name], ("$defs", name)):
             for key in node.get("required", ()):
                 if _reaches(node.get("properties", {}).get(key), cyclic):
                     found.append(
