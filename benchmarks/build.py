@@ -5,9 +5,10 @@ the library is imported first (import time is its own table), the generated
 module is loaded, and only then is the build timed. For llmapp, only the package is
 imported first: ``import llmapp`` loads nothing of the pipeline, and the lookup of
 ``llmapp.application``, which loads it, is timed with the build (the "lazy imports
-included" rows); the "every module imported first" rows show the build alone. Warm numbers repeat the build
-in the same process on freshly loaded copies of the class whose named types are
-renamed (so no schema repeats and no cache keyed by class or schema can answer).
+included" rows); the "every module imported first" rows show the build alone. Warm
+numbers repeat the build in the same process on freshly loaded copies of the class
+whose named types are renamed (so no schema repeats and no cache keyed by class or
+schema can answer).
 
 Peers get the same bound methods: pydantic ``create_model`` + ``model_json_schema``
 (with descriptions from docstring-parser, as a tool library would),
