@@ -55,7 +55,8 @@ class Connection:
         timeout: httpx's timeout for each step (connect, each read...), or ``None`` for
             none; not given: 30 seconds.
         deadline: seconds the whole call may take, redirects and the body included, or
-            ``None`` for no bound: 60 by default.
+            ``None`` for no bound; not given: ``timeout`` when that is a number (so
+            ``timeout=5`` bounds the whole call at 5 s), else 60 seconds.
         max_body: most bytes of the decoded response body read (a compressed body is
             bounded by what it expands to): 4 MiB by default. A larger body fails the call.
         max_message: most characters of a response body shown to the model (the
@@ -77,7 +78,7 @@ class Connection:
     client: Any = None
     transport: Any = None
     timeout: Any = MISSING
-    deadline: float | None = DEADLINE
+    deadline: Any = MISSING
     max_body: int = MAX_BODY
     max_message: int = MAX_MESSAGE
 
@@ -87,7 +88,8 @@ class Connection:
             _check_header(name, value)
         for key, value in self.query.items():
             _check_query(key, value)
-        if self.deadline is not None and not self.deadline > 0:
+        deadline = self.resolved_deadline()
+        if deadline is not None and not (isinstance(deadline, (int, float)) and deadline > 0):
             raise ValueError("Connection.deadline must be a positive number of seconds or None")
         for bound in ("max_body", "max_message"):
             if not (isinstance(getattr(self, bound), int) and getattr(self, bound) > 0):
@@ -115,6 +117,16 @@ class Connection:
         if password:
             values.append(password)
         return {"connection": values}
+
+    def resolved_deadline(self) -> float | None:
+        """Seconds the whole call may take, or None."""
+        if self.deadline is not MISSING:
+            return self.deadline  # type: ignore[no-any-return]
+        if self.timeout is None:
+            return None
+        if isinstance(self.timeout, (int, float)) and not isinstance(self.timeout, bool):
+            return float(self.timeout)
+        return DEADLINE
 
     def resolved_timeout(self) -> Any:
         """httpx's timeout for each step of a request."""

@@ -75,7 +75,7 @@ def send(connection: Connection, options: dict[str, Any]) -> HttpResponse:
         with httpx.Client(transport=connection.transport, timeout=timeout) as made:
             return _exchange(made, options, connection, end)
 
-    return _within(exchange, connection.deadline)
+    return _within(exchange, connection.resolved_deadline())
 
 
 async def asend(connection: Connection, options: dict[str, Any]) -> HttpResponse:
@@ -85,7 +85,7 @@ async def asend(connection: Connection, options: dict[str, Any]) -> HttpResponse
     httpx = _httpx()
     end = _end(connection)
     try:
-        with anyio.fail_after(connection.deadline):
+        with anyio.fail_after(connection.resolved_deadline()):
             client = connection.client
             if client is not None:
                 return await _aexchange(client, options, connection, end)
@@ -94,7 +94,7 @@ async def asend(connection: Connection, options: dict[str, Any]) -> HttpResponse
             ) as made:
                 return await _aexchange(made, options, connection, end)
     except TimeoutError:
-        raise _late_after(connection.deadline) from None
+        raise _late_after(connection.resolved_deadline()) from None
 
 
 def _exchange(
@@ -153,7 +153,7 @@ class _Body:
 
     def __init__(self, connection: Connection, end: float | None) -> None:
         self.limit = connection.max_body
-        self.deadline = connection.deadline
+        self.deadline = connection.resolved_deadline()
         self.end = end
         self.chunks: list[bytes] = []
         self.size = 0
@@ -210,7 +210,7 @@ def _text(response: httpx.Response, raw: bytes) -> str:
 
 
 def _end(connection: Connection) -> float | None:
-    deadline = connection.deadline
+    deadline = connection.resolved_deadline()
     return None if deadline is None else time.monotonic() + deadline
 
 
