@@ -45,7 +45,7 @@ def test_a_path_that_does_not_start_with_a_slash_is_a_located_build_error() -> N
     assert app.functions == []
     assert [(e.path, e.cause) for e in app.errors] == [(path, "path") for path in hostile]
     assert app.errors[0].messages == (
-        '$input.paths["@127.0.0.1:9/pets"].get: a path must start with \'/\'',
+        "$input.paths[\"@127.0.0.1:9/pets\"].get: a path must start with '/'",
     )
 
 
@@ -120,7 +120,11 @@ def test_a_transport_error_reaches_the_model_masked_and_is_never_raised() -> Non
         raise RuntimeError(f"a transport bug holding {request.headers['authorization']}")
 
     app = application(document({"/pets": {"get": {"responses": OK}}}))
-    headers = {"X-Api-Key": TOKEN, "Cookie": "session=COOKIE-VALUE-9", "Authorization": "Bearer T0KEN-AB"}
+    headers = {
+        "X-Api-Key": TOKEN,
+        "Cookie": "session=COOKIE-VALUE-9",
+        "Authorization": "Bearer T0KEN-AB",
+    }
     for answer in (fail, broken):
         connection = Recorder(answer).connection(headers=headers, query={"key": "QUERY/SECRET+1"})
         result = app.execute(connection, "pets_get", "{}")
@@ -128,9 +132,10 @@ def test_a_transport_error_reaches_the_model_masked_and_is_never_raised() -> Non
         message = result.message()
         for secret in (TOKEN, "COOKIE-VALUE-9", "T0KEN-AB", "QUERY/SECRET+1", "QUERY%2FSECRET%2B1"):
             assert secret not in message
-    assert "refused *** ***" in app.execute(
-        Recorder(fail).connection(headers=headers), "pets_get", "{}"
-    ).message()
+    assert (
+        "refused *** ***"
+        in app.execute(Recorder(fail).connection(headers=headers), "pets_get", "{}").message()
+    )
 
 
 def test_a_response_echoing_the_connections_secrets_is_masked_for_the_model() -> None:
@@ -160,7 +165,6 @@ try:
 
 except ImportError:  # pragma: no cover - pydantic comes with the dev extra
     pass
-
 
 
 def test_a_fastapi_422_echoing_a_human_value_is_masked() -> None:
@@ -221,7 +225,9 @@ def test_brackets_in_a_deep_object_key_are_refused_before_sending() -> None:
     assert [(i.path, i.expected) for i in result.validation.errors] == [
         ('$input.query.filter["status][$ne"]', "undefined")
     ]
-    assert app.execute(recorder.connection(), "items_get", {"query": {"filter": {"s": "a"}}}).success
+    assert app.execute(
+        recorder.connection(), "items_get", {"query": {"filter": {"s": "a"}}}
+    ).success
     assert recorder.seen[0].url.params.multi_items() == [("filter[s]", "a")]
 
 

@@ -21,7 +21,6 @@ The output is the JSON (or text) body of the ``200``, else ``201``, else the fir
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any

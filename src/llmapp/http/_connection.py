@@ -10,6 +10,7 @@ names the header or key, never its value.
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -18,7 +19,7 @@ from urllib.parse import urlsplit
 
 from llmapp.jsonschema import MISSING
 
-__all__ = ["Connection", "MAX_BODY", "DEADLINE", "MAX_MESSAGE"]
+__all__ = ["DEADLINE", "MAX_BODY", "MAX_MESSAGE", "Connection"]
 
 MAX_BODY: Final = 4 * 1024 * 1024
 """Most bytes of a decoded response body read, by default."""
@@ -109,10 +110,8 @@ class Connection:
             if credential:
                 values.append(credential)
         jar = getattr(getattr(self.client, "cookies", None), "jar", ())
-        try:
+        with contextlib.suppress(Exception):  # a client of another kind: no cookies to add
             values.extend(str(cookie.value) for cookie in jar)
-        except Exception:  # a client of another kind: no cookies to add
-            pass
         password = urlsplit(self.host).password
         if password:
             values.append(password)

@@ -236,9 +236,7 @@ class _Prepared:
             data = self.for_model(response)
         except RecursionError:
             return self.failed(function, ResponseError("the body is nested too deeply to show"))
-        return _result(
-            function, success=True, value=response.body, data=data, repairs=self.repairs
-        )
+        return _result(function, success=True, value=response.body, data=data, repairs=self.repairs)
 
     def failed(self, function: HttpLlmFunction, error: Exception, value: Any = None) -> CallResult:
         text = _SURROGATE.sub("\ufffd", error_text(error, self.hidden))

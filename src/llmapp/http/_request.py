@@ -16,8 +16,8 @@
 - The URL is built from parts (``locate``), never by gluing text: the connection's URL
   with the operation's path appended to its path, then the query: the connection URL's
   own pairs, the model's pairs whose keys neither they nor ``Connection.query`` hold
-  (the model's others are dropped and reported), then ``Connection.query``. Its scheme, host and port are checked equal
-  to the connection's before anything is sent.
+  (the model's others are dropped and reported), then ``Connection.query``. Its scheme,
+  host and port are checked equal to the connection's before anything is sent.
 - What cannot be sent is refused before (``unsendable``): a lone surrogate anywhere in the
   model's values (no encoding writes one) and ``[`` or ``]`` in a ``deepObject`` key (the
   server would read a different nesting).
@@ -176,7 +176,9 @@ def unsendable(route: Route, data: Any) -> list[ValidationIssue]:
         elif isinstance(value, list):
             pending.extend((path.item(i), item) for i, item in enumerate(value))
     query = data.get("query") if isinstance(data, Mapping) else None
-    for parameter in route.query if isinstance(query, Mapping) else ():
+    if not isinstance(query, Mapping):
+        return issues
+    for parameter in route.query:
         if parameter.style == "deepObject" and parameter.name in query:
             issues.extend(_bracketed(Path(("query", parameter.name)), query[parameter.name]))
     return issues
@@ -216,9 +218,7 @@ def _bracketed(path: Path, value: Any) -> list[ValidationIssue]:
     return issues
 
 
-def locate(
-    host: str, request: Request, fixed: Mapping[str, Any]
-) -> tuple[httpx.URL, list[str]]:
+def locate(host: str, request: Request, fixed: Mapping[str, Any]) -> tuple[httpx.URL, list[str]]:
     """The request's URL from parts, and the model's query keys dropped for the connection's.
 
     Args:
@@ -232,7 +232,7 @@ def locate(
     import httpx
 
     base = httpx.URL(host)
-    own = list(base.params.multi_items())
+    own: list[tuple[str, Any]] = list(base.params.multi_items())
     kept = [(k, v if isinstance(v, str) else json.dumps(v)) for k, v in fixed.items()]
     taken = {key for key, _ in own + kept}
     dropped = sorted({key for key, _ in request.params if key in taken})
@@ -240,7 +240,7 @@ def locate(
     pairs = own + model + kept
     prefix = base.raw_path.split(b"?", 1)[0].rstrip(b"/")
     url = base.copy_with(raw_path=prefix + request.path.encode("ascii"), fragment=None)
-    url = url.copy_with(params=httpx.QueryParams(pairs)) if pairs else url
+    url = url.copy_with(params=httpx.QueryParams(list(pairs))) if pairs else url
     if (url.scheme, url.host, url.port) != (base.scheme, base.host, base.port):
         raise ValueError(f"the URL of {request.path!r} would leave the connection's server")
     return url, dropped

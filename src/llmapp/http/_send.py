@@ -257,9 +257,10 @@ def _within(work: Callable[[], T], deadline: float | None) -> T:
 
 
 def _late_after(deadline: float | None) -> Exception:
-    return _httpx().TimeoutException(
+    late: Exception = _httpx().TimeoutException(
         f"the call did not finish within its deadline of {deadline:g} s (Connection.deadline)"
     )
+    return late
 
 
 def _httpx() -> Any:
