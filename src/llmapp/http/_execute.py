@@ -233,7 +233,8 @@ class _Prepared:
             error = HttpError(response, function.method.upper(), function.path)
             return self.failed(function, error, value=response.body)
         try:
-            data = self.for_model(response)
+            kind = response.headers.get("content-type", "")
+            data = for_model(response.body, kind, self.hidden, self.max_message)
         except RecursionError:
             return self.failed(function, ResponseError("the body is nested too deeply to show"))
         return _result(function, success=True, value=response.body, data=data, repairs=self.repairs)
@@ -242,28 +243,31 @@ class _Prepared:
         text = _SURROGATE.sub("\ufffd", error_text(error, self.hidden))
         return _result(function, error=error, value=value, feedback=text, repairs=self.repairs)
 
-    def for_model(self, response: HttpResponse) -> Any:
-        """The body as the model may see it: masked, bytes described, cut when too long."""
-        body = response.body
-        if body is None:
-            return None
-        if isinstance(body, bytes):
-            return shown(body, response.headers.get("content-type", ""))
-        text = body if isinstance(body, str) else json.dumps(body, ensure_ascii=False)
-        masked = _SURROGATE.sub("\ufffd", redact(text, self.hidden))
-        if len(masked) > self.max_message:
-            return (
-                masked[: self.max_message]
-                + f"… (cut: {len(masked):,} characters in all, Connection.max_message)"
-            )
-        if masked == text:
-            return body
-        if isinstance(body, str):
-            return masked
-        try:
-            return json.loads(masked)
-        except ValueError:  # a secret spanning JSON tokens: the masked text then
-            return masked
+
+def for_model(body: Any, content_type: str, hidden: tuple[str, ...], limit: int) -> Any:
+    """A body as the model may see it: masked, bytes described, cut past ``limit`` characters.
+
+    Raises:
+        RecursionError: the body is nested too deeply to write as JSON.
+    """
+    if body is None:
+        return None
+    if isinstance(body, bytes):
+        return shown(body, content_type)
+    text = body if isinstance(body, str) else json.dumps(body, ensure_ascii=False)
+    masked = _SURROGATE.sub("\ufffd", redact(text, hidden))
+    if len(masked) > limit:
+        return (
+            masked[:limit] + f"… (cut: {len(masked):,} characters in all, Connection.max_message)"
+        )
+    if masked == text:
+        return body
+    if isinstance(body, str):
+        return masked
+    try:
+        return json.loads(masked)
+    except ValueError:  # a secret spanning JSON tokens: the masked text then
+        return masked
 
 
 def shown(body: Any, content_type: str) -> str:

@@ -9,7 +9,8 @@
   chunk past it. The async twin wraps the exchange in ``anyio.fail_after``; the sync one
   runs it in a worker thread that the caller waits for until the deadline (a server
   dripping header bytes cannot hold the caller longer), the worker ending at its next
-  chunk or step timeout.
+  chunk or step timeout, and sending no further hop. (A sync request whose connection
+  was still being made at the deadline may still be written by the worker just after.)
 - Redirects: httpx is asked never to follow them. When the client's ``follow_redirects``
   is set, llmapp follows them itself from ``response.next_request`` (httpx's own
   method, body and cookie rules), hop by hop, and a hop to another origin than the
@@ -102,6 +103,7 @@ def _exchange(
 ) -> HttpResponse:
     request = client.build_request(**options, timeout=_capped(client.timeout, end))
     for _ in range(client.max_redirects + 1):
+        _in_time(connection, end)
         response = client.send(request, stream=True, follow_redirects=False)
         try:
             following = _next(client, response, connection)
@@ -118,6 +120,7 @@ async def _aexchange(
 ) -> HttpResponse:
     request = client.build_request(**options, timeout=_capped(client.timeout, end))
     for _ in range(client.max_redirects + 1):
+        _in_time(connection, end)
         response = await client.send(request, stream=True, follow_redirects=False)
         try:
             following = _next(client, response, connection)
@@ -207,6 +210,12 @@ def _text(response: httpx.Response, raw: bytes) -> str:
         return raw.decode(encoding, errors="replace")
     except LookupError:  # a charset Python does not know
         return raw.decode("utf-8", errors="replace")
+
+
+def _in_time(connection: Connection, end: float | None) -> None:
+    """Nothing more is sent once the caller was told the call passed its deadline."""
+    if end is not None and time.monotonic() > end:
+        raise _late_after(connection.resolved_deadline())
 
 
 def _end(connection: Connection) -> float | None:
