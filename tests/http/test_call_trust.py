@@ -99,7 +99,14 @@ def test_a_connection_refuses_what_it_cannot_send_naming_it_never_its_value(
 
 
 def test_a_connection_refuses_a_host_that_is_not_an_http_url() -> None:
-    for host in ["ftp://api.test", "api.test", "http://", "http://api.test:99999"]:
+    for host in [
+        "ftp://api.test",
+        "api.test",
+        "http://",
+        "http://api.test:99999",
+        "http://a b",
+        "http://xn--zz.com",
+    ]:
         with pytest.raises(ValueError, match=r"Connection\.host"):
             Connection(host)
 

@@ -142,8 +142,16 @@ def _check_host(host: Any) -> None:
         raise ValueError(f"Connection.host is not a URL: {error}") from None
     if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
         raise ValueError("Connection.host must be an http:// or https:// URL with a host")
-    if _CONTROL.search(host) or _SURROGATE.search(host):
-        raise ValueError("Connection.host has a control character or a lone surrogate")
+    if _CONTROL.search(host) or _SURROGATE.search(host) or " " in host:
+        raise ValueError("Connection.host has a space, a control character or a lone surrogate")
+    try:
+        import httpx
+    except ImportError:  # pragma: no cover - checked again when a call is sent
+        return
+    try:
+        _ = httpx.URL(host).host  # reading it decodes an IDNA name
+    except Exception as error:  # httpx.InvalidURL, or idna's error for a bad A-label
+        raise ValueError(f"Connection.host is not a URL httpx can send to: {error}") from None
 
 
 def _check_header(name: Any, value: Any) -> None:
