@@ -156,6 +156,11 @@ def test_a_response_echoing_the_connections_secrets_is_masked_for_the_model() ->
     assert result.value["headers"]["x-api-key"] == TOKEN  # the caller keeps it all
     assert result.data["headers"]["x-api-key"] == "***"
     assert TOKEN not in result.message() and "Q-SECRET-42" not in result.message()
+    transport = httpx.MockTransport(echo)
+    with httpx.Client(transport=transport, headers={"X-Client-Key": "CLIENT-KEY-5"}) as client:
+        result = app.execute(Connection("http://api.test", client=client), "pets_get", "{}")
+    assert result.data["headers"]["x-client-key"] == "***"
+    assert result.data["headers"]["user-agent"].startswith("python-httpx")
 
 
 # --- human values never come back through an error -------------------------------------------

@@ -34,6 +34,8 @@ _HEADER_TEXT = re.compile(r"[\t\x20-\x7e]*")
 _HEADER_BYTES = re.compile(rb"[\t\x20-\x7e\x80-\xff]*")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 _SURROGATE = re.compile(r"[\ud800-\udfff]")
+_HTTPX_OWN = frozenset({"accept", "accept-encoding", "connection", "user-agent"})
+"""The headers every httpx client sends of itself: no secret in them."""
 
 
 @dataclass(frozen=True)
@@ -96,14 +98,23 @@ class Connection:
             if not (isinstance(getattr(self, bound), int) and getattr(self, bound) > 0):
                 raise ValueError(f"Connection.{bound} must be a positive integer")
 
+    def own_headers(self) -> dict[str, Any]:
+        """The headers this connection adds: its ``headers``, and those set on its client
+        beyond httpx's defaults (an ``X-Api-Key`` given to ``httpx.Client(headers=...)``)."""
+        client_headers: Any = getattr(self.client, "headers", None)
+        added: dict[str, Any] = {}
+        with contextlib.suppress(Exception):  # a client of another kind: none
+            added = {k: v for k, v in client_headers.items() if k.lower() not in _HTTPX_OWN}
+        return {**added, **self.headers}
+
     def secrets(self) -> dict[str, Any]:
         """The connection's values that must never reach the model, as the masker reads them.
 
-        Header, query and cookie values (the client's cookies too), a credential after its
-        scheme (``Bearer``), and a password in the host.
+        Header (``own_headers``), query and cookie values (the client's cookies too), a
+        credential after its scheme (``Bearer``), and a password in the host.
         """
         values: list[str] = []
-        for value in [*self.headers.values(), *self.query.values()]:
+        for value in [*self.own_headers().values(), *self.query.values()]:
             text = value.decode("latin-1") if isinstance(value, bytes) else str(value)
             values.append(text)
             credential = text.partition(" ")[2].strip()

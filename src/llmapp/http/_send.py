@@ -14,9 +14,10 @@
 - Redirects: httpx is asked never to follow them. When the client's ``follow_redirects``
   is set, llmapp follows them itself from ``response.next_request`` (httpx's own
   method, body and cookie rules), hop by hop, and a hop to another origin than the
-  connection's goes without the connection's headers. httpx alone drops only
-  ``Authorization`` and ``Cookie``, so an ``X-Api-Key`` would follow the redirect; and
-  an event hook on the caller's client would change a client that is not ours.
+  connection's goes without the connection's headers (and those set on its client).
+  httpx alone drops only ``Authorization`` and ``Cookie``, so an ``X-Api-Key`` would
+  follow the redirect; and an event hook on the caller's client would change a client
+  that is not ours.
 """
 
 from __future__ import annotations
@@ -142,7 +143,7 @@ def _next(client: Any, response: httpx.Response, connection: Connection) -> http
     if following is None or not client.follow_redirects:
         return None
     if _origin(following.url) != _origin(_httpx().URL(connection.host)):
-        for name in connection.headers:
+        for name in connection.own_headers():
             following.headers.pop(name, None)
     return following
 
