@@ -115,7 +115,9 @@ def execute(
         ArgumentError: the arguments are wrong (nothing was sent).
         HttpError: the server answered with a status other than 2xx.
         ExecutionError: missing or unknown human-side values.
-        httpx.HTTPError: the request could not be sent.
+        ResponseError: the body is larger than ``Connection.max_body`` once decoded, or
+            nested too deeply to read.
+        httpx.HTTPError: the request could not be sent, or the call passed its deadline.
 
     Example::
 
