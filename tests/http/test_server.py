@@ -200,9 +200,10 @@ def test_async_twins_and_a_caller_client(app: HttpLlmApplication, server: Any) -
             shared = Connection(server.url, client=client)
             first = await aexecute(shared, get, {"item_id": 1})
             second = await app.aexecute(shared, "secure_get", {})
-            return first, second.data
+            return first, (second.value, second.data)
 
-    assert asyncio.run(run()) == ({"id": 1}, {"key": KEY})
+    # The server echoes the client's key: the caller gets it, the model sees it masked.
+    assert asyncio.run(run()) == ({"id": 1}, ({"key": KEY}, {"key": "***"}))
     with httpx.Client() as client:
         assert execute(Connection(server.url, client=client), get, {"item_id": 2}) == {"id": 2}
 

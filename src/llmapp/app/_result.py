@@ -8,7 +8,7 @@ from typing import Any, Final
 
 from llmapp.validate._result import ValidationFailure
 
-__all__ = ["CallResult", "error_text"]
+__all__ = ["CallResult", "error_text", "redact"]
 
 _MAX_ERROR: Final = 1_000
 
@@ -75,9 +75,15 @@ def error_text(error: BaseException, hidden: tuple[str, ...] = ()) -> str:
         text = str(error)
     except Exception:  # an exception whose __str__ raises must not break the reply
         text = ""
-    for secret in hidden:
-        text = text.replace(secret, "***")
+    text = redact(text, hidden)
     if len(text) > _MAX_ERROR:
         text = text[:_MAX_ERROR] + "…"
     kind = type(error).__name__
     return f"The function raised {kind}: {text}" if text else f"The function raised {kind}."
+
+
+def redact(text: str, hidden: tuple[str, ...]) -> str:
+    """``text`` with every one of ``hidden`` (longest first) replaced by ``***``."""
+    for secret in hidden:
+        text = text.replace(secret, "***")
+    return text

@@ -9,15 +9,20 @@ document). The vendor exports take it like any application.
 
 Executing (httpx, the ``http`` extra):
 
+- ``Connection(host, headers=..., query=...)`` is checked when made (a header value with
+  a newline is a ``ValueError`` naming the header); its ``deadline`` bounds a whole call,
+  its ``max_body`` the decoded body, its ``max_message`` what the model is shown.
 - ``execute(connection, function, arguments, *, human=None)`` returns the decoded 2xx
-  body, raises ``ArgumentError`` (wrong arguments: nothing sent) or ``HttpError``
-  (status, headers, body); ``propagate`` returns an ``HttpResponse`` whatever the
-  status; ``aexecute``/``apropagate`` are the async twins.
+  body, raises ``ArgumentError`` (wrong arguments: nothing sent), ``HttpError``
+  (status, headers, body) or ``ResponseError`` (a body past the bounds); ``propagate``
+  returns an ``HttpResponse`` whatever the status; ``aexecute``/``apropagate`` are the
+  async twins.
 - ``HttpLlmApplication.execute(connection, name, arguments, human=None)`` (and
   ``aexecute``) never raises for the model's mistakes: it returns an ``llmapp.CallResult``
   with ``success``, ``data`` (the decoded body), ``feedback`` (wrong arguments, no
-  request sent), ``error`` (an ``HttpError`` or an ``httpx.HTTPError``) and
-  ``message()``, the text to send back. So a vendor's
+  request sent), ``error`` (an ``HttpError``, a ``ResponseError`` or an
+  ``httpx.HTTPError``) and ``message()``, the text to send back, with every human-side
+  value and every connection header, query and cookie value masked. So a vendor's
   ``call_tools(app, connection, response)`` runs HTTP functions with the connection
   as its target.
 
@@ -39,6 +44,7 @@ from llmapp.http._execute import (
     Connection,
     HttpError,
     HttpResponse,
+    ResponseError,
     aexecute,
     apropagate,
     execute,
@@ -58,6 +64,7 @@ __all__ = [
     "HttpResponse",
     "OperationError",
     "Parameter",
+    "ResponseError",
     "Route",
     "aexecute",
     "application",

@@ -2,7 +2,8 @@
 
 Each operation is read in two steps. ``draft`` decides where its arguments go (the
 ``Route``) and which schemas it needs, or why it cannot be a function (HEAD, OPTIONS and
-TRACE; a body whose media types are all unsupported; a broken ``$ref``). Once every
+TRACE; a path that does not start with ``/``; a body whose media types are all
+unsupported; a broken ``$ref``). Once every
 schema of the document went through one ``SchemaTable``, ``assemble`` builds the
 parameters object: each path parameter, then ``query`` (an object of the query
 parameters; required when one of them is) and ``body`` (required when the document
@@ -20,12 +21,11 @@ The output is the JSON (or text) body of the ``200``, else ``201``, else the fir
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from llmapp.http._function import Body, Parameter, Route
+from llmapp.http._function import PATH_TEMPLATE, Body, Parameter, Route
 from llmapp.http._naming import identifier_key
 from llmapp.http._upgrade import Operation
 from llmapp.jsonschema import Path, is_mapping, ref_name
@@ -39,7 +39,6 @@ _UNSUPPORTED_METHODS = {
     "options": "OPTIONS describes the server, it is not an action for a model",
     "trace": "TRACE echoes the request, it is not an action for a model",
 }
-_TEMPLATE = re.compile(r"\{([^}]+)\}")
 _BODY_KEYS = ("query", "body")
 _MAX_DESCRIPTION = 1024
 
@@ -110,6 +109,11 @@ def draft(operation: Operation, named: Mapping[str, Any]) -> Draft:
     if operation.method in _UNSUPPORTED_METHODS:
         result.error = ("method", [f"{where}: {_UNSUPPORTED_METHODS[operation.method]}"])
         return result
+    if not operation.path.startswith("/"):
+        # Appended to the connection's URL, "@host/x", ":port/x" or ".evil.example/x"
+        # would change the server that gets the connection's headers and query.
+        result.error = ("path", [f"{where}: a path must start with '/'"])
+        return result
     if operation.problems:
         result.error = ("reference", list(operation.problems))
         return result
@@ -140,7 +144,7 @@ def _path_parameters(operation: Operation, result: Draft) -> list[Parameter]:
     """The template's parameters in order (undeclared ones are strings), keys made identifiers."""
     declared = {p["name"]: p for p in operation.parameters if p["in"] == "path"}
     path_parameters: list[Parameter] = []
-    for name in _TEMPLATE.findall(operation.path):
+    for name in PATH_TEMPLATE.findall(operation.path):
         parameter = declared.get(name, {"name": name, "in": "path", "schema": {"type": "string"}})
         key = _free(identifier_key(name), result.keys)
         result.keys.append(key)

@@ -4,29 +4,40 @@ Nothing is sent until the arguments are valid: text goes through ``llmapp.parse`
 data through ``llmapp.coerce`` against the model's side of the parameters, then the
 function's validation (or its hook); wrong arguments raise ``ArgumentError`` from
 ``execute``/``propagate`` and give feedback from ``HttpLlmApplication.execute``.
-Only the sending differs between the sync and async twins.
+Only the sending differs between the sync and async twins (``_send``).
+
+What goes back to the model from ``HttpLlmApplication.execute`` is masked: every
+human-side value and every header, query and cookie value of the connection is
+replaced by ``***`` in error texts (a 422 echoing its input, h11's text) and in
+response bodies (a server echoing the request). A body is shown as JSON or text, cut
+at ``Connection.max_message`` characters; bytes are described, never written out. A
+transport failure, a body past the bounds or a response nested too deeply is a failed
+``CallResult``, never an exception.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Final
+from urllib.parse import quote
 
 from llmapp import CallResult, ValidationFailure, coerce
 from llmapp._errors import ExecutionError, LlmappError
 from llmapp.app import read_arguments, unknown_function
+from llmapp.app._execute import _hidden as hidden_values
 from llmapp.app._function import OnFirstUse
 from llmapp.app._merge import join
+from llmapp.app._result import error_text, redact
 from llmapp.explain import feedback
+from llmapp.http._connection import Connection
 from llmapp.http._function import HttpLlmFunction
-from llmapp.http._request import Request, build
-from llmapp.jsonschema import MISSING
+from llmapp.http._request import Request, build, locate, unsendable
+from llmapp.http._send import HttpResponse, ResponseError, asend, send
 
 if TYPE_CHECKING:
-    import httpx
-
     from llmapp import Validation
     from llmapp.http._application import HttpLlmApplication
 
@@ -35,6 +46,7 @@ __all__ = [
     "Connection",
     "HttpError",
     "HttpResponse",
+    "ResponseError",
     "acall",
     "aexecute",
     "apropagate",
@@ -43,50 +55,8 @@ __all__ = [
     "propagate",
 ]
 
-_DEFAULT_TIMEOUT = 30.0
-_PREVIEW = 500
-
-
-@dataclass(frozen=True)
-class Connection:
-    """Where and how requests are sent.
-
-    Attributes:
-        host: the server's base URL (``https://api.example.com/v1``).
-        headers: sent with every request: authentication, tenant ids, and the header
-            parameters the document declares (never asked of the model).
-        query: query parameters sent with every request (an API key, say).
-        client: an ``httpx.Client`` (for ``execute``/``propagate``) or
-            ``httpx.AsyncClient`` (for the async twins) to send with; not closed.
-        transport: an httpx transport for the client made per call when ``client``
-            is not given (``httpx.MockTransport``, ``httpx.ASGITransport``...).
-        timeout: seconds, or ``None`` for no timeout; not given: 30 seconds.
-    """
-
-    host: str
-    headers: Mapping[str, str] = field(default_factory=dict)
-    query: Mapping[str, Any] = field(default_factory=dict)
-    client: Any = None
-    transport: Any = None
-    timeout: Any = MISSING
-
-
-@dataclass(frozen=True)
-class HttpResponse:
-    """What the server answered: status, headers and the decoded body.
-
-    The body is JSON data for a JSON media type, text for ``text/*``, bytes otherwise,
-    and ``None`` when empty.
-    """
-
-    status: int
-    headers: dict[str, str]
-    body: Any
-
-    @property
-    def success(self) -> bool:
-        """A 2xx status."""
-        return 200 <= self.status < 300
+_PREVIEW: Final = 500
+_SURROGATE = re.compile(r"[\ud800-\udfff]")
 
 
 class HttpError(LlmappError):
@@ -106,7 +76,7 @@ class HttpError(LlmappError):
         self.body = response.body
         self.method = method
         self.url = url
-        preview = self.body if isinstance(self.body, str) else json.dumps(self.body, default=str)
+        preview = shown(self.body, self.headers.get("content-type", ""))
         if len(preview) > _PREVIEW:
             preview = preview[:_PREVIEW] + "…"
         super().__init__(f"{method} {url} answered {self.status}: {preview}")
@@ -145,7 +115,9 @@ def execute(
         ArgumentError: the arguments are wrong (nothing was sent).
         HttpError: the server answered with a status other than 2xx.
         ExecutionError: missing or unknown human-side values.
-        httpx.HTTPError: the request could not be sent.
+        ResponseError: the body is larger than ``Connection.max_body`` once decoded, or
+            nested too deeply to read.
+        httpx.HTTPError: the request could not be sent, or the call passed its deadline.
 
     Example::
 
@@ -175,20 +147,19 @@ def propagate(
 ) -> HttpResponse:
     """Send the request for a call and return status, headers and body, whatever the status.
 
+    The model's query keys that ``Connection.query`` (or the host's own query) also has
+    are dropped: the connection's values are sent.
+
     Raises:
         ArgumentError: the arguments are wrong (nothing was sent).
         ExecutionError: missing or unknown human-side values.
-        httpx.HTTPError: the request could not be sent.
+        ResponseError: the body is larger than ``Connection.max_body`` once decoded, or
+            nested too deeply to read.
+        httpx.HTTPError: the request could not be sent, or the call passed its deadline.
     """
-    request = _request(connection, function, arguments, human)
-    httpx = _httpx()
-    client = connection.client
-    if client is not None:
-        if not isinstance(client, httpx.Client):
-            raise ExecutionError("execute/propagate need an httpx.Client (use aexecute)")
-        return _response(client.request(**_options(request)))
-    with httpx.Client(transport=connection.transport, timeout=_timeout(connection)) as made:
-        return _response(made.request(**_options(request)))
+    prepared = _prepare(connection, function, arguments, human)
+    _client_for(connection, asynchronous=False)
+    return send(connection, prepared.options)
 
 
 async def apropagate(
@@ -199,17 +170,9 @@ async def apropagate(
     human: Mapping[str, Any] | None = None,
 ) -> HttpResponse:
     """``propagate`` with an ``httpx.AsyncClient``."""
-    request = _request(connection, function, arguments, human)
-    httpx = _httpx()
-    client = connection.client
-    if client is not None:
-        if not isinstance(client, httpx.AsyncClient):
-            raise ExecutionError("aexecute/apropagate need an httpx.AsyncClient (use execute)")
-        return _response(await client.request(**_options(request)))
-    async with httpx.AsyncClient(
-        transport=connection.transport, timeout=_timeout(connection)
-    ) as made:
-        return _response(await made.request(**_options(request)))
+    prepared = _prepare(connection, function, arguments, human)
+    _client_for(connection, asynchronous=True)
+    return await asend(connection, prepared.options)
 
 
 def call(
@@ -224,10 +187,15 @@ def call(
     if isinstance(function, CallResult):
         return function
     try:
-        response = propagate(connection, function, arguments, human=human)
-    except (ArgumentError, _httpx().HTTPError) as error:
-        return _not_answered(function, error)
-    return _answered(function, response)
+        prepared = _prepare(connection, function, arguments, human)
+    except ArgumentError as wrong:
+        return _wrong(function, wrong)
+    _client_for(connection, asynchronous=False)
+    try:
+        response = send(connection, prepared.options)
+    except Exception as error:  # the transport, the server or the bounds: never raised
+        return prepared.failed(function, error)
+    return prepared.answered(function, response)
 
 
 async def acall(
@@ -242,10 +210,81 @@ async def acall(
     if isinstance(function, CallResult):
         return function
     try:
-        response = await apropagate(connection, function, arguments, human=human)
-    except (ArgumentError, _httpx().HTTPError) as error:
-        return _not_answered(function, error)
-    return _answered(function, response)
+        prepared = _prepare(connection, function, arguments, human)
+    except ArgumentError as wrong:
+        return _wrong(function, wrong)
+    _client_for(connection, asynchronous=True)
+    try:
+        response = await asend(connection, prepared.options)
+    except Exception as error:  # the transport, the server or the bounds: never raised
+        return prepared.failed(function, error)
+    return prepared.answered(function, response)
+
+
+@dataclass(frozen=True)
+class _Prepared:
+    """A call ready to send: httpx's arguments, what to keep from the model, what to tell."""
+
+    options: dict[str, Any]
+    hidden: tuple[str, ...]
+    max_message: int
+    repairs: tuple[str, ...]
+
+    def answered(self, function: HttpLlmFunction, response: HttpResponse) -> CallResult:
+        if not response.success:
+            error = HttpError(response, function.method.upper(), function.path)
+            return self.failed(function, error, value=response.body)
+        try:
+            kind = response.headers.get("content-type", "")
+            data = for_model(response.body, kind, self.hidden, self.max_message)
+        except RecursionError:
+            return self.failed(function, ResponseError("the body is nested too deeply to show"))
+        return _result(function, success=True, value=response.body, data=data, repairs=self.repairs)
+
+    def failed(self, function: HttpLlmFunction, error: Exception, value: Any = None) -> CallResult:
+        text = _SURROGATE.sub("\ufffd", error_text(error, self.hidden))
+        return _result(function, error=error, value=value, feedback=text, repairs=self.repairs)
+
+
+def for_model(body: Any, content_type: str, hidden: tuple[str, ...], limit: int) -> Any:
+    """A body as the model may see it: masked, bytes described, cut past ``limit`` characters.
+
+    Raises:
+        RecursionError: the body is nested too deeply to write as JSON.
+    """
+    if body is None:
+        return None
+    if isinstance(body, bytes):
+        return shown(body, content_type)
+    text = body if isinstance(body, str) else json.dumps(body, ensure_ascii=False)
+    masked = _SURROGATE.sub("\ufffd", redact(text, hidden))
+    if len(masked) > limit:
+        return (
+            masked[:limit] + f"… (cut: {len(masked):,} characters in all, Connection.max_message)"
+        )
+    if masked == text:
+        return body
+    if isinstance(body, str):
+        return masked
+    try:
+        return json.loads(masked)
+    except ValueError:  # a secret spanning JSON tokens: the masked text then
+        return masked
+
+
+def shown(body: Any, content_type: str) -> str:
+    """A body as text for a message: JSON, the text itself, or a description of bytes."""
+    if body is None:
+        return ""
+    if isinstance(body, (bytes, bytearray)):
+        kind = content_type.split(";", 1)[0].strip() or "binary data"
+        return f"({len(body):,} bytes of {kind}, not shown)"
+    if isinstance(body, str):
+        return body
+    try:
+        return json.dumps(body, ensure_ascii=False, default=str)
+    except (ValueError, RecursionError):
+        return "(a body that cannot be shown as JSON)"
 
 
 def _called(app: HttpLlmApplication, name: Any) -> HttpLlmFunction | CallResult:
@@ -256,46 +295,79 @@ def _called(app: HttpLlmApplication, name: Any) -> HttpLlmFunction | CallResult:
     return function
 
 
-def _not_answered(function: HttpLlmFunction, error: Exception) -> CallResult:
-    """Wrong arguments (nothing was sent: feedback for the model), or a request that failed."""
-    if isinstance(error, ArgumentError):
-        return _wrong(function, error)
-    return _result(function, error=error)
+def _client_for(connection: Connection, *, asynchronous: bool) -> None:
+    """Refuse a client of the other kind before anything is sent."""
+    client = connection.client
+    if client is None:
+        return
+    import httpx
+
+    if asynchronous and not isinstance(client, httpx.AsyncClient):
+        raise ExecutionError("aexecute/apropagate need an httpx.AsyncClient (use execute)")
+    if not asynchronous and not isinstance(client, httpx.Client):
+        raise ExecutionError("execute/propagate need an httpx.Client (use aexecute)")
 
 
-def _httpx() -> Any:
-    try:
-        import httpx
-    except ImportError as missing:  # pragma: no cover - httpx is in the http extra
-        raise ImportError("llmapp.http needs httpx: pip install 'llmapp[http]'") from missing
-    return httpx
-
-
-def _timeout(connection: Connection) -> Any:
-    return _DEFAULT_TIMEOUT if connection.timeout is MISSING else connection.timeout
-
-
-def _request(
+def _prepare(
     connection: Connection,
     function: HttpLlmFunction,
     arguments: Any,
     human: Mapping[str, Any] | None,
-) -> Request:
-    data = _validated(function, arguments)
+) -> _Prepared:
+    """Read, repair and check the model's arguments, merge the human's, and build the request.
+
+    Raises:
+        ArgumentError: the arguments are wrong, or hold what no request can carry.
+    """
+    data, repairs = _validated(function, arguments)
+    route = function.route()
+    issues = unsendable(route, data)
+    if issues:
+        raise ArgumentError(ValidationFailure(_clean(data), issues))
     merged = join(function, data, human)
-    request = build(function.route(), merged, connection.host)
+    request = build(route, merged)
     request.headers = {**dict(connection.headers), **request.headers}
-    for key, value in connection.query.items():
-        request.params.append((key, value if isinstance(value, str) else json.dumps(value)))
-    return request
+    try:
+        url, dropped = locate(connection.host, request, connection.query)
+    except ValueError as leaving:  # the checks at build and in Connection make this rare
+        raise ExecutionError(f"{function.name}: {leaving}") from None
+    notes = tuple(
+        f"the query key {key!r} is the connection's: the model's value was dropped"
+        for key in dropped
+    )
+    return _Prepared(
+        _options(request, url),
+        _masked(connection, human),
+        connection.max_message,
+        (*repairs, *notes),
+    )
 
 
-def _validated(function: HttpLlmFunction, arguments: Any) -> Any:
+def _masked(connection: Connection, human: Mapping[str, Any] | None) -> tuple[str, ...]:
+    """Every value to keep from the model, also as JSON and URLs write it."""
+    found = hidden_values({"human": dict(human or {}), **connection.secrets()})
+    forms = {
+        form
+        for value in found
+        for form in (value, json.dumps(value, ensure_ascii=False)[1:-1], quote(value, safe=""))
+    }
+    return tuple(sorted(forms, key=len, reverse=True))
+
+
+def _clean(data: Any) -> Any:
+    """The model's data with lone surrogates replaced, so feedback built from it is sendable."""
+    try:
+        return json.loads(_SURROGATE.sub("\ufffd", json.dumps(data, ensure_ascii=False)))
+    except (ValueError, RecursionError):
+        return None
+
+
+def _validated(function: HttpLlmFunction, arguments: Any) -> tuple[Any, tuple[str, ...]]:
     read = read_arguments(function.name, arguments, deprecated=function.deprecated)
     if isinstance(read, CallResult):  # cut off or unreadable: nothing is sent
         assert read.validation is not None and read.feedback is not None
         raise ArgumentError(read.validation, read.feedback)
-    data, _ = read
+    data, repairs = read
     separated = function.separated
     check = separated.validate if separated is not None else None
     # The model's side is repaired against the schema its validator checks.
@@ -308,13 +380,11 @@ def _validated(function: HttpLlmFunction, arguments: Any) -> Any:
         validation = function.validate(repaired)
     if isinstance(validation, ValidationFailure):
         raise ArgumentError(validation)
-    return validation.data
+    return validation.data, repairs
 
 
-def _options(request: Request) -> dict[str, Any]:
-    options: dict[str, Any] = {"method": request.method, "url": request.url}
-    if request.params:
-        options["params"] = request.params
+def _options(request: Request, url: Any) -> dict[str, Any]:
+    options: dict[str, Any] = {"method": request.method, "url": url}
     if request.headers:
         options["headers"] = request.headers
     if request.has_json:
@@ -328,35 +398,10 @@ def _options(request: Request) -> dict[str, Any]:
     return options
 
 
-def _response(response: httpx.Response) -> HttpResponse:
-    kind = response.headers.get("content-type", "").split(";", 1)[0].strip().lower()
-    raw = response.content
-    body: Any
-    if not raw:
-        body = None
-    elif kind == "application/json" or kind.endswith("+json"):
-        try:
-            body = response.json()
-        except ValueError:
-            body = response.text
-    elif kind.startswith("text/") or not kind:
-        body = response.text
-    else:
-        body = raw
-    return HttpResponse(response.status_code, dict(response.headers), body)
-
-
 def _checked(response: HttpResponse, function: HttpLlmFunction) -> Any:
     if not response.success:
         raise HttpError(response, function.method.upper(), function.path)
     return response.body
-
-
-def _answered(function: HttpLlmFunction, response: HttpResponse) -> CallResult:
-    if response.success:
-        return _result(function, success=True, value=response.body, data=response.body)
-    error = HttpError(response, function.method.upper(), function.path)
-    return _result(function, error=error, value=response.body)
 
 
 def _result(function: HttpLlmFunction, **fields: Any) -> CallResult:

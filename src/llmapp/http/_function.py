@@ -3,6 +3,7 @@ operation could not become one."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -13,9 +14,12 @@ from llmapp.app._function import OnFirstUse, compile_validator, run_hook
 if TYPE_CHECKING:
     from llmapp import Separated, Validation
 
-__all__ = ["Body", "HttpLlmFunction", "OperationError", "Parameter", "Route"]
+__all__ = ["PATH_TEMPLATE", "Body", "HttpLlmFunction", "OperationError", "Parameter", "Route"]
 
 Schema = dict[str, Any]
+
+PATH_TEMPLATE = re.compile(r"\{([^}]+)\}")
+"""A parameter in a path template: ``{name}``."""
 
 
 @dataclass(frozen=True)
@@ -170,7 +174,7 @@ class OperationError:
         path: the path template.
         messages: what is wrong, each located in the document
             (``$input.paths["/x"].post.requestBody.content["application/xml"]: ...``).
-        cause: a short category (``"method"``, ``"media type"``, ``"reference"``,
+        cause: a short category (``"method"``, ``"path"``, ``"media type"``, ``"reference"``,
             ``"parameters"``, ``"name"``), for summaries.
     """
 

@@ -11,21 +11,40 @@
   ``null`` leaves the key out.
 - Bodies: JSON as is; a raw upload as its bytes; form-urlencoded with each property a
   key (arrays repeated, objects as JSON); multipart with bytes, file objects or
-  ``(filename, content[, type])`` as files and other values as fields; ``text/plain``
-  as text.
+  ``(filename, content[, type])`` as files and other values as fields (multipart even
+  when no file is given); ``text/plain`` as text.
+- The URL is built from parts (``locate``), never by gluing text: the connection's URL
+  with the operation's path appended to its path, then the query: the connection URL's
+  own pairs, the model's pairs whose keys neither they nor ``Connection.query`` hold
+  (the model's others are dropped and reported), then ``Connection.query``. Its scheme,
+  host and port are checked equal to the connection's before anything is sent.
+- What cannot be sent is refused before (``unsendable``): a lone surrogate anywhere in the
+  model's values (no encoding writes one) and ``[`` or ``]`` in a ``deepObject`` key (the
+  server would read a different nesting).
 """
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
-from llmapp.http._function import Body, Parameter, Route
+from llmapp.http._function import PATH_TEMPLATE, Body, Parameter, Route
+from llmapp.jsonschema import Path
+from llmapp.validate._result import ValidationIssue
 
-__all__ = ["Request", "build"]
+if TYPE_CHECKING:
+    import httpx
+
+__all__ = ["Request", "build", "locate", "unsendable"]
+
+_SURROGATE = re.compile(r"[\ud800-\udfff]")
+_BRACKETS = re.compile(r"[\[\]]")
+# What a path template's literal text keeps as it is; anything else is percent-encoded.
+_PATH_SAFE = "/:@!$&'()*+,;=-._~%"
 
 _DELIMITERS = {"spaceDelimited": " ", "pipeDelimited": "|", "tabDelimited": "\t"}
 
@@ -35,7 +54,7 @@ class Request:
     """What httpx is asked to send."""
 
     method: str
-    url: str
+    path: str
     params: list[tuple[str, str]] = field(default_factory=list)
     headers: dict[str, str] = field(default_factory=dict)
     json: Any = None
@@ -116,14 +135,15 @@ def _deep(prefix: str, value: Any) -> list[tuple[str, str]]:
     return pairs
 
 
-def build(route: Route, arguments: Mapping[str, Any], host: str) -> Request:
-    """The request for valid, merged arguments."""
-    path = route.path
-    for parameter in route.parameters:
-        path = path.replace(
-            "{" + parameter.name + "}", path_segment(parameter, arguments[parameter.key])
-        )
-    request = Request(route.method.upper(), host.rstrip("/") + path)
+def build(route: Route, arguments: Mapping[str, Any]) -> Request:
+    """The request for valid, merged arguments: its path encoded, its query the model's."""
+    values = {p.name: path_segment(p, arguments[p.key]) for p in route.parameters}
+    pieces = PATH_TEMPLATE.split(route.path)  # literal text, name, literal text, name...
+    path = "".join(
+        values.get(piece, "{" + piece + "}") if odd else quote(piece, safe=_PATH_SAFE)
+        for odd, piece in ((i % 2 == 1, p) for i, p in enumerate(pieces))
+    )
+    request = Request(route.method.upper(), path)
     query = arguments.get("query")
     if isinstance(query, Mapping):
         declared = {parameter.name: parameter for parameter in route.query}
@@ -139,6 +159,93 @@ def build(route: Route, arguments: Mapping[str, Any], host: str) -> Request:
     return request
 
 
+def unsendable(route: Route, data: Any) -> list[ValidationIssue]:
+    """What in the model's valid data no request can carry as it is, each at its path."""
+    issues: list[ValidationIssue] = []
+    pending: list[tuple[Path, Any]] = [(Path(), data)]
+    while pending and len(issues) < 20:
+        path, value = pending.pop()
+        if isinstance(value, str):
+            if _SURROGATE.search(value):
+                issues.append(_surrogate(path, value))
+        elif isinstance(value, Mapping):
+            for key, item in value.items():
+                if isinstance(key, str) and _SURROGATE.search(key):
+                    issues.append(_surrogate(path, key, "a key without"))
+                pending.append((path.key(key), item))
+        elif isinstance(value, list):
+            pending.extend((path.item(i), item) for i, item in enumerate(value))
+    query = data.get("query") if isinstance(data, Mapping) else None
+    if not isinstance(query, Mapping):
+        return issues
+    for parameter in route.query:
+        if parameter.style == "deepObject" and parameter.name in query:
+            issues.extend(_bracketed(Path(("query", parameter.name)), query[parameter.name]))
+    return issues
+
+
+def _surrogate(path: Path, value: str, what: str = "a string without") -> ValidationIssue:
+    shown = _SURROGATE.sub("\ufffd", value)  # the feedback itself must stay encodable
+    return ValidationIssue(
+        str(path),
+        "string",
+        shown,
+        f"{what} lone surrogates (\\ud800-\\udfff): write the character itself, or its "
+        "surrogate pair",
+    )
+
+
+def _bracketed(path: Path, value: Any) -> list[ValidationIssue]:
+    issues: list[ValidationIssue] = []
+    pending = [(path, value)]
+    while pending:
+        at, each = pending.pop()
+        if not isinstance(each, (Mapping, list)):
+            continue
+        items: Any = each.items() if isinstance(each, Mapping) else enumerate(each)
+        for key, item in items:
+            if isinstance(key, str) and _BRACKETS.search(key):
+                issues.append(
+                    ValidationIssue(
+                        str(at.key(key)),
+                        "undefined",
+                        item,
+                        "a deepObject key must not hold [ or ]: the server would read a "
+                        "different nesting",
+                    )
+                )
+            pending.append((at.key(key) if isinstance(key, str) else at.item(key), item))
+    return issues
+
+
+def locate(host: str, request: Request, fixed: Mapping[str, Any]) -> tuple[httpx.URL, list[str]]:
+    """The request's URL from parts, and the model's query keys dropped for the connection's.
+
+    Args:
+        host: the connection's URL; its own query pairs are kept first.
+        request: the built request (its encoded path and the model's query pairs).
+        fixed: ``Connection.query``: these keys are the connection's alone.
+
+    Raises:
+        ValueError: the URL would not go to the connection's scheme, host and port.
+    """
+    import httpx
+
+    base = httpx.URL(host)
+    own: list[tuple[str, Any]] = list(base.params.multi_items())
+    kept = [(k, v if isinstance(v, str) else json.dumps(v)) for k, v in fixed.items()]
+    taken = {key for key, _ in own + kept}
+    dropped = sorted({key for key, _ in request.params if key in taken})
+    model = [(key, value) for key, value in request.params if key not in taken]
+    pairs = own + model + kept
+    prefix = base.raw_path.split(b"?", 1)[0].rstrip(b"/")
+    url = base.copy_with(raw_path=prefix + request.path.encode("ascii"), fragment=None)
+    url = url.copy_with(params=httpx.QueryParams(list(pairs))) if pairs else url
+    if (url.scheme, url.host, url.port) != (base.scheme, base.host, base.port):
+        raise ValueError(f"the URL of {request.path!r} would leave the connection's server")
+    return url, dropped
+
+
 def _json(request: Request, body: Body, value: Any) -> None:
     if body.media_type.split(";", 1)[0].strip().lower() in ("application/json", "*/*"):
         request.json, request.has_json = value, True
@@ -152,7 +259,14 @@ def _form(request: Request, body: Body, value: Any) -> None:
 
 
 def _multipart(request: Request, body: Body, value: Any) -> None:
-    request.files, request.data = _parts(value, body.encoding)
+    files, data = _parts(value, body.encoding)
+    if not files and data:  # httpx sends fields alone url-encoded: send them as parts
+        files = [
+            (key, (None, each)) for key, item in data.items()
+            for each in (item if isinstance(item, list) else [item])
+        ]  # fmt: skip
+        data = {}
+    request.files, request.data = files, data or None
 
 
 def _text(request: Request, body: Body, value: Any) -> None:
