@@ -13,7 +13,14 @@ returning a result with ``success`` and ``message()`` (``Executor``, ``Outcome``
 a class application, and the HTTP and MCP applications alike. ``human`` maps a
 function name to the values a human supplied for that function's human side.
 
-``read(obj, name)`` reads a field from an SDK object or its plain-dict form.
+``read(obj, name)`` reads a field from an SDK object or its plain-dict form;
+``call_id(obj, name)`` reads a call's id.
+
+Malformed calls are answered, never dropped: a call without a function object or a name
+is run as a call to no function, so the model reads which functions exist. A call
+without an id (or with an empty or non-text one) is not run: a vendor matches each
+answer to its call by id, so no answer could reach the model, and an answer with a
+``None`` id makes the vendor refuse the whole next request.
 """
 
 from __future__ import annotations
@@ -23,7 +30,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-__all__ = ["Executor", "Human", "Outcome", "ToolCall", "arun", "items", "read", "run"]
+__all__ = ["Executor", "Human", "Outcome", "ToolCall", "arun", "call_id", "items", "read", "run"]
 
 Human = Mapping[str, Mapping[str, Any]]
 """Function name -> the human-side values for that function's calls."""
@@ -72,9 +79,17 @@ def read(obj: Any, name: str) -> Any:
 
 
 def items(obj: Any, name: str) -> list[Any]:
-    """A list field (None and absence read as empty)."""
+    """A list field (None, absence, and a text or a mapping where a list belongs read as empty)."""
     value = read(obj, name)
-    return list(value) if isinstance(value, Iterable) and not isinstance(value, str) else []
+    if isinstance(value, (str, bytes, bytearray, Mapping)) or not isinstance(value, Iterable):
+        return []
+    return list(value)
+
+
+def call_id(obj: Any, name: str) -> str | None:
+    """A call's id: a non-empty text, else ``None`` (such a call cannot be answered)."""
+    value = read(obj, name)
+    return value if isinstance(value, str) and value else None
 
 
 def run(

@@ -10,7 +10,9 @@
   ``output`` list (SDK objects or their plain-dict forms) and returns the answers:
   ``{"role": "tool", "tool_call_id", "content"}`` for chat,
   ``{"type": "function_call_output", "call_id", "output"}`` for responses. Neither
-  API has an error flag: a wrong call is answered with the feedback text.
+  API has an error flag: a wrong call is answered with the feedback text, a call without a
+  ``function`` (or its name) with the functions there are; a call without an id is not
+  run (no answer could reach the model).
 - ``problems(schema)``: why OpenAI's structured outputs would refuse a parameters
   schema, each ``"/json/pointer: reason"``.
 
@@ -35,7 +37,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, Literal
 
 from llmapp.jsonschema import walk
-from llmapp.vendors._calls import Executor, Human, ToolCall, arun, items, read, run
+from llmapp.vendors._calls import Executor, Human, ToolCall, arun, call_id, items, read, run
 from llmapp.vendors._source import Tool, export_error, tools_of
 from llmapp.vendors._subset import (
     Refusal,
@@ -275,13 +277,15 @@ def _read_calls(response: Any) -> tuple[Answer, list[ToolCall]]:
         response = read(choices[0], "message")
     if read(response, "tool_calls") is not None or read(response, "role") == "assistant":
         return _chat_answer, [
-            ToolCall(read(call, "id"), read(function, "name"), read(function, "arguments"))
+            ToolCall(identifier, read(function, "name"), read(function, "arguments"))
             for call in items(response, "tool_calls")
-            if (function := read(call, "function")) is not None
+            if (identifier := call_id(call, "id")) is not None
+            for function in (read(call, "function"),)
         ]
     output = response if isinstance(response, list) else items(response, "output")
     return _responses_answer, [
-        ToolCall(read(item, "call_id"), read(item, "name"), read(item, "arguments"))
+        ToolCall(identifier, read(item, "name"), read(item, "arguments"))
         for item in output
         if read(item, "type") == "function_call"
+        and (identifier := call_id(item, "call_id")) is not None
     ]
