@@ -215,8 +215,11 @@ def tool_result(function: ToolFunction | None, result: Any) -> dict[str, Any]:
     if output is not None:
         wrapped, check = output
         structured = {RESULT: data} if wrapped else data
-        failure = check(structured)
-        if not failure.success:
+        try:
+            failure = check(structured)
+        except Exception:  # an outputSchema that cannot be compiled: the client judges it
+            failure = None
+        if failure is not None and not failure.success:
             return {"content": [_text(_misfit(failure, text))], "isError": True}
         answer["structuredContent"] = structured
     answer["isError"] = False
