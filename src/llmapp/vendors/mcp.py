@@ -227,7 +227,7 @@ def tool_result(function: ToolFunction | None, result: Any) -> dict[str, Any]:
 
 
 def _misfit(failure: Any, text: str) -> str:
-    where = "; ".join(f"{issue.path}: {issue.expected}" for issue in failure.errors[:3])
+    where = "; ".join(f"{issue.path}: expected {issue.expected}" for issue in failure.errors[:3])
     return (
         f"The function ran, but its result does not match its declared output ({where}). "
         f"The result as JSON: {text}"
