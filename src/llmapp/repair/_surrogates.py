@@ -46,6 +46,8 @@ def lone_surrogates(data: Any) -> list[ValidationIssue]:
     Returns:
         At most ``MAX_REPORTED`` issues, in document order; empty when there is none.
     """
+    if not _holds_surrogates(data):  # the common case, without building a path
+        return []
     issues: list[ValidationIssue] = []
     # (value, its path, whether its key holds one): a stack, so members go in reversed.
     pending: list[tuple[Any, tuple[str | int, ...], bool]] = [(data, (), False)]
@@ -64,6 +66,32 @@ def lone_surrogates(data: Any) -> list[ValidationIssue]:
             items = list(enumerate(value))
             pending.extend((item, (*segments, index), False) for index, item in reversed(items))
     return issues[:MAX_REPORTED]
+
+
+def _holds_surrogates(data: Any) -> bool:
+    """Whether any string of ``data`` (key or value) holds a surrogate: one pass, no paths."""
+    pending = [data]
+    while pending:
+        value = pending.pop()
+        kind = type(value)
+        if kind is str:
+            if not value.isascii() and has_surrogates(value):
+                return True
+        elif kind in _ATOMS:
+            continue
+        elif kind is dict or isinstance(value, Mapping):
+            for key in value:
+                if type(key) is str and not key.isascii() and has_surrogates(key):
+                    return True
+            pending.extend(value.values())
+        elif kind is list or isinstance(value, (list, tuple)):
+            pending.extend(value)
+        elif isinstance(value, str) and has_surrogates(value):
+            return True
+    return False
+
+
+_ATOMS = frozenset({int, float, bool, type(None)})
 
 
 def _issue(segments: tuple[str | int, ...], value: Any, *, in_key: bool) -> ValidationIssue:
