@@ -59,3 +59,40 @@ def test_the_readme_hands_the_model_llm_parameters_only() -> None:
     assert not re.search(
         r"function\.parameters\b", "".join(re.findall(r"```py\w*\n(.*?)```", text, re.S))
     )
+
+
+def test_http_and_mcp_functions_have_the_same_property() -> None:
+    import llmapp.http
+    import llmapp.mcp
+
+    document = {
+        "openapi": "3.0.3",
+        "info": {"title": "t", "version": "1"},
+        "paths": {
+            "/receipts": {
+                "post": {
+                    "requestBody": {
+                        "content": {
+                            "multipart/form-data": {
+                                "schema": {
+                                    "type": "object",
+                                    "properties": {
+                                        "note": {"type": "string"},
+                                        "file": {"type": "string", "format": "binary"},
+                                    },
+                                }
+                            }
+                        }
+                    },
+                    "responses": {"200": {"description": "ok"}},
+                }
+            }
+        },
+    }
+    (http_function,) = llmapp.http.application(document).functions
+    assert "file" in json.dumps(http_function.parameters)
+    assert "file" not in json.dumps(http_function.llm_parameters)
+    assert http_function.llm_parameters == http_function.separated.llm
+    tools = llmapp.mcp.application([{"name": "ok", "inputSchema": {"type": "object"}}])
+    (mcp_function,) = tools.functions
+    assert mcp_function.llm_parameters is mcp_function.parameters
