@@ -45,14 +45,14 @@ def read_arguments(
     if arguments is None:
         return {}, ()
     if isinstance(arguments, Mapping):
-        return _whole_text(name, dict(arguments), (), deprecated, scan=True)
+        return _unless_surrogates(name, dict(arguments), (), deprecated, scan=True)
     if not isinstance(arguments, (str, bytes, bytearray)):
-        return _whole_text(name, arguments, (), deprecated, scan=True)
+        return _unless_surrogates(name, arguments, (), deprecated, scan=True)
     parsed = repair.parse(arguments, max_length=max_length)
     reason = parsed.error or parsed.truncated
     if reason is None:
         scan = repair.may_hold_surrogates(arguments)
-        return _whole_text(name, parsed.data, parsed.repairs, deprecated, scan=scan)
+        return _unless_surrogates(name, parsed.data, parsed.repairs, deprecated, scan=scan)
     shown = arguments if isinstance(arguments, str) else repr(arguments[:max_length])
     text = explain.unreadable(reason, parsed.repairs, truncated=parsed.error is None, text=shown)
     issue = ValidationIssue("$input", "JSON object", shown[:max_length], reason)
@@ -66,7 +66,7 @@ def read_arguments(
     )
 
 
-def _whole_text(
+def _unless_surrogates(
     name: str, data: Any, repairs: tuple[str, ...], deprecated: bool, *, scan: bool
 ) -> tuple[Any, tuple[str, ...]] | CallResult:
     """The data, or the refusal naming each text that holds a lone surrogate."""
