@@ -39,18 +39,20 @@ def read_arguments(
 
     Returns:
         ``(data, repairs)``, or a failed ``CallResult`` whose feedback tells the model its
-        text was cut off (and where) or could not be read; nothing may run then.
+        text was cut off (and where), could not be read, or holds a lone surrogate
+        (``repair.lone_surrogates``: each at its path); nothing may run then.
     """
     if arguments is None:
         return {}, ()
     if isinstance(arguments, Mapping):
-        return dict(arguments), ()
+        return _unless_surrogates(name, dict(arguments), (), deprecated, scan=True)
     if not isinstance(arguments, (str, bytes, bytearray)):
-        return arguments, ()
+        return _unless_surrogates(name, arguments, (), deprecated, scan=True)
     parsed = repair.parse(arguments, max_length=max_length)
     reason = parsed.error or parsed.truncated
     if reason is None:
-        return parsed.data, parsed.repairs
+        scan = repair.may_hold_surrogates(arguments)
+        return _unless_surrogates(name, parsed.data, parsed.repairs, deprecated, scan=scan)
     shown = arguments if isinstance(arguments, str) else repr(arguments[:max_length])
     text = explain.unreadable(reason, parsed.repairs, truncated=parsed.error is None, text=shown)
     issue = ValidationIssue("$input", "JSON object", shown[:max_length], reason)
@@ -61,6 +63,24 @@ def read_arguments(
         feedback=text,
         deprecated=deprecated,
         repairs=parsed.repairs,
+    )
+
+
+def _unless_surrogates(
+    name: str, data: Any, repairs: tuple[str, ...], deprecated: bool, *, scan: bool
+) -> tuple[Any, tuple[str, ...]] | CallResult:
+    """The data, or the refusal naming each text that holds a lone surrogate."""
+    issues = repair.lone_surrogates(data) if scan else []
+    if not issues:
+        return data, repairs
+    failure = ValidationFailure(data, issues)
+    return CallResult(
+        name=name,
+        success=False,
+        validation=failure,
+        feedback=explain.feedback(failure),
+        deprecated=deprecated,
+        repairs=repairs,
     )
 
 

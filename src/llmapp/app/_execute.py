@@ -32,6 +32,7 @@ from llmapp._record import Record
 from llmapp._sentinels import MISSING
 from llmapp.app._arguments import read_arguments
 from llmapp.app._function import LlmFunction
+from llmapp.app._mask import NOTHING, Masker
 from llmapp.app._merge import join
 from llmapp.app._result import CallResult, error_text
 from llmapp.introspect.model import MethodSpec
@@ -43,7 +44,6 @@ if TYPE_CHECKING:
 __all__ = ["Call", "Plan", "run_async", "run_sync"]
 
 _MAX_ITEMS: Final = 1_000_000
-_MIN_HIDDEN: Final = 4
 
 Schema = dict[str, Any]
 
@@ -86,7 +86,7 @@ class Plan(Record):
         if isinstance(validation, ValidationFailure):
             return self._failed(validation, explain.feedback(validation), repairs)
         merged = join(self.function, validation.data, human)
-        hidden = _hidden(human)
+        hidden = Masker.of(human)
         target = self._target(instance)
         try:
             args, kwargs = self.convert(merged)
@@ -124,7 +124,7 @@ class Plan(Record):
         self,
         refused: ConversionError,
         model_data: Any,
-        hidden: tuple[str, ...],
+        hidden: Masker,
         repairs: tuple[str, ...],
     ) -> CallResult:
         """Python refused a value the schema allowed: feedback from the model's own data."""
@@ -160,7 +160,7 @@ class Call:
     args: list[Any]
     kwargs: dict[str, Any]
     repairs: tuple[str, ...] = ()
-    hidden: tuple[str, ...] = field(default=(), repr=False)
+    hidden: Masker = field(default=NOTHING, repr=False)
 
     def run(self, raise_errors: bool = False) -> CallResult:
         """Call the method here (``run_sync``): what ``execute`` does once prepared."""
@@ -246,23 +246,6 @@ def _at(data: Any, segments: list[str | int]) -> Any:
         except (LookupError, TypeError):
             return MISSING
     return data
-
-
-def _hidden(human: Mapping[str, Any] | None) -> tuple[str, ...]:
-    """The human's texts and numbers as text, so they can be kept out of what the model reads."""
-    found: list[str] = []
-    pending: list[Any] = [human] if human else []
-    while pending and len(found) < 1_000:
-        value = pending.pop()
-        if isinstance(value, Mapping):
-            pending.extend(value.values())
-        elif isinstance(value, (list, tuple)):
-            pending.extend(value)
-        elif isinstance(value, (str, int, float)) and not isinstance(value, bool):
-            text = value if isinstance(value, str) else repr(value)
-            if len(text) >= _MIN_HIDDEN:
-                found.append(text)
-    return tuple(sorted(set(found), key=len, reverse=True))
 
 
 def _no_running_loop(name: str) -> None:

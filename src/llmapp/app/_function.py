@@ -14,7 +14,14 @@ from llmapp.validate._result import (
     ValidationSuccess,
 )
 
-__all__ = ["LlmFunction", "OnFirstUse", "Separated", "compile_validator", "run_hook"]
+__all__ = [
+    "LlmFunction",
+    "OnFirstUse",
+    "Separated",
+    "compile_validator",
+    "llm_parameters",
+    "run_hook",
+]
 
 Schema = dict[str, Any]
 T = TypeVar("T")
@@ -86,6 +93,9 @@ class LlmFunction:
         checked_parameters: the schema arguments are validated (and repaired) against:
             ``parameters`` itself, except in strict mode, where the vendor-facing schema
             moves constraints it cannot express into descriptions and this one keeps them.
+
+    ``parameters`` describes every argument the method takes, the human side included;
+    ``llm_parameters`` is the schema to hand a model.
     """
 
     name: str
@@ -108,6 +118,20 @@ class LlmFunction:
         generated = OnFirstUse(compile_validator, self.checked_parameters)
         object.__setattr__(self, "_generated", generated)
 
+    @property
+    def llm_parameters(self) -> Schema:
+        """The parameters schema to give the model: never a human-side parameter.
+
+        ``separated.llm`` when a human supplies part of the arguments (``Human()``,
+        ``separate=``), ``parameters`` otherwise. Every vendor export shows this schema.
+
+        Example::
+
+            for function in app.functions:
+                print(function.name, function.llm_parameters)  # hand these to a vendor SDK
+        """
+        return llm_parameters(self)
+
     def validate(self, arguments: Any) -> Validation:
         """Check arguments against the parameters schema (or the method's hook).
 
@@ -125,6 +149,19 @@ class LlmFunction:
     def to_dict(self) -> dict[str, Any]:
         """The function as plain JSON-ready data."""
         return function_data(self)
+
+
+def llm_parameters(function: Any) -> Schema:
+    """The parameters schema the model composes, for any kind of function (class, HTTP, MCP).
+
+    ``separated.llm`` when the function has a human side, ``parameters`` otherwise.
+    """
+    separated = getattr(function, "separated", None)
+    if separated is not None and getattr(separated, "human", None) is not None:
+        llm: Schema = separated.llm
+        return llm
+    parameters: Schema = function.parameters
+    return parameters
 
 
 def run_hook(hook: Callable[[Any], Validation], arguments: Any) -> Validation:

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import Any, Final
 
+from llmapp import convert
+from llmapp._unicode import encodable
+from llmapp.app._mask import NOTHING, Masker
 from llmapp.validate._result import ValidationFailure
 
-__all__ = ["CallResult", "error_text", "redact"]
+__all__ = ["CallResult", "error_text"]
 
 _MAX_ERROR: Final = 1_000
 
@@ -51,39 +53,35 @@ class CallResult:
         """The text for the model's tool-result message, in every case.
 
         The feedback when the call failed (wrong arguments, or the method's error), the
-        returned data as JSON otherwise. Built from the model's own arguments only, never
-        from human-side values; never raises.
+        returned data as JSON otherwise (``convert.json_text``: always valid JSON, NaN as
+        ``null``, an int too long for Python's digit limit as a string). Built from the
+        model's own arguments only, never from human-side values; always encodable as
+        UTF-8 (a lone surrogate is written as its escape, ``\\ud800``); never raises.
         """
         if self.feedback is not None:
-            return self.feedback
+            return encodable(self.feedback)
         if self.error is not None:
             return error_text(self.error)
-        try:
-            return json.dumps(self.data, ensure_ascii=False, default=str)
-        except Exception:  # a cycle or a broken __str__ in data built by hand
-            return error_text(TypeError("the result could not be written as JSON"))
+        return convert.json_text(self.data)
 
 
-def error_text(error: BaseException, hidden: tuple[str, ...] = ()) -> str:
+def error_text(error: BaseException, hidden: Masker = NOTHING) -> str:
     """``The function raised Kind: message``, cut to a bounded length, never raising.
 
     Args:
         error: the exception the method raised.
-        hidden: texts that must not reach the model (human-side values), replaced by ``***``.
+        hidden: what must not reach the model (the call's human-side values, a door's
+            secrets): every form of them is replaced by ``***`` (``Masker``).
     """
     try:
         text = str(error)
     except Exception:  # an exception whose __str__ raises must not break the reply
         text = ""
-    text = redact(text, hidden)
+    # Masked before it is cut, so a value at the cut is masked whole, not left half shown;
+    # cut generously first, so the cost stays bounded whatever the exception says.
+    text = hidden.mask(text[: _MAX_ERROR * 4])
     if len(text) > _MAX_ERROR:
         text = text[:_MAX_ERROR] + "…"
     kind = type(error).__name__
-    return f"The function raised {kind}: {text}" if text else f"The function raised {kind}."
-
-
-def redact(text: str, hidden: tuple[str, ...]) -> str:
-    """``text`` with every one of ``hidden`` (longest first) replaced by ``***``."""
-    for secret in hidden:
-        text = text.replace(secret, "***")
-    return text
+    reply = f"The function raised {kind}: {text}" if text else f"The function raised {kind}."
+    return encodable(reply)

@@ -27,8 +27,10 @@ Decisions a caller may rely on:
   says where, with a ``$input`` path like a ``ValidationIssue``.
 - ``to_json``: a NamedTuple becomes an object (its schema is an object, so it
   round-trips), a pydantic model ``model_dump(mode="json", by_alias=True)``, NaN
-  and infinities ``None``, anything unknown its ``repr``, a cycle
-  ``"<cycle: TypeName>"``. It never raises.
+  and infinities ``None``, an int past Python's digit limit a string of its digits,
+  anything unknown its ``repr``, a cycle ``"<cycle: TypeName>"``. It never raises.
+- ``json_text``: the one writer of results as JSON text, always valid JSON and always
+  encodable as UTF-8 (lone surrogates escaped).
 
 The modules load on first use (PEP 562): an application imports this stage at the top
 of its execution plan and pays for it on its first call, not when it is built.
@@ -43,7 +45,7 @@ from llmapp._lazy import lazy_names as _lazy_names
 if TYPE_CHECKING:
     from ._arguments import ArgumentBuilder, compile_arguments
     from ._error import ConversionError
-    from ._to_json import to_json
+    from ._to_json import json_text, to_json
     from ._to_python import compile_converter
 
 _LAZY = {
@@ -51,6 +53,7 @@ _LAZY = {
     "ConversionError": "._error",
     "compile_arguments": "._arguments",
     "compile_converter": "._to_python",
+    "json_text": "._to_json",
     "to_json": "._to_json",
 }
 
@@ -62,5 +65,6 @@ __all__ = [
     "ConversionError",
     "compile_arguments",
     "compile_converter",
+    "json_text",
     "to_json",
 ]

@@ -7,12 +7,20 @@ collections). Nothing here raises: a value that cannot be encoded becomes its
 ``repr`` (``"<Connection object at 0x...>"``); a container met again inside itself
 becomes ``"<cycle: TypeName>"``; nesting deeper than ``MAX_DEPTH`` becomes
 ``"<too deep: TypeName>"``.
+
+``json_text(value)`` is the one writer of a result as JSON text: always valid JSON
+(RFC 8259) that UTF-8 can encode, whatever the value holds. JSON has no NaN or
+infinity, so they are ``null``; an integer past Python's limit on converting digits
+(``sys.get_int_max_str_digits()``, 4,300 by default) is a string of its digits, up to
+``MAX_DIGITS`` (past that, ``"<integer of about N digits>"``); a lone surrogate is
+written as its escape.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import enum
+import json
 import math
 import sys
 from collections.abc import Callable, Mapping, Sequence
@@ -21,12 +29,19 @@ from typing import Any
 
 from llmapp._iso8601 import encode_base64
 from llmapp._scalar_types import scalar_of
+from llmapp._unicode import encodable
 from llmapp.introspect._compat import model_fields
 
-__all__ = ["MAX_DEPTH", "to_json"]
+__all__ = ["MAX_DEPTH", "MAX_DIGITS", "json_text", "to_json"]
 
 MAX_DEPTH = 200
 """Containers nested deeper than this are cut short (Python's own stack would be next)."""
+
+MAX_DIGITS = 20_000
+"""Most digits of a huge integer written out (converting digits costs quadratic time)."""
+
+_SAFE_INT = 10**640
+"""Every integer below this in size converts to text under any digit limit Python allows."""
 
 _Encoder = Callable[[Any, set[int]], Any]
 _AS_IS = frozenset({str, int, bool, type(None)})
@@ -46,7 +61,8 @@ def to_json(value: Any) -> Any:
       bytes -> base64 text;
     - list, tuple, set, frozenset and other collections -> list (sets sorted when
       their items can be ordered, so output is stable);
-    - float NaN and infinities -> ``None`` (JSON has no such numbers);
+    - float NaN and infinities -> ``None`` (JSON has no such numbers); an int with more
+      digits than Python converts to text -> a string of its digits (see ``json_text``);
     - anything else -> its ``repr``; a cycle -> ``"<cycle: TypeName>"``.
 
     It never raises; the input is never mutated.
@@ -61,6 +77,8 @@ def to_json(value: Any) -> Any:
 
 def _encode(value: Any, active: set[int]) -> Any:
     cls = type(value)
+    if cls is int:
+        return value if -_SAFE_INT < value < _SAFE_INT else _big_int(value)
     if cls in _AS_IS or (cls is float and math.isfinite(value)):
         return value
     encoder = _ENCODERS.get(cls)
@@ -70,6 +88,46 @@ def _encode(value: Any, active: set[int]) -> Any:
         return encoder(value, active)
     except Exception:  # a property, isoformat or model_dump that raises: still say something
         return _repr(value)
+
+
+def json_text(value: Any) -> str:
+    """``value`` as JSON text: valid JSON whatever it holds, encodable as UTF-8; never raises.
+
+    Data already JSON-ready (``to_json``'s output, or parsed JSON) is written as it is;
+    anything else (NaN, a huge int, a set, an object, a cycle) goes through ``to_json``
+    first. Keys and strings keep their characters (``ensure_ascii=False``).
+
+    Example:
+        >>> json_text({"ratio": float("nan"), "tags": {"b", "a"}})
+        '{"ratio": null, "tags": ["a", "b"]}'
+    """
+    try:
+        text = _WRITER.encode(value)
+    except (ValueError, TypeError, RecursionError):
+        try:
+            text = _WRITER.encode(to_json(value))
+        except (ValueError, TypeError, RecursionError):  # a broken mapping built by hand
+            text = _WRITER.encode(_repr(value))
+    return encodable(text)
+
+
+_WRITER = json.JSONEncoder(ensure_ascii=False, allow_nan=False)
+
+
+def _big_int(value: int) -> int | str:
+    """An int as is while Python converts it to text, else a string of its digits."""
+    try:
+        int.__repr__(value)
+    except ValueError:  # past sys.get_int_max_str_digits()
+        pass
+    else:
+        return value
+    digits = int(value.bit_length() * 0.30103) + 1
+    if digits > MAX_DIGITS:
+        return f"<integer of about {digits:,} digits>"
+    from decimal import Decimal  # converting an int to Decimal has no digit limit
+
+    return format(Decimal(value), "f")
 
 
 def _repr(value: Any) -> str:

@@ -34,6 +34,7 @@ from ..introspect.model import (
     TypeKey,
     UnionNode,
 )
+from ._bounds import with_bounds
 from ._scalars import Converter, scalar_matcher
 
 if TYPE_CHECKING:
@@ -92,7 +93,7 @@ _KINDS: dict[type[Node], frozenset[type]] = {
 
 def compile_union(compiler: Compiler, node: UnionNode) -> Converter | None:
     """The converter for a union: a lookup on the value's JSON kind, then matchers if needed."""
-    converters = [compiler.compile(option) for option in node.options]
+    converters = with_bounds(node, [compiler.compile(option) for option in node.options])
     if all(converter is None for converter in converters):
         return None
     branches_by_kind: dict[type, list[int]] = {}

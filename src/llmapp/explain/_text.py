@@ -58,6 +58,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
+from llmapp._unicode import encodable
 from llmapp.jsonschema import Path, Segment
 from llmapp.validate._result import UNDEFINED, ValidationFailure, ValidationIssue
 
@@ -117,7 +118,7 @@ def feedback(failure: ValidationFailure) -> str:
     if unplaced:
         lines += ["", "Errors that could not be placed in the JSON above:"]
         lines += [f"- {_unplaced(issue)}" for issue in unplaced]
-    return "\n".join(lines)
+    return encodable("\n".join(lines))
 
 
 class _Renderer:

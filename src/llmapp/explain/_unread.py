@@ -6,6 +6,8 @@ import json
 from collections.abc import Sequence
 from typing import Final
 
+from llmapp._unicode import encodable
+
 __all__ = ["unreadable"]
 
 _MAX_TEXT: Final = 300
@@ -46,7 +48,7 @@ def unreadable(
             "Repairs made while reading: " + "; ".join(_cut(r) for r in repairs[:10]) + "."
         )
     lines.append(advice)
-    return "\n".join(lines)
+    return encodable("\n".join(lines))
 
 
 def _quote(text: str) -> str:

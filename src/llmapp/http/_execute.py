@@ -22,15 +22,15 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
-from urllib.parse import quote
 
 from llmapp import CallResult, ValidationFailure, coerce
 from llmapp._errors import ExecutionError, LlmappError
+from llmapp._unicode import encodable
 from llmapp.app import read_arguments, unknown_function
-from llmapp.app._execute import _hidden as hidden_values
 from llmapp.app._function import OnFirstUse
+from llmapp.app._mask import Masker
 from llmapp.app._merge import join
-from llmapp.app._result import error_text, redact
+from llmapp.app._result import error_text
 from llmapp.explain import feedback
 from llmapp.http._connection import Connection
 from llmapp.http._function import HttpLlmFunction
@@ -226,7 +226,7 @@ class _Prepared:
     """A call ready to send: httpx's arguments, what to keep from the model, what to tell."""
 
     options: dict[str, Any]
-    hidden: tuple[str, ...]
+    hidden: Masker
     max_message: int
     repairs: tuple[str, ...]
 
@@ -242,11 +242,11 @@ class _Prepared:
         return _result(function, success=True, value=response.body, data=data, repairs=self.repairs)
 
     def failed(self, function: HttpLlmFunction, error: Exception, value: Any = None) -> CallResult:
-        text = _SURROGATE.sub("\ufffd", error_text(error, self.hidden))
+        text = error_text(error, self.hidden)
         return _result(function, error=error, value=value, feedback=text, repairs=self.repairs)
 
 
-def for_model(body: Any, content_type: str, hidden: tuple[str, ...], limit: int) -> Any:
+def for_model(body: Any, content_type: str, hidden: Masker, limit: int) -> Any:
     """A body as the model may see it: masked, bytes described, cut past ``limit`` characters.
 
     Raises:
@@ -257,7 +257,7 @@ def for_model(body: Any, content_type: str, hidden: tuple[str, ...], limit: int)
     if isinstance(body, bytes):
         return shown(body, content_type)
     text = body if isinstance(body, str) else json.dumps(body, ensure_ascii=False)
-    masked = _SURROGATE.sub("\ufffd", redact(text, hidden))
+    masked = encodable(hidden.mask(text))
     if len(masked) > limit:
         return (
             masked[:limit] + f"… (cut: {len(masked):,} characters in all, Connection.max_message)"
@@ -343,15 +343,9 @@ def _prepare(
     )
 
 
-def _masked(connection: Connection, human: Mapping[str, Any] | None) -> tuple[str, ...]:
-    """Every value to keep from the model, also as JSON and URLs write it."""
-    found = hidden_values({"human": dict(human or {}), **connection.secrets()})
-    forms = {
-        form
-        for value in found
-        for form in (value, json.dumps(value, ensure_ascii=False)[1:-1], quote(value, safe=""))
-    }
-    return tuple(sorted(forms, key=len, reverse=True))
+def _masked(connection: Connection, human: Mapping[str, Any] | None) -> Masker:
+    """Every value to keep from the model: the human side and the connection's secrets."""
+    return Masker.of(dict(human or {}), connection.secrets())
 
 
 def _clean(data: Any) -> Any:

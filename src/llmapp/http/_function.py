@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from llmapp.app import function_data
-from llmapp.app._function import OnFirstUse, compile_validator, run_hook
+from llmapp.app._function import OnFirstUse, compile_validator, llm_parameters, run_hook
 
 if TYPE_CHECKING:
     from llmapp import Separated, Validation
@@ -140,6 +140,11 @@ class HttpLlmFunction:
         """The schema arguments are validated (and repaired) against."""
         checked = self.validation_parameters
         return checked if checked is not None else self.parameters
+
+    @property
+    def llm_parameters(self) -> Schema:
+        """The parameters schema to give the model (as ``LlmFunction.llm_parameters``)."""
+        return llm_parameters(self)
 
     def validate(self, arguments: Any) -> Validation:
         """Check arguments against the parameters (or the hook); never raises."""

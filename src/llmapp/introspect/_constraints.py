@@ -47,6 +47,31 @@ def _numeric(name: str) -> Callable[[Node, Any], Node | None]:
     return apply
 
 
+def _json_number(value: Any) -> int | float | str:
+    """A numeric bound as the JSON number the schema writes, or why it cannot be one.
+
+    ``Ge(Decimal("1"))`` is ``1`` and ``MultipleOf(Decimal("0.01"))`` is ``0.01``: the
+    shortest float text that reads back as the same number. A bound no JSON number
+    writes exactly (``Decimal("0.1234567890123456789")``, NaN, infinity, a string) is
+    refused rather than rounded, since a rounded bound would let other values through.
+    """
+    if type(value) is int or (type(value) is float and value - value == 0.0):
+        return value
+    if isinstance(value, bool) or not hasattr(value, "__float__"):
+        return f"the bound {value!r} is not a number"
+    try:
+        if value == int(value):
+            return int(value)
+        written = float(value)
+    except (ValueError, OverflowError, TypeError, ArithmeticError):
+        return f"the bound {value!r} is not a finite number"
+    from decimal import Decimal  # only for bounds given as Decimal, Fraction, ...
+
+    if written - written == 0.0 and Decimal(repr(written)) == value:
+        return written
+    return f"the bound {value!r} cannot be written exactly as a JSON number"
+
+
 def _length(bound: str) -> Callable[[Node, Any], Node | None]:
     """``MinLen``/``MaxLen``: characters of a string, items of an array, keys of a dict."""
 
@@ -74,6 +99,9 @@ def _string(name: str, *, encoded: bool = False) -> Callable[[Node, Any], Node |
 
 Constraint = tuple[str, Callable[[Node, Any], Node | None]]
 """(attribute holding the value, how it lands on a node)"""
+
+_BOUNDS = frozenset({"ge", "gt", "le", "lt", "multiple_of"})
+"""Attributes whose value the schema writes as a JSON number."""
 
 _MARKERS: dict[type, Constraint] = {
     markers.Format: ("name", _string("format")),
@@ -135,6 +163,11 @@ def _meta_change(item: Any) -> dict[str, Any] | None:
 def _constrain(node: Node, item: Any, constraint: Constraint, report: Report) -> Node:
     attribute, apply = constraint
     value = getattr(item, attribute)
+    if attribute in _BOUNDS:
+        value = _json_number(value)
+        if isinstance(value, str):
+            report(f"{item!r}: {value}")
+            return node
     if isinstance(node, UnionNode):  # e.g. ``Annotated[int | None, Ge(0)]``: the non-null options
         options, applied = [], False
         for option in node.options:

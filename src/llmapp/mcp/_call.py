@@ -7,7 +7,8 @@ feedback text and the server is not called; valid arguments go to ``tools/call``
 The answer is a ``CallResult``, as ``LlmApplication.execute`` returns: a tool
 result with ``isError`` becomes ``error`` (an ``McpToolError`` carrying the tool's
 text), a success becomes ``value``/``data`` (the structured content, else the
-text content read as JSON where it is JSON, else the text). For a function of a
+text content read as JSON where it is JSON, else the text; JSON nested too deeply to
+read is a failed result, never a ``RecursionError``). For a function of a
 ``strict=True`` application, the ``null`` the model wrote for an optional key is left
 out of what is sent (``without_strict_nulls``), so the tool sees its own schema honoured.
 """
@@ -19,6 +20,7 @@ from typing import Any
 
 from llmapp._errors import LlmappError
 from llmapp.app import CallResult, read_arguments
+from llmapp.app._result import error_text
 from llmapp.explain import feedback
 from llmapp.jsonschema import MISSING, is_mapping, resolve_pointer
 from llmapp.mcp._functions import McpLlmFunction
@@ -75,7 +77,11 @@ async def call(session: Any, function: McpLlmFunction, arguments: Any) -> CallRe
         error = McpToolError(_text(content) or f"{name} failed", content)
         return CallResult(name=name, success=False, error=error)
     structured = answer.get("structuredContent")
-    value = structured if structured is not None else _from_text(_text(content))
+    try:
+        value = structured if structured is not None else _from_text(_text(content))
+    except RecursionError:  # a text result nested deeper than Python reads
+        error = McpToolError(f"{name} answered JSON nested too deeply to read", content)
+        return CallResult(name=name, success=False, error=error, feedback=error_text(error))
     return CallResult(name=name, success=True, value=value, data=value)
 
 

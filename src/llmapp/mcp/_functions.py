@@ -25,7 +25,7 @@ from typing import Any
 
 from llmapp._errors import ExecutionError, LlmappError
 from llmapp.app import function_data
-from llmapp.app._function import OnFirstUse, compile_validator
+from llmapp.app._function import OnFirstUse, compile_validator, llm_parameters
 from llmapp.jsonschema import (
     declared_types,
     is_mapping,
@@ -81,6 +81,11 @@ class McpLlmFunction:
     def __post_init__(self) -> None:
         if self._check is None:
             self._check = OnFirstUse(compile_validator, self.parameters)
+
+    @property
+    def llm_parameters(self) -> Schema:
+        """The parameters schema to give the model (as ``LlmFunction.llm_parameters``)."""
+        return llm_parameters(self)
 
     def validate(self, arguments: Any) -> Any:
         """Check arguments against ``parameters``; a ``Validation``, never raises."""

@@ -1,5 +1,8 @@
 """Lenient reading of the model's argument text and schema-driven repair of its data.
 
+``lone_surrogates(data)`` finds what no repair can mend: text holding half of a UTF-16
+surrogate pair, each an issue at its path (the call step refuses such arguments).
+
 The modules load on first use (PEP 562), so the application that imports this stage at
 the top of its execution plan pays for it on its first call, not when it is built.
 """
@@ -13,14 +16,28 @@ from llmapp._lazy import lazy_names as _lazy_names
 if TYPE_CHECKING:
     from llmapp.repair._coerce import coerce
     from llmapp.repair._parse import Parsed, parse
+    from llmapp.repair._surrogates import lone_surrogates, may_hold_surrogates
 
 MAX_LENGTH = 100_000
 """The default most characters ``parse`` (and an application) reads: it bounds the tolerant
 reader (about 1 µs per character) to about a tenth of a second of CPU per call."""
 
-_LAZY = {"Parsed": "._parse", "coerce": "._coerce", "parse": "._parse"}
+_LAZY = {
+    "Parsed": "._parse",
+    "coerce": "._coerce",
+    "lone_surrogates": "._surrogates",
+    "may_hold_surrogates": "._surrogates",
+    "parse": "._parse",
+}
 
 __getattr__, __dir__ = _lazy_names(__name__, _LAZY)
 
 
-__all__ = ["MAX_LENGTH", "Parsed", "coerce", "parse"]
+__all__ = [
+    "MAX_LENGTH",
+    "Parsed",
+    "coerce",
+    "lone_surrogates",
+    "may_hold_surrogates",
+    "parse",
+]

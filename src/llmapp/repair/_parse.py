@@ -18,6 +18,9 @@ Decisions:
 - ``NaN``, ``Infinity`` and ``-Infinity`` (and numbers too large for a float) are not JSON: they
   are read as ``null`` with a repair note, as JavaScript's ``JSON.stringify`` would write them.
   The validator then reports the ``null`` where a number was expected.
+- A lone surrogate escape (``"\\ud800"``) is read as written, as ``json.loads`` reads it:
+  no repair can know the character meant. ``lone_surrogates`` finds each one with its
+  path, and the call step refuses such arguments with that feedback.
 - Integers stay ``int`` (arbitrary size up to Python's digit limit); numbers with a fraction or
   exponent become ``float``.
 - A key given without a value at the end of a truncated text is dropped (so the validator

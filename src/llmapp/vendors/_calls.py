@@ -8,22 +8,45 @@ answers back in its own shape; running them is shared:
   as ``(call, result)`` pairs;
 - ``arun(...)``: the same through ``app.aexecute``, concurrently, pairs in call order.
 
+Neither raises for one call: a call whose ``execute`` raises (a misuse, a lost
+connection, a bug) is answered ``NotRun``, so the answers of the calls that ran, before
+or beside it, are never lost.
+
 ``app`` is anything with ``execute``/``aexecute(target, name, arguments, human=...)``
 returning a result with ``success`` and ``message()`` (``Executor``, ``Outcome``):
 a class application, and the HTTP and MCP applications alike. ``human`` maps a
 function name to the values a human supplied for that function's human side.
 
-``read(obj, name)`` reads a field from an SDK object or its plain-dict form.
+``read(obj, name)`` reads a field from an SDK object or its plain-dict form;
+``call_id(obj, name)`` reads a call's id.
+
+Malformed calls are answered, never dropped: a call without a function object or a name
+is run as a call to no function, so the model reads which functions exist. A call
+without an id (or with an empty or non-text one) is not run: a vendor matches each
+answer to its call by id, so no answer could reach the model, and an answer with a
+``None`` id makes the vendor refuse the whole next request.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-__all__ = ["Executor", "Human", "Outcome", "ToolCall", "arun", "items", "read", "run"]
+__all__ = [
+    "Executor",
+    "Human",
+    "NotRun",
+    "Outcome",
+    "ToolCall",
+    "arun",
+    "call_id",
+    "items",
+    "read",
+    "run",
+]
 
 Human = Mapping[str, Mapping[str, Any]]
 """Function name -> the human-side values for that function's calls."""
@@ -72,33 +95,73 @@ def read(obj: Any, name: str) -> Any:
 
 
 def items(obj: Any, name: str) -> list[Any]:
-    """A list field (None and absence read as empty)."""
+    """A list field (None, absence, and a text or a mapping where a list belongs read as empty)."""
     value = read(obj, name)
-    return list(value) if isinstance(value, Iterable) and not isinstance(value, str) else []
+    if isinstance(value, (str, bytes, bytearray, Mapping)) or not isinstance(value, Iterable):
+        return []
+    return list(value)
+
+
+def call_id(obj: Any, name: str) -> str | None:
+    """A call's id: a non-empty text, else ``None`` (such a call cannot be answered)."""
+    value = read(obj, name)
+    return value if isinstance(value, str) and value else None
 
 
 def run(
     app: Executor, target: Any, calls: Iterable[ToolCall], human: Human | None
-) -> list[tuple[ToolCall, Any]]:
+) -> list[tuple[ToolCall, Outcome]]:
     """Every call through ``app.execute``, in order, each with its result."""
-    return [
-        (call, app.execute(target, call.name, call.arguments, human=_human(human, call.name)))
-        for call in calls
-    ]
+    return [(call, _execute(app, target, call, human)) for call in calls]
 
 
 async def arun(
     app: Executor, target: Any, calls: Iterable[ToolCall], human: Human | None
-) -> list[tuple[ToolCall, Any]]:
+) -> list[tuple[ToolCall, Outcome]]:
     """Every call through ``app.aexecute``, concurrently; results keep the calls' order."""
     calls = list(calls)
-    results = await asyncio.gather(
-        *(
-            app.aexecute(target, call.name, call.arguments, human=_human(human, call.name))
-            for call in calls
-        )
-    )
+    results = await asyncio.gather(*(_aexecute(app, target, call, human) for call in calls))
     return list(zip(calls, results, strict=True))
+
+
+def _execute(app: Executor, target: Any, call: ToolCall, human: Human | None) -> Outcome:
+    try:
+        return app.execute(target, call.name, call.arguments, human=_human(human, call.name))
+    except Exception as error:  # the other calls' answers must not be lost with it
+        return NotRun.because(call, error)
+
+
+async def _aexecute(app: Executor, target: Any, call: ToolCall, human: Human | None) -> Outcome:
+    try:
+        return await app.aexecute(target, call.name, call.arguments, human=_human(human, call.name))
+    except Exception as error:  # the other calls' answers must not be lost with it
+        return NotRun.because(call, error)
+
+
+@dataclass(frozen=True)
+class NotRun:
+    """The answer to a call that raised instead of answering (a misuse such as missing
+    human values, a wrong target, a lost connection, a bug): every other call keeps its
+    answer. The model reads only the kind of error, since its text may hold what it must
+    not read; the whole exception is logged on ``llmapp.vendors`` and kept in ``error``.
+    """
+
+    text: str
+    error: BaseException
+    success: bool = False
+    data: Any = None
+
+    @classmethod
+    def because(cls, call: ToolCall, error: BaseException) -> NotRun:
+        _LOG.error("tool call %r could not run", call.name, exc_info=error)
+        kind = type(error).__name__
+        return cls(f"The call could not be run ({kind}); nothing was returned.", error)
+
+    def message(self) -> str:
+        return self.text
+
+
+_LOG = logging.getLogger("llmapp.vendors")
 
 
 def _human(human: Human | None, name: str) -> Mapping[str, Any] | None:

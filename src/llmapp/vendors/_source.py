@@ -94,12 +94,13 @@ def functions_of(source: Any) -> list[ToolFunction]:
 
 
 def model_parameters(function: ToolFunction) -> Schema:
-    """The parameters schema the model composes (never the human side)."""
-    separated = function.separated
-    if separated is not None and getattr(separated, "human", None) is not None:
-        llm: Schema = separated.llm
-        return llm
-    return function.parameters
+    """The parameters schema the model composes (never the human side): the function's
+    ``llm_parameters``, the one rule for every kind of function."""
+    # Imported here: ``llmapp.app`` loads the whole build stage, which a program
+    # that imports a vendor module before building its application need not pay twice.
+    from llmapp.app._function import llm_parameters
+
+    return llm_parameters(function)
 
 
 def tools_of(source: Any) -> list[Tool]:

@@ -35,7 +35,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from llmapp.jsonschema import recursive_definitions, walk
-from llmapp.vendors._calls import Executor, Human, ToolCall, arun, items, read, run
+from llmapp.vendors._calls import Executor, Human, ToolCall, arun, call_id, items, read, run
 from llmapp.vendors._source import export_error, tools_of
 from llmapp.vendors._subset import (
     Refusal,
@@ -275,7 +275,7 @@ def _answer(call: ToolCall, result: Any) -> dict[str, Any]:
 def _read_calls(response: Any) -> list[ToolCall]:
     blocks = response if isinstance(response, list) else items(response, "content")
     return [
-        ToolCall(read(block, "id"), read(block, "name"), read(block, "input"))
+        ToolCall(identifier, read(block, "name"), read(block, "input"))
         for block in blocks
-        if read(block, "type") == "tool_use"
+        if read(block, "type") == "tool_use" and (identifier := call_id(block, "id")) is not None
     ]

@@ -447,7 +447,8 @@ async def acall_tools(
 
 def _answer(call: ToolCall, result: Any) -> dict[str, Any]:
     key = "output" if result.success else "error"
-    answer: dict[str, Any] = {"name": call.name, "response": {key: result.message()}}
+    name = call.name if isinstance(call.name, str) else ""  # a part that named no function
+    answer: dict[str, Any] = {"name": name, "response": {key: result.message()}}
     if call.id is not None:
         answer = {"id": call.id, **answer}
     return {"function_response": answer}

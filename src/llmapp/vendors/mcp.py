@@ -38,12 +38,12 @@ that hand tools on to OpenAI's structured outputs. No MCP package is needed here
 from __future__ import annotations
 
 import contextlib
-import json
 import re
 import weakref
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
+from llmapp import convert
 from llmapp.jsonschema import Resolver, declared_types, name_of, ref_name
 from llmapp.vendors._calls import Executor, Human, ToolCall, arun, read, run
 from llmapp.vendors._source import Tool, ToolFunction, export_error, tools_of
@@ -192,7 +192,14 @@ def _object_definition(body: Schema, defs: Any) -> Schema | None:
 
 
 def tool_result(function: ToolFunction | None, result: Any) -> dict[str, Any]:
-    """The ``CallToolResult`` (wire spelling) answering one call.
+    """The ``CallToolResult`` (wire spelling) answering one call; never raises.
+
+    The text block is the result as valid JSON (``llmapp.convert.json_text``: NaN is
+    ``null``, an int past Python's digit limit a string of its digits). MCP requires
+    ``structuredContent`` to match the tool's ``outputSchema`` (the SDK's client refuses
+    it otherwise and the answer is lost), so a result that does not (NaN where a number
+    is declared, a method returning another type than it declares) is answered with
+    ``isError: true``, saying so, with the result as JSON text.
 
     Args:
         function: the function called (``None`` when the model named none that exists).
@@ -202,32 +209,58 @@ def tool_result(function: ToolFunction | None, result: Any) -> dict[str, Any]:
     if not result.success:
         return {"content": [_text(result.message())], "isError": True}
     data = result.data
-    wrapped = _wrapping(function) if function is not None else None
-    answer: dict[str, Any] = {"content": [_text(json.dumps(data, ensure_ascii=False))]}
-    if wrapped is not None:
-        answer["structuredContent"] = {RESULT: data} if wrapped else data
+    text = convert.json_text(data)
+    output = _output(function) if function is not None else None
+    answer: dict[str, Any] = {"content": [_text(text)]}
+    if output is not None:
+        wrapped, check = output
+        structured = {RESULT: data} if wrapped else data
+        try:
+            failure = check(structured)
+        except Exception:  # an outputSchema that cannot be compiled: the client judges it
+            failure = None
+        if failure is not None and not failure.success:
+            return {"content": [_text(_misfit(failure, text))], "isError": True}
+        answer["structuredContent"] = structured
     answer["isError"] = False
     return answer
 
 
-_WRAPPING: weakref.WeakKeyDictionary[Any, bool | None] = weakref.WeakKeyDictionary()
+def _misfit(failure: Any, text: str) -> str:
+    where = "; ".join(f"{issue.path}: expected {issue.expected}" for issue in failure.errors[:3])
+    return (
+        f"The function ran, but its result does not match its declared output ({where}). "
+        f"The result as JSON: {text}"
+    )
 
 
-def _wrapping(function: ToolFunction) -> bool | None:
-    """Whether a function's results are wrapped (``None``: no output), read once per function.
+Output = tuple[bool, Callable[[Any], Any]]
+"""Whether results are wrapped as ``{"result": ...}``, and the check of ``outputSchema``."""
+
+_OUTPUTS: weakref.WeakKeyDictionary[Any, Output | None] = weakref.WeakKeyDictionary()
+
+
+def _output(function: ToolFunction) -> Output | None:
+    """A function's output handling (``None``: no output), read once per function.
 
     ``output_schema`` resolves references on every reading: it was a third of a
     ``tools/call``'s time in llmapp's server (``mcp_bench``'s function, in process).
     """
     try:
-        return _WRAPPING[function]
+        return _OUTPUTS[function]
     except (KeyError, TypeError):  # TypeError: a function that cannot be weakly held
         pass
-    output = output_schema(function.output)
-    wrapped = None if output is None else output[1]
+    # Imported here: ``llmapp.app`` loads the build stage, which a program that only
+    # lists tools need not load; a result to answer means an application exists.
+    from llmapp.app._function import OnFirstUse, compile_validator
+
+    schema = output_schema(function.output)
+    found: Output | None = None
+    if schema is not None:
+        found = (schema[1], OnFirstUse(compile_validator, schema[0]))
     with contextlib.suppress(TypeError):
-        _WRAPPING[function] = wrapped
-    return wrapped
+        _OUTPUTS[function] = found
+    return found
 
 
 def _text(text: str) -> dict[str, Any]:

@@ -10,7 +10,9 @@
   ``output`` list (SDK objects or their plain-dict forms) and returns the answers:
   ``{"role": "tool", "tool_call_id", "content"}`` for chat,
   ``{"type": "function_call_output", "call_id", "output"}`` for responses. Neither
-  API has an error flag: a wrong call is answered with the feedback text.
+  API has an error flag: a wrong call is answered with the feedback text, a call without a
+  ``function`` (or its name) with the functions there are; a call without an id is not
+  run (no answer could reach the model).
 - ``problems(schema)``: why OpenAI's structured outputs would refuse a parameters
   schema, each ``"/json/pointer: reason"``.
 
@@ -34,8 +36,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any, Literal
 
-from llmapp.jsonschema import walk
-from llmapp.vendors._calls import Executor, Human, ToolCall, arun, items, read, run
+from llmapp.jsonschema import Node, Resolver, is_mapping, pointer_tokens, subschemas, walk
+from llmapp.vendors._calls import Executor, Human, ToolCall, arun, call_id, items, read, run
 from llmapp.vendors._source import Tool, export_error, tools_of
 from llmapp.vendors._subset import (
     Refusal,
@@ -120,17 +122,58 @@ def _refusals(schema: Mapping[str, Any]) -> list[Refusal]:
         found.append(Refusal((), "the root must be a plain object (`type: object`, no `anyOf`)"))
     found.extend(refusals(schema, SUBSET, _node_refusals))
     properties = enums = 0
-    for tokens, node in walk(schema):
+    for _, node in walk(schema):
         properties += len(node.get("properties", ()))
         enums += len(node.get("enum", ()))
-        depth = sum(1 for token in tokens if token == "properties")
-        if depth > _MAX_DEPTH and "properties" in node:
-            found.append(Refusal(tokens, f"objects nest deeper than {_MAX_DEPTH} levels"))
+    found.extend(_too_deep(schema))
     if properties > _MAX_PROPERTIES:
         found.append(Refusal((), f"more than {_MAX_PROPERTIES} properties in all"))
     if enums > _MAX_ENUM_VALUES:
         found.append(Refusal((), f"more than {_MAX_ENUM_VALUES} enum values in all"))
     return found
+
+
+def _too_deep(schema: Mapping[str, Any]) -> list[Refusal]:
+    """Where objects nest deeper than OpenAI's limit, counted from the root through every
+    ``$ref`` (a definition adds its own levels where it is used), each recursion once.
+
+    Each place is reported once, at its own pointer, where the first level too many
+    begins, with the route from the root that reaches it; the walk stops there, and a
+    definition met again at a depth already seen is not walked again.
+    """
+    resolver = Resolver(schema)
+    refusals: dict[str, Refusal] = {}
+    seen: set[tuple[str, int]] = set()
+    # (node, route from the root, objects around it, definitions being walked): a stack.
+    # The depth of a node is the number of ``properties`` its route passes through.
+    pending: list[tuple[Node, tuple[str, ...], int, frozenset[str]]] = [
+        (resolver.root_node, (), 0, frozenset())
+    ]
+    while pending:
+        node, route, depth, active = pending.pop()
+        if not is_mapping(node.schema) or (node.pointer, depth) in seen:
+            continue
+        seen.add((node.pointer, depth))
+        if "properties" in node.schema and depth > _MAX_DEPTH:
+            tokens = tuple(pointer_tokens(node.pointer))
+            reason = f"objects nest deeper than {_MAX_DEPTH} levels"
+            if route != tokens:
+                reason += f" (at {where(route) or '/'}, through $ref)"
+            refusals.setdefault(node.pointer, Refusal(tokens, reason))
+            continue
+        ref = node.schema.get("$ref")
+        target = resolver.resolve(ref, node.base) if isinstance(ref, str) else None
+        if target is not None and target.pointer not in active:
+            pending.append((target, route, depth, active | {target.pointer}))
+        for tokens, _ in subschemas(node.schema):
+            if tokens[0] not in _DEFINITIONS:  # reached through the references to them
+                child = resolver.child(node, *tokens)
+                inner = depth + (tokens[0] == "properties")
+                pending.append((child, route + tokens, inner, active))
+    return list(refusals.values())
+
+
+_DEFINITIONS = frozenset({"$defs", "definitions"})
 
 
 def _node_refusals(node: Mapping[str, Any]) -> list[str]:
@@ -275,13 +318,15 @@ def _read_calls(response: Any) -> tuple[Answer, list[ToolCall]]:
         response = read(choices[0], "message")
     if read(response, "tool_calls") is not None or read(response, "role") == "assistant":
         return _chat_answer, [
-            ToolCall(read(call, "id"), read(function, "name"), read(function, "arguments"))
+            ToolCall(identifier, read(function, "name"), read(function, "arguments"))
             for call in items(response, "tool_calls")
-            if (function := read(call, "function")) is not None
+            if (identifier := call_id(call, "id")) is not None
+            for function in (read(call, "function"),)
         ]
     output = response if isinstance(response, list) else items(response, "output")
     return _responses_answer, [
-        ToolCall(read(item, "call_id"), read(item, "name"), read(item, "arguments"))
+        ToolCall(identifier, read(item, "name"), read(item, "arguments"))
         for item in output
         if read(item, "type") == "function_call"
+        and (identifier := call_id(item, "call_id")) is not None
     ]

@@ -1,0 +1,217 @@
+"""The one masker: values the model must never read, replaced by ``***`` in any text.
+
+Every text built for the model from something other than its own arguments (a method's
+exception message, a refused conversion's reason, an HTTP error's body) goes through
+``Masker.mask``. ``Masker.of(*sources)`` takes the values to keep out: the human-side
+values of a call, and any other secret a door holds (an HTTP connection's headers,
+query and cookie values). Nothing is computed until a text is masked, so a call that
+succeeds pays only for keeping a reference.
+
+What is masked, for every value found in the sources:
+
+- where it is found: the sources themselves, the values (not the keys) of mappings, the
+  items of lists, tuples and sets, the fields of dataclasses, NamedTuples, attrs classes
+  and pydantic models, the attributes of other objects (``vars()``), at most
+  ``MAX_VALUES`` values and ``MAX_LEVELS`` levels deep;
+- texts and numbers as written (``str``, ``repr`` of a number, and the JSON text of
+  dates, UUIDs, decimals and enums, as ``llmapp.convert.to_json`` writes them); bytes
+  decoded as UTF-8 where they decode, and as ``repr`` shows them (``b'...'``), in hex
+  and in base64;
+- each of those in its escaped forms too: as a JSON string holds it (``json.dumps``,
+  with and without ``ensure_ascii``), as Python's ``repr`` quotes it, and URL-encoded
+  (``quote``, ``quote_plus``);
+- a form of four characters or more wherever it appears; a form of two or three (a
+  CVV, a short PIN) only as a whole word, so ``123`` in ``cvv 123`` is masked but not
+  in ``1234``; a single character, ``True``/``False`` and ``None`` are not masked
+  (nothing could be kept out of a text by masking them);
+- a form longer than ``_LONG`` characters (a document, a file) also in part: every run
+  of ``_GRAM`` characters or more of the text that is also in the form is masked, so an
+  error quoting the start or a slice of an upload shows none of it; only its first
+  ``MAX_SCANNED`` characters are indexed.
+
+Example::
+
+    masker = Masker.of({"token": "sk-live-1", "creds": Creds("ann", "p4ss")})
+    masker.mask("refused sk-live-1 for Creds(user='ann', token='p4ss')")
+    # "refused *** for Creds(user='***', token='***')"
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import json
+import re
+from collections.abc import Iterable, Mapping
+from functools import cached_property
+from typing import Any, Final
+
+from llmapp import convert
+
+__all__ = ["MAX_LEVELS", "MAX_SCANNED", "MAX_VALUES", "NOTHING", "Masker"]
+
+MAX_VALUES: Final = 1_000
+"""Most values collected from the sources."""
+MAX_LEVELS: Final = 32
+"""Most levels of containers and objects looked into."""
+MAX_SCANNED: Final = 4_096
+"""Most characters of a long value, and of each of its forms, that are indexed (its start)."""
+_MIN_ANYWHERE: Final = 4
+_MIN_WORD: Final = 2
+_LONG: Final = 64
+_GRAM: Final = 32
+_WORD = "0-9A-Za-z_"
+_MASK: Final = "***"
+
+
+class Masker:
+    """Values kept out of texts for the model; see the module docstring for what is masked.
+
+    Build it with ``Masker.of(*sources)``; ``mask(text)`` never raises.
+    """
+
+    def __init__(self, sources: tuple[Any, ...]) -> None:
+        self._sources = sources
+
+    @classmethod
+    def of(cls, *sources: Any) -> Masker:
+        """A masker for every value in ``sources`` (``None`` sources are skipped)."""
+        kept = tuple(source for source in sources if source is not None)
+        return cls(kept) if kept else NOTHING
+
+    def mask(self, text: str) -> str:
+        """``text`` with every form of every value replaced by ``***``."""
+        if not self._sources or not text:
+            return text
+        try:
+            anywhere, words, grams = self._forms
+            if grams:
+                text = _mask_runs(text, grams)
+            for form in anywhere:
+                if form in text:
+                    text = text.replace(form, _MASK)
+            if words is not None:
+                text = words.sub(_MASK, text)
+        except Exception:  # a value whose __repr__ or __str__ raises: say nothing of it
+            return _MASK
+        return text
+
+    @cached_property
+    def _forms(self) -> tuple[list[str], re.Pattern[str] | None, frozenset[str]]:
+        """(forms masked anywhere, longest first; one pattern of the whole-word forms;
+        the runs of ``_GRAM`` characters of the long forms)."""
+        forms: set[str] = set()
+        for value in _values(self._sources):
+            forms.update(_written(value))
+        grams = frozenset(
+            form[start : start + _GRAM]
+            for form in forms
+            if len(form) > _LONG
+            for start in range(min(len(form), MAX_SCANNED) - _GRAM + 1)
+        )
+        anywhere = sorted(
+            (f for f in forms if _MIN_ANYWHERE <= len(f) <= _LONG), key=len, reverse=True
+        )
+        short = sorted((f for f in forms if _MIN_WORD <= len(f) < _MIN_ANYWHERE), key=len)
+        if not short:
+            return anywhere, None, grams
+        alternatives = "|".join(re.escape(form) for form in reversed(short))
+        pattern = re.compile(f"(?<![{_WORD}])(?:{alternatives})(?![{_WORD}])")
+        return anywhere, pattern, grams
+
+
+NOTHING: Final = Masker(())
+"""The masker with nothing to mask."""
+
+
+def _mask_runs(text: str, grams: frozenset[str]) -> str:
+    """``text`` with every run covered by ``grams`` (slices of long forms) masked."""
+    spans: list[list[int]] = []
+    for start in range(len(text) - _GRAM + 1):
+        if text[start : start + _GRAM] in grams:
+            if spans and start <= spans[-1][1]:
+                spans[-1][1] = start + _GRAM
+            else:
+                spans.append([start, start + _GRAM])
+    if not spans:
+        return text
+    parts, end = [], 0
+    for first, last in spans:
+        parts += [text[end:first], _MASK]
+        end = last
+    return "".join([*parts, text[end:]])
+
+
+def _values(sources: Iterable[Any]) -> list[Any]:
+    """The scalar values held by ``sources``, breadth first, bounded in count and depth."""
+    found: list[Any] = []
+    level: list[Any] = list(sources)
+    seen: set[int] = set()
+    for _ in range(MAX_LEVELS):
+        below: list[Any] = []
+        for value in level:
+            if len(found) >= MAX_VALUES:
+                return found
+            if value is None or isinstance(value, bool):
+                continue
+            if isinstance(value, (str, bytes, bytearray, memoryview, int, float)):
+                found.append(value)
+            elif id(value) not in seen:
+                seen.add(id(value))
+                below.extend(_members(value, found))
+        if not below:
+            break
+        level = below
+    return found
+
+
+def _members(value: Any, found: list[Any]) -> list[Any]:
+    """What a container or an object holds; its own JSON text for a scalar type."""
+    if isinstance(value, Mapping):
+        return list(value.values())
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return list(value)
+    if isinstance(value, enum.Enum):
+        return [value.value]
+    if dataclasses.is_dataclass(value):
+        return [getattr(value, field.name, None) for field in dataclasses.fields(value)]
+    shown = convert.to_json(value)
+    members: list[Any] = []
+    if isinstance(shown, str):  # a date, a UUID, a Decimal, a repr: as the model would read it
+        found.append(shown)
+    elif isinstance(shown, (Mapping, list)):
+        members.append(shown)
+    attributes = getattr(value, "__dict__", None)
+    if isinstance(attributes, dict):
+        members.extend(attributes.values())
+    return members
+
+
+def _written(value: Any) -> set[str]:
+    """Every form of one value that a text may hold."""
+    # Imported here, on the error path only: at the top they were most of this module's
+    # share of every program's ``from llmapp import application``.
+    import base64
+    from urllib.parse import quote, quote_plus
+
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        raw = bytes(value[: MAX_SCANNED - MAX_SCANNED % 3])  # whole base64 groups
+        forms = {repr(raw)[2:-1], raw.hex(), base64.b64encode(raw).decode("ascii")}
+        forms.add(base64.urlsafe_b64encode(raw).decode("ascii"))
+        try:
+            texts = [raw.decode("utf-8")]
+        except UnicodeDecodeError:
+            texts = []
+    elif isinstance(value, str):
+        texts = [value[:MAX_SCANNED]]
+        forms = set()
+    else:
+        texts, forms = [repr(value), str(value)], set()
+    for text in texts:
+        forms.add(text)
+        forms.add(json.dumps(text)[1:-1])
+        forms.add(json.dumps(text, ensure_ascii=False)[1:-1])
+        forms.add(repr(text)[1:-1])
+        forms.add(quote(text, safe=""))
+        forms.add(quote_plus(text, safe=""))
+    return {form for form in forms if len(form) >= _MIN_WORD}

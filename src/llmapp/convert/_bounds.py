@@ -1,0 +1,82 @@
+"""Numeric bounds on the other JSON forms of a number type: a ``Decimal`` written as text.
+
+``Annotated[Decimal, Gt(0), Le(10000)]`` is a union of a ``string`` of format ``decimal``
+and a ``number``; JSON Schema's bounds judge numbers only, so the schema (and the
+validator) hold them on the ``number`` branch, and ``"-5"`` would pass as a decimal
+string. Converting is where that string becomes a number, so it is checked here, exactly:
+each bound is read as the type itself (``0.01`` as ``Decimal("0.01")``, the decimal of
+its shortest text, as a JSON number is), and a value outside is a ``ConversionError`` (with
+the whole expected text) that the executor reports to the model at the value's path, like
+a validation issue, before the method runs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from llmapp.introspect.model import IntegerNode, Node, NumberNode, UnionNode
+
+from ._error import ConversionError
+from ._scalars import Converter
+
+__all__ = ["with_bounds"]
+
+_NUMERIC = (IntegerNode, NumberNode)
+# (node field, label in expected texts, the test a value passes, its wording)
+_BOUNDS: tuple[tuple[str, str, Callable[[Any, Any], bool], str], ...] = (
+    ("ge", "Minimum", lambda value, bound: value >= bound, "at least"),
+    ("gt", "ExclusiveMinimum", lambda value, bound: value > bound, "greater than"),
+    ("le", "Maximum", lambda value, bound: value <= bound, "at most"),
+    ("lt", "ExclusiveMaximum", lambda value, bound: value < bound, "less than"),
+    ("multiple_of", "MultipleOf", lambda value, bound: value % bound == 0, "a multiple of"),
+)
+
+
+def with_bounds(node: UnionNode, converters: list[Converter | None]) -> list[Converter | None]:
+    """``converters`` (one per option of ``node``) with the numeric bounds of each number
+    type also checked on its options written otherwise (the text of a ``Decimal``)."""
+    checked = list(converters)
+    for numeric in node.options:
+        if not isinstance(numeric, _NUMERIC) or numeric.python_type is None:
+            continue
+        bounds = [(row, getattr(numeric, row[0])) for row in _BOUNDS]
+        bounds = [(row, bound) for row, bound in bounds if bound is not None]
+        if not bounds:
+            continue
+        for index, option in enumerate(node.options):
+            converter = checked[index]
+            if (
+                converter is not None
+                and not isinstance(option, _NUMERIC)
+                and option.python_type is numeric.python_type
+            ):
+                checked[index] = _checking(converter, option, bounds)
+    return checked
+
+
+def _checking(
+    converter: Converter, option: Node, bounds: list[tuple[tuple[str, str, Any, str], Any]]
+) -> Converter:
+    # Each bound as the type itself, read the way its JSON number form is read.
+    exact = [
+        (row, converter(bound if type(bound) is int else repr(bound))) for row, bound in bounds
+    ]
+    form = getattr(option, "format", None)
+    head = f'string & Format<"{form}">' if form else "string"
+    expected = " & ".join([head, *(f"{row[1]}<{bound}>" for row, bound in bounds)])
+
+    def convert(value: Any) -> Any:
+        converted = converter(value)
+        for (_, _, passes, wording), bound in exact:
+            try:
+                ok = passes(converted, bound)
+            except ArithmeticError:  # 1e999999 % 0.01: too far apart to tell, so not a multiple
+                ok = False
+            if not ok:
+                raise ConversionError(
+                    expected, value, ValueError(f"{value} is not {wording} {bound}")
+                )
+        return converted
+
+    return convert

@@ -1,0 +1,118 @@
+"""Human-side values never reach the model through an error: every form of them is masked."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Annotated, Any
+
+import pytest
+
+from llmapp import application, llm_application
+from llmapp.app._mask import MAX_SCANNED, Masker
+from llmapp.markers import Human
+
+
+@dataclass
+class Creds:
+    user: str
+    token: str
+
+
+class Vault:
+    def __init__(self, key: str) -> None:
+        self.key = key
+
+    def __repr__(self) -> str:
+        return f"<Vault {self.key}>"
+
+
+@llm_application
+class Pay:
+    def charge(self, amount: int, token: Annotated[str, Human()]) -> str:
+        """Charge."""
+        raise ValueError(f"gateway refused token {token!r}")
+
+    def sign(self, amount: int, key: Annotated[bytes, Human()]) -> str:
+        """Sign."""
+        raise ValueError(f"bad key {key!r}")
+
+    def login(self, note: str, creds: Annotated[Creds, Human()]) -> str:
+        """Login."""
+        raise PermissionError(f"login failed for {creds}")
+
+    def card(self, amount: int, cvv: Annotated[str, Human()]) -> str:
+        """Card."""
+        raise ValueError(f"cvv {cvv} rejected for amount 1234")
+
+    def escaped(self, amount: int, token: Annotated[str, Human()]) -> str:
+        """Escaped."""
+        raise ValueError(json.dumps({"token": token}) + " " + repr(token))
+
+
+CASES = [
+    ("charge", '{"amount": 5}', {"token": "sk-live-ABCDEFGH"}, ["sk-live-ABCDEFGH"]),
+    ("sign", '{"amount": 5}', {"key": b"RAW-KEY-BYTES"}, ["RAW-KEY-BYTES"]),
+    (
+        "login",
+        '{"note": "x"}',
+        {"creds": Creds("ann", "CRED-TOKEN-OBJ")},
+        ["CRED-TOKEN-OBJ", "ann"],
+    ),
+    ("card", '{"amount": 5}', {"cvv": "123"}, ["cvv 123"]),
+    ("escaped", '{"amount": 5}', {"token": 'p"ss\\wörd-SECRET'}, ["SECRET", "wörd", "\\u00f6"]),
+]
+
+
+@pytest.mark.parametrize(("name", "arguments", "human", "secrets"), CASES)
+def test_the_message_holds_no_form_of_a_human_value(name, arguments, human, secrets) -> None:  # type: ignore[no-untyped-def]
+    result = application(Pay).execute(Pay(), name, arguments, human=human)
+    assert result.error is not None
+    for text in (result.message(), result.feedback):
+        assert "***" in text
+        for secret in secrets:
+            assert secret not in text
+
+
+def test_a_short_value_is_masked_as_a_whole_word_only() -> None:
+    result = application(Pay).execute(Pay(), "card", '{"amount": 5}', human={"cvv": "123"})
+    assert result.message() == "The function raised ValueError: cvv *** rejected for amount 1234"
+
+
+@pytest.mark.parametrize(
+    ("value", "text"),
+    [
+        (b"\x00\xffkey", "\\x00\\xffkey"),
+        (b"\x00\xffkey", "00ff6b6579"),
+        (b"\x00\xffkey", "AP9rZXk="),
+        ("a b&c/d", "a%20b%26c%2Fd"),
+        ("a b&c/d", "a+b%26c%2Fd"),
+        (Vault("VAULT-KEY"), "VAULT-KEY"),
+        ({"deep": [[{"x": ("TOKEN-IN-A-TUPLE",)}]]}, "TOKEN-IN-A-TUPLE"),
+        (12345, "12345"),
+        (2.5, "2.5"),
+    ],
+)
+def test_each_form_of_a_value_is_masked(value: Any, text: str) -> None:
+    assert Masker.of(value).mask(f"<{text}>") == "<***>"
+
+
+def test_single_characters_booleans_and_none_are_left_alone() -> None:
+    masker = Masker.of({"flag": True, "nothing": None, "letter": "a", "count": 7})
+    assert masker.mask("a True None 7 b") == "a True None 7 b"
+
+
+def test_any_long_slice_of_a_long_value_is_masked_and_the_cost_bounded() -> None:
+    document = "".join(f"line {n}: the quick brown fox jumps over it.\n" for n in range(5_000))
+    start, middle = document[:200], document[MAX_SCANNED // 2 : MAX_SCANNED // 2 + 300]
+    masked = Masker.of({"file": document}).mask(f"cannot parse {start!r} near {middle}")
+    assert masked == "cannot parse '***' near ***"
+    assert Masker.of(b"\x01" * 10_000_000).mask("short text") == "short text"
+
+
+def test_an_object_whose_repr_raises_gives_no_text() -> None:
+    class Broken:
+        def __repr__(self) -> str:
+            raise RuntimeError("no")
+
+    assert Masker.of(Broken()).mask("anything") in ("anything", "***")

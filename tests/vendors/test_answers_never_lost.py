@@ -1,0 +1,124 @@
+"""A call that ran never loses its answer, whatever goes wrong in another call of the batch."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Annotated, Any
+
+import pytest
+
+import llmapp.mcp
+from llmapp import application, llm_application
+from llmapp.markers import Human
+from llmapp.vendors import anthropic, gemini, openai
+from llmapp.vendors import mcp as vendor_mcp
+
+
+@llm_application
+class Shop:
+    def __init__(self) -> None:
+        self.ran: list[str] = []
+
+    def search(self, query: str) -> list[str]:
+        """Search."""
+        self.ran.append(query)
+        return [query]
+
+    def pay(self, amount: int, card: Annotated[str, Human()]) -> str:
+        """Pay."""
+        return "paid"
+
+
+def _chat(*calls: tuple[str, str, str]) -> dict[str, Any]:
+    return {
+        "role": "assistant",
+        "tool_calls": [
+            {"id": i, "type": "function", "function": {"name": n, "arguments": a}}
+            for i, n, a in calls
+        ],
+    }
+
+
+CALLS = [
+    ("1", "search", '{"query": "a"}'),
+    ("2", "pay", '{"amount": 5}'),
+    ("3", "search", '{"query": "b"}'),
+]
+
+
+def test_a_call_that_raises_is_answered_and_the_others_keep_theirs(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    app, shop = application(Shop), Shop()
+    with caplog.at_level(logging.ERROR, logger="llmapp.vendors"):
+        answers = openai.call_tools(app, shop, _chat(*CALLS))  # no human values for pay
+    assert [a["tool_call_id"] for a in answers] == ["1", "2", "3"]
+    assert answers[0]["content"] == '["a"]' and answers[2]["content"] == '["b"]'
+    assert (
+        answers[1]["content"] == "The call could not be run (ExecutionError); nothing was returned."
+    )
+    assert shop.ran == ["a", "b"]
+    assert "ExecutionError" in caplog.text  # the developer sees the whole error
+
+
+def test_the_async_twins_keep_every_answer() -> None:
+    app, shop = application(Shop), Shop()
+    answers = asyncio.run(openai.acall_tools(app, shop, _chat(*CALLS)))
+    assert [a["content"][:2] for a in answers] == ['["', "Th", '["']
+    blocks = [{"type": "tool_use", "id": i, "name": n, "input": {}} for i, n, _ in CALLS]
+    results = asyncio.run(anthropic.acall_tools(app, Shop(), blocks))
+    assert [r["is_error"] for r in results] == [True, True, True]  # query missing, pay misused
+    parts = [{"function_call": {"id": i, "name": n, "args": {"query": "q"}}} for i, n, _ in CALLS]
+    responses = asyncio.run(gemini.acall_tools(app, Shop(), parts))
+    assert ["output" in r["function_response"]["response"] for r in responses] == [
+        True,
+        False,
+        True,
+    ]
+
+
+class _Session:
+    """What any MCP server can answer: a text block nested deeper than Python reads."""
+
+    async def call_tool(self, name: str, arguments: Any) -> dict[str, Any]:
+        if name == "broken":
+            raise ConnectionResetError("the server went away")
+        text = "[" * 100_000 + "]" * 100_000 if name == "deep" else '"ok"'
+        return {"content": [{"type": "text", "text": text}], "isError": False}
+
+
+TOOLS = llmapp.mcp.application(
+    [{"name": name, "inputSchema": {"type": "object"}} for name in ("ok", "deep", "broken")]
+)
+
+
+def test_a_deeply_nested_mcp_result_is_a_failed_result() -> None:
+    result = asyncio.run(llmapp.mcp.call(_Session(), TOOLS.function("deep"), {}))
+    assert not result.success and result.error is not None
+    assert (
+        result.message()
+        == "The function raised McpToolError: deep answered JSON nested too deeply to read"
+    )
+    assert asyncio.run(TOOLS.aexecute(_Session(), "deep", {})).success is False
+
+
+def test_an_mcp_batch_keeps_the_answers_of_the_calls_that_ran() -> None:
+    message = {
+        "content": [
+            {"type": "tool_use", "id": n, "name": n, "input": {}} for n in ("ok", "deep", "broken")
+        ]
+    }
+    answers = asyncio.run(anthropic.acall_tools(TOOLS, _Session(), message))
+    assert [(a["tool_use_id"], a["is_error"]) for a in answers] == [
+        ("ok", False),
+        ("deep", True),
+        ("broken", True),
+    ]
+    assert answers[0]["content"] == '"ok"'
+    assert "ConnectionResetError" in answers[2]["content"]
+    assert "went away" not in answers[2]["content"]  # the exception's text stays in the log
+    results = asyncio.run(
+        vendor_mcp.acall_tools(TOOLS, _Session(), [{"name": "ok"}, {"name": "broken"}])
+    )
+    assert [r["isError"] for r in results] == [False, True]
