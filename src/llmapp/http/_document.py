@@ -118,15 +118,17 @@ class _Files:
         if not any(path == root or path.is_relative_to(root) for root in self.roots):
             raise _Refused("outside the folders references may be read from")
         try:
-            # Non-blocking: a FIFO put in the file's place after the check below must
-            # not hang the open; the type is checked on the opened file itself.
+            # Non-blocking: opening a FIFO must not wait for a writer; the type is
+            # checked on the opened file itself, so nothing can be swapped in between.
             handle = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
         except OSError as error:
             raise _Refused(f"cannot be opened ({error.strerror})") from None
-        with os.fdopen(handle, "rb") as file:
-            if not stat.S_ISREG(os.fstat(file.fileno()).st_mode):
+        try:
+            if not stat.S_ISREG(os.fstat(handle).st_mode):
                 raise _Refused("not a regular file")
-            data = file.read(self.left + 1)
+            data = os.read(handle, self.left + 1)
+        finally:
+            os.close(handle)
         if len(data) > self.left:
             raise _Refused(
                 f"the document and its files together exceed {MAX_DOCUMENT_BYTES:,} bytes"
@@ -177,6 +179,7 @@ class _Bundler:
         self.files: dict[Path, Any] = {path: document}
         self.local: dict[tuple[Path, str], str] = {}  # (file, pointer) -> local reference
         self.refused: dict[str, str] = {}
+        self.reasons: dict[Path, str] = {}  # file not read -> why
         swagger = "swagger" in document
         self.section_tokens = ("definitions",) if swagger else ("components", "schemas")
 
@@ -243,9 +246,9 @@ class _Bundler:
                 self.files[path] = _read(self.reader.read(path), str(path))
             except (_Refused, DocumentError) as error:
                 self.files[path] = None
-                self.refused[ref] = str(error)
-        elif self.files[path] is None and ref not in self.refused:
-            self.refused[ref] = "the file could not be read"
+                self.reasons[path] = str(error)
+        if self.files[path] is None:
+            self.refused[ref] = self.reasons[path]
         return self.files[path]
 
     def section(self) -> dict[str, Any]:
