@@ -150,7 +150,9 @@ def test_remote_references_are_never_fetched(tmp_path: Path) -> None:
 
 def yaml_document(schema_lines: str) -> str:
     head = "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths:\n  /e:\n    post:\n"
-    body = "      requestBody:\n        content:\n          application/json:\n            schema:\n"
+    body = (
+        "      requestBody:\n        content:\n          application/json:\n            schema:\n"
+    )
     tail = "      responses: {200: {description: ok}}\n"
     return head + body + textwrap.indent(textwrap.dedent(schema_lines), " " * 14) + tail
 
@@ -225,7 +227,7 @@ def alias_bomb(levels: int) -> str:
         "paths:",
         "  /a:",
         "    post:",
-        "      requestBody: {content: {application/json: {schema: *a%d}}}" % levels,
+        f"      requestBody: {{content: {{application/json: {{schema: *a{levels}}}}}}}",
         "      responses: {'200': {description: ok}}",
     ]
     return "\n".join(lines) + "\n"
@@ -247,7 +249,9 @@ def test_an_alias_bomb_fails_fast_where_its_aliases_exceed_the_budget() -> None:
 
 def deep_json_document(levels: int) -> str:
     deep = '{"allOf": [' * levels + '{"type": "string"}' + "]}" * levels
-    shell = json.dumps(document({"/deep": body_operation("DEEP"), "/fine": {"get": {"responses": OK}}}))
+    shell = json.dumps(
+        document({"/deep": body_operation("DEEP"), "/fine": {"get": {"responses": OK}}})
+    )
     return shell.replace('"DEEP"', deep)
 
 
@@ -275,7 +279,9 @@ def nested(levels: int, keyword: str = "properties") -> Any:
     return schema
 
 
-@pytest.mark.parametrize(("levels", "keyword"), [(450, "properties"), (2000, "items"), (2000, "not")])
+@pytest.mark.parametrize(
+    ("levels", "keyword"), [(450, "properties"), (2000, "items"), (2000, "not")]
+)
 def test_deep_nesting_is_one_error_for_its_operation(levels: int, keyword: str) -> None:
     doc = document(
         {"/fine": {"get": {"responses": OK}}, "/deep": body_operation(nested(levels, keyword))}
@@ -324,7 +330,10 @@ def test_schema_mistakes_are_build_errors_and_execute_never_raises() -> None:
             "/cycle": body_operation({"$ref": "#/components/schemas/A"}),
         },
         components={
-            "schemas": {"A": {"$ref": "#/components/schemas/B"}, "B": {"$ref": "#/components/schemas/A"}}
+            "schemas": {
+                "A": {"$ref": "#/components/schemas/B"},
+                "B": {"$ref": "#/components/schemas/A"},
+            }
         },
     )
     app = application(doc)
@@ -346,8 +355,16 @@ def test_schema_mistakes_are_build_errors_and_execute_never_raises() -> None:
                 "message": {
                     "role": "assistant",
                     "tool_calls": [
-                        {"id": "1", "type": "function", "function": {"name": "ok_post", "arguments": '{"body": {}}'}},
-                        {"id": "2", "type": "function", "function": {"name": "users_post", "arguments": "{}"}},
+                        {
+                            "id": "1",
+                            "type": "function",
+                            "function": {"name": "ok_post", "arguments": '{"body": {}}'},
+                        },
+                        {
+                            "id": "2",
+                            "type": "function",
+                            "function": {"name": "users_post", "arguments": "{}"},
+                        },
                     ],
                 }
             }
@@ -363,7 +380,10 @@ def test_schema_mistakes_are_build_errors_and_execute_never_raises() -> None:
 def test_x_llmapp_human_is_honoured_without_separate() -> None:
     body = {
         "type": "object",
-        "properties": {"amount": {"type": "number"}, "pin": {"type": "string", "x-llmapp-human": True}},
+        "properties": {
+            "amount": {"type": "number"},
+            "pin": {"type": "string", "x-llmapp-human": True},
+        },
         "required": ["amount", "pin"],
     }
     (function,) = application(document({"/transfer": body_operation(body)})).functions
@@ -381,7 +401,12 @@ def test_control_and_bidi_characters_are_dropped_from_descriptions() -> None:
             "description": "a\x00b\r\nc",
             "tags": ["t\u202eag"],
             "parameters": [
-                {"name": "q", "in": "query", "description": "w\u2066x", "schema": {"type": "string"}}
+                {
+                    "name": "q",
+                    "in": "query",
+                    "description": "w\u2066x",
+                    "schema": {"type": "string"},
+                }
             ],
             "responses": OK,
         }
@@ -398,7 +423,9 @@ def test_control_characters_in_parameter_names_and_paths_are_refused() -> None:
     get = {"responses": OK}
     doc = document(
         {
-            "/p": {"get": {**get, "parameters": [{"name": "q\nname", "in": "query", "schema": {}}]}},
+            "/p": {
+                "get": {**get, "parameters": [{"name": "q\nname", "in": "query", "schema": {}}]}
+            },
             "/r\u202e": {"get": get},
             "/fine": {"get": get},
         }

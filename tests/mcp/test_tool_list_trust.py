@@ -116,7 +116,9 @@ def test_control_and_bidi_characters_are_dropped_from_descriptions_and_titles() 
         "type": "object",
         "properties": {"q": {"type": "string", "description": "w\u202ex\x1b[2J", "title": "T\x00"}},
     }
-    listed = tool("search", schema, description="Find\u2066 things\x07.\r\nNow.", title="S\u200bearch")
+    listed = tool(
+        "search", schema, description="Find\u2066 things\x07.\r\nNow.", title="S\u200bearch"
+    )
     (function,) = application([listed]).functions
     assert function.description == "Find things.\nNow."
     assert function.title == "Search"

@@ -32,13 +32,13 @@ from llmapp._errors import ExecutionError, LlmappError
 from llmapp._untrusted import clean_text
 from llmapp.app import function_data
 from llmapp.app._function import OnFirstUse, compile_validator
+from llmapp.introspect._methods import FUNCTION_NAME
 from llmapp.jsonschema import (
     declared_types,
     is_mapping,
     normalise,
     resolve_pointer,
 )
-from llmapp.introspect._methods import FUNCTION_NAME
 from llmapp.vendors.mcp import ANNOTATION_TAGS
 
 __all__ = ["McpLlmApplication", "McpLlmFunction", "McpToolProblem", "application"]
