@@ -12,6 +12,7 @@ containers), so nothing the validator would accept is cut.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from ._pointer import escape_token
@@ -23,30 +24,31 @@ MAX_NESTING = 200
 
 
 def copy_json(value: Any) -> Any:
-    """A copy of the dicts and lists of ``value`` (the rest shared), without recursion."""
+    """A copy of the mappings (as dicts) and lists (tuples too, as lists) of ``value``,
+    the rest shared, without recursion."""
     return _copy(value, None)[0]
 
 
 def _copy(value: Any, limit: int | None) -> tuple[Any, list[str]]:
     """A copy of the dicts and lists of ``value``; past ``limit`` levels, each container
     is ``{}`` and its pointer listed (without a limit, nothing is cut)."""
-    if not isinstance(value, (dict, list)):
+    if not isinstance(value, (Mapping, list, tuple)):
         return value, []
     cuts: list[str] = []
-    root: Any = {} if isinstance(value, dict) else []
+    root: Any = {} if isinstance(value, Mapping) else []
     pending: list[tuple[Any, Any, str, int]] = [(value, root, "", 1)]
     while pending:
         source, target, pointer, depth = pending.pop()
-        items = source.items() if isinstance(source, dict) else enumerate(source)
+        items = source.items() if isinstance(source, Mapping) else enumerate(source)
         for key, item in items:
             copied = item
-            if isinstance(item, (dict, list)):
+            if isinstance(item, (Mapping, list, tuple)):
                 where = f"{pointer}/{escape_token(str(key))}" if limit is not None else ""
                 if limit is not None and depth >= limit:
                     copied = {}
                     cuts.append(where)
                 else:
-                    copied = {} if isinstance(item, dict) else []
+                    copied = {} if isinstance(item, Mapping) else []
                     pending.append((item, copied, where, depth + 1))
             if isinstance(target, dict):
                 target[key] = copied
@@ -56,22 +58,24 @@ def _copy(value: Any, limit: int | None) -> tuple[Any, list[str]]:
 
 
 def _too_deep(value: Any, limit: int) -> bool:
-    """Whether ``value`` nests more than ``limit`` containers deep (linear: a container
-    reached again no deeper than before is not walked again)."""
-    explored: dict[int, int] = {}
+    """Whether ``value`` nests more than ``limit`` containers deep. Depth first, so a
+    cyclic ``dict`` is found too deep at once; a shared container is walked once per
+    place it is reached, as every later stage walks it."""
+    if type(value) in _SCALARS:
+        return False
     pending: list[tuple[Any, int]] = [(value, 1)]
     while pending:
         node, depth = pending.pop()
-        if not isinstance(node, (dict, list)) or not node:
+        if not isinstance(node, (Mapping, list, tuple)) or not node:
             continue  # an empty container past the limit is what a cut leaves
         if depth > limit:
             return True
-        if explored.get(id(node), 0) >= depth:
-            continue
-        explored[id(node)] = depth
-        items = node.values() if isinstance(node, dict) else node
-        pending.extend((item, depth + 1) for item in items if isinstance(item, (dict, list)))
+        items = node.values() if isinstance(node, Mapping) else node
+        pending.extend((item, depth + 1) for item in items if type(item) not in _SCALARS)
     return False
+
+
+_SCALARS = frozenset((str, int, float, bool, type(None)))
 
 
 def pruned(value: Any, limit: int = MAX_NESTING) -> tuple[Any, list[str]]:
