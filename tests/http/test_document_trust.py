@@ -188,6 +188,11 @@ def test_yaml_is_read_with_yaml_1_2_meaning() -> None:
     json.dumps(body)  # every value has a JSON form
 
 
+def test_core_tags_are_honoured() -> None:
+    text = "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths: {}\nx: [!!str 123, !!float 1, !!int '7', !!null '', !!bool true, ! 12]\n"
+    assert load(text)["x"] == ["123", 1.0, 7, None, True, "12"]
+
+
 def test_scalar_keys_are_their_text() -> None:
     text = "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths:\n  /a:\n    get:\n      responses:\n        200: {description: ok}\n        404: {description: no}\n"
     assert list(load(text)["paths"]["/a"]["get"]["responses"]) == ["200", "404"]

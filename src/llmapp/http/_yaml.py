@@ -60,7 +60,7 @@ def _plain(text: str) -> Any:
     return text
 
 
-def _tagged(kind: Callable[[str], bool], convert: Callable[[str], Any]) -> Callable[[str], Any]:
+def _tagged(kind: Callable[[str], object], convert: Callable[[str], Any]) -> Callable[[str], Any]:
     def read(text: str) -> Any:
         if not kind(text):
             raise ValueError(f"{text!r} is not of its tag's type")
@@ -71,10 +71,10 @@ def _tagged(kind: Callable[[str], bool], convert: Callable[[str], Any]) -> Calla
 
 _TAGS: dict[str, Callable[[str], Any]] = {
     _CORE + "str": str,
-    _CORE + "null": _tagged(_NULL.fullmatch, lambda text: None),  # type: ignore[arg-type]
+    _CORE + "null": _tagged(_NULL.fullmatch, lambda text: None),
     _CORE + "bool": _tagged(_BOOL.__contains__, _BOOL.__getitem__),
-    _CORE + "int": _tagged(_INT.fullmatch, _integer),  # type: ignore[arg-type]
-    _CORE + "float": _tagged(lambda t: bool(_FLOAT.fullmatch(t) or _INT.fullmatch(t)), float),
+    _CORE + "int": _tagged(_INT.fullmatch, _integer),
+    _CORE + "float": _tagged(lambda t: _FLOAT.fullmatch(t) or _INT.fullmatch(t), float),
 }
 """Scalars with an explicit core tag, each checked against its tag's form."""
 
