@@ -397,6 +397,20 @@ def test_x_llmapp_human_is_honoured_without_separate() -> None:
     assert '"pin"' not in shown and '"amount"' in shown
     assert function.separated.human is not None
     assert "pin" in json.dumps(function.separated.human)
+    sent: list[Any] = []
+
+    def server(request: httpx.Request) -> httpx.Response:
+        sent.append(json.loads(request.content))
+        return httpx.Response(200, json={"ok": True})
+
+    app = application(document({"/transfer": body_operation(body)}))
+    connection = Connection("http://127.0.0.1:9", transport=httpx.MockTransport(server))
+    human = {"body": {"pin": "4321"}}
+    result = app.execute(connection, function.name, '{"body": {"amount": 5}}', human=human)
+    assert result.success and sent == [{"amount": 5, "pin": "4321"}]
+    model_pin = '{"body": {"amount": 5, "pin": "0000"}}'
+    assert app.execute(connection, function.name, model_pin, human=human).success
+    assert sent[-1] == {"amount": 5, "pin": "4321"}  # the model's value never reaches it
 
 
 def test_control_and_bidi_characters_are_dropped_from_descriptions() -> None:
