@@ -127,3 +127,12 @@ def test_control_and_bidi_characters_are_dropped_from_descriptions_and_titles() 
         "description": "wx[2J",
         "title": "T",
     }
+
+
+def test_control_characters_in_parameter_names_are_refused() -> None:
+    schema = {"type": "object", "properties": {"q\u202e": {"type": "string"}, "ok": {}}}
+    app = application([tool("fine"), tool("search", schema)])
+    assert [f.name for f in app.functions] == ["fine"]
+    (problem,) = app.errors
+    assert problem.location == "inputSchema#/properties/q\u202e"
+    assert "holds the character U+202E" in problem.reason

@@ -18,7 +18,8 @@ allows dots and 128 characters); a second tool of a name already listed (the fir
 keeps it: a later one must not take over its calls); a schema that is not an object,
 refers to nothing, nests more than ``MAX_NESTING`` levels or that the validator refuses
 (it is compiled here, so a call never fails on the server's mistake). Descriptions and
-titles lose their control and bidirectional-formatting characters.
+titles lose their control and bidirectional-formatting characters; a parameter name
+(a key of the input schema's ``properties``) that holds one is refused.
 """
 
 from __future__ import annotations
@@ -29,12 +30,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from llmapp._errors import ExecutionError, LlmappError
-from llmapp._untrusted import clean_text
+from llmapp._untrusted import clean_text, unsafe_character
 from llmapp.app import function_data
 from llmapp.app._function import OnFirstUse, compile_validator
 from llmapp.introspect._methods import FUNCTION_NAME
 from llmapp.jsonschema import (
     declared_types,
+    escape_token,
     is_mapping,
     normalise,
     resolve_pointer,
@@ -297,6 +299,13 @@ def _parameters(name: str | None, schema: Schema, problems: list[McpToolProblem]
     parameters: Schema = {"type": "object", "properties": {}}
     parameters.update(schema)
     parameters.setdefault("required", [])
+    listed = parameters["properties"]
+    for key in listed if is_mapping(listed) else ():
+        found = unsafe_character(key) if isinstance(key, str) else None
+        if found is not None:
+            where = f"inputSchema#/properties/{escape_token(key)}"
+            reason = f"the parameter name {key!r} holds the character {found}"
+            problems.append(McpToolProblem(name, where, reason))
     if not any(key in parameters for key in (*_OPEN, *_COMPOSED)):
         parameters["additionalProperties"] = False
     return parameters
