@@ -24,13 +24,17 @@ def test_import_loads_neither_httpx_nor_yaml() -> None:
     assert out.stdout.strip() == "[]"
 
 
-def test_building_compiles_no_validator(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_building_compiles_each_validator_once_and_calls_reuse_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     compiled: list[object] = []
+    built: list[object] = []
     real = llmapp.validate.validator
 
     def counting(schema: Any, **options: Any) -> Any:
         compiled.append(schema)
-        return real(schema, **options)
+        built.append(real(schema, **options))
+        return built[-1]
 
     monkeypatch.setattr(llmapp.validate, "validator", counting)
     document = {
@@ -39,7 +43,7 @@ def test_building_compiles_no_validator(monkeypatch: pytest.MonkeyPatch) -> None
         "paths": {"/a/{id}": {"get": {"responses": {"200": {"description": "ok"}}}}},
     }
     (function,) = llmapp.http.application(document).functions
-    assert compiled == []
+    assert compiled == [function.parameters]  # at build: a schema it refuses is an error
     assert function.validate({"id": "x"}).success
     assert function.validate({"id": "y"}).success
-    assert compiled == [function.parameters]  # once, on first use
+    assert len(built) == 2 and built[1] is built[0]  # the first call reuses it (cached)

@@ -19,6 +19,8 @@ from llmapp.validate._result import ValidationFailure, ValidationIssue
 __all__ = ["read_arguments", "unknown_function"]
 
 _MAX_NAME: Final = 200
+_MAX_LISTED: Final = 30
+_MAX_COMPARED: Final = 2_000
 
 
 def read_arguments(
@@ -85,15 +87,24 @@ def _unless_surrogates(
 
 
 def unknown_function(name: Any, available: list[str]) -> CallResult:
-    """The model named no function of the table: say which exist (its name cut, never run)."""
+    """The model named no function of the table: say which exist (its name cut, never run).
+
+    All the names are listed when there are at most ``_MAX_LISTED``; past that, only the
+    closest ones: a server with 100,000 tools must not answer with all their names.
+    """
     text = name if isinstance(name, str) else repr(name)[:_MAX_NAME]
     shown = text if len(text) <= _MAX_NAME else text[:_MAX_NAME] + "…"
     # Names are at most 64 characters: a longer text matches nothing, and costs nothing.
     close = _close_matches(text, available) if len(text) <= 128 else []
     hint = f" Did you mean {', '.join(repr(c) for c in close)}?" if close else ""
-    listing = ", ".join(repr(n) for n in available)
-    message = f"There is no function named {shown!r}.{hint} The functions are: {listing}."
-    expected = f"({' | '.join(json.dumps(n) for n in available)})"
+    if len(available) <= _MAX_LISTED:
+        listed = available
+        listing = f" The functions are: {', '.join(repr(n) for n in available)}."
+    else:
+        listed = close
+        listing = f" There are {len(available):,} functions."
+    message = f"There is no function named {shown!r}.{hint}{listing}"
+    expected = f"({' | '.join(json.dumps(n) for n in listed)})" if listed else "a function name"
     issue = ValidationIssue("$name", expected, shown, message)
     return CallResult(
         name=shown, success=False, validation=ValidationFailure(shown, [issue]), feedback=message
@@ -105,4 +116,8 @@ def _close_matches(text: str, available: list[str]) -> list[str]:
     # top it was ~1.2 ms of every program's ``from llmapp import application``.
     import difflib
 
+    if len(available) > _MAX_COMPARED:
+        # A model's wrong name costs a bounded search: names of its first letter only.
+        first = text[:1].lower()
+        available = [n for n in available if n[:1].lower() == first][:_MAX_COMPARED]
     return difflib.get_close_matches(text, available, n=3, cutoff=0.5)

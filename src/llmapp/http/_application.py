@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path as FilePath
 from typing import TYPE_CHECKING, Any, Literal
 
 from llmapp import Separated
+from llmapp._errors import LlmappError
+from llmapp._untrusted import clean_text
 from llmapp.app._function import OnFirstUse, compile_validator
 from llmapp.http._compose import Draft, describe, draft
-from llmapp.http._document import load
+from llmapp.http._document import load_document
 from llmapp.http._function import HttpLlmFunction, OperationError
 from llmapp.http._naming import Naming, assign_names
 from llmapp.http._schemas import SchemaTable
@@ -118,12 +120,18 @@ def application(
     max_length: int = 64,
     naming: Literal["accessor", "operationId"] = "accessor",
     validate: Mapping[str, ValidationHook] | None = None,
+    roots: Iterable[str | FilePath] | None = None,
 ) -> HttpLlmApplication:
     """The LLM functions of a Swagger 2.0 / OpenAPI 3.0 / 3.1 document.
 
+    Each function's validator is compiled here: a schema the validator refuses (a
+    Swagger-style ``required: true`` on a property, ``minimum: "5"``, a pattern that does
+    not compile, a ``$ref`` cycle) makes its operation an error, so ``execute`` never
+    fails on the document's mistakes.
+
     Args:
         document: the document as a dict, a path to a JSON or YAML file (references to
-            other files are read relative to it), or its text.
+            other files are read relative to it, inside ``roots``), or its text.
         strict: OpenAI structured-output rules for ``parameters`` (arguments are still
             checked against every constraint).
         separate: a predicate over a schema: ``True`` for values a human supplies.
@@ -133,6 +141,9 @@ def application(
             ``"operationId"`` (the operation's id where it has one).
         validate: function name -> a hook that replaces that function's generated
             validation (``arguments -> Validation``); it runs before any request.
+        roots: the folders references to other files may read from (default: the
+            document's own folder); only regular files are read, never URLs. An
+            operation using a reference that is not read is an error saying why.
 
     Returns:
         An ``HttpLlmApplication``; operations that cannot be converted are in ``errors``,
@@ -151,14 +162,15 @@ def application(
     if max_length < 16:
         raise ValueError(f"max_length must be at least 16, not {max_length}")
     config = HttpLlmConfig(strict, separate, max_length, naming, dict(validate or {}))
-    parsed = upgrade(load(document))
-    built, errors = _convert(parsed, config)
+    loaded = load_document(document, roots=roots)
+    parsed = upgrade(loaded.document)
+    built, errors = _convert(parsed, config, loaded.refused)
     functions = _named(built, config)
     return HttpLlmApplication(functions, errors, config, parsed.servers)
 
 
 def _convert(
-    parsed: Document, config: HttpLlmConfig
+    parsed: Document, config: HttpLlmConfig, refused: Mapping[str, str]
 ) -> tuple[list[tuple[Draft, HttpLlmFunction]], list[OperationError]]:
     """Every operation drafted, all their schemas normalised at once, then assembled."""
     section = Path(("definitions",)) if parsed.version == "2.0" else Path(("components", "schemas"))
@@ -176,8 +188,19 @@ def _convert(
         if isinstance(outcome, HttpLlmFunction):
             built.append((each, outcome))
         else:
-            errors.append(_error(each, *outcome))
+            errors.append(_error(each, outcome[0], _with_reasons(outcome[1], refused)))
     return built, errors
+
+
+def _with_reasons(messages: list[str], refused: Mapping[str, str]) -> list[str]:
+    """Each message about a reference to a file that was not read, with the reason."""
+    if not refused:
+        return messages
+    out = []
+    for message in messages:
+        reasons = [f"{ref!r}: {why}" for ref, why in refused.items() if repr(ref) in message]
+        out.append(f"{message} (not read: {'; '.join(reasons)})" if reasons else message)
+    return out
 
 
 def _named(
@@ -235,7 +258,7 @@ def _assemble(
     required: list[str] = []
     for key, index in zip(each.keys, each.path_schemas, strict=True):
         schema = pieces[offset + index]
-        text = each.descriptions.get(key)
+        text = clean_text(each.descriptions.get(key) or "")
         properties[key] = {**schema, "description": text} if text else schema
         required.append(key)
     route = each.route
@@ -276,18 +299,19 @@ def _assemble(
         if reached:
             output = {**output, "$defs": {name: table.defs[name] for name in reached}}
     raw = each.operation.original
+    described = describe(each.operation, each)
     function = HttpLlmFunction(
         method=each.operation.method,
         path=each.operation.path,
         name="",
-        description=describe(each.operation, each),
+        description=clean_text(described) if described is not None else None,
         parameters=parameters,
         output=output,
         deprecated=raw.get("deprecated") is True,
-        tags=[t for t in raw.get("tags", ()) if isinstance(t, str)]
+        tags=[clean_text(t) for t in raw.get("tags", ()) if isinstance(t, str)]
         if isinstance(raw.get("tags"), list)
         else [],
-        summary=raw.get("summary") if isinstance(raw.get("summary"), str) else None,
+        summary=clean_text(raw["summary"]) if isinstance(raw.get("summary"), str) else None,
         _operation=each.operation.normalised(),
         _route=route,
     )
@@ -296,10 +320,27 @@ def _assemble(
         if strict_problems:
             return ("strict", [f"{each.operation.where}: {p}" for p in strict_problems])
         function = replace(function, parameters=strict, validation_parameters=parameters)
-    predicate = _predicate(config.separate, route)
+    predicate = _predicate(config.separate, route, table.marks_human([properties], defs))
     if predicate is not None:
         function = replace(function, separated=_separate(function, predicate))
+    unchecked = _uncompiled(function.checked_parameters)
+    if unchecked:
+        return ("schema", [f"{each.operation.where}: parameters{p}" for p in unchecked])
     return function
+
+
+def _uncompiled(parameters: Schema) -> list[str]:
+    """What keeps the validator of ``parameters`` from compiling (the validator is cached:
+    the function's first call reuses it)."""
+    from llmapp.validate import SchemaError, validator
+
+    try:
+        validator(parameters)
+    except SchemaError as error:
+        return [str(problem) for problem in error.problems]
+    except (LlmappError, RecursionError) as error:
+        return [f"#: {' '.join(str(error).split())}"]
+    return []
 
 
 def _strict_form(parameters: Schema) -> tuple[Schema, list[str]]:
@@ -331,9 +372,14 @@ def _closed(schema: Any) -> Any:
     return out
 
 
-def _predicate(separate: SchemaPredicate | None, route: Any) -> SchemaPredicate | None:
+def _predicate(
+    separate: SchemaPredicate | None, route: Any, marked: bool
+) -> SchemaPredicate | None:
+    """What is human-side: what the document marks (``x-llmapp-human``, as ``Human()``
+    marks a class's parameter: honoured with or without ``separate``), file parts of a
+    multipart or raw body, and what ``separate`` says; None when nothing can be."""
     multipart = route.body is not None and route.body.kind in ("multipart", "raw")
-    if separate is None and not multipart:
+    if separate is None and not multipart and not marked:
         return None
     configured = separate
 

@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from llmapp.jsonschema import Path, escape_token, normalise, pointer_tokens, ref_name
+from llmapp.schema import HUMAN_KEYWORD
 
 __all__ = ["SchemaTable"]
 
@@ -48,16 +49,19 @@ class SchemaTable:
                 index = int(tokens[1]) - len(references)
                 where = Path((*pieces[index][1], *tokens[2:]))
                 self.piece_problems.setdefault(index, []).append(f"{where}: {problem.reason}")
-        self._edges: dict[str, list[str]] = {
-            name: _refs(schema) for name, schema in self.defs.items()
-        }
+        self._edges: dict[str, list[str]] = {}
+        self._human: set[str] = set()  # definitions that mark something human-side
+        for name, schema in self.defs.items():
+            self._edges[name], human = _refs(schema)
+            if human:
+                self._human.add(name)
         self._closures: dict[str, frozenset[str]] = {}
         self._order = {name: index for index, name in enumerate(self.defs)}
 
     def reached(self, schemas: list[Any]) -> list[str]:
         """The names of the definitions ``schemas`` reach, directly or not, in table order."""
         found: set[str] = set()
-        for name in {name for schema in schemas for name in _refs(schema)}:
+        for name in {name for schema in schemas for name in _refs(schema)[0]}:
             if name in self._edges:
                 found |= self._closure(name)
         return sorted(found, key=self._order.__getitem__)
@@ -76,6 +80,10 @@ class SchemaTable:
             closure = self._closures[start] = frozenset(found)
         return closure
 
+    def marks_human(self, schemas: list[Any], defs: list[str]) -> bool:
+        """Whether ``schemas`` or the definitions ``defs`` mark a value human-side."""
+        return any(_refs(schema)[1] for schema in schemas) or not self._human.isdisjoint(defs)
+
     def problems(self, pieces: list[int], defs: list[str]) -> list[str]:
         """What could not be normalised in these pieces and definitions."""
         found = [m for index in pieces for m in self.piece_problems.get(index, ())]
@@ -83,13 +91,16 @@ class SchemaTable:
         return found
 
 
-def _refs(schema: Any) -> list[str]:
-    """The definition names referenced anywhere inside ``schema``."""
+def _refs(schema: Any) -> tuple[list[str], bool]:
+    """The definition names referenced anywhere inside ``schema``, and whether it marks a
+    value human-side (``x-llmapp-human``) itself."""
     found: list[str] = []
+    human = False
     pending = [schema]
     while pending:
         node = pending.pop()
         if isinstance(node, dict):
+            human = human or node.get(HUMAN_KEYWORD) is True
             ref = node.get("$ref")
             if isinstance(ref, str):
                 name = ref_name(ref)
@@ -98,4 +109,4 @@ def _refs(schema: Any) -> list[str]:
             pending.extend(value for value in node.values() if isinstance(value, (dict, list)))
         elif isinstance(node, list):
             pending.extend(value for value in node if isinstance(value, (dict, list)))
-    return found
+    return found, human

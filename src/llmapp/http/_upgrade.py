@@ -26,8 +26,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from llmapp._untrusted import unsafe_character
 from llmapp.http._document import DocumentError
-from llmapp.jsonschema import MISSING, Path, is_mapping, resolve_pointer, subschemas
+from llmapp.jsonschema import MAX_NESTING, MISSING, Path, is_mapping, resolve_pointer, subschemas
 
 __all__ = ["METHODS", "Document", "Operation", "openapi_schema", "upgrade"]
 
@@ -95,14 +96,17 @@ class Document:
     servers: list[str]
 
 
-def openapi_schema(schema: Any) -> Any:
-    """The schema with OpenAPI's own keywords rewritten (see the module docstring)."""
-    if not is_mapping(schema):
+def openapi_schema(schema: Any, depth: int = 0) -> Any:
+    """The schema with OpenAPI's own keywords rewritten (see the module docstring).
+
+    Past ``MAX_NESTING`` levels the schema is left as it is: ``normalise`` reports it.
+    """
+    if not is_mapping(schema) or depth > MAX_NESTING:
         return schema
     out = dict(schema)
     copied: set[str] = set()
     for tokens, sub in subschemas(schema):
-        new = openapi_schema(sub)
+        new = openapi_schema(sub, depth + 1)
         if len(tokens) == 1:
             out[tokens[0]] = new
             continue
@@ -219,6 +223,9 @@ class _Reader:
         where = Path(("paths", path, method))
         operation = Operation(method, path, where, raw)
         operation.human = any(raw.get(marker) is True for marker in HUMAN_MARKERS)
+        unsafe = unsafe_character(path)
+        if unsafe is not None:
+            operation.problems.append(f"{where}: the path holds the character {unsafe}")
         security = raw.get("security")
         operation.security = security if isinstance(security, list) else self.security
         merged: dict[tuple[str, str], tuple[Any, Path]] = {}
@@ -234,6 +241,11 @@ class _Reader:
                 if not (isinstance(found.get("name"), str) and isinstance(found.get("in"), str)):
                     if found:
                         operation.problems.append(f"{at}: a parameter needs 'name' and 'in'")
+                    continue
+                unsafe = unsafe_character(found["name"])
+                if unsafe is not None:
+                    reason = f"the parameter name {found['name']!r} holds the character {unsafe}"
+                    operation.problems.append(f"{at}: {reason}")
                     continue
                 merged[(found["in"], found["name"])] = (found, at)
                 operation.locations[(found["in"], found["name"])] = at

@@ -3,7 +3,8 @@
 A leaf package (of llmapp it imports only the sentinel, ``_digraph`` and ``_fresh``):
 references and JSON pointers, the definitions a schema refers to and which of them are
 recursive, the keyword table, declared types and the JSON type of a value, schemas that
-accept anything, discriminators, and issue paths in typia's syntax.
+accept anything, discriminators, issue paths in typia's syntax, and the bound on how
+deeply foreign JSON may nest.
 The validator, coercion, separation, feedback and the ``vendors``, ``mcp`` and
 ``http`` packages all read schemas through it, so they agree on what a schema means.
 """
@@ -24,6 +25,7 @@ if TYPE_CHECKING:
         walk,
     )
     from ._keywords import KEYWORDS, Keyword, keywords
+    from ._nesting import MAX_NESTING, copy_json, pruned
     from ._normalise import Problem, normalise
     from ._path import ROOT, Path, Segment, step
     from ._pointer import (
@@ -55,6 +57,7 @@ _LAZY = {
         "._graph",
     ),
     **dict.fromkeys(("KEYWORDS", "Keyword", "keywords"), "._keywords"),
+    **dict.fromkeys(("MAX_NESTING", "copy_json", "pruned"), "._nesting"),
     **dict.fromkeys(("Problem", "normalise"), "._normalise"),
     **dict.fromkeys(("ROOT", "Path", "Segment", "step"), "._path"),
     **dict.fromkeys(
@@ -82,6 +85,7 @@ __getattr__, __dir__ = _lazy_names(__name__, _LAZY)
 __all__ = [
     "JSON_TYPES",
     "KEYWORDS",
+    "MAX_NESTING",
     "MISSING",
     "ROOT",
     "ROOT_BASE",
@@ -93,6 +97,7 @@ __all__ = [
     "Resolver",
     "Segment",
     "accepts_anything",
+    "copy_json",
     "declared_types",
     "discriminator",
     "escape_token",
@@ -104,6 +109,7 @@ __all__ = [
     "normalise",
     "pointer_from",
     "pointer_tokens",
+    "pruned",
     "reachable_definitions",
     "recursive_definitions",
     "ref_name",

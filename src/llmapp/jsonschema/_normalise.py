@@ -19,8 +19,11 @@ touching its input:
   ``additionalItems``, and ``dependencies`` become their 2020-12 spellings.
 
 What cannot be rewritten is a ``Problem`` with the JSON pointer of its place in the input:
-a reference to a target that is missing or in another document (replaced by ``{}``), or a
-value that is not a schema where a schema must be (replaced by ``{}``). The caller decides
+a reference to a target that is missing or in another document (replaced by ``{}``), a
+value that is not a schema where a schema must be (replaced by ``{}``), or nesting deeper
+than ``MAX_NESTING`` objects and arrays (cut there, each cut ``{}``: see ``_nesting``).
+``description`` and ``title`` lose their control and bidirectional-formatting characters
+(``llmapp._untrusted``): they are shown to the model and in terminals. The caller decides
 whether a problem is fatal (``llmapp.mcp`` and ``llmapp.http`` report the function as an
 error and go on with the others).
 """
@@ -33,7 +36,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from llmapp._fresh import fresh_name
+from llmapp._untrusted import clean_text
 from llmapp.jsonschema._keywords import keywords
+from llmapp.jsonschema._nesting import MAX_NESTING, pruned
 from llmapp.jsonschema._pointer import escape_token, unescape_token
 from llmapp.jsonschema._refs import Resolver, is_mapping, name_of
 
@@ -44,6 +49,9 @@ Schema = dict[str, Any]
 _DROPPED = frozenset((*keywords(kind="core"), "definitions", "$defs")) - {"$ref", "$dynamicRef"}
 """Identifiers, dialects and definitions: meaningless once references are resolved and
 definitions hoisted."""
+
+_TEXTS = frozenset(("title", "description"))
+"""Annotations shown to the model: their control and bidi characters are dropped."""
 
 _KEPT_BESIDE_REF = ("title", "description")
 """Up to draft-07 a ``$ref`` hides its siblings; these annotations still help the model."""
@@ -94,7 +102,10 @@ def normalise(schema: Any) -> tuple[Schema, list[Problem]]:
         ...            "properties": {"id": {"$ref": "#/definitions/Id"}}})[0]
         {'properties': {'id': {'$ref': '#/$defs/Id'}}, '$defs': {'Id': {'type': 'integer'}}}
     """
-    return _Normaliser(schema).run()
+    bounded, cuts = pruned(schema)
+    out, problems = _Normaliser(bounded).run()
+    reason = f"nested more than {MAX_NESTING} levels deep"
+    return out, [*(Problem("#" + cut, reason) for cut in cuts), *problems]
 
 
 class _Normaliser:
@@ -141,7 +152,7 @@ class _Normaliser:
         keyword = "$ref" if "$ref" in schema else "$dynamicRef"
         rewritten = self.target(schema[keyword], pointer)
         if self.resolver.ref_only:
-            out = {key: copy.deepcopy(schema[key]) for key in _KEPT_BESIDE_REF if key in schema}
+            out = {key: _text(schema[key]) for key in _KEPT_BESIDE_REF if key in schema}
         else:
             out = self.keywords({k: v for k, v in schema.items() if k != keyword}, pointer)
         if rewritten is not None:
@@ -199,6 +210,8 @@ class _Normaliser:
                     name: self.schema(sub, f"{pointer}/{key}/{escape_token(str(name))}")
                     for name, sub in value.items()
                 }
+            elif key in _TEXTS:
+                out[key] = _text(value)
             else:
                 out[key] = copy.deepcopy(value)
         return out
@@ -270,6 +283,10 @@ _REWRITES = {
     "maximum": _bound("maximum", "exclusiveMaximum"),
 }
 """Keywords whose spelling changed between drafts: each writes its 2020-12 form into ``out``."""
+
+
+def _text(value: Any) -> Any:
+    return clean_text(value) if isinstance(value, str) else copy.deepcopy(value)
 
 
 def _remote(ref: str) -> bool:

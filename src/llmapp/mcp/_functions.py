@@ -11,9 +11,15 @@ the same way. The tool's annotations become tags (``readOnly``, ``destructive`` 
 ``additive``, ``idempotent``, ``openWorld`` or ``closedWorld``: the tags
 ``llmapp.vendors.mcp`` reads when serving), so a tool list served again keeps its hints.
 
-A tool that cannot be converted (no name, a schema that is not an object, a reference to
-nothing, a schema the validator cannot compile) is an ``McpToolProblem`` in ``errors``,
-with a located message; the other tools still convert.
+A tool that cannot be converted is an ``McpToolProblem`` in ``errors``, with a located
+message; the other tools still convert. So is: a tool without a name, or whose name the
+vendors refuse (``^[A-Za-z_][A-Za-z0-9_-]{0,63}$``, the rule of class functions: MCP also
+allows dots and 128 characters); a second tool of a name already listed (the first
+keeps it: a later one must not take over its calls); a schema that is not an object,
+refers to nothing, nests more than ``MAX_NESTING`` levels or that the validator refuses
+(it is compiled here, so a call never fails on the server's mistake). Descriptions and
+titles lose their control and bidirectional-formatting characters; a parameter name
+(a key of the input schema's ``properties``) that holds one is refused.
 """
 
 from __future__ import annotations
@@ -24,10 +30,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from llmapp._errors import ExecutionError, LlmappError
+from llmapp._untrusted import clean_text, unsafe_character
 from llmapp.app import function_data
 from llmapp.app._function import OnFirstUse, compile_validator, llm_parameters
+from llmapp.introspect._methods import FUNCTION_NAME
 from llmapp.jsonschema import (
     declared_types,
+    escape_token,
     is_mapping,
     normalise,
     resolve_pointer,
@@ -192,7 +201,15 @@ def application(tools: Any, *, strict: bool = False) -> McpLlmApplication:
     """
     functions: list[McpLlmFunction] = []
     errors: list[McpToolProblem] = []
+    listed: set[str] = set()
     for tool in _tools(tools):
+        name = tool.get("name") if isinstance(tool, Mapping) else None
+        if isinstance(name, str) and name in listed:
+            reason = f"a second tool named {name!r}: the first one listed keeps the name"
+            errors.append(McpToolProblem(name, "name", reason))
+            continue
+        if isinstance(name, str):
+            listed.add(name)
         converted = _function(tool, strict)
         if isinstance(converted, McpLlmFunction):
             functions.append(converted)
@@ -220,10 +237,15 @@ def _function(tool: Any, strict: bool) -> McpLlmFunction | list[McpToolProblem]:
     problems: list[McpToolProblem] = []
     if named is None or not _NAME.fullmatch(named):
         problems.append(McpToolProblem(named, "name", f"not an MCP tool name: {name!r}"))
+    elif not FUNCTION_NAME.fullmatch(named):
+        reason = f"{named!r} is not a name the vendors accept ({FUNCTION_NAME.pattern})"
+        problems.append(McpToolProblem(named, "name", reason))
     description = tool.get("description")
     if description is not None and not isinstance(description, str):
         problems.append(McpToolProblem(named, "description", "not a string"))
         description = None
+    elif description is not None:
+        description = clean_text(description)
     parameters = _schema(named, tool, "inputSchema", problems)
     if parameters is not None:
         parameters = _parameters(named, parameters, problems)
@@ -243,7 +265,7 @@ def _function(tool: Any, strict: bool) -> McpLlmFunction | list[McpToolProblem]:
         description=description,
         parameters=parameters,
         output=output,
-        title=title if isinstance(title, str) else None,
+        title=clean_text(title) if isinstance(title, str) else None,
         tags=_tags(annotations),
         annotations=annotations,
         tool=dict(tool),
@@ -282,6 +304,13 @@ def _parameters(name: str | None, schema: Schema, problems: list[McpToolProblem]
     parameters: Schema = {"type": "object", "properties": {}}
     parameters.update(schema)
     parameters.setdefault("required", [])
+    listed = parameters["properties"]
+    for key in listed if is_mapping(listed) else ():
+        found = unsafe_character(key) if isinstance(key, str) else None
+        if found is not None:
+            where = f"inputSchema#/properties/{escape_token(key)}"
+            reason = f"the parameter name {key!r} holds the character {found}"
+            problems.append(McpToolProblem(name, where, reason))
     if not any(key in parameters for key in (*_OPEN, *_COMPOSED)):
         parameters["additionalProperties"] = False
     return parameters
