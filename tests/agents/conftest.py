@@ -63,11 +63,12 @@ class Desk:
         self.seen.append(("sign", (booking, signature)))
         return f"{booking} signed"
 
-    def cancel(self, room: str) -> str:
+    def cancel(self, room: str, reason: str = "") -> str:
         """Cancel a room's bookings (always fails: the room is locked).
 
         Args:
             room: The room's name.
+            reason: Why.
         """
         raise PermissionError(f"{room} is locked")
 
