@@ -68,13 +68,19 @@ def test_a_fastmcp_client_is_a_session_for_llmapps_mcp_application_and_call():
         async with Client(server) as client:
             tools = llmapp.mcp.application(await client.list_tools())
             wrong = await llmapp.mcp.call(client, tools.function("book"), '{"room": 1}')
-            right = await llmapp.mcp.call(client, tools.function("book"), '{"room": "a", "seats": "2"}')
+            right = await llmapp.mcp.call(
+                client, tools.function("book"), '{"room": "a", "seats": "2"}'
+            )
             failed = await tools.aexecute(client, "fail", {"room": "a"})
             return tools, wrong, right, failed
 
     tools, wrong, right, failed = asyncio.run(session())
     assert not tools.errors
-    assert wrong.success is False and "$input.room" in wrong.feedback and "$input.seats" in wrong.feedback
+    assert (
+        wrong.success is False
+        and "$input.room" in wrong.feedback
+        and "$input.seats" in wrong.feedback
+    )
     assert right.success is True and right.data == {"room": "a", "seats": 2}
     assert failed.success is False and "no such room" in failed.message()
     assert booked == [("a", 2)]

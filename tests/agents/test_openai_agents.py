@@ -11,7 +11,7 @@ import pytest
 
 pytest.importorskip("agents")
 
-from agents import Agent, Model, ModelResponse, Runner, RunContextWrapper, set_tracing_disabled
+from agents import Agent, Model, ModelResponse, Runner, set_tracing_disabled
 from agents.usage import Usage
 from openai.types.responses import (
     ResponseFunctionToolCall,
@@ -36,7 +36,9 @@ class Scripted(Model):
         self.inputs: list[Any] = []
         self.tools: list[Any] = []
 
-    async def get_response(self, system_instructions, input, model_settings, tools, *args, **kwargs):
+    async def get_response(
+        self, system_instructions, input, model_settings, tools, *args, **kwargs
+    ):
         self.inputs.append(input)
         self.tools = tools
         turn = len(self.inputs) - 1

@@ -25,7 +25,7 @@ from pydantic_ai.models.function import AgentInfo, FunctionModel
 
 from llmapp.agents.pydantic_ai import toolset
 
-from .conftest import RIGHT, SECRET, WRONG, Desk
+from .conftest import RIGHT, SECRET, WRONG
 
 
 @dataclass
@@ -59,7 +59,7 @@ def parts(messages: list[ModelMessage], kind: type) -> list[Any]:
 
 
 def test_a_wrong_call_is_retried_with_llmapps_feedback_and_the_corrected_call_runs(app, desk):
-    model, seen = scripted(("book", WRONG), ("book", RIGHT))
+    model, _seen = scripted(("book", WRONG), ("book", RIGHT))
     agent = Agent(model, toolsets=[toolset(app, desk)])
     result = agent.run_sync("Book the blue room.")
     returned = parts(result.all_messages(), ToolReturnPart)

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, Union
+from typing import Any
 
 from llmapp._sentinels import MISSING
 from llmapp.vendors._calls import Executor, Outcome, ToolCall, arun, run
@@ -30,9 +30,7 @@ from llmapp.vendors._source import Tool, tools_of
 
 __all__ = ["BoundTool", "HumanValues", "bind", "instructions"]
 
-HumanValues = Union[
-    Mapping[str, Mapping[str, Any]], Callable[[str, Any], Union[Mapping[str, Any], None]]
-]
+HumanValues = Mapping[str, Mapping[str, Any]] | Callable[[str, Any], Mapping[str, Any] | None]
 """Function name -> human-side values, or ``(function_name, context) -> values``."""
 
 
@@ -87,7 +85,9 @@ class BoundTool:
         return self.human
 
 
-def bind(source: Any, target: Any = MISSING, *, human: HumanValues | None = None) -> list[BoundTool]:
+def bind(
+    source: Any, target: Any = MISSING, *, human: HumanValues | None = None
+) -> list[BoundTool]:
     """Every function of ``source`` bound to what its calls run on (see the module docstring).
 
     Raises:

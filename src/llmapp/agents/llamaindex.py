@@ -45,7 +45,9 @@ class LlmappTool(AsyncBaseTool):
     def __init__(self, bound: BoundTool) -> None:
         self._bound = bound
         self._metadata = SchemaMetadata(
-            description=bound.description, name=bound.name, fn_schema=None,
+            description=bound.description,
+            name=bound.name,
+            fn_schema=None,
             parameters=bound.parameters,
         )
 
