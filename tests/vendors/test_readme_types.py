@@ -1,4 +1,5 @@
-"""The README's agent loops pass ``mypy --strict`` against the real SDKs.
+"""The README's agent loops, toolsets and structured output pass ``mypy --strict`` against
+the real SDKs and frameworks.
 
 ``tools()`` and ``call_tools()`` are annotated with the SDKs' own parameter types
 (``llmapp.vendors._types``): the loops' ``tools=`` and ``messages`` are checked as the SDK
@@ -16,20 +17,27 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
+README = (ROOT / "README.md").read_text("utf-8")
 LOOPS = [
     block
-    for block in re.findall(r"```py\n(.*?)```", (ROOT / "README.md").read_text("utf-8"), re.S)
+    for block in re.findall(r"```py\n(.*?)```", README, re.S)
     if "from llmapp.vendors import" in block
+]
+EXAMPLES = [
+    block
+    for block in re.findall(r"```python\n(.*?)```", README, re.S)
+    if "llmapp.agents" in block or "structured_output" in block
 ]
 
 
-def test_the_readme_loops_pass_mypy_strict(tmp_path: Path) -> None:
+def test_the_readme_loops_and_toolsets_pass_mypy_strict(tmp_path: Path) -> None:
     pytest.importorskip("mypy")
-    for sdk in ("openai", "anthropic"):
+    for sdk in ("openai", "anthropic", "agents", "pydantic_ai", "langchain_core", "fastmcp"):
         pytest.importorskip(sdk)
-    assert len(LOOPS) == 2
+    pytest.importorskip("llama_index.core")
+    assert len(LOOPS) == 2 and len(EXAMPLES) == 2
     files = []
-    for index, block in enumerate(LOOPS):
+    for index, block in enumerate(LOOPS + EXAMPLES):
         files.append(tmp_path / f"readme_loop_{index}.py")
         files[-1].write_text(block, "utf-8")
     env = {**os.environ, "MYPYPATH": os.pathsep.join([str(ROOT / "src"), str(ROOT)])}

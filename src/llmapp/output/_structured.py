@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from functools import cached_property
-from typing import Any, Generic, Literal, TypeVar
+from typing import Any, Generic, Literal, TypeVar, overload
 
 from llmapp import convert, explain
 from llmapp._errors import LlmApplicationError
@@ -200,9 +200,17 @@ def _at(data: Any, segments: list[str | int]) -> Any:
     return data
 
 
+@overload
 def structured_output(
-    tp: type[T] | Any, *, name: str | None = None, reference: bool = True
-) -> StructuredOutput[T]:
+    tp: type[T], *, name: str | None = ..., reference: bool = ...
+) -> StructuredOutput[T]: ...
+@overload
+def structured_output(
+    tp: Any, *, name: str | None = ..., reference: bool = ...
+) -> StructuredOutput[Any]: ...
+def structured_output(
+    tp: Any, *, name: str | None = None, reference: bool = True
+) -> StructuredOutput[Any]:
     """The model's answer as a Python type: its schema per vendor, and ``parse``.
 
     Args:
