@@ -41,3 +41,45 @@ def test_a_class_without_a_docstring_has_no_description():
 
     assert application(Plain).description is None
     assert application(Generated).description is None
+
+
+def test_the_deprecation_reason_is_shown_in_the_description_every_vendor_sends():
+    from typing_extensions import deprecated
+
+    from llmapp.vendors import anthropic, openai
+
+    @llm_application
+    class Catalogue:
+        def find(self, query: str) -> str:
+            """Find products."""
+            return query
+
+        def search(self, query: str) -> str:
+            """Search products.
+
+            @deprecated use find() instead
+            """
+            return query
+
+        @deprecated("use find(); search_all goes in 2.0")
+        def search_all(self, query: str) -> str:
+            """Search every product."""
+            return query
+
+        def old(self, query: str) -> str:
+            """Old search.
+
+            @deprecated
+            """
+            return query
+
+    app = application(Catalogue)
+    assert app.function("find").description == "Find products."
+    assert app.function("search").description == "Search products.\n\nDeprecated: use find() instead"
+    assert app.function("search_all").description == (
+        "Search every product.\n\nDeprecated: use find(); search_all goes in 2.0"
+    )
+    assert app.function("old").deprecated and app.function("old").description == "Old search."
+    sent = {entry["function"]["name"]: entry["function"] for entry in openai.tools(app)}
+    assert sent["search"]["description"].endswith("Deprecated: use find() instead")
+    assert anthropic.tools(app)[1]["description"].endswith("Deprecated: use find() instead")

@@ -96,6 +96,16 @@ def _described(output: dict[str, Any] | None, method: MethodSpec) -> dict[str, A
     return {"description": text, **output}
 
 
+def _with_deprecation(method: MethodSpec) -> str | None:
+    """The description, with why the method is deprecated where a reason is given: most
+    vendors have no deprecated flag, so the description is where the model can read it."""
+    reason = method.deprecation.strip() if method.deprecated and method.deprecation else ""
+    if not reason:
+        return method.description
+    note = f"Deprecated: {reason}"
+    return f"{method.description}\n\n{note}" if method.description else note
+
+
 def _plan(
     cls: type,
     config: LlmConfig,
@@ -114,7 +124,7 @@ def _plan(
         separated = replace(separated, validate=generated)
     function = LlmFunction(
         name=method.name,
-        description=method.description,
+        description=_with_deprecation(method),
         parameters=schemas.parameters,
         output=schemas.output,
         deprecated=method.deprecated,

@@ -241,5 +241,7 @@ class MethodSpec(Record):
     returns_description: str | None = None
     tags: tuple[str, ...] = ()
     deprecated: bool = False
+    deprecation: str | None = None
+    """Why it is deprecated: the ``@deprecated`` text, or PEP 702's message."""
     human: bool = False
     """``@human``: a function for humans only, never given to the LLM."""
