@@ -75,7 +75,9 @@ def test_the_deprecation_reason_is_shown_in_the_description_every_vendor_sends()
 
     app = application(Catalogue)
     assert app.function("find").description == "Find products."
-    assert app.function("search").description == "Search products.\n\nDeprecated: use find() instead"
+    assert (
+        app.function("search").description == "Search products.\n\nDeprecated: use find() instead"
+    )
     assert app.function("search_all").description == (
         "Search every product.\n\nDeprecated: use find(); search_all goes in 2.0"
     )
@@ -83,3 +85,57 @@ def test_the_deprecation_reason_is_shown_in_the_description_every_vendor_sends()
     sent = {entry["function"]["name"]: entry["function"] for entry in openai.tools(app)}
     assert sent["search"]["description"].endswith("Deprecated: use find() instead")
     assert anthropic.tools(app)[1]["description"].endswith("Deprecated: use find() instead")
+
+
+def test_name_and_description_overrides_are_honoured_by_execute_exports_and_toolsets():
+    from llmapp import LlmApplicationError
+    from llmapp.vendors import mcp, openai
+
+    @llm_application
+    class Store:
+        def find(self, query: str) -> str:
+            """Search the catalogue (the developers' text).
+
+            @name search_products
+            @description Search the shop's products by words.
+            """
+            return f"found {query}"
+
+    app = application(Store)
+    function = app.function("search_products")
+    assert function is not None and app.function("find") is None
+    assert function.description == "Search the shop's products by words."
+    assert app.execute(Store(), "search_products", '{"query": "socks"}').value == "found socks"
+    unknown = app.execute(Store(), "find", '{"query": "socks"}')
+    assert not unknown.success and "search_products" in unknown.message()
+    assert openai.tools(app)[0]["function"]["name"] == "search_products"
+    assert mcp.tools(app)[0]["name"] == "search_products"
+
+    @llm_application
+    class Clash:
+        def find(self, query: str) -> str:
+            """Find.
+
+            @name search
+            """
+            return query
+
+        def search(self, query: str) -> str:
+            """Search."""
+            return query
+
+        def bad(self) -> str:
+            """Bad.
+
+            @name not a name!
+            """
+            return ""
+
+    try:
+        application(Clash)
+    except LlmApplicationError as error:
+        text = str(error)
+    else:
+        raise AssertionError("the clash and the bad name must be build errors")
+    assert "Clash.bad: invalid @name 'not a name!'" in text
+    assert "the function name 'search' is also the name of" in text

@@ -264,6 +264,8 @@ class _MethodReader:
         name, doc = self.candidate.name, self.doc
         if FUNCTION_NAME.match(name) is None:
             self.reader.problem(self.location, f"invalid function name {name!r}: {_NAME_RULE}")
+        if doc.name is not None and FUNCTION_NAME.match(doc.name) is None:
+            self.reader.problem(self.location, f"invalid @name {doc.name!r}: {_NAME_RULE}")
         if doc.description is not None and len(doc.description) > MAX_DESCRIPTION:
             self.reader.problem(self.location, _too_long("description", doc.description))
         signature = self._signature()
@@ -286,6 +288,7 @@ class _MethodReader:
             tags=doc.tags,
             deprecated=doc.deprecated or decorated is not None,
             deprecation=doc.deprecation or decorated,
+            exposed=doc.name if doc.name != name else None,
             human=doc.human,
         )
 
