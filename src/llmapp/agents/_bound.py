@@ -68,13 +68,16 @@ class BoundTool:
     def run(self, arguments: Any, context: Any = None) -> Outcome:
         """The call through ``app.execute`` (as ``call_tools`` runs it)."""
         call = ToolCall(None, self.name, arguments)
-        return run(self.app, self.target, [call], self._human(context))[0][1]  # type: ignore[no-any-return]
+        ((_, result),) = run(self.app, self.target, [call], self._human(context))
+        outcome: Outcome = result
+        return outcome
 
     async def arun(self, arguments: Any, context: Any = None) -> Outcome:
         """The call through ``app.aexecute`` (as ``acall_tools`` runs it)."""
         call = ToolCall(None, self.name, arguments)
-        pairs = await arun(self.app, self.target, [call], self._human(context))
-        return pairs[0][1]  # type: ignore[no-any-return]
+        ((_, result),) = await arun(self.app, self.target, [call], self._human(context))
+        outcome: Outcome = result
+        return outcome
 
     def _human(self, context: Any) -> Mapping[str, Mapping[str, Any]] | None:
         if self.human is None:

@@ -9,7 +9,8 @@ feedback; ``handle_tool_error=True`` makes it a ``ToolMessage`` with ``status="e
 so LangGraph's ``ToolNode`` answers the model and the graph goes on. Successful calls
 answer the data as JSON text. ``human=lambda name, config: {...}`` receives the call's
 ``RunnableConfig`` (``config["configurable"]``): per-run values fill the human side without
-reaching the model.
+reaching the model. An MCP application's calls are asynchronous: run its tools with
+``ainvoke`` (or an async graph); ``invoke`` raises ``ExecutionError``.
 
 Needs ``pip install 'llmapp[langchain]'`` (and ``langgraph`` for ``ToolNode``).
 """
