@@ -19,4 +19,9 @@ def test_readme_has_examples():
 def test_readme_example_runs(index: int):
     namespace: dict[str, object] = {"__name__": f"readme_example_{index}"}
     exec(compile(BLOCKS[index], f"README.md example {index}", "exec"), namespace)
+    if "structured_output" in namespace:  # the structured-output example reads one answer
+        from examples.shop import OrderItem
+
+        assert namespace["result"].value == OrderItem("GD-221", 2)  # type: ignore[attr-defined]
+        return
     assert "app" in namespace

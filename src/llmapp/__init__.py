@@ -38,6 +38,7 @@ if TYPE_CHECKING:
         validates,
     )
     from llmapp.explain import feedback
+    from llmapp.output import StructuredOutput, structured_output
     from llmapp.repair import Parsed, coerce, parse
     from llmapp.validate import Validator, validator
     from llmapp.validate._result import (
@@ -66,6 +67,8 @@ _HOMES: dict[str, str] = {
     "Separated": "llmapp.app._function",
     "merge_parameters": "llmapp.app._merge",
     "feedback": "llmapp.explain",
+    "StructuredOutput": "llmapp.output",
+    "structured_output": "llmapp.output",
     "Parsed": "llmapp.repair",
     "coerce": "llmapp.repair",
     "parse": "llmapp.repair",
@@ -93,6 +96,7 @@ __all__ = [
     "LlmappError",
     "Parsed",
     "Separated",
+    "StructuredOutput",
     "Validation",
     "ValidationFailure",
     "ValidationIssue",
@@ -106,6 +110,7 @@ __all__ = [
     "llm_application",
     "merge_parameters",
     "parse",
+    "structured_output",
     "validates",
     "validator",
 ]

@@ -49,8 +49,10 @@ FINAL = "Ordered two pruning shears for Ann Lee."
 
 def test_the_readme_has_both_loops() -> None:
     assert sorted(LOOPS) == ["anthropic", "openai"]
-    for block in LOOPS.values():  # a dozen lines of user code each
-        assert len([line for line in block.splitlines() if line.strip()]) <= 16
+    # a dozen lines of user code each, and the imports of the SDK's message types that
+    # mypy --strict needs (tests/vendors/test_readme_types.py)
+    for block in LOOPS.values():
+        assert len([line for line in block.splitlines() if line.strip()]) <= 18
 
 
 @pytest.mark.parametrize("vendor", ["openai", "anthropic"])

@@ -25,11 +25,18 @@ class LlmApplication:
     Attributes:
         functions: one ``LlmFunction`` per public method, in a stable order.
         config: the configuration it was built with.
+        description: what the application is for: the class's own docstring (summary and
+            long description, tags and sections removed; typia's
+            ``ILlmApplication.description``), or ``None``. The toolsets give it to their
+            framework (pydantic-ai's instructions) and the MCP server as its instructions.
     """
 
-    def __init__(self, cls: type, config: LlmConfig, plans: list[Plan]) -> None:
+    def __init__(
+        self, cls: type, config: LlmConfig, plans: list[Plan], description: str | None = None
+    ) -> None:
         self.cls = cls
         self.config = config
+        self.description = description
         self.functions: list[LlmFunction] = [plan.function for plan in plans]
         self._plans = {plan.function.name: plan for plan in plans}
 
@@ -154,8 +161,9 @@ def application(
     if cached is not None:
         return cached
     from llmapp.app._build import build  # the whole pipeline: loaded on first build
+    from llmapp.introspect._objects import class_doc
 
-    built = LlmApplication(cls, config, build(cls, config))
+    built = LlmApplication(cls, config, build(cls, config), class_doc(cls).description)
     with _lock:
         return _cache.setdefault(cls, {}).setdefault(key, built)
 

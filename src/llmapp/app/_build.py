@@ -55,6 +55,7 @@ def build(cls: type, config: LlmConfig) -> list[Plan]:
         plan = _plan(cls, config, method, spec.graph, schemas, hooks.get(method.name), predicate)
         plans[method.name] = plan
     problems.extend(emitter.problems)
+    problems.extend(_name_clashes(owner, list(plans.values())))
     for name in hooks:
         if name not in plans:
             problems.append(
@@ -96,6 +97,29 @@ def _described(output: dict[str, Any] | None, method: MethodSpec) -> dict[str, A
     return {"description": text, **output}
 
 
+def _name_clashes(owner: str, plans: list[Plan]) -> list[BuildProblem]:
+    """Two functions the model would see under one name (an ``@name`` taking another's)."""
+    seen: dict[str, str] = {}
+    clashes = []
+    for plan in plans:
+        name, method = plan.function.name, plan.method.name
+        if name in seen:
+            reason = f"the function name {name!r} is also the name of {seen[name]}"
+            clashes.append(BuildProblem(f"{owner}.{method}", reason))
+        seen.setdefault(name, method)
+    return clashes
+
+
+def _with_deprecation(method: MethodSpec) -> str | None:
+    """The description, with why the method is deprecated where a reason is given: most
+    vendors have no deprecated flag, so the description is where the model can read it."""
+    reason = method.deprecation.strip() if method.deprecated and method.deprecation else ""
+    if not reason:
+        return method.description
+    note = f"Deprecated: {reason}"
+    return f"{method.description}\n\n{note}" if method.description else note
+
+
 def _plan(
     cls: type,
     config: LlmConfig,
@@ -113,8 +137,8 @@ def _plan(
     if separated is not None:
         separated = replace(separated, validate=generated)
     function = LlmFunction(
-        name=method.name,
-        description=method.description,
+        name=method.exposed or method.name,
+        description=_with_deprecation(method),
         parameters=schemas.parameters,
         output=schemas.output,
         deprecated=method.deprecated,

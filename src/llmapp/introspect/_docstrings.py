@@ -6,7 +6,9 @@ A docstring is read in two steps:
    of the text (with their more-indented continuation lines): typia's tags
    (``@tag NAME``, ``@deprecated [reason]``, ``@param NAME TEXT``,
    ``@returns TEXT``, ``@summary``, ``@title``, ``@hidden``, ``@internal``,
-   ``@human``) and Epydoc's fields (``@param NAME: TEXT``, ``@return: TEXT``,
+   ``@human``), llmapp's overrides (``@name NAME``: the function's name as the model
+   sees it; ``@description TEXT``: the model's description, in place of the text) and
+   Epydoc's fields (``@param NAME: TEXT``, ``@return: TEXT``,
    ``@ivar NAME: TEXT``, ``@type ...``, ...). Both ``@param`` spellings give the
    same result. Unknown ``@words`` (a decorator in an example) stay text.
 2. **Sections.** What is left is read by docstring-parser (Google, NumPy,
@@ -47,6 +49,8 @@ class DocInfo(Record):
     """Summary + long description; no tags, no Args/Returns/Raises sections."""
     summary: str | None = None
     title: str | None = None
+    name: str | None = None
+    """``@name NAME``: the function's name as the model sees it, when not the method's."""
     params: Mapping[str, str] = _NOTHING
     """Parameter texts from Args/Parameters/:param:/@param NAME TEXT."""
     attributes: Mapping[str, str] = _NOTHING
@@ -108,7 +112,7 @@ _PARAM_TAGS = frozenset({"param", "parameter", "arg", "argument", "keyword", "kw
 _ATTRIBUTE_TAGS = frozenset({"ivar", "cvar", "var", "ivariable", "cvariable", "variable"})
 _RETURN_TAGS = frozenset({"return", "returns"})
 _FLAG_TAGS = frozenset({"hidden", "internal", "human"})
-_TEXT_TAGS = frozenset({"summary", "title"})
+_TEXT_TAGS = frozenset({"summary", "title", "name", "description"})
 # Epydoc fields read only so that they do not leak into descriptions.
 _DROPPED_TAGS = frozenset(
     {
@@ -147,6 +151,8 @@ class _Tags:
         self.returns: str | None = None
         self.summary: str | None = None
         self.title: str | None = None
+        self.name: str | None = None
+        self.description: str | None = None
         self.deprecated = False
         self.deprecation: str | None = None
         self.flags: set[str] = set()
@@ -196,6 +202,10 @@ def _record(name: str, text: str, tags: _Tags) -> None:
         tags.summary = _field_text(text) or tags.summary
     elif name == "title":
         tags.title = _field_text(text) or tags.title
+    elif name == "name":
+        tags.name = " ".join((_field_text(text) or "").split()) or tags.name
+    elif name == "description":
+        tags.description = _field_text(text) or tags.description
     elif name in _FLAG_TAGS:
         tags.flags.add(name)
 
@@ -361,9 +371,10 @@ def _combine(body: _Body, tags: _Tags) -> DocInfo:
     if tags.summary and (text is None or not text.startswith(tags.summary.rstrip("."))):
         description = tags.summary if text is None else tags.summary + "\n\n" + text
     return DocInfo(
-        description=description,
+        description=tags.description or description,  # ``@description`` replaces the text
         summary=summary,
         title=tags.title,
+        name=tags.name,
         params=MappingProxyType({**body.params, **tags.params}),
         attributes=MappingProxyType({**body.attributes, **tags.attributes}),
         returns=tags.returns or body.returns,

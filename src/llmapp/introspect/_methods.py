@@ -264,6 +264,8 @@ class _MethodReader:
         name, doc = self.candidate.name, self.doc
         if FUNCTION_NAME.match(name) is None:
             self.reader.problem(self.location, f"invalid function name {name!r}: {_NAME_RULE}")
+        if doc.name is not None and FUNCTION_NAME.match(doc.name) is None:
+            self.reader.problem(self.location, f"invalid @name {doc.name!r}: {_NAME_RULE}")
         if doc.description is not None and len(doc.description) > MAX_DESCRIPTION:
             self.reader.problem(self.location, _too_long("description", doc.description))
         signature = self._signature()
@@ -272,6 +274,7 @@ class _MethodReader:
         parameters = self._parameters(signature[0])
         returns = self._returns(signature[1])
         self._warn_undocumented_names(parameters)
+        decorated = self._deprecated_by_decorator()
         return MethodSpec(
             name=name,
             kind=self.candidate.kind,
@@ -283,7 +286,9 @@ class _MethodReader:
             title=doc.title,
             returns_description=doc.returns,
             tags=doc.tags,
-            deprecated=doc.deprecated or self._deprecated_by_decorator(),
+            deprecated=doc.deprecated or decorated is not None,
+            deprecation=doc.deprecation or decorated,
+            exposed=doc.name if doc.name != name else None,
             human=doc.human,
         )
 
@@ -427,11 +432,13 @@ class _MethodReader:
         if description is not None and len(description) > MAX_DESCRIPTION:
             self.reader.problem(location, _too_long("description", description))
 
-    def _deprecated_by_decorator(self) -> bool:
-        """PEP 702 ``@deprecated`` on the function or on its static/class method wrapper."""
+    def _deprecated_by_decorator(self) -> str | None:
+        """The message of PEP 702's ``@deprecated`` on the function or on its static/class
+        method wrapper (``None`` when there is none)."""
         candidate = self.candidate
         objects = (candidate.attribute, candidate.function, self.function)
-        return any(getattr(item, "__deprecated__", None) is not None for item in objects)
+        messages = (getattr(item, "__deprecated__", None) for item in objects)
+        return next((message for message in messages if message is not None), None)
 
     def _warn_undocumented_names(self, parameters: list[ParameterSpec]) -> None:
         known = {spec.name for spec in parameters} | self.python_names

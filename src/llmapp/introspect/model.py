@@ -229,7 +229,7 @@ class MethodSpec(Record):
     """What introspection learned about one public method."""
 
     name: str
-    """The function's name (the method's name)."""
+    """The method's name (what a call runs)."""
     kind: Literal["instance", "static", "class"]
     is_async: bool
     parameters: tuple[ParameterSpec, ...]
@@ -241,5 +241,9 @@ class MethodSpec(Record):
     returns_description: str | None = None
     tags: tuple[str, ...] = ()
     deprecated: bool = False
+    deprecation: str | None = None
+    """Why it is deprecated: the ``@deprecated`` text, or PEP 702's message."""
+    exposed: str | None = None
+    """The function's name as the model sees it (``@name``), when not ``name``."""
     human: bool = False
     """``@human``: a function for humans only, never given to the LLM."""

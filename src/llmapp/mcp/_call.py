@@ -47,7 +47,9 @@ async def call(session: Any, function: McpLlmFunction, arguments: Any) -> CallRe
     """Check a model's arguments, then call the tool on a live MCP session.
 
     Args:
-        session: an initialised ``mcp.ClientSession`` (anything with ``call_tool``).
+        session: an initialised ``mcp.ClientSession`` (anything with ``call_tool``), or a
+            connected FastMCP ``Client`` (its ``call_tool_mcp`` gives the protocol's result,
+            where its ``call_tool`` would raise on ``isError``).
         function: a function of ``llmapp.mcp.application(...)``.
         arguments: the model's arguments: its raw text, a mapping, or None.
 
@@ -71,7 +73,8 @@ async def call(session: Any, function: McpLlmFunction, arguments: Any) -> CallRe
     sent = validation.data
     if function.source_parameters is not None:
         sent = without_strict_nulls(sent, function.source_parameters, function.source_parameters)
-    answer = _wire(await session.call_tool(name, sent))
+    send = getattr(session, "call_tool_mcp", None) or session.call_tool
+    answer = _wire(await send(name, sent))
     content = [_wire(block) for block in answer.get("content") or []]
     if answer.get("isError"):
         error = McpToolError(_text(content) or f"{name} failed", content)

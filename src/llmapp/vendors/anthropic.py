@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from llmapp.jsonschema import recursive_definitions, walk
 from llmapp.vendors._calls import Executor, Human, ToolCall, arun, call_id, items, read, run
@@ -53,6 +53,9 @@ from llmapp.vendors._subset import (
     untyped_or_ref_siblings,
     where,
 )
+
+if TYPE_CHECKING:
+    from llmapp.vendors._types import AnthropicTool, AnthropicToolResult
 
 __all__ = ["SUBSET", "acall_tools", "call_tools", "problems", "strict_input_schema", "tools"]
 
@@ -191,7 +194,7 @@ def _request_problems(schemas: list[Schema]) -> list[tuple[str, str]]:
     ]
 
 
-def tools(source: Any, *, strict: bool = False) -> list[dict[str, Any]]:
+def tools(source: Any, *, strict: bool = False) -> list[AnthropicTool]:
     """Anthropic tool entries for an application or an iterable of functions.
 
     Args:
@@ -230,12 +233,12 @@ def tools(source: Any, *, strict: bool = False) -> list[dict[str, Any]]:
         failures.extend(_request_problems([entry["input_schema"] for entry in entries]))
         if failures:
             raise export_error(source, "Anthropic", failures)
-    return entries
+    return cast("list[AnthropicTool]", entries)  # the SDK's own TypedDict
 
 
 def call_tools(
     app: Executor, target: Any, response: Any, *, human: Human | None = None
-) -> list[dict[str, Any]]:
+) -> list[AnthropicToolResult]:
     """Run every ``tool_use`` block of a Claude message; return the ``tool_result`` blocks.
 
     Args:
@@ -253,14 +256,16 @@ def call_tools(
         messages.append({"role": "assistant", "content": message.content})
         messages.append({"role": "user", "content": anthropic.call_tools(app, shop, message)})
     """
-    return [_answer(*pair) for pair in run(app, target, _read_calls(response), human)]
+    answers = [_answer(*pair) for pair in run(app, target, _read_calls(response), human)]
+    return cast("list[AnthropicToolResult]", answers)  # the SDK's own TypedDicts
 
 
 async def acall_tools(
     app: Executor, target: Any, response: Any, *, human: Human | None = None
-) -> list[dict[str, Any]]:
+) -> list[AnthropicToolResult]:
     """``call_tools`` for async code: the calls run concurrently, answers in call order."""
-    return [_answer(*pair) for pair in await arun(app, target, _read_calls(response), human)]
+    pairs = await arun(app, target, _read_calls(response), human)
+    return cast("list[AnthropicToolResult]", [_answer(*pair) for pair in pairs])
 
 
 def _answer(call: ToolCall, result: Any) -> dict[str, Any]:

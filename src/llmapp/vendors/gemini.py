@@ -40,7 +40,7 @@ No google-genai package is needed: entries are plain dicts and responses are rea
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 from llmapp.jsonschema import is_mapping, json_type, recursive_definitions, ref_name, walk
 from llmapp.vendors._calls import Executor, Human, ToolCall, arun, items, read, run
@@ -60,6 +60,9 @@ from llmapp.vendors._subset import (
     transform,
     where,
 )
+
+if TYPE_CHECKING:
+    from llmapp.vendors._types import GeminiPart, GeminiTool
 
 __all__ = [
     "OPENAPI_SUBSET",
@@ -370,7 +373,7 @@ _REWRITES: dict[str, Callable[[Schema], None]] = {
 }
 
 
-def tools(source: Any, *, strict: bool = False, schema: Form = "json") -> list[dict[str, Any]]:
+def tools(source: Any, *, strict: bool = False, schema: Form = "json") -> list[GeminiTool]:
     """Gemini ``FunctionDeclaration`` fields for an application or an iterable of functions.
 
     Args:
@@ -412,12 +415,12 @@ def tools(source: Any, *, strict: bool = False, schema: Form = "json") -> list[d
         declarations.append(declaration)
     if failures:
         raise export_error(source, "Gemini" if schema == "json" else "Gemini OpenAPI", failures)
-    return declarations
+    return cast("list[GeminiTool]", declarations)  # the SDK's own TypedDict
 
 
 def call_tools(
     app: Executor, target: Any, response: Any, *, human: Human | None = None
-) -> list[dict[str, Any]]:
+) -> list[GeminiPart]:
     """Run every function call of a Gemini response; return the function-response parts.
 
     Args:
@@ -435,14 +438,16 @@ def call_tools(
         contents.append(response.candidates[0].content)
         contents.append({"role": "user", "parts": gemini.call_tools(app, shop, response)})
     """
-    return [_answer(*pair) for pair in run(app, target, _read_calls(response), human)]
+    answers = [_answer(*pair) for pair in run(app, target, _read_calls(response), human)]
+    return cast("list[GeminiPart]", answers)  # the SDK's own TypedDicts
 
 
 async def acall_tools(
     app: Executor, target: Any, response: Any, *, human: Human | None = None
-) -> list[dict[str, Any]]:
+) -> list[GeminiPart]:
     """``call_tools`` for async code: the calls run concurrently, answers in call order."""
-    return [_answer(*pair) for pair in await arun(app, target, _read_calls(response), human)]
+    pairs = await arun(app, target, _read_calls(response), human)
+    return cast("list[GeminiPart]", [_answer(*pair) for pair in pairs])
 
 
 def _answer(call: ToolCall, result: Any) -> dict[str, Any]:

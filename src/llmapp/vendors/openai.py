@@ -34,7 +34,7 @@ No OpenAI package is needed: entries are plain dicts and responses are read by f
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, cast, overload
 
 from llmapp.jsonschema import Node, Resolver, is_mapping, pointer_tokens, subschemas, walk
 from llmapp.vendors._calls import Executor, Human, ToolCall, arun, call_id, items, read, run
@@ -52,6 +52,17 @@ from llmapp.vendors._subset import (
     untyped_or_ref_siblings,
     where,
 )
+
+if TYPE_CHECKING:
+    from llmapp.vendors._types import (
+        ChatCompletion,
+        ChatCompletionMessage,
+        ChatTool,
+        ChatToolMessage,
+        Response,
+        ResponsesTool,
+        ResponsesToolOutput,
+    )
 
 __all__ = ["SUBSET", "acall_tools", "call_tools", "problems", "strict_parameters", "tools"]
 
@@ -205,7 +216,13 @@ def strict_parameters(schema: Mapping[str, Any]) -> tuple[Schema, list[tuple[str
     return strict, [(where(refusal.tokens), refusal.reason) for refusal in _refusals(strict)]
 
 
-def tools(source: Any, *, strict: bool = False, api: Api = "chat") -> list[dict[str, Any]]:
+@overload
+def tools(source: Any, *, strict: bool = ..., api: Literal["chat"] = ...) -> list[ChatTool]: ...
+@overload
+def tools(source: Any, *, strict: bool = ..., api: Literal["responses"]) -> list[ResponsesTool]: ...
+def tools(
+    source: Any, *, strict: bool = False, api: Api = "chat"
+) -> list[ChatTool] | list[ResponsesTool]:
     """OpenAI tool entries for an application or an iterable of functions.
 
     Args:
@@ -240,7 +257,7 @@ def tools(source: Any, *, strict: bool = False, api: Api = "chat") -> list[dict[
         entries.append(entry(tool, schema, strict))
     if failures:
         raise export_error(source, "OpenAI", failures)
-    return entries
+    return cast("list[ChatTool] | list[ResponsesTool]", entries)  # the SDK's own TypedDicts
 
 
 def _fields(tool: Tool, schema: Schema, strict: bool) -> dict[str, Any]:
@@ -266,9 +283,25 @@ _ENTRIES: dict[str, Callable[[Tool, Schema, bool], dict[str, Any]]] = {
 }
 
 
+@overload
+def call_tools(
+    app: Executor,
+    target: Any,
+    response: ChatCompletion | ChatCompletionMessage,
+    *,
+    human: Human | None = ...,
+) -> list[ChatToolMessage]: ...
+@overload
+def call_tools(
+    app: Executor, target: Any, response: Response, *, human: Human | None = ...
+) -> list[ResponsesToolOutput]: ...
+@overload
+def call_tools(
+    app: Executor, target: Any, response: Any, *, human: Human | None = ...
+) -> list[Any]: ...
 def call_tools(
     app: Executor, target: Any, response: Any, *, human: Human | None = None
-) -> list[dict[str, Any]]:
+) -> list[Any]:
     """Run every function call of an OpenAI response; return the answers to send back.
 
     Args:
@@ -291,9 +324,25 @@ def call_tools(
     return [answer(call, result.message()) for call, result in run(app, target, calls, human)]
 
 
+@overload
+async def acall_tools(
+    app: Executor,
+    target: Any,
+    response: ChatCompletion | ChatCompletionMessage,
+    *,
+    human: Human | None = ...,
+) -> list[ChatToolMessage]: ...
+@overload
+async def acall_tools(
+    app: Executor, target: Any, response: Response, *, human: Human | None = ...
+) -> list[ResponsesToolOutput]: ...
+@overload
+async def acall_tools(
+    app: Executor, target: Any, response: Any, *, human: Human | None = ...
+) -> list[Any]: ...
 async def acall_tools(
     app: Executor, target: Any, response: Any, *, human: Human | None = None
-) -> list[dict[str, Any]]:
+) -> list[Any]:
     """``call_tools`` for async code: the calls run concurrently, answers in call order."""
     answer, calls = _read_calls(response)
     pairs = await arun(app, target, calls, human)

@@ -1,0 +1,271 @@
+"""``python -m benchmarks.agents_bench [--quick] [--json out.json]``: the framework toolsets.
+
+Side by side in one run, llmapp's toolset (``llmapp.agents``) against the framework's own
+helper wrapping the same method:
+
+- per call, µs (median), a valid call and a call with three mistakes (a number for a
+  string, text for an integer, a key the method does not take), through each framework's
+  own entry point: the Agents SDK's ``on_invoke_tool`` (what its ``Runner`` awaits) for
+  ``function_tool``; a whole pydantic-ai ``Agent.run`` over ``FunctionModel`` (one tool
+  call, then text) for ``Tool``; LangChain's ``tool.invoke(tool_call)`` for
+  ``StructuredTool.from_function`` (``handle_validation_error=True``, else the wrong call
+  raises); with how many of the three mistakes each answer names;
+- build, ms (median), the 100-method class of ``benchmarks.generated`` as each toolset
+  against the helper wrapping its 100 bound methods, each listed as the model sees it
+  (LangChain's schema is made when ``convert_to_openai_tool`` asks: it is asked here). A
+  fresh copy of the class is loaded for every build, so no cache answers. llmapp compiles
+  each validator on the function's first call, the helpers build pydantic validators now.
+
+Targets: per call, llmapp not slower than the helper on valid calls, and every mistake
+named; build, faster than the helpers. Not part of ``python -m benchmarks``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import statistics
+import time
+from collections.abc import Callable
+from typing import Annotated, Any
+
+from annotated_types import Ge, Le
+
+from benchmarks import generated
+from benchmarks._report import fmt, fmt_ratio, ratio, table
+from benchmarks._timing import Settings, measure_all
+
+VALID = {"room": "12B", "nights": 2}
+WRONG = {"room": 12, "nights": "two", "pets": True}
+WRONG_KEYS = ("room", "nights", "pets")
+
+
+class Hotel:
+    """Books hotel rooms."""
+
+    def book(
+        self, room: str, nights: Annotated[int, Ge(1), Le(30)], breakfast: bool = False
+    ) -> dict[str, Any]:
+        """Book a hotel room.
+
+        Args:
+            room: the room's number.
+            nights: how many nights.
+            breakfast: whether breakfast is included.
+        """
+        return {"room": room, "nights": nights, "breakfast": breakfast}
+
+
+Invoke = Callable[[dict[str, Any]], str]
+"""One call through a toolset: the model's arguments in, the text the model is sent out."""
+
+
+def _openai_agents(loop: asyncio.AbstractEventLoop) -> dict[str, Invoke]:
+    from agents import function_tool, set_tracing_disabled
+    from agents.tool_context import ToolContext
+
+    from llmapp import application
+    from llmapp.agents.openai_agents import tools
+
+    set_tracing_disabled(True)  # no exporter: nothing leaves the machine
+    hotel = Hotel()
+    (ours,) = tools(application(Hotel), hotel)
+    theirs = function_tool(hotel.book)
+
+    def invoker(tool: Any) -> Invoke:
+        def invoke(arguments: dict[str, Any]) -> str:
+            text = json.dumps(arguments)
+            context = ToolContext(None, tool_name="book", tool_call_id="c", tool_arguments=text)
+            return str(loop.run_until_complete(tool.on_invoke_tool(context, text)))
+
+        return invoke
+
+    return {"llmapp toolset": invoker(ours), "function_tool": invoker(theirs)}
+
+
+def _pydantic_ai(loop: asyncio.AbstractEventLoop) -> dict[str, Invoke]:
+    from pydantic_ai import Agent, Tool
+    from pydantic_ai.messages import ModelResponse, TextPart, ToolCallPart, ToolReturnPart
+    from pydantic_ai.models.function import FunctionModel
+
+    from llmapp import application
+    from llmapp.agents.pydantic_ai import toolset
+
+    hotel = Hotel()
+
+    def invoker(**tooling: Any) -> Invoke:
+        asked: list[dict[str, Any]] = []
+
+        async def respond(messages: list[Any], info: Any) -> ModelResponse:
+            # async: a sync FunctionModel function would run in a worker thread each turn
+            if len(messages) == 1:
+                return ModelResponse(parts=[ToolCallPart("book", json.dumps(asked[-1]), "c")])
+            return ModelResponse(parts=[TextPart("done")])
+
+        agent = Agent(FunctionModel(respond), **tooling)
+
+        def invoke(arguments: dict[str, Any]) -> str:
+            asked.append(arguments)
+            result = loop.run_until_complete(agent.run("Book."))
+            asked.clear()
+            answers = [
+                part.content
+                for message in result.all_messages()
+                for part in message.parts
+                if isinstance(part, ToolReturnPart) or type(part).__name__ == "RetryPromptPart"
+            ]
+            return str(answers[0])
+
+        return invoke
+
+    return {
+        "llmapp toolset": invoker(toolsets=[toolset(application(Hotel), hotel)]),
+        "Tool": invoker(tools=[Tool(hotel.book)]),
+    }
+
+
+def _langchain(loop: asyncio.AbstractEventLoop) -> dict[str, Invoke]:
+    from langchain_core.tools import StructuredTool
+
+    from llmapp import application
+    from llmapp.agents.langchain import tools
+
+    hotel = Hotel()
+    (ours,) = tools(application(Hotel), hotel)
+    theirs = StructuredTool.from_function(hotel.book, handle_validation_error=True)
+
+    def invoker(tool: Any) -> Invoke:
+        def invoke(arguments: dict[str, Any]) -> str:
+            call = {"type": "tool_call", "name": "book", "args": arguments, "id": "c"}
+            return str(tool.invoke(call).content)
+
+        return invoke
+
+    return {"llmapp toolset": invoker(ours), "StructuredTool.from_function": invoker(theirs)}
+
+
+FRAMEWORKS = {
+    "OpenAI Agents SDK": _openai_agents,
+    "pydantic-ai": _pydantic_ai,
+    "LangChain": _langchain,
+}
+
+
+def calls(settings: Settings) -> list[list[str]]:
+    loop = asyncio.new_event_loop()
+    rows = []
+    try:
+        for framework, make in FRAMEWORKS.items():
+            invokers = make(loop)
+            named = {
+                peer: sum(key in invoke(WRONG) for key in WRONG_KEYS)
+                for peer, invoke in invokers.items()
+            }
+            timed = measure_all(
+                {
+                    f"{peer}|{label}": (invoke, arguments)
+                    for peer, invoke in invokers.items()
+                    for label, arguments in (("valid", VALID), ("wrong", WRONG))
+                },
+                settings,
+            )
+            ours = timed["llmapp toolset|valid"]
+            for peer in invokers:
+                valid, wrong = timed[f"{peer}|valid"], timed[f"{peer}|wrong"]
+                rows.append(
+                    [
+                        framework,
+                        peer,
+                        fmt(valid),
+                        fmt(wrong),
+                        f"{named[peer]} of 3",
+                        fmt_ratio(ratio(valid, ours)),
+                    ]
+                )
+    finally:
+        loop.close()
+    return rows
+
+
+def _build_llmapp(framework: str) -> Callable[[Any], object]:
+    from llmapp import application
+
+    def build(cls: Any) -> object:
+        app, instance = application(cls), cls()
+        if framework == "OpenAI Agents SDK":
+            from llmapp.agents.openai_agents import tools
+
+            return tools(app, instance)
+        if framework == "pydantic-ai":
+            from llmapp.agents.pydantic_ai import toolset
+
+            return toolset(app, instance)
+        from langchain_core.utils.function_calling import convert_to_openai_tool
+
+        from llmapp.agents.langchain import tools as lc_tools
+
+        return [convert_to_openai_tool(tool) for tool in lc_tools(app, instance)]
+
+    return build
+
+
+def _build_helper(framework: str) -> Callable[[Any], object]:
+    def build(cls: Any) -> object:
+        instance = cls()
+        methods = [getattr(instance, name) for name in generated.method_names(100)]
+        if framework == "OpenAI Agents SDK":
+            from agents import function_tool
+
+            return [function_tool(method) for method in methods]
+        if framework == "pydantic-ai":
+            from pydantic_ai import Tool
+
+            return [Tool(method) for method in methods]
+        from langchain_core.tools import StructuredTool
+        from langchain_core.utils.function_calling import convert_to_openai_tool
+
+        return [convert_to_openai_tool(StructuredTool.from_function(m)) for m in methods]
+
+    return build
+
+
+def builds(settings: Settings) -> list[list[str]]:
+    repeats = 3 if settings.quick else 7
+    variants = iter(range(1, 1000))
+    rows = []
+    for framework in FRAMEWORKS:
+        times: dict[str, list[float]] = {"llmapp toolset": [], "helper": []}
+        builders = {"llmapp toolset": _build_llmapp(framework), "helper": _build_helper(framework)}
+        for builder in builders.values():  # warm: imports and first-use caches
+            builder(generated.load(100, next(variants)).Service)
+        for _ in range(repeats):
+            for name, builder in builders.items():
+                cls = generated.load(100, next(variants)).Service
+                start = time.perf_counter()
+                builder(cls)
+                times[name].append((time.perf_counter() - start) * 1000)
+        ours, theirs = (statistics.median(times[name]) for name in ("llmapp toolset", "helper"))
+        rows.append([framework, fmt(ours), fmt(theirs), fmt_ratio(ratio(theirs, ours))])
+    return rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="fewer, shorter repeats")
+    parser.add_argument("--json", help="also write the tables to this file")
+    options = parser.parse_args()
+    settings = Settings(quick=options.quick)
+    per_call = calls(settings)
+    built = builds(settings)
+    print("Per call, µs (median), through each framework's own entry point:\n")
+    print(table(["framework", "tool", "valid", "3 mistakes", "named", "valid vs llmapp"], per_call))
+    print("\nBuild of the 100-method class, ms (median of fresh copies):\n")
+    print(table(["framework", "llmapp toolset", "framework helper", "helper / llmapp"], built))
+    if options.json:
+        with open(options.json, "w", encoding="utf-8") as out:
+            json.dump({"calls": per_call, "build": built}, out, indent=2)
+
+
+if __name__ == "__main__":
+    main()

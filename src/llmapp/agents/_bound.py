@@ -1,0 +1,157 @@
+"""What every framework toolset reads: each function of a source, bound to what its calls run on.
+
+A toolset needs, per function, what the model sees (name, description, the model's side of
+the parameters: ``llmapp.vendors._source``) and how a call runs (the application's
+``execute``/``aexecute`` on a target, the one loop of ``llmapp.vendors._calls``). A binding
+is therefore an application with its target:
+
+- ``(app, target)``: every function of a class application on its instance, of an HTTP
+  application on its ``Connection``, of an MCP application on its session;
+- ``(app, target, functions)``: only those functions of ``app`` (functions or names);
+- an iterable of such tuples: functions of several doors in one toolset.
+
+``bind(source, target, human=...)`` reads any of these into ``BoundTool``s, and checks that
+no two share a name. ``human`` gives the human side of each call: a mapping (function
+name -> values) or a callable ``(function_name, context) -> values`` given the framework's
+own run context (pydantic-ai's ``RunContext``, the Agents SDK's ``ToolContext``, LangChain's
+``RunnableConfig``, FastMCP's ``Context``), so per-run values (the user, a session) reach the
+method and never the model.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from llmapp._sentinels import MISSING
+from llmapp.vendors._calls import Executor, Outcome, ToolCall, arun, run
+from llmapp.vendors._source import Tool, tools_of
+
+__all__ = ["BoundTool", "HumanValues", "bind", "instructions"]
+
+HumanValues = Mapping[str, Mapping[str, Any]] | Callable[[str, Any], Mapping[str, Any] | None]
+"""Function name -> human-side values, or ``(function_name, context) -> values``."""
+
+
+@dataclass(frozen=True)
+class BoundTool:
+    """One function as a framework sees it, and how its calls run.
+
+    Attributes:
+        tool: the function as every vendor sees it (the model's side of its parameters).
+        app: what runs its calls (``execute``/``aexecute(target, name, arguments, human=)``).
+        target: what its calls run on (the instance, the ``Connection``, the session).
+        human: where the human side of its calls comes from, or ``None``.
+        source: the application it came from (its ``description`` reaches the toolsets).
+    """
+
+    tool: Tool
+    app: Executor
+    target: Any
+    human: HumanValues | None
+    source: Any
+
+    @property
+    def name(self) -> str:
+        return self.tool.name
+
+    @property
+    def description(self) -> str:
+        return self.tool.description or ""
+
+    @property
+    def parameters(self) -> dict[str, Any]:
+        """The parameters schema the model composes (never the human side)."""
+        return self.tool.parameters
+
+    def run(self, arguments: Any, context: Any = None) -> Outcome:
+        """The call through ``app.execute`` (as ``call_tools`` runs it)."""
+        call = ToolCall(None, self.name, arguments)
+        ((_, result),) = run(self.app, self.target, [call], self._human(context))
+        outcome: Outcome = result
+        return outcome
+
+    async def arun(self, arguments: Any, context: Any = None) -> Outcome:
+        """The call through ``app.aexecute`` (as ``acall_tools`` runs it)."""
+        call = ToolCall(None, self.name, arguments)
+        ((_, result),) = await arun(self.app, self.target, [call], self._human(context))
+        outcome: Outcome = result
+        return outcome
+
+    def _human(self, context: Any) -> Mapping[str, Mapping[str, Any]] | None:
+        if self.human is None:
+            return None
+        if callable(self.human):
+            values = self.human(self.name, context)
+            return {self.name: values} if values is not None else None
+        return self.human
+
+
+def bind(
+    source: Any, target: Any = MISSING, *, human: HumanValues | None = None
+) -> list[BoundTool]:
+    """Every function of ``source`` bound to what its calls run on (see the module docstring).
+
+    Raises:
+        TypeError: ``source`` is none of the forms above.
+        ValueError: two functions share a name (a framework could not tell them apart).
+    """
+    if target is not MISSING:
+        bindings: list[tuple[Any, ...]] = [(source, target)]
+    elif isinstance(source, tuple) and len(source) in (2, 3) and _is_app(source[0]):
+        bindings = [source]
+    elif isinstance(source, Iterable) and not isinstance(source, (str, bytes, Mapping)):
+        bindings = [_binding(item) for item in source]
+    else:
+        raise TypeError(_FORMS)
+    bound: list[BoundTool] = []
+    for binding in bindings:
+        app, on = binding[0], binding[1]
+        if not _is_app(app):
+            raise TypeError(_FORMS)
+        chosen = _chosen(app, binding[2]) if len(binding) == 3 else app
+        bound += [BoundTool(tool, app, on, human, app) for tool in tools_of(chosen)]
+    names = [each.name for each in bound]
+    repeated = sorted({name for name in names if names.count(name) > 1})
+    if repeated:
+        raise ValueError(f"two functions share a name: {', '.join(repeated)}")
+    return bound
+
+
+def instructions(bound: Iterable[BoundTool]) -> str | None:
+    """The descriptions of the applications behind ``bound`` (each once), or ``None``."""
+    texts: dict[str, None] = {}
+    for each in bound:
+        text = getattr(each.source, "description", None)
+        if isinstance(text, str) and text:
+            texts[text] = None
+    return "\n\n".join(texts) or None
+
+
+_FORMS = (
+    "a toolset takes (app, target), (app, target, functions) or an iterable of these; "
+    "app is a class, HTTP or MCP application"
+)
+
+
+def _is_app(value: Any) -> bool:
+    return hasattr(value, "functions") and hasattr(value, "aexecute")
+
+
+def _binding(item: Any) -> tuple[Any, ...]:
+    if isinstance(item, tuple) and len(item) in (2, 3):
+        return item
+    raise TypeError(_FORMS)
+
+
+def _chosen(app: Any, functions: Iterable[Any]) -> list[Any]:
+    """The functions of ``app`` named by ``functions`` (functions or names)."""
+    chosen = []
+    for each in functions:
+        name = each if isinstance(each, str) else getattr(each, "name", None)
+        function = app.function(name) if isinstance(name, str) else None
+        if function is None:
+            raise ValueError(f"{name!r} is not a function of {app!r}")
+        chosen.append(function)
+    return chosen

@@ -1,0 +1,87 @@
+"""OpenAI Agents SDK: llmapp's functions as ``FunctionTool``s.
+
+``tools(app, target)`` (or any binding ``llmapp.agents._bound`` reads) gives one
+``FunctionTool`` per function, whose ``on_invoke_tool`` hands the model's argument text to
+llmapp's ``execute`` (lenient reading, repair, validation, the human side merged) and
+answers the model with ``CallResult.message()``: the data as JSON, or the feedback naming
+every mistake, or the method's bounded error, so a wrong call is corrected on the next
+turn without failing the run.
+
+``strict_json_schema`` always agrees with the schema, since the SDK rewrites any schema
+given with ``True`` to its own strict form: ``strict=True`` gives llmapp's strict form of
+each function's parameters (as ``llmapp.vendors.openai.tools(strict=True)``; what strict mode
+cannot express raises ``LlmApplicationError``), ``strict=False`` sends the schema untouched,
+and the default (``None``) is strict exactly when the schema already follows the strict
+rules (an application built with ``strict=True``). ``human=lambda name, context: {...}``
+receives the SDK's ``ToolContext`` (``context.context`` is the run's own context object).
+
+Needs ``pip install 'llmapp[openai-agents]'``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from agents import FunctionTool, RunContextWrapper
+from agents.tool_context import ToolContext
+
+from llmapp._sentinels import MISSING
+from llmapp.agents._bound import BoundTool, HumanValues, bind
+from llmapp.vendors import openai
+from llmapp.vendors._source import export_error
+
+__all__ = ["tools"]
+
+
+def tools(
+    source: Any,
+    target: Any = MISSING,
+    *,
+    strict: bool | None = None,
+    human: HumanValues | None = None,
+) -> list[FunctionTool]:
+    """Agents SDK tools for llmapp's functions.
+
+    Args:
+        source: an application (with ``target``), or ``(app, target)`` /
+            ``(app, target, functions)`` tuples (see ``llmapp.agents._bound``).
+        target: what the calls of ``source`` run on.
+        strict: OpenAI's strict mode: ``True``, ``False``, or ``None`` to follow the schema.
+        human: the human side: function name -> values, or ``(name, ToolContext) -> values``.
+
+    Raises:
+        LlmApplicationError: with ``strict=True``, every ``Class.method.param`` that strict
+            mode cannot express.
+
+    Example::
+
+        agent = Agent(name="shop", tools=tools(application(Shop), Shop()))
+    """
+    made: list[FunctionTool] = []
+    failures: list[tuple[str, str]] = []
+    for each in bind(source, target, human=human):
+        schema = each.parameters
+        if strict:
+            schema, found = openai.strict_parameters(schema)
+            failures += [(f"{each.name}.{path}".rstrip("."), reason) for path, reason in found]
+        is_strict = strict if strict is not None else not openai.problems(schema)
+        made.append(
+            FunctionTool(
+                name=each.name,
+                description=each.description,
+                params_json_schema=schema,
+                on_invoke_tool=_invoker(each),
+                strict_json_schema=is_strict,
+            )
+        )
+    if failures:
+        raise export_error(source, "the OpenAI Agents SDK", failures)
+    return made
+
+
+def _invoker(bound: BoundTool) -> Callable[[ToolContext[Any], str], Awaitable[str]]:
+    async def invoke(context: ToolContext[Any] | RunContextWrapper[Any], arguments: str) -> str:
+        return (await bound.arun(arguments, context)).message()
+
+    return invoke

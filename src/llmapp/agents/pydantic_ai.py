@@ -1,0 +1,107 @@
+"""pydantic-ai: llmapp's functions as one toolset of an ``Agent``.
+
+``toolset(app, target)`` (or any binding ``llmapp.agents._bound`` reads) is an
+``AbstractToolset``: pydantic-ai shows the model each function's own side of its
+parameters and hands the model's arguments to llmapp unchanged (its own validator accepts
+any JSON), and llmapp's ``execute`` reads, repairs and checks them. A wrong call raises
+``ModelRetry`` with llmapp's feedback (every mistake with its path), so the agent's
+``max_retries`` applies as for pydantic-ai's own tools; an exception of the method raises
+``ToolFailed`` with its bounded message (the model sees it and adapts; no retry is spent).
+``human=lambda name, ctx: {...}`` receives the ``RunContext``: per-run values (``ctx.deps``)
+fill the human side without reaching the model. The applications' descriptions are the
+toolset's instructions.
+
+Needs ``pip install 'llmapp[pydantic-ai]'``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic_ai import ModelRetry, RunContext, ToolDefinition
+from pydantic_ai.exceptions import ToolFailed
+from pydantic_ai.toolsets import AbstractToolset
+from pydantic_ai.toolsets.abstract import ToolsetTool
+from pydantic_ai.toolsets.external import TOOL_SCHEMA_VALIDATOR
+
+from llmapp._sentinels import MISSING
+from llmapp.agents._bound import BoundTool, HumanValues, bind, instructions
+from llmapp.vendors._calls import Outcome
+
+__all__ = ["LlmappToolset", "toolset"]
+
+
+class LlmappToolset(AbstractToolset[Any]):
+    """llmapp's functions as a pydantic-ai toolset (see the module docstring)."""
+
+    def __init__(
+        self, bound: list[BoundTool], *, max_retries: int = 1, id: str | None = None
+    ) -> None:
+        self._bound = {each.name: each for each in bound}
+        self._max_retries = max_retries
+        self._id = id
+        self._instructions = instructions(bound)
+        self._definitions = {
+            each.name: ToolDefinition(
+                name=each.name, parameters_json_schema=each.parameters, description=each.description
+            )
+            for each in bound
+        }
+
+    @property
+    def id(self) -> str | None:
+        return self._id
+
+    async def get_instructions(self, ctx: RunContext[Any]) -> str | None:
+        return self._instructions
+
+    async def get_tools(self, ctx: RunContext[Any]) -> dict[str, ToolsetTool[Any]]:
+        return {
+            name: ToolsetTool(
+                toolset=self,
+                tool_def=definition,
+                max_retries=self._max_retries,
+                args_validator=TOOL_SCHEMA_VALIDATOR,  # llmapp's execute checks them
+            )
+            for name, definition in self._definitions.items()
+        }
+
+    async def call_tool(
+        self, name: str, tool_args: dict[str, Any], ctx: RunContext[Any], tool: ToolsetTool[Any]
+    ) -> Any:
+        result = await self._bound[name].arun(tool_args, ctx)
+        return answer(result)
+
+
+def answer(result: Outcome) -> Any:
+    """The tool's return value, or the exception pydantic-ai turns into what the model sees."""
+    if result.success:
+        return getattr(result, "data", None)
+    if getattr(result, "error", None) is not None:
+        raise ToolFailed(result.message())
+    raise ModelRetry(result.message())
+
+
+def toolset(
+    source: Any,
+    target: Any = MISSING,
+    *,
+    human: HumanValues | None = None,
+    max_retries: int = 1,
+    id: str | None = None,
+) -> LlmappToolset:
+    """A pydantic-ai toolset of llmapp's functions.
+
+    Args:
+        source: an application (with ``target``), or ``(app, target)`` /
+            ``(app, target, functions)`` tuples (see ``llmapp.agents._bound``).
+        target: what the calls of ``source`` run on.
+        human: the human side: function name -> values, or ``(name, RunContext) -> values``.
+        max_retries: wrong calls each tool answers with ``ModelRetry`` before the run fails.
+        id: the toolset's id (needed for durable execution).
+
+    Example::
+
+        agent = Agent(model, toolsets=[toolset(application(Shop), Shop())])
+    """
+    return LlmappToolset(bind(source, target, human=human), max_retries=max_retries, id=id)
