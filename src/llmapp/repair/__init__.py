@@ -11,16 +11,22 @@ from typing import TYPE_CHECKING
 from llmapp._lazy import lazy_names as _lazy_names
 
 if TYPE_CHECKING:
-    from llmapp.repair._coerce import coerce
+    from llmapp.repair._coerce import Coercion, coerce, coercer
     from llmapp.repair._parse import Parsed, parse
 
 MAX_LENGTH = 100_000
 """The default most characters ``parse`` (and an application) reads: it bounds the tolerant
 reader (about 1 µs per character) to about a tenth of a second of CPU per call."""
 
-_LAZY = {"Parsed": "._parse", "coerce": "._coerce", "parse": "._parse"}
+_LAZY = {
+    "Coercion": "._coerce",
+    "Parsed": "._parse",
+    "coerce": "._coerce",
+    "coercer": "._coerce",
+    "parse": "._parse",
+}
 
 __getattr__, __dir__ = _lazy_names(__name__, _LAZY)
 
 
-__all__ = ["MAX_LENGTH", "Parsed", "coerce", "parse"]
+__all__ = ["MAX_LENGTH", "Coercion", "Parsed", "coerce", "coercer", "parse"]
