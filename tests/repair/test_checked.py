@@ -21,13 +21,13 @@ import pytest
 from benchmarks import validator_differential
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from tests.support import before
+from tests.support.corpora import values as corpus_values
 
 from llmapp import explain, validator
 from llmapp.repair import Coercion, coercer
 from llmapp.validate import SchemaError
 from llmapp.validate._result import Validation, ValidationFailure
-from tests.support import before
-from tests.support.corpora import values as corpus_values
 
 BEFORE = "be8e0e1"
 """The last commit whose call step repaired every value before checking it."""
@@ -85,6 +85,7 @@ def old_coerce() -> Callable[[Any, Any], Any]:
     return coerce
 
 
+@pytest.mark.slow  # about 30 s: every corpus schema compiled; CI runs the slow tests
 def test_checked_agrees_with_coerce_then_check_over_the_corpora(
     old_coerce: Callable[[Any, Any], Any], cases: list[Any]
 ) -> None:

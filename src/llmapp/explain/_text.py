@@ -55,6 +55,7 @@ from __future__ import annotations
 
 import functools
 import json
+import math
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
@@ -74,6 +75,7 @@ _HEAD_ITEMS: Final = 3
 _MAX_ISSUES: Final = 50
 _MAX_LINES: Final = 400
 _MARK: Final = " // ❌ "
+_SHORT_INT: Final = 10**18
 
 
 def feedback(failure: ValidationFailure) -> str:
@@ -143,6 +145,10 @@ class _Renderer:
                 self._children.setdefault(path[:-1], {})[path[-1]] = None
 
     def render(self, value: Any, path: Key, level: int, head: str, tail: str) -> list[str]:
+        if path not in self._hot:
+            lines: list[str] = []
+            self._cold(value, level, head, tail, lines)
+            return lines
         pad = "  " * level
         note = self._comment(path)
         if type(value) in _LEAVES or not isinstance(value, (Mapping, list, tuple)):
@@ -174,6 +180,52 @@ class _Renderer:
                 lines += self.render(child, child_path, level + 1, child_head, comma)
         lines.append(f"{pad}{brackets[1]}{tail}")
         return lines
+
+    def _cold(self, value: Any, level: int, head: str, tail: str, lines: list[str]) -> None:
+        """``render`` of a value with no issue at or under it, appended to ``lines``.
+
+        The same rules, without what only issues bring (marks, missing keys, members kept
+        for their issues): so a long container shows its first members, a gap and its last.
+        Most of the arguments have no issue; this keeps the text's cost in the mistakes.
+        """
+        pad = "  " * level
+        if type(value) in _LEAVES or not isinstance(value, (Mapping, list, tuple)):
+            lines.append(f"{pad}{head}{self._scalar(value)}{tail}")
+            return
+        is_object = isinstance(value, Mapping)
+        opening, closing = ("{", "}") if is_object else ("[", "]")
+        if not value:
+            lines.append(f"{pad}{head}{opening}{closing}{tail}")
+            return
+        if level >= _MAX_LEVEL or self.budget <= 0:
+            self.shortened = True
+            lines.append(f"{pad}{head}{opening}…{closing}{tail}")
+            return
+        lines.append(f"{pad}{head}{opening}")
+        members: list[Any] = (
+            list(value.items()) if isinstance(value, Mapping) else [("", item) for item in value]
+        )
+        hidden = len(members) - _HEAD_ITEMS - 1 if len(members) > _LONG_ARRAY else 0
+        if hidden:
+            members = [*members[:_HEAD_ITEMS], None, members[-1]]  # None: the gap
+        last = len(members) - 1
+        inner = pad + "  "
+        for position, member in enumerate(members):
+            self.budget -= 1
+            if member is None:
+                nouns = ("property", "properties") if is_object else ("item", "items")
+                noun = nouns[0] if hidden == 1 else nouns[1]
+                lines.append(f"{inner}// … {hidden} {noun} without errors")
+                continue
+            key, child = member
+            child_head = f"{_key(key)}: " if is_object else ""
+            comma = "," if position < last else ""
+            text = _leaf(child)
+            if text is not None:
+                lines.append(f"{inner}{child_head}{text}{comma}")
+            else:
+                self._cold(child, level + 1, child_head, comma, lines)
+        lines.append(f"{pad}{closing}{tail}")
 
     def _object_entries(self, value: Mapping[Any, Any], path: Key) -> list[tuple[Any, ...]]:
         keys = list(value)
@@ -254,6 +306,23 @@ class _Renderer:
         return self._scalar(_describe(value))
 
 
+def _leaf(value: Any) -> str | None:
+    """JSON for a string, number, boolean or null that is shown whole, as ``json.dumps``
+    writes it; None for anything else (``_Renderer._scalar`` shows it)."""
+    kind = type(value)
+    if kind is str:
+        return _string(value) if len(value) <= _MAX_STRING else None
+    if kind is bool:
+        return "true" if value else "false"
+    if value is None:
+        return "null"
+    if kind is int:
+        return int.__repr__(value) if -_SHORT_INT < value < _SHORT_INT else None
+    if kind is float:
+        return float.__repr__(value) if math.isfinite(value) else None
+    return None
+
+
 def _entry_text(issue: ValidationIssue) -> str:
     """``{"path": ..., "expected": ...[, "description": ...]}`` as ``json.dumps`` writes it.
 
@@ -317,7 +386,15 @@ def _unplaced(issue: ValidationIssue) -> str:
 
 
 def _key(key: Any) -> str:
+    if type(key) is str:
+        return _key_text(key)
     return _string(_cut(key if isinstance(key, str) else str(key), _MAX_STRING))
+
+
+@functools.lru_cache(maxsize=1024)
+def _key_text(key: str) -> str:
+    """A property name as the text shows it: a function's calls use the same few names."""
+    return _string(_cut(key, _MAX_STRING))
 
 
 def _describe(value: Any) -> str:
