@@ -329,10 +329,17 @@ def _entry_text(issue: ValidationIssue) -> str:
     Written from its strings, not by dumping a dict: the encoder's dict path is most of
     the cost of a mark (feedback for mcp_bench's three mistakes: 26 -> 20 us with ``_literal``).
     """
-    text = f'{{"path": {_dumps(_cut(issue.path))}, "expected": {_dumps(_cut(issue.expected))}'
+    text = f'{{"path": {_text(issue.path)}, "expected": {_text(issue.expected)}'
     if issue.description is not None:
-        text += f', "description": {_dumps(_cut(issue.description))}'
+        text += f', "description": {_text(issue.description)}'
     return text + "}"
+
+
+def _text(text: str) -> str:
+    """A text of an issue, cut, as ``json.dumps`` writes it."""
+    if type(text) is str:
+        return _string(text if len(text) <= _MAX_DESCRIPTION else text[:_MAX_DESCRIPTION] + "…")
+    return _dumps(_cut(text))
 
 
 def _literal(value: bool | float | None) -> str:

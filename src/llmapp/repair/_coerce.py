@@ -99,13 +99,11 @@ _cache_lock = threading.Lock()
 
 
 def coercer(schema: Any) -> Coercion:
-    """The ``Coercion`` of a schema, remembered by the schema's identity (the last 512)."""
+    """The ``Coercion`` of a schema, remembered by the schema's identity (the last 512 made)."""
     key = id(schema)
-    with _cache_lock:
-        found = _cache.get(key)
-        if found is not None and found.schema is schema:
-            _cache.move_to_end(key)
-            return found
+    found = _cache.get(key)  # read without the lock: one dict lookup is atomic
+    if found is not None and found.schema is schema:
+        return found
     made = Coercion(schema)
     with _cache_lock:
         _cache[key] = made  # holds the schema: its id is not reused while it is here
