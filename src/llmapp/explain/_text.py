@@ -164,7 +164,9 @@ class _Renderer:
         if not entries:
             return [f"{pad}{head}{brackets}{tail}{note}"]
         lines = [f"{pad}{head}{brackets[0]}{note}"]
-        last = max((i for i, entry in enumerate(entries) if entry[0] != "gap"), default=-1)
+        last = len(entries) - 1  # the last entry that is not a gap takes no comma
+        while last >= 0 and entries[last][0] == "gap":
+            last -= 1
         nouns = ("property", "properties") if brackets == "{}" else ("item", "items")
         for position, (kind, child_head, child, child_path) in enumerate(entries):
             comma = "," if position < last else ""
@@ -189,10 +191,14 @@ class _Renderer:
         Most of the arguments have no issue; this keeps the text's cost in the mistakes.
         """
         pad = "  " * level
-        if type(value) in _LEAVES or not isinstance(value, (Mapping, list, tuple)):
+        kind = type(value)  # exact types first: the Mapping ABC check is slow
+        if kind is dict or kind is list:
+            is_object = kind is dict
+        elif kind in _LEAVES or not isinstance(value, (Mapping, list, tuple)):
             lines.append(f"{pad}{head}{self._scalar(value)}{tail}")
             return
-        is_object = isinstance(value, Mapping)
+        else:
+            is_object = isinstance(value, Mapping)
         opening, closing = ("{", "}") if is_object else ("[", "]")
         if not value:
             lines.append(f"{pad}{head}{opening}{closing}{tail}")
@@ -202,13 +208,14 @@ class _Renderer:
             lines.append(f"{pad}{head}{opening}…{closing}{tail}")
             return
         lines.append(f"{pad}{head}{opening}")
-        members: list[Any] = (
-            list(value.items()) if isinstance(value, Mapping) else [("", item) for item in value]
-        )
-        hidden = len(members) - _HEAD_ITEMS - 1 if len(members) > _LONG_ARRAY else 0
+        members: Any = value.items() if is_object else enumerate(value)
+        size = len(value)
+        hidden = size - _HEAD_ITEMS - 1 if size > _LONG_ARRAY else 0
         if hidden:
-            members = [*members[:_HEAD_ITEMS], None, members[-1]]  # None: the gap
-        last = len(members) - 1
+            listed = list(members)
+            members = [*listed[:_HEAD_ITEMS], None, listed[-1]]  # None: the gap
+            size = len(members)
+        last = size - 1
         inner = pad + "  "
         for position, member in enumerate(members):
             self.budget -= 1
@@ -220,7 +227,9 @@ class _Renderer:
             key, child = member
             child_head = f"{_key(key)}: " if is_object else ""
             comma = "," if position < last else ""
-            text = _leaf(child)
+            text = _string(child) if type(child) is str and len(child) <= _MAX_STRING else None
+            if text is None:
+                text = _leaf(child)
             if text is not None:
                 lines.append(f"{inner}{child_head}{text}{comma}")
             else:
