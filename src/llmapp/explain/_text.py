@@ -59,7 +59,7 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from llmapp.jsonschema import Path, Segment
+from llmapp.jsonschema import Segment, parse_path
 from llmapp.validate._result import UNDEFINED, ValidationFailure, ValidationIssue
 
 __all__ = ["feedback"]
@@ -136,7 +136,7 @@ class _Renderer:
         # Issue paths by parent, in error order (a dict: an ordered set).
         self._children: dict[Key, dict[Segment, None]] = {}
         for index, issue in enumerate(errors):
-            path = _parse(issue.path)
+            path = parse_path(issue.path)
             if path is None:
                 continue
             self._at.setdefault(path, []).append(index)
@@ -423,8 +423,6 @@ def _describe(value: Any) -> str:
 
 
 _ENCODER = json.JSONEncoder(ensure_ascii=False)
-_parse = functools.lru_cache(maxsize=1024)(Path.parse)
-"""``Path.parse``, remembered: a function's wrong calls name the same few paths again."""
 _string = json.encoder.encode_basestring
 """A ``str`` as ``json.dumps(text, ensure_ascii=False)`` writes it, without the two calls."""
 _LEAVES: Final = frozenset({str, int, float, bool, type(None)})

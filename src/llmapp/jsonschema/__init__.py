@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     )
     from ._keywords import KEYWORDS, Keyword, keywords
     from ._normalise import Problem, normalise
-    from ._path import ROOT, Path, Segment, step
+    from ._path import ROOT, Path, Segment, parse_path, step
     from ._pointer import (
         escape_token,
         pointer_from,
@@ -56,7 +56,7 @@ _LAZY = {
     ),
     **dict.fromkeys(("KEYWORDS", "Keyword", "keywords"), "._keywords"),
     **dict.fromkeys(("Problem", "normalise"), "._normalise"),
-    **dict.fromkeys(("ROOT", "Path", "Segment", "step"), "._path"),
+    **dict.fromkeys(("ROOT", "Path", "Segment", "parse_path", "step"), "._path"),
     **dict.fromkeys(
         ("escape_token", "pointer_from", "pointer_tokens", "resolve_pointer", "unescape_token"),
         "._pointer",
@@ -102,6 +102,7 @@ __all__ = [
     "keywords",
     "name_of",
     "normalise",
+    "parse_path",
     "pointer_from",
     "pointer_tokens",
     "reachable_definitions",

@@ -49,7 +49,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
 from llmapp._sentinels import MISSING
-from llmapp.jsonschema import Path, Segment
+from llmapp.jsonschema import Segment, parse_path
 from llmapp.repair._index import ANY, Kinds, SchemaIndex, value_accepted
 from llmapp.validate._result import Validation, ValidationFailure, ValidationIssue
 
@@ -140,15 +140,17 @@ class Coercion:
         ``data`` itself when nothing was repaired. Never raises.
         """
         at: set[Key] = set()
+        children: dict[Key, dict[Segment, None]] = {}  # the members on the way, in order
         for issue in issues:
-            path = Path.parse(issue.path)
+            path = parse_path(issue.path)
             if path is None:  # a place that cannot be found: repair everything
                 return self(data)
             at.add(path)
-        hot = {path[:length] for path in at for length in range(len(path) + 1)}
+            for length in range(len(path)):
+                children.setdefault(path[:length], {})[path[length]] = None
         try:
             with self._index.lock:
-                return _Walk(self._index, hot, at).hot(data, self.schema, 0, ())
+                return _Walk(self._index, children, at).hot(data, self.schema, 0, ())
         except Exception:
             return data
 
@@ -193,14 +195,17 @@ def _from_string(text: str, kinds: Kinds) -> Any:
 class _Walk:
     """One repair run over the data: the schema's answers come from its ``SchemaIndex``."""
 
-    __slots__ = ("_active", "_at", "_hot", "_index")
+    __slots__ = ("_active", "_at", "_children", "_index")
 
     def __init__(
-        self, index: SchemaIndex, hot: set[Key] | None = None, at: set[Key] | None = None
+        self,
+        index: SchemaIndex,
+        children: dict[Key, dict[Segment, None]] | None = None,
+        at: set[Key] | None = None,
     ) -> None:
         self._index = index
         self._active: set[int] = set()  # containers on the current path: a cycle stops there
-        self._hot = hot or set()  # every path with an issue at or under it
+        self._children = children or {}  # the members with an issue at or under them, by path
         self._at = at or set()  # every path with an issue
 
     def value(self, value: Any, schema: Any, depth: int) -> Any:
@@ -240,13 +245,14 @@ class _Walk:
             self._active.discard(id(value))
 
     def _hot_members(self, value: Any, schema: Mapping[str, Any], depth: int, path: Key) -> Any:
-        index, hot = self._index, self._hot
+        index, segments = self._index, self._children.get(path, ())
         if isinstance(value, list):
             items = value
-            for position, item in enumerate(value):
-                child = (*path, position)
-                if child not in hot:
+            for position in segments:
+                if type(position) is not int or not 0 <= position < len(value):
                     continue
+                item = value[position]
+                child = (*path, position)
                 new = self.hot(item, index.item_schema(schema, position), depth + 1, child)
                 if new is not item:
                     items = list(value) if items is value else items
@@ -254,21 +260,21 @@ class _Walk:
             return items
         required = schema.get("required")
         needed = required if isinstance(required, list) else ()
-        changed = False
-        members = {}
-        for key, item in value.items():
-            child = (*path, key)
-            if child not in hot:
-                members[key] = item
+        members = value
+        for key in segments:
+            if key not in value:
                 continue
+            item = value[key]
             sub = index.property_schema(schema, key)
             if item is None and key not in needed and index.null_means_absent(schema, key, sub):
-                changed = True
+                members = dict(value) if members is value else members
+                del members[key]
                 continue
-            new = self.hot(item, sub, depth + 1, child)
-            changed = changed or new is not item
-            members[key] = new
-        return members if changed else value
+            new = self.hot(item, sub, depth + 1, (*path, key))
+            if new is not item:
+                members = dict(value) if members is value else members
+                members[key] = new
+        return members
 
     def _container(self, value: Any, schema: Mapping[str, Any], depth: int) -> Any:
         branches = self._index.branches(schema)
