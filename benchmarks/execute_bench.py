@@ -37,6 +37,7 @@ import asyncio
 import gc
 import itertools
 import json
+import logging
 import statistics
 import time
 from collections.abc import Callable, Coroutine
@@ -335,8 +336,11 @@ def _pydantic_ai() -> Callable[[str], Async]:
 
 
 def _agents() -> Callable[[str], Async]:
-    from agents import function_tool
+    from agents import function_tool, set_tracing_disabled
     from agents.tool_context import ToolContext
+
+    set_tracing_disabled(True)  # no trace is exported here; its warnings are not timed
+    logging.getLogger("openai.agents").setLevel(logging.CRITICAL)
 
     tools = {"search": function_tool(asearch), "place_order": function_tool(aplace_order)}
 
