@@ -451,13 +451,13 @@ def _steps(quick: bool) -> dict[str, dict[str, Figures]]:
         plan = app._plans[name]
         app.execute(shop, name, text)  # compiles the validator and the converter
         data = repair.parse(text).data
-        coercion = repair.coercer(plan.repair_against)
-        validation = coercion.checked(data, plan.check)
+        coerce, checked = _repair_steps(plan)
+        validation = checked(data)
         loops: dict[str, Loop] = {
             "parse": _sync_loop(repair.parse, text),
-            "coerce": _sync_loop(coercion, data),
+            "coerce": _sync_loop(coerce, data),
             "validate": _sync_loop(plan.check, data),
-            "checked": _sync_loop(lambda d, c=coercion, p=plan: c.checked(d, p.check), data),
+            "checked": _sync_loop(checked, data),
         }
         if validation.success:
             args, kwargs = plan.convert(validation.data)
@@ -471,6 +471,19 @@ def _steps(quick: bool) -> dict[str, dict[str, Figures]]:
         loops["execute (whole)"] = _sync_loop(lambda t, n=name: app.execute(shop, n, t), text)
         found[label] = _measure(loops, quick)
     return found
+
+
+def _repair_steps(plan: Any) -> tuple[Sync, Sync]:
+    """The whole repair walk, and the call step's repair-and-check, of this tree or an
+    older one (``PYTHONPATH=../old/src``: before ``repair.coercer``, every call coerced)."""
+    from llmapp import repair
+
+    schema, check = plan.repair_against, plan.check
+    coercer = getattr(repair, "coercer", None)
+    if coercer is None:
+        return (lambda d: repair.coerce(d, schema)), (lambda d: check(repair.coerce(d, schema)))
+    coercion = coercer(schema)
+    return coercion, (lambda d: coercion.checked(d, check))
 
 
 # --- the report --------------------------------------------------------------------------
