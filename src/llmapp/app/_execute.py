@@ -3,9 +3,11 @@
 Each call goes through the same steps, in order, each a named field of ``Plan``:
 read the text (``repair.parse``) → repair it against the schema of what the model
 writes (``repair.coerce``) → check it (the generated validator, or the method's
-hook) → join the caller's human values (``join``: checked whole) → convert to the
-method's Python types (``convert``) → call. A step that fails ends the call with a
-``CallResult`` whose feedback is built from the model's own arguments only.
+hook; text is checked first and only what the validator refused is repaired:
+``repair.Coercion.checked``, the same result) → join the caller's human values
+(``join``: checked whole) → convert to the method's Python types (``convert``) → call.
+A step that fails ends the call with a ``CallResult`` whose feedback is built from the
+model's own arguments only.
 
 The LLM reaches only what the function table holds: the function is looked up
 by name in that table (never ``getattr`` with the model's text), arguments are
