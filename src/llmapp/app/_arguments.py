@@ -41,12 +41,13 @@ def read_arguments(
         ``(data, repairs)``, or a failed ``CallResult`` whose feedback tells the model its
         text was cut off (and where) or could not be read; nothing may run then.
     """
-    if arguments is None:
-        return {}, ()
-    if isinstance(arguments, Mapping):
-        return dict(arguments), ()
-    if not isinstance(arguments, (str, bytes, bytearray)):
-        return arguments, ()
+    if not isinstance(arguments, str):  # text first: the Mapping check is an ABC's
+        if arguments is None:
+            return {}, ()
+        if isinstance(arguments, Mapping):
+            return dict(arguments), ()
+        if not isinstance(arguments, (bytes, bytearray)):
+            return arguments, ()
     parsed = repair.parse(arguments, max_length=max_length)
     reason = parsed.error or parsed.truncated
     if reason is None:

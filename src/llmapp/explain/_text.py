@@ -225,7 +225,9 @@ class _Renderer:
                 lines.append(f"{inner}// … {hidden} {noun} without errors")
                 continue
             key, child = member
-            child_head = f"{_key(key)}: " if is_object else ""
+            child_head = (
+                (_head_text(key) if type(key) is str else f"{_key(key)}: ") if is_object else ""
+            )
             comma = "," if position < last else ""
             text = _string(child) if type(child) is str and len(child) <= _MAX_STRING else None
             if text is None:
@@ -411,6 +413,12 @@ def _key(key: Any) -> str:
 def _key_text(key: str) -> str:
     """A property name as the text shows it: a function's calls use the same few names."""
     return _string(_cut(key, _MAX_STRING))
+
+
+@functools.lru_cache(maxsize=1024)
+def _head_text(key: str) -> str:
+    """What a member of an object starts with: ``"key": ``."""
+    return f"{_key_text(key)}: "
 
 
 def _describe(value: Any) -> str:
