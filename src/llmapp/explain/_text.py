@@ -151,13 +151,19 @@ class _Renderer:
             return lines
         pad = "  " * level
         note = self._comment(path)
-        if type(value) in _LEAVES or not isinstance(value, (Mapping, list, tuple)):
-            return [f"{pad}{head}{self._scalar(value)}{tail}{note}"]
-        brackets = "{}" if isinstance(value, Mapping) else "[]"
-        if level >= _MAX_LEVEL or (self.budget <= 0 and path not in self._hot and value):
+        kind = type(value)  # exact types first: the Mapping ABC check is slow
+        if kind is dict or kind is list:
+            is_object = kind is dict
+        elif kind in _LEAVES or not isinstance(value, (Mapping, list, tuple)):
+            text = _leaf(value)
+            return [f"{pad}{head}{self._scalar(value) if text is None else text}{tail}{note}"]
+        else:
+            is_object = isinstance(value, Mapping)
+        brackets = "{}" if is_object else "[]"
+        if level >= _MAX_LEVEL:  # (a container with an issue under it is shown past the budget)
             self.shortened = True
             return [f"{pad}{head}{brackets[0]}…{brackets[1]}{tail}{note}"]
-        if isinstance(value, Mapping):
+        if is_object:
             entries = self._object_entries(value, path)
         else:
             entries = self._array_entries(value, path)
@@ -225,9 +231,7 @@ class _Renderer:
                 lines.append(f"{inner}// … {hidden} {noun} without errors")
                 continue
             key, child = member
-            child_head = (
-                (_head_text(key) if type(key) is str else f"{_key(key)}: ") if is_object else ""
-            )
+            child_head = _head(key) if is_object else ""
             comma = "," if position < last else ""
             text = _string(child) if type(child) is str and len(child) <= _MAX_STRING else None
             if text is None:
@@ -239,16 +243,17 @@ class _Renderer:
         lines.append(f"{pad}{closing}{tail}")
 
     def _object_entries(self, value: Mapping[Any, Any], path: Key) -> list[tuple[Any, ...]]:
-        keys = list(value)
-        entries: list[tuple[Any, ...]] = [
-            ("item", f"{_key(key)}: ", value[key], (*path, key))
-            if shown
-            else ("gap", "", key, path)
-            for shown, key in self._runs(keys, path)
-        ]
+        entries: list[tuple[Any, ...]]
+        if len(value) <= _LONG_ARRAY and self.budget > 0:  # every member shown (``_runs``)
+            entries = [("item", _head(key), item, (*path, key)) for key, item in value.items()]
+        else:
+            entries = [
+                ("item", _head(key), value[key], (*path, key)) if shown else ("gap", "", key, path)
+                for shown, key in self._runs(list(value), path)
+            ]
         for segment in self._children.get(path, {}):
             if isinstance(segment, str) and segment not in value:
-                entries.append(("missing", f"{_key(segment)}: ", None, (*path, segment)))
+                entries.append(("missing", _head(segment), None, (*path, segment)))
         return entries
 
     def _runs(self, segments: list[Segment], path: Key) -> list[tuple[bool, Any]]:
@@ -298,6 +303,8 @@ class _Renderer:
         if not indices:
             return ""
         self.placed.update(indices)
+        if len(indices) == 1:
+            return f"{_MARK}[{_entry_text(self.errors[indices[0]])}]"
         return _MARK + "[" + ", ".join(_entry_text(self.errors[index]) for index in indices) + "]"
 
     def _scalar(self, value: Any) -> str:
@@ -415,9 +422,14 @@ def _key_text(key: str) -> str:
     return _string(_cut(key, _MAX_STRING))
 
 
+def _head(key: Any) -> str:
+    """What a member of an object starts with: ``"key": ``."""
+    return _head_text(key) if type(key) is str else f"{_key(key)}: "
+
+
 @functools.lru_cache(maxsize=1024)
 def _head_text(key: str) -> str:
-    """What a member of an object starts with: ``"key": ``."""
+    """``_head`` of a string key, remembered."""
     return f"{_key_text(key)}: "
 
 

@@ -70,6 +70,9 @@ _NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?")
 
 Key = tuple[Segment, ...]
 
+_KEPT: Final = frozenset({int, float, bool, type(None)})
+"""JSON's numbers, booleans and null: never changed, by their exact type (no ABC check)."""
+
 _UNCHANGED: Final = MISSING
 """No conversion applies (``None`` is a conversion result)."""
 
@@ -209,7 +212,7 @@ class _Walk:
         self._at = at or set()  # every path with an issue
 
     def value(self, value: Any, schema: Any, depth: int) -> Any:
-        if depth > _MAX_DEPTH:
+        if depth > _MAX_DEPTH or type(value) in _KEPT:
             return value
         resolved = self._index.resolve(schema)
         if isinstance(value, str):
@@ -228,15 +231,11 @@ class _Walk:
 
     def hot(self, value: Any, schema: Any, depth: int, path: Key) -> Any:
         """``value``, for a value with an issue at or under ``path``: its valid members kept."""
+        if path in self._at or not (type(value) is dict or isinstance(value, (list, Mapping))):
+            return self.value(value, schema, depth)
         index = self._index
         resolved = index.resolve(schema)
-        if (
-            depth > _MAX_DEPTH
-            or path in self._at
-            or not (type(value) is dict or isinstance(value, (list, Mapping)))
-            or index.branches(resolved) is not None
-            or id(value) in self._active
-        ):
+        if depth > _MAX_DEPTH or index.branches(resolved) is not None or id(value) in self._active:
             return self.value(value, schema, depth)
         self._active.add(id(value))
         try:
