@@ -260,14 +260,15 @@ class SchemaIndex:
         place accepts no value of the value's JSON type, so the validator rejects it.
         """
         if self._exact is None:
-            try:
-                self._exact = not any(
-                    self._unsafe_union(schema, branches)
-                    for schema in self._reachable()
-                    if (branches := self.branches(schema)) is not None
-                )
-            except Exception:  # a hostile schema: every call takes the full repair walk
-                self._exact = False
+            with self.lock:  # it fills the caches a repair walk reads
+                try:
+                    self._exact = not any(
+                        self._unsafe_union(schema, branches)
+                        for schema in self._reachable()
+                        if (branches := self.branches(schema)) is not None
+                    )
+                except Exception:  # a hostile schema: every call takes the full repair walk
+                    self._exact = False
         return self._exact
 
     def _unsafe_union(self, schema: Mapping[str, Any], branches: list[Any]) -> bool:
