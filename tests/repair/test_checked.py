@@ -190,3 +190,38 @@ def test_a_discriminator_whose_branches_share_a_tag_repairs_first() -> None:
     assert _outcome(coercer(schema).checked(value, check)) == _outcome(
         check(coercer(schema)(value))
     )
+
+
+def test_threads_sharing_a_schema_repair_as_one_thread_does() -> None:
+    # The schema's caches fill on first use, under the index's lock: threads that meet a
+    # recursive $ref for the first time together must still read it the same way.
+    from concurrent.futures import ThreadPoolExecutor
+
+    def schema() -> dict[str, Any]:
+        return {
+            "$ref": "#/$defs/Node",
+            "$defs": {
+                "Node": {
+                    "type": "object",
+                    "properties": {
+                        "n": {"type": "integer"},
+                        "kids": {"type": "array", "items": {"$ref": "#/$defs/Node"}},
+                        "pet": ORDER["properties"]["pet"],  # type: ignore[index]
+                    },
+                }
+            },
+        }
+
+    value = {
+        "n": "1",
+        "kids": [{"n": "2", "kids": [{"n": "3", "pet": {"kind": "cat", "lives": "9"}}]}],
+    }
+    expected = _strict(Coercion(schema())(value))
+    for _ in range(20):
+        shared = Coercion(schema())
+        check = validator(shared.schema)
+        with ThreadPoolExecutor(8) as pool:
+            found = list(pool.map(lambda _: _strict(shared(value)), range(32)))
+            checked = list(pool.map(lambda _: _outcome(shared.checked(value, check)), range(32)))
+        assert found == [expected] * 32
+        assert checked == [checked[0]] * 32 and checked[0][0]
