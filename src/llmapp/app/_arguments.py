@@ -44,12 +44,13 @@ def read_arguments(
         text was cut off (and where), could not be read, or holds a lone surrogate
         (``repair.lone_surrogates``: each at its path); nothing may run then.
     """
-    if arguments is None:
-        return {}, ()
-    if isinstance(arguments, Mapping):
-        return _unless_surrogates(name, dict(arguments), (), deprecated, scan=True)
-    if not isinstance(arguments, (str, bytes, bytearray)):
-        return _unless_surrogates(name, arguments, (), deprecated, scan=True)
+    if not isinstance(arguments, str):  # text first: the Mapping check is an ABC's
+        if arguments is None:
+            return {}, ()
+        if isinstance(arguments, Mapping):
+            return _unless_surrogates(name, dict(arguments), (), deprecated, scan=True)
+        if not isinstance(arguments, (bytes, bytearray)):
+            return _unless_surrogates(name, arguments, (), deprecated, scan=True)
     parsed = repair.parse(arguments, max_length=max_length)
     reason = parsed.error or parsed.truncated
     if reason is None:

@@ -3,9 +3,11 @@
 Each call goes through the same steps, in order, each a named field of ``Plan``:
 read the text (``repair.parse``) → repair it against the schema of what the model
 writes (``repair.coerce``) → check it (the generated validator, or the method's
-hook) → join the caller's human values (``join``: checked whole) → convert to the
-method's Python types (``convert``) → call. A step that fails ends the call with a
-``CallResult`` whose feedback is built from the model's own arguments only.
+hook; text is checked first and only what the validator refused is repaired:
+``repair.Coercion.checked``, the same result) → join the caller's human values
+(``join``: checked whole) → convert to the method's Python types (``convert``) → call.
+A step that fails ends the call with a ``CallResult`` whose feedback is built from the
+model's own arguments only.
 
 The LLM reaches only what the function table holds: the function is looked up
 by name in that table (never ``getattr`` with the model's text), arguments are
@@ -82,7 +84,7 @@ class Plan(Record):
         if isinstance(read, CallResult):
             return read
         data, repairs = read
-        validation = self.check(repair.coerce(data, self.repair_against))
+        validation = self._checked(data, fresh=isinstance(arguments, (str, bytes, bytearray)))
         if isinstance(validation, ValidationFailure):
             return self._failed(validation, explain.feedback(validation), repairs)
         merged = join(self.function, validation.data, human)
@@ -102,6 +104,19 @@ class Plan(Record):
             max_length=self.max_length,
             deprecated=self.function.deprecated,
         )
+
+    def _checked(self, data: Any, fresh: bool) -> Validation:
+        """``check(coerce(data))``: the model's data repaired against its schema, then checked.
+
+        Data read from text is the call's own: the generated validator checks it first, and
+        only what it refuses is repaired (``Coercion.checked``, the same result). A hook sees
+        only repaired data, and data the caller handed over is repaired (copied) first, so
+        the method never holds the caller's own containers.
+        """
+        coercion = repair.coercer(self.repair_against)
+        if fresh and self.function.hook is None:
+            return coercion.checked(data, self.check)
+        return self.check(coercion(data))
 
     def _target(self, instance: Any) -> Callable[..., Any]:
         method, owner = self.method, self.owner

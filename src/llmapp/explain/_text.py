@@ -55,11 +55,12 @@ from __future__ import annotations
 
 import functools
 import json
+import math
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from llmapp._unicode import encodable
-from llmapp.jsonschema import Path, Segment
+from llmapp.jsonschema import Segment, parse_path
 from llmapp.validate._result import UNDEFINED, ValidationFailure, ValidationIssue
 
 __all__ = ["feedback"]
@@ -75,6 +76,7 @@ _HEAD_ITEMS: Final = 3
 _MAX_ISSUES: Final = 50
 _MAX_LINES: Final = 400
 _MARK: Final = " // ❌ "
+_SHORT_INT: Final = 10**18
 
 
 def feedback(failure: ValidationFailure) -> str:
@@ -135,7 +137,7 @@ class _Renderer:
         # Issue paths by parent, in error order (a dict: an ordered set).
         self._children: dict[Key, dict[Segment, None]] = {}
         for index, issue in enumerate(errors):
-            path = _parse(issue.path)
+            path = parse_path(issue.path)
             if path is None:
                 continue
             self._at.setdefault(path, []).append(index)
@@ -144,22 +146,34 @@ class _Renderer:
                 self._children.setdefault(path[:-1], {})[path[-1]] = None
 
     def render(self, value: Any, path: Key, level: int, head: str, tail: str) -> list[str]:
+        if path not in self._hot:
+            lines: list[str] = []
+            self._cold(value, level, head, tail, lines)
+            return lines
         pad = "  " * level
         note = self._comment(path)
-        if type(value) in _LEAVES or not isinstance(value, (Mapping, list, tuple)):
-            return [f"{pad}{head}{self._scalar(value)}{tail}{note}"]
-        brackets = "{}" if isinstance(value, Mapping) else "[]"
-        if level >= _MAX_LEVEL or (self.budget <= 0 and path not in self._hot and value):
+        kind = type(value)  # exact types first: the Mapping ABC check is slow
+        if kind is dict or kind is list:
+            is_object = kind is dict
+        elif kind in _LEAVES or not isinstance(value, (Mapping, list, tuple)):
+            text = _leaf(value)
+            return [f"{pad}{head}{self._scalar(value) if text is None else text}{tail}{note}"]
+        else:
+            is_object = isinstance(value, Mapping)
+        brackets = "{}" if is_object else "[]"
+        if level >= _MAX_LEVEL:  # (a container with an issue under it is shown past the budget)
             self.shortened = True
             return [f"{pad}{head}{brackets[0]}…{brackets[1]}{tail}{note}"]
-        if isinstance(value, Mapping):
+        if is_object:
             entries = self._object_entries(value, path)
         else:
             entries = self._array_entries(value, path)
         if not entries:
             return [f"{pad}{head}{brackets}{tail}{note}"]
         lines = [f"{pad}{head}{brackets[0]}{note}"]
-        last = max((i for i, entry in enumerate(entries) if entry[0] != "gap"), default=-1)
+        last = len(entries) - 1  # the last entry that is not a gap takes no comma
+        while last >= 0 and entries[last][0] == "gap":
+            last -= 1
         nouns = ("property", "properties") if brackets == "{}" else ("item", "items")
         for position, (kind, child_head, child, child_path) in enumerate(entries):
             comma = "," if position < last else ""
@@ -176,17 +190,71 @@ class _Renderer:
         lines.append(f"{pad}{brackets[1]}{tail}")
         return lines
 
+    def _cold(self, value: Any, level: int, head: str, tail: str, lines: list[str]) -> None:
+        """``render`` of a value with no issue at or under it, appended to ``lines``.
+
+        The same rules, without what only issues bring (marks, missing keys, members kept
+        for their issues): so a long container shows its first members, a gap and its last.
+        Most of the arguments have no issue; this keeps the text's cost in the mistakes.
+        """
+        pad = "  " * level
+        kind = type(value)  # exact types first: the Mapping ABC check is slow
+        if kind is dict or kind is list:
+            is_object = kind is dict
+        elif kind in _LEAVES or not isinstance(value, (Mapping, list, tuple)):
+            lines.append(f"{pad}{head}{self._scalar(value)}{tail}")
+            return
+        else:
+            is_object = isinstance(value, Mapping)
+        opening, closing = ("{", "}") if is_object else ("[", "]")
+        if not value:
+            lines.append(f"{pad}{head}{opening}{closing}{tail}")
+            return
+        if level >= _MAX_LEVEL or self.budget <= 0:
+            self.shortened = True
+            lines.append(f"{pad}{head}{opening}…{closing}{tail}")
+            return
+        lines.append(f"{pad}{head}{opening}")
+        members: Any = value.items() if is_object else enumerate(value)
+        size = len(value)
+        hidden = size - _HEAD_ITEMS - 1 if size > _LONG_ARRAY else 0
+        if hidden:
+            listed = list(members)
+            members = [*listed[:_HEAD_ITEMS], None, listed[-1]]  # None: the gap
+            size = len(members)
+        last = size - 1
+        inner = pad + "  "
+        for position, member in enumerate(members):
+            self.budget -= 1
+            if member is None:
+                nouns = ("property", "properties") if is_object else ("item", "items")
+                noun = nouns[0] if hidden == 1 else nouns[1]
+                lines.append(f"{inner}// … {hidden} {noun} without errors")
+                continue
+            key, child = member
+            child_head = _head(key) if is_object else ""
+            comma = "," if position < last else ""
+            text = _string(child) if type(child) is str and len(child) <= _MAX_STRING else None
+            if text is None:
+                text = _leaf(child)
+            if text is not None:
+                lines.append(f"{inner}{child_head}{text}{comma}")
+            else:
+                self._cold(child, level + 1, child_head, comma, lines)
+        lines.append(f"{pad}{closing}{tail}")
+
     def _object_entries(self, value: Mapping[Any, Any], path: Key) -> list[tuple[Any, ...]]:
-        keys = list(value)
-        entries: list[tuple[Any, ...]] = [
-            ("item", f"{_key(key)}: ", value[key], (*path, key))
-            if shown
-            else ("gap", "", key, path)
-            for shown, key in self._runs(keys, path)
-        ]
+        entries: list[tuple[Any, ...]]
+        if len(value) <= _LONG_ARRAY and self.budget > 0:  # every member shown (``_runs``)
+            entries = [("item", _head(key), item, (*path, key)) for key, item in value.items()]
+        else:
+            entries = [
+                ("item", _head(key), value[key], (*path, key)) if shown else ("gap", "", key, path)
+                for shown, key in self._runs(list(value), path)
+            ]
         for segment in self._children.get(path, {}):
             if isinstance(segment, str) and segment not in value:
-                entries.append(("missing", f"{_key(segment)}: ", None, (*path, segment)))
+                entries.append(("missing", _head(segment), None, (*path, segment)))
         return entries
 
     def _runs(self, segments: list[Segment], path: Key) -> list[tuple[bool, Any]]:
@@ -236,6 +304,8 @@ class _Renderer:
         if not indices:
             return ""
         self.placed.update(indices)
+        if len(indices) == 1:
+            return f"{_MARK}[{_entry_text(self.errors[indices[0]])}]"
         return _MARK + "[" + ", ".join(_entry_text(self.errors[index]) for index in indices) + "]"
 
     def _scalar(self, value: Any) -> str:
@@ -255,16 +325,40 @@ class _Renderer:
         return self._scalar(_describe(value))
 
 
+def _leaf(value: Any) -> str | None:
+    """JSON for a string, number, boolean or null that is shown whole, as ``json.dumps``
+    writes it; None for anything else (``_Renderer._scalar`` shows it)."""
+    kind = type(value)
+    if kind is str:
+        return _string(value) if len(value) <= _MAX_STRING else None
+    if kind is bool:
+        return "true" if value else "false"
+    if value is None:
+        return "null"
+    if kind is int:
+        return int.__repr__(value) if -_SHORT_INT < value < _SHORT_INT else None
+    if kind is float:
+        return float.__repr__(value) if math.isfinite(value) else None
+    return None
+
+
 def _entry_text(issue: ValidationIssue) -> str:
     """``{"path": ..., "expected": ...[, "description": ...]}`` as ``json.dumps`` writes it.
 
     Written from its strings, not by dumping a dict: the encoder's dict path is most of
     the cost of a mark (feedback for mcp_bench's three mistakes: 26 -> 20 us with ``_literal``).
     """
-    text = f'{{"path": {_dumps(_cut(issue.path))}, "expected": {_dumps(_cut(issue.expected))}'
+    text = f'{{"path": {_text(issue.path)}, "expected": {_text(issue.expected)}'
     if issue.description is not None:
-        text += f', "description": {_dumps(_cut(issue.description))}'
+        text += f', "description": {_text(issue.description)}'
     return text + "}"
+
+
+def _text(text: str) -> str:
+    """A text of an issue, cut, as ``json.dumps`` writes it."""
+    if type(text) is str:
+        return _string(text if len(text) <= _MAX_DESCRIPTION else text[:_MAX_DESCRIPTION] + "…")
+    return _dumps(_cut(text))
 
 
 def _literal(value: bool | float | None) -> str:
@@ -318,7 +412,26 @@ def _unplaced(issue: ValidationIssue) -> str:
 
 
 def _key(key: Any) -> str:
+    if type(key) is str:
+        return _key_text(key)
     return _string(_cut(key if isinstance(key, str) else str(key), _MAX_STRING))
+
+
+@functools.lru_cache(maxsize=1024)
+def _key_text(key: str) -> str:
+    """A property name as the text shows it: a function's calls use the same few names."""
+    return _string(_cut(key, _MAX_STRING))
+
+
+def _head(key: Any) -> str:
+    """What a member of an object starts with: ``"key": ``."""
+    return _head_text(key) if type(key) is str else f"{_key(key)}: "
+
+
+@functools.lru_cache(maxsize=1024)
+def _head_text(key: str) -> str:
+    """``_head`` of a string key, remembered."""
+    return f"{_key_text(key)}: "
 
 
 def _describe(value: Any) -> str:
@@ -331,8 +444,6 @@ def _describe(value: Any) -> str:
 
 
 _ENCODER = json.JSONEncoder(ensure_ascii=False)
-_parse = functools.lru_cache(maxsize=1024)(Path.parse)
-"""``Path.parse``, remembered: a function's wrong calls name the same few paths again."""
 _string = json.encoder.encode_basestring
 """A ``str`` as ``json.dumps(text, ensure_ascii=False)`` writes it, without the two calls."""
 _LEAVES: Final = frozenset({str, int, float, bool, type(None)})

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from ._keywords import KEYWORDS, Keyword, keywords
     from ._nesting import MAX_NESTING, copy_json, pruned
     from ._normalise import Problem, normalise
-    from ._path import ROOT, Path, Segment, step
+    from ._path import ROOT, Path, Segment, parse_path, step
     from ._pointer import (
         escape_token,
         pointer_from,
@@ -59,7 +59,7 @@ _LAZY = {
     **dict.fromkeys(("KEYWORDS", "Keyword", "keywords"), "._keywords"),
     **dict.fromkeys(("MAX_NESTING", "copy_json", "pruned"), "._nesting"),
     **dict.fromkeys(("Problem", "normalise"), "._normalise"),
-    **dict.fromkeys(("ROOT", "Path", "Segment", "step"), "._path"),
+    **dict.fromkeys(("ROOT", "Path", "Segment", "parse_path", "step"), "._path"),
     **dict.fromkeys(
         ("escape_token", "pointer_from", "pointer_tokens", "resolve_pointer", "unescape_token"),
         "._pointer",
@@ -107,6 +107,7 @@ __all__ = [
     "keywords",
     "name_of",
     "normalise",
+    "parse_path",
     "pointer_from",
     "pointer_tokens",
     "pruned",

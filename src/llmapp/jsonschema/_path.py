@@ -6,11 +6,12 @@ syntax every issue, conversion error and feedback text uses.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from typing import Union
 
-__all__ = ["ROOT", "Path", "Segment", "step"]
+__all__ = ["ROOT", "Path", "Segment", "parse_path", "step"]
 
 ROOT = "$input"
 """The name a path starts with: the whole argument object."""
@@ -105,3 +106,8 @@ class Path(tuple[Segment, ...]):
             else:
                 return None
         return cls(segments)
+
+
+parse_path = functools.lru_cache(maxsize=1024)(Path.parse)
+"""``Path.parse``, remembered: the wrong calls of a function name the same few paths again
+(the feedback and the repair of a refused call both read every issue's path)."""

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from llmapp._lazy import lazy_names as _lazy_names
 
 if TYPE_CHECKING:
-    from llmapp.repair._coerce import coerce
+    from llmapp.repair._coerce import Coercion, coerce, coercer
     from llmapp.repair._parse import Parsed, parse
     from llmapp.repair._surrogates import lone_surrogates, may_hold_surrogates
 
@@ -23,8 +23,10 @@ MAX_LENGTH = 100_000
 reader (about 1 µs per character) to about a tenth of a second of CPU per call."""
 
 _LAZY = {
+    "Coercion": "._coerce",
     "Parsed": "._parse",
     "coerce": "._coerce",
+    "coercer": "._coerce",
     "lone_surrogates": "._surrogates",
     "may_hold_surrogates": "._surrogates",
     "parse": "._parse",
@@ -35,8 +37,10 @@ __getattr__, __dir__ = _lazy_names(__name__, _LAZY)
 
 __all__ = [
     "MAX_LENGTH",
+    "Coercion",
     "Parsed",
     "coerce",
+    "coercer",
     "lone_surrogates",
     "may_hold_surrogates",
     "parse",

@@ -95,16 +95,17 @@ def parse(
         {'a': 1}
     """
     notes = Notes()
+    noted = False  # whether a repair was noted before the strict reader ran
     if isinstance(text, (bytes, bytearray)):
         if len(text) > max_length:
             return _too_long(len(text), max_length)
-        text = _decode(bytes(text), notes)
+        text, noted = _decode(bytes(text), notes), True
     elif not isinstance(text, str):
         return Parsed(None, (), f"expected str or bytes, got {type(text).__name__}")
     if len(text) > max_length:
         return _too_long(len(text), max_length)
     if text.startswith("\ufeff"):
-        text = text[1:]
+        text, noted = text[1:], True
         notes.add("bom")
     try:
         data = _DECODER.decode(text)
@@ -112,7 +113,7 @@ def parse(
         return _read_slowly(text, notes, max_depth)
     if _may_nest_deeper(text, max_depth) and _deeper_than(data, max_depth):
         return Parsed(None, notes.render(), f"nesting deeper than {max_depth} levels")
-    return Parsed(data, notes.render())
+    return Parsed(data, notes.render() if noted else ())
 
 
 def _read_slowly(text: str, notes: Notes, max_depth: int) -> Parsed:

@@ -1,0 +1,369 @@
+"""What one schema tells ``coerce``, read once and remembered: the schema side of a repair.
+
+A ``SchemaIndex`` answers, for any subschema of its root (by identity), what ``coerce``
+asks of it: the schema with ``$ref`` followed and ``allOf`` merged (``resolve``), the
+JSON types it accepts (``kinds``), the schema of a property or an item, the branch of a
+union a value belongs to (``choose``). Every answer depends on the schema alone, so it is
+computed on first use and kept for the next call; the data being repaired is never kept.
+
+``exact_when_valid`` says whether a value the validator accepts is always left as it is
+(see ``_unsafe_union``): then the valid arguments of a call need no repair walk at all.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator, Mapping
+from typing import Any, Final
+
+from llmapp.jsonschema import (
+    JSON_TYPES,
+    Discriminator,
+    Resolver,
+    declared_types,
+    discriminator,
+    json_type,
+)
+from llmapp.validate._patterns import Matcher, PatternError, compile_pattern
+
+__all__ = ["ANY", "Kinds", "SchemaIndex"]
+
+_MAX_REF_HOPS: Final = 64
+ANY: Final[Mapping[str, Any]] = {}
+_JSON_KINDS: Final = frozenset(JSON_TYPES)
+_SUBSCHEMA_KEYS: Final = ("additionalProperties", "items", "additionalItems", "not")
+_SUBSCHEMA_LISTS: Final = ("prefixItems", "items", "anyOf", "oneOf", "allOf")
+_SUBSCHEMA_MAPS: Final = ("properties", "patternProperties", "$defs", "definitions")
+
+Kinds = frozenset[str]
+
+
+class SchemaIndex:
+    """The answers one root schema gives ``coerce``, cached by subschema identity.
+
+    ``lock`` is held by each repair walk: the caches fill on first use, and two threads
+    filling them at once could see each other's half-followed ``$ref`` cycles.
+    """
+
+    def __init__(self, root: Any) -> None:
+        self.root = root
+        self.lock = threading.RLock()
+        self._resolved: dict[int, Mapping[str, Any]] = {}
+        self._kinds: dict[int, Kinds | None] = {}
+        self._resolving: set[int] = set()  # schemas being resolved: a $ref cycle stops there
+        self._typing: set[int] = set()  # schemas being typed: a recursive union stops there
+        self._patterns: dict[str, Matcher | None] = {}
+        self._resolver: Resolver | None = None  # indexed on the first $ref met
+        self._discriminators: dict[int, Discriminator | None] = {}
+        self._exact: bool | None = None
+
+    # --- properties and items ------------------------------------------------------------
+
+    def item_schema(self, schema: Mapping[str, Any], index: int) -> Any:
+        prefix = schema.get("prefixItems")
+        items = schema.get("items")
+        rest = items
+        if isinstance(items, list):  # draft-04 tuple form
+            prefix, rest = items, schema.get("additionalItems")
+        if isinstance(prefix, list) and index < len(prefix):
+            return prefix[index]
+        return rest if isinstance(rest, Mapping) else ANY
+
+    def property_schema(self, schema: Mapping[str, Any], key: Any) -> Any:
+        properties = schema.get("properties")
+        if (type(properties) is dict or isinstance(properties, Mapping)) and key in properties:
+            return properties[key]
+        patterns = schema.get("patternProperties")
+        if patterns is not None and isinstance(patterns, Mapping) and isinstance(key, str):
+            for pattern, sub in patterns.items():
+                compiled = self._pattern(pattern)
+                if compiled is not None and compiled.search(key):
+                    return sub
+        extra = schema.get("additionalProperties")
+        return extra if isinstance(extra, Mapping) else ANY
+
+    def null_means_absent(self, schema: Mapping[str, Any], key: Any, sub: Any) -> bool:
+        """A null for an optional declared property that cannot be null: "not given"."""
+        properties = schema.get("properties")
+        if not isinstance(properties, Mapping) or key not in properties:
+            return False
+        kinds = self.kinds(sub)
+        return kinds is not None and "null" not in kinds
+
+    def _pattern(self, pattern: Any) -> Matcher | None:
+        """The validator's own matcher (ECMA-262 rules, bounded cost), None if unusable."""
+        if not isinstance(pattern, str):
+            return None
+        if pattern not in self._patterns:
+            try:
+                self._patterns[pattern] = compile_pattern(pattern)
+            except PatternError:
+                self._patterns[pattern] = None
+        return self._patterns[pattern]
+
+    # --- choosing a branch of a union ----------------------------------------------------
+
+    def branches(self, schema: Mapping[str, Any]) -> list[Any] | None:
+        for keyword in ("anyOf", "oneOf"):
+            branches = schema.get(keyword)
+            if isinstance(branches, list) and branches:
+                return branches
+        return None
+
+    def choose(self, value: Any, schema: Mapping[str, Any], branches: list[Any]) -> Any:
+        """The one branch the value belongs to, or None when that is not clear."""
+        if isinstance(value, Mapping):
+            chosen = self._by_discriminator(value, schema, branches)
+            if chosen is not None:
+                return chosen
+        typed = [b for b in branches if value_accepted(self.kinds(b), value)]
+        if len(typed) == 1:
+            return typed[0]
+        if isinstance(value, Mapping) and len(typed) > 1:
+            tagged = [b for b in typed if self._tags_agree(value, self.resolve(b))]
+            if len(tagged) == 1:
+                return tagged[0]
+        return None
+
+    def _discriminator(self, schema: Mapping[str, Any], branches: list[Any]) -> Any:
+        key = id(schema)
+        if key not in self._discriminators:
+            self._discriminators[key] = discriminator(schema, branches, self.pointer)
+        return self._discriminators[key]
+
+    def _by_discriminator(
+        self, value: Mapping[str, Any], schema: Mapping[str, Any], branches: list[Any]
+    ) -> Any:
+        """The branch the value's discriminator property names, declared or inferred."""
+        found = self._discriminator(schema, branches)
+        if found is None:
+            return None
+        tag = value.get(found.property)
+        index = found.mapping.get(tag) if isinstance(tag, str) else None
+        return None if index is None else branches[index]
+
+    def _tags_agree(self, value: Mapping[str, Any], branch: Mapping[str, Any]) -> bool:
+        """False when a property the branch pins down (const/enum) has another value."""
+        properties = branch.get("properties")
+        if not isinstance(properties, Mapping):
+            return True
+        for key, prop in properties.items():
+            if key not in value:
+                continue
+            resolved = self.resolve(prop)
+            if "const" in resolved and not _same(value[key], resolved["const"]):
+                return False
+            enum = resolved.get("enum")
+            if isinstance(enum, list) and not _in_enum(value[key], enum):
+                return False
+        return True
+
+    # --- schemas -------------------------------------------------------------------------
+
+    def resolve(self, schema: Any) -> Mapping[str, Any]:
+        """The schema with ``$ref`` followed and ``allOf`` merged; ``{}`` when unusable."""
+        if not (type(schema) is dict or isinstance(schema, Mapping)):
+            return ANY
+        key = id(schema)
+        found = self._resolved.get(key)
+        if found is not None:
+            return found
+        if key in self._resolving:
+            return ANY
+        self._resolving.add(key)
+        try:
+            resolved = self._follow(schema)
+            if isinstance(resolved.get("allOf"), list):
+                resolved = self._merge(resolved)
+        finally:
+            self._resolving.discard(key)
+        self._resolved[key] = resolved
+        return resolved
+
+    def _follow(self, schema: Mapping[str, Any]) -> Mapping[str, Any]:
+        for _ in range(_MAX_REF_HOPS):
+            ref = schema.get("$ref")
+            if not isinstance(ref, str):
+                return schema
+            target = self.pointer(ref)
+            if not isinstance(target, Mapping):
+                return ANY
+            schema = target
+        return ANY
+
+    def pointer(self, ref: str) -> Any:
+        """The schema a reference names, as the validator resolves it, or None."""
+        if self._resolver is None:
+            self._resolver = Resolver(self.root)
+        node = self._resolver.resolve(ref, self._resolver.root_node.base)
+        return None if node is None else node.schema
+
+    def _merge(self, schema: Mapping[str, Any]) -> Mapping[str, Any]:
+        """One schema standing for ``allOf``: types intersected, properties united."""
+        merged: dict[str, Any] = {k: v for k, v in schema.items() if k != "allOf"}
+        for member in schema["allOf"]:
+            part = self.resolve(member)
+            for keyword, sub in part.items():
+                if keyword == "type" and "type" in merged:
+                    merged["type"] = sorted(_intersect(_declared(merged), _declared(part)))
+                elif keyword == "properties" and isinstance(sub, Mapping):
+                    existing = merged.get("properties")
+                    base = dict(existing) if isinstance(existing, Mapping) else {}
+                    merged["properties"] = {**sub, **base}
+                else:
+                    merged.setdefault(keyword, sub)
+        return merged
+
+    def kinds(self, schema: Any) -> Kinds | None:
+        """The JSON types a schema accepts; None when it accepts any type."""
+        resolved = self.resolve(schema)
+        key = id(resolved)
+        if key in self._kinds:
+            return self._kinds[key]
+        if key in self._typing:
+            return frozenset()
+        self._typing.add(key)
+        try:
+            kinds = self._compute_kinds(resolved)
+        finally:
+            self._typing.discard(key)
+        self._kinds[key] = kinds
+        return kinds
+
+    def _compute_kinds(self, schema: Mapping[str, Any]) -> Kinds | None:
+        kinds: Kinds | None = None
+        if "type" in schema:
+            kinds = _declared(schema) or None
+        elif isinstance(schema.get("enum"), list):
+            kinds = frozenset(k for k in map(json_type, schema["enum"]) if k is not None)
+        elif "const" in schema:
+            kinds = frozenset(k for k in [json_type(schema["const"])] if k is not None)
+        branches = self.branches(schema)
+        if branches is not None:
+            union: Kinds | None = frozenset()
+            for branch in branches:
+                sub = self.kinds(branch)
+                union = None if sub is None or union is None else union | sub
+            if union is not None:
+                kinds = union if kinds is None else _intersect(kinds, union)
+        if kinds is not None and schema.get("nullable") is True:
+            kinds |= {"null"}
+        return kinds
+
+    # --- whether valid values are left alone ----------------------------------------------
+
+    def exact_when_valid(self) -> bool:
+        """Whether ``coerce`` leaves every value the validator accepts exactly as it is.
+
+        It does unless a union may be entered by a branch the value was not valid under
+        (``_unsafe_union``): elsewhere a repair is made only where the schema at that
+        place accepts no value of the value's JSON type, so the validator rejects it.
+        """
+        if self._exact is None:
+            with self.lock:  # it fills the caches a repair walk reads
+                try:
+                    self._exact = not any(
+                        self._unsafe_union(schema, branches)
+                        for schema in self._reachable()
+                        if (branches := self.branches(schema)) is not None
+                    )
+                except Exception:  # a hostile schema: every call takes the full repair walk
+                    self._exact = False
+        return self._exact
+
+    def _unsafe_union(self, schema: Mapping[str, Any], branches: list[Any]) -> bool:
+        """Whether ``choose`` may pick a branch other than one a valid value matches.
+
+        By type it cannot (the other branches refuse the value's type). By tags it can
+        where a pinned number compares unequal in Python's types but equal in JSON's
+        (``1`` and ``1.0``); by a discriminator, where a tag's branch is not the only
+        branch whose pinned values allow that tag.
+        """
+        pins = [self._pins(branch) for branch in branches]
+        if any(_numeric(values) for branch in pins for values in branch.values()):
+            return True
+        found = self._discriminator(schema, branches)
+        if found is None:
+            return False
+        for tag, index in found.mapping.items():
+            for other, branch in enumerate(branches):
+                if other == index:
+                    continue
+                allowed = pins[other].get(found.property)
+                if self._may_be_object(branch) and (allowed is None or tag in allowed):
+                    return True
+        return False
+
+    def _pins(self, branch: Any) -> dict[str, list[Any]]:
+        """The values each property of a branch is pinned to (``const``/``enum``)."""
+        properties = self.resolve(branch).get("properties")
+        if not isinstance(properties, Mapping):
+            return {}
+        found: dict[str, list[Any]] = {}
+        for key, prop in properties.items():
+            resolved = self.resolve(prop)
+            if "const" in resolved:
+                found[key] = [resolved["const"]]
+            elif isinstance(resolved.get("enum"), list):
+                found[key] = list(resolved["enum"])
+        return found
+
+    def _may_be_object(self, branch: Any) -> bool:
+        kinds = self.kinds(branch)
+        return kinds is None or "object" in kinds
+
+    def _reachable(self) -> Iterator[Mapping[str, Any]]:
+        """Every subschema of the root, and every schema a ``$ref`` in them names."""
+        seen: set[int] = set()
+        pending: list[Any] = [self.root]
+        while pending:
+            schema = pending.pop()
+            if not isinstance(schema, Mapping) or id(schema) in seen:
+                continue
+            seen.add(id(schema))
+            yield schema
+            pending.append(self.resolve(schema))
+            for keyword in _SUBSCHEMA_KEYS:
+                pending.append(schema.get(keyword))
+            for keyword in _SUBSCHEMA_LISTS:
+                members = schema.get(keyword)
+                if isinstance(members, list):
+                    pending.extend(members)
+            for keyword in _SUBSCHEMA_MAPS:
+                members = schema.get(keyword)
+                if isinstance(members, Mapping):
+                    pending.extend(members.values())
+
+
+def value_accepted(kinds: Kinds | None, value: Any) -> bool:
+    """Whether a schema of these types accepts the value's JSON type (None accepts anything)."""
+    if kinds is None:
+        return True
+    kind = json_type(value)
+    if kind == "integer":
+        return "integer" in kinds or "number" in kinds
+    return kind in kinds
+
+
+def _intersect(left: Kinds, right: Kinds) -> Kinds:
+    both = left & right
+    if ("number" in left and "integer" in right) or ("integer" in left and "number" in right):
+        both |= {"integer"}
+    return both
+
+
+def _declared(schema: Mapping[str, Any]) -> Kinds:
+    """The JSON types ``type`` names (unknown names dropped); empty when ``type`` is absent."""
+    return (declared_types(schema) or frozenset()) & _JSON_KINDS
+
+
+def _numeric(values: list[Any]) -> bool:
+    return any(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values)
+
+
+def _same(left: Any, right: Any) -> bool:
+    return type(left) is type(right) and left == right
+
+
+def _in_enum(value: Any, enum: Any) -> bool:
+    return isinstance(enum, list) and any(_same(value, option) for option in enum)

@@ -1,0 +1,100 @@
+"""The feedback text is byte for byte what it was before it was made to cost what the
+mistakes cost (``BEFORE``, read from git), for every failure the validator differential's
+schemas and values produce, and for the same failures on long arrays and objects, deep
+nesting and long texts, where the renderer's cut rules apply.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from benchmarks import validator_differential
+from tests.support import before
+
+from llmapp import explain, validator
+from llmapp.validate import SchemaError
+from llmapp.validate._result import ValidationFailure, ValidationIssue
+
+BEFORE = "be8e0e1"
+"""The last commit whose feedback rendered every value through one walk."""
+
+
+@pytest.fixture(scope="module")
+def old_feedback() -> Callable[[ValidationFailure], str]:
+    render: Callable[[ValidationFailure], str] = before.load(
+        BEFORE, "llmapp/explain/_text.py"
+    ).feedback
+    return render
+
+
+def _failures() -> list[ValidationFailure]:
+    found = []
+    for _, schema, made in validator_differential.entries(2):
+        try:
+            check = validator(schema)
+        except (SchemaError, RecursionError):
+            continue
+        found += [v for v in map(check, made) if isinstance(v, ValidationFailure)]
+    return found
+
+
+@pytest.mark.slow  # about 30 s: every corpus schema compiled; CI runs the slow tests
+def test_every_failure_of_the_corpora_reads_as_before(
+    old_feedback: Callable[[ValidationFailure], str],
+) -> None:
+    failures = _failures()
+    assert len(failures) > 2_000
+    for failure in failures:
+        assert explain.feedback(failure) == old_feedback(failure), failure
+
+
+def _wide(rnd: random.Random, level: int = 0) -> Any:
+    """Data with long arrays, wide objects, long strings and odd scalars, nested."""
+    kinds = ["int", "float", "str", "long", "none", "bool", "set", "big"]
+    if level < 3:
+        kinds += ["list", "dict", "list", "dict"]
+    kind = rnd.choice(kinds)
+    size = rnd.choice([0, 1, 3, 12, 13, 14, 25])
+    if kind == "list":
+        return [_wide(rnd, level + 1) for _ in range(size)]
+    if kind == "dict":
+        return {f"k{i}" if i % 5 else f"key {i}": _wide(rnd, level + 1) for i in range(size)}
+    return {
+        "int": rnd.randint(-(10**20), 10**20),
+        "float": rnd.choice([0.1, -2.5e300, 1e-7, float("inf"), float("nan"), 3.0]),
+        "str": 'é\n"x"' * rnd.randint(0, 3),
+        "long": "y" * rnd.randint(190, 230),
+        "none": None,
+        "bool": rnd.random() < 0.5,
+        "set": {1, 2},
+        "big": 10 ** rnd.choice([17, 18, 19, 5000]),
+    }[kind]
+
+
+def _places(value: Any, path: str = "$input") -> list[str]:
+    found = [path]
+    if isinstance(value, dict):
+        for key, item in value.items():
+            found += _places(item, f"{path}.{key}" if " " not in key else f'{path}["{key}"]')
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            found += _places(item, f"{path}[{index}]")
+    return found
+
+
+def test_large_and_odd_arguments_read_as_before(
+    old_feedback: Callable[[ValidationFailure], str],
+) -> None:
+    rnd = random.Random(22)
+    for _ in range(150):
+        data = {"root": _wide(rnd), "other": [_wide(rnd) for _ in range(rnd.choice([2, 30]))]}
+        places = _places(data)
+        issues = [
+            ValidationIssue(rnd.choice(places) + rnd.choice(["", "", ".missing"]), "string", 1)
+            for _ in range(rnd.choice([0, 1, 3, 60]))
+        ]
+        failure = ValidationFailure(data, issues or [ValidationIssue("$nowhere", "x", 1)])
+        assert explain.feedback(failure) == old_feedback(failure)

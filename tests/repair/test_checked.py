@@ -1,0 +1,227 @@
+"""Validating first and repairing only what was refused gives what repairing everything gave.
+
+The call step used to run ``check(coerce(data, schema))`` on every call. It now runs
+``Coercion.checked(data, check)``: the validator first, and a repair only along the issues
+it reports. The two must agree on every input, in the verdict, the data, every issue and
+the feedback text. The reference is ``coerce`` as it was before the change (read from git
+at ``BEFORE``), over every schema of the corpora and the catalogue snapshots with the values
+of the validator differential (the suites' own data, values shaped by the schema and near
+misses such as a number written as a string), each also with its scalars written as text,
+and with hypothesis values.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+from benchmarks import validator_differential
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from tests.support import before
+from tests.support.corpora import values as corpus_values
+
+from llmapp import explain, validator
+from llmapp.repair import Coercion, coercer
+from llmapp.validate import SchemaError
+from llmapp.validate._result import Validation, ValidationFailure
+
+BEFORE = "be8e0e1"
+"""The last commit whose call step repaired every value before checking it."""
+
+
+def _strict(value: Any) -> Any:
+    """A value with its JSON types spelled out: ``1``, ``1.0`` and ``True`` differ."""
+    if isinstance(value, dict):
+        return ("object", [(key, _strict(item)) for key, item in value.items()])
+    if isinstance(value, list):
+        return ("array", [_strict(item) for item in value])
+    return (type(value).__name__, repr(value))
+
+
+def _outcome(validation: Validation) -> Any:
+    if not isinstance(validation, ValidationFailure):
+        return (True, _strict(validation.data))
+    issues = [
+        (issue.path, issue.expected, _strict(issue.value), issue.description)
+        for issue in validation.errors
+    ]
+    return (False, _strict(validation.data), issues, explain.feedback(validation))
+
+
+def _as_text(value: Any, rnd: random.Random) -> Any:
+    """The value with some scalars (and containers) written as JSON text: what coerce repairs."""
+    if isinstance(value, dict):
+        return {key: _as_text(item, rnd) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_as_text(item, rnd) for item in value]
+    if value is None or isinstance(value, (bool, int, float)):
+        return json.dumps(value) if rnd.random() < 0.3 else value
+    return value
+
+
+def _cases(count: int) -> Iterator[tuple[str, Any, Callable[[Any], Validation], list[Any]]]:
+    for schema_id, schema, made in validator_differential.entries(count):
+        try:
+            check = validator(schema)
+        except (SchemaError, RecursionError):
+            continue
+        rnd = random.Random(schema_id)
+        yield schema_id, schema, check, [*made, *(_as_text(value, rnd) for value in made)]
+
+
+@pytest.fixture(scope="module")
+def cases() -> list[tuple[str, Any, Callable[[Any], Validation], list[Any]]]:
+    return list(_cases(2))
+
+
+@pytest.fixture(scope="module")
+def old_coerce() -> Callable[[Any, Any], Any]:
+    """``coerce`` of ``BEFORE``; where git cannot give it, today's whole repair walk, which
+    the corpus test shows to be the same wherever both are there."""
+    try:
+        module = before.load(BEFORE, "llmapp/repair/_coerce.py")
+    except pytest.skip.Exception:
+        return lambda value, schema: Coercion(schema)(value)
+    coerce: Callable[[Any, Any], Any] = module.coerce
+    return coerce
+
+
+@pytest.mark.slow  # about 30 s: every corpus schema compiled; CI runs the slow tests
+def test_checked_agrees_with_coerce_then_check_over_the_corpora(
+    old_coerce: Callable[[Any, Any], Any], cases: list[Any]
+) -> None:
+    compared = differences = repaired = 0
+    shown: list[str] = []
+    for schema_id, schema, check, made in cases:
+        coercion = Coercion(schema)
+        for value in made:
+            assert _strict(coercion(value)) == _strict(old_coerce(value, schema))
+            expected = _outcome(check(old_coerce(value, schema)))
+            found = _outcome(coercion.checked(value, check))
+            compared += 1
+            repaired += expected != _outcome(check(value))
+            if found != expected:
+                differences += 1
+                shown.append(f"{schema_id}: {value!r}\n  before {expected!r}\n  now    {found!r}")
+    assert compared > 5_000 and repaired > 100, (compared, repaired)
+    assert differences == 0, "\n".join(shown[:5])
+
+
+ORDER = {
+    "type": "object",
+    "properties": {
+        "id": {"type": "string"},
+        "items": {
+            "type": "array",
+            "items": {"$ref": "#/$defs/Item"},
+        },
+        "note": {"type": "string"},
+        "pet": {
+            "anyOf": [
+                {
+                    "type": "object",
+                    "properties": {"kind": {"const": "cat"}, "lives": {"type": "integer"}},
+                },
+                {
+                    "type": "object",
+                    "properties": {"kind": {"const": "dog"}, "good": {"type": "boolean"}},
+                },
+            ]
+        },
+    },
+    "required": ["id", "items"],
+    "additionalProperties": False,
+    "$defs": {
+        "Item": {
+            "type": "object",
+            "properties": {
+                "sku": {"type": "string"},
+                "quantity": {"type": "integer", "minimum": 1},
+                "tags": {"type": "array", "items": {"type": "string"}},
+            },
+            "required": ["sku", "quantity"],
+            "additionalProperties": False,
+        }
+    },
+}
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_checked_agrees_on_arguments_hypothesis_writes(
+    old_coerce: Callable[[Any, Any], Any], data: st.DataObject
+) -> None:
+    rnd = random.Random(data.draw(st.integers(0, 2**32)))
+    shaped = corpus_values.guided(ORDER, rnd)
+    value = data.draw(
+        st.sampled_from([shaped, _as_text(shaped, rnd), *corpus_values.mutations(shaped, rnd, 3)])
+        | corpus_values.json_values()
+    )
+    check = validator(ORDER)
+    expected = _outcome(check(old_coerce(value, ORDER)))
+    assert _outcome(coercer(ORDER).checked(value, check)) == expected
+
+
+def test_a_discriminator_whose_branches_share_a_tag_repairs_first() -> None:
+    # Coerce enters the mapped branch even where the value is valid under another one:
+    # validating first would keep what coerce changes, so this schema repairs first.
+    schema = {
+        "oneOf": [{"$ref": "#/$defs/A"}, {"$ref": "#/$defs/B"}],
+        "discriminator": {"propertyName": "kind", "mapping": {"a": "#/$defs/A"}},
+        "$defs": {
+            "A": {
+                "type": "object",
+                "properties": {"kind": {"type": "string"}, "n": {"type": "integer"}},
+            },
+            "B": {
+                "type": "object",
+                "properties": {"kind": {"type": "string"}, "n": {"type": "string"}},
+            },
+        },
+    }
+    check = validator(schema)
+    assert not coercer(schema)._index.exact_when_valid()
+    value = {"kind": "a", "n": "3"}
+    assert check(value).success  # valid under the second branch; coerce makes n an integer
+    assert _outcome(coercer(schema).checked(value, check)) == _outcome(
+        check(coercer(schema)(value))
+    )
+
+
+def test_threads_sharing_a_schema_repair_as_one_thread_does() -> None:
+    # The schema's caches fill on first use, under the index's lock: threads that meet a
+    # recursive $ref for the first time together must still read it the same way.
+    from concurrent.futures import ThreadPoolExecutor
+
+    def schema() -> dict[str, Any]:
+        return {
+            "$ref": "#/$defs/Node",
+            "$defs": {
+                "Node": {
+                    "type": "object",
+                    "properties": {
+                        "n": {"type": "integer"},
+                        "kids": {"type": "array", "items": {"$ref": "#/$defs/Node"}},
+                        "pet": ORDER["properties"]["pet"],  # type: ignore[index]
+                    },
+                }
+            },
+        }
+
+    value = {
+        "n": "1",
+        "kids": [{"n": "2", "kids": [{"n": "3", "pet": {"kind": "cat", "lives": "9"}}]}],
+    }
+    expected = _strict(Coercion(schema())(value))
+    for _ in range(20):
+        shared = Coercion(schema())
+        check = validator(shared.schema)
+        with ThreadPoolExecutor(8) as pool:
+            found = list(pool.map(lambda _: _strict(shared(value)), range(32)))
+            checked = list(pool.map(lambda _: _outcome(shared.checked(value, check)), range(32)))
+        assert found == [expected] * 32
+        assert checked == [checked[0]] * 32 and checked[0][0]
