@@ -7,12 +7,14 @@ from llmapp.app._decorator import llm_application, validates
 from llmapp.app._function import LlmFunction, Separated, function_data
 from llmapp.app._merge import merge_parameters
 from llmapp.app._result import CallResult
+from llmapp.app._runner import Runner
 
 __all__ = [
     "CallResult",
     "LlmApplication",
     "LlmConfig",
     "LlmFunction",
+    "Runner",
     "Separated",
     "after_types",
     "application",

@@ -6,11 +6,14 @@ The server is the SDK's low-level ``mcp.server.Server`` with two handlers:
   each function's parameters as ``inputSchema``, ``outputSchema`` from the return type,
   title, description and annotations from ``@tag`` lines (see ``llmapp.vendors.mcp``).
 - ``tools/call``: the application's own execution (read, repair, validate, convert,
-  call). Wrong arguments are answered ``isError: true`` with the feedback text and the
-  method does not run; an exception in the method is answered ``isError: true`` with
-  its message, and the server goes on answering. ``async`` methods run on the server's
-  event loop; the others (plain, static and class methods) run in a worker thread, so a
-  slow one does not hold up the calls beside it.
+  call), through ``LlmApplication.aexecute`` and a ``Runner`` of the server's own: the
+  reading and validation of every call and the plain, static and class methods run in
+  the runner's bounded worker threads, off the event loop, so neither an expensive
+  validation nor a slow method holds up the calls beside it; ``async`` methods run on
+  the loop; each call is bounded by the runner's timeout. Wrong arguments are answered
+  ``isError: true`` with the feedback text and the method does not run; an exception in
+  the method is answered ``isError: true`` with its bounded message, and the server
+  goes on answering.
 
 Over stdio, ``serve`` reads and writes the wire on the event loop's own pipes
 (``_stdio``), not through the SDK's worker threads, where the loop can watch them.
@@ -24,18 +27,21 @@ connection), and returns the values (or an awaitable of them)::
     def human(function, context):
         return {"user_id": context.request.headers["x-user"]}
 
-A hook that raises, or values that are missing, are answered ``isError: true`` with
-the reason, as a method's exception is.
+A hook that raises is answered ``isError: true`` with a generic text (hooks read
+secrets: the exception and its traceback go to the ``llmapp.mcp`` logger only); values
+that are missing are answered with the path that lacks one, never a value.
 """
 
 from __future__ import annotations
 
 import functools
 import inspect
+import logging
 from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Any, Literal
 
-from llmapp.app import CallResult
+from llmapp._errors import ExecutionError
+from llmapp.app import Runner
 from llmapp.mcp._sdk import sdk
 from llmapp.mcp._stdio import loop_streams
 from llmapp.vendors.mcp import tool_result, tools
@@ -53,6 +59,8 @@ HumanHook = Callable[[Any, Any], "Mapping[str, Any] | Awaitable[Mapping[str, Any
 
 Transport = Literal["stdio", "streamable-http"]
 
+logger = logging.getLogger("llmapp.mcp")
+
 
 def server(
     app: LlmApplication | type,
@@ -62,6 +70,7 @@ def server(
     version: str | None = None,
     instructions: str | None = None,
     human: HumanHook | None = None,
+    runner: Runner | None = None,
 ) -> Server[Any]:
     """The SDK server for an application, not yet running.
 
@@ -73,6 +82,8 @@ def server(
         version: the server's version (default: none).
         instructions: what the server tells clients about using it.
         human: supplies the human side of separated functions (see the module docstring).
+        runner: the worker threads and the per-call timeout (default: ``Runner()`` of its
+            own: 32 threads, at most 16 for one function, no timeout).
 
     Returns:
         An ``mcp.server.Server``: run it with ``serve``, or over any transport the SDK
@@ -88,7 +99,7 @@ def server(
 
         app = application(app)
     lowlevel = sdk("mcp.server.lowlevel")
-    handlers = _Handlers(app, target, human)
+    handlers = _Handlers(app, target, human, runner)
     built: Server[Any] = lowlevel.Server(
         name or app.cls.__name__,
         version=version or "",
@@ -102,7 +113,9 @@ def server(
 class _Handlers:
     """The two request handlers of one served application."""
 
-    def __init__(self, app: LlmApplication, target: Any, human: HumanHook | None) -> None:
+    def __init__(
+        self, app: LlmApplication, target: Any, human: HumanHook | None, runner: Runner | None
+    ) -> None:
         types = sdk("mcp.types")
         self.app = app
         self.target = target
@@ -110,12 +123,7 @@ class _Handlers:
         self.listing: ListToolsResult = types.ListToolsResult(
             tools=[types.Tool.model_validate(entry) for entry in tools(app)]
         )
-        self.threaded = frozenset(
-            function.name
-            for function in app.functions
-            if not inspect.iscoroutinefunction(getattr(target, function.name, None))
-        )
-        self.anyio = sdk("anyio.to_thread")
+        self.runner = runner or Runner()
         self.result_type = types.CallToolResult
 
     async def list_tools(self, context: ServerRequestContext[Any], params: Any) -> ListToolsResult:
@@ -136,17 +144,16 @@ class _Handlers:
         function = self.app.function(name)
         try:
             human = await self._human(function, context)
-            # Every step before the call runs here, once; only the method goes to a thread.
-            prepared = self.app.prepare(self.target, name, arguments, human)
-            if isinstance(prepared, CallResult):
-                result = prepared
-            elif name in self.threaded:
-                result = await self.anyio.run_sync(prepared.run)
-            else:
-                result = await prepared.arun()
-        except Exception as error:  # the caller's setup, not the model: answered, never raised
-            text = f"{name} could not run: {type(error).__name__}: {error}"
-            return {"content": [{"type": "text", "text": text}], "isError": True}
+        except Exception:  # a hook reads secrets: its text stays in the server's log
+            logger.exception("%s: the human hook raised", name)
+            return _refusal(f"{name} could not run: its server-side values are unavailable.")
+        try:
+            # Reading, validation and the method run off the loop, within the runner's limits.
+            result = await self.app.aexecute(
+                self.target, name, arguments, human, runner=self.runner
+            )
+        except ExecutionError as error:  # the server's setup; its text names paths, never values
+            return _refusal(f"{name} could not run: {error}")
         return tool_result(function, result)
 
     async def _human(
@@ -159,6 +166,10 @@ class _Handlers:
         if inspect.isawaitable(values):
             values = await values
         return values
+
+
+def _refusal(text: str) -> dict[str, Any]:
+    return {"content": [{"type": "text", "text": text}], "isError": True}
 
 
 def serve(
