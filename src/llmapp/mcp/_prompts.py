@@ -21,9 +21,9 @@ from __future__ import annotations
 
 import json
 import re
-from urllib.parse import unquote
 from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Any, Final
+from urllib.parse import unquote
 
 from llmapp.mcp._sdk import sdk
 
