@@ -207,9 +207,11 @@ def _serve_mcp(cls: type, options: argparse.Namespace) -> int:
             log_level=options.log_level,
             **settings,
         )
-    except (LlmappError, AttributeError, TypeError, ValueError, ImportError) as error:
+    except (LlmappError, AttributeError, TypeError, ValueError, ImportError, OSError) as error:
         print(f"llmapp: cannot serve {options.target!r}: {error}", file=sys.stderr)
         return 1
+    except KeyboardInterrupt:  # Ctrl-C before or after the server ran: a quiet stop too
+        return 0
     return 0
 
 
@@ -265,7 +267,8 @@ def _serve_workers(cls: type, options: argparse.Namespace, settings: dict[str, A
 
     from llmapp.mcp import asgi
     from llmapp.mcp._logging import log_to_stderr, logger
-    from llmapp.mcp._run import quietly
+    from llmapp.mcp._run import quietly, url
+    from llmapp.mcp._server import served
 
     if options.transport != "streamable-http":
         raise ValueError("--workers needs --transport streamable-http")
@@ -273,16 +276,12 @@ def _serve_workers(cls: type, options: argparse.Namespace, settings: dict[str, A
     settings.pop("runner")  # each worker builds its own
     probe = asgi(settings.pop("app"), settings.pop("target"), host=options.host, **settings)
     os.environ[_WORKER_ENV] = json.dumps({**vars(options), "target": _absolute(options.target)})
-    logger.info(
-        "llmapp mcp: serving %s over streamable-http at http://%s:%d%s, stateless, "
-        "JSON responses, %d workers%s",
-        probe.served,
-        options.host,
-        options.port,
-        options.path,
-        options.workers,
-        ", bearer auth" if options.token_env else "",
+    secured = ", bearer auth" if options.token_env else ""
+    where = (
+        f"over streamable-http at {url(options.host, options.port, options.path)}, stateless, "
+        f"JSON responses, {options.workers} workers{secured}"
     )
+    logger.info("%s", served(probe.server, where))
     quietly(
         lambda: uvicorn.run(
             "llmapp._cli:mcp_worker_app",
@@ -322,7 +321,7 @@ def mcp_config(cls: type, options: argparse.Namespace) -> dict[str, Any]:
     for flag in ("name", "factory", "human", "timeout"):
         value = getattr(options, flag)
         if value is not None:
-            args += [f"--{flag}", str(value)]
+            args += [f"--{flag}", _absolute(str(value))]
     if options.no_elicit:
         args.append("--no-elicit")
     entry = {"command": sys.executable, "args": args}

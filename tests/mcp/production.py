@@ -112,6 +112,8 @@ def hook(function: Any, context: Any) -> dict[str, Any]:
     if token is not None:
         return {"user_id": token.subject}
     request = getattr(context, "request", None)
+    if request is not None and function.name == "transfer" and "x-pin" in request.headers:
+        return {"pin": request.headers["x-pin"]}
     if request is not None and "x-user" in request.headers:
         return {"user_id": request.headers["x-user"]}
     return {"user_id": "stdio-user"} if function.name == "balance" else {}

@@ -200,4 +200,5 @@ def test_a_function_whose_human_side_nobody_can_supply_is_not_listed() -> None:
     listed, pay = anyio.run(main)
     assert "pay" not in listed and "transfer" in listed and "balance" in listed
     assert pay.is_error and text(pay) == "pay is not a tool of this server."
-    assert "not listed, nobody can supply their human side: pay" in llmapp.mcp._server.served(built)
+    line = llmapp.mcp._server.served(built, "over stdio")
+    assert line.endswith("over stdio; not listed, nobody can supply their human side: pay")

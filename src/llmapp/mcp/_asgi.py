@@ -59,7 +59,7 @@ def asgi(
             ``elicit`` (see ``server``).
 
     Returns:
-        An ASGI application; ``.tool_count`` says how many tools it lists.
+        An ASGI application (``.server`` is the SDK's ``Server`` it serves).
 
     Raises:
         ValueError: a non-loopback ``host`` without ``auth`` or ``allow_unauthenticated``.
@@ -69,7 +69,7 @@ def asgi(
         api = FastAPI()
         api.mount("/tools", llmapp.mcp.asgi(Shop, Shop(), path="/mcp"))  # /tools/mcp
     """
-    from llmapp.mcp._server import served, server, tool_count
+    from llmapp.mcp._server import server
 
     check_bind(host, auth, allow_unauthenticated)
     built = server(app, target, **options)
@@ -83,7 +83,7 @@ def asgi(
         host=host,
         **settings,
     )
-    return McpAsgiApp(starlette, built.session_manager, tool_count(built), served(built))
+    return McpAsgiApp(starlette, built)
 
 
 class McpAsgiApp:
@@ -91,15 +91,13 @@ class McpAsgiApp:
 
     Attributes:
         starlette: the SDK's Starlette application.
-        tool_count: how many tools it lists.
-        served: what it serves, as the startup line says it.
+        server: the SDK's ``Server`` it serves (``server(...)``).
     """
 
-    def __init__(self, starlette: Any, manager: Any, tool_count: int, served: str) -> None:
+    def __init__(self, starlette: Any, server: Any) -> None:
         self.starlette = starlette
-        self.manager = manager
-        self.tool_count = tool_count
-        self.served = served
+        self.server = server
+        self.manager = server.session_manager
         self._lifespan = False
         self._started: Any = None
 

@@ -37,8 +37,8 @@ def log_call(
         outcome = f"invalid ({len(result.validation.errors)} issues)"
     elif result.error is not None:
         outcome = f"error ({type(result.error).__name__})"
-    else:
-        outcome = "refused"
+    else:  # an unknown name or the server's setup: llmapp's own text, never a value
+        outcome = f"refused ({(result.feedback or '')[:300]})"
     logger.info(
         "call %s: %s in %.1f ms, %d repairs",
         name,

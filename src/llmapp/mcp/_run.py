@@ -26,7 +26,7 @@ from llmapp.mcp._stdio import loop_streams
 if TYPE_CHECKING:
     from llmapp.app import LlmApplication
 
-__all__ = ["quietly", "serve"]
+__all__ = ["quietly", "serve", "url"]
 
 
 def serve(
@@ -68,8 +68,8 @@ def serve(
         log_to_stderr(log_level)
     if transport == "stdio":
         built = server(app, target, **options)
-        logger.info("llmapp mcp: serving %s over stdio", served(built))
-        quietly(lambda: sdk("anyio").run(functools.partial(_stdio, built)))
+        line = served(built, "over stdio")
+        quietly(lambda: _announced(line, functools.partial(_stdio, built)))
     elif transport == "streamable-http":
         mounted = asgi(
             app,
@@ -83,16 +83,9 @@ def serve(
         )
         mode = ", stateless, JSON responses" if stateless else ""
         secured = ", bearer auth" if auth is not None else ""
-        logger.info(
-            "llmapp mcp: serving %s over streamable-http at http://%s:%d%s%s%s",
-            mounted.served,
-            _shown(host),
-            port,
-            path,
-            mode,
-            secured,
-        )
-        quietly(lambda: sdk("anyio").run(functools.partial(_uvicorn, mounted, host, port)))
+        where = f"over streamable-http at {url(host, port, path)}{mode}{secured}"
+        line = served(mounted.server, where)
+        quietly(lambda: _announced(line, functools.partial(_uvicorn, mounted, host, port)))
     else:
         raise ValueError(f"transport must be 'stdio' or 'streamable-http', not {transport!r}")
 
@@ -118,6 +111,11 @@ def _pipe_closed(error: BaseException) -> bool:
     return bool(nested) and all(_pipe_closed(inner) for inner in nested)
 
 
+def _announced(line: str, run: Callable[[], Any]) -> None:
+    logger.info("%s", line)
+    sdk("anyio").run(run)
+
+
 async def _stdio(built: Any) -> None:
     stdio = sdk("mcp.server.stdio")
     async with loop_streams() as streams, stdio.stdio_server(*streams or ()) as (read, write):
@@ -130,5 +128,7 @@ async def _uvicorn(mounted: Any, host: str, port: int) -> None:
     await uvicorn.Server(config).serve()
 
 
-def _shown(host: str) -> str:
-    return f"[{host}]" if ":" in host else host
+def url(host: str, port: int, path: str) -> str:
+    """The URL clients reach an HTTP server at."""
+    shown = f"[{host}]" if ":" in host else host
+    return f"http://{shown}:{port}{path}"

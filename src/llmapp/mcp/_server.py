@@ -60,7 +60,7 @@ if TYPE_CHECKING:
 
     from llmapp.app import LlmApplication, LlmFunction
 
-__all__ = ["HumanHook", "Transport", "served", "server", "tool_count"]
+__all__ = ["HumanHook", "Transport", "served", "server"]
 
 HumanHook = Callable[[Any, Any], "Mapping[str, Any] | Awaitable[Mapping[str, Any] | None] | None"]
 """``(function, context) -> values``: the human side of a call, from the request context."""
@@ -132,24 +132,18 @@ def server(
     return built
 
 
-def tool_count(built: Server[Any]) -> int:
-    """How many tools a server built by ``server`` lists."""
-    return len(_served[built].listing.tools)
-
-
-def served(built: Server[Any]) -> str:
-    """What a server built by ``server`` serves, for its startup line."""
+def served(built: Server[Any], where: str) -> str:
+    """The startup line of a server built by ``server``, served ``where`` (``over stdio``)."""
     handlers = _served[built]
     counts = [f"{len(handlers.listing.tools)} tools"]
     if handlers.templates.prompts:
         counts.append(f"{len(handlers.templates.prompts)} prompts")
     if handlers.templates.resources:
         counts.append(f"{len(handlers.templates.resources)} resources")
-    text = f"{handlers.app.cls.__name__} ({', '.join(counts)})"
+    line = f"llmapp mcp: serving {handlers.app.cls.__name__} ({', '.join(counts)}) {where}"
     if handlers.unlisted:
-        names = ", ".join(handlers.unlisted)
-        text += f" [not listed, nobody can supply their human side: {names}]"
-    return text
+        line += f"; not listed, nobody can supply their human side: {', '.join(handlers.unlisted)}"
+    return line
 
 
 class _Handlers:
