@@ -241,6 +241,8 @@ class _Job:
 
     def settle(self) -> None:
         """Run the work here and hand its outcome to the loop (if it still waits for it)."""
+        if self.future.cancelled():  # timed out between being taken and reaching a thread
+            return
         try:
             outcome, failure = self.work(), None
         except BaseException as error:  # delivered to the awaiting side, which decides
