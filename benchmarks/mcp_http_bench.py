@@ -30,9 +30,10 @@ import statistics
 import subprocess
 import sys
 import time
-from typing import Annotated, Any, TypedDict
+from typing import Annotated, Any
 
 from annotated_types import Ge, Le
+from typing_extensions import TypedDict  # pydantic (FastMCP) reads only this one before 3.12
 
 from benchmarks._report import table
 from benchmarks._timing import ROOT

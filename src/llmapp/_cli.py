@@ -7,6 +7,7 @@ import importlib
 import importlib.util
 import json
 import os
+import socket
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -264,6 +265,7 @@ _WORKER_ENV = "LLMAPP_MCP_WORKER"
 def _serve_workers(cls: type, options: argparse.Namespace, settings: dict[str, Any]) -> int:
     """``--workers N``: uvicorn's worker processes, each building the same stateless app."""
     import uvicorn
+    import uvicorn.supervisors
 
     from llmapp.mcp import asgi
     from llmapp.mcp._logging import log_to_stderr, logger
@@ -282,16 +284,19 @@ def _serve_workers(cls: type, options: argparse.Namespace, settings: dict[str, A
         f"JSON responses, {options.workers} workers{secured}"
     )
     logger.info("%s", served(probe.server, where))
-    quietly(
-        lambda: uvicorn.run(
-            "llmapp._cli:mcp_worker_app",
-            factory=True,
-            host=options.host,
-            port=options.port,
-            workers=options.workers,
-            log_level="warning",
-        )
+    config = uvicorn.Config(
+        "llmapp._cli:mcp_worker_app",
+        factory=True,
+        host=options.host,
+        port=options.port,
+        workers=options.workers,
+        log_level="warning",
     )
+    # What uvicorn.run does for workers, but with TCP_NODELAY on the shared socket (the
+    # connections inherit it): without it every answer waits for the client's delayed ACK.
+    sock = config.bind_socket()
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    quietly(uvicorn.supervisors.Multiprocess(config, sockets=[sock]).run)
     return 0
 
 

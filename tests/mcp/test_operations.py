@@ -169,6 +169,34 @@ def test_a_closed_pipe_ends_the_stdio_server_quietly() -> None:
     assert "Traceback" not in text
 
 
+def test_a_client_that_stops_reading_ends_the_stdio_server_quietly() -> None:
+    process = subprocess.Popen(
+        llmapp_mcp(),
+        cwd=ROOT,
+        env=environment(),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert process.stdin is not None and process.stdout is not None
+    process.stdout.close()  # every answer now meets a broken pipe
+    initialize = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {
+            "protocolVersion": "2025-06-18",
+            "capabilities": {},
+            "clientInfo": {"name": "test", "version": "1"},
+        },
+    }
+    listing = {"jsonrpc": "2.0", "id": 2, "method": "tools/list"}
+    lines = b"".join(json.dumps(m).encode() + b"\n" for m in (initialize, listing))
+    _, err = process.communicate(lines, timeout=30)
+    assert process.returncode == 0, err
+    assert "Traceback" not in err.decode()
+
+
 def test_ctrl_c_ends_the_stdio_server_quietly() -> None:
     process = subprocess.Popen(
         llmapp_mcp(),
