@@ -262,7 +262,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.mcp_http_bench")
     parser.add_argument("--quick", action="store_true", help="1.5 s per figure instead of 4")
     parser.add_argument("--seconds", type=float, help="seconds per figure")
-    parser.add_argument("--only", help="comma-separated server names to run (default: all)")
+    parser.add_argument("--only", help="server names to run, separated by ; (default: all)")
     parser.add_argument("--serve", nargs=2, help=argparse.SUPPRESS)
     parser.add_argument("--client", help=argparse.SUPPRESS)
     options = parser.parse_args()
@@ -273,7 +273,7 @@ def main() -> int:
         _client_main(*json.loads(options.client))
         return 0
     seconds = options.seconds or (1.5 if options.quick else 4.0)
-    chosen = [w for w in SERVERS if not options.only or w in options.only.split(",")]
+    chosen = [w for w in SERVERS if not options.only or w in options.only.split(";")]
     missing = [w for w in chosen if not _available(w)]
     rows: list[list[str]] = []
     results: dict[tuple[str, str, int], dict[str, float]] = {}
