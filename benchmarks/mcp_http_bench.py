@@ -17,8 +17,11 @@ take), and how many of the three each server's answer names. Every server logs a
 WARNING, so no per-call log line is timed. The machine has 2 cores shared by every
 process here: throughput grows with workers only until they are busy.
 
-Not part of ``python -m benchmarks``: it starts servers. ``--quick`` (1.5 s per figure)
-takes about two minutes; the default (4 s) about five.
+Every server runs from the start; within each figure they take turns, round after
+round, so a change in the machine's load falls on all alike (the figure is the median
+round). Not part of ``python -m benchmarks``: it starts servers. ``--quick`` (one round
+of 1.5 s per figure) takes about three minutes; the default (3 rounds of 3 s) about
+twenty.
 """
 
 from __future__ import annotations
@@ -260,8 +263,9 @@ def _available(which: str) -> bool:
 
 def main() -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.mcp_http_bench")
-    parser.add_argument("--quick", action="store_true", help="1.5 s per figure instead of 4")
-    parser.add_argument("--seconds", type=float, help="seconds per figure")
+    parser.add_argument("--quick", action="store_true", help="1 round of 1.5 s per figure")
+    parser.add_argument("--seconds", type=float, help="seconds per round (default 3)")
+    parser.add_argument("--rounds", type=int, help="rounds per figure (default 3)")
     parser.add_argument("--only", help="server names to run, separated by ; (default: all)")
     parser.add_argument("--serve", nargs=2, help=argparse.SUPPRESS)
     parser.add_argument("--client", help=argparse.SUPPRESS)
@@ -272,35 +276,49 @@ def main() -> int:
     if options.client:
         _client_main(*json.loads(options.client))
         return 0
-    seconds = options.seconds or (1.5 if options.quick else 4.0)
+    seconds = options.seconds or (1.5 if options.quick else 3.0)
+    rounds = options.rounds or (1 if options.quick else 3)
     chosen = [w for w in SERVERS if not options.only or w in options.only.split(";")]
     missing = [w for w in chosen if not _available(w)]
-    rows: list[list[str]] = []
+    running = [w for w in chosen if w not in missing]
+    ports = {which: _free_port() for which in running}
+    processes = []
     results: dict[tuple[str, str, int], dict[str, float]] = {}
-    for which in chosen:
-        if which in missing:
-            continue
-        port = _free_port()
-        process = _start(which, port)
-        try:
-            for label, wrong in (("valid", False), ("3 mistakes", True)):
-                for clients in CLIENTS:
-                    found = _load(port, clients, wrong, seconds)
-                    results[which, label, clients] = found
-                    rows.append(
-                        [
-                            which,
-                            label,
-                            str(clients),
-                            f"{found['rate']:.0f}",
-                            f"{found['p50']:.1f}",
-                            f"{found['p99']:.1f}",
-                            f"{found['named']:.0f} of 3" if wrong else "",
-                        ]
-                    )
-        finally:
+    try:
+        for which in running:  # all at once, idle but the one being measured
+            processes.append(_start(which, ports[which]))
+        for label, wrong in (("valid", False), ("3 mistakes", True)):
+            for clients in CLIENTS:
+                # Servers take turns within each figure, so a change in the machine's load
+                # falls on all of them alike; each figure is the median round.
+                found: dict[str, list[dict[str, float]]] = {which: [] for which in running}
+                for _ in range(rounds):
+                    for which in running:
+                        found[which].append(_load(ports[which], clients, wrong, seconds))
+                for which in running:
+                    by_rate = sorted(found[which], key=lambda figure: figure["rate"])
+                    results[which, label, clients] = by_rate[len(by_rate) // 2]
+    finally:
+        for process in processes:
             _stop(process)
-    print(f"streamable HTTP, {seconds:g} s per figure, clients in {CLIENT_PROCESSES} processes")
+    rows = [
+        [
+            which,
+            label,
+            str(clients),
+            f"{figure['rate']:.0f}",
+            f"{figure['p50']:.1f}",
+            f"{figure['p99']:.1f}",
+            f"{figure['named']:.0f} of 3" if label != "valid" else "",
+        ]
+        for which in running
+        for (server, label, clients), figure in results.items()
+        if server == which
+    ]
+    print(
+        f"streamable HTTP, median of {rounds} rounds of {seconds:g} s per figure, "
+        f"clients in up to {CLIENT_PROCESSES} processes"
+    )
     headers = ["server", "arguments", "clients", "calls/s", "p50 ms", "p99 ms", "named"]
     print(table(headers, rows))
     for which in missing:

@@ -130,7 +130,11 @@ class Runner:
         import asyncio
 
         task = asyncio.ensure_future(self._call(plan, prepare, raise_errors))
-        done, _ = await asyncio.wait((task,), timeout=self.timeout)
+        try:
+            done, _ = await asyncio.wait((task,), timeout=self.timeout)
+        except BaseException:  # the caller was cancelled: so is the call
+            task.cancel()
+            raise
         if done:
             return task.result()
         task.cancel()
