@@ -177,3 +177,33 @@ def test_wrong_arguments_and_unknown_names_answer_as_before():
 def test_limits_must_be_positive(options):
     with pytest.raises(ValueError):
         Runner(**options)
+
+
+@llm_application
+class Watched:
+    def __init__(self) -> None:
+        self.cancelled = asyncio.Event()
+
+    async def wait(self) -> str:
+        """Waits until cancelled."""
+        try:
+            await asyncio.sleep(3600)
+        except asyncio.CancelledError:
+            self.cancelled.set()
+            raise
+        return "late"
+
+
+def test_cancelling_the_caller_cancels_the_call_under_a_timeout():
+    watched = Watched()
+
+    async def main():
+        task = asyncio.ensure_future(
+            application(Watched).aexecute(watched, "wait", {}, runner=Runner(timeout=WAIT))
+        )
+        await asyncio.sleep(0.1)
+        task.cancel()
+        await asyncio.wait_for(watched.cancelled.wait(), WAIT)
+        return task.cancelled()
+
+    assert asyncio.run(main())
