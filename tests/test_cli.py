@@ -54,3 +54,32 @@ def test_bad_target_and_bad_class_have_clear_errors(tmp_path: Path):
     bad = run("schema", str(tmp_path / "bad.py") + ":Bad")
     assert bad.returncode == 1 and "Bad.run" in bad.stderr
     assert os.path.exists(ROOT / "examples" / "shop.py")
+
+
+def test_mcp_options_that_cannot_work_are_refused_before_serving(monkeypatch):
+    import pytest
+
+    pytest.importorskip("mcp", reason="the MCP SDK is not installed (extra: mcp)")
+    from llmapp._cli import main
+
+    shop = str(ROOT / "examples" / "shop.py") + ":Shop"
+    monkeypatch.delenv("NO_SUCH_TOKEN", raising=False)
+    assert main(["mcp", shop, "--workers", "2"]) == 1  # stdio has no workers
+    assert (
+        main(["mcp", shop, "--transport", "streamable-http", "--token-env", "NO_SUCH_TOKEN"]) == 1
+    )
+    assert main(["mcp", shop, "--human", "no_such_hook"]) == 1
+
+
+def test_mcp_print_config_names_the_file_absolutely(tmp_path: Path):
+    printed = run("mcp", "examples/shop.py:Shop", "--print-config", "--name", "shop")
+    assert printed.returncode == 0, printed.stderr
+    entry = json.loads(printed.stdout)["mcpServers"]["shop"]
+    assert entry["args"] == [
+        "-m",
+        "llmapp",
+        "mcp",
+        f"{ROOT / 'examples' / 'shop.py'}:Shop",
+        "--name",
+        "shop",
+    ]

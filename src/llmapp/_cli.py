@@ -6,9 +6,12 @@ import argparse
 import importlib
 import importlib.util
 import json
+import os
+import socket
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from llmapp._errors import LlmappError
 
@@ -113,11 +116,49 @@ def _parser() -> argparse.ArgumentParser:
     mcp.add_argument("--transport", choices=("stdio", "streamable-http"), default="stdio")
     mcp.add_argument("--host", default="127.0.0.1", help="HTTP address (default 127.0.0.1)")
     mcp.add_argument("--port", type=int, default=8000, help="HTTP port (default 8000)")
+    mcp.add_argument("--path", default="/mcp", help="HTTP endpoint path (default /mcp)")
     mcp.add_argument("--name", help="the server's name (default: the class's)")
     mcp.add_argument(
         "--factory",
-        help="a callable in the class's module returning the instance to serve "
-        "(default: the class called with no arguments)",
+        help="a callable in the class's module (or MODULE:FUNCTION) returning the instance "
+        "to serve (default: the class called with no arguments)",
+    )
+    mcp.add_argument(
+        "--human",
+        help="MODULE:FUNCTION (or a name in the class's module): the hook "
+        "(function, context) -> values supplying each call's human side",
+    )
+    mcp.add_argument(
+        "--no-elicit", action="store_true", help="never ask the user for human-side values"
+    )
+    mcp.add_argument(
+        "--stateless", action="store_true", help="HTTP without sessions, JSON responses"
+    )
+    mcp.add_argument(
+        "--workers", type=int, default=1, help="HTTP worker processes (implies --stateless)"
+    )
+    mcp.add_argument(
+        "--token-env",
+        metavar="VAR",
+        help="require 'Authorization: Bearer <token>', the token read from this variable",
+    )
+    mcp.add_argument(
+        "--allow-unauthenticated",
+        action="store_true",
+        help="listen on a non-loopback host without --token-env (a proxy in front checks)",
+    )
+    mcp.add_argument("--threads", type=int, default=32, help="worker threads (default 32)")
+    mcp.add_argument("--timeout", type=float, help="seconds one call may take (default: none)")
+    mcp.add_argument(
+        "--log-level",
+        default="info",
+        choices=("debug", "info", "warning", "error"),
+        help="what goes to stderr (default info: the startup line and one line per call)",
+    )
+    mcp.add_argument(
+        "--print-config",
+        action="store_true",
+        help="print the client configuration entry (Claude Desktop, IDEs) and exit",
     )
     openapi = commands.add_parser("openapi", help="print an OpenAPI document's functions")
     openapi.add_argument("file", help="a Swagger 2.0 / OpenAPI 3.x document (JSON or YAML)")
@@ -149,15 +190,153 @@ def _openapi(options: argparse.Namespace) -> int:
 
 def _serve_mcp(cls: type, options: argparse.Namespace) -> int:
     """``llmapp mcp``: serve ``cls()`` (or ``factory()``) until stopped."""
-    from llmapp.app import application
-    from llmapp.mcp import serve
-
+    if options.print_config:
+        print(json.dumps(mcp_config(cls, options), indent=2))
+        return 0
     try:
-        app = application(cls)
-        module = sys.modules[cls.__module__]
-        target = getattr(module, options.factory)() if options.factory else cls()
-    except (LlmappError, AttributeError, TypeError) as error:
+        settings = _mcp_settings(cls, options)
+        if options.workers > 1:
+            return _serve_workers(cls, options, settings)
+        from llmapp.mcp import serve
+
+        serve(
+            settings.pop("app"),
+            settings.pop("target"),
+            options.transport,
+            host=options.host,
+            port=options.port,
+            log_level=options.log_level,
+            **settings,
+        )
+    except (LlmappError, AttributeError, TypeError, ValueError, ImportError, OSError) as error:
         print(f"llmapp: cannot serve {options.target!r}: {error}", file=sys.stderr)
         return 1
-    serve(app, target, options.transport, host=options.host, port=options.port, name=options.name)
+    except KeyboardInterrupt:  # Ctrl-C before or after the server ran: a quiet stop too
+        return 0
     return 0
+
+
+def _mcp_settings(cls: type, options: argparse.Namespace) -> dict[str, Any]:
+    """What ``serve``/``asgi`` are given for these options (the app, target and hook loaded)."""
+    from llmapp.app import Runner, application
+    from llmapp.mcp import Auth, StaticTokens
+
+    settings: dict[str, Any] = {
+        "app": application(cls),
+        "target": load_callable(cls, options.factory)() if options.factory else cls(),
+        "name": options.name,
+        "path": options.path,
+        "stateless": options.stateless or options.workers > 1,
+        "allow_unauthenticated": options.allow_unauthenticated,
+        "elicit": not options.no_elicit,
+        "runner": Runner(threads=options.threads, timeout=options.timeout),
+    }
+    if options.human:
+        settings["human"] = load_callable(cls, options.human)
+    if options.token_env:
+        token = os.environ.get(options.token_env, "").strip()
+        if not token:
+            raise ValueError(f"--token-env {options.token_env}: the variable is empty or unset")
+        settings["auth"] = Auth(StaticTokens({token: options.token_env}))
+    if options.transport == "stdio":
+        for key in ("path", "stateless", "allow_unauthenticated", "auth"):
+            settings.pop(key, None)
+    return settings
+
+
+def load_callable(cls: type, spec: str) -> Any:
+    """``MODULE:NAME`` or ``path/to/file.py:NAME``, or a bare name in the class's module."""
+    if ":" in spec:
+        location, _, name = spec.rpartition(":")
+        module: Any = (
+            _load_file(Path(location)) if location.endswith(".py") else _load_module(location)
+        )
+    else:
+        module, name = sys.modules[cls.__module__], spec
+    found = getattr(module, name)
+    if not callable(found):
+        raise TypeError(f"{spec} is not callable")
+    return found
+
+
+_WORKER_ENV = "LLMAPP_MCP_WORKER"
+
+
+def _serve_workers(cls: type, options: argparse.Namespace, settings: dict[str, Any]) -> int:
+    """``--workers N``: uvicorn's worker processes, each building the same stateless app."""
+    import uvicorn
+    import uvicorn.supervisors
+
+    from llmapp.mcp import asgi
+    from llmapp.mcp._logging import log_to_stderr, logger
+    from llmapp.mcp._run import quietly, url
+    from llmapp.mcp._server import served
+
+    if options.transport != "streamable-http":
+        raise ValueError("--workers needs --transport streamable-http")
+    log_to_stderr(options.log_level)
+    settings.pop("runner")  # each worker builds its own
+    probe = asgi(settings.pop("app"), settings.pop("target"), host=options.host, **settings)
+    os.environ[_WORKER_ENV] = json.dumps({**vars(options), "target": _absolute(options.target)})
+    secured = ", bearer auth" if options.token_env else ""
+    where = (
+        f"over streamable-http at {url(options.host, options.port, options.path)}, stateless, "
+        f"JSON responses, {options.workers} workers{secured}"
+    )
+    logger.info("%s", served(probe.server, where))
+    config = uvicorn.Config(
+        "llmapp._cli:mcp_worker_app",
+        factory=True,
+        host=options.host,
+        port=options.port,
+        workers=options.workers,
+        log_level="warning",
+    )
+    # What uvicorn.run does for workers, but with TCP_NODELAY on the shared socket (the
+    # connections inherit it): without it every answer waits for the client's delayed ACK.
+    sock = config.bind_socket()
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    quietly(uvicorn.supervisors.Multiprocess(config, sockets=[sock]).run)
+    return 0
+
+
+def mcp_worker_app() -> Any:
+    """The app each ``--workers`` process serves, from the options its parent set."""
+    from llmapp.mcp import asgi
+    from llmapp.mcp._logging import log_to_stderr
+
+    options = argparse.Namespace(**json.loads(os.environ[_WORKER_ENV]))
+    log_to_stderr(options.log_level)
+    settings = _mcp_settings(load_class(options.target), options)
+    return asgi(settings.pop("app"), settings.pop("target"), host=options.host, **settings)
+
+
+def mcp_config(cls: type, options: argparse.Namespace) -> dict[str, Any]:
+    """The ``mcpServers`` entry of Claude Desktop's (and most IDEs') client configuration."""
+    name = options.name or cls.__name__
+    if options.transport == "streamable-http":
+        entry: dict[str, Any] = {
+            "type": "http",
+            "url": f"http://{options.host}:{options.port}{options.path}",
+        }
+        if options.token_env:
+            entry["headers"] = {"Authorization": f"Bearer ${{{options.token_env}}}"}
+        return {"mcpServers": {name: entry}}
+    args = ["-m", "llmapp", "mcp", _absolute(options.target)]
+    for flag in ("name", "factory", "human", "timeout"):
+        value = getattr(options, flag)
+        if value is not None:
+            args += [f"--{flag}", _absolute(str(value))]
+    if options.no_elicit:
+        args.append("--no-elicit")
+    entry = {"command": sys.executable, "args": args}
+    if not options.target.rpartition(":")[0].endswith(".py"):
+        entry["env"] = {"PYTHONPATH": os.pathsep.join(filter(None, [str(Path.cwd())]))}
+    return {"mcpServers": {name: entry}}
+
+
+def _absolute(target: str) -> str:
+    location, _, name = target.rpartition(":")
+    if location.endswith(".py"):
+        return f"{Path(location).resolve()}:{name}"
+    return target

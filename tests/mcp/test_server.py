@@ -94,10 +94,13 @@ def test_a_failing_hook_or_no_hook_is_an_error_answer_not_a_crash() -> None:
 
     (failed,) = run(llmapp.mcp.server(Desk, Desk(), human=broken), ("whoami", {"greeting": "Hi"}))
     assert failed.is_error
-    assert text(failed) == "whoami could not run: PermissionError: no session user"
+    assert text(failed) == "whoami could not run: its server-side values are unavailable."
     (missing,) = run(llmapp.mcp.server(Desk, Desk()), ("whoami", {"greeting": "Hi"}))
     assert missing.is_error
-    assert "missing $input.user" in text(missing)
+    assert text(missing) == (
+        "whoami could not run: values from the user are missing "
+        "(this client cannot ask its user for values)."
+    )
 
 
 def test_an_unknown_tool_is_answered_with_the_names_there_are() -> None:

@@ -8,6 +8,7 @@ from llmapp.app._function import LlmFunction, Separated, function_data
 from llmapp.app._mask import Masker
 from llmapp.app._merge import merge_parameters
 from llmapp.app._result import CallResult
+from llmapp.app._runner import Runner
 
 __all__ = [
     "CallResult",
@@ -15,6 +16,7 @@ __all__ = [
     "LlmConfig",
     "LlmFunction",
     "Masker",
+    "Runner",
     "Separated",
     "after_types",
     "application",

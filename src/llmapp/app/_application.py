@@ -12,9 +12,10 @@ from llmapp._sentinels import MISSING
 from llmapp.app._arguments import unknown_function
 from llmapp.app._config import LlmConfig, SchemaPredicate, ValidationHook
 from llmapp.app._decorator import declared_config
-from llmapp.app._execute import Call, Plan, run_async, run_sync
+from llmapp.app._execute import Call, Plan, run_sync
 from llmapp.app._function import LlmFunction
 from llmapp.app._result import CallResult
+from llmapp.app._runner import DEFAULT_RUNNER, Runner
 
 __all__ = ["LlmApplication", "application"]
 
@@ -97,12 +98,34 @@ class LlmApplication:
         human: Mapping[str, Any] | None = None,
         *,
         raise_errors: bool = False,
+        runner: Runner | None = None,
     ) -> CallResult:
-        """``execute`` for async code: awaits async methods; sync ones are called directly."""
-        prepared = self.prepare(instance, name, arguments, human)
-        if isinstance(prepared, CallResult):
-            return prepared
-        return await run_async(prepared, raise_errors)
+        """``execute`` for async code, off the event loop.
+
+        Reading and validating the arguments, and a sync method, run in one of the
+        runner's worker threads; an async method is awaited on the loop. The runner
+        bounds the threads and the time of each call (a call past its ``timeout`` is
+        answered with a ``TimeoutError``; see ``Runner``).
+
+        Args:
+            instance: as for ``execute``.
+            name: as for ``execute``.
+            arguments: as for ``execute``.
+            human: as for ``execute``.
+            raise_errors: as for ``execute``.
+            runner: where the call runs (default: a shared ``Runner()``: 32 threads, at
+                most 16 for one function, no timeout).
+
+        Example::
+
+            results = await asyncio.gather(*(app.aexecute(shop, "search", t) for t in texts))
+        """
+        plan = self._plans.get(name) if isinstance(name, str) else None
+        if plan is None:
+            return unknown_function(name, list(self._plans))
+        return await (runner or DEFAULT_RUNNER).execute(
+            plan, instance, arguments, human, raise_errors
+        )
 
     def prepare(
         self, instance: Any, name: str, arguments: Any, human: Mapping[str, Any] | None = None

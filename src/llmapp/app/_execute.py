@@ -18,7 +18,8 @@ human-side values come from the caller alone and are never shown to the model.
 ``Exception``) are captured in ``CallResult.error`` unless ``raise_errors``; a
 misuse of the application (missing human values, a wrong instance, an async
 method run by ``execute`` inside a running event loop) raises ``ExecutionError``
-before the method is called.
+before the method is called. Where an async caller's call runs (worker threads, a
+timeout) is ``_runner``'s job.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ from llmapp.app._function import LlmFunction
 from llmapp.app._mask import NOTHING, Masker
 from llmapp.app._merge import join
 from llmapp.app._result import CallResult, error_text
+from llmapp.app._runner import DEFAULT_RUNNER
 from llmapp.introspect.model import MethodSpec
 from llmapp.validate._result import Validation, ValidationFailure, ValidationIssue
 
@@ -182,7 +184,7 @@ class Call:
         return run_sync(self, raise_errors)
 
     async def arun(self, raise_errors: bool = False) -> CallResult:
-        """Call the method, awaiting it if async (``run_async``): ``aexecute``'s last step."""
+        """Call the method off the event loop, awaiting it if async (``run_async``)."""
         return await run_async(self, raise_errors)
 
     def materialised(self, value: Any) -> Any:
@@ -235,17 +237,8 @@ def run_sync(call: Call, raise_errors: bool) -> CallResult:
 
 
 async def run_async(call: Call, raise_errors: bool) -> CallResult:
-    """Run a prepared call, awaiting an async method."""
-    try:
-        value = call.target(*call.args, **call.kwargs)
-        if inspect.isawaitable(value):
-            value = await value
-        value = call.materialised(value)
-    except Exception as error:
-        if raise_errors:
-            raise
-        return call.raised(error)
-    return call.returned(value)
+    """Run a prepared call off the event loop, within the default runner's limits."""
+    return await DEFAULT_RUNNER.run(call, raise_errors)
 
 
 # --- helpers -----------------------------------------------------------------------------

@@ -1,8 +1,9 @@
 """MCP both ways: a class served as an MCP server, and an MCP server's tools as LLM functions.
 
-Serving (``server``, ``serve``, and the ``llmapp mcp MODULE:CLASS`` command)::
+Serving (``server``, ``serve``, ``asgi``, and the ``llmapp mcp MODULE:CLASS`` command)::
 
     llmapp.mcp.serve(application(Shop), Shop(), transport="stdio")
+    api.mount("/tools", llmapp.mcp.asgi(Shop, Shop()))          # inside FastAPI/Starlette
 
 Using a server's tools (``application``, ``call``)::
 
@@ -16,19 +17,27 @@ Needs the MCP SDK (``pip install 'llmapp[mcp]'``), imported on first use.
 
 from __future__ import annotations
 
+from llmapp.mcp._asgi import McpAsgiApp, asgi
+from llmapp.mcp._auth import Auth, StaticTokens, identity
 from llmapp.mcp._call import McpToolError, call
 from llmapp.mcp._functions import McpLlmApplication, McpLlmFunction, McpToolProblem, application
-from llmapp.mcp._server import HumanHook, Transport, serve, server
+from llmapp.mcp._run import serve
+from llmapp.mcp._server import HumanHook, Transport, server
 
 __all__ = [
+    "Auth",
     "HumanHook",
+    "McpAsgiApp",
     "McpLlmApplication",
     "McpLlmFunction",
     "McpToolError",
     "McpToolProblem",
+    "StaticTokens",
     "Transport",
     "application",
+    "asgi",
     "call",
+    "identity",
     "serve",
     "server",
 ]

@@ -1,43 +1,57 @@
 """An application served as an MCP server: ``server(app, target)`` builds it, ``serve`` runs it.
 
-The server is the SDK's low-level ``mcp.server.Server`` with two handlers:
+The server is the SDK's low-level ``mcp.server.Server``; the class's docstring is its
+``instructions``. Its handlers:
 
-- ``tools/list``: ``llmapp.vendors.mcp.tools(app)``, built once: the model's side of
-  each function's parameters as ``inputSchema``, ``outputSchema`` from the return type,
-  title, description and annotations from ``@tag`` lines (see ``llmapp.vendors.mcp``).
+- ``tools/list``: ``llmapp.vendors.mcp.tools`` of the functions it serves, built once:
+  the model's side of each function's parameters as ``inputSchema``, ``outputSchema``
+  from the return type, title, description and annotations from ``@tag`` lines (see
+  ``llmapp.vendors.mcp``). Left out: prompts and resources (``_prompts``), and a
+  function whose human side nobody can supply (no ``human`` hook, and a human side an
+  elicitation form cannot ask for).
 - ``tools/call``: the application's own execution (read, repair, validate, convert,
-  call). Wrong arguments are answered ``isError: true`` with the feedback text and the
-  method does not run; an exception in the method is answered ``isError: true`` with
-  its message, and the server goes on answering. ``async`` methods run on the server's
-  event loop; the others (plain, static and class methods) run in a worker thread, so a
-  slow one does not hold up the calls beside it.
+  call), through ``LlmApplication.aexecute`` and a ``Runner`` of the server's own: the
+  reading and validation of every call and the plain, static and class methods run in
+  the runner's bounded worker threads, off the event loop, so neither an expensive
+  validation nor a slow method holds up the calls beside it; ``async`` methods run on
+  the loop; each call is bounded by the runner's timeout. Wrong arguments are answered
+  ``isError: true`` with the feedback text and the method does not run; an exception in
+  the method is answered ``isError: true`` with its bounded message, and the server
+  goes on answering. Each call is logged (``_logging``).
+- ``prompts/*`` and ``resources/*`` for methods tagged ``@tag prompt`` and
+  ``@tag resource URI-TEMPLATE``, through the same call step (``_prompts``).
 
-Over stdio, ``serve`` reads and writes the wire on the event loop's own pipes
-(``_stdio``), not through the SDK's worker threads, where the loop can watch them.
-
-Human-side parameters never come from the model: a ``human`` hook supplies them. It is
+Human-side parameters never come from the model. A ``human`` hook supplies them: it is
 called for each call of a function that has a human side, with the function and the
 SDK's ``ServerRequestContext`` (``context.request`` is the HTTP request over
-streamable HTTP, ``context.meta`` the request's ``_meta``, ``context.session`` the
-connection), and returns the values (or an awaitable of them)::
+streamable HTTP, ``identity(context)`` the verified bearer token, ``context.meta`` the
+request's ``_meta``), and returns the values (or an awaitable of them)::
 
     def human(function, context):
-        return {"user_id": context.request.headers["x-user"]}
+        return {"user_id": identity(context).subject}
 
-A hook that raises, or values that are missing, are answered ``isError: true`` with
-the reason, as a method's exception is.
+What the hook leaves out, when the client supports elicitation and each missing value is
+a primitive a form can hold, is asked of the user with the SDK's ``elicit_form`` and
+merged into the call; the model never sees the form or the answer. A hook that raises
+is answered ``isError: true`` with a generic text (hooks read secrets: the exception and
+its traceback go to the ``llmapp.mcp`` logger only); a value still missing is answered
+with the path that lacks one, never a value.
 """
 
 from __future__ import annotations
 
-import functools
 import inspect
+import time
+import weakref
 from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Any, Literal
 
-from llmapp.app import CallResult
+from llmapp._errors import ExecutionError
+from llmapp.app import CallResult, Runner
+from llmapp.mcp._elicit import Declined, ask, form
+from llmapp.mcp._logging import log_call, logger
+from llmapp.mcp._prompts import Templates, is_template
 from llmapp.mcp._sdk import sdk
-from llmapp.mcp._stdio import loop_streams
 from llmapp.vendors.mcp import tool_result, tools
 
 if TYPE_CHECKING:
@@ -46,12 +60,14 @@ if TYPE_CHECKING:
 
     from llmapp.app import LlmApplication, LlmFunction
 
-__all__ = ["HumanHook", "Transport", "serve", "server"]
+__all__ = ["HumanHook", "Transport", "served", "server"]
 
 HumanHook = Callable[[Any, Any], "Mapping[str, Any] | Awaitable[Mapping[str, Any] | None] | None"]
 """``(function, context) -> values``: the human side of a call, from the request context."""
 
 Transport = Literal["stdio", "streamable-http"]
+
+_served: weakref.WeakKeyDictionary[Any, _Handlers] = weakref.WeakKeyDictionary()
 
 
 def server(
@@ -62,6 +78,8 @@ def server(
     version: str | None = None,
     instructions: str | None = None,
     human: HumanHook | None = None,
+    runner: Runner | None = None,
+    elicit: bool = True,
 ) -> Server[Any]:
     """The SDK server for an application, not yet running.
 
@@ -71,13 +89,16 @@ def server(
             when every method is static or a class method).
         name: the server's name (default: the class's name).
         version: the server's version (default: none).
-        instructions: what the server tells clients about using it.
+        instructions: what the server tells clients about using it (default: the
+            class's docstring).
         human: supplies the human side of separated functions (see the module docstring).
+        runner: the worker threads and the per-call timeout (default: ``Runner()`` of its
+            own: 32 threads, at most 16 for one function, no timeout).
+        elicit: ask the user (MCP elicitation) for human-side values the hook left out.
 
     Returns:
-        An ``mcp.server.Server``: run it with ``serve``, or over any transport the SDK
-        offers (``server.run(read, write, server.create_initialization_options())``,
-        ``server.streamable_http_app()``).
+        An ``mcp.server.Server``: run it with ``serve``, mount ``asgi(...)``, or run it
+        over any transport the SDK offers.
 
     Example::
 
@@ -88,35 +109,80 @@ def server(
 
         app = application(app)
     lowlevel = sdk("mcp.server.lowlevel")
-    handlers = _Handlers(app, target, human)
+    handlers = _Handlers(app, target, human, runner or Runner(), elicit)
+    templates = handlers.templates
+    extra: dict[str, Any] = {}
+    if templates.prompts:
+        extra.update(on_list_prompts=templates.list_prompts, on_get_prompt=templates.get_prompt)
+    if templates.resources:
+        extra.update(
+            on_list_resources=templates.list_resources,
+            on_list_resource_templates=templates.list_resource_templates,
+            on_read_resource=templates.read_resource,
+        )
     built: Server[Any] = lowlevel.Server(
         name or app.cls.__name__,
         version=version or "",
-        instructions=instructions,
+        instructions=instructions if instructions is not None else _docstring(app.cls),
         on_list_tools=handlers.list_tools,
         on_call_tool=handlers.call_tool,
+        **extra,
     )
+    _served[built] = handlers
     return built
 
 
-class _Handlers:
-    """The two request handlers of one served application."""
+def served(built: Server[Any], where: str) -> str:
+    """The startup line of a server built by ``server``, served ``where`` (``over stdio``)."""
+    handlers = _served[built]
+    counts = [f"{len(handlers.listing.tools)} tools"]
+    if handlers.templates.prompts:
+        counts.append(f"{len(handlers.templates.prompts)} prompts")
+    if handlers.templates.resources:
+        counts.append(f"{len(handlers.templates.resources)} resources")
+    line = f"llmapp mcp: serving {handlers.app.cls.__name__} ({', '.join(counts)}) {where}"
+    if handlers.unlisted:
+        line += f"; not listed, nobody can supply their human side: {', '.join(handlers.unlisted)}"
+    return line
 
-    def __init__(self, app: LlmApplication, target: Any, human: HumanHook | None) -> None:
+
+class _Handlers:
+    """The request handlers of one served application."""
+
+    def __init__(
+        self,
+        app: LlmApplication,
+        target: Any,
+        human: HumanHook | None,
+        runner: Runner,
+        elicit: bool,
+    ) -> None:
         types = sdk("mcp.types")
         self.app = app
         self.target = target
         self.human = human
+        self.runner = runner
+        self.elicit = elicit
+        listed, self.unlisted = [], []
+        for function in app.functions:
+            if is_template(function):
+                continue
+            if self._suppliable(function):
+                listed.append(function)
+            else:
+                self.unlisted.append(function.name)
+        self.listed = frozenset(function.name for function in listed)
         self.listing: ListToolsResult = types.ListToolsResult(
-            tools=[types.Tool.model_validate(entry) for entry in tools(app)]
+            tools=[types.Tool.model_validate(entry) for entry in tools(listed)]
         )
-        self.threaded = frozenset(
-            function.name
-            for function in app.functions
-            if not inspect.iscoroutinefunction(getattr(target, function.name, None))
-        )
-        self.anyio = sdk("anyio.to_thread")
         self.result_type = types.CallToolResult
+        self.templates = Templates(app, self.execute)
+
+    def _suppliable(self, function: LlmFunction) -> bool:
+        separated = function.separated
+        if separated is None or separated.human is None or self.human is not None:
+            return True
+        return self.elicit and form(function) is not None
 
     async def list_tools(self, context: ServerRequestContext[Any], params: Any) -> ListToolsResult:
         return self.listing
@@ -125,87 +191,71 @@ class _Handlers:
         self, context: ServerRequestContext[Any], params: CallToolRequestParams
     ) -> CallToolResult:
         # A model, not a dict: the SDK writes it in the spelling of the connection's protocol era.
-        answer = await self._answer(context, params)
-        result: CallToolResult = self.result_type.model_validate(answer)
-        return result
+        name = params.name
+        if name not in self.listed and self.app.function(name) is not None:
+            result = _refused(name, f"{name} is not a tool of this server.")
+            log_call(name, result, 0.0, None)
+        else:
+            result = await self.execute(name, params.arguments, context)
+        answer = tool_result(self.app.function(name), result)
+        built: CallToolResult = self.result_type.model_validate(answer)
+        return built
 
-    async def _answer(
-        self, context: ServerRequestContext[Any], params: CallToolRequestParams
-    ) -> dict[str, Any]:
-        name, arguments = params.name, params.arguments
+    async def execute(self, name: str, arguments: Any, context: Any) -> CallResult:
+        """One call through the application, its human side supplied, logged."""
+        started = time.perf_counter()
         function = self.app.function(name)
+        human: Mapping[str, Any] | None = None
         try:
             human = await self._human(function, context)
-            # Every step before the call runs here, once; only the method goes to a thread.
-            prepared = self.app.prepare(self.target, name, arguments, human)
-            if isinstance(prepared, CallResult):
-                result = prepared
-            elif name in self.threaded:
-                result = await self.anyio.run_sync(prepared.run)
-            else:
-                result = await prepared.arun()
-        except Exception as error:  # the caller's setup, not the model: answered, never raised
-            text = f"{name} could not run: {type(error).__name__}: {error}"
-            return {"content": [{"type": "text", "text": text}], "isError": True}
-        return tool_result(function, result)
+            result = await self.app.aexecute(
+                self.target, name, arguments, human, runner=self.runner
+            )
+        except _Unavailable as refused:
+            result = _refused(name, str(refused))
+        except ExecutionError as error:  # the server's setup; its text names paths, never values
+            result = _refused(name, f"{name} could not run: {error}")
+        log_call(name, result, time.perf_counter() - started, human)
+        return result
 
-    async def _human(
-        self, function: LlmFunction | None, context: ServerRequestContext[Any]
-    ) -> Mapping[str, Any] | None:
+    async def _human(self, function: LlmFunction | None, context: Any) -> Mapping[str, Any] | None:
         separated = function.separated if function is not None else None
-        if self.human is None or separated is None or separated.human is None:
+        if function is None or separated is None or separated.human is None:
             return None
-        values = self.human(function, context)
-        if inspect.isawaitable(values):
-            values = await values
-        return values
+        values: Any = None
+        if self.human is not None:
+            try:
+                values = self.human(function, context)
+                if inspect.isawaitable(values):
+                    values = await values
+            except Exception as error:  # a hook reads secrets: its text stays in the log
+                logger.exception("call %s: the human hook raised", function.name)
+                raise _Unavailable(
+                    f"{function.name} could not run: its server-side values are unavailable."
+                ) from error
+        supplied: dict[str, Any] = dict(values or {})
+        missing = frozenset(separated.human.get("required", ())) - supplied.keys()
+        if missing and self.elicit:
+            schema = form(function, missing)
+            if schema is not None:
+                try:
+                    supplied.update(await ask(context, function, schema))
+                except Declined as declined:
+                    raise _Unavailable(
+                        f"{function.name} could not run: values from the user are "
+                        f"missing ({declined})."
+                    ) from declined
+        return supplied
 
 
-def serve(
-    app: LlmApplication | type,
-    target: Any,
-    transport: Transport = "stdio",
-    *,
-    host: str = "127.0.0.1",
-    port: int = 8000,
-    path: str = "/mcp",
-    **options: Any,
-) -> None:
-    """Run an application as an MCP server until it is stopped.
-
-    Args:
-        app: an ``LlmApplication``, or a class.
-        target: what the calls run on (see ``server``).
-        transport: ``"stdio"`` (the process's stdin and stdout) or ``"streamable-http"``.
-        host: the address to listen on over HTTP (only this machine by default).
-        port: the port to listen on over HTTP.
-        path: the endpoint's path over HTTP.
-        **options: ``name``, ``version``, ``instructions``, ``human`` (see ``server``).
-
-    Raises:
-        ValueError: an unknown transport.
-    """
-    run = _TRANSPORTS.get(transport)
-    if run is None:
-        raise ValueError(f"transport must be one of {sorted(_TRANSPORTS)}, not {transport!r}")
-    built = server(app, target, **options)
-    sdk("anyio").run(functools.partial(run, built, host, port, path))
+class _Unavailable(Exception):
+    """The human side of a call cannot be had: answered with this text."""
 
 
-async def _stdio(built: Server[Any], host: str, port: int, path: str) -> None:
-    stdio = sdk("mcp.server.stdio")
-    async with loop_streams() as streams, stdio.stdio_server(*streams or ()) as (read, write):
-        await built.run(read, write, built.create_initialization_options())
+def _refused(name: str, text: str) -> CallResult:
+    return CallResult(name=name, success=False, feedback=text)
 
 
-async def _streamable_http(built: Server[Any], host: str, port: int, path: str) -> None:
-    uvicorn = sdk("uvicorn")
-    asgi = built.streamable_http_app(streamable_http_path=path, host=host)
-    config = uvicorn.Config(asgi, host=host, port=port, log_level="warning")
-    await uvicorn.Server(config).serve()
-
-
-_TRANSPORTS: dict[str, Callable[[Server[Any], str, int, str], Awaitable[None]]] = {
-    "stdio": _stdio,
-    "streamable-http": _streamable_http,
-}
+def _docstring(cls: type) -> str | None:
+    doc = cls.__dict__.get("__doc__")
+    return inspect.cleandoc(doc) if isinstance(doc, str) and doc.strip() else None

@@ -1,0 +1,301 @@
+"""Where and for how long an async caller's calls run: worker threads of llmapp's own, a timeout.
+
+``aexecute`` (and so every vendor's ``acall_tools``) and the MCP server hand each call to
+a ``Runner``. The runner does the whole call off the event loop: reading, repairing and
+validating the model's arguments (a backtracking pattern or a large argument text must
+not stall the loop), then a sync method in the same worker thread, or an async method
+awaited back on the loop. So a slow sync method holds up neither the loop nor the calls
+beside it.
+
+The threads are the runner's own, not a pool shared with the rest of the process:
+
+- at most ``threads`` methods run at once; more wait their turn;
+- at most ``per_function`` of those are calls of one function, so many slow calls of
+  one function leave threads for the others;
+- a call that runs past ``timeout`` seconds (waiting for a thread included) is answered
+  as failed with a ``TimeoutError`` naming the limit. An async method is cancelled. A
+  sync method cannot be stopped: its thread stays counted against both limits until the
+  method returns, so a method that hangs takes one of its function's threads for good,
+  never a thread the limits did not allow. A call that times out while still waiting
+  for a thread never runs.
+
+The workers are daemon threads, started as calls need them and then kept for the next
+calls, so a hung method never keeps the process from exiting.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import inspect
+import queue
+import threading
+from collections import deque
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any, Final
+
+from llmapp.app._result import CallResult, error_text
+
+if TYPE_CHECKING:  # asyncio is imported where it runs: only async callers need it
+    import asyncio
+
+    from llmapp.app._execute import Call, Plan
+
+__all__ = ["DEFAULT_RUNNER", "Runner"]
+
+_QUEUED: Final = "queued"
+_RUNNING: Final = "running"
+_ABANDONED: Final = "abandoned"
+
+
+class Runner:
+    """Runs calls for async callers in bounded worker threads, each within a time limit.
+
+    Args:
+        threads: most methods running at once (sync methods, and the reading and
+            validation of every call).
+        per_function: most of those that calls of one function may hold (default:
+            half of ``threads``, at least one).
+        timeout: seconds one call may take, waiting for a thread included; ``None``
+            for no limit.
+
+    Raises:
+        ValueError: a limit that is not a positive number.
+
+    Example::
+
+        runner = Runner(threads=16, timeout=30)
+        result = await app.aexecute(shop, "search", text, runner=runner)
+    """
+
+    def __init__(
+        self, *, threads: int = 32, per_function: int | None = None, timeout: float | None = None
+    ) -> None:
+        if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
+            raise ValueError(f"threads must be a positive integer, not {threads!r}")
+        if per_function is None:
+            per_function = max(1, threads // 2)
+        if isinstance(per_function, bool) or not isinstance(per_function, int) or per_function < 1:
+            raise ValueError(f"per_function must be a positive integer, not {per_function!r}")
+        if timeout is not None and not (
+            isinstance(timeout, (int, float)) and not isinstance(timeout, bool) and timeout > 0
+        ):
+            raise ValueError(f"timeout must be a positive number of seconds, not {timeout!r}")
+        self.threads = threads
+        self.per_function = min(per_function, threads)
+        self.timeout = timeout
+        self._lock = threading.Lock()
+        self._busy = 0
+        self._busy_by: dict[str, int] = {}
+        self._waiting: deque[_Job] = deque()
+        self._jobs: queue.SimpleQueue[_Job] = queue.SimpleQueue()
+        self._idle = 0
+
+    def __repr__(self) -> str:
+        return (
+            f"Runner(threads={self.threads}, per_function={self.per_function}, "
+            f"timeout={self.timeout})"
+        )
+
+    @property
+    def busy(self) -> int:
+        """Threads running a method now (timed-out methods still running included)."""
+        return self._busy
+
+    async def execute(
+        self,
+        plan: Plan,
+        instance: Any,
+        arguments: Any,
+        human: Mapping[str, Any] | None,
+        raise_errors: bool = False,
+    ) -> CallResult:
+        """One call from the model's arguments to its result, off the event loop.
+
+        Raises:
+            ExecutionError: the application is used wrongly (as ``execute`` raises it).
+        """
+        return await self._bounded(
+            plan, lambda: plan.prepare(instance, arguments, human), raise_errors
+        )
+
+    async def run(self, call: Call, raise_errors: bool = False) -> CallResult:
+        """A call already prepared (``app.prepare``), run within the same limits."""
+        return await self._bounded(call.plan, lambda: call, raise_errors)
+
+    async def _bounded(
+        self, plan: Plan, prepare: Callable[[], Call | CallResult], raise_errors: bool
+    ) -> CallResult:
+        if self.timeout is None:
+            return await self._call(plan, prepare, raise_errors)
+        import asyncio
+
+        task = asyncio.ensure_future(self._call(plan, prepare, raise_errors))
+        try:
+            done, _ = await asyncio.wait((task,), timeout=self.timeout)
+        except BaseException:  # the caller was cancelled: so is the call
+            task.cancel()
+            raise
+        if done:
+            return task.result()
+        task.cancel()
+        error = TimeoutError(f"{plan.function.name} did not finish within {self.timeout:g} s")
+        if raise_errors:
+            raise error
+        return CallResult(
+            name=plan.function.name,
+            success=False,
+            error=error,
+            feedback=error_text(error),
+            deprecated=plan.function.deprecated,
+        )
+
+    async def _call(
+        self, plan: Plan, prepare: Callable[[], Call | CallResult], raise_errors: bool
+    ) -> CallResult:
+        name = plan.function.name
+        if plan.method.is_async:
+            prepared = await self._in_thread(name, prepare)
+            if isinstance(prepared, CallResult):
+                return prepared
+            return await _awaited(prepared, prepared.target, raise_errors)
+        outcome = await self._in_thread(name, lambda: _call_here(prepare, raise_errors))
+        if isinstance(outcome, CallResult):
+            return outcome
+        call, awaitable = outcome  # a plain method that returned an awaitable: awaited here
+        return await _awaited(call, lambda *_, **__: awaitable, raise_errors)
+
+    async def _in_thread(self, name: str, work: Callable[[], Any]) -> Any:
+        """``work()`` in one of the runner's threads, once the limits allow it."""
+        import asyncio
+
+        loop = asyncio.get_running_loop()
+        job = _Job(name, work, loop, loop.create_future())
+        with self._lock:
+            start = self._busy < self.threads and self._busy_by.get(name, 0) < self.per_function
+            if start:
+                self._take(job)
+            else:
+                self._waiting.append(job)
+        if start:
+            self._dispatch(job)
+        try:
+            return await job.future
+        except BaseException:  # cancelled (a timeout): a job not yet started never runs
+            with self._lock:
+                if job.state == _QUEUED:
+                    job.state = _ABANDONED
+                    self._waiting.remove(job)
+            raise
+
+    def _take(self, job: _Job) -> None:
+        job.state = _RUNNING
+        self._busy += 1
+        self._busy_by[job.name] = self._busy_by.get(job.name, 0) + 1
+
+    def _dispatch(self, job: _Job) -> None:
+        with self._lock:
+            reuse = self._idle > 0
+            if reuse:
+                self._idle -= 1
+        if not reuse:
+            threading.Thread(target=self._work, name="llmapp worker", daemon=True).start()
+        self._jobs.put(job)
+
+    def _work(self) -> None:
+        while True:
+            job = self._jobs.get()
+            job.settle()
+            with self._lock:
+                self._idle += 1  # before the release, so the next job reuses this thread
+                self._busy -= 1
+                left = self._busy_by[job.name] - 1
+                if left:
+                    self._busy_by[job.name] = left
+                else:
+                    del self._busy_by[job.name]
+                following = self._next()
+            if following is not None:
+                self._dispatch(following)
+
+    def _next(self) -> _Job | None:
+        """The first waiting job the limits now allow (under the lock), taken."""
+        if self._busy >= self.threads:
+            return None
+        for job in self._waiting:
+            if self._busy_by.get(job.name, 0) < self.per_function:
+                self._waiting.remove(job)
+                self._take(job)
+                return job
+        return None
+
+
+class _Job:
+    """One piece of work for a worker thread, and the loop's future that awaits it."""
+
+    __slots__ = ("future", "loop", "name", "state", "work")
+
+    def __init__(
+        self, name: str, work: Callable[[], Any], loop: asyncio.AbstractEventLoop, future: Any
+    ) -> None:
+        self.name = name
+        self.work = work
+        self.loop = loop
+        self.future: asyncio.Future[Any] = future
+        self.state = _QUEUED
+
+    def settle(self) -> None:
+        """Run the work here and hand its outcome to the loop (if it still waits for it)."""
+        if self.future.cancelled():  # timed out between being taken and reaching a thread
+            return
+        try:
+            outcome, failure = self.work(), None
+        except BaseException as error:  # delivered to the awaiting side, which decides
+            outcome, failure = None, error
+        with contextlib.suppress(RuntimeError):  # a closed loop: nobody waits any more
+            self.loop.call_soon_threadsafe(_deliver, self.future, outcome, failure)
+
+
+def _deliver(future: asyncio.Future[Any], outcome: Any, failure: BaseException | None) -> None:
+    if future.done():  # the caller gave up (a timeout) before the method returned
+        return
+    if failure is not None:
+        future.set_exception(failure)
+    else:
+        future.set_result(outcome)
+
+
+def _call_here(
+    prepare: Callable[[], Call | CallResult], raise_errors: bool
+) -> CallResult | tuple[Call, Any]:
+    """In a worker: every step before the call, then the sync method itself."""
+    prepared = prepare()
+    if isinstance(prepared, CallResult):
+        return prepared
+    try:
+        value = prepared.target(*prepared.args, **prepared.kwargs)
+        if inspect.isawaitable(value):
+            return prepared, value
+        value = prepared.materialised(value)
+    except Exception as error:
+        if raise_errors:
+            raise
+        return prepared.raised(error)
+    return prepared.returned(value)
+
+
+async def _awaited(call: Call, start: Callable[..., Any], raise_errors: bool) -> CallResult:
+    """On the loop: an async method (or an awaitable a plain method returned), awaited."""
+    try:
+        value = start(*call.args, **call.kwargs)
+        if inspect.isawaitable(value):
+            value = await value
+        value = call.materialised(value)
+    except Exception as error:
+        if raise_errors:
+            raise
+        return call.raised(error)
+    return call.returned(value)
+
+
+DEFAULT_RUNNER: Final = Runner()
+"""The runner of ``aexecute`` and ``acall_tools`` when none is given."""

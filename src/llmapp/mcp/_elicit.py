@@ -1,0 +1,90 @@
+"""Asking the user, through the client, for human-side values nobody else supplied.
+
+MCP elicitation lets a server ask the user to fill a flat form: an object whose
+properties are strings (with ``format``, length bounds), numbers, integers (with
+bounds), booleans or enums of strings. ``form(function)`` builds that form from the
+function's human-side schema when every human-side property is one of those, and
+``None`` otherwise (such a function cannot be asked for). ``ask`` sends it with the
+SDK's ``session.elicit_form`` and returns the user's answer; the model never sees
+the request or the answer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Final
+
+if TYPE_CHECKING:
+    from llmapp.app import LlmFunction
+
+__all__ = ["Declined", "ask", "form"]
+
+_KEPT: Final = {
+    "string": ("title", "description", "minLength", "maxLength", "format", "default"),
+    "number": ("title", "description", "minimum", "maximum", "default"),
+    "integer": ("title", "description", "minimum", "maximum", "default"),
+    "boolean": ("title", "description", "default"),
+}
+_FORMATS: Final = frozenset({"email", "uri", "date", "date-time"})
+
+
+class Declined(Exception):
+    """The user declined or cancelled the form, or the client cannot show one."""
+
+
+def form(function: LlmFunction, missing: frozenset[str] | None = None) -> dict[str, Any] | None:
+    """The elicitation form for a function's human side (or for the ``missing`` keys of it).
+
+    Returns:
+        A flat object schema MCP elicitation accepts, or ``None`` when a human-side
+        property is not a primitive the form can hold.
+    """
+    separated = function.separated
+    human = separated.human if separated is not None else None
+    if not human:
+        return None
+    properties: dict[str, Any] = human.get("properties") or {}
+    required = [key for key in human.get("required", ()) if missing is None or key in missing]
+    wanted = {k: v for k, v in properties.items() if missing is None or k in missing}
+    fields: dict[str, Any] = {}
+    for key, schema in wanted.items():
+        field = _field(schema, key, function)
+        if field is None:
+            return None
+        fields[key] = field
+    if not fields:
+        return None
+    return {"type": "object", "properties": fields, "required": required}
+
+
+def _field(schema: Mapping[str, Any], key: str, function: LlmFunction) -> dict[str, Any] | None:
+    kind = schema.get("type")
+    if isinstance(schema.get("enum"), list) and all(isinstance(v, str) for v in schema["enum"]):
+        return {"type": "string", "enum": list(schema["enum"]), "title": schema.get("title", key)}
+    if kind not in _KEPT or "$ref" in schema or "anyOf" in schema:
+        return None
+    field = {"type": kind, **{k: schema[k] for k in _KEPT[kind] if k in schema}}
+    if "format" in field and field["format"] not in _FORMATS:
+        del field["format"]
+    field.setdefault("title", key)
+    return field
+
+
+async def ask(context: Any, function: LlmFunction, schema: dict[str, Any]) -> dict[str, Any]:
+    """Ask the user to fill ``schema`` for a call of ``function``; their answer.
+
+    Raises:
+        Declined: the user declined or cancelled, or the client cannot be asked.
+    """
+    session = getattr(context, "session", None)
+    capabilities = getattr(session, "client_capabilities", None)
+    if session is None or getattr(capabilities, "elicitation", None) is None:
+        raise Declined("this client cannot ask its user for values")
+    message = f"{function.name} needs values from you (they are not shown to the model)."
+    try:
+        answer = await session.elicit_form(message, schema, getattr(context, "request_id", None))
+    except Exception as error:  # no back channel (stateless HTTP), a closed connection
+        raise Declined(f"the user could not be asked ({type(error).__name__})") from error
+    if answer.action != "accept" or answer.content is None:
+        raise Declined(f"the user chose {answer.action!r}")
+    return dict(answer.content)

@@ -1,0 +1,174 @@
+"""Methods tagged as MCP prompts and resources, answered through the same call step as tools.
+
+Two docstring tags, read like every ``@tag``:
+
+- ``@tag prompt``: the method is the prompt of its name; its LLM-side parameters are
+  the prompt's arguments (MCP sends them as text: ``"3"`` is repaired to ``3`` where
+  an integer is wanted, as a tool's arguments are). It returns the prompt: a text (one
+  user message), a list of texts, or a list of ``{"role", "content"}`` messages.
+- ``@tag resource URI-TEMPLATE`` (``@tag resource shop://orders/{number}``): the
+  method is a resource template; each ``{name}`` of the template is one of its
+  parameters, read from the requested URI. A template without variables is also
+  listed as a plain resource. It returns the content: a text as is, anything else
+  as JSON.
+
+Such a method is a prompt or a resource, not a tool: the user or the application
+picks it, not the model. Wrong arguments are answered with a JSON-RPC error whose
+message is the same feedback a tool call gets, and the method does not run.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Awaitable, Callable, Mapping
+from typing import TYPE_CHECKING, Any, Final
+from urllib.parse import unquote
+
+from llmapp.mcp._sdk import sdk
+
+if TYPE_CHECKING:
+    from llmapp.app import CallResult, LlmApplication, LlmFunction
+
+__all__ = ["Templates", "is_template"]
+
+PROMPT_TAG: Final = "prompt"
+RESOURCE_TAG: Final = "resource"
+_VARIABLE = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
+_INVALID_PARAMS: Final = -32602
+
+Execute = Callable[[str, Mapping[str, Any], Any], Awaitable["CallResult"]]
+"""``(name, arguments, context) -> CallResult``: the server's own call of a function."""
+
+
+def is_template(function: LlmFunction) -> bool:
+    """The function is a prompt or a resource (so not a tool)."""
+    return PROMPT_TAG in function.tags or _resource_uri(function) is not None
+
+
+def _resource_uri(function: LlmFunction) -> str | None:
+    for tag in function.tags:
+        kind, _, uri = tag.partition(" ")
+        if kind == RESOURCE_TAG and uri.strip():
+            return uri.strip()
+    return None
+
+
+class Templates:
+    """The prompts and resource templates of one application, and their handlers."""
+
+    def __init__(self, app: LlmApplication, execute: Execute) -> None:
+        types = sdk("mcp.types")
+        self.types = types
+        self.execute = execute
+        self.prompts: dict[str, LlmFunction] = {}
+        self.resources: list[tuple[re.Pattern[str], str, LlmFunction]] = []
+        prompts, templates, plain = [], [], []
+        for function in app.functions:
+            uri = _resource_uri(function)
+            if PROMPT_TAG in function.tags:
+                self.prompts[function.name] = function
+                prompts.append(_prompt(types, function))
+            elif uri is not None:
+                self.resources.append((_matcher(uri), uri, function))
+                entry = {"name": function.name, "description": function.description}
+                if _VARIABLE.search(uri):
+                    templates.append(
+                        types.ResourceTemplate(uri_template=uri, mime_type=_mime(function), **entry)
+                    )
+                else:
+                    plain.append(types.Resource(uri=uri, mime_type=_mime(function), **entry))
+        self.prompt_list = types.ListPromptsResult(prompts=prompts)
+        self.template_list = types.ListResourceTemplatesResult(resource_templates=templates)
+        self.resource_list = types.ListResourcesResult(resources=plain)
+
+    def __bool__(self) -> bool:
+        return bool(self.prompts or self.resources)
+
+    async def list_prompts(self, context: Any, params: Any) -> Any:
+        return self.prompt_list
+
+    async def list_resource_templates(self, context: Any, params: Any) -> Any:
+        return self.template_list
+
+    async def list_resources(self, context: Any, params: Any) -> Any:
+        return self.resource_list
+
+    async def get_prompt(self, context: Any, params: Any) -> Any:
+        function = self.prompts.get(params.name)
+        if function is None:
+            raise _error(f"no prompt named {params.name!r}: {sorted(self.prompts)}")
+        result = await self._call(context, function, dict(params.arguments or {}))
+        return self.types.GetPromptResult(
+            description=function.description, messages=_messages(self.types, result.value)
+        )
+
+    async def read_resource(self, context: Any, params: Any) -> Any:
+        uri = str(params.uri)
+        for matcher, _, function in self.resources:
+            found = matcher.fullmatch(uri)
+            if found is not None:
+                variables = {key: unquote(value) for key, value in found.groupdict().items()}
+                result = await self._call(context, function, variables)
+                value = result.value
+                text = value if isinstance(value, str) else json.dumps(result.data)
+                contents = self.types.TextResourceContents(
+                    uri=uri, text=text, mime_type=_mime(function)
+                )
+                return self.types.ReadResourceResult(contents=[contents])
+        raise _error(f"no resource matches {uri[:200]!r}")
+
+    async def _call(
+        self, context: Any, function: LlmFunction, arguments: dict[str, Any]
+    ) -> CallResult:
+        result: CallResult = await self.execute(function.name, arguments, context)
+        if not result.success:
+            raise _error(result.message())
+        return result
+
+
+def _prompt(types: Any, function: LlmFunction) -> Any:
+    schema = function.separated.llm if function.separated is not None else function.parameters
+    required = set(schema.get("required", ()))
+    arguments = [
+        types.PromptArgument(
+            name=name, description=field.get("description"), required=name in required
+        )
+        for name, field in (schema.get("properties") or {}).items()
+    ]
+    return types.Prompt(name=function.name, description=function.description, arguments=arguments)
+
+
+def _messages(types: Any, value: Any) -> list[Any]:
+    items = value if isinstance(value, list) else [value]
+    messages = []
+    for item in items:
+        role, content = "user", item
+        if isinstance(item, Mapping):
+            role, content = item.get("role", "user"), item.get("content", "")
+        text = content if isinstance(content, str) else json.dumps(content, default=str)
+        messages.append(
+            types.PromptMessage(role=role, content=types.TextContent(type="text", text=text))
+        )
+    return messages
+
+
+def _matcher(uri: str) -> re.Pattern[str]:
+    parts, last = [], 0
+    for variable in _VARIABLE.finditer(uri):
+        parts.append(re.escape(uri[last : variable.start()]))
+        parts.append(f"(?P<{variable[1]}>[^/?#]+)")
+        last = variable.end()
+    parts.append(re.escape(uri[last:]))
+    return re.compile("".join(parts))
+
+
+def _mime(function: LlmFunction) -> str:
+    output = function.output or {}
+    return "text/plain" if output.get("type") == "string" else "application/json"
+
+
+def _error(message: str) -> Exception:
+    exceptions = sdk("mcp.shared.exceptions")
+    error: Exception = exceptions.MCPError(_INVALID_PARAMS, message)
+    return error

@@ -1,0 +1,134 @@
+"""Running a server until it is stopped: over stdio, or streamable HTTP on uvicorn.
+
+``serve`` says on stderr what it serves and where (the ``llmapp.mcp`` logger, which it
+points at stderr unless told not to), and ends quietly: Ctrl-C, SIGTERM, the client
+closing stdin or the pipe breaking under stdout end the process without a traceback.
+
+Over stdio, ``serve`` reads and writes the wire on the event loop's own pipes
+(``_stdio``), not through the SDK's worker threads, where the loop can watch them.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import sys
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from llmapp.mcp._asgi import asgi
+from llmapp.mcp._auth import Auth
+from llmapp.mcp._logging import log_to_stderr, logger
+from llmapp.mcp._sdk import sdk
+from llmapp.mcp._server import Transport, served, server
+from llmapp.mcp._stdio import loop_streams
+
+if TYPE_CHECKING:
+    from llmapp.app import LlmApplication
+
+__all__ = ["quietly", "serve", "url"]
+
+
+def serve(
+    app: LlmApplication | type,
+    target: Any,
+    transport: Transport = "stdio",
+    *,
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    path: str = "/mcp",
+    stateless: bool = False,
+    auth: Auth | None = None,
+    allow_unauthenticated: bool = False,
+    log_level: str | None = "info",
+    **options: Any,
+) -> None:
+    """Run an application as an MCP server until it is stopped.
+
+    Args:
+        app: an ``LlmApplication``, or a class.
+        target: what the calls run on (see ``server``).
+        transport: ``"stdio"`` (the process's stdin and stdout) or ``"streamable-http"``.
+        host: the address to listen on over HTTP (only this machine by default; any
+            other needs ``auth`` or ``allow_unauthenticated``).
+        port: the port to listen on over HTTP.
+        path: the endpoint's path over HTTP.
+        stateless: over HTTP, no sessions and JSON responses (see ``asgi``).
+        auth: over HTTP, bearer-token authentication (see ``Auth``).
+        allow_unauthenticated: serve a non-loopback host without ``auth``.
+        log_level: the ``llmapp`` loggers' level, their records sent to stderr; ``None``
+            leaves logging as the caller set it up.
+        **options: ``name``, ``version``, ``instructions``, ``human``, ``runner``,
+            ``elicit`` (see ``server``).
+
+    Raises:
+        ValueError: an unknown transport, or a non-loopback host without auth.
+    """
+    if log_level is not None:
+        log_to_stderr(log_level)
+    if transport == "stdio":
+        built = server(app, target, **options)
+        line = served(built, "over stdio")
+        quietly(lambda: _announced(line, functools.partial(_stdio, built)))
+    elif transport == "streamable-http":
+        mounted = asgi(
+            app,
+            target,
+            path=path,
+            stateless=stateless,
+            host=host,
+            auth=auth,
+            allow_unauthenticated=allow_unauthenticated,
+            **options,
+        )
+        mode = ", stateless, JSON responses" if stateless else ""
+        secured = ", bearer auth" if auth is not None else ""
+        where = f"over streamable-http at {url(host, port, path)}{mode}{secured}"
+        line = served(mounted.server, where)
+        quietly(lambda: _announced(line, functools.partial(_uvicorn, mounted, host, port)))
+    else:
+        raise ValueError(f"transport must be 'stdio' or 'streamable-http', not {transport!r}")
+
+
+def quietly(run: Callable[[], Any]) -> None:
+    """Run until stopped; Ctrl-C and a broken or closed pipe end it without a traceback."""
+    try:
+        run()
+    except KeyboardInterrupt:
+        pass
+    except BaseException as error:
+        if not _pipe_closed(error):
+            raise
+        # stdout is gone: point it at the null device so the exit's flush cannot fail again
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+
+
+def _pipe_closed(error: BaseException) -> bool:
+    if isinstance(error, (BrokenPipeError, ConnectionResetError)):
+        return True
+    nested: Any = getattr(error, "exceptions", None)  # an exception group from a task group
+    return bool(nested) and all(_pipe_closed(inner) for inner in nested)
+
+
+def _announced(line: str, run: Callable[[], Any]) -> None:
+    logger.info("%s", line)
+    sdk("anyio").run(run)
+
+
+async def _stdio(built: Any) -> None:
+    stdio = sdk("mcp.server.stdio")
+    async with loop_streams() as streams, stdio.stdio_server(*streams or ()) as (read, write):
+        await built.run(read, write, built.create_initialization_options())
+
+
+async def _uvicorn(mounted: Any, host: str, port: int) -> None:
+    uvicorn = sdk("uvicorn")
+    config = uvicorn.Config(mounted, host=host, port=port, log_level="warning")
+    await uvicorn.Server(config).serve()
+
+
+def url(host: str, port: int, path: str) -> str:
+    """The URL clients reach an HTTP server at."""
+    shown = f"[{host}]" if ":" in host else host
+    return f"http://{shown}:{port}{path}"
