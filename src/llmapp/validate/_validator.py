@@ -12,7 +12,7 @@ from typing import Any
 from .._errors import BuildProblem
 from .._source import register
 from ._codegen import Generator
-from ._patterns import Matcher, explain_timeouts, forget_timeouts
+from ._patterns import Matcher, PatternBudget, explain_timeouts, forget_timeouts
 from ._result import Validation, ValidationFailure, ValidationIssue, ValidationSuccess
 from ._runtime import DepthExceeded
 from ._schema_depth import MAX_SCHEMA_DEPTH, depth_problem
@@ -50,6 +50,7 @@ class Validator:
         "_expected",
         "_failed",
         "_generator",
+        "_guarded",
         "_namespace",
         "_searches",
         "_source",
@@ -74,6 +75,7 @@ class Validator:
         self._expected: str | None = None
         self._failed = generator.failed if generator.recursive else None
         self._searches = True  # whether the code searches patterns: known with the walker
+        self._guarded = self._failed is not None or _budgeted(namespace)
 
     @property
     def source(self) -> str:
@@ -82,19 +84,30 @@ class Validator:
         return self._source
 
     def __call__(self, value: object) -> Validation:
-        """Validate ``value``: the checker, and the walker for a value it refused.
-
-        The values recursive checkers refused (``_runtime.FailedValues``) are forgotten
-        first, so every id noted during the walk is a value of this very input.
-        """
-        if self._failed is not None:
-            self._failed.ids.clear()  # deep only steers walks, which stay right whatever it holds
+        """Validate ``value``: the checker, and the walker for a value it refused."""
+        if self._guarded:
+            return self._guarded_call(value)
         try:
             if self._check(value, 0):
                 return ValidationSuccess(value)
         except Exception:
             pass  # DepthExceeded, RecursionError or a hostile object: the walker explains
         return self._failure(value)
+
+    def _guarded_call(self, value: object) -> Validation:
+        """``__call__`` for code that keeps state across one call: the values recursive
+        checkers refused (``_runtime.FailedValues``) are forgotten first, so every id
+        noted during the walk is a value of this very input; and the searches that may
+        backtrack share one ``PatternBudget`` over the checker and the walker."""
+        if self._failed is not None:
+            self._failed.ids.clear()  # deep only steers walks, which stay right whatever it holds
+        with PatternBudget():
+            try:
+                if self._check(value, 0):
+                    return ValidationSuccess(value)
+            except Exception:
+                pass  # DepthExceeded, RecursionError or a hostile object: the walker explains
+            return self._failure(value)
 
     def _failure(self, value: object) -> ValidationFailure:
         """The failure for a value the checker refused (or could not judge): every issue."""
@@ -115,6 +128,12 @@ class Validator:
 
     def is_valid(self, value: object) -> bool:
         """True when ``value`` matches the schema; the fast path, no issues built."""
+        if self._guarded:
+            with PatternBudget():
+                return self._checks(value)
+        return self._checks(value)
+
+    def _checks(self, value: object) -> bool:
         try:
             return self._check(value, 0)
         except Exception:
@@ -147,6 +166,7 @@ class Validator:
             self._expected = generator.root_expected()
             # Only a pattern search can give up on a text: without one, nothing to note.
             self._searches = any(isinstance(value, Matcher) for value in namespace.values())
+            self._guarded = self._failed is not None or _budgeted(namespace)
             written: Walker = namespace[name]
             self._walk = written
             self._generator = None
@@ -172,6 +192,12 @@ class Validator:
 
     def __repr__(self) -> str:
         return f"<Validator {self.filename}>"
+
+
+def _budgeted(namespace: Mapping[str, Any]) -> bool:
+    """Whether the code searches a pattern that may run on the time-limited engine
+    (RE2's patterns too: a text with a lone surrogate goes there)."""
+    return any(isinstance(value, Matcher) and value.engine != "re" for value in namespace.values())
 
 
 def _register(schema: Mapping[str, Any] | bool, source: str) -> str:
