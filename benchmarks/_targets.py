@@ -14,8 +14,10 @@ Row = list[str]
 _LLMAPP = "llmapp validator(schema)"
 
 
-def _times(results: dict[str, Any], peer: str) -> dict[str, float | None]:
-    for row in results.get("validation", {}).get("python_data", []):
+def _times(
+    results: dict[str, Any], peer: str, table: str = "python_data"
+) -> dict[str, float | None]:
+    for row in results.get("validation", {}).get(table, []):
         if row["peer"] == peer:
             times: dict[str, float | None] = row["us"]
             return times
@@ -23,10 +25,13 @@ def _times(results: dict[str, Any], peer: str) -> dict[str, float | None]:
 
 
 def _worst_ratio(
-    results: dict[str, Any], peer: str, labels: Iterable[str] | None = None
+    results: dict[str, Any],
+    peer: str,
+    labels: Iterable[str] | None = None,
+    table: str = "python_data",
 ) -> tuple[float | None, str]:
     """The largest llmapp ÷ peer time ratio over the given rows, and the row it occurred on."""
-    ours, theirs = _times(results, _LLMAPP), _times(results, peer)
+    ours, theirs = _times(results, _LLMAPP, table), _times(results, peer, table)
     worst: tuple[float | None, str] = (None, "")
     for label in labels if labels is not None else ours:
         if ours.get(label) is None or not theirs.get(label):
@@ -85,6 +90,14 @@ def _validation_rows(results: dict[str, Any]) -> list[Row]:
         else:
             measured = f"worst {worst:.3f}x ({label})"
         rows.append([target, measured, _verdict(worst, worst is not None and worst <= limit)])
+    worst, label = _worst_ratio(results, "pydantic strict+forbid", table="formats")
+    rows.append(
+        [
+            "validation <= 1.0x pydantic strict+forbid on the pattern, format and datetime rows",
+            NA if worst is None else f"worst {worst:.3f}x ({label})",
+            _verdict(worst, worst is not None and worst <= 1.0),
+        ]
+    )
     return [*rows, *_speedups(results, "jsonschema iter_errors")]
 
 
