@@ -174,10 +174,40 @@ def _memory_rows(results: dict[str, Any]) -> list[Row]:
     return [["peak RSS, 1,000-method class", measured, "info"]]
 
 
+# Measured with ``python -m benchmarks.memory --against`` a checkout of be8e0e1 (before
+# issue 22): the document's validators grew RSS by 381 MiB there.
+_DOCUMENT_BEFORE_MIB = 381.0
+
+
+def _validator_memory_rows(results: dict[str, Any]) -> list[Row]:
+    if "memory" not in results:
+        return []
+    distinct, doc = results["memory"]["distinct"], results["memory"]["document"]
+    held, after, grown = distinct.get("held_512_mib"), distinct.get("after_mib"), doc.get("mib")
+    return [
+        [
+            "10,000 distinct validators compiled and dropped: growth <= what 512 cached hold",
+            f"{fmt(after)} MiB after, {fmt(held)} MiB held by 512",
+            _verdict(after, after is not None and held is not None and after <= held),
+        ],
+        [
+            "1,000-operation document, every validator compiled: >= 3x smaller than before",
+            f"{fmt(grown)} MiB ({_DOCUMENT_BEFORE_MIB:.0f} MiB before)",
+            _verdict(grown, grown is not None and grown * 3 <= _DOCUMENT_BEFORE_MIB),
+        ],
+    ]
+
+
 def targets(results: dict[str, Any]) -> list[Row]:
     """(target, measured, holds) rows for every section that ran."""
     rows: list[Row] = []
-    for section in (_validation_rows, _build_rows, _import_rows, _memory_rows):
+    for section in (
+        _validation_rows,
+        _build_rows,
+        _import_rows,
+        _memory_rows,
+        _validator_memory_rows,
+    ):
         try:
             rows += section(results)
         except (
