@@ -351,6 +351,8 @@ def is_date_time(text: str) -> bool:
     """RFC 3339 date-time: an offset is required."""
     if _read(text, datetime.fromisoformat, 11, True):
         return True
+    if len(text) < 20 or text[10] not in "Tt":
+        return False  # the grammar's shortest date-time, its T: refused without it
     match = _regex(_DATE_TIME).match(text)
     if match is None:
         return False
@@ -364,6 +366,8 @@ def is_date_time_local(text: str) -> bool:
     """RFC 3339 date-time without an offset (OpenAPI registry ``date-time-local``)."""
     if _read(text, datetime.fromisoformat, 11, False):
         return True
+    if len(text) < 19 or text[10] not in "Tt":
+        return False
     match = _regex(_DATE_TIME_LOCAL).match(text)
     if match is None:
         return False
