@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import heapq
 import itertools
 import json
 import linecache
@@ -36,6 +37,10 @@ _cache: OrderedDict[str, Validator] = OrderedDict()
 _lock = threading.Lock()
 _walker_lock = threading.RLock()  # a walker may compile the walkers of shared definitions
 _serial = itertools.count(1)
+_free_serials: list[int] = []
+"""Serials of collected validators, taken again first (a heap): CPython keeps every
+distinct file name ``compile`` was given for good, so names are reused, not new each time."""
+_serial_lock = threading.Lock()
 _shared: weakref.WeakValueDictionary[str, Validator] = weakref.WeakValueDictionary()
 """Shared definitions (``_shared``) by max depth and closure key, while a validator uses them."""
 _shared_lock = threading.RLock()  # compiling one looks up the ones it reaches
@@ -93,8 +98,9 @@ class Validator:
         source, check = generator.checker()
         self.schema = schema
         self.max_depth = max_depth
-        self.filename = _register(schema, source)
-        weakref.finalize(self, linecache.cache.pop, self.filename, None)
+        serial = _take_serial()
+        self.filename = _register(schema, source, serial)
+        weakref.finalize(self, _release, self.filename, serial)
         self._stems = generator.functions.stems
         self._source = source
         self._namespace = namespace = dict(generator.emitter.globals)
@@ -321,11 +327,23 @@ def _shared_validator(key: str, schema: dict[str, Any], max_depth: int) -> Valid
         return found
 
 
-def _register(schema: Mapping[str, Any] | bool, source: str) -> str:
+def _take_serial() -> int:
+    with _serial_lock:
+        return heapq.heappop(_free_serials) if _free_serials else next(_serial)
+
+
+def _release(filename: str, serial: int) -> None:
+    """A validator was collected: its source leaves ``linecache``, its serial is free."""
+    linecache.cache.pop(filename, None)
+    with _serial_lock:
+        heapq.heappush(_free_serials, serial)
+
+
+def _register(schema: Mapping[str, Any] | bool, source: str, serial: int) -> str:
     """Put the source in ``linecache`` under a readable name, for tracebacks and pdb."""
     title = schema.get("title") if isinstance(schema, Mapping) else None
     label = "".join(c for c in str(title)[:40] if c.isalnum() or c in "_-") if title else ""
-    filename = f"<llmapp-validator-{next(_serial)}{'-' + label if label else ''}>"
+    filename = f"<llmapp-validator-{serial}{'-' + label if label else ''}>"
     register(filename, source)
     return filename
 
