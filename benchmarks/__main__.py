@@ -1,4 +1,4 @@
-"""``python -m benchmarks [--quick] [--json out.json] [--only validation,build,import,scale]``.
+"""``python -m benchmarks [--quick] [--json out.json] [--only validation,build,import,scale,memory]``.
 
 Runs every benchmark side by side in one run, prints markdown tables of medians
 and ratios, then the targets with whether each holds. Installs nothing: a peer
@@ -20,7 +20,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from benchmarks import build, imports, scale, validation
+from benchmarks import build, imports, memory, scale, validation
 from benchmarks._report import table
 from benchmarks._targets import targets
 from benchmarks._timing import ROOT, Settings
@@ -30,6 +30,7 @@ SECTIONS = {
     "build": build.run,
     "import": imports.run,
     "scale": scale.run,
+    "memory": memory.run,
 }
 _DISTRIBUTIONS = [
     "llmapp",

@@ -14,8 +14,10 @@ Row = list[str]
 _LLMAPP = "llmapp validator(schema)"
 
 
-def _times(results: dict[str, Any], peer: str) -> dict[str, float | None]:
-    for row in results.get("validation", {}).get("python_data", []):
+def _times(
+    results: dict[str, Any], peer: str, table: str = "python_data"
+) -> dict[str, float | None]:
+    for row in results.get("validation", {}).get(table, []):
         if row["peer"] == peer:
             times: dict[str, float | None] = row["us"]
             return times
@@ -23,10 +25,13 @@ def _times(results: dict[str, Any], peer: str) -> dict[str, float | None]:
 
 
 def _worst_ratio(
-    results: dict[str, Any], peer: str, labels: Iterable[str] | None = None
+    results: dict[str, Any],
+    peer: str,
+    labels: Iterable[str] | None = None,
+    table: str = "python_data",
 ) -> tuple[float | None, str]:
     """The largest llmapp ÷ peer time ratio over the given rows, and the row it occurred on."""
-    ours, theirs = _times(results, _LLMAPP), _times(results, peer)
+    ours, theirs = _times(results, _LLMAPP, table), _times(results, peer, table)
     worst: tuple[float | None, str] = (None, "")
     for label in labels if labels is not None else ours:
         if ours.get(label) is None or not theirs.get(label):
@@ -85,6 +90,14 @@ def _validation_rows(results: dict[str, Any]) -> list[Row]:
         else:
             measured = f"worst {worst:.3f}x ({label})"
         rows.append([target, measured, _verdict(worst, worst is not None and worst <= limit)])
+    worst, label = _worst_ratio(results, "pydantic strict+forbid", table="formats")
+    rows.append(
+        [
+            "validation <= 1.0x pydantic strict+forbid on the pattern, format and datetime rows",
+            NA if worst is None else f"worst {worst:.3f}x ({label})",
+            _verdict(worst, worst is not None and worst <= 1.0),
+        ]
+    )
     return [*rows, *_speedups(results, "jsonschema iter_errors")]
 
 
@@ -161,10 +174,40 @@ def _memory_rows(results: dict[str, Any]) -> list[Row]:
     return [["peak RSS, 1,000-method class", measured, "info"]]
 
 
+# Measured with ``python -m benchmarks.memory --against`` a checkout of be8e0e1 (before
+# issue 22): the document's validators grew RSS by 381 MiB there.
+_DOCUMENT_BEFORE_MIB = 381.0
+
+
+def _validator_memory_rows(results: dict[str, Any]) -> list[Row]:
+    if "memory" not in results:
+        return []
+    distinct, doc = results["memory"]["distinct"], results["memory"]["document"]
+    held, after, grown = distinct.get("held_512_mib"), distinct.get("after_mib"), doc.get("mib")
+    return [
+        [
+            "10,000 distinct validators compiled and dropped: growth <= what 512 cached hold",
+            f"{fmt(after)} MiB after, {fmt(held)} MiB held by 512",
+            _verdict(after, after is not None and held is not None and after <= held),
+        ],
+        [
+            "1,000-operation document, every validator compiled: >= 3x smaller than before",
+            f"{fmt(grown)} MiB ({_DOCUMENT_BEFORE_MIB:.0f} MiB before)",
+            _verdict(grown, grown is not None and grown * 3 <= _DOCUMENT_BEFORE_MIB),
+        ],
+    ]
+
+
 def targets(results: dict[str, Any]) -> list[Row]:
     """(target, measured, holds) rows for every section that ran."""
     rows: list[Row] = []
-    for section in (_validation_rows, _build_rows, _import_rows, _memory_rows):
+    for section in (
+        _validation_rows,
+        _build_rows,
+        _import_rows,
+        _memory_rows,
+        _validator_memory_rows,
+    ):
         try:
             rows += section(results)
         except (

@@ -1,7 +1,10 @@
 """The validation payloads: types S/M/L, a valid and a 3-mistake instance of each.
 
 S is a search call (3 fields), M an order (a customer and 10 items), L a recursive
-tree of 200 nodes. Each size is both a ``TypedDict`` (what pydantic validates) and
+tree of 200 nodes. ``format_payloads()`` add what real tools carry: P a shipment with
+two patterns (11 matches per call) and a date-time, F a contact with the formats
+email, uuid and date-time; pydantic validates them strict (the model's strings for a
+``UUID`` or a ``datetime`` are read as JSON would be) with extra keys forbidden. Each size is both a ``TypedDict`` (what pydantic validates) and
 a method of ``Targets`` whose parameters are the same fields (what
 ``llmapp.application`` turns into a parameters schema), so every peer checks the
 same rules: the same bounds, enums, nullability, and no extra keys.
@@ -13,11 +16,15 @@ mode would accept ``"3"`` for an integer, so no such mistake is used).
 from __future__ import annotations
 
 import copy
+import uuid
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Annotated, Any, Literal
 
 from annotated_types import Ge, Gt, Le, MaxLen, MinLen
 from typing_extensions import TypedDict
+
+from llmapp.markers import Email, Pattern
 
 __all__ = [
     "PAYLOADS",
@@ -29,6 +36,7 @@ __all__ = [
     "Search",
     "Targets",
     "Tree",
+    "format_payloads",
     "order_with_items",
 ]
 
@@ -78,6 +86,14 @@ class Tree(TypedDict):
 for _typed_dict in (Search, Customer, Item, Order, Node, Tree):
     _typed_dict.__pydantic_config__ = _FORBID_EXTRA  # type: ignore[attr-defined]
 
+ORDER_ID = r"^ORD-\d{4}-\d{6}$"
+SKU = r"^SKU-\d{5}$"
+
+
+class Line(TypedDict):
+    sku: Annotated[str, Pattern(SKU)]
+    quantity: Annotated[int, Ge(1), Le(1000)]
+
 
 class Targets:
     """The same fields as methods, for ``llmapp.application``."""
@@ -97,6 +113,21 @@ class Targets:
 
     def save_tree(self, root: Node) -> None:
         """Save a tree."""
+
+    def ship(
+        self, id: Annotated[str, Pattern(ORDER_ID)], created_at: datetime, lines: list[Line]
+    ) -> None:
+        """Ship an order."""
+
+    def save_contact(
+        self,
+        id: uuid.UUID,
+        name: Annotated[str, MinLen(1), MaxLen(80)],
+        email: Email,
+        created_at: datetime,
+        updated_at: datetime,
+    ) -> None:
+        """Save a contact."""
 
 
 def _search() -> dict[str, Any]:
@@ -170,11 +201,42 @@ def _invalid_tree() -> dict[str, Any]:
     return data
 
 
+def _shipment() -> dict[str, Any]:
+    lines = [{"sku": f"SKU-{i:05d}", "quantity": 1 + i % 7} for i in range(10)]
+    return {"id": "ORD-2024-000123", "created_at": "2024-05-01T12:30:00Z", "lines": lines}
+
+
+def _invalid_shipment() -> dict[str, Any]:
+    data = _shipment()
+    data["id"] = "ORD-24-123"  # does not match the pattern
+    data["lines"][3]["sku"] = "SKU-12"  # does not match the pattern
+    data["created_at"] = "2024-05-01 noon"  # not a date-time
+    return data
+
+
+def _contact() -> dict[str, Any]:
+    return {
+        "id": "5f0c6f4e-8e1b-4d5e-9a53-2b3c4d5e6f70",
+        "name": "Ada Lovelace",
+        "email": "ada@example.com",
+        "created_at": "2024-05-01T12:30:00.123456+02:00",
+        "updated_at": "2024-06-01T08:00:00Z",
+    }
+
+
+def _invalid_contact() -> dict[str, Any]:
+    data = _contact()
+    data["id"] = "5f0c6f4e-8e1b"  # not a uuid
+    data["email"] = "ada.example.com"  # not an email
+    data["updated_at"] = "2024-06-31T08:00:00Z"  # no 31st of June
+    return data
+
+
 @dataclass(frozen=True)
 class Payload:
     """One row of the validation table."""
 
-    size: str  # "S" | "M" | "L"
+    size: str  # "S" | "M" | "L" | "P" | "F"
     valid: bool
     type: Any  # the TypedDict pydantic validates
     method: str  # the Targets method whose parameters are the same fields
@@ -197,3 +259,16 @@ PAYLOADS: list[Payload] = [
     Payload("L", False, Tree, "save_tree", _invalid_tree()),
 ]
 """Every validation row, in table order; invalid rows carry exactly 3 mistakes."""
+
+
+def format_payloads() -> list[Payload]:
+    """The pattern, format and datetime rows (pydantic's types are built on first use)."""
+    from benchmarks._pydantic_formats import PContact as contact
+    from benchmarks._pydantic_formats import PShipment as shipment
+
+    return [
+        Payload("P", True, shipment, "ship", _shipment()),
+        Payload("P", False, shipment, "ship", _invalid_shipment()),
+        Payload("F", True, contact, "save_contact", _contact()),
+        Payload("F", False, contact, "save_contact", _invalid_contact()),
+    ]

@@ -20,7 +20,7 @@ from benchmarks import _llmapp
 from benchmarks._report import NA, fmt, fmt_ratio, ratio, table
 from benchmarks._timing import Call, Settings, Unavailable, measure_all
 from benchmarks.handwritten import HANDWRITTEN
-from benchmarks.payloads import PAYLOADS, Payload, Targets
+from benchmarks.payloads import PAYLOADS, Payload, Targets, format_payloads
 
 __all__ = ["run"]
 
@@ -79,7 +79,7 @@ def schemas() -> tuple[dict[str, dict[str, Any]], str]:
 
     found = {
         payload.method: _strip_titles(TypeAdapter(payload.type).json_schema())
-        for payload in PAYLOADS
+        for payload in [*PAYLOADS, *format_payloads()]
     }
     return found, f"pydantic TypeAdapter(...).json_schema(), titles removed (llmapp: {reason})"
 
@@ -246,6 +246,14 @@ def _msgspec_json(payload: Payload, schema: dict[str, Any]) -> Check:
     return _raising(decoder.decode, msgspec.ValidationError)
 
 
+FORMAT_PEERS = [
+    peer for peer in PEERS if not peer.name.startswith(("hand-written", "msgspec", "pydantic"))
+]
+FORMAT_PEERS.insert(
+    3, Peer("pydantic strict+forbid", _pydantic, "+ errors(); EmailStr, UUID, datetime")
+)
+"""The peers of the pattern and format rows (no hand-written or msgspec types for them)."""
+
 END_TO_END = [
     Peer("llmapp parse + validator", _llmapp_parse, "lenient parse", raw_text=True),
     Peer("json.loads + llmapp validator", _json_llmapp, "stdlib parse", raw_text=True),
@@ -259,11 +267,14 @@ END_TO_END = [
 
 
 def _measure(
-    peers: list[Peer], schema_of: dict[str, dict[str, Any]], settings: Settings
+    peers: list[Peer],
+    schema_of: dict[str, dict[str, Any]],
+    settings: Settings,
+    payloads: list[Payload] = PAYLOADS,
 ) -> list[Row]:
     """Every peer on every payload; the peers of one payload are timed interleaved."""
     rows = [Row(peer.name, peer.note) for peer in peers]
-    for payload in PAYLOADS:
+    for payload in payloads:
         checks: dict[str, Call] = {}
         for peer, row in zip(peers, rows, strict=True):
             if row.unavailable:
@@ -286,12 +297,12 @@ def _measure(
     for row in rows:
         if row.unavailable:
             row.us = dict.fromkeys(row.us, None)
-            row.errors = dict.fromkeys((p.label for p in PAYLOADS), None)
+            row.errors = dict.fromkeys((p.label for p in payloads), None)
     return rows
 
 
-def _section(rows: list[Row], title: str) -> str:
-    labels = [payload.label for payload in PAYLOADS]
+def _section(rows: list[Row], title: str, payloads: list[Payload] = PAYLOADS) -> str:
+    labels = [payload.label for payload in payloads]
     base = rows[0].us
     times = [[row.peer, row.note, *(fmt(row.us[label]) for label in labels)] for row in rows]
     ratios = [
@@ -327,12 +338,20 @@ def run(settings: Settings) -> tuple[str, dict[str, Any]]:
     """Measure every peer on every payload; returns (markdown, JSON-ready results)."""
     schema_of, source = schemas()
     in_memory = _measure(PEERS, schema_of, settings)
+    try:
+        extra = format_payloads()
+    except ImportError:  # pydantic (or its email-validator) is not installed
+        extra = []
+    formats = _measure(FORMAT_PEERS, schema_of, settings, extra) if extra else []
     from_text = _measure(END_TO_END, schema_of, settings)
     text = "\n\n".join(
         [
             "## 1. Validation",
             f"Schema for the JSON-schema validators: {source}.",
             _section(in_memory, "Python data (already parsed)"),
+            _section(formats, "Patterns, formats and datetimes (Python data)", extra)
+            if extra
+            else "",
             _section(from_text, "End to end from the model's raw JSON text (parse + validate)"),
         ]
     )
@@ -341,6 +360,7 @@ def run(settings: Settings) -> tuple[str, dict[str, Any]]:
         "schemas": schema_of,
         "payloads": [payload.label for payload in PAYLOADS],
         "python_data": [row.__dict__ for row in in_memory],
+        "formats": [row.__dict__ for row in formats],
         "raw_text": [row.__dict__ for row in from_text],
     }
     return text, results

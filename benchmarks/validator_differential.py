@@ -44,6 +44,7 @@ FORMAT_FILES = ("llmapp/_scalar_types.py", "llmapp/_iso8601.py", "llmapp/validat
 """The format checks: the scalar-type table and what the validator adds to it."""
 FORMAT_ENGINE = {
     "llmapp/validate/_ecma.py": "llmapp/validate/_ecma.py",
+    "llmapp/validate/_linear.py": "llmapp/validate/_linear.py",
     "llmapp/validate/_patterns.py": "llmapp/validate/_formats_patterns.py",
 }
 """What ``format: "regex"`` runs on (``_formats`` asks ``_patterns.is_pattern``), copied

@@ -8,7 +8,12 @@ Three kinds of function, for three jobs:
   belongs to (a date must not pass for a date-time);
 - ``is_*`` are the JSON Schema format checks (RFC 3339 ``date-time``, ``date``,
   ``time``, ``duration``, and the OpenAPI format registry's ``date-time-local`` and
-  ``time-local``, the same without an offset).
+  ``time-local``, the same without an offset). The usual text is accepted by
+  ``fromisoformat`` and a few tests of its shape (``_read``); what that does not accept
+  (a leap second, say) goes the longer way through RFC 3339's grammar and rules, so
+  the verdict is RFC 3339's both ways:
+  ``fromisoformat`` reads ``2024-05-01 12:30`` and ``,5`` fractions, RFC 3339 does
+  not; RFC 3339 reads ``23:59:60Z``, ``fromisoformat`` does not.
 
 Patterns are compiled on first use (``_regex``): this module is read while building
 schemas, which match no text.
@@ -18,8 +23,10 @@ from __future__ import annotations
 
 import binascii
 import re
+from collections.abc import Callable
 from datetime import date, datetime, time, timedelta, timezone
 from functools import cache
+from typing import Any
 
 __all__ = [
     "decode_base64",
@@ -266,14 +273,62 @@ def _leap_second_ok(
     return (int(hour) * 60 + int(minute) - offset) % (24 * 60) == 23 * 60 + 59
 
 
+def _read(text: str, parse: Callable[[str], Any], clock: int, offset: bool) -> bool:
+    """True when ``parse`` (a ``fromisoformat``) reads ``text`` and the text is in RFC
+    3339's shape: a clock at ``clock`` (11 in a date-time, after ``YYYY-MM-DDT``; 0 in a
+    time), with (``offset``) or without an offset. False means "not decided here".
+
+    ``fromisoformat`` checks the ranges (month, day of month, hour, minute, second) and
+    that the digits are digits; the shape left to check is where the two grammars
+    differ: it also reads basic forms (``20240501``, ``123000``), week dates, any
+    separator, missing seconds, ``,`` fractions, ``+05``, ``+0530`` and ``+05:30:15``
+    offsets, minute 60 in an offset and (since 3.12) hour 24.
+    """
+    if len(text) < clock + 8:
+        return False
+    try:
+        value = parse(text)
+    except ValueError:
+        return False
+    if clock and (text[4] != "-" or text[7] != "-" or text[10] not in "Tt"):
+        return False
+    if text[clock + 2] != ":" or text[clock + 5] != ":" or text[clock : clock + 2] == "24":
+        return False
+    end = len(text)
+    if value.tzinfo is not None:
+        last = text[-1]
+        if last == "Z" or last == "z":
+            end -= 1
+        elif text[-3] != ":" or text[-6] not in "+-" or text[-2] > "5":
+            return False
+        else:
+            end -= 6
+    seconds = clock + 8
+    if end != seconds and (end == seconds + 1 or text[seconds] != "."):
+        return False
+    return (value.tzinfo is not None) is offset
+
+
+def _reads(parse: Callable[[str], Any], text: str) -> bool:
+    try:
+        parse(text)
+    except ValueError:
+        return False
+    return True
+
+
 def is_date(text: str) -> bool:
     """RFC 3339 full-date."""
+    if len(text) == 10 and text[4] == "-" and text[7] == "-" and _reads(date.fromisoformat, text):
+        return True
     match = _regex(_DATE).match(text)
     return match is not None and _day_ok(*match.groups())
 
 
 def is_time(text: str) -> bool:
     """RFC 3339 full-time: an offset is required; second 60 only at 23:59 UTC."""
+    if _read(text, time.fromisoformat, 0, True):
+        return True
     match = _regex(_TIME).match(text)
     if match is None:
         return False
@@ -283,6 +338,8 @@ def is_time(text: str) -> bool:
 
 def is_time_local(text: str) -> bool:
     """RFC 3339 partial-time: a time without an offset (OpenAPI registry ``time-local``)."""
+    if _read(text, time.fromisoformat, 0, False):
+        return True
     match = _regex(_TIME_LOCAL).match(text)
     if match is None:
         return False
@@ -292,6 +349,10 @@ def is_time_local(text: str) -> bool:
 
 def is_date_time(text: str) -> bool:
     """RFC 3339 date-time: an offset is required."""
+    if _read(text, datetime.fromisoformat, 11, True):
+        return True
+    if len(text) < 20 or text[10] not in "Tt":
+        return False  # the grammar's shortest date-time, its T: refused without it
     match = _regex(_DATE_TIME).match(text)
     if match is None:
         return False
@@ -303,6 +364,10 @@ def is_date_time(text: str) -> bool:
 
 def is_date_time_local(text: str) -> bool:
     """RFC 3339 date-time without an offset (OpenAPI registry ``date-time-local``)."""
+    if _read(text, datetime.fromisoformat, 11, False):
+        return True
+    if len(text) < 19 or text[10] not in "Tt":
+        return False
     match = _regex(_DATE_TIME_LOCAL).match(text)
     if match is None:
         return False

@@ -67,8 +67,8 @@ def test_the_first_failure_writes_the_walkers() -> None:
     check = Validator(ORDER)
     assert _pairs(check, INVALID) == EXPECTED
     registered = "".join(linecache.getlines(check.filename))
-    assert "def w_root(" in registered and "def w_Item(" in registered
-    assert registered == check.source
+    assert "def w_root(" in registered and "def w_Item(" in check.source
+    assert check.source.startswith(registered)  # then the definitions it shares, if any
     assert _pairs(check, INVALID) == EXPECTED  # the second failure reuses them
 
 
@@ -77,7 +77,7 @@ def test_source_shows_checkers_and_walkers_before_any_failure() -> None:
     source = check.source
     assert source.index("def c_root(") < source.index("def w_root(")
     assert "def c_Item(" in source and "def w_Item(" in source
-    assert "".join(linecache.getlines(check.filename)) == source
+    assert source.startswith("".join(linecache.getlines(check.filename)))
     assert _pairs(check, INVALID) == EXPECTED
 
 
@@ -115,7 +115,7 @@ def test_concurrent_first_failures_agree() -> None:
     for thread in threads:
         thread.join()
     assert found == [EXPECTED] * 8
-    assert check.source.count("def w_root(") == 1
+    assert "".join(linecache.getlines(check.filename)).count("def w_root(") == 1
 
 
 def test_a_checker_that_cannot_finish_still_reports() -> None:

@@ -22,11 +22,14 @@ Deliberate semantics: bool is never a number; NaN and infinities are not numbers
 3.0 is an integer; objects are dicts with string keys; arrays are lists or tuples;
 ``contentEncoding: base64`` is asserted.
 
-Bounded cost, for schemas from third parties: patterns are ECMA-262, matched by RE2 in
-linear time, or (lookaround, backreferences) by ``regex`` with a time limit, past which
-the value is reported as "pattern could not be checked in time" (``_patterns``); a
-schema nested more than 100 levels, or chaining more than 500 ``$ref``s, is a
-``SchemaError`` (``_schema_depth``).
+Bounded cost, for schemas from third parties: patterns are ECMA-262, matched by ``re``
+where an analysis of the pattern proves it linear (``_linear``), else by RE2 in linear
+time, or (lookaround, backreferences) by ``regex`` with a time limit per search and a
+budget per call, past which the value is reported as "pattern could not be checked in
+time" or "not checked" (``_patterns``); a schema nested more than 100 levels, or
+chaining more than 500 ``$ref``s, is a ``SchemaError`` (``_schema_depth``). Bounded
+memory: a validator's source leaves ``linecache`` with it, and schemas holding the same
+plain ``$defs`` closure share its compiled functions (``_shared``).
 
 Not supported (the one list; the conformance tests exclude exactly these):
 

@@ -54,6 +54,8 @@ class Analysis:
         self._naming: set[str] = set()
         self.targets: frozenset[str] = frozenset()
         """Pointers of the nodes some ``$ref`` points at."""
+        self.edges: dict[str, set[str]] = {}
+        """Pointer of the root and of each ``$ref`` target -> pointers its refs point at."""
         self.recursive, self.reaching = self._recursion()
 
     @property
@@ -125,6 +127,7 @@ class Analysis:
             edges[node.pointer] = {target.pointer for target in targets}
             direct[node.pointer] = {target.pointer for target in self._in_place_refs(node)}
             todo.extend(targets)
+        self.edges = edges
         self.targets = frozenset(target for found in edges.values() for target in found)
         reached = {pointer: reachable(edges, pointer) for pointer in edges}
         recursive = frozenset(p for p, seen in reached.items() if p in seen)

@@ -43,7 +43,7 @@ from ._analysis import Analysis
 from ._check import CheckWriter
 from ._conditions import Conditions
 from ._expressions import Expressions
-from ._functions import CHECK, WALK, Functions
+from ._functions import CHECK, WALK, Functions, Share
 from ._result import UNDEFINED, ValidationIssue
 from ._schema_error import SchemaError
 from ._walk import WalkWriter
@@ -87,7 +87,7 @@ _RECURSION_COMMENT = (
 class Generator:
     """Writes the checker and walker source for one root schema."""
 
-    def __init__(self, schema: Any, max_depth: int) -> None:
+    def __init__(self, schema: Any, max_depth: int, share: Share | None = None) -> None:
         self.analysis = analysis = Analysis(schema)
         self.emitter = emitter = Emitter()
         emitter.reserve_all(_HELPERS)
@@ -97,7 +97,7 @@ class Generator:
             emitter.reserve("_FAILED", self.failed.ids)
             emitter.reserve("_DEEP", self.failed.deep)
             emitter.reserve("_failed", self.failed.note)
-        self.functions = functions = Functions(emitter)
+        self.functions = functions = Functions(emitter, share)
         conditions = Conditions(emitter, analysis.report)
         expressions = Expressions(analysis, functions, conditions)
         parts = Parts(analysis, functions, expressions, conditions, emitter, max_depth)
@@ -128,13 +128,22 @@ class Generator:
         return self.analysis.expected(self.analysis.root)
 
     def _drain(self) -> str:
-        """Write every queued function; the source written since the last drain."""
+        """Write every queued function; the source written since the last drain, with a
+        comment naming the functions shared with other validators it calls."""
+        shared = dict(self.functions.shared)
         while (queued := self.functions.next()) is not None:
             node, mode = queued
             writer = self._writers[mode]
             writer.function(node, self.functions.name(node, mode))
             self.emitter.line()
-        return self.emitter.take()
+        source = self.emitter.take()
+        new = [name for name in self.functions.shared if name not in shared]
+        if not new:
+            return source
+        lines = "".join(
+            f"#   {name} in {self.functions.shared[name].__code__.co_filename}\n" for name in new
+        )
+        return f"{source}# Shared definitions (compiled once, in the validators named):\n{lines}\n"
 
     def _helpers(self) -> str:
         """A comment naming what each helper of the generated code is."""

@@ -1,15 +1,17 @@
-"""ECMA-262 patterns (JSON Schema's dialect) rewritten for RE2 or for the ``regex`` engine.
+"""ECMA-262 patterns (JSON Schema's dialect) rewritten for RE2, ``regex`` or ``re``.
 
-One translator, two dialects (``LINEAR`` for RE2, ``BACKTRACKING`` for ``regex``) that
-differ only in how they write a code point, the end of the text, a word boundary and the
-categories they know. What ECMA-262 (unicode mode) reads differently is translated:
+One translator, three dialects (``LINEAR`` for RE2, ``BACKTRACKING`` for ``regex``,
+``STDLIB`` for Python's ``re`` compiled with ``re.ASCII``) that differ only in how they
+write a code point, the end of the text, a word boundary and the categories they know.
+What ECMA-262 (unicode mode) reads differently is translated:
 ``\\d``/``\\w``/``\\b`` are ASCII, ``\\s`` has its own set, ``.`` stops at four line
 terminators, ``$`` only matches at the very end, ``\\cX``, ``\\u{...}``, surrogate pairs,
 ``\\p{...}`` general categories, ``(?<name>`` groups and ``[]``/``[^]``. Python-only
 syntax, unknown escapes and script properties raise ``PatternError``; what RE2 cannot
 run (lookaround, backreferences, lone surrogates, the ``C``/``Cn``/``LC`` categories)
-raises ``Unsupported`` in the ``LINEAR`` dialect. The ``*_SYNTAX`` dialects approximate
-every class, for "is this a pattern" checks that never match anything.
+raises ``Unsupported`` in the ``LINEAR`` dialect, as ``\\p{...}`` does in ``STDLIB``.
+The ``*_SYNTAX`` dialects approximate every class, for "is this a pattern" checks that
+never match anything.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ __all__ = [
     "BACKTRACKING_SYNTAX",
     "LINEAR",
     "LINEAR_SYNTAX",
+    "STDLIB",
     "Dialect",
     "PatternError",
     "Unsupported",
@@ -109,6 +112,8 @@ LINEAR = Dialect(
     _re2_code, "\\z", None, _RE2_CATEGORIES, False, "[^\\x{0}-\\x{10ffff}]", native="dDwW"
 )
 BACKTRACKING = Dialect(_python_code, "\\Z", "A-Za-z0-9_", None, True, "(?!)")
+# Python's re has no \\p{...}; with re.ASCII its \\b is ECMA-262's.
+STDLIB = replace(BACKTRACKING, boundary=None, categories=frozenset())
 # Checking that a text is a pattern needs no exact class: the engines' own shorthands
 # keep the compiled program small (a 10 KB pattern of \\S compiles in milliseconds).
 LINEAR_SYNTAX = replace(LINEAR, native="dDwWsS", syntax_only=True)

@@ -2,8 +2,10 @@
 
 A schema node gets one stem (its definition's name, else the end of its pointer);
 its checker is ``c_<stem>``, its walker ``w_<stem>``. Asking for a function's name
-queues it for writing if it is new, so writers simply call what they need. Local
-variables get readable names, unique within the function being written.
+queues it for writing if it is new, so writers simply call what they need, unless
+``share`` gives a compiled function for it (a definition shared with other
+validators, ``_shared``): that becomes a global under the same name. Local variables
+get readable names, unique within the function being written.
 """
 
 from __future__ import annotations
@@ -12,6 +14,8 @@ import builtins
 import keyword
 import re
 from collections import deque
+from collections.abc import Callable
+from typing import Any
 
 from llmapp.jsonschema import Node, name_of
 
@@ -20,6 +24,8 @@ from .._source import Emitter
 __all__ = ["CHECK", "WALK", "Functions"]
 
 CHECK, WALK = "check", "walk"
+Share = Callable[[Node, str], Any]
+"""(node, mode) -> a compiled function other validators share for it, or None."""
 _PREFIXES = {CHECK: "c_", WALK: "w_"}
 _UNSAFE = re.compile(r"[^A-Za-z0-9_]+")
 _RESERVED = frozenset(("v", "p", "e", "d", *dir(builtins), *keyword.kwlist))
@@ -29,23 +35,33 @@ _RESERVED = frozenset(("v", "p", "e", "d", *dir(builtins), *keyword.kwlist))
 class Functions:
     """Names and queue of the generated functions, and the locals of the one being written."""
 
-    def __init__(self, emitter: Emitter) -> None:
+    def __init__(self, emitter: Emitter, share: Share | None = None) -> None:
         self.emitter = emitter
-        self._stems: dict[str, str] = {}
+        self.share = share
+        self.shared: dict[str, Any] = {}
+        """Name -> the shared function bound under it (not written here)."""
+        self.stems: dict[str, str] = {}
+        """Pointer -> the stem of its functions."""
         self._queue: deque[tuple[Node, str]] = deque()
         self._queued: set[tuple[str, str]] = set()
         self._locals: set[str] = set()
 
     def name(self, node: Node, mode: str) -> str:
         """The name of ``node``'s checker or walker (queued for writing if new)."""
-        stem = self._stems.get(node.pointer)
+        stem = self.stems.get(node.pointer)
         if stem is None:
             stem = self.emitter.name(_hint(node))
-            self._stems[node.pointer] = stem
+            self.stems[node.pointer] = stem
+        name = _PREFIXES[mode] + stem
         if (node.pointer, mode) not in self._queued:
             self._queued.add((node.pointer, mode))
-            self._queue.append((node, mode))
-        return _PREFIXES[mode] + stem
+            found = self.share(node, mode) if self.share is not None else None
+            if found is None:
+                self._queue.append((node, mode))
+            else:
+                self.emitter.reserve(name, found)
+                self.shared[name] = found
+        return name
 
     def next(self) -> tuple[Node, str] | None:
         """The next function to write (its node and mode), or None when all are written."""

@@ -5,16 +5,23 @@ validator's and ``coerce``'s alike) calls ``compile_pattern(text)`` and gets a
 ``Matcher``; ``format: "regex"`` asks ``is_pattern(text)``. The cost of one match is
 bounded whatever the pattern and the text:
 
-1. **RE2 first** (``google-re2``): linear in the text, never backtracks. Most patterns
-   go here, including ``^(a+)+$`` that makes a backtracking engine take minutes.
-2. **``regex`` with a time limit** for what RE2 cannot run: lookaround, backreferences,
+1. **Python's ``re``** for patterns it provably matches in linear time (``_linear``:
+   deterministic, no backreference, anchored or short): most schema patterns
+   (``^[A-Z]{3}-\\d+$``), matched on the ``str`` itself. Its ``search`` is ``re``'s own.
+2. **RE2** (``google-re2``) for the other patterns it can run: linear in the text, never
+   backtracks, so ``^(a+)+$`` that makes a backtracking engine take minutes is safe here;
+   its binding reads bytes, so each text is encoded to UTF-8 first.
+3. **``regex`` with a time limit** for what RE2 cannot run: lookaround, backreferences,
    repeat counts over 1,000, the ``C``/``Cn``/``LC`` categories, and texts holding a
    lone surrogate. A search that runs past ``TIME_LIMIT`` seconds counts as *no match*,
    so the value gets an issue, described as ``TIMED_OUT`` ("pattern could not be
-   checked in time"): never a hang, never an exception.
-3. Neither can compile it: ``PatternError``, so the schema is reported at build time.
+   checked in time"): never a hang, never an exception. Within one validation call
+   (a ``PatternBudget``) these searches share ``CALL_BUDGET`` seconds: past it a value
+   is not searched at all and its issue says ``NOT_CHECKED``, so a hundred hostile
+   items cost the budget, not a hundred time limits, and nothing unchecked passes.
+4. None can compile it: ``PatternError``, so the schema is reported at build time.
 
-One translation (``_ecma``) serves both engines, so they read a pattern alike: as
+One translation (``_ecma``) serves every engine, so they read a pattern alike: as
 ECMA-262 does, each with its own Unicode tables for ``\\p{...}``.
 
 Matchers are cached by pattern text, bounded by count and by text size; ``is_pattern``
@@ -26,7 +33,9 @@ memory that grows.
 from __future__ import annotations
 
 import functools
+import re
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any, Generic, TypeVar
@@ -36,17 +45,22 @@ from ._ecma import (
     BACKTRACKING_SYNTAX,
     LINEAR,
     LINEAR_SYNTAX,
+    STDLIB,
     Dialect,
     PatternError,
     Unsupported,
     translate,
 )
+from ._linear import is_linear
 from ._result import ValidationIssue
 
 __all__ = [
+    "CALL_BUDGET",
+    "NOT_CHECKED",
     "TIMED_OUT",
     "TIME_LIMIT",
     "Matcher",
+    "PatternBudget",
     "PatternError",
     "compile_pattern",
     "explain_timeouts",
@@ -57,6 +71,8 @@ __all__ = [
 
 TIME_LIMIT = 0.1
 """Seconds one search may take on the backtracking engine before it counts as no match."""
+CALL_BUDGET = 0.3
+"""Seconds the backtracking engine's searches may take in all, in one ``PatternBudget``."""
 
 
 # --- engines ------------------------------------------------------------------------------
@@ -67,11 +83,14 @@ class Matcher:
 
     Attributes:
         pattern: the ECMA-262 pattern.
-        linear: True when RE2 runs it (linear time), False for the time-limited engine.
+        linear: True when it runs in linear time (``re`` or RE2), False for the
+            time-limited engine.
+        engine: ``"re"``, ``"re2"`` or ``"regex"``.
     """
 
     __slots__ = ("pattern",)
     linear = False
+    engine = "regex"
 
     def __init__(self, pattern: str) -> None:
         self.pattern = pattern
@@ -84,9 +103,22 @@ class Matcher:
         return f"<{type(self).__name__} {self.pattern!r}>"
 
 
+class _StdlibMatcher(Matcher):
+    """``re``'s own ``search`` as the attribute: a match costs one C call, no copy."""
+
+    __slots__ = ("search",)
+    linear = True
+    engine = "re"
+
+    def __init__(self, pattern: str, program: re.Pattern[str]) -> None:
+        super().__init__(pattern)
+        self.search = program.search  # type: ignore[method-assign,assignment]
+
+
 class _LinearMatcher(Matcher):
     __slots__ = ("_fallback", "_match", "_unanchored")
     linear = True
+    engine = "re2"
 
     def __init__(self, pattern: str, program: Any) -> None:
         super().__init__(pattern)
@@ -113,45 +145,76 @@ class _BoundedMatcher(Matcher):
         self._search = program.search
 
     def search(self, text: str) -> object | None:
+        state = _STATE
+        left = state.left
+        if left is not None and left <= 0:
+            state.note(text, NOT_CHECKED)
+            return None  # the call's budget is spent: reported, never passed unchecked
+        started = time.perf_counter()
         try:
-            found: object | None = self._search(text, timeout=TIME_LIMIT)
+            found: object | None = self._search(text, timeout=min(TIME_LIMIT, left or TIME_LIMIT))
         except TimeoutError:
-            timed_out = _TIMEOUTS.ids
-            if len(timed_out) < _MAX_NOTED:
-                timed_out.add(id(text))
-            return None  # "no match": the value is reported, whatever the pattern costs
+            state.note(text, TIMED_OUT)
+            found = None  # "no match": the value is reported, whatever the pattern costs
+        if left is not None:
+            state.left = left - (time.perf_counter() - started)
         return found
 
 
-class _Timeouts(threading.local):
-    """The texts (by id) this thread's searches gave up on since ``forget_timeouts``."""
+class _State(threading.local):
+    """This thread's budget (None outside a ``PatternBudget``) and the texts (by id) its
+    searches gave up on since ``forget_timeouts``, with why."""
 
     def __init__(self) -> None:
-        self.ids: set[int] = set()
+        self.left: float | None = None
+        self.noted: dict[int, str] = {}
+
+    def note(self, text: str, why: str) -> None:
+        if len(self.noted) < _MAX_NOTED:
+            self.noted.setdefault(id(text), why)
 
 
-_TIMEOUTS = _Timeouts()
-_MAX_NOTED = 256  # texts a check gave up on but whose issues no walk explained yet
+_STATE = _State()
+_MAX_NOTED = 4096  # texts a check gave up on but whose issues no walk explained yet
 TIMED_OUT = "pattern could not be checked in time"
 """The description of an issue whose value a pattern search gave up on."""
+NOT_CHECKED = "pattern not checked: the time for patterns in this call ran out"
+"""The description of an issue whose value was not searched, past ``CALL_BUDGET``."""
+
+
+class PatternBudget:
+    """``with PatternBudget():`` one call's time for backtracking searches (``CALL_BUDGET``
+    seconds in all); the outer budget is restored on exit (a nested call has its own)."""
+
+    __slots__ = ("_saved",)
+
+    def __enter__(self) -> None:
+        self._saved = _STATE.left
+        _STATE.left = CALL_BUDGET
+
+    def __exit__(self, *exc_info: object) -> None:
+        _STATE.left = self._saved
 
 
 def forget_timeouts() -> None:
     """Start noting afresh, before a walk (ids noted earlier may be of dead texts)."""
-    _TIMEOUTS.ids.clear()
+    _STATE.noted.clear()
 
 
 def explain_timeouts(issues: list[ValidationIssue]) -> None:
-    """Give ``TIMED_OUT`` as description to each issue (in place) whose string value a
-    search gave up on during the walk: the value may well match, it could not be told."""
-    timed_out = _TIMEOUTS.ids
-    if not timed_out:
+    """Give ``TIMED_OUT`` or ``NOT_CHECKED`` as description to each issue (in place) whose
+    string value a search gave up on, or skipped, during the walk: the value may well
+    match, it could not be told."""
+    noted = _STATE.noted
+    if not noted:
         return
     for index, issue in enumerate(issues):
         value = issue.value
-        if isinstance(value, str) and id(value) in timed_out and issue.description is None:
-            issues[index] = ValidationIssue(issue.path, issue.expected, value, TIMED_OUT)
-    timed_out.clear()
+        if isinstance(value, str) and issue.description is None:
+            why = noted.get(id(value))
+            if why is not None:
+                issues[index] = ValidationIssue(issue.path, issue.expected, value, why)
+    noted.clear()
 
 
 class _Engines:
@@ -208,7 +271,24 @@ def _backtracking(pattern: str) -> Matcher:
     return _BoundedMatcher(pattern, _regex_program(pattern, BACKTRACKING))
 
 
+def _stdlib_program(pattern: str) -> re.Pattern[str] | None:
+    """``re``'s compiled pattern when ``_linear`` shows it runs in linear time, else None."""
+    try:
+        translated = translate(pattern, STDLIB)
+    except Unsupported:
+        return None
+    if not is_linear(translated):
+        return None
+    try:
+        return re.compile(translated, re.ASCII)
+    except (re.error, OverflowError, RecursionError):
+        return None  # a lookbehind of varying width, say: another engine reads it
+
+
 def _compile(pattern: str) -> Matcher:
+    stdlib = _stdlib_program(pattern)
+    if stdlib is not None:
+        return _StdlibMatcher(pattern, stdlib)
     program = _re2_program(pattern, LINEAR)
     if program is not None and program.ok():
         return _LinearMatcher(pattern, program)

@@ -2,21 +2,30 @@
 
 from __future__ import annotations
 
+import hashlib
+import heapq
 import itertools
 import json
+import linecache
 import threading
+import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from llmapp.jsonschema import Node
+
 from .._errors import BuildProblem
 from .._source import register
+from ._analysis import Analysis
 from ._codegen import Generator
-from ._patterns import Matcher, explain_timeouts, forget_timeouts
+from ._functions import CHECK, WALK
+from ._patterns import Matcher, PatternBudget, explain_timeouts, forget_timeouts
 from ._result import Validation, ValidationFailure, ValidationIssue, ValidationSuccess
 from ._runtime import DepthExceeded
 from ._schema_depth import MAX_SCHEMA_DEPTH, depth_problem
 from ._schema_error import SchemaError
+from ._shared import closure
 
 __all__ = ["Validator", "validator"]
 
@@ -26,8 +35,18 @@ Walker = Callable[[Any, str, list[ValidationIssue], int], None]
 _CACHE_SIZE = 512
 _cache: OrderedDict[str, Validator] = OrderedDict()
 _lock = threading.Lock()
-_walker_lock = threading.Lock()
+_walker_lock = threading.RLock()  # a walker may compile the walkers of shared definitions
 _serial = itertools.count(1)
+_free_serials: list[int] = []
+"""Serials of collected validators, taken again first (a heap): CPython keeps every
+distinct file name ``compile`` was given for good, so names are reused, not new each time."""
+_serial_lock = threading.Lock()
+_shared: weakref.WeakValueDictionary[str, Validator] = weakref.WeakValueDictionary()
+"""Shared definitions (``_shared``) by max depth and closure key, while a validator uses them."""
+_shared_lock = threading.RLock()  # compiling one looks up the ones it reaches
+_seen: OrderedDict[str, None] = OrderedDict()
+"""Closure keys written out once already: the second schema holding one shares it."""
+_SEEN_SIZE = 4096
 
 
 class Validator:
@@ -37,7 +56,10 @@ class Validator:
     gives ``ValidationSuccess(value)``, or ``ValidationFailure`` with every issue.
     Building writes and compiles the fast checkers only; the issue walkers are written
     and compiled the first time a value fails (or when ``source`` is read), into the
-    same namespace and under the same ``filename``.
+    same namespace and under the same ``filename``. Definitions whose closure other
+    schemas hold too are compiled once, in a validator of their own, and called from
+    every validator that holds them (``_shared``). The source stays in ``linecache``
+    while the validator lives.
 
     Attributes:
         schema: the schema it was compiled from.
@@ -46,25 +68,40 @@ class Validator:
     """
 
     __slots__ = (
+        "__weakref__",
         "_check",
         "_expected",
         "_failed",
         "_generator",
+        "_guarded",
         "_namespace",
         "_searches",
         "_source",
+        "_stems",
+        "_subs",
         "_walk",
         "filename",
         "max_depth",
         "schema",
     )
 
-    def __init__(self, schema: Mapping[str, Any] | bool, *, max_depth: int = 512) -> None:
+    def __init__(
+        self, schema: Mapping[str, Any] | bool, *, max_depth: int = 512, shares: str | None = None
+    ) -> None:
+        self._subs: list[Validator] = []
         generator = Generator(schema, max_depth)
+        analysis = generator.analysis
+        subs, written = self._subs, set[str]()
+        generator.functions.share = lambda node, mode: _share(
+            analysis, node, mode, max_depth, subs, shares, written
+        )
         source, check = generator.checker()
         self.schema = schema
         self.max_depth = max_depth
-        self.filename = _register(schema, source)
+        serial = _take_serial()
+        self.filename = _register(schema, source, serial)
+        weakref.finalize(self, _release, self.filename, serial)
+        self._stems = generator.functions.stems
         self._source = source
         self._namespace = namespace = dict(generator.emitter.globals)
         exec(compile(source, self.filename, "exec"), namespace)
@@ -74,27 +111,48 @@ class Validator:
         self._expected: str | None = None
         self._failed = generator.failed if generator.recursive else None
         self._searches = True  # whether the code searches patterns: known with the walker
+        self._guarded = self._failed is not None or self._budgeted()
 
     @property
     def source(self) -> str:
-        """The generated Python source: checkers, then walkers (also shown in tracebacks)."""
+        """The generated Python source: checkers, then walkers (also shown in tracebacks),
+        then the source of each shared definition it calls."""
         self._walker()
-        return self._source
+        parts, seen, todo = [self._source], {self.filename}, list(self._subs)
+        while todo:
+            sub = todo.pop(0)
+            if sub.filename not in seen:
+                seen.add(sub.filename)
+                sub._walker()
+                parts.append(f"\n# ---- shared definitions: {sub.filename} ----\n{sub._source}")
+                todo.extend(sub._subs)
+        return "".join(parts)
 
     def __call__(self, value: object) -> Validation:
-        """Validate ``value``: the checker, and the walker for a value it refused.
-
-        The values recursive checkers refused (``_runtime.FailedValues``) are forgotten
-        first, so every id noted during the walk is a value of this very input.
-        """
-        if self._failed is not None:
-            self._failed.ids.clear()  # deep only steers walks, which stay right whatever it holds
+        """Validate ``value``: the checker, and the walker for a value it refused."""
+        if self._guarded:
+            return self._guarded_call(value)
         try:
             if self._check(value, 0):
                 return ValidationSuccess(value)
         except Exception:
             pass  # DepthExceeded, RecursionError or a hostile object: the walker explains
         return self._failure(value)
+
+    def _guarded_call(self, value: object) -> Validation:
+        """``__call__`` for code that keeps state across one call: the values recursive
+        checkers refused (``_runtime.FailedValues``) are forgotten first, so every id
+        noted during the walk is a value of this very input; and the searches that may
+        backtrack share one ``PatternBudget`` over the checker and the walker."""
+        if self._failed is not None:
+            self._failed.ids.clear()  # deep only steers walks, which stay right whatever it holds
+        with PatternBudget():
+            try:
+                if self._check(value, 0):
+                    return ValidationSuccess(value)
+            except Exception:
+                pass  # DepthExceeded, RecursionError or a hostile object: the walker explains
+            return self._failure(value)
 
     def _failure(self, value: object) -> ValidationFailure:
         """The failure for a value the checker refused (or could not judge): every issue."""
@@ -115,6 +173,12 @@ class Validator:
 
     def is_valid(self, value: object) -> bool:
         """True when ``value`` matches the schema; the fast path, no issues built."""
+        if self._guarded:
+            with PatternBudget():
+                return self._checks(value)
+        return self._checks(value)
+
+    def _checks(self, value: object) -> bool:
         try:
             return self._check(value, 0)
         except Exception:
@@ -147,10 +211,28 @@ class Validator:
             self._expected = generator.root_expected()
             # Only a pattern search can give up on a text: without one, nothing to note.
             self._searches = any(isinstance(value, Matcher) for value in namespace.values())
+            self._searches |= any(sub._searches for sub in self._subs)
+            self._guarded = self._failed is not None or self._budgeted()
             written: Walker = namespace[name]
             self._walk = written
+            generator.functions.share = None
             self._generator = None
             return written
+
+    def _budgeted(self) -> bool:
+        """Whether the code searches a pattern that may run on the time-limited engine
+        (RE2's patterns too: a text with a lone surrogate goes there)."""
+        return any(
+            isinstance(value, Matcher) and value.engine != "re"
+            for value in self._namespace.values()
+        ) or any(sub._guarded for sub in self._subs)
+
+    def _function(self, pointer: str, mode: str) -> Any:
+        """The checker or walker this validator has for the node at ``pointer``, if any."""
+        if mode == WALK:
+            self._walker()
+        stem = self._stems.get(pointer)
+        return None if stem is None else self._namespace.get(_PREFIX[mode] + stem)
 
     def _stopped(
         self, value: object, errors: list[ValidationIssue], error: Exception | None
@@ -174,11 +256,94 @@ class Validator:
         return f"<Validator {self.filename}>"
 
 
-def _register(schema: Mapping[str, Any] | bool, source: str) -> str:
+_PREFIX = {CHECK: "c_", WALK: "w_"}
+
+
+def _share(
+    analysis: Analysis,
+    node: Node,
+    mode: str,
+    max_depth: int,
+    subs: list[Validator],
+    shares: str | None,
+    written: set[str],
+) -> Any:
+    """The compiled checker or walker of a definition shared with other validators
+    (compiled first if none holds it yet), or None to write it here: as the validator
+    that ``shares`` that very definition does, and the first to hold it (``written``:
+    the pointers this validator writes out)."""
+    if node.pointer in written:
+        return None
+    found = closure(analysis, node)
+    if found is None or f"{max_depth}:{found[0]}" == shares:
+        return None
+    key, schema, reached = found
+    with _shared_lock:
+        if f"{max_depth}:{key}" not in _shared and not _seen_before(f"{max_depth}:{key}"):
+            written.add(node.pointer)
+            return None  # written out here; one more schema holding it and it is shared
+        keep = [_definition(analysis, pointer, max_depth) for pointer in reached]
+        sub = _shared_validator(f"{max_depth}:{key}", schema, max_depth)
+    if sub is None or None in keep:
+        return None
+    function = sub._function(node.pointer, mode)
+    if function is not None and sub not in subs:
+        subs.append(sub)
+    return function
+
+
+def _seen_before(key: str) -> bool:
+    """Whether ``key`` was noted before (it is noted now), in a bounded memory of keys."""
+    noted = hashlib.blake2b(key.encode(), digest_size=16).hexdigest()
+    if noted in _seen:
+        return True
+    _seen[noted] = None
+    while len(_seen) > _SEEN_SIZE:
+        _seen.popitem(last=False)
+    return False
+
+
+def _definition(analysis: Analysis, pointer: str, max_depth: int) -> Validator | None:
+    """The shared validator of the definition at ``pointer`` (reached by another)."""
+    node = analysis.resolver.at(pointer)
+    found = None if node is None else closure(analysis, node)
+    if found is None:
+        return None
+    key, schema, _ = found
+    return _shared_validator(f"{max_depth}:{key}", schema, max_depth)
+
+
+def _shared_validator(key: str, schema: dict[str, Any], max_depth: int) -> Validator | None:
+    """The one validator of a shared definition's closure (compiled if none is alive), or
+    None when it cannot be compiled (the validator holding it reports the problems)."""
+    with _shared_lock:
+        found = _shared.get(key)
+        if found is None:
+            try:
+                found = Validator(schema, max_depth=max_depth, shares=key)
+            except (SchemaError, RecursionError):
+                return None
+            _shared[key] = found
+        return found
+
+
+def _take_serial() -> int:
+    with _serial_lock:
+        return heapq.heappop(_free_serials) if _free_serials else next(_serial)
+
+
+def _release(filename: str, serial: int) -> None:
+    """A validator was collected: its source leaves ``linecache``, its serial is free."""
+    linecache.cache.pop(filename, None)
+    with _serial_lock:
+        heapq.heappush(_free_serials, serial)
+
+
+def _register(schema: Mapping[str, Any] | bool, source: str, serial: int) -> str:
     """Put the source in ``linecache`` under a readable name, for tracebacks and pdb."""
     title = schema.get("title") if isinstance(schema, Mapping) else None
     label = "".join(c for c in str(title)[:40] if c.isalnum() or c in "_-") if title else ""
-    filename = f"<llmapp-validator-{next(_serial)}{'-' + label if label else ''}>"
+    filename = f"<llmapp-validator-{serial}{'-' + label if label else ''}>"
     register(filename, source)
     return filename
 

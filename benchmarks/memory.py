@@ -1,0 +1,237 @@
+"""Memory benchmark: what compiled validators hold, in fresh processes.
+
+``python -m benchmarks.memory [--against TREE]`` (also ``--only memory`` of ``python -m
+benchmarks``). Two measurements, each in a fresh process, the garbage collector run before each reading:
+
+- **distinct validators** (memory traced by ``tracemalloc``, exact: freed memory that the
+  allocator keeps would hide nothing and blur everything): 512 distinct schemas compiled
+  and each called once with a failing value (so their walkers are compiled too): what
+  the validator cache holds when full; then 10,000 more compiled and dropped through the
+  cache. The growth after the 10,512 should be no more than what the 512 held: nothing a
+  dropped validator made (its source in ``linecache``, say) may stay behind; the
+  milliseconds per validator are under ``tracemalloc``. Last, the cache is emptied:
+  what is left then is what no validator holds.
+- **a 1,000-operation OpenAPI document** (``document()``; resident memory, RSS from
+  ``/proc/self/statm``): 60 component schemas in a
+  chain (each refers to the one before), every operation's body one of them and a
+  query parameter of its own, so the 1,000 parameter schemas are distinct and each
+  holds a growing ``$ref`` closure; every function's validator compiled (its first
+  ``validate``, which fails and so compiles the walkers too).
+
+``--against TREE`` runs the same children on another tree's ``src`` (a checkout of an
+older commit: ``git worktree add ../old COMMIT``), side by side.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import os
+import subprocess
+import sys
+import time
+import tracemalloc
+from pathlib import Path
+from typing import Any
+
+from benchmarks._report import fmt, table
+from benchmarks._timing import ROOT, Settings
+
+__all__ = ["document", "run"]
+
+DISTINCT = 10_000
+CACHED = 512
+
+
+def document(operations: int = 1000, components: int = 60) -> dict[str, Any]:
+    """An OpenAPI 3.1 document whose operations reach a growing ``$ref`` closure."""
+    schemas: dict[str, Any] = {}
+    for index in range(components):
+        properties: dict[str, Any] = {
+            "id": {"type": "integer", "minimum": 1},
+            "name": {"type": "string", "maxLength": 80},
+            "code": {"type": "string", "pattern": "^[A-Z]{3}-\\d+$"},
+            "tags": {"type": "array", "items": {"type": "string"}},
+            "status": {"type": "string", "enum": ["new", "open", "closed"]},
+        }
+        if index:
+            properties["parent"] = {"$ref": f"#/components/schemas/S{index - 1}"}
+        schemas[f"S{index}"] = {"type": "object", "properties": properties, "required": ["id"]}
+    paths = {
+        f"/things{index}": {
+            "post": {
+                "operationId": f"op{index}",
+                "parameters": [
+                    {
+                        "name": "limit",
+                        "in": "query",
+                        "schema": {"type": "integer", "maximum": index},
+                    }
+                ],
+                "requestBody": {
+                    "required": True,
+                    "content": {
+                        "application/json": {
+                            "schema": {"$ref": f"#/components/schemas/S{index % components}"}
+                        }
+                    },
+                },
+                "responses": {"200": {"description": "ok"}},
+            }
+        }
+        for index in range(operations)
+    }
+    return {
+        "openapi": "3.1.0",
+        "info": {"title": "memory", "version": "1"},
+        "servers": [{"url": "http://127.0.0.1:1"}],
+        "paths": paths,
+        "components": {"schemas": schemas},
+    }
+
+
+def _rss() -> int:
+    gc.collect()
+    pages = int(Path("/proc/self/statm").read_text().split()[1])
+    return pages * os.sysconf("SC_PAGE_SIZE")
+
+
+def _traced() -> int:
+    gc.collect()
+    return tracemalloc.get_traced_memory()[0]
+
+
+def _distinct() -> dict[str, Any]:
+    from llmapp import validator
+
+    def compile_one(index: int) -> None:
+        schema = {
+            "type": "object",
+            "properties": {"n": {"type": "integer", "maximum": index}, "s": {"type": "string"}},
+            "required": ["n"],
+        }
+        validator(schema)({"s": 1})
+
+    compile_one(-1)  # imports and first runs
+    tracemalloc.start()
+    start = _traced()
+    for index in range(CACHED):
+        compile_one(index)
+    held = _traced() - start
+    began = time.perf_counter()
+    for index in range(CACHED, CACHED + DISTINCT):
+        compile_one(index)
+    seconds = time.perf_counter() - began
+    import linecache
+
+    from llmapp.validate import _validator
+
+    after = _traced() - start
+    entries = sum(1 for name in linecache.cache if "llmapp-validator" in name)
+    _validator._cache.clear()  # what stays once no validator is held at all
+    return {
+        "held_512_mib": held / 2**20,
+        "after_mib": after / 2**20,
+        "residue_mib": (_traced() - start) / 2**20,
+        "ms_per_validator": seconds * 1000 / DISTINCT,
+        "linecache_entries": entries,
+    }
+
+
+def _document() -> dict[str, Any]:
+    from llmapp.http import application
+
+    app = application(document())
+    functions = app.functions
+    functions[0].validate({})  # imports and first runs
+    start = _rss()
+    began = time.perf_counter()
+    for function in functions[1:]:
+        function.validate({})
+    seconds = time.perf_counter() - began
+    grown = _rss() - start
+    return {
+        "functions": len(functions),
+        "mib": grown / 2**20,
+        "kib_per_validator": grown / 1024 / (len(functions) - 1),
+        "ms_per_validator": seconds * 1000 / (len(functions) - 1),
+    }
+
+
+def _child(kind: str, tree: Path) -> dict[str, Any]:
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tree / "src"), str(ROOT)])}
+    done = subprocess.run(
+        [sys.executable, "-m", "benchmarks.memory", "--child", kind],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=ROOT,
+        check=False,
+        timeout=1800,
+    )
+    if done.returncode:
+        return {"error": done.stderr.strip().splitlines()[-1:] or ["failed"]}
+    found: dict[str, Any] = json.loads(done.stdout)
+    return found
+
+
+def measure(against: Path | None = None) -> dict[str, Any]:
+    """Both measurements for this tree (and ``against``), in fresh processes."""
+    trees = {"this tree": ROOT} | ({str(against): against} if against else {})
+    return {
+        name: {kind: _child(kind, tree) for kind in ("distinct", "document")}
+        for name, tree in trees.items()
+    }
+
+
+def report(found: dict[str, Any]) -> str:
+    rows = []
+    for name, kinds in found.items():
+        distinct, doc = kinds["distinct"], kinds["document"]
+        rows.append(
+            [
+                name,
+                fmt(distinct.get("held_512_mib")),
+                fmt(distinct.get("after_mib")),
+                fmt(distinct.get("residue_mib")),
+                str(distinct.get("linecache_entries", "n/a")),
+                fmt(distinct.get("ms_per_validator"), 3),
+                fmt(doc.get("mib")),
+                fmt(doc.get("kib_per_validator")),
+                fmt(doc.get("ms_per_validator"), 3),
+            ]
+        )
+    header = [
+        "tree",
+        "512 cached: MiB held (traced)",
+        f"after {DISTINCT:,} more dropped: MiB (traced)",
+        "cache emptied: MiB left",
+        "sources in linecache",
+        "ms/validator",
+        "1,000-op document: MiB (RSS)",
+        "KiB/validator",
+        "ms/validator",
+    ]
+    return "### 6. Memory (fresh processes)\n\n" + table(header, rows)
+
+
+def run(settings: Settings) -> tuple[str, dict[str, Any]]:
+    found = measure()
+    return report(found), found["this tree"]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--against", type=Path, help="another tree to measure beside this one")
+    parser.add_argument("--child", choices=("distinct", "document"), help=argparse.SUPPRESS)
+    options = parser.parse_args(argv)
+    if options.child:
+        print(json.dumps(_distinct() if options.child == "distinct" else _document()))
+        return 0
+    print(report(measure(options.against)))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,117 @@
+"""Memory stays bounded: generated source leaves ``linecache`` with its validator, and the
+schemas of one document share the compiled functions of the definitions they hold alike.
+"""
+
+from __future__ import annotations
+
+import gc
+import linecache
+from typing import Any
+
+import pytest
+
+from llmapp import validator
+from llmapp.validate import SchemaError
+from llmapp.validate._validator import _CACHE_SIZE, Validator
+
+
+def _sources() -> int:
+    return sum(1 for name in linecache.cache if name.startswith("<llmapp-validator-"))
+
+
+def test_the_source_leaves_linecache_with_its_validator() -> None:
+    check = Validator({"type": "integer", "minimum": 12345})
+    name = check.filename
+    assert name in linecache.cache
+    del check
+    gc.collect()
+    assert name not in linecache.cache
+
+
+def test_validators_dropped_from_the_cache_drop_their_source() -> None:
+    before = _sources()  # of validators other tests still hold
+    for index in range(_CACHE_SIZE + 300):
+        validator({"type": "string", "maxLength": 10_000 + index})(1)  # walkers too
+    gc.collect()
+    assert _sources() - before <= _CACHE_SIZE  # at most the cached ones are new
+
+
+DEFS: dict[str, Any] = {
+    "Address": {
+        "type": "object",
+        "properties": {
+            "street": {"type": "string", "minLength": 1},
+            "zip": {"type": "string", "pattern": "^[0-9]{5}$"},
+        },
+        "required": ["street", "zip"],
+        "additionalProperties": False,
+    },
+    "Customer": {
+        "type": "object",
+        "properties": {
+            "name": {"type": "string"},
+            "home": {"$ref": "#/$defs/Address"},
+            "work": {"$ref": "#/$defs/Address"},
+        },
+        "required": ["name", "home"],
+    },
+}
+
+
+def _operation(index: int, defs: dict[str, Any] = DEFS) -> dict[str, Any]:
+    """The parameters of one operation of a document: its own fields, shared ``$defs``."""
+    return {
+        "type": "object",
+        "properties": {
+            "customer": {"$ref": "#/$defs/Customer"},
+            "limit": {"type": "integer", "maximum": index},
+        },
+        "required": ["customer"],
+        "$defs": defs,
+    }
+
+
+BAD = {"customer": {"name": 5, "home": {"street": "", "zip": "1234"}, "work": 7}}
+
+
+def _issues(check: Any, value: Any) -> list[tuple[str, str, Any, str | None]]:
+    return [(i.path, i.expected, i.value, i.description) for i in check(value).errors]
+
+
+def test_operations_share_the_functions_of_their_definitions() -> None:
+    first, second, third = (Validator(_operation(index)) for index in (1, 2, 3))
+    assert _issues(first, BAD) == _issues(second, BAD) == _issues(third, BAD)
+    assert len(_issues(first, BAD)) == 4
+    for name in ("c_Customer", "w_Customer"):
+        assert second._namespace[name] is third._namespace[name]
+        assert first._namespace[name] is not second._namespace[name]  # written out once
+    own = "".join(linecache.getlines(third.filename))
+    assert "def c_Customer(" not in own and "c_Customer in <llmapp-validator-" in own
+    assert "def c_Customer(" in third.source  # the source shows what it calls
+    assert third({"customer": {"name": "Ada", "home": {"street": "x", "zip": "12345"}}}).success
+
+
+def test_recursive_definitions_are_written_per_validator() -> None:
+    defs = {"Node": {"type": "object", "properties": {"next": {"$ref": "#/$defs/Node"}}}}
+    schemas = [
+        {"type": "object", "properties": {"customer": {"$ref": "#/$defs/Node"}, "n": {"const": i}}}
+        | {"$defs": defs}
+        for i in range(3)
+    ]
+    found = [Validator(schema) for schema in schemas]
+    assert found[1]._namespace["c_Node"] is not found[2]._namespace["c_Node"]
+    deep: dict[str, Any] = {}
+    for _ in range(20):
+        deep = {"next": deep}
+    assert found[2]({"customer": deep}).success
+
+
+def test_a_shared_definition_reports_its_problems_where_it_is() -> None:
+    defs = {**DEFS, "Address": {**DEFS["Address"], "pattern": "(["}}
+    problems = []
+    for index in range(3):
+        with pytest.raises(SchemaError) as raised:
+            Validator(_operation(index, defs))
+        problems.append([(p.location, p.reason) for p in raised.value.problems])
+    assert problems[0] == problems[1] == problems[2]
+    assert problems[0][0][0] == "#/$defs/Address/pattern"
