@@ -36,6 +36,7 @@ if TYPE_CHECKING:
         unescape_token,
     )
     from ._refs import (
+        MAX_REF_HOPS,
         ROOT_BASE,
         Node,
         Resolver,
@@ -66,6 +67,7 @@ _LAZY = {
     ),
     **dict.fromkeys(
         (
+            "MAX_REF_HOPS",
             "ROOT_BASE",
             "Node",
             "Resolver",
@@ -86,6 +88,7 @@ __all__ = [
     "JSON_TYPES",
     "KEYWORDS",
     "MAX_NESTING",
+    "MAX_REF_HOPS",
     "MISSING",
     "ROOT",
     "ROOT_BASE",
