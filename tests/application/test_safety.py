@@ -15,8 +15,8 @@ import pytest
 
 import llmapp
 from llmapp import ExecutionError, application
+from llmapp._results import ValidationFailure, ValidationIssue
 from llmapp.markers import Human
-from llmapp.validate._result import ValidationFailure, ValidationIssue
 
 # --- human-side values never go back to the model ------------------------------------------
 

@@ -16,10 +16,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from llmapp import application, coerce, llm_application, validator
+from llmapp import _patterns, application, coerce, llm_application, validator
+from llmapp._patterns import TIMED_OUT, compile_pattern, is_pattern
 from llmapp.markers import Pattern
-from llmapp.validate import _patterns
-from llmapp.validate._patterns import TIMED_OUT, compile_pattern, is_pattern
 
 T = TypeVar("T")
 

@@ -16,6 +16,7 @@ import threading
 from collections.abc import Iterator, Mapping
 from typing import Any, Final
 
+from llmapp._patterns import Matcher, PatternError, compile_pattern
 from llmapp.jsonschema import (
     JSON_TYPES,
     Discriminator,
@@ -24,7 +25,6 @@ from llmapp.jsonschema import (
     discriminator,
     json_type,
 )
-from llmapp.validate._patterns import Matcher, PatternError, compile_pattern
 
 __all__ = ["ANY", "Kinds", "SchemaIndex"]
 
