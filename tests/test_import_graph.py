@@ -19,7 +19,7 @@ SRC = Path(llmapp.__file__).resolve().parent.parent
 KNOWN_CIRCLES: dict[frozenset[str], str] = {
     frozenset({"llmapp.mcp._call", "llmapp.mcp._functions"}): (
         "the MCP call step and the MCP function model call each other; the one call "
-        "kernel (issue 19 point 2) replaces both sides"
+        "kernel shared by every door replaces both sides"
     ),
 }
 """Circles left in the modules the call kernel is rewriting, each with the reason."""
@@ -32,8 +32,8 @@ KNOWN_ROOT_IMPORTS: dict[str, str] = {
 
 KNOWN_SINK_IMPORTS: dict[tuple[str, str], str] = {
     ("llmapp.mcp._functions", "llmapp.vendors.openai"): (
-        "MCP functions build their strict form with OpenAI's builder until the one strict "
-        "builder (issue 19 point 4) serves every source"
+        "MCP functions build their strict form with OpenAI's builder until one strict "
+        "builder serves every source"
     ),
     ("llmapp.mcp._functions", "llmapp.vendors.mcp"): (
         "MCP functions read tool schemas through the MCP export until the call kernel rewrites them"

@@ -1,4 +1,4 @@
-"""What a model or a hostile input must not be able to do through ``execute`` (issue 10).
+"""What a model or a hostile input must not be able to do through ``execute``.
 
 Each test is a reproducer that failed before the fix. Cost tests compare a bad case with
 one an order of magnitude smaller (never a wall-clock threshold).

@@ -1,4 +1,4 @@
-"""Patterns cost bounded time whatever the pattern and the text (issue 10, point 6).
+"""Patterns cost bounded time whatever the pattern and the text.
 
 No test reads a clock: each bad case runs in a thread that must finish within a
 deadline the old code (Python's ``re``, which backtracks without limit) misses by
