@@ -128,3 +128,38 @@ def test_openai_names_a_reference_that_points_at_nothing() -> None:
     assert problems(schema) == [
         f"/properties/x: $ref '#/$defs/gone' cannot be followed (broken, or over {MAX_REF_HOPS} hops)"
     ]
+
+
+def openapi_document(refs: int) -> dict[str, Any]:
+    """An operation whose one parameter is a chain of ``refs`` parameter references."""
+    parameters: dict[str, Any] = {
+        f"p{i}": {"$ref": f"#/components/parameters/p{i + 1}"} for i in range(refs - 1)
+    }
+    parameters[f"p{refs - 1}"] = {
+        "name": "q",
+        "in": "query",
+        "required": True,
+        "schema": {"type": "integer"},
+    }
+    operation = {
+        "parameters": [{"$ref": "#/components/parameters/p0"}],
+        "responses": {"200": {"description": "ok"}},
+    }
+    return {
+        "openapi": "3.1.0",
+        "info": {"title": "chain", "version": "1"},
+        "paths": {"/s": {"get": operation}},
+        "components": {"parameters": parameters},
+    }
+
+
+def test_an_openapi_operation_builds_at_the_limit_and_is_refused_past_it() -> None:
+    import llmapp.http
+
+    at = llmapp.http.application(openapi_document(AT_LIMIT))
+    assert [len(f.parameters["properties"]) for f in at.functions] == [1]
+    assert at.errors == []
+    past = llmapp.http.application(openapi_document(PAST_LIMIT))
+    assert past.functions == []
+    [error] = past.errors
+    assert f"$ref '#/components/parameters/p{AT_LIMIT}' cannot be followed" in str(error)
