@@ -1,7 +1,8 @@
 """Reading JSON Schema: the one place every stage asks what a schema says.
 
 A leaf package (of llmapp it imports only the sentinel, ``_digraph`` and ``_fresh``):
-references and JSON pointers, the definitions a schema refers to and which of them are
+references and JSON pointers (``Resolver.chase`` follows a chain of references, at most
+``MAX_REF_HOPS`` of them, for every stage), the definitions a schema refers to and which of them are
 recursive, the keyword table, declared types and the JSON type of a value, schemas that
 accept anything, discriminators, issue paths in typia's syntax, and the bound on how
 deeply foreign JSON may nest.

@@ -24,7 +24,8 @@ descriptions and still enforced by llmapp's validator), then checks the result w
 ``Class.method.param``. The checker refuses: a root that is not a plain object; an
 object without ``additionalProperties: false`` or not listing every property in
 ``required``; a schema without ``type``/``anyOf``/``$ref``/``enum``/``const``
-(``Any``); a ``$ref`` with sibling keywords; any keyword outside the supported
+(``Any``); a ``$ref`` with sibling keywords; a ``$ref`` that cannot be followed (it
+points at nothing, or starts a chain of more than ``MAX_REF_HOPS``); any keyword outside the supported
 subset (see ``SUBSET``), a ``format`` outside the supported list; more than 10
 levels of nested objects, 5,000 properties or 1,000 enum values.
 
