@@ -25,9 +25,9 @@ descriptions and still enforced by llmapp's validator), then checks the result w
 object without ``additionalProperties: false`` or not listing every property in
 ``required``; a schema without ``type``/``anyOf``/``$ref``/``enum``/``const``
 (``Any``); a ``$ref`` with sibling keywords; a ``$ref`` that cannot be followed (it
-points at nothing, or starts a chain of more than ``MAX_REF_HOPS``); any keyword outside the supported
-subset (see ``SUBSET``), a ``format`` outside the supported list; more than 10
-levels of nested objects, 5,000 properties or 1,000 enum values.
+points at nothing, or starts a chain of more than ``MAX_REF_HOPS``); any keyword
+outside the supported subset (see ``SUBSET``), a ``format`` outside the supported list;
+more than 10 levels of nested objects, 5,000 properties or 1,000 enum values.
 
 No OpenAI package is needed: entries are plain dicts and responses are read by field.
 """
