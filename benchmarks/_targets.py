@@ -116,24 +116,32 @@ def _per_method(cold: dict[str, float], phase: str, count: int, unit: float) -> 
     return None if phase not in cold else cold[phase] * unit / count
 
 
+_BUILD_TARGETS = (
+    ("llmapp", "lazy imports included", 0.6),
+    ("llmapp_preloaded", "modules imported first", 0.4),
+)
+"""(peer, how it is measured, most ms/method for the schemas of a cold build).
+
+Restated in issue 19: cold with the pipeline's import counted (what a program pays from
+``from llmapp import application`` on), and with every module imported first (the build
+alone); docstring-parser stays, being the project's chosen reader."""
+
+
 def _build_rows(results: dict[str, Any]) -> list[Row]:
     if "build" not in results:
         return []
     found = results["build"]["peers"]
     count = results["build"]["methods"]
     rows = []
-    for peer, how in (
-        ("llmapp", "lazy imports included"),
-        ("llmapp_preloaded", "modules imported first"),
-    ):
+    for peer, how, limit in _BUILD_TARGETS:
         cold = found.get(peer, {}).get("cold", {})
         schemas = _per_method(cold, "schemas", count, 1000)
         total = _per_method(cold, "total", count, 1000)
         rows += [
             [
-                f"build, fresh process ({how}): schemas <= 0.4 ms/method",
+                f"build, fresh process ({how}): schemas <= {limit} ms/method",
                 f"{fmt(schemas, 3)} ms/method",
-                _verdict(schemas, (schemas or 0) <= 0.4),
+                _verdict(schemas, (schemas or 0) <= limit),
             ],
             [
                 f"build, fresh process ({how}): + every validator compiled and run once <= 1.0 ms/method",

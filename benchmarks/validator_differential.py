@@ -42,11 +42,13 @@ CHILD = Path(__file__).with_name("_verdicts.py")
 BASE = "1d22dbe"
 FORMAT_FILES = ("llmapp/_scalar_types.py", "llmapp/_iso8601.py", "llmapp/validate/_formats.py")
 """The format checks: the scalar-type table and what the validator adds to it."""
-FORMAT_ENGINE = {
-    "llmapp/validate/_ecma.py": "llmapp/validate/_ecma.py",
-    "llmapp/validate/_linear.py": "llmapp/validate/_linear.py",
-    "llmapp/validate/_patterns.py": "llmapp/validate/_formats_patterns.py",
-}
+FORMAT_ENGINE = (
+    "llmapp/_ecma.py",
+    "llmapp/_linear.py",
+    "llmapp/_patterns.py",
+    "llmapp/_results.py",
+    "llmapp/_sentinels.py",
+)
 """What ``format: "regex"`` runs on (``_formats`` asks ``_patterns.is_pattern``), copied
 beside the base commit's own pattern engine, which its ``pattern`` keyword keeps."""
 
@@ -147,8 +149,8 @@ def _current_formats(old_src: Path) -> None:
     """Give the base commit's tree (``old_src``) this tree's format checks."""
     for name in FORMAT_FILES:
         (old_src / name).write_bytes((ROOT / "src" / name).read_bytes())
-    for name, copy in FORMAT_ENGINE.items():
-        (old_src / copy).write_bytes((ROOT / "src" / name).read_bytes())
+    for name in FORMAT_ENGINE:
+        (old_src / name).write_bytes((ROOT / "src" / name).read_bytes())
     formats = old_src / "llmapp/validate/_formats.py"
     text = formats.read_text(encoding="utf-8")
     engine = "from ._patterns import is_pattern\n"
@@ -156,7 +158,7 @@ def _current_formats(old_src: Path) -> None:
         raise RuntimeError(
             f"{formats.name} no longer imports {engine.strip()!r}: update FORMAT_ENGINE"
         )
-    formats.write_text(text.replace(engine, "from ._formats_patterns import is_pattern\n"))
+    formats.write_text(text.replace(engine, "from llmapp._patterns import is_pattern\n"))
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -25,6 +25,13 @@ from llmapp._lazy import lazy_names as _lazy_names
 
 if TYPE_CHECKING:
     from llmapp._errors import BuildProblem, ExecutionError, LlmappError, LlmApplicationError
+    from llmapp._results import (
+        UNDEFINED,
+        Validation,
+        ValidationFailure,
+        ValidationIssue,
+        ValidationSuccess,
+    )
     from llmapp.app import (
         CallResult,
         LlmApplication,
@@ -42,13 +49,6 @@ if TYPE_CHECKING:
     from llmapp.output import StructuredOutput, structured_output
     from llmapp.repair import Parsed, coerce, parse
     from llmapp.validate import Validator, validator
-    from llmapp.validate._result import (
-        UNDEFINED,
-        Validation,
-        ValidationFailure,
-        ValidationIssue,
-        ValidationSuccess,
-    )
 
 __version__ = "0.1.0"
 
@@ -76,11 +76,11 @@ _HOMES: dict[str, str] = {
     "parse": "llmapp.repair",
     "Validator": "llmapp.validate",
     "validator": "llmapp.validate",
-    "UNDEFINED": "llmapp.validate._result",
-    "Validation": "llmapp.validate._result",
-    "ValidationFailure": "llmapp.validate._result",
-    "ValidationIssue": "llmapp.validate._result",
-    "ValidationSuccess": "llmapp.validate._result",
+    "UNDEFINED": "llmapp._results",
+    "Validation": "llmapp._results",
+    "ValidationFailure": "llmapp._results",
+    "ValidationIssue": "llmapp._results",
+    "ValidationSuccess": "llmapp._results",
 }
 
 __getattr__, __dir__ = _lazy_names(__name__, _HOMES)

@@ -10,9 +10,8 @@ subclass adds its own fields after its bases'. Names starting with ``_`` are cla
 attributes, not fields.
 
 Why not ``dataclasses``: a dataclass writes and compiles several methods per class when
-the class is defined (about 0.9 ms for a frozen one on the benchmark machine), and for
-the type model's twenty-odd classes that was the largest part of a cold
-``application()`` spent importing (``python -m benchmarks.cold_start --importtime``).
+the class is defined, and for the type model's twenty-odd classes that was the largest
+part of a cold ``application()`` spent importing (``python -m benchmarks.cold_start --importtime``).
 Declaring a record runs no code but reading its annotations. The public classes that
 users take apart (``LlmFunction``, the results) stay dataclasses: users may rely on
 ``dataclasses.fields`` and ``replace``.

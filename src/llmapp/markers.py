@@ -32,7 +32,7 @@ __all__ = [
 
 # Frozen records (hashable, compared by type and value, as ``Annotated`` metadata must
 # be) rather than dataclasses: every program that builds an application imports this
-# module, and six frozen dataclasses cost ~3 ms of that import.
+# module, and defining frozen dataclasses is most of what that import would cost.
 
 
 class Format(Record):

@@ -1,5 +1,5 @@
 """Human-side values in every shape: split where the split is faithful, refused at build time
-where it is not, and never subject to strict rules (issue 10 points 1, 3, 11, 16)."""
+where it is not, and never subject to strict rules."""
 
 from __future__ import annotations
 

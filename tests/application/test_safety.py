@@ -1,4 +1,4 @@
-"""What a model or a hostile input must not be able to do through ``execute`` (issue 10).
+"""What a model or a hostile input must not be able to do through ``execute``.
 
 Each test is a reproducer that failed before the fix. Cost tests compare a bad case with
 one an order of magnitude smaller (never a wall-clock threshold).
@@ -15,8 +15,8 @@ import pytest
 
 import llmapp
 from llmapp import ExecutionError, application
+from llmapp._results import ValidationFailure, ValidationIssue
 from llmapp.markers import Human
-from llmapp.validate._result import ValidationFailure, ValidationIssue
 
 # --- human-side values never go back to the model ------------------------------------------
 

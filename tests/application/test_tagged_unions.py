@@ -1,4 +1,4 @@
-"""A union of tagged object types (issue 10 point 15): the schema declares its discriminator,
+"""A union of tagged object types: the schema declares its discriminator,
 and the feedback for a wrong tag names every allowed value, not one branch's."""
 
 from __future__ import annotations

@@ -14,9 +14,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from llmapp._results import UNDEFINED, ValidationFailure, ValidationIssue
 from llmapp.explain import feedback
 from llmapp.jsonschema import Path as IssuePath
-from llmapp.validate._result import UNDEFINED, ValidationFailure, ValidationIssue
 
 GOLDEN = Path(__file__).parent / "golden"
 UPDATE = os.environ.get("LLMAPP_UPDATE_GOLDEN") == "1"

@@ -15,8 +15,8 @@ from benchmarks import validator_differential
 from tests.support import before
 
 from llmapp import explain, validator
+from llmapp._results import ValidationFailure, ValidationIssue
 from llmapp.validate import SchemaError
-from llmapp.validate._result import ValidationFailure, ValidationIssue
 
 BEFORE = "be8e0e1"
 """The last commit whose feedback rendered every value through one walk."""

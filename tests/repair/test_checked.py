@@ -25,9 +25,9 @@ from tests.support import before
 from tests.support.corpora import values as corpus_values
 
 from llmapp import explain, validator
+from llmapp._results import Validation, ValidationFailure
 from llmapp.repair import Coercion, coercer
 from llmapp.validate import SchemaError
-from llmapp.validate._result import Validation, ValidationFailure
 
 BEFORE = "be8e0e1"
 """The last commit whose call step repaired every value before checking it."""

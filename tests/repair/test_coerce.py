@@ -517,7 +517,7 @@ def _typed(value: Any) -> Any:
 
 
 def test_references_are_followed_as_the_validator_follows_them():
-    # $anchor and $id URIs, not only "#/..." pointers (issue 9: one reading of $ref)
+    # $anchor and $id URIs, not only "#/..." pointers: one reading of $ref
     import llmapp
 
     schema = {

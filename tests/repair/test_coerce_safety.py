@@ -1,4 +1,4 @@
-"""coerce never raises, whatever the value or the schema (issue 10, point 8).
+"""coerce never raises, whatever the value or the schema.
 
 It raised on dict and list subclasses whose ``items``/``__iter__`` raise (3,714 of
 68,709 fuzz calls). Hostile containers are hidden at random places in JSON data and

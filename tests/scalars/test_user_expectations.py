@@ -1,4 +1,4 @@
-"""Issue 10, points 13, 14 and 16: what users expect of datetimes, times and Decimals.
+"""What users expect of datetimes, times and Decimals.
 
 A naive ``datetime`` accepts a naive timestamp, a result validates against its own
 output schema, the feedback names the forms a value may take, a naive default is shown,
@@ -15,7 +15,7 @@ import pytest
 
 import llmapp
 
-# -- issue 10, point 13: a naive datetime --------------------------------------------------
+# -- a naive datetime ------------------------------------------------------------------
 
 
 class Calendar:
@@ -65,7 +65,7 @@ def test_the_feedback_names_both_forms_a_datetime_may_take() -> None:
     assert 'Format<\\"date-time-local\\">' in (result.feedback or "")
 
 
-# -- issue 10, point 16: a naive default is shown -------------------------------------------
+# -- a naive default is shown ----------------------------------------------------------
 
 
 def test_naive_defaults_are_shown_and_pass_their_own_schema() -> None:
@@ -78,7 +78,7 @@ def test_naive_defaults_are_shown_and_pass_their_own_schema() -> None:
         assert llmapp.validator(schema)(schema["default"]).success
 
 
-# -- issue 10, point 14: Decimal from a JSON number ----------------------------------------
+# -- Decimal from a JSON number --------------------------------------------------------
 
 
 class Till:

@@ -16,8 +16,8 @@ import pytest
 from tests.support.corpora import bfcl
 from tests.support.corpora.alterations import MISSING, Alteration, alterations
 
+from llmapp._results import UNDEFINED, ValidationIssue
 from llmapp.validate import Validator, validator
-from llmapp.validate._result import UNDEFINED, ValidationIssue
 
 pytestmark = pytest.mark.skipif(
     not bfcl.available(), reason=f"BFCL corpus not found at {bfcl.BFCL}"

@@ -17,12 +17,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from llmapp import application, llm_application, validator
+from llmapp import _patterns, application, llm_application, validator
+from llmapp._ecma import LINEAR, STDLIB, translate
+from llmapp._linear import MAX_UNANCHORED_WIDTH, is_linear
 from llmapp.markers import Pattern
-from llmapp.validate import _patterns
-from llmapp.validate._ecma import LINEAR, STDLIB, translate
-from llmapp.validate._linear import MAX_UNANCHORED_WIDTH, is_linear
-from llmapp.validate._patterns import (
+from llmapp._patterns import (
     CALL_BUDGET,
     NOT_CHECKED,
     TIME_LIMIT,

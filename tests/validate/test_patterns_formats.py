@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from llmapp._patterns import PatternError, compile_pattern
 from llmapp.validate._formats import NUMBER_FORMATS, STRING_FORMATS
-from llmapp.validate._patterns import PatternError, compile_pattern
 
 PATTERNS = [
     # (ECMA pattern, matches, does not match)

@@ -13,8 +13,8 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from llmapp import explain, repair
+from llmapp._results import ValidationFailure, ValidationIssue
 from llmapp.app._result import CallResult
-from llmapp.validate._result import ValidationFailure, ValidationIssue
 
 __all__ = ["read_arguments", "unknown_function"]
 
@@ -114,7 +114,7 @@ def unknown_function(name: Any, available: list[str]) -> CallResult:
 
 def _close_matches(text: str, available: list[str]) -> list[str]:
     # difflib (and heapq under it) is imported here, on this error path only: at the
-    # top it was ~1.2 ms of every program's ``from llmapp import application``.
+    # top every program's ``from llmapp import application`` would pay for it.
     import difflib
 
     if len(available) > _MAX_COMPARED:

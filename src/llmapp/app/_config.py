@@ -6,13 +6,13 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from llmapp.repair import MAX_LENGTH
-from llmapp.validate._result import (
+from llmapp._results import (
     Validation,
     ValidationFailure,
     ValidationIssue,
     ValidationSuccess,
 )
+from llmapp.repair import MAX_LENGTH
 
 __all__ = ["BusinessCheck", "LlmConfig", "SchemaPredicate", "ValidationHook", "after_types"]
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
 from llmapp import validate
-from llmapp.validate._result import (
+from llmapp._results import (
     Validation,
     ValidationFailure,
     ValidationIssue,

@@ -6,9 +6,9 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from llmapp import convert
+from llmapp._results import ValidationFailure
 from llmapp._unicode import encodable
 from llmapp.app._mask import NOTHING, Masker
-from llmapp.validate._result import ValidationFailure
 
 __all__ = ["CallResult", "error_text"]
 

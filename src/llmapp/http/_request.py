@@ -32,9 +32,9 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
+from llmapp._results import ValidationIssue
 from llmapp.http._function import PATH_TEMPLATE, Body, Parameter, Route
 from llmapp.jsonschema import Path
-from llmapp.validate._result import ValidationIssue
 
 if TYPE_CHECKING:
     import httpx

@@ -28,7 +28,15 @@ from typing import Any
 
 from llmapp._untrusted import unsafe_character
 from llmapp.http._document import DocumentError
-from llmapp.jsonschema import MAX_NESTING, MISSING, Path, is_mapping, resolve_pointer, subschemas
+from llmapp.jsonschema import (
+    MAX_NESTING,
+    MAX_REF_HOPS,
+    MISSING,
+    Path,
+    is_mapping,
+    resolve_pointer,
+    subschemas,
+)
 
 __all__ = ["METHODS", "Document", "Operation", "openapi_schema", "upgrade"]
 
@@ -271,11 +279,12 @@ class _Reader:
         return operation
 
     def follow(self, node: Any, where: Path, problems: list[str]) -> Schema:
-        """The object at ``node``, following its ``$ref`` chain (empty on a broken one)."""
+        """The object at ``node``, following its ``$ref`` chain (empty on a broken one, or
+        one longer than ``MAX_REF_HOPS``, the limit every stage follows)."""
         seen: set[str] = set()
         while is_mapping(node) and isinstance(node.get("$ref"), str):
             ref = node["$ref"]
-            if ref in seen or not ref.startswith("#"):
+            if ref in seen or not ref.startswith("#") or len(seen) == MAX_REF_HOPS:
                 problems.append(f"{where}: $ref {ref!r} cannot be followed")
                 return {}
             seen.add(ref)

@@ -1,7 +1,8 @@
 """Reading JSON Schema: the one place every stage asks what a schema says.
 
 A leaf package (of llmapp it imports only the sentinel, ``_digraph`` and ``_fresh``):
-references and JSON pointers, the definitions a schema refers to and which of them are
+references and JSON pointers (``Resolver.chase`` follows a chain of references, at most
+``MAX_REF_HOPS`` of them, for every stage), the definitions a schema refers to and which of them are
 recursive, the keyword table, declared types and the JSON type of a value, schemas that
 accept anything, discriminators, issue paths in typia's syntax, and the bound on how
 deeply foreign JSON may nest.
@@ -36,6 +37,7 @@ if TYPE_CHECKING:
         unescape_token,
     )
     from ._refs import (
+        MAX_REF_HOPS,
         ROOT_BASE,
         Node,
         Resolver,
@@ -66,6 +68,7 @@ _LAZY = {
     ),
     **dict.fromkeys(
         (
+            "MAX_REF_HOPS",
             "ROOT_BASE",
             "Node",
             "Resolver",
@@ -86,6 +89,7 @@ __all__ = [
     "JSON_TYPES",
     "KEYWORDS",
     "MAX_NESTING",
+    "MAX_REF_HOPS",
     "MISSING",
     "ROOT",
     "ROOT_BASE",

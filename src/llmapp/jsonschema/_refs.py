@@ -15,6 +15,7 @@ from ._keywords import keywords
 from ._pointer import escape_token, percent_decoded, unescape_token
 
 __all__ = [
+    "MAX_REF_HOPS",
     "ROOT_BASE",
     "Node",
     "Ref",
@@ -28,6 +29,15 @@ __all__ = [
 
 ROOT_BASE = "urn:llmapp:root"
 """Base URI of a root schema that has no ``$id`` of its own."""
+
+MAX_REF_HOPS = 500
+"""Most ``$ref``s one chain of references may follow, in every stage.
+
+A chain one longer is treated as a reference that cannot be followed: the validator
+refuses the schema, ``coerce`` leaves the value as it is, no discriminator is inferred
+through it, the vendor checks name it. The validator's own bound on ``$ref``s along a
+chain of subschemas (each one is a call when a value is checked) is the same number.
+"""
 
 _SINGLE = keywords(shape="schema")
 _LISTS = keywords(shape="schema-list")
@@ -181,6 +191,7 @@ class Resolver:
         self._resources: dict[str, str] = {ROOT_BASE: ""}
         self._anchors: dict[str, str] = {}
         self._resolved: dict[tuple[str, str], Node | None] = {}
+        self._chased: dict[tuple[str, str], Node | None] = {}
         self._documents: dict[str, str] = {}
         self.refs: list[Ref] = []
         """Every subschema holding a ref, in document order (depth first)."""
@@ -283,6 +294,30 @@ class Resolver:
         found = self._resolve(ref, base)
         self._resolved[key] = found
         return found
+
+    def chase(self, ref: str, base: str) -> Node | None:
+        """The node a ``$ref`` leads to once every reference on the way is followed.
+
+        A target that holds a ``$ref`` of its own is followed in turn, whatever else it
+        holds, up to ``MAX_REF_HOPS`` references in all. None when a reference points
+        at nothing, or the chain is longer (a cycle of references always is).
+        """
+        key = (ref, base)
+        if key in self._chased:
+            return self._chased[key]
+        node = self.resolve(ref, base)
+        hops = 1
+        while node is not None and is_mapping(node.schema):
+            next_ref = node.schema.get("$ref")
+            if not isinstance(next_ref, str):
+                break
+            if hops == MAX_REF_HOPS:
+                node = None
+                break
+            node = self.resolve(next_ref, node.base)
+            hops += 1
+        self._chased[key] = node
+        return node
 
     def _resolve(self, ref: str, base: str) -> Node | None:
         if ref.startswith("#"):  # what urldefrag(_join(base, ref)) gives, without parsing

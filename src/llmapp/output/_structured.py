@@ -28,6 +28,7 @@ from typing import Any, Generic, Literal, TypeVar, overload
 
 from llmapp import convert, explain
 from llmapp._errors import LlmApplicationError
+from llmapp._results import ValidationFailure, ValidationIssue
 from llmapp.app import CallResult, read_arguments
 from llmapp.app._result import error_text
 from llmapp.introspect._types import TypeBuilder, type_name
@@ -35,7 +36,6 @@ from llmapp.jsonschema import Path
 from llmapp.repair import coerce
 from llmapp.schema._emit import SchemaEmitter
 from llmapp.validate import validator
-from llmapp.validate._result import ValidationFailure, ValidationIssue
 from llmapp.vendors import anthropic, gemini, openai
 from llmapp.vendors._source import export_error
 from llmapp.vendors.mcp import RESULT, output_schema

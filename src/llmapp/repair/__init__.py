@@ -19,8 +19,8 @@ if TYPE_CHECKING:
     from llmapp.repair._surrogates import lone_surrogates, may_hold_surrogates
 
 MAX_LENGTH = 100_000
-"""The default most characters ``parse`` (and an application) reads: it bounds the tolerant
-reader (about 1 µs per character) to about a tenth of a second of CPU per call."""
+"""The default most characters ``parse`` (and an application) reads: it bounds the CPU
+one call's tolerant reading may take, which grows with the text."""
 
 _LAZY = {
     "Coercion": "._coerce",

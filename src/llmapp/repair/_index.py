@@ -16,6 +16,7 @@ import threading
 from collections.abc import Iterator, Mapping
 from typing import Any, Final
 
+from llmapp._patterns import Matcher, PatternError, compile_pattern
 from llmapp.jsonschema import (
     JSON_TYPES,
     Discriminator,
@@ -24,11 +25,9 @@ from llmapp.jsonschema import (
     discriminator,
     json_type,
 )
-from llmapp.validate._patterns import Matcher, PatternError, compile_pattern
 
 __all__ = ["ANY", "Kinds", "SchemaIndex"]
 
-_MAX_REF_HOPS: Final = 64
 ANY: Final[Mapping[str, Any]] = {}
 _JSON_KINDS: Final = frozenset(JSON_TYPES)
 _SUBSCHEMA_KEYS: Final = ("additionalProperties", "items", "additionalItems", "not")
@@ -181,21 +180,21 @@ class SchemaIndex:
         return resolved
 
     def _follow(self, schema: Mapping[str, Any]) -> Mapping[str, Any]:
-        for _ in range(_MAX_REF_HOPS):
-            ref = schema.get("$ref")
-            if not isinstance(ref, str):
-                return schema
-            target = self.pointer(ref)
-            if not isinstance(target, Mapping):
-                return ANY
-            schema = target
-        return ANY
+        """The end of the schema's ``$ref`` chain; ``{}`` (repair nothing) when it has none."""
+        ref = schema.get("$ref")
+        if not isinstance(ref, str):
+            return schema
+        target = self._chase(ref)
+        return target if isinstance(target, Mapping) else ANY
 
     def pointer(self, ref: str) -> Any:
-        """The schema a reference names, as the validator resolves it, or None."""
+        """The schema at the end of a reference's chain, as the validator follows it, or None."""
+        return self._chase(ref)
+
+    def _chase(self, ref: str) -> Any:
         if self._resolver is None:
             self._resolver = Resolver(self.root)
-        node = self._resolver.resolve(ref, self._resolver.root_node.base)
+        node = self._resolver.chase(ref, self._resolver.root_node.base)
         return None if node is None else node.schema
 
     def _merge(self, schema: Mapping[str, Any]) -> Mapping[str, Any]:

@@ -15,9 +15,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final
 
+from llmapp._results import ValidationIssue
 from llmapp._unicode import encodable, has_surrogates
 from llmapp.jsonschema import Path
-from llmapp.validate._result import ValidationIssue
 
 __all__ = ["MAX_REPORTED", "lone_surrogates", "may_hold_surrogates"]
 

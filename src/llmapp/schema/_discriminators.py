@@ -30,11 +30,14 @@ _NULL = {"type": "null"}
 
 def declare_discriminators(schema: dict[str, Any]) -> None:
     """Add a ``discriminator`` to each tagged union in ``schema`` and its ``$defs`` (in place)."""
-    defs = schema.get("$defs")
-    definitions: Mapping[str, Any] = defs if isinstance(defs, Mapping) else {}
+    resolver: jsonschema.Resolver | None = None
 
     def resolve(ref: str) -> Any:
-        return definitions.get(jsonschema.ref_name(ref) or "")
+        nonlocal resolver
+        if resolver is None:  # indexed only when a union may be tagged
+            resolver = jsonschema.Resolver(schema)
+        node = resolver.chase(ref, resolver.root_node.base)
+        return None if node is None else node.schema
 
     pending: list[Any] = [schema]
     while pending:

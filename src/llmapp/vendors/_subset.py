@@ -28,6 +28,7 @@ from typing import Any
 from llmapp.jsonschema import (
     JSON_TYPES,
     KEYWORDS,
+    MAX_REF_HOPS,
     declared_types,
     is_mapping,
     pointer_from,
@@ -258,17 +259,18 @@ def inline_refs(
     cyclic = recursive_definitions(defs)
     kept: set[str] = set()
 
-    def visit(node: Any) -> Any:
+    def visit(node: Any, hops: int = 0) -> Any:
+        """``node`` with its references inlined; ``hops``: references followed to reach it."""
         if not is_mapping(node):
             return node
         ref = node.get("$ref")
         name = ref_name(ref) if isinstance(ref, str) else None
         if name is not None and name in defs and (len(node) > 1 or not siblings_only):
-            if name in cyclic:
-                kept.add(name)
+            if name in cyclic or hops == MAX_REF_HOPS:  # kept as written: a chain too long
+                kept.add(name)  # cannot be followed, as everywhere else
                 return transform(node, visit)
             siblings = {k: v for k, v in node.items() if k != "$ref"}
-            return visit({**defs[name], **siblings})
+            return visit({**defs[name], **siblings}, hops + 1)
         if name is not None:
             kept.add(name)
         return transform(node, visit)

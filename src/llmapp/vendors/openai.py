@@ -24,9 +24,10 @@ descriptions and still enforced by llmapp's validator), then checks the result w
 ``Class.method.param``. The checker refuses: a root that is not a plain object; an
 object without ``additionalProperties: false`` or not listing every property in
 ``required``; a schema without ``type``/``anyOf``/``$ref``/``enum``/``const``
-(``Any``); a ``$ref`` with sibling keywords; any keyword outside the supported
-subset (see ``SUBSET``), a ``format`` outside the supported list; more than 10
-levels of nested objects, 5,000 properties or 1,000 enum values.
+(``Any``); a ``$ref`` with sibling keywords; a ``$ref`` that cannot be followed (it
+points at nothing, or starts a chain of more than ``MAX_REF_HOPS``); any keyword
+outside the supported subset (see ``SUBSET``), a ``format`` outside the supported list;
+more than 10 levels of nested objects, 5,000 properties or 1,000 enum values.
 
 No OpenAI package is needed: entries are plain dicts and responses are read by field.
 """
@@ -36,7 +37,15 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Literal, cast, overload
 
-from llmapp.jsonschema import Node, Resolver, is_mapping, pointer_tokens, subschemas, walk
+from llmapp.jsonschema import (
+    MAX_REF_HOPS,
+    Node,
+    Resolver,
+    is_mapping,
+    pointer_tokens,
+    subschemas,
+    walk,
+)
 from llmapp.vendors._calls import Executor, Human, ToolCall, arun, call_id, items, read, run
 from llmapp.vendors._source import Tool, export_error, tools_of
 from llmapp.vendors._subset import (
@@ -136,7 +145,9 @@ def _refusals(schema: Mapping[str, Any]) -> list[Refusal]:
     for _, node in walk(schema):
         properties += len(node.get("properties", ()))
         enums += len(node.get("enum", ()))
-    found.extend(_too_deep(schema))
+    resolver = Resolver(schema)
+    found.extend(_too_deep(resolver))
+    found.extend(_unfollowable(resolver))
     if properties > _MAX_PROPERTIES:
         found.append(Refusal((), f"more than {_MAX_PROPERTIES} properties in all"))
     if enums > _MAX_ENUM_VALUES:
@@ -144,7 +155,18 @@ def _refusals(schema: Mapping[str, Any]) -> list[Refusal]:
     return found
 
 
-def _too_deep(schema: Mapping[str, Any]) -> list[Refusal]:
+def _unfollowable(resolver: Resolver) -> list[Refusal]:
+    """Each ``$ref`` that points at nothing, or starts a chain longer than ``MAX_REF_HOPS``."""
+    found = []
+    for holder in resolver.refs:
+        ref = holder.node.schema.get("$ref")
+        if isinstance(ref, str) and resolver.chase(ref, holder.node.base) is None:
+            reason = f"$ref {ref!r} cannot be followed (broken, or over {MAX_REF_HOPS} hops)"
+            found.append(Refusal(tuple(pointer_tokens(holder.node.pointer)), reason))
+    return found
+
+
+def _too_deep(resolver: Resolver) -> list[Refusal]:
     """Where objects nest deeper than OpenAI's limit, counted from the root through every
     ``$ref`` (a definition adds its own levels where it is used), each recursion once.
 
@@ -152,7 +174,6 @@ def _too_deep(schema: Mapping[str, Any]) -> list[Refusal]:
     begins, with the route from the root that reaches it; the walk stops there, and a
     definition met again at a depth already seen is not walked again.
     """
-    resolver = Resolver(schema)
     refusals: dict[str, Refusal] = {}
     seen: set[tuple[str, int]] = set()
     # (node, route from the root, objects around it, definitions being walked): a stack.
