@@ -78,6 +78,10 @@ class BoundTool:
         """Its function takes per-call controls or context (a class function)."""
         return hasattr(self.tool.function, "controls")
 
+    def declares(self, control: str) -> bool:
+        """Its function declares ``control`` (``"enabled"``, ``"approval"``, ``"timeout"``)."""
+        return _controls.declares(self.tool.function, control)
+
     def enabled(self, context: Any = None, carried: tuple[Any, ...] = ()) -> bool:
         """Whether the function exists for this run's context (``@controls(enabled=...)``)."""
         return _controls.enabled(self.tool.function, _values(context, carried))

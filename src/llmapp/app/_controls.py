@@ -185,6 +185,12 @@ def of(function: Any) -> Controls | None:
     return found if isinstance(found, Controls) else None
 
 
+def declares(function: Any, control: str) -> bool:
+    """Whether ``function`` declares ``control`` (``"enabled"``, ``"approval"``, ``"timeout"``)."""
+    declared = of(function)
+    return declared is not None and getattr(declared, control) not in (None, False)
+
+
 def enabled(function: Any, context: Any) -> bool:
     """Whether ``function`` exists for this call's context; a predicate that raises hides it."""
     declared = of(function)
