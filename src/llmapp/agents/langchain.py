@@ -79,7 +79,7 @@ def _carried(config: RunnableConfig) -> tuple[Any, ...]:
 
 def _approved(result: Outcome) -> bool:
     """LangGraph's ``interrupt``: the human's answer on resume (the graph pauses here first)."""
-    approval = getattr(result, "approval", None)
+    approval: Any = getattr(result, "approval", None)
     try:
         from langgraph.types import interrupt
     except ImportError:  # no graph to pause: the call stays refused
