@@ -34,6 +34,9 @@ _FRAMEWORK_TYPES = frozenset(
 
 def context_type(annotation: Any) -> Any | None:
     """The type a context parameter asks for (its class), or ``None`` for an ordinary one."""
+    if is_union(annotation):  # ``Annotated[T, Context()] | None``
+        members = [arg for arg in typing.get_args(annotation) if arg is not type(None)]
+        return context_type(members[0]) if len(members) == 1 else None
     if te.get_origin(annotation) is te.Annotated:
         base, *metadata = te.get_args(annotation)
         if any(isinstance(each, Context) for each in metadata):
