@@ -108,6 +108,12 @@ def call_id(obj: Any, name: str) -> str | None:
     return value if isinstance(value, str) and value else None
 
 
+def per_call(context: Any) -> dict[str, Any]:
+    """The ``execute`` options of a call's context: none when no context was given, so
+    applications without per-call controls (HTTP, MCP) are called as before."""
+    return {} if context is None else {"context": context}
+
+
 def run(
     app: Executor, target: Any, calls: Iterable[ToolCall], human: Human | None, **options: Any
 ) -> list[tuple[ToolCall, Outcome]]:
