@@ -266,7 +266,9 @@ def admit(prepared: Call | CallResult, context: Any, approved: bool) -> Call | C
     if isinstance(prepared, CallResult):
         return prepared
     function = prepared.plan.function
-    if not approved:
+    if function.controls is None and not prepared.plan.method.context:
+        return prepared  # nothing declared: the common call pays for no more than this
+    if not approved and declares(function, "approval"):
         arguments = _model_arguments(prepared)
         if needs_approval(function, arguments, context):
             approval = Approval(function.name, arguments, function.description)
