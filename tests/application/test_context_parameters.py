@@ -88,3 +88,14 @@ def test_the_model_cannot_send_a_context_parameter() -> None:
     )
     assert result.validation is not None
     assert [issue.path for issue in result.validation.errors] == ["$input.user"]
+
+
+def test_a_positional_only_context_parameter_is_a_build_problem() -> None:
+    class Broken:
+        def run(self, user: Annotated[User, Context()], /) -> None:
+            """Run."""
+
+    from llmapp import LlmApplicationError
+
+    with pytest.raises(LlmApplicationError, match=r"Broken\.run\.user: a context parameter"):
+        application(Broken)

@@ -185,3 +185,23 @@ def test_a_timeout_tag_that_is_not_a_number_is_a_build_problem() -> None:
 def test_the_decorator_refuses_a_timeout_that_is_not_positive() -> None:
     with pytest.raises(ValueError, match="positive"):
         controls(timeout=0)
+
+
+def test_controls_apply_to_static_and_class_methods() -> None:
+    class Tools:
+        @staticmethod
+        @controls(approval=True)
+        def erase() -> str:
+            """Erase."""
+            return "erased"
+
+        @controls(enabled=lambda context: False)
+        @classmethod
+        def secret(cls) -> str:
+            """Never shown."""
+            return "secret"
+
+    app = application(Tools)
+    assert app.execute(Tools, "erase", "{}").approval is not None
+    assert app.execute(Tools, "erase", "{}", approved=True).value == "erased"
+    assert [function.name for function in app.visible()] == ["erase"]
