@@ -22,6 +22,7 @@ from llmapp._record import Record
 __all__ = [
     "URL",
     "ContentMediaType",
+    "Context",
     "Email",
     "Examples",
     "Format",
@@ -82,6 +83,15 @@ class Examples(Record):
 
 class Human(Record):
     """Only a human composes this value: ``separate`` keeps it from the LLM."""
+
+
+class Context(Record):
+    """The caller supplies this value per call, by its type: never in any schema.
+
+    ``Annotated[User, Context()]`` is filled from ``execute(..., context=...)`` (or the
+    toolset's framework context) with the first value that is a ``User``; see
+    ``llmapp.app._context``.
+    """
 
 
 Email = Annotated[str, Format("email")]

@@ -20,7 +20,6 @@ from hypothesis import strategies as st
 from llmapp import _patterns, application, llm_application, validator
 from llmapp._ecma import LINEAR, STDLIB, translate
 from llmapp._linear import MAX_UNANCHORED_WIDTH, is_linear
-from llmapp.markers import Pattern
 from llmapp._patterns import (
     CALL_BUDGET,
     NOT_CHECKED,
@@ -28,6 +27,7 @@ from llmapp._patterns import (
     TIMED_OUT,
     compile_pattern,
 )
+from llmapp.markers import Pattern
 
 from .test_regex_safety import finishes
 

@@ -16,6 +16,13 @@ name -> values) or a callable ``(function_name, context) -> values`` given the f
 own run context (pydantic-ai's ``RunContext``, the Agents SDK's ``ToolContext``, LangChain's
 ``RunnableConfig``, FastMCP's ``Context``), so per-run values (the user, a session) reach the
 method and never the model.
+
+The per-tool controls of a class function (``llmapp.app._controls``) are honoured with the
+framework's own context: each toolset passes its context object and what it carries (the
+run's ``deps``, the Agents SDK's ``context``) as the call's ``context``, so ``enabled`` and
+approval predicates read it and context parameters receive it by type; ``enabled`` says
+whether the framework lists the tool for a run, and a call that awaits approval is handed
+to the framework's own approval mechanism.
 """
 
 from __future__ import annotations
@@ -25,6 +32,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from llmapp._sentinels import MISSING
+from llmapp.app import _controls
 from llmapp.vendors._calls import Executor, Outcome, ToolCall, arun, run
 from llmapp.vendors._source import Tool, tools_of
 
@@ -65,19 +73,66 @@ class BoundTool:
         """The parameters schema the model composes (never the human side)."""
         return self.tool.parameters
 
-    def run(self, arguments: Any, context: Any = None) -> Outcome:
-        """The call through ``app.execute`` (as ``call_tools`` runs it)."""
+    @property
+    def controlled(self) -> bool:
+        """Its function takes per-call controls or context (a class function)."""
+        return hasattr(self.tool.function, "controls")
+
+    def declares(self, control: str) -> bool:
+        """Its function declares ``control`` (``"enabled"``, ``"approval"``, ``"timeout"``)."""
+        return _controls.declares(self.tool.function, control)
+
+    def enabled(self, context: Any = None, carried: tuple[Any, ...] = ()) -> bool:
+        """Whether the function exists for this run's context (``@controls(enabled=...)``)."""
+        return _controls.enabled(self.tool.function, _values(context, carried))
+
+    def needs_approval(
+        self, arguments: Any, context: Any = None, carried: tuple[Any, ...] = ()
+    ) -> bool:
+        """Whether a call with these (model's) arguments waits for a human's approval."""
+        return _controls.needs_approval(self.tool.function, arguments, _values(context, carried))
+
+    def run(
+        self,
+        arguments: Any,
+        context: Any = None,
+        *,
+        carried: tuple[Any, ...] = (),
+        approved: bool = False,
+    ) -> Outcome:
+        """The call through ``app.execute`` (as ``call_tools`` runs it).
+
+        Args:
+            arguments: the model's arguments.
+            context: the framework's context of the call (``human`` receives it).
+            carried: what that context carries (the run's deps), also the call's context.
+            approved: the framework's approval mechanism approved this call.
+        """
         call = ToolCall(None, self.name, arguments)
-        ((_, result),) = run(self.app, self.target, [call], self._human(context))
+        options = self._options(context, carried, approved)
+        ((_, result),) = run(self.app, self.target, [call], self._human(context), **options)
         outcome: Outcome = result
         return outcome
 
-    async def arun(self, arguments: Any, context: Any = None) -> Outcome:
-        """The call through ``app.aexecute`` (as ``acall_tools`` runs it)."""
+    async def arun(
+        self,
+        arguments: Any,
+        context: Any = None,
+        *,
+        carried: tuple[Any, ...] = (),
+        approved: bool = False,
+    ) -> Outcome:
+        """The call through ``app.aexecute`` (as ``acall_tools`` runs it); see ``run``."""
         call = ToolCall(None, self.name, arguments)
-        ((_, result),) = await arun(self.app, self.target, [call], self._human(context))
+        options = self._options(context, carried, approved)
+        ((_, result),) = await arun(self.app, self.target, [call], self._human(context), **options)
         outcome: Outcome = result
         return outcome
+
+    def _options(self, context: Any, carried: tuple[Any, ...], approved: bool) -> dict[str, Any]:
+        if not self.controlled:  # HTTP and MCP functions: no controls to honour
+            return {}
+        return {"context": _values(context, carried), "approved": approved}
 
     def _human(self, context: Any) -> Mapping[str, Mapping[str, Any]] | None:
         if self.human is None:
@@ -86,6 +141,11 @@ class BoundTool:
             values = self.human(self.name, context)
             return {self.name: values} if values is not None else None
         return self.human
+
+
+def _values(context: Any, carried: tuple[Any, ...]) -> tuple[Any, ...]:
+    """The call's context values: the framework's context first, then what it carries."""
+    return tuple(value for value in (context, *carried) if value is not None)
 
 
 def bind(

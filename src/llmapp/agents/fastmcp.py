@@ -9,6 +9,12 @@ method does not run. FastMCP passes a custom tool's arguments through unchecked,
 checking is llmapp's. ``human=lambda name, context: {...}`` receives FastMCP's ``Context``
 of the request (``None`` outside one).
 
+Controls: the request's ``Context`` is the call's context (``enabled`` predicates read it,
+context parameters of type ``Context`` receive it); a hidden tool's calls are answered as
+unknown (FastMCP lists a tool for every request); a call that needs approval is asked of
+the user with FastMCP's ``ctx.elicit`` (yes / no) and runs only on yes, and a client that
+cannot be asked gets the approval message, ``isError: true``.
+
 The server keeps everything else of its own (its other tools, middleware, auth, mounting,
 ``create_proxy``). The other direction, a FastMCP ``Client`` as the session of
 ``llmapp.mcp.application`` / ``call``, needs nothing from here.
@@ -18,6 +24,8 @@ Needs ``pip install 'llmapp[fastmcp]'``.
 
 from __future__ import annotations
 
+import json
+import logging
 from typing import Any
 
 from fastmcp import FastMCP
@@ -28,9 +36,12 @@ from pydantic import PrivateAttr
 
 from llmapp._sentinels import MISSING
 from llmapp.agents._bound import BoundTool, HumanValues, bind
+from llmapp.app import CallResult
 from llmapp.vendors import mcp
 
 __all__ = ["LlmappTool", "add_tools"]
+
+logger = logging.getLogger("llmapp.agents")
 
 
 class LlmappTool(Tool):
@@ -56,9 +67,30 @@ class LlmappTool(Tool):
 
     async def run(self, arguments: dict[str, Any]) -> ToolResult:
         bound = self._bound
-        result = await bound.arun(arguments, _context())
+        context = _context()
+        result = await bound.arun(arguments, context)
+        approval: Any = getattr(result, "approval", None)
+        decision = await _decision(context, approval) if approval is not None else None
+        if decision is True:
+            result = await bound.arun(arguments, context, approved=True)
+        elif decision is False:
+            declined = f"The user declined the call of {approval.name}; it did not run."
+            result = CallResult(name=approval.name, success=False, feedback=declined)
         answer = mcp.tool_result(bound.tool.function, result)
         return ToolResult.from_mcp_result(CallToolResult.model_validate(answer))
+
+
+async def _decision(context: Any, approval: Any) -> bool | None:
+    """The user's answer to FastMCP's elicitation, or ``None`` when nobody can be asked."""
+    if context is None:
+        return None
+    shown = json.dumps(approval.arguments, ensure_ascii=False, default=str)[:2_000]
+    try:
+        answer = await context.elicit(f"Approve the call of {approval.name} with {shown}?", bool)
+    except Exception:  # the client has no elicitation: the approval message stands
+        logger.info("call %s: the client cannot be asked for an approval", approval.name)
+        return None
+    return getattr(answer, "action", None) == "accept" and getattr(answer, "data", None) is True
 
 
 def _context() -> Any:

@@ -12,6 +12,14 @@ answer the data as JSON text. ``human=lambda name, config: {...}`` receives the 
 reaching the model. An MCP application's calls are asynchronous: run its tools with
 ``ainvoke`` (or an async graph); ``invoke`` raises ``ExecutionError``.
 
+Controls: a call that needs approval (``@approval``, ``@tag destructive``) is LangGraph's
+``interrupt`` with ``{"tool", "arguments", "description"}``: the graph pauses, and resuming
+with ``Command(resume=True)`` (or ``{"approved": True}``) runs the method, anything else
+answers the model that the human declined. Without LangGraph such a call is refused. The
+values of ``config["configurable"]`` are the call's context: an ``enabled`` predicate reads
+them (a hidden tool is answered as an unknown function: LangChain binds tools once) and
+context parameters receive them by type.
+
 Needs ``pip install 'llmapp[langchain]'`` (and ``langgraph`` for ``ToolNode``).
 """
 
@@ -50,10 +58,42 @@ class LlmappTool(BaseTool):
         return (tool_input,), {}
 
     def _run(self, arguments: Any, config: RunnableConfig) -> str:
-        return _answer(self._bound.run(arguments, config))
+        carried = _carried(config)
+        result = self._bound.run(arguments, config, carried=carried)
+        if getattr(result, "approval", None) is not None and _approved(result):
+            result = self._bound.run(arguments, config, carried=carried, approved=True)
+        return _answer(result)
 
     async def _arun(self, arguments: Any, config: RunnableConfig) -> str:
-        return _answer(await self._bound.arun(arguments, config))
+        carried = _carried(config)
+        result = await self._bound.arun(arguments, config, carried=carried)
+        if getattr(result, "approval", None) is not None and _approved(result):
+            result = await self._bound.arun(arguments, config, carried=carried, approved=True)
+        return _answer(result)
+
+
+def _carried(config: RunnableConfig) -> tuple[Any, ...]:
+    configurable = config.get("configurable") if isinstance(config, dict) else None
+    return tuple(configurable.values()) if isinstance(configurable, dict) else ()
+
+
+def _approved(result: Outcome) -> bool:
+    """LangGraph's ``interrupt``: the human's answer on resume (the graph pauses here first)."""
+    approval: Any = getattr(result, "approval", None)
+    try:
+        from langgraph.types import interrupt
+    except ImportError:  # no graph to pause: the call stays refused
+        raise ToolException(result.message()) from None
+    decision = interrupt(
+        {
+            "tool": approval.name,
+            "arguments": approval.arguments,
+            "description": approval.description,
+        }
+    )
+    if decision is True or (isinstance(decision, dict) and decision.get("approved") is True):
+        return True
+    raise ToolException(f"A human declined the call of {approval.name}; it did not run.")
 
 
 def _answer(result: Outcome) -> str:

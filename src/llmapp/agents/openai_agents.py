@@ -15,6 +15,12 @@ and the default (``None``) is strict exactly when the schema already follows the
 rules (an application built with ``strict=True``). ``human=lambda name, context: {...}``
 receives the SDK's ``ToolContext`` (``context.context`` is the run's own context object).
 
+Controls map to the SDK's own: ``@controls(enabled=...)`` is the tool's ``is_enabled`` (the
+predicate reads the run's ``RunContextWrapper`` and its ``context``), a function that needs
+approval has ``needs_approval``, so the run stops with an interruption until
+``state.approve(...)``; a context parameter of type ``ToolContext`` (or of the run context's
+own type) receives it.
+
 Needs ``pip install 'llmapp[openai-agents]'``.
 """
 
@@ -73,6 +79,8 @@ def tools(
                 params_json_schema=schema,
                 on_invoke_tool=_invoker(each),
                 strict_json_schema=is_strict,
+                is_enabled=_enabled(each) if each.declares("enabled") else True,
+                needs_approval=_approval(each) if each.declares("approval") else False,
             )
         )
     if failures:
@@ -81,7 +89,29 @@ def tools(
 
 
 def _invoker(bound: BoundTool) -> Callable[[ToolContext[Any], str], Awaitable[str]]:
+    # The SDK invokes a tool with needs_approval only once the call is approved.
+    approved = bound.declares("approval")
+
     async def invoke(context: ToolContext[Any] | RunContextWrapper[Any], arguments: str) -> str:
-        return (await bound.arun(arguments, context)).message()
+        carried = (context.context,)
+        return (await bound.arun(arguments, context, carried=carried, approved=approved)).message()
 
     return invoke
+
+
+def _enabled(bound: BoundTool) -> Callable[[RunContextWrapper[Any], Any], bool]:
+    def enabled(context: RunContextWrapper[Any], agent: Any) -> bool:
+        return bound.enabled(context, (context.context,))
+
+    return enabled
+
+
+def _approval(
+    bound: BoundTool,
+) -> Callable[[RunContextWrapper[Any], dict[str, Any], str], Awaitable[bool]]:
+    async def needs_approval(
+        context: RunContextWrapper[Any], arguments: dict[str, Any], call_id: str
+    ) -> bool:
+        return bound.needs_approval(arguments, context, (context.context,))
+
+    return needs_approval

@@ -11,6 +11,12 @@ any JSON), and llmapp's ``execute`` reads, repairs and checks them. A wrong call
 fill the human side without reaching the model. The applications' descriptions are the
 toolset's instructions.
 
+Controls: a tool hidden for the run's context (``@controls(enabled=...)``, given
+``(ctx, ctx.deps)``) is not among the run's tools; a call that needs approval raises
+``ApprovalRequired``, so the run ends with ``DeferredToolRequests`` (add it to the agent's
+``output_type``) and runs the method once ``DeferredToolResults(approvals={id: True})`` comes
+back; a context parameter of type ``RunContext`` (or of the deps' type) receives it.
+
 Needs ``pip install 'llmapp[pydantic-ai]'``.
 """
 
@@ -19,7 +25,7 @@ from __future__ import annotations
 from typing import Any
 
 from pydantic_ai import ModelRetry, RunContext, ToolDefinition
-from pydantic_ai.exceptions import ToolFailed
+from pydantic_ai.exceptions import ApprovalRequired, ToolFailed
 from pydantic_ai.toolsets import AbstractToolset
 from pydantic_ai.toolsets.abstract import ToolsetTool
 from pydantic_ai.toolsets.external import TOOL_SCHEMA_VALIDATOR
@@ -64,12 +70,19 @@ class LlmappToolset(AbstractToolset[Any]):
                 args_validator=TOOL_SCHEMA_VALIDATOR,  # llmapp's execute checks them
             )
             for name, definition in self._definitions.items()
+            if self._bound[name].enabled(ctx, (ctx.deps,))
         }
 
     async def call_tool(
         self, name: str, tool_args: dict[str, Any], ctx: RunContext[Any], tool: ToolsetTool[Any]
     ) -> Any:
-        result = await self._bound[name].arun(tool_args, ctx)
+        approved = ctx.tool_call_approved
+        result = await self._bound[name].arun(
+            tool_args, ctx, carried=(ctx.deps,), approved=approved
+        )
+        approval = getattr(result, "approval", None)
+        if approval is not None:  # the run ends here, with the call among its deferred ones
+            raise ApprovalRequired(metadata={"arguments": approval.arguments})
         return answer(result)
 
 

@@ -9,6 +9,7 @@ from dataclasses import replace
 from typing import Any
 
 from llmapp._sentinels import MISSING
+from llmapp.app import _controls
 from llmapp.app._arguments import unknown_function
 from llmapp.app._config import LlmConfig, SchemaPredicate, ValidationHook
 from llmapp.app._decorator import declared_config
@@ -62,6 +63,8 @@ class LlmApplication:
         human: Mapping[str, Any] | None = None,
         *,
         raise_errors: bool = False,
+        context: Any = None,
+        approved: bool = False,
     ) -> CallResult:
         """Run the call an LLM asked for, if its arguments are right.
 
@@ -71,6 +74,10 @@ class LlmApplication:
             arguments: the LLM's arguments: its raw text (read leniently), a mapping, or None.
             human: values a human supplied for the human side of a separated function.
             raise_errors: re-raise the method's exception instead of capturing it.
+            context: the call's context (one value or a tuple of them: the user, a
+                session): what ``enabled`` / ``approval`` predicates read and context
+                parameters receive by type (``llmapp.app._controls``).
+            approved: a human approved this call (a function that needs approval).
 
         Returns:
             A ``CallResult``; on wrong arguments it carries the validation and the
@@ -85,9 +92,15 @@ class LlmApplication:
             result = app.execute(Shop(), "search", '{"query": "socks"}')
             reply = result.message()   # data, feedback or the error: what goes back
         """
-        prepared = self.prepare(instance, name, arguments, human)
+        if not _controls.enabled(self.function(name), context):  # controls: hidden
+            return unknown_function(name, self._visible(context))
+        prepared = _controls.admit(
+            self.prepare(instance, name, arguments, human), context, approved
+        )
         if isinstance(prepared, CallResult):
             return prepared
+        if _controls.time_limit(prepared.plan.function, None) is not None:  # controls: timeout
+            return _controls.run_within(prepared, raise_errors, DEFAULT_RUNNER)
         return run_sync(prepared, raise_errors)
 
     async def aexecute(
@@ -99,6 +112,8 @@ class LlmApplication:
         *,
         raise_errors: bool = False,
         runner: Runner | None = None,
+        context: Any = None,
+        approved: bool = False,
     ) -> CallResult:
         """``execute`` for async code, off the event loop.
 
@@ -114,18 +129,38 @@ class LlmApplication:
             human: as for ``execute``.
             raise_errors: as for ``execute``.
             runner: where the call runs (default: a shared ``Runner()``: 32 threads, at
-                most 16 for one function, no timeout).
+                most 16 for one function, no timeout; a function's own ``@timeout``
+                applies too).
+            context: as for ``execute``.
+            approved: as for ``execute``.
 
         Example::
 
             results = await asyncio.gather(*(app.aexecute(shop, "search", t) for t in texts))
         """
         plan = self._plans.get(name) if isinstance(name, str) else None
-        if plan is None:
-            return unknown_function(name, list(self._plans))
+        if plan is None or not _controls.enabled(plan.function, context):  # controls: hidden
+            return unknown_function(name, self._visible(context))
         return await (runner or DEFAULT_RUNNER).execute(
-            plan, instance, arguments, human, raise_errors
+            plan,
+            instance,
+            arguments,
+            human,
+            raise_errors,
+            admit=lambda prepared: _controls.admit(prepared, context, approved),
         )
+
+    def visible(self, context: Any = None) -> list[LlmFunction]:
+        """The functions that exist for this call's context (``@controls(enabled=...)``).
+
+        Example::
+
+            openai.tools(app.visible(user))   # only the tools this user may call
+        """
+        return _controls.visible(self.functions, context)
+
+    def _visible(self, context: Any) -> list[str]:
+        return [function.name for function in self.visible(context)]
 
     def prepare(
         self, instance: Any, name: str, arguments: Any, human: Mapping[str, Any] | None = None

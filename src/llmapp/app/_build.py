@@ -14,6 +14,7 @@ from typing import Any
 from llmapp import convert, separate
 from llmapp._errors import BuildProblem, LlmApplicationError, class_location
 from llmapp.app._config import LlmConfig, SchemaPredicate, ValidationHook, bind_generated
+from llmapp.app._controls import declared_controls
 from llmapp.app._decorator import declared_hooks
 from llmapp.app._execute import Plan
 from llmapp.app._function import LlmFunction, OnFirstUse, Separated, compile_validator
@@ -148,6 +149,7 @@ def _plan(
         summary=method.summary,
         checked_parameters=checked,
         hook=bind_generated(hook, generated) if hook is not None else None,
+        controls=declared_controls(cls, method),
     )
     return Plan(
         function=function,

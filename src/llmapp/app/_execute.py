@@ -96,7 +96,7 @@ class Plan(Record):
             args, kwargs = self.convert(merged)
         except convert.ConversionError as refused:
             return self._refused(refused, validation.data, hidden, repairs)
-        return Call(self, target, args, kwargs, repairs, hidden)
+        return Call(self, target, args, kwargs, repairs, hidden, validation.data)
 
     def read(self, arguments: Any) -> tuple[Any, tuple[str, ...]] | CallResult:
         """The model's arguments as data, and what reading them repaired."""
@@ -178,6 +178,8 @@ class Call:
     kwargs: dict[str, Any]
     repairs: tuple[str, ...] = ()
     hidden: Masker = field(default=NOTHING, repr=False)
+    model_data: Any = field(default=None, repr=False)
+    """The model's checked arguments (never a human-side value): what an approval shows."""
 
     def run(self, raise_errors: bool = False) -> CallResult:
         """Call the method here (``run_sync``): what ``execute`` does once prepared."""

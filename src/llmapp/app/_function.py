@@ -13,6 +13,7 @@ from llmapp._results import (
     ValidationIssue,
     ValidationSuccess,
 )
+from llmapp.app._controls import Controls
 
 __all__ = [
     "LlmFunction",
@@ -109,6 +110,8 @@ class LlmFunction:
     summary: str | None = None
     checked_parameters: Schema = field(default_factory=dict, repr=False)
     hook: Callable[[Any], Validation] | None = field(default=None, repr=False)
+    controls: Controls | None = None
+    """Enabled per call, approval, timeout (``llmapp.app._controls``), or ``None``."""
     _generated: Callable[[Any], Validation] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:

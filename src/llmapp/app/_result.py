@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from llmapp import convert
 from llmapp._results import ValidationFailure
 from llmapp._unicode import encodable
 from llmapp.app._mask import NOTHING, Masker
+
+if TYPE_CHECKING:
+    from llmapp.app._controls import Approval
 
 __all__ = ["CallResult", "error_text"]
 
@@ -32,6 +35,8 @@ class CallResult:
         deprecated: the function is deprecated (it still ran).
         repairs: what ``parse`` repaired in the model's text to read it (log or refuse
             them as you see fit); empty for valid JSON or arguments given as a mapping.
+        approval: the call awaits a human's approval (the method has not run): what to
+            show the human; run it again with ``approved=True`` once approved.
 
     Example::
 
@@ -48,6 +53,7 @@ class CallResult:
     error: BaseException | None = None
     deprecated: bool = False
     repairs: tuple[str, ...] = ()
+    approval: Approval | None = None
 
     def message(self) -> str:
         """The text for the model's tool-result message, in every case.

@@ -33,6 +33,7 @@ from collections import deque
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Final
 
+from llmapp.app._controls import time_limit
 from llmapp.app._result import CallResult, error_text
 
 if TYPE_CHECKING:  # asyncio is imported where it runs: only async callers need it
@@ -108,15 +109,28 @@ class Runner:
         arguments: Any,
         human: Mapping[str, Any] | None,
         raise_errors: bool = False,
+        *,
+        admit: Callable[[Call | CallResult], Call | CallResult] | None = None,
     ) -> CallResult:
         """One call from the model's arguments to its result, off the event loop.
+
+        Args:
+            plan: the function's plan.
+            instance: what the method runs on.
+            arguments: the model's arguments.
+            human: the human side.
+            raise_errors: re-raise the method's exception.
+            admit: a last step between preparing and running (the per-call controls).
 
         Raises:
             ExecutionError: the application is used wrongly (as ``execute`` raises it).
         """
-        return await self._bounded(
-            plan, lambda: plan.prepare(instance, arguments, human), raise_errors
-        )
+
+        def prepare() -> Call | CallResult:
+            prepared = plan.prepare(instance, arguments, human)
+            return admit(prepared) if admit is not None else prepared
+
+        return await self._bounded(plan, prepare, raise_errors)
 
     async def run(self, call: Call, raise_errors: bool = False) -> CallResult:
         """A call already prepared (``app.prepare``), run within the same limits."""
@@ -125,20 +139,21 @@ class Runner:
     async def _bounded(
         self, plan: Plan, prepare: Callable[[], Call | CallResult], raise_errors: bool
     ) -> CallResult:
-        if self.timeout is None:
+        timeout = time_limit(plan.function, self.timeout)  # the function's own, if smaller
+        if timeout is None:
             return await self._call(plan, prepare, raise_errors)
         import asyncio
 
         task = asyncio.ensure_future(self._call(plan, prepare, raise_errors))
         try:
-            done, _ = await asyncio.wait((task,), timeout=self.timeout)
+            done, _ = await asyncio.wait((task,), timeout=timeout)
         except BaseException:  # the caller was cancelled: so is the call
             task.cancel()
             raise
         if done:
             return task.result()
         task.cancel()
-        error = TimeoutError(f"{plan.function.name} did not finish within {self.timeout:g} s")
+        error = TimeoutError(f"{plan.function.name} did not finish within {timeout:g} s")
         if raise_errors:
             raise error
         return CallResult(

@@ -6,8 +6,10 @@ A docstring is read in two steps:
    of the text (with their more-indented continuation lines): typia's tags
    (``@tag NAME``, ``@deprecated [reason]``, ``@param NAME TEXT``,
    ``@returns TEXT``, ``@summary``, ``@title``, ``@hidden``, ``@internal``,
-   ``@human``), llmapp's overrides (``@name NAME``: the function's name as the model
-   sees it; ``@description TEXT``: the model's description, in place of the text) and
+   ``@human``), llmapp's per-call controls (``@approval``: a human approves each call
+   before it runs; ``@timeout SECONDS``), llmapp's overrides (``@name NAME``: the
+   function's name as the model sees it; ``@description TEXT``: the model's
+   description, in place of the text) and
    Epydoc's fields (``@param NAME: TEXT``, ``@return: TEXT``,
    ``@ivar NAME: TEXT``, ``@type ...``, ...). Both ``@param`` spellings give the
    same result. Unknown ``@words`` (a decorator in an example) stay text.
@@ -63,6 +65,10 @@ class DocInfo(Record):
     human: bool = False
     deprecation: str | None = None
     """The reason given with ``@deprecated`` (or a ``.. deprecated::`` section)."""
+    approval: bool = False
+    """``@approval``: each call waits for a human's approval before it runs."""
+    timeout: str | None = None
+    """``@timeout SECONDS``: the text after the tag, read (and checked) by introspection."""
 
 
 EMPTY_DOC = DocInfo()
@@ -111,8 +117,8 @@ def _parse_cached(doc: str) -> DocInfo:
 _PARAM_TAGS = frozenset({"param", "parameter", "arg", "argument", "keyword", "kwarg", "kwparam"})
 _ATTRIBUTE_TAGS = frozenset({"ivar", "cvar", "var", "ivariable", "cvariable", "variable"})
 _RETURN_TAGS = frozenset({"return", "returns"})
-_FLAG_TAGS = frozenset({"hidden", "internal", "human"})
-_TEXT_TAGS = frozenset({"summary", "title", "name", "description"})
+_FLAG_TAGS = frozenset({"hidden", "internal", "human", "approval"})
+_TEXT_TAGS = frozenset({"summary", "title", "name", "description", "timeout"})
 # Epydoc fields read only so that they do not leak into descriptions.
 _DROPPED_TAGS = frozenset(
     {
@@ -153,6 +159,7 @@ class _Tags:
         self.title: str | None = None
         self.name: str | None = None
         self.description: str | None = None
+        self.timeout: str | None = None
         self.deprecated = False
         self.deprecation: str | None = None
         self.flags: set[str] = set()
@@ -206,6 +213,8 @@ def _record(name: str, text: str, tags: _Tags) -> None:
         tags.name = " ".join((_field_text(text) or "").split()) or tags.name
     elif name == "description":
         tags.description = _field_text(text) or tags.description
+    elif name == "timeout":
+        tags.timeout = _field_text(text) or tags.timeout
     elif name in _FLAG_TAGS:
         tags.flags.add(name)
 
@@ -383,6 +392,8 @@ def _combine(body: _Body, tags: _Tags) -> DocInfo:
         hidden=bool(tags.flags & {"hidden", "internal"}),
         human="human" in tags.flags,
         deprecation=tags.deprecation or body.deprecation,
+        approval="approval" in tags.flags,
+        timeout=tags.timeout,
     )
 
 

@@ -36,10 +36,12 @@ from llmapp.introspect._compat import (
     resolve_forward,
     type_display,
 )
+from llmapp.introspect._context import context_type
 from llmapp.introspect._docstrings import DocInfo, DocstringWarning, parse_docstring
 from llmapp.introspect._types import TypeBuilder
 from llmapp.introspect.model import (
     NO_DEFAULT,
+    ContextParameter,
     MethodSpec,
     Node,
     ObjectDef,
@@ -259,6 +261,8 @@ class _MethodReader:
         )
         self.python_names: set[str] = set()
         """Every name in the signature, ``self`` and ``**kwargs`` included."""
+        self.context: list[ContextParameter] = []
+        """Parameters the caller supplies per call by type, in signature order."""
 
     def read(self) -> MethodSpec | None:
         name, doc = self.candidate.name, self.doc
@@ -290,7 +294,23 @@ class _MethodReader:
             deprecation=doc.deprecation or decorated,
             exposed=doc.name if doc.name != name else None,
             human=doc.human,
+            approval=doc.approval or "destructive" in doc.tags,
+            timeout=self._timeout(doc.timeout),
+            context=tuple(self.context),
         )
+
+    def _timeout(self, text: str | None) -> float | None:
+        """``@timeout SECONDS`` as a number; anything else is a problem at the method."""
+        if text is None:
+            return None
+        try:
+            seconds = float(text)
+        except ValueError:
+            seconds = -1.0
+        if not 0 < seconds < float("inf"):
+            self.reader.problem(self.location, f"@timeout {text!r}: not a positive number")
+            return None
+        return seconds
 
     def _signature(self) -> tuple[list[inspect.Parameter], Any] | None:
         """The parameters the LLM fills (no ``self``/``cls``) and the return annotation."""
@@ -340,6 +360,10 @@ class _MethodReader:
             return []
         if parameter.kind is inspect.Parameter.VAR_KEYWORD:
             return self._spread(annotation, location)
+        wanted = context_type(annotation)
+        if wanted is not None:
+            self._context_parameter(parameter, wanted, location)
+            return []
         node = self.reader.build(annotation, location, self.scope)
         if node is None:
             return []
@@ -356,6 +380,17 @@ class _MethodReader:
                 positional_only=parameter.kind is inspect.Parameter.POSITIONAL_ONLY,
             )
         ]
+
+    def _context_parameter(self, parameter: inspect.Parameter, wanted: Any, location: str) -> None:
+        if not isinstance(wanted, type):
+            self.reader.problem(location, f"a context parameter needs a class, not {wanted!r}")
+        elif parameter.kind is inspect.Parameter.POSITIONAL_ONLY:
+            self.reader.problem(location, "a context parameter cannot be positional-only")
+        else:
+            required = parameter.default is _EMPTY
+            self.context.append(
+                ContextParameter(name=parameter.name, type=wanted, required=required)
+            )
 
     def _spread(self, annotation: Any, location: str) -> list[ParameterSpec]:
         """``**kwargs: Unpack[TD]``: one parameter per key of the TypedDict."""

@@ -24,6 +24,7 @@ __all__ = [
     "AnyNode",
     "ArrayNode",
     "BooleanNode",
+    "ContextParameter",
     "Definition",
     "DictNode",
     "EnumDef",
@@ -215,6 +216,15 @@ class TypeGraph(Record):
     definitions: Mapping[TypeKey, Definition] = MappingProxyType({})
 
 
+class ContextParameter(Record):
+    """A parameter whose value the caller supplies per call, found by its type."""
+
+    name: str
+    type: Any
+    """The class a value must be an instance of."""
+    required: bool = True
+
+
 class ParameterSpec(Field):
     """One parameter of a method as the LLM sees it.
 
@@ -247,3 +257,9 @@ class MethodSpec(Record):
     """The function's name as the model sees it (``@name``), when not ``name``."""
     human: bool = False
     """``@human``: a function for humans only, never given to the LLM."""
+    approval: bool = False
+    """``@approval`` (or ``@tag destructive``): each call waits for a human's approval."""
+    timeout: float | None = None
+    """``@timeout SECONDS``: most seconds one call may take."""
+    context: tuple[ContextParameter, ...] = ()
+    """Parameters the caller supplies per call by type (``llmapp.introspect._context``)."""

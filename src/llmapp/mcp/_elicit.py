@@ -11,6 +11,7 @@ the request or the answer.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Final
 
@@ -88,3 +89,33 @@ async def ask(context: Any, function: LlmFunction, schema: dict[str, Any]) -> di
     if answer.action != "accept" or answer.content is None:
         raise Declined(f"the user chose {answer.action!r}")
     return dict(answer.content)
+
+
+_APPROVE: Final = {
+    "type": "object",
+    "properties": {"approve": {"type": "boolean", "title": "Run this call"}},
+    "required": ["approve"],
+}
+
+
+async def confirm(context: Any, name: str, arguments: Any) -> bool:
+    """Ask the user whether a call that needs approval may run (MCP elicitation).
+
+    Raises:
+        Declined: the client cannot be asked, or the user did not answer.
+    """
+    session = getattr(context, "session", None)
+    capabilities = getattr(session, "client_capabilities", None)
+    if session is None or getattr(capabilities, "elicitation", None) is None:
+        raise Declined("this client cannot ask its user for an approval")
+    shown = json.dumps(arguments, ensure_ascii=False, default=str)[:_MAX_SHOWN]
+    message = f"Approve the call of {name} with {shown}?"
+    try:
+        answer = await session.elicit_form(message, _APPROVE, getattr(context, "request_id", None))
+    except Exception as error:  # no back channel (stateless HTTP), a closed connection
+        raise Declined(f"the user could not be asked ({type(error).__name__})") from error
+    content = answer.content if answer.action == "accept" else None
+    return isinstance(content, Mapping) and content.get("approve") is True
+
+
+_MAX_SHOWN: Final = 2_000

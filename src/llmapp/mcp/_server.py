@@ -30,6 +30,14 @@ request's ``_meta``), and returns the values (or an awaitable of them)::
     def human(function, context):
         return {"user_id": identity(context).subject}
 
+Per-tool controls (``llmapp.app._controls``) read the call's context: the
+``ServerRequestContext`` and the verified ``AccessToken`` (``identity``). ``tools/list``
+leaves out, per request, a function whose ``enabled`` predicate says no (and its calls are
+answered as unknown); a call that needs approval is asked of the user with an elicitation
+form (approve: yes / no) and runs only on yes; a client that cannot be asked gets the
+approval message, ``isError: true``, and the method does not run. A context parameter of
+type ``ServerRequestContext`` or ``AccessToken`` receives it.
+
 What the hook leaves out, when the client supports elicitation and each missing value is
 a primitive a form can hold, is asked of the user with the SDK's ``elicit_form`` and
 merged into the call; the model never sees the form or the answer. A hook that raises
@@ -47,8 +55,9 @@ from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Any, Literal
 
 from llmapp._errors import ExecutionError
-from llmapp.app import CallResult, Runner
-from llmapp.mcp._elicit import Declined, ask, form
+from llmapp.app import CallResult, Runner, _controls
+from llmapp.mcp._auth import identity
+from llmapp.mcp._elicit import Declined, ask, confirm, form
 from llmapp.mcp._logging import log_call, logger
 from llmapp.mcp._prompts import Templates, is_template
 from llmapp.mcp._sdk import sdk
@@ -172,9 +181,13 @@ class _Handlers:
             else:
                 self.unlisted.append(function.name)
         self.listed = frozenset(function.name for function in listed)
-        self.listing: ListToolsResult = types.ListToolsResult(
-            tools=[types.Tool.model_validate(entry) for entry in tools(listed)]
-        )
+        self.tools = [types.Tool.model_validate(entry) for entry in tools(listed)]
+        self.listing: ListToolsResult = types.ListToolsResult(tools=self.tools)
+        self.controlled = {
+            function.name: function
+            for function in listed
+            if _controls.declares(function, "enabled")
+        }
         self.result_type = types.CallToolResult
         self.templates = Templates(app, self.execute)
 
@@ -185,7 +198,16 @@ class _Handlers:
         return self.elicit and form(function) is not None
 
     async def list_tools(self, context: ServerRequestContext[Any], params: Any) -> ListToolsResult:
-        return self.listing
+        if not self.controlled:
+            return self.listing
+        values = _context_of(context)
+        shown = [
+            tool
+            for tool in self.tools
+            if tool.name not in self.controlled
+            or _controls.enabled(self.controlled[tool.name], values)
+        ]
+        return self.listing.model_copy(update={"tools": shown})
 
     async def call_tool(
         self, context: ServerRequestContext[Any], params: CallToolRequestParams
@@ -208,9 +230,22 @@ class _Handlers:
         human: Mapping[str, Any] | None = None
         try:
             human = await self._human(function, context)
+            values = _context_of(context)
             result = await self.app.aexecute(
-                self.target, name, arguments, human, runner=self.runner
+                self.target, name, arguments, human, runner=self.runner, context=values
             )
+            if result.approval is not None and self.elicit:  # controls: ask the user
+                if await confirm(context, name, result.approval.arguments):
+                    result = await self.app.aexecute(
+                        self.target, name, arguments, human, runner=self.runner,
+                        context=values, approved=True,
+                    )  # fmt: skip
+                else:
+                    result = _refused(
+                        name, f"The user declined the call of {name}; it did not run."
+                    )
+        except Declined:  # the client cannot be asked: the approval message stands
+            pass
         except _Unavailable as refused:
             result = _refused(name, str(refused))
         except ExecutionError as error:  # the server's setup; its text names paths, never values
@@ -250,6 +285,15 @@ class _Handlers:
 
 class _Unavailable(Exception):
     """The human side of a call cannot be had: answered with this text."""
+
+
+def _context_of(context: Any) -> tuple[Any, ...]:
+    """The call's context values: the request context, and the verified token if any."""
+    try:
+        token = identity(context)
+    except Exception:  # no auth machinery for this transport: no token
+        token = None
+    return (context,) if token is None else (context, token)
 
 
 def _refused(name: str, text: str) -> CallResult:

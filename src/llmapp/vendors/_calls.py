@@ -108,32 +108,49 @@ def call_id(obj: Any, name: str) -> str | None:
     return value if isinstance(value, str) and value else None
 
 
+def per_call(context: Any) -> dict[str, Any]:
+    """The ``execute`` options of a call's context: none when no context was given, so
+    applications without per-call controls (HTTP, MCP) are called as before."""
+    return {} if context is None else {"context": context}
+
+
 def run(
-    app: Executor, target: Any, calls: Iterable[ToolCall], human: Human | None
+    app: Executor, target: Any, calls: Iterable[ToolCall], human: Human | None, **options: Any
 ) -> list[tuple[ToolCall, Outcome]]:
-    """Every call through ``app.execute``, in order, each with its result."""
-    return [(call, _execute(app, target, call, human)) for call in calls]
+    """Every call through ``app.execute``, in order, each with its result.
+
+    ``options`` go to every ``execute`` (a class application's ``context=``, ``approved=``).
+    """
+    return [(call, _execute(app, target, call, human, options)) for call in calls]
 
 
 async def arun(
-    app: Executor, target: Any, calls: Iterable[ToolCall], human: Human | None
+    app: Executor, target: Any, calls: Iterable[ToolCall], human: Human | None, **options: Any
 ) -> list[tuple[ToolCall, Outcome]]:
     """Every call through ``app.aexecute``, concurrently; results keep the calls' order."""
     calls = list(calls)
-    results = await asyncio.gather(*(_aexecute(app, target, call, human) for call in calls))
+    results = await asyncio.gather(
+        *(_aexecute(app, target, call, human, options) for call in calls)
+    )
     return list(zip(calls, results, strict=True))
 
 
-def _execute(app: Executor, target: Any, call: ToolCall, human: Human | None) -> Outcome:
+def _execute(
+    app: Executor, target: Any, call: ToolCall, human: Human | None, options: dict[str, Any]
+) -> Outcome:
     try:
-        return app.execute(target, call.name, call.arguments, human=_human(human, call.name))
+        human_side = _human(human, call.name)
+        return app.execute(target, call.name, call.arguments, human=human_side, **options)
     except Exception as error:  # the other calls' answers must not be lost with it
         return NotRun.because(call, error)
 
 
-async def _aexecute(app: Executor, target: Any, call: ToolCall, human: Human | None) -> Outcome:
+async def _aexecute(
+    app: Executor, target: Any, call: ToolCall, human: Human | None, options: dict[str, Any]
+) -> Outcome:
     try:
-        return await app.aexecute(target, call.name, call.arguments, human=_human(human, call.name))
+        human_side = _human(human, call.name)
+        return await app.aexecute(target, call.name, call.arguments, human=human_side, **options)
     except Exception as error:  # the other calls' answers must not be lost with it
         return NotRun.because(call, error)
 

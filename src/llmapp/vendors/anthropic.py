@@ -35,7 +35,17 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, cast
 
 from llmapp.jsonschema import recursive_definitions, walk
-from llmapp.vendors._calls import Executor, Human, ToolCall, arun, call_id, items, read, run
+from llmapp.vendors._calls import (
+    Executor,
+    Human,
+    ToolCall,
+    arun,
+    call_id,
+    items,
+    per_call,
+    read,
+    run,
+)
 from llmapp.vendors._source import export_error, tools_of
 from llmapp.vendors._subset import (
     Refusal,
@@ -237,7 +247,7 @@ def tools(source: Any, *, strict: bool = False) -> list[AnthropicTool]:
 
 
 def call_tools(
-    app: Executor, target: Any, response: Any, *, human: Human | None = None
+    app: Executor, target: Any, response: Any, *, human: Human | None = None, context: Any = None
 ) -> list[AnthropicToolResult]:
     """Run every ``tool_use`` block of a Claude message; return the ``tool_result`` blocks.
 
@@ -246,6 +256,8 @@ def call_tools(
         target: what the calls run on (the class instance).
         response: a ``Message`` or its ``content`` list; SDK objects or plain dicts.
         human: function name -> the human-side values for that function's calls.
+        context: the calls' context (a class application's ``context=``: per-tool
+            controls and context parameters read it).
 
     Returns:
         One ``{"type": "tool_result", "tool_use_id", "content", "is_error"}`` per call,
@@ -256,15 +268,18 @@ def call_tools(
         messages.append({"role": "assistant", "content": message.content})
         messages.append({"role": "user", "content": anthropic.call_tools(app, shop, message)})
     """
-    answers = [_answer(*pair) for pair in run(app, target, _read_calls(response), human)]
+    answers = [
+        _answer(*pair)
+        for pair in run(app, target, _read_calls(response), human, **per_call(context))
+    ]
     return cast("list[AnthropicToolResult]", answers)  # the SDK's own TypedDicts
 
 
 async def acall_tools(
-    app: Executor, target: Any, response: Any, *, human: Human | None = None
+    app: Executor, target: Any, response: Any, *, human: Human | None = None, context: Any = None
 ) -> list[AnthropicToolResult]:
     """``call_tools`` for async code: the calls run concurrently, answers in call order."""
-    pairs = await arun(app, target, _read_calls(response), human)
+    pairs = await arun(app, target, _read_calls(response), human, **per_call(context))
     return cast("list[AnthropicToolResult]", [_answer(*pair) for pair in pairs])
 
 

@@ -43,7 +43,7 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Literal, cast
 
 from llmapp.jsonschema import is_mapping, json_type, recursive_definitions, ref_name, walk
-from llmapp.vendors._calls import Executor, Human, ToolCall, arun, items, read, run
+from llmapp.vendors._calls import Executor, Human, ToolCall, arun, items, per_call, read, run
 from llmapp.vendors._source import export_error, tools_of
 from llmapp.vendors._subset import (
     Refusal,
@@ -419,7 +419,7 @@ def tools(source: Any, *, strict: bool = False, schema: Form = "json") -> list[G
 
 
 def call_tools(
-    app: Executor, target: Any, response: Any, *, human: Human | None = None
+    app: Executor, target: Any, response: Any, *, human: Human | None = None, context: Any = None
 ) -> list[GeminiPart]:
     """Run every function call of a Gemini response; return the function-response parts.
 
@@ -429,6 +429,8 @@ def call_tools(
         response: a ``GenerateContentResponse``, a ``Content`` or a list of parts;
             SDK objects or plain dicts.
         human: function name -> the human-side values for that function's calls.
+        context: the calls' context (a class application's ``context=``: per-tool
+            controls and context parameters read it).
 
     Returns:
         One ``{"function_response": {"id", "name", "response"}}`` part per call, in order.
@@ -438,15 +440,18 @@ def call_tools(
         contents.append(response.candidates[0].content)
         contents.append({"role": "user", "parts": gemini.call_tools(app, shop, response)})
     """
-    answers = [_answer(*pair) for pair in run(app, target, _read_calls(response), human)]
+    answers = [
+        _answer(*pair)
+        for pair in run(app, target, _read_calls(response), human, **per_call(context))
+    ]
     return cast("list[GeminiPart]", answers)  # the SDK's own TypedDicts
 
 
 async def acall_tools(
-    app: Executor, target: Any, response: Any, *, human: Human | None = None
+    app: Executor, target: Any, response: Any, *, human: Human | None = None, context: Any = None
 ) -> list[GeminiPart]:
     """``call_tools`` for async code: the calls run concurrently, answers in call order."""
-    pairs = await arun(app, target, _read_calls(response), human)
+    pairs = await arun(app, target, _read_calls(response), human, **per_call(context))
     return cast("list[GeminiPart]", [_answer(*pair) for pair in pairs])
 
 

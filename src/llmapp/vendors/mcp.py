@@ -45,7 +45,7 @@ from typing import Any
 
 from llmapp import convert
 from llmapp.jsonschema import Resolver, declared_types, name_of, ref_name
-from llmapp.vendors._calls import Executor, Human, ToolCall, arun, read, run
+from llmapp.vendors._calls import Executor, Human, ToolCall, arun, per_call, read, run
 from llmapp.vendors._source import Tool, ToolFunction, export_error, tools_of
 
 __all__ = ["ANNOTATION_TAGS", "acall_tools", "call_tools", "output_schema", "tool_result", "tools"]
@@ -268,7 +268,7 @@ def _text(text: str) -> dict[str, Any]:
 
 
 def call_tools(
-    app: Executor, target: Any, calls: Any, *, human: Human | None = None
+    app: Executor, target: Any, calls: Any, *, human: Human | None = None, context: Any = None
 ) -> list[dict[str, Any]]:
     """Run ``tools/call`` requests; return one ``CallToolResult`` dict per request.
 
@@ -279,21 +279,23 @@ def call_tools(
             or ``{"name": ..., "arguments": {...}}``), a whole request with ``params``,
             or a list of either.
         human: function name -> the human-side values for that function's calls.
+        context: the calls' context (a class application's ``context=``: per-tool
+            controls and context parameters read it).
 
     Example::
 
         answers = llmapp.vendors.mcp.call_tools(app, shop, {"name": "search", "arguments": {}})
     """
     read_calls = _read_calls(calls)
-    return _answers(app, run(app, target, read_calls, human))
+    return _answers(app, run(app, target, read_calls, human, **per_call(context)))
 
 
 async def acall_tools(
-    app: Executor, target: Any, calls: Any, *, human: Human | None = None
+    app: Executor, target: Any, calls: Any, *, human: Human | None = None, context: Any = None
 ) -> list[dict[str, Any]]:
     """``call_tools`` for async code: the calls run concurrently, answers in call order."""
     read_calls = _read_calls(calls)
-    return _answers(app, await arun(app, target, read_calls, human))
+    return _answers(app, await arun(app, target, read_calls, human, **per_call(context)))
 
 
 def _answers(app: Any, ran: list[tuple[ToolCall, Any]]) -> list[dict[str, Any]]:

@@ -46,7 +46,17 @@ from llmapp.jsonschema import (
     subschemas,
     walk,
 )
-from llmapp.vendors._calls import Executor, Human, ToolCall, arun, call_id, items, read, run
+from llmapp.vendors._calls import (
+    Executor,
+    Human,
+    ToolCall,
+    arun,
+    call_id,
+    items,
+    per_call,
+    read,
+    run,
+)
 from llmapp.vendors._source import Tool, export_error, tools_of
 from llmapp.vendors._subset import (
     Refusal,
@@ -311,17 +321,18 @@ def call_tools(
     response: ChatCompletion | ChatCompletionMessage,
     *,
     human: Human | None = ...,
+    context: Any = ...,
 ) -> list[ChatToolMessage]: ...
 @overload
 def call_tools(
-    app: Executor, target: Any, response: Response, *, human: Human | None = ...
+    app: Executor, target: Any, response: Response, *, human: Human | None = ..., context: Any = ...
 ) -> list[ResponsesToolOutput]: ...
 @overload
 def call_tools(
-    app: Executor, target: Any, response: Any, *, human: Human | None = ...
+    app: Executor, target: Any, response: Any, *, human: Human | None = ..., context: Any = ...
 ) -> list[Any]: ...
 def call_tools(
-    app: Executor, target: Any, response: Any, *, human: Human | None = None
+    app: Executor, target: Any, response: Any, *, human: Human | None = None, context: Any = None
 ) -> list[Any]:
     """Run every function call of an OpenAI response; return the answers to send back.
 
@@ -331,6 +342,8 @@ def call_tools(
         response: a ``ChatCompletion``, its message, a Responses ``Response`` or its
             ``output`` list; SDK objects or plain dicts.
         human: function name -> the human-side values for that function's calls.
+        context: the calls' context (a class application's ``context=``: per-tool
+            controls and context parameters read it).
 
     Returns:
         Chat: ``{"role": "tool", "tool_call_id", "content"}`` per call; Responses:
@@ -342,7 +355,10 @@ def call_tools(
         messages += openai.call_tools(app, shop, completion)
     """
     answer, calls = _read_calls(response)
-    return [answer(call, result.message()) for call, result in run(app, target, calls, human)]
+    return [
+        answer(call, result.message())
+        for call, result in run(app, target, calls, human, **per_call(context))
+    ]
 
 
 @overload
@@ -352,21 +368,22 @@ async def acall_tools(
     response: ChatCompletion | ChatCompletionMessage,
     *,
     human: Human | None = ...,
+    context: Any = ...,
 ) -> list[ChatToolMessage]: ...
 @overload
 async def acall_tools(
-    app: Executor, target: Any, response: Response, *, human: Human | None = ...
+    app: Executor, target: Any, response: Response, *, human: Human | None = ..., context: Any = ...
 ) -> list[ResponsesToolOutput]: ...
 @overload
 async def acall_tools(
-    app: Executor, target: Any, response: Any, *, human: Human | None = ...
+    app: Executor, target: Any, response: Any, *, human: Human | None = ..., context: Any = ...
 ) -> list[Any]: ...
 async def acall_tools(
-    app: Executor, target: Any, response: Any, *, human: Human | None = None
+    app: Executor, target: Any, response: Any, *, human: Human | None = None, context: Any = None
 ) -> list[Any]:
     """``call_tools`` for async code: the calls run concurrently, answers in call order."""
     answer, calls = _read_calls(response)
-    pairs = await arun(app, target, calls, human)
+    pairs = await arun(app, target, calls, human, **per_call(context))
     return [answer(call, result.message()) for call, result in pairs]
 
 

@@ -1,0 +1,316 @@
+"""Per-tool controls and per-call context: declared once on the class, honoured by every door.
+
+Declared on a method, with docstring tags where a plain value says it (as ``@tag`` and
+``@hidden`` do) and with the ``controls`` decorator where it takes code:
+
+- ``@approval`` (also ``@tag destructive``), or ``@controls(approval=True)`` /
+  ``approval=lambda arguments, context: ...``: the call does not run until the caller
+  approves it (``execute(..., approved=True)``); until then ``execute`` answers a
+  ``CallResult`` whose ``approval`` says what to show the human;
+- ``@timeout SECONDS`` or ``@controls(timeout=...)``: most seconds one call may take, sync
+  or async, answered to the model as a bounded ``TimeoutError`` (the ``Runner``'s own
+  time limit, the smaller of the two when both are set);
+- ``@controls(enabled=lambda context: ...)``: whether the function exists for this call's
+  context; a hidden function is neither listed nor callable (``execute`` answers it as an
+  unknown function).
+
+The per-call context is what the caller passes as ``context=`` (one value, or a tuple of
+them; the toolsets pass their framework's own context object and what it carries): a
+``CallContext``. Predicates receive it, and a method parameter annotated
+``Annotated[T, Context()]`` (or with a framework's context type) receives its first value
+that is a ``T`` (``llmapp.introspect._context``). Such a parameter is in no schema.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from llmapp._errors import ExecutionError
+from llmapp._record import Record
+from llmapp.app._result import CallResult
+
+if TYPE_CHECKING:
+    from llmapp.app._execute import Call
+    from llmapp.app._runner import Runner
+    from llmapp.introspect.model import MethodSpec
+
+__all__ = [
+    "Approval",
+    "CallContext",
+    "Controls",
+    "controls",
+    "declared_controls",
+    "enabled",
+    "visible",
+]
+
+CONTROLS_ATTRIBUTE = "__llmapp_controls__"
+
+logger = logging.getLogger("llmapp.controls")
+
+F = TypeVar("F")
+T = TypeVar("T")
+
+
+class CallContext:
+    """The caller's per-call values: what predicates read and context parameters receive.
+
+    Example::
+
+        ctx = CallContext.of((user, session))
+        ctx.get(User)        # user
+    """
+
+    __slots__ = ("values",)
+
+    def __init__(self, values: Iterable[Any] = ()) -> None:
+        self.values: tuple[Any, ...] = tuple(values)
+
+    @classmethod
+    def of(cls, context: Any) -> CallContext:
+        """``context`` as given to ``execute``: ``None``, one value, a tuple or list of them."""
+        if isinstance(context, CallContext):
+            return context
+        if context is None:
+            return _EMPTY
+        if isinstance(context, (tuple, list)):
+            return cls(context)
+        return cls((context,))
+
+    def get(self, kind: type[T], default: Any = None) -> Any:
+        """The first value that is a ``kind``, or ``default``."""
+        for value in self.values:
+            if isinstance(value, kind):
+                return value
+        return default
+
+    def __repr__(self) -> str:
+        return f"CallContext({', '.join(type(value).__name__ for value in self.values)})"
+
+
+_EMPTY = CallContext()
+
+Enabled = Callable[[CallContext], bool]
+NeedsApproval = Callable[[Any, CallContext], bool]
+
+
+class Controls(Record):
+    """The controls of one function (see the module docstring).
+
+    Attributes:
+        enabled: whether the function exists for a call's context; ``None``: always.
+        approval: ``True``, ``False``, or ``(arguments, context) -> bool`` over the model's
+            arguments.
+        timeout: most seconds one call may take, or ``None``.
+    """
+
+    enabled: Enabled | None = None
+    approval: bool | NeedsApproval = False
+    timeout: float | None = None
+
+
+@dataclass(frozen=True)
+class Approval:
+    """A call that waits for a human's approval; the method has not run.
+
+    Attributes:
+        name: the function the model called.
+        arguments: the model's own arguments (never a human-side value), to show the human.
+        description: the function's description.
+    """
+
+    name: str
+    arguments: Any
+    description: str | None = None
+
+    def message(self) -> str:
+        """The text for the model until the human decides."""
+        return f"The call of {self.name} needs a human's approval and has not run."
+
+
+def controls(
+    *,
+    enabled: Enabled | None = None,
+    approval: bool | NeedsApproval | None = None,
+    timeout: float | None = None,
+) -> Callable[[F], F]:
+    """Declare a method's controls (see the module docstring); the method is returned as is.
+
+    Example::
+
+        class Bank:
+            @controls(enabled=lambda ctx: ctx.get(User).admin, approval=True, timeout=5)
+            def transfer(self, amount: float, to: str) -> None: ...
+    """
+    if timeout is not None and not _positive(timeout):
+        raise ValueError(f"timeout must be a positive number of seconds, not {timeout!r}")
+    declared = Controls(enabled=enabled, approval=approval or False, timeout=timeout)
+
+    def mark(method: F) -> F:
+        inner = getattr(method, "__func__", method)  # staticmethod / classmethod
+        setattr(inner, CONTROLS_ATTRIBUTE, declared)
+        return method
+
+    return mark
+
+
+def declared_controls(cls: type, method: MethodSpec) -> Controls | None:
+    """The decorator's controls and the docstring's tags of one method, or ``None``."""
+    raw: Any = None
+    for klass in cls.__mro__:
+        if method.name in vars(klass):
+            raw = vars(klass)[method.name]
+            break
+    declared = getattr(getattr(raw, "__func__", raw), CONTROLS_ATTRIBUTE, None)
+    decorated = declared if isinstance(declared, Controls) else Controls()
+    approval = decorated.approval or method.approval
+    timeouts = [t for t in (decorated.timeout, method.timeout) if t is not None]
+    found = Controls(
+        enabled=decorated.enabled,
+        approval=approval,
+        timeout=min(timeouts) if timeouts else None,
+    )
+    return None if found == Controls() else found
+
+
+# --- what the doors ask ------------------------------------------------------------------------
+
+
+def of(function: Any) -> Controls | None:
+    """The controls of any kind of function (HTTP and MCP functions have none)."""
+    found = getattr(function, "controls", None)
+    return found if isinstance(found, Controls) else None
+
+
+def declares(function: Any, control: str) -> bool:
+    """Whether ``function`` declares ``control`` (``"enabled"``, ``"approval"``, ``"timeout"``)."""
+    declared = of(function)
+    return declared is not None and getattr(declared, control) not in (None, False)
+
+
+def enabled(function: Any, context: Any) -> bool:
+    """Whether ``function`` exists for this call's context; a predicate that raises hides it."""
+    declared = of(function)
+    if declared is None or declared.enabled is None:
+        return True
+    try:
+        return bool(declared.enabled(CallContext.of(context)))
+    except Exception:  # fail closed: a broken predicate must not show a tool to everyone
+        logger.exception("the enabled predicate of %s raised", function.name)
+        return False
+
+
+def visible(functions: Iterable[T], context: Any) -> list[T]:
+    """The functions that exist for this call's context, in order."""
+    return [function for function in functions if enabled(function, context)]
+
+
+def needs_approval(function: Any, arguments: Any, context: Any) -> bool:
+    """Whether this call waits for approval; a predicate that raises asks for it."""
+    declared = of(function)
+    if declared is None or declared.approval is False:
+        return False
+    if declared.approval is True:
+        return True
+    try:
+        return bool(declared.approval(arguments, CallContext.of(context)))
+    except Exception:  # fail closed: ask the human
+        logger.exception("the approval predicate of %s raised", function.name)
+        return True
+
+
+def time_limit(function: Any, runner_timeout: float | None) -> float | None:
+    """The smaller of the function's own timeout and the runner's."""
+    declared = of(function)
+    own = declared.timeout if declared is not None else None
+    limits = [t for t in (own, runner_timeout) if t is not None]
+    return min(limits) if limits else None
+
+
+def run_within(call: Call, raise_errors: bool, runner: Runner) -> CallResult:
+    """A sync caller's call of a function with a timeout: through ``runner`` and its limit.
+
+    The runner's worker thread runs the method and its time limit answers the call; a sync
+    method past it goes on in that thread (it cannot be stopped), the caller does not wait.
+    """
+    import asyncio
+
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(runner.run(call, raise_errors))
+    import threading  # a loop runs in this thread: the runner's loop gets one of its own
+
+    outcome: list[CallResult] = []
+    failure: list[BaseException] = []
+
+    def drive() -> None:
+        try:
+            outcome.append(asyncio.run(runner.run(call, raise_errors)))
+        except BaseException as error:  # handed back to the caller's thread
+            failure.append(error)
+
+    thread = threading.Thread(target=drive, name="llmapp timeout", daemon=True)
+    thread.start()
+    thread.join()
+    if failure:
+        raise failure[0]
+    return outcome[0]
+
+
+def admit(prepared: Call | CallResult, context: Any, approved: bool) -> Call | CallResult:
+    """A prepared call with its context values, or the answer that it awaits approval."""
+    if isinstance(prepared, CallResult):
+        return prepared
+    function = prepared.plan.function
+    if function.controls is None and not prepared.plan.method.context:
+        return prepared  # nothing declared: the common call pays for no more than this
+    if not approved and declares(function, "approval"):
+        arguments = _model_arguments(prepared)
+        if needs_approval(function, arguments, context):
+            approval = Approval(function.name, arguments, function.description)
+            return CallResult(
+                name=function.name,
+                success=False,
+                feedback=approval.message(),
+                deprecated=function.deprecated,
+                approval=approval,
+            )
+    return with_context(prepared, context)
+
+
+def with_context(call: Call, context: Any) -> Call:
+    """The call with each context parameter's value taken from ``context`` by type."""
+    wanted = call.plan.method.context
+    if not wanted:
+        return call
+    supplied = CallContext.of(context)
+    kwargs = dict(call.kwargs)
+    for parameter in wanted:
+        value = supplied.get(parameter.type, _NONE)
+        if value is not _NONE:
+            kwargs[parameter.name] = value
+        elif parameter.required:
+            raise ExecutionError(
+                f"{call.plan.function.name}: no context value of type "
+                f"{parameter.type.__qualname__} for {parameter.name} (pass context=...)"
+            )
+    return replace(call, kwargs=kwargs)
+
+
+_NONE = object()
+
+
+def _model_arguments(call: Call) -> Any:
+    """The model's own arguments of a prepared call: its checked data, the human side left out."""
+    data = call.model_data
+    if isinstance(data, Mapping):
+        return dict(data)
+    return data
+
+
+def _positive(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and 0 < value < 1e12

@@ -1,0 +1,61 @@
+"""FastMCP: approval and the request Context as a context parameter, FastMCP's own Client."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+
+pytest.importorskip("fastmcp")
+
+from fastmcp import Client, Context, FastMCP
+
+from llmapp import application
+from llmapp.agents.fastmcp import add_tools
+
+
+class Vault:
+    """Keeps secrets."""
+
+    def __init__(self) -> None:
+        self.log: list[str] = []
+
+    def request(self, ctx: Context) -> str:
+        """The server's name, from FastMCP's context."""
+        return ctx.fastmcp.name
+
+    def wipe(self, reason: str) -> str:
+        """Wipe the vault.
+
+        @tag destructive
+        """
+        self.log.append(reason)
+        return "wiped"
+
+
+def _calls(vault: Vault, *calls: tuple[str, dict[str, Any]], **client: Any) -> list[Any]:
+    server = FastMCP("vault")
+    add_tools(server, application(Vault), vault)
+
+    async def main() -> list[Any]:
+        async with Client(server, **client) as session:
+            listed = {tool.name: tool for tool in await session.list_tools()}
+            assert listed["request"].input_schema["properties"] == {}
+            return [await session.call_tool(n, a, raise_on_error=False) for n, a in calls]
+
+    return asyncio.run(main())
+
+
+def test_the_fastmcp_context_reaches_a_context_parameter() -> None:
+    (result,) = _calls(Vault(), ("request", {}))
+    assert result.structured_content == {"result": "vault"}
+
+
+def test_a_destructive_call_that_nobody_can_approve_does_not_run() -> None:
+    # FastMCP's ctx.elicit is refused on 2026-07-28 connections (no server-initiated
+    # requests): the user cannot be asked, so the call is answered with the approval message.
+    vault = Vault()
+    (result,) = _calls(vault, ("wipe", {"reason": "leak"}))
+    assert vault.log == [] and result.is_error
+    assert "needs a human's approval" in result.content[0].text
