@@ -1,11 +1,9 @@
 """Safe execution of one call through the function's frozen plan.
 
-Each call goes through the same steps, in order, each a named field of ``Plan``:
-read the text (``repair.parse``) → repair it against the schema of what the model
-writes (``repair.coerce``) → check it (the generated validator, or the method's
-hook; text is checked first and only what the validator refused is repaired:
-``repair.Coercion.checked``, the same result) → join the caller's human values
-(``join``: checked whole) → convert to the method's Python types (``convert``) → call.
+Each call goes through the same steps, in order: read, repair and check the model's
+text (``_kernel.check_arguments``, the step every door shares, against ``Plan``'s
+``repair_against`` and ``check``) → join the caller's human values (``join``: checked
+whole) → convert to the method's Python types (``convert``) → call.
 A step that fails ends the call with a ``CallResult`` whose feedback is built from the
 model's own arguments only.
 
@@ -29,12 +27,12 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
-from llmapp import convert, explain, repair
+from llmapp import convert
 from llmapp._errors import ExecutionError
 from llmapp._record import Record
 from llmapp._sentinels import MISSING
-from llmapp.app._arguments import read_arguments
 from llmapp.app._function import LlmFunction
+from llmapp.app._kernel import ModelSide, check_arguments, failed
 from llmapp.app._mask import NOTHING, Masker
 from llmapp.app._merge import join
 from llmapp.app._result import CallResult, error_text
@@ -82,43 +80,19 @@ class Plan(Record):
         self, instance: Any, arguments: Any, human: Mapping[str, Any] | None
     ) -> Call | CallResult:
         """Every step before the call; a ``CallResult`` when the model got something wrong."""
-        read = self.read(arguments)
-        if isinstance(read, CallResult):
-            return read
-        data, repairs = read
-        validation = self._checked(data, fresh=isinstance(arguments, (str, bytes, bytearray)))
-        if isinstance(validation, ValidationFailure):
-            return self._failed(validation, explain.feedback(validation), repairs)
-        merged = join(self.function, validation.data, human)
+        side = ModelSide(self.repair_against, self.check, self.function.hook is not None)
+        checked = check_arguments(self.function, arguments, side, max_length=self.max_length)
+        if isinstance(checked, CallResult):
+            return checked
+        repairs = checked.repairs
+        merged = join(self.function, checked.data, human)
         hidden = Masker.of(human)
         target = self._target(instance)
         try:
             args, kwargs = self.convert(merged)
         except convert.ConversionError as refused:
-            return self._refused(refused, validation.data, hidden, repairs)
+            return self._refused(refused, checked.data, hidden, repairs)
         return Call(self, target, args, kwargs, repairs, hidden)
-
-    def read(self, arguments: Any) -> tuple[Any, tuple[str, ...]] | CallResult:
-        """The model's arguments as data, and what reading them repaired."""
-        return read_arguments(
-            self.function.name,
-            arguments,
-            max_length=self.max_length,
-            deprecated=self.function.deprecated,
-        )
-
-    def _checked(self, data: Any, fresh: bool) -> Validation:
-        """``check(coerce(data))``: the model's data repaired against its schema, then checked.
-
-        Data read from text is the call's own: the generated validator checks it first, and
-        only what it refuses is repaired (``Coercion.checked``, the same result). A hook sees
-        only repaired data, and data the caller handed over is repaired (copied) first, so
-        the method never holds the caller's own containers.
-        """
-        coercion = repair.coercer(self.repair_against)
-        if fresh and self.function.hook is None:
-            return coercion.checked(data, self.check)
-        return self.check(coercion(data))
 
     def _target(self, instance: Any) -> Callable[..., Any]:
         method, owner = self.method, self.owner
@@ -152,20 +126,7 @@ class Plan(Record):
             )
         reason = error_text(refused.cause, hidden).removeprefix("The function raised ")
         issue = ValidationIssue(refused.path, refused.expected, value, reason)
-        failure = ValidationFailure(model_data, [issue])
-        return self._failed(failure, explain.feedback(failure), repairs)
-
-    def _failed(
-        self, failure: ValidationFailure, text: str, repairs: tuple[str, ...]
-    ) -> CallResult:
-        return CallResult(
-            name=self.function.name,
-            success=False,
-            validation=failure,
-            feedback=text,
-            deprecated=self.function.deprecated,
-            repairs=repairs,
-        )
+        return failed(self.function, ValidationFailure(model_data, [issue]), repairs)
 
 
 @dataclass(frozen=True)
