@@ -21,7 +21,7 @@ from llmapp.http._upgrade import Document, upgrade
 from llmapp.jsonschema import Path, is_mapping, subschemas
 from llmapp.schema import is_file, is_human
 from llmapp.schema._strict import make_strict
-from llmapp.separate import split_parameters
+from llmapp.separate import human_inside_whole, split_parameters
 
 if TYPE_CHECKING:
     from llmapp import CallResult
@@ -322,6 +322,11 @@ def _assemble(
         function = replace(function, parameters=strict, validation_parameters=parameters)
     predicate = _predicate(config.separate, route, table.marks_human([properties], defs))
     if predicate is not None:
+        # The class door's rule: a human value inside a union or tuple cannot be kept
+        # from the model (the split would hand the model the whole value).
+        inside = human_inside_whole(function.parameters, predicate)
+        if inside:
+            return ("separation", [f"{each.operation.where}: {p}: {r}" for p, r in inside])
         function = replace(function, separated=_separate(function, predicate))
     unchecked = _uncompiled(function.checked_parameters)
     if unchecked:

@@ -1,8 +1,8 @@
 """Calling an HTTP function: read, repair, validate, merge, then one request with httpx.
 
-Nothing is sent until the arguments are valid: text goes through ``llmapp.parse``,
-data through ``llmapp.coerce`` against the model's side of the parameters, then the
-function's validation (or its hook); wrong arguments raise ``ArgumentError`` from
+Nothing is sent until the arguments are valid: the model's text goes through the call
+kernel every door shares (``app._kernel``: read, repair against the model's side of the
+parameters, the function's validation or its hook); wrong arguments raise ``ArgumentError`` from
 ``execute``/``propagate`` and give feedback from ``HttpLlmApplication.execute``.
 Only the sending differs between the sync and async twins (``_send``).
 
@@ -23,11 +23,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
-from llmapp import CallResult, ValidationFailure, coerce
+from llmapp import CallResult, ValidationFailure
 from llmapp._errors import ExecutionError, LlmappError
 from llmapp._unicode import encodable
-from llmapp.app import read_arguments, unknown_function
-from llmapp.app._function import OnFirstUse
+from llmapp.app import unknown_function
+from llmapp.app._kernel import check_arguments, failed, model_side
 from llmapp.app._mask import Masker
 from llmapp.app._merge import join
 from llmapp.app._result import error_text
@@ -90,10 +90,20 @@ class ArgumentError(LlmappError):
         feedback: the text to send back to the model.
     """
 
-    def __init__(self, validation: ValidationFailure, text: str | None = None) -> None:
+    def __init__(
+        self, validation: ValidationFailure, text: str | None = None, repairs: tuple[str, ...] = ()
+    ) -> None:
         self.validation = validation
         self.feedback = feedback(validation) if text is None else text
+        self.repairs = repairs
+        """What reading the model's text repaired before it was refused."""
         super().__init__(f"wrong arguments, nothing sent:\n{self.feedback}")
+
+    @classmethod
+    def of(cls, refused: CallResult) -> ArgumentError:
+        """The kernel's refusal as an exception."""
+        assert isinstance(refused.validation, ValidationFailure)
+        return cls(refused.validation, refused.feedback, refused.repairs)
 
 
 def execute(
@@ -323,7 +333,7 @@ def _prepare(
     route = function.route()
     issues = unsendable(route, data)
     if issues:
-        raise ArgumentError(ValidationFailure(_clean(data), issues))
+        raise ArgumentError(ValidationFailure(_clean(data), issues), repairs=repairs)
     merged = join(function, data, human)
     request = build(route, merged)
     request.headers = {**dict(connection.headers), **request.headers}
@@ -357,24 +367,11 @@ def _clean(data: Any) -> Any:
 
 
 def _validated(function: HttpLlmFunction, arguments: Any) -> tuple[Any, tuple[str, ...]]:
-    read = read_arguments(function.name, arguments, deprecated=function.deprecated)
-    if isinstance(read, CallResult):  # cut off or unreadable: nothing is sent
-        assert read.validation is not None and read.feedback is not None
-        raise ArgumentError(read.validation, read.feedback)
-    data, repairs = read
-    separated = function.separated
-    check = separated.validate if separated is not None else None
-    # The model's side is repaired against the schema its validator checks.
-    schema = check.source if isinstance(check, OnFirstUse) else function.checked_parameters
-    repaired = coerce(data, schema)
-    validation: Validation
-    if function.hook is None and check is not None:
-        validation = check(repaired)
-    else:
-        validation = function.validate(repaired)
-    if isinstance(validation, ValidationFailure):
-        raise ArgumentError(validation)
-    return validation.data, repairs
+    """The kernel's step (``app._kernel``); a refusal raises ``ArgumentError`` carrying it."""
+    checked = check_arguments(function, arguments, model_side(function))
+    if isinstance(checked, CallResult):  # cut off, unreadable or wrong: nothing is sent
+        raise ArgumentError.of(checked)
+    return checked.data, checked.repairs
 
 
 def _options(request: Request, url: Any) -> dict[str, Any]:
@@ -405,4 +402,4 @@ def _result(function: HttpLlmFunction, **fields: Any) -> CallResult:
 
 
 def _wrong(function: HttpLlmFunction, wrong: ArgumentError) -> CallResult:
-    return _result(function, validation=wrong.validation, feedback=wrong.feedback)
+    return failed(function, wrong.validation, wrong.repairs, wrong.feedback)

@@ -89,7 +89,14 @@ class McpLlmFunction:
 
     def __post_init__(self) -> None:
         if self._check is None:
-            self._check = OnFirstUse(compile_validator, self.parameters)
+            self._check = OnFirstUse(compile_validator, self.checked_parameters)
+
+    @property
+    def checked_parameters(self) -> Schema:
+        """The schema arguments are validated (and repaired) against: the tool's own, with
+        every constraint, also when ``parameters`` is its strict form."""
+        source = self.source_parameters
+        return source if source is not None else self.parameters
 
     @property
     def llm_parameters(self) -> Schema:
@@ -97,9 +104,12 @@ class McpLlmFunction:
         return llm_parameters(self)
 
     def validate(self, arguments: Any) -> Any:
-        """Check arguments against ``parameters``; a ``Validation``, never raises."""
+        """Check arguments against ``checked_parameters``; a ``Validation``, never raises."""
         assert self._check is not None
         return self._check(arguments)
+
+    validate_types = validate
+    """The generated validation (an MCP tool has no hook)."""
 
     def to_dict(self) -> dict[str, Any]:
         """The function as plain JSON-ready data (as ``LlmFunction.to_dict``)."""
@@ -253,7 +263,9 @@ def _function(tool: Any, strict: bool) -> McpLlmFunction | list[McpToolProblem]:
     source = None
     if strict and parameters is not None:
         source, parameters = parameters, _strict(named, parameters, problems)
-    check = _compiled(named, parameters, problems) if parameters is not None else None
+    # Validation runs against the tool's own schema, every constraint kept in strict mode.
+    checked = source if source is not None else parameters
+    check = _compiled(named, checked, problems) if checked is not None else None
     if problems or parameters is None:
         return problems
     assert named is not None
