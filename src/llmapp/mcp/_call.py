@@ -16,10 +16,12 @@ out of what is sent (``without_strict_nulls``), so the tool sees its own schema 
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Any
 
 from llmapp._errors import LlmappError
 from llmapp.app import CallResult
+from llmapp.app._merge import join
 from llmapp.app._kernel import check_arguments, model_side
 from llmapp.app._result import error_text
 from llmapp.jsonschema import MISSING, is_mapping, resolve_pointer
@@ -42,7 +44,13 @@ class McpToolError(LlmappError):
         self.content = content
 
 
-async def call(session: Any, function: McpLlmFunction, arguments: Any) -> CallResult:
+async def call(
+    session: Any,
+    function: McpLlmFunction,
+    arguments: Any,
+    *,
+    human: Mapping[str, Any] | None = None,
+) -> CallResult:
     """Check a model's arguments, then call the tool on a live MCP session.
 
     Args:
@@ -51,6 +59,8 @@ async def call(session: Any, function: McpLlmFunction, arguments: Any) -> CallRe
             where its ``call_tool`` would raise on ``isError``).
         function: a function of ``llmapp.mcp.application(...)``.
         arguments: the model's arguments: its raw text, a mapping, or None.
+        human: values for the human side of a separated function (never shown to the
+            model).
 
     Returns:
         A ``CallResult``. With wrong arguments: ``validation`` and ``feedback``, and the
@@ -73,7 +83,7 @@ async def call(session: Any, function: McpLlmFunction, arguments: Any) -> CallRe
     )
     if isinstance(checked, CallResult):  # unreadable or wrong: the server is not called
         return checked
-    sent, repairs = checked.data, checked.repairs
+    sent, repairs = join(function, checked.data, human), checked.repairs
     send = getattr(session, "call_tool_mcp", None) or session.call_tool
     answer = _wire(await send(name, sent))
     content = [_wire(block) for block in answer.get("content") or []]

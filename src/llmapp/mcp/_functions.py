@@ -32,7 +32,8 @@ from typing import Any
 from llmapp._errors import ExecutionError, LlmappError
 from llmapp._untrusted import clean_text, unsafe_character
 from llmapp.app import function_data
-from llmapp.app._function import OnFirstUse, compile_validator, llm_parameters
+from llmapp.app._config import SchemaPredicate
+from llmapp.app._function import OnFirstUse, Separated, compile_validator, llm_parameters
 from llmapp.introspect._methods import FUNCTION_NAME
 from llmapp.jsonschema import (
     declared_types,
@@ -41,6 +42,7 @@ from llmapp.jsonschema import (
     normalise,
     resolve_pointer,
 )
+from llmapp.separate import human_inside_whole, split_parameters
 from llmapp.vendors.mcp import ANNOTATION_TAGS
 
 __all__ = ["McpLlmApplication", "McpLlmFunction", "McpToolProblem", "application"]
@@ -67,7 +69,8 @@ class McpLlmFunction:
         annotations: the tool's annotations as the server sent them.
         tool: the tool as the server listed it (wire spelling).
         deprecated: always ``False`` (MCP has no such flag).
-        separated: always ``None`` (an MCP tool has no human side).
+        separated: the LLM/human split when ``application(tools, separate=...)`` makes
+            part of the tool's arguments human-side, else ``None``.
         source_parameters: with ``strict=True``, the tool's own input schema (in
             LLM-schema form) that ``parameters`` is the strict form of; else ``None``.
     """
@@ -81,7 +84,7 @@ class McpLlmFunction:
     annotations: dict[str, Any] = field(default_factory=dict)
     tool: dict[str, Any] = field(default_factory=dict, repr=False)
     deprecated: bool = False
-    separated: None = None
+    separated: Separated | None = None
     source_parameters: Schema | None = field(default=None, repr=False)
     _check: Callable[[Any], Any] | None = field(default=None, repr=False)
     """The validator, compiled while converting the tool (to report a schema it refuses);
@@ -164,17 +167,16 @@ class McpLlmApplication:
         """Run the call a model asked for on a live ``ClientSession`` (see ``llmapp.mcp.call``).
 
         Raises:
-            ExecutionError: ``human`` values were given (an MCP tool has no human side).
+            ExecutionError: missing or unknown ``human`` values (a tool takes them only
+                when ``application(tools, separate=...)`` made part of it human-side).
         """
         from llmapp.app import unknown_function
         from llmapp.mcp._call import call
 
-        if human:
-            raise ExecutionError(f"{name}: MCP tools take no human-supplied arguments")
         function = self._by_name.get(name) if isinstance(name, str) else None
         if function is None:
             return unknown_function(name, list(self._by_name))
-        return await call(session, function, arguments)
+        return await call(session, function, arguments, human=human)
 
     def execute(
         self, session: Any, name: str, arguments: Any, human: Mapping[str, Any] | None = None
@@ -187,7 +189,9 @@ class McpLlmApplication:
         raise ExecutionError("MCP sessions are asynchronous: use aexecute() or acall_tools()")
 
 
-def application(tools: Any, *, strict: bool = False) -> McpLlmApplication:
+def application(
+    tools: Any, *, strict: bool = False, separate: SchemaPredicate | None = None
+) -> McpLlmApplication:
     """LLM functions for an MCP server's tools.
 
     Args:
@@ -198,6 +202,9 @@ def application(tools: Any, *, strict: bool = False) -> McpLlmApplication:
             ones nullable); a tool that strict mode cannot express is an error. The model
             then writes ``null`` for an optional key: ``call`` leaves such keys out of
             what it sends, so the server sees its own schema honoured.
+        separate: a predicate over a schema: ``True`` for values a human supplies
+            (``aexecute(..., human=...)``), never shown to the model; a human value
+            inside a union or tuple is an error, as for classes and documents.
 
     Returns:
         An ``McpLlmApplication``: ``functions`` for the tools that convert, ``errors``
@@ -220,7 +227,7 @@ def application(tools: Any, *, strict: bool = False) -> McpLlmApplication:
             continue
         if isinstance(name, str):
             listed.add(name)
-        converted = _function(tool, strict)
+        converted = _function(tool, strict, separate)
         if isinstance(converted, McpLlmFunction):
             functions.append(converted)
         else:
@@ -239,7 +246,9 @@ def _tools(tools: Any) -> Iterable[dict[str, Any]]:
         yield dump(by_alias=True, exclude_none=True, mode="json") if callable(dump) else tool
 
 
-def _function(tool: Any, strict: bool) -> McpLlmFunction | list[McpToolProblem]:
+def _function(
+    tool: Any, strict: bool, separate: SchemaPredicate | None = None
+) -> McpLlmFunction | list[McpToolProblem]:
     if not isinstance(tool, Mapping):
         return [McpToolProblem(None, "tool", f"not a tool object: {type(tool).__name__}")]
     name = tool.get("name")
@@ -266,6 +275,9 @@ def _function(tool: Any, strict: bool) -> McpLlmFunction | list[McpToolProblem]:
     # Validation runs against the tool's own schema, every constraint kept in strict mode.
     checked = source if source is not None else parameters
     check = _compiled(named, checked, problems) if checked is not None else None
+    separated = None
+    if separate is not None and parameters is not None and checked is not None:
+        separated = _separated(named, parameters, checked, separate, problems)
     if problems or parameters is None:
         return problems
     assert named is not None
@@ -282,8 +294,29 @@ def _function(tool: Any, strict: bool) -> McpLlmFunction | list[McpToolProblem]:
         annotations=annotations,
         tool=dict(tool),
         source_parameters=source,
+        separated=separated,
         _check=check,
     )
+
+
+def _separated(
+    name: str | None,
+    parameters: Schema,
+    checked: Schema,
+    predicate: SchemaPredicate,
+    problems: list[McpToolProblem],
+) -> Separated | None:
+    """The LLM/human split, refused where a human value sits inside a union or tuple."""
+    for parameter, reason in human_inside_whole(checked, predicate):
+        where = f"inputSchema#/properties/{escape_token(parameter)}"
+        problems.append(McpToolProblem(name, where, reason))
+    if problems:
+        return None
+    llm, human = split_parameters(parameters, predicate)
+    if human is None:
+        return None
+    model_side = llm if checked is parameters else split_parameters(checked, predicate)[0]
+    return Separated(llm=llm, human=human, validate=OnFirstUse(compile_validator, model_side))
 
 
 def _schema(
