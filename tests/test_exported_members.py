@@ -158,3 +158,22 @@ def test_every_public_name_still_works_after_an_execute():
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     )
     assert completed.stdout.split() == ["{'a':", "1}", "{'n':", "3}", "True"]
+
+
+def test_every_public_exception_is_importable_from_llmapp_and_is_an_llmapp_error() -> None:
+    names = [
+        "SchemaError",
+        "HttpError",
+        "ArgumentError",
+        "DocumentError",
+        "McpToolError",
+        "ConversionError",
+        "ResponseError",
+        "ExecutionError",
+        "LlmApplicationError",
+    ]
+    for name in names:
+        assert name in llmapp.__all__
+        error = getattr(llmapp, name)
+        assert issubclass(error, llmapp.LlmappError), name
+        assert error.__name__ in (llmapp._errors.__doc__ or ""), name

@@ -38,10 +38,15 @@ if TYPE_CHECKING:
         merge_parameters,
         validates,
     )
+    from llmapp.convert._error import ConversionError
     from llmapp.explain import feedback
+    from llmapp.http._document import DocumentError
+    from llmapp.http._execute import ArgumentError, HttpError
+    from llmapp.http._send import ResponseError
+    from llmapp.mcp._call import McpToolError
     from llmapp.output import StructuredOutput, structured_output
     from llmapp.repair import Parsed, coerce, parse
-    from llmapp.validate import Validator, validator
+    from llmapp.validate import SchemaError, Validator, validator
     from llmapp.validate._result import (
         UNDEFINED,
         Validation,
@@ -69,6 +74,13 @@ _HOMES: dict[str, str] = {
     "merge_parameters": "llmapp.app._merge",
     "Runner": "llmapp.app._runner",
     "feedback": "llmapp.explain",
+    "ConversionError": "llmapp.convert._error",
+    "DocumentError": "llmapp.http._document",
+    "ArgumentError": "llmapp.http._execute",
+    "HttpError": "llmapp.http._execute",
+    "ResponseError": "llmapp.http._send",
+    "McpToolError": "llmapp.mcp._call",
+    "SchemaError": "llmapp.validate",
     "StructuredOutput": "llmapp.output",
     "structured_output": "llmapp.output",
     "Parsed": "llmapp.repair",
@@ -88,16 +100,23 @@ __getattr__, __dir__ = _lazy_names(__name__, _HOMES)
 
 __all__ = [
     "UNDEFINED",
+    "ArgumentError",
     "BuildProblem",
     "CallResult",
+    "ConversionError",
+    "DocumentError",
     "ExecutionError",
+    "HttpError",
     "LlmApplication",
     "LlmApplicationError",
     "LlmConfig",
     "LlmFunction",
     "LlmappError",
+    "McpToolError",
     "Parsed",
+    "ResponseError",
     "Runner",
+    "SchemaError",
     "Separated",
     "StructuredOutput",
     "Validation",

@@ -1,21 +1,28 @@
-"""The two families of errors llmapp knows.
+"""Every error llmapp raises, as a tree (each class named where it is defined).
 
 ::
 
-    build time: a problem in the code or document being turned into functions
-    LlmappError
-    └── LlmApplicationError        every problem of one class, each with its location
-        (problems: list[BuildProblem], "Class.method.param: reason" per line)
+    LlmappError (here)
+    ├── LlmApplicationError (here)    build time: every problem of one class, each located
+    │                                 (problems: list[BuildProblem], "Class.method.param: reason")
+    ├── ExecutionError (here)         run time: the application used wrongly (not the LLM's
+    │                                 fault), e.g. a required human-side value is missing
+    ├── SchemaError (validate)        a schema no validator can be compiled from
+    ├── ConversionError (convert)     Python refused a value the schema allowed
+    ├── DocumentError (http)          an OpenAPI document that cannot be read
+    ├── ArgumentError (http)          the model's arguments are wrong, nothing was sent
+    ├── HttpError (http)              the server answered a status other than 2xx
+    ├── ResponseError (http)          a response past its bounds (size, depth)
+    └── McpToolError (mcp)            an MCP tool answered ``isError: true``
+
+    build-time problems collected as values, not raised:
+    BuildProblem (here)  OperationError (http)  McpToolProblem (mcp)
 
     run time: a problem in data an LLM sent -- never raised
     ValidationIssue (llmapp.validate)  path, expected, value, description
 
-    run time: a problem in how the application itself is used (not the LLM's fault)
-    LlmappError
-    └── ExecutionError             e.g. a required human-side value is missing
-
-Data problems are values, not exceptions: validators, ``parse`` and ``coerce``
-return them and never raise.
+Every public one is importable from ``llmapp``. Data problems are values, not
+exceptions: validators, ``parse`` and ``coerce`` return them and never raise.
 """
 
 from __future__ import annotations

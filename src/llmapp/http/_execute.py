@@ -38,7 +38,6 @@ from llmapp.http._request import Request, build, locate, unsendable
 from llmapp.http._send import HttpResponse, ResponseError, asend, send
 
 if TYPE_CHECKING:
-    from llmapp import Validation
     from llmapp.http._application import HttpLlmApplication
 
 __all__ = [

@@ -2,8 +2,8 @@
 
 The arguments go through the call kernel every door shares (``app._kernel``): lenient
 reading of the model's text, conservative repair and validation against the tool's own
-schema (``checked_parameters``, every constraint kept in strict mode). A mistake is answered with the
-feedback text and the server is not called; valid arguments go to ``tools/call``.
+schema (``checked_parameters``, every constraint kept in strict mode). A mistake is
+answered with the feedback text and the server is not called; valid arguments go to ``tools/call``.
 The answer is a ``CallResult``, as ``LlmApplication.execute`` returns: a tool
 result with ``isError`` becomes ``error`` (an ``McpToolError`` carrying the tool's
 text), a success becomes ``value``/``data`` (the structured content, else the
@@ -21,8 +21,8 @@ from typing import Any
 
 from llmapp._errors import LlmappError
 from llmapp.app import CallResult
-from llmapp.app._merge import join
 from llmapp.app._kernel import check_arguments, model_side
+from llmapp.app._merge import join
 from llmapp.app._result import error_text
 from llmapp.jsonschema import MISSING, is_mapping, resolve_pointer
 from llmapp.mcp._functions import McpLlmFunction
@@ -79,7 +79,9 @@ async def call(
         model_side(function),
         # Strict mode made the model write null for optional keys: the tool's own schema
         # (validated against) leaves them out.
-        before_check=None if source is None else lambda data: without_strict_nulls(data, source, source),
+        before_check=None
+        if source is None
+        else lambda data: without_strict_nulls(data, source, source),
     )
     if isinstance(checked, CallResult):  # unreadable or wrong: the server is not called
         return checked
