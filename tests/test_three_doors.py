@@ -13,6 +13,7 @@ door that separates.
 from __future__ import annotations
 
 import datetime
+import inspect
 import json
 import re
 from collections.abc import Mapping
@@ -252,3 +253,67 @@ def test_a_human_side_union_branch_is_refused_on_every_door() -> None:
     mcp = llmapp.mcp.application(tools, separate=_is_string)
     assert [f.name for f in mcp.functions] == []
     assert any("token" in str(problem) for problem in mcp.errors), mcp.errors
+
+
+def test_every_door_has_one_application_protocol() -> None:
+    doors = Doors(strict=False)
+
+    async def listed() -> Any:
+        async with Client(llmapp.mcp.server(application(Shop), Shop())) as client:
+            return llmapp.mcp.application(await client.session.list_tools())
+
+    apps = [doors.cls, doors.http, anyio.run(listed)]
+    for app in apps:
+        assert app.errors == []
+        assert [f.name for f in app.functions] == ["order"]
+        assert app.require("order") is app.function("order")
+        assert app.function("odrer") is None
+        with pytest.raises(llmapp.UnknownFunctionError, match="Did you mean 'order'") as told:
+            app.require("odrer")
+        assert isinstance(told.value, KeyError) and told.value.close == ["order"]
+        function = app.require("order")
+        assert function.checked_parameters
+        assert function.validate_types({"order": VALID}).success
+        assert function.to_dict()["name"] == "order"
+        for verb in ("execute", "aexecute"):
+            parameters = list(inspect.signature(getattr(app, verb)).parameters)
+            assert parameters[1:5] == ["name", "arguments", "human", "raise_errors"], app
+
+
+def test_raise_errors_raises_what_the_last_step_raised_on_every_door() -> None:
+    class Failing:
+        def order(self, order: Order) -> None:
+            """Place an order."""
+            raise ValueError("out of stock")
+
+    api = FastAPI()
+
+    @api.post("/order", operation_id="order", status_code=200)
+    def order(order: Order) -> None:
+        from fastapi import HTTPException
+
+        raise HTTPException(409, "out of stock")
+
+    http = llmapp.http.application(api.openapi(), naming="operationId")
+
+    async def by_http() -> None:
+        transport = httpx.ASGITransport(app=api)
+        async with httpx.AsyncClient(transport=transport) as client:
+            connection = llmapp.http.Connection("http://testserver", client=client)
+            result = await http.aexecute(connection, "order", {"body": VALID})
+            assert isinstance(result.error, llmapp.HttpError)
+            with pytest.raises(llmapp.HttpError, match="409"):
+                await http.aexecute(connection, "order", {"body": VALID}, raise_errors=True)
+
+    async def by_mcp() -> None:
+        async with Client(llmapp.mcp.server(application(Failing), Failing())) as client:
+            app = llmapp.mcp.application(await client.session.list_tools())
+            result = await app.aexecute(client.session, "order", {"order": VALID})
+            assert isinstance(result.error, llmapp.McpToolError)
+            with pytest.raises(llmapp.McpToolError, match="out of stock"):
+                await app.aexecute(client.session, "order", {"order": VALID}, raise_errors=True)
+
+    with pytest.raises(ValueError, match="out of stock"):
+        application(Failing).execute(Failing(), "order", {"order": VALID}, raise_errors=True)
+    anyio.run(by_http)
+    anyio.run(by_mcp)

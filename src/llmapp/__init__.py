@@ -24,7 +24,13 @@ from typing import TYPE_CHECKING
 from llmapp._lazy import lazy_names as _lazy_names
 
 if TYPE_CHECKING:
-    from llmapp._errors import BuildProblem, ExecutionError, LlmappError, LlmApplicationError
+    from llmapp._errors import (
+        BuildProblem,
+        ExecutionError,
+        LlmappError,
+        LlmApplicationError,
+        UnknownFunctionError,
+    )
     from llmapp.app import (
         CallResult,
         LlmApplication,
@@ -62,6 +68,7 @@ _HOMES: dict[str, str] = {
     "ExecutionError": "llmapp._errors",
     "LlmApplicationError": "llmapp._errors",
     "LlmappError": "llmapp._errors",
+    "UnknownFunctionError": "llmapp._errors",
     "CallResult": "llmapp.app._result",
     "LlmApplication": "llmapp.app._application",
     "application": "llmapp.app._application",
@@ -119,6 +126,7 @@ __all__ = [
     "SchemaError",
     "Separated",
     "StructuredOutput",
+    "UnknownFunctionError",
     "Validation",
     "ValidationFailure",
     "ValidationIssue",

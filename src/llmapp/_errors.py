@@ -7,6 +7,7 @@
     │                                 (problems: list[BuildProblem], "Class.method.param: reason")
     ├── ExecutionError (here)         run time: the application used wrongly (not the LLM's
     │                                 fault), e.g. a required human-side value is missing
+    ├── UnknownFunctionError (here)   ``require(name)`` named no function (also a KeyError)
     ├── SchemaError (validate)        a schema no validator can be compiled from
     ├── ConversionError (convert)     Python refused a value the schema allowed
     ├── DocumentError (http)          an OpenAPI document that cannot be read
@@ -35,6 +36,7 @@ __all__ = [
     "ExecutionError",
     "LlmApplicationError",
     "LlmappError",
+    "UnknownFunctionError",
     "class_location",
 ]
 
@@ -77,3 +79,20 @@ class LlmApplicationError(LlmappError):
 
 class ExecutionError(LlmappError):
     """The application was used wrongly by its caller (not by the LLM)."""
+
+
+class UnknownFunctionError(LlmappError, KeyError):
+    """``require(name)`` named no function of the application (the close names are told).
+
+    Attributes:
+        name: the name asked for.
+        close: the function names closest to it.
+    """
+
+    def __init__(self, name: str, message: str, close: Iterable[str] = ()) -> None:
+        super().__init__(message)
+        self.name = name
+        self.close = list(close)
+
+    def __str__(self) -> str:  # KeyError would show the message quoted
+        return str(self.args[0])

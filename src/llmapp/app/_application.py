@@ -16,15 +16,18 @@ from llmapp.app._execute import Call, Plan, run_sync
 from llmapp.app._function import LlmFunction
 from llmapp.app._result import CallResult
 from llmapp.app._runner import DEFAULT_RUNNER, Runner
+from llmapp.app._table import FunctionTable
 
 __all__ = ["LlmApplication", "application"]
 
 
-class LlmApplication:
+class LlmApplication(FunctionTable[LlmFunction]):
     """The LLM functions of one class, and safe execution of the calls an LLM makes.
 
     Attributes:
         functions: one ``LlmFunction`` per public method, in a stable order.
+        errors: always empty: a class's problems raise ``LlmApplicationError`` when it is
+            built (``FunctionTable`` says why).
         config: the configuration it was built with.
         description: what the application is for: the class's own docstring (summary and
             long description, tags and sections removed; typia's
@@ -38,21 +41,12 @@ class LlmApplication:
         self.cls = cls
         self.config = config
         self.description = description
-        self.functions: list[LlmFunction] = [plan.function for plan in plans]
+        super().__init__([plan.function for plan in plans])
         self._plans = {plan.function.name: plan for plan in plans}
 
     def __repr__(self) -> str:
         names = ", ".join(function.name for function in self.functions)
         return f"<LlmApplication {self.cls.__qualname__}: {names}>"
-
-    def function(self, name: str) -> LlmFunction | None:
-        """The function called ``name``, or ``None``."""
-        plan = self._plans.get(name) if isinstance(name, str) else None
-        return plan.function if plan is not None else None
-
-    def to_list(self) -> list[dict[str, Any]]:
-        """Every function as plain JSON-ready data."""
-        return [function.to_dict() for function in self.functions]
 
     def execute(
         self,

@@ -12,6 +12,7 @@ from llmapp import Separated
 from llmapp._errors import LlmappError
 from llmapp._untrusted import clean_text
 from llmapp.app._function import OnFirstUse, compile_validator
+from llmapp.app._table import FunctionTable
 from llmapp.http._compose import Draft, describe, draft
 from llmapp.http._document import load_document
 from llmapp.http._function import HttpLlmFunction, OperationError
@@ -46,7 +47,7 @@ class HttpLlmConfig:
     validate: Mapping[str, ValidationHook] = field(default_factory=dict)
 
 
-class HttpLlmApplication:
+class HttpLlmApplication(FunctionTable[HttpLlmFunction]):
     """The functions of an OpenAPI document, the operations that could not become one,
     and execution of the calls an LLM makes against a server.
 
@@ -64,22 +65,12 @@ class HttpLlmApplication:
         config: HttpLlmConfig,
         servers: list[str],
     ) -> None:
-        self.functions = functions
-        self.errors = errors
+        super().__init__(functions, errors)
         self.config = config
         self.servers = servers
-        self._by_name = {function.name: function for function in functions}
 
     def __repr__(self) -> str:
         return f"<HttpLlmApplication: {len(self.functions)} functions, {len(self.errors)} errors>"
-
-    def function(self, name: str) -> HttpLlmFunction | None:
-        """The function called ``name``, or None."""
-        return self._by_name.get(name)
-
-    def to_list(self) -> list[dict[str, Any]]:
-        """Every function as plain JSON-ready data."""
-        return [function.to_dict() for function in self.functions]
 
     def execute(
         self,
@@ -87,8 +78,18 @@ class HttpLlmApplication:
         name: str,
         arguments: Any,
         human: Mapping[str, Any] | None = None,
+        *,
+        raise_errors: bool = False,
     ) -> CallResult:
         """Run the call an LLM asked for against the server, if its arguments are right.
+
+        Args:
+            connection: the server, its headers and the client.
+            name: the function name the LLM gave.
+            arguments: the LLM's arguments: its raw text (read leniently), a mapping, or None.
+            human: values a human supplied for the human side of a separated function.
+            raise_errors: re-raise a non-2xx answer (``HttpError``) or a transport failure
+                instead of capturing it in ``error``.
 
         Returns:
             A ``CallResult``: ``data`` is the decoded 2xx body; wrong arguments give
@@ -97,7 +98,7 @@ class HttpLlmApplication:
         """
         from llmapp.http._execute import call
 
-        return call(self, connection, name, arguments, human)
+        return call(self, connection, name, arguments, human, raise_errors)
 
     async def aexecute(
         self,
@@ -105,11 +106,13 @@ class HttpLlmApplication:
         name: str,
         arguments: Any,
         human: Mapping[str, Any] | None = None,
+        *,
+        raise_errors: bool = False,
     ) -> CallResult:
         """``execute`` for async code (an ``httpx.AsyncClient``)."""
         from llmapp.http._execute import acall
 
-        return await acall(self, connection, name, arguments, human)
+        return await acall(self, connection, name, arguments, human, raise_errors)
 
 
 def application(

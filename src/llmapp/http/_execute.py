@@ -190,6 +190,7 @@ def call(
     name: str,
     arguments: Any,
     human: Mapping[str, Any] | None,
+    raise_errors: bool = False,
 ) -> CallResult:
     """``HttpLlmApplication.execute``: the outcome of one call as a ``CallResult``."""
     function = _called(app, name)
@@ -202,9 +203,11 @@ def call(
     _client_for(connection, asynchronous=False)
     try:
         response = send(connection, prepared.options)
-    except Exception as error:  # the transport, the server or the bounds: never raised
+    except Exception as error:  # the transport, the server or the bounds
+        if raise_errors:
+            raise
         return prepared.failed(function, error)
-    return prepared.answered(function, response)
+    return prepared.answered(function, response, raise_errors)
 
 
 async def acall(
@@ -213,6 +216,7 @@ async def acall(
     name: str,
     arguments: Any,
     human: Mapping[str, Any] | None,
+    raise_errors: bool = False,
 ) -> CallResult:
     """``HttpLlmApplication.aexecute``."""
     function = _called(app, name)
@@ -225,9 +229,11 @@ async def acall(
     _client_for(connection, asynchronous=True)
     try:
         response = await asend(connection, prepared.options)
-    except Exception as error:  # the transport, the server or the bounds: never raised
+    except Exception as error:  # the transport, the server or the bounds
+        if raise_errors:
+            raise
         return prepared.failed(function, error)
-    return prepared.answered(function, response)
+    return prepared.answered(function, response, raise_errors)
 
 
 @dataclass(frozen=True)
@@ -239,9 +245,13 @@ class _Prepared:
     max_message: int
     repairs: tuple[str, ...]
 
-    def answered(self, function: HttpLlmFunction, response: HttpResponse) -> CallResult:
+    def answered(
+        self, function: HttpLlmFunction, response: HttpResponse, raise_errors: bool = False
+    ) -> CallResult:
         if not response.success:
             error = HttpError(response, function.method.upper(), function.path)
+            if raise_errors:
+                raise error
             return self.failed(function, error, value=response.body)
         try:
             kind = response.headers.get("content-type", "")

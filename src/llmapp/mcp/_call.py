@@ -50,6 +50,7 @@ async def call(
     arguments: Any,
     *,
     human: Mapping[str, Any] | None = None,
+    raise_errors: bool = False,
 ) -> CallResult:
     """Check a model's arguments, then call the tool on a live MCP session.
 
@@ -61,6 +62,7 @@ async def call(
         arguments: the model's arguments: its raw text, a mapping, or None.
         human: values for the human side of a separated function (never shown to the
             model).
+        raise_errors: raise the tool's error (``McpToolError``) instead of returning it.
 
     Returns:
         A ``CallResult``. With wrong arguments: ``validation`` and ``feedback``, and the
@@ -91,6 +93,8 @@ async def call(
     content = [_wire(block) for block in answer.get("content") or []]
     if answer.get("isError"):
         error = McpToolError(_text(content) or f"{name} failed", content)
+        if raise_errors:
+            raise error
         return CallResult(name=name, success=False, error=error, repairs=repairs)
     structured = answer.get("structuredContent")
     try:

@@ -31,9 +31,10 @@ from typing import Any
 
 from llmapp._errors import ExecutionError, LlmappError
 from llmapp._untrusted import clean_text, unsafe_character
-from llmapp.app import function_data
+from llmapp.app import CallResult, function_data, unknown_function
 from llmapp.app._config import SchemaPredicate
 from llmapp.app._function import OnFirstUse, Separated, compile_validator, llm_parameters
+from llmapp.app._table import FunctionTable
 from llmapp.introspect._methods import FUNCTION_NAME
 from llmapp.jsonschema import (
     declared_types,
@@ -137,7 +138,7 @@ class McpToolProblem:
         return f"{self.name or '<unnamed tool>'}.{self.location}: {self.reason}"
 
 
-class McpLlmApplication:
+class McpLlmApplication(FunctionTable[McpLlmFunction]):
     """The tools of an MCP server as LLM functions.
 
     Attributes:
@@ -146,41 +147,50 @@ class McpLlmApplication:
     """
 
     def __init__(self, functions: list[McpLlmFunction], errors: list[McpToolProblem]) -> None:
-        self.functions = functions
-        self.errors = errors
-        self._by_name = {function.name: function for function in functions}
+        super().__init__(functions, errors)
 
     def __repr__(self) -> str:
         return f"<McpLlmApplication {len(self.functions)} functions, {len(self.errors)} errors>"
 
-    def function(self, name: str) -> McpLlmFunction | None:
-        """The function called ``name``, or ``None``."""
-        return self._by_name.get(name)
-
-    def to_list(self) -> list[dict[str, Any]]:
-        """Every function as plain JSON-ready data."""
-        return [function.to_dict() for function in self.functions]
-
     async def aexecute(
-        self, session: Any, name: str, arguments: Any, human: Mapping[str, Any] | None = None
-    ) -> Any:
+        self,
+        session: Any,
+        name: str,
+        arguments: Any,
+        human: Mapping[str, Any] | None = None,
+        *,
+        raise_errors: bool = False,
+    ) -> CallResult:
         """Run the call a model asked for on a live ``ClientSession`` (see ``llmapp.mcp.call``).
+
+        Args:
+            session: an initialised ``mcp.ClientSession`` (or a connected FastMCP client).
+            name: the function name the LLM gave.
+            arguments: the LLM's arguments: its raw text (read leniently), a mapping, or None.
+            human: values for the human side of a separated function.
+            raise_errors: re-raise the tool's error (``McpToolError``) or the session's
+                failure instead of capturing it in ``error``.
 
         Raises:
             ExecutionError: missing or unknown ``human`` values (a tool takes them only
                 when ``application(tools, separate=...)`` made part of it human-side).
         """
-        from llmapp.app import unknown_function
         from llmapp.mcp._call import call
 
-        function = self._by_name.get(name) if isinstance(name, str) else None
+        function = self.function(name)
         if function is None:
-            return unknown_function(name, list(self._by_name))
-        return await call(session, function, arguments, human=human)
+            return unknown_function(name, [f.name for f in self.functions])
+        return await call(session, function, arguments, human=human, raise_errors=raise_errors)
 
     def execute(
-        self, session: Any, name: str, arguments: Any, human: Mapping[str, Any] | None = None
-    ) -> Any:
+        self,
+        session: Any,
+        name: str,
+        arguments: Any,
+        human: Mapping[str, Any] | None = None,
+        *,
+        raise_errors: bool = False,
+    ) -> CallResult:
         """Not available: an MCP session is asynchronous.
 
         Raises:
