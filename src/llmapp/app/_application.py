@@ -8,7 +8,6 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from llmapp._sentinels import MISSING
 from llmapp.app._arguments import unknown_function
 from llmapp.app._config import LlmConfig, SchemaPredicate, ValidationHook
 from llmapp.app._decorator import declared_config
@@ -149,17 +148,30 @@ _lock = threading.Lock()
 def application(
     cls: type,
     *,
-    strict: bool = MISSING,
-    reference: bool = MISSING,
-    separate: SchemaPredicate | None = MISSING,
-    validate: Mapping[str, ValidationHook] | None = MISSING,
-    max_length: int = MISSING,
+    strict: bool | None = None,
+    reference: bool | None = None,
+    separate: SchemaPredicate | None = None,
+    validate: Mapping[str, ValidationHook] | None = None,
+    max_length: int | None = None,
 ) -> LlmApplication:
     """The LLM application of a class (decorated with ``@llm_application`` or not).
 
-    Keyword arguments override what the decorator declared (``max_length``: most
-    characters of argument text a call reads, see ``LlmConfig``). The result is
+    Each keyword given overrides what the decorator declared; ``None`` (the default)
+    keeps it, and without a decorator ``LlmConfig``'s defaults apply. The result is
     cached per class and configuration.
+
+    Args:
+        cls: the class whose public methods become functions.
+        strict: OpenAI's structured-output rules for the schemas (default ``False``);
+            arguments are still checked against every constraint.
+        reference: keep named types in ``$defs`` (default ``True``).
+        separate: a predicate over a schema, ``True`` for values a human supplies
+            (default: only ``Human()`` values are human-side).
+        validate: method name -> a hook replacing its generated validation, added to
+            the declared ones (default: none).
+        max_length: most characters of argument text a call reads (default
+            ``llmapp.repair.MAX_LENGTH``, 100,000); not the HTTP source's
+            ``max_name_length``.
 
     Raises:
         LlmApplicationError: listing every problem in the class, each as
@@ -187,21 +199,21 @@ def application(
 
 def _configure(
     declared: LlmConfig,
-    strict: bool,
-    reference: bool,
+    strict: bool | None,
+    reference: bool | None,
     separate: SchemaPredicate | None,
     validate: Mapping[str, ValidationHook] | None,
-    max_length: int,
+    max_length: int | None,
 ) -> LlmConfig:
     changes: dict[str, Any] = {}
-    if max_length is not MISSING:
+    if max_length is not None:
         changes["max_length"] = max_length
-    if strict is not MISSING:
+    if strict is not None:
         changes["strict"] = strict
-    if reference is not MISSING:
+    if reference is not None:
         changes["reference"] = reference
-    if separate is not MISSING:
+    if separate is not None:
         changes["separate"] = separate
-    if validate is not MISSING:
-        changes["validate"] = {**declared.validate, **(validate or {})}
+    if validate:
+        changes["validate"] = {**declared.validate, **validate}
     return replace(declared, **changes) if changes else declared

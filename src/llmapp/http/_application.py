@@ -42,7 +42,7 @@ class HttpLlmConfig:
 
     strict: bool = False
     separate: SchemaPredicate | None = None
-    max_length: int = 64
+    max_name_length: int = 64
     naming: Literal["accessor", "operationId"] = "accessor"
     validate: Mapping[str, ValidationHook] = field(default_factory=dict)
 
@@ -120,7 +120,7 @@ def application(
     *,
     strict: bool = False,
     separate: SchemaPredicate | None = None,
-    max_length: int = 64,
+    max_name_length: int = 64,
     naming: Literal["accessor", "operationId"] = "accessor",
     validate: Mapping[str, ValidationHook] | None = None,
     roots: Iterable[str | FilePath] | None = None,
@@ -139,7 +139,8 @@ def application(
             checked against every constraint).
         separate: a predicate over a schema: ``True`` for values a human supplies.
             File parts of ``multipart/form-data`` bodies are always human-side.
-        max_length: the longest function name (at least 16).
+        max_name_length: the longest function name (at least 16); not ``max_length``,
+            which is argument characters elsewhere.
         naming: ``"accessor"`` (the reference's rule from the path and method) or
             ``"operationId"`` (the operation's id where it has one).
         validate: function name -> a hook that replaces that function's generated
@@ -154,7 +155,7 @@ def application(
 
     Raises:
         DocumentError: the document cannot be read, or is not OpenAPI/Swagger.
-        ValueError: a ``validate`` hook names no function, or ``max_length`` < 16.
+        ValueError: a ``validate`` hook names no function, or ``max_name_length`` < 16.
 
     Example::
 
@@ -162,9 +163,9 @@ def application(
         for function in app.functions:
             print(function.name, function.method, function.path)
     """
-    if max_length < 16:
-        raise ValueError(f"max_length must be at least 16, not {max_length}")
-    config = HttpLlmConfig(strict, separate, max_length, naming, dict(validate or {}))
+    if max_name_length < 16:
+        raise ValueError(f"max_name_length must be at least 16, not {max_name_length}")
+    config = HttpLlmConfig(strict, separate, max_name_length, naming, dict(validate or {}))
     loaded = load_document(document, roots=roots)
     parsed = upgrade(loaded.document)
     built, errors = _convert(parsed, config, loaded.refused)
@@ -220,7 +221,7 @@ def _named(
         )
         for each, _ in built
     ]
-    names = assign_names(namings, config.max_length, config.naming == "operationId")
+    names = assign_names(namings, config.max_name_length, config.naming == "operationId")
     functions = [
         replace(function, name=name, hook=config.validate.get(name))
         for (_, function), name in zip(built, names, strict=True)

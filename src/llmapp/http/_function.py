@@ -100,7 +100,7 @@ class HttpLlmFunction:
     Attributes:
         method: the lower-case HTTP method.
         path: the path template.
-        name: the function name (unique in its application, at most ``max_length`` long).
+        name: the function name (unique in its application, at most ``max_name_length`` long).
         description: summary, description, ``@param``, ``@security``, ``@tag`` and
             ``@deprecated`` lines.
         parameters: one object: each path parameter, then ``query`` and ``body`` when the
