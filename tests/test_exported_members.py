@@ -177,3 +177,14 @@ def test_every_public_exception_is_importable_from_llmapp_and_is_an_llmapp_error
         error = getattr(llmapp, name)
         assert issubclass(error, llmapp.LlmappError), name
         assert error.__name__ in (llmapp._errors.__doc__ or ""), name
+
+
+def test_every_exception_but_the_validators_own_lives_in_one_module() -> None:
+    import llmapp._errors
+
+    for name in llmapp._errors.__all__:
+        value = getattr(llmapp._errors, name)
+        if isinstance(value, type) and issubclass(value, BaseException):
+            assert value.__module__ == "llmapp._errors", name
+            assert getattr(llmapp, name) is value
+    assert llmapp.SchemaError.__module__.startswith("llmapp.validate")

@@ -25,10 +25,16 @@ from llmapp._lazy import lazy_names as _lazy_names
 
 if TYPE_CHECKING:
     from llmapp._errors import (
+        ArgumentError,
         BuildProblem,
+        ConversionError,
+        DocumentError,
         ExecutionError,
+        HttpError,
         LlmappError,
         LlmApplicationError,
+        McpToolError,
+        ResponseError,
         UnknownFunctionError,
     )
     from llmapp.app import (
@@ -44,12 +50,7 @@ if TYPE_CHECKING:
         merge_parameters,
         validates,
     )
-    from llmapp.convert._error import ConversionError
     from llmapp.explain import feedback
-    from llmapp.http._document import DocumentError
-    from llmapp.http._execute import ArgumentError, HttpError
-    from llmapp.http._send import ResponseError
-    from llmapp.mcp._call import McpToolError
     from llmapp.output import StructuredOutput, structured_output
     from llmapp.repair import Parsed, coerce, parse
     from llmapp.validate import SchemaError, Validator, validator
@@ -81,12 +82,12 @@ _HOMES: dict[str, str] = {
     "merge_parameters": "llmapp.app._merge",
     "Runner": "llmapp.app._runner",
     "feedback": "llmapp.explain",
-    "ConversionError": "llmapp.convert._error",
-    "DocumentError": "llmapp.http._document",
-    "ArgumentError": "llmapp.http._execute",
-    "HttpError": "llmapp.http._execute",
-    "ResponseError": "llmapp.http._send",
-    "McpToolError": "llmapp.mcp._call",
+    "ConversionError": "llmapp._errors",
+    "DocumentError": "llmapp._errors",
+    "ArgumentError": "llmapp._errors",
+    "HttpError": "llmapp._errors",
+    "ResponseError": "llmapp._errors",
+    "McpToolError": "llmapp._errors",
     "SchemaError": "llmapp.validate",
     "StructuredOutput": "llmapp.output",
     "structured_output": "llmapp.output",

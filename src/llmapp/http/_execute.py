@@ -21,10 +21,11 @@ import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any
 
 from llmapp import CallResult, ValidationFailure
-from llmapp._errors import ExecutionError, LlmappError
+from llmapp._body import shown
+from llmapp._errors import ArgumentError, ExecutionError, HttpError
 from llmapp._unicode import encodable
 from llmapp.app import unknown_function
 from llmapp.app._kernel import check_arguments, failed, model_side
@@ -54,55 +55,7 @@ __all__ = [
     "propagate",
 ]
 
-_PREVIEW: Final = 500
 _SURROGATE = re.compile(r"[\ud800-\udfff]")
-
-
-class HttpError(LlmappError):
-    """The server answered with a status other than 2xx.
-
-    Attributes:
-        status: the status code.
-        headers: the response headers.
-        body: the decoded response body.
-        method: the request method.
-        url: the request URL.
-    """
-
-    def __init__(self, response: HttpResponse, method: str, url: str) -> None:
-        self.status = response.status
-        self.headers = response.headers
-        self.body = response.body
-        self.method = method
-        self.url = url
-        preview = shown(self.body, self.headers.get("content-type", ""))
-        if len(preview) > _PREVIEW:
-            preview = preview[:_PREVIEW] + "…"
-        super().__init__(f"{method} {url} answered {self.status}: {preview}")
-
-
-class ArgumentError(LlmappError):
-    """The model's arguments are wrong; no request was sent.
-
-    Attributes:
-        validation: the failed validation, each issue with its path.
-        feedback: the text to send back to the model.
-    """
-
-    def __init__(
-        self, validation: ValidationFailure, text: str | None = None, repairs: tuple[str, ...] = ()
-    ) -> None:
-        self.validation = validation
-        self.feedback = feedback(validation) if text is None else text
-        self.repairs = repairs
-        """What reading the model's text repaired before it was refused."""
-        super().__init__(f"wrong arguments, nothing sent:\n{self.feedback}")
-
-    @classmethod
-    def of(cls, refused: CallResult) -> ArgumentError:
-        """The kernel's refusal as an exception."""
-        assert isinstance(refused.validation, ValidationFailure)
-        return cls(refused.validation, refused.feedback, refused.repairs)
 
 
 def execute(
@@ -291,21 +244,6 @@ def for_model(body: Any, content_type: str, hidden: Masker, limit: int) -> Any:
         return masked
 
 
-def shown(body: Any, content_type: str) -> str:
-    """A body as text for a message: JSON, the text itself, or a description of bytes."""
-    if body is None:
-        return ""
-    if isinstance(body, (bytes, bytearray)):
-        kind = content_type.split(";", 1)[0].strip() or "binary data"
-        return f"({len(body):,} bytes of {kind}, not shown)"
-    if isinstance(body, str):
-        return body
-    try:
-        return json.dumps(body, ensure_ascii=False, default=str)
-    except (ValueError, RecursionError):
-        return "(a body that cannot be shown as JSON)"
-
-
 def _called(app: HttpLlmApplication, name: Any) -> HttpLlmFunction | CallResult:
     """The function the model named, or the answer naming the functions there are."""
     function = app.function(name) if isinstance(name, str) else None
@@ -342,7 +280,8 @@ def _prepare(
     route = function.route()
     issues = unsendable(route, data)
     if issues:
-        raise ArgumentError(ValidationFailure(_clean(data), issues), repairs=repairs)
+        failure = ValidationFailure(_clean(data), issues)
+        raise ArgumentError(failure, feedback(failure), repairs)
     merged = join(function, data, human)
     request = build(route, merged)
     request.headers = {**dict(connection.headers), **request.headers}
@@ -379,7 +318,8 @@ def _validated(function: HttpLlmFunction, arguments: Any) -> tuple[Any, tuple[st
     """The kernel's step (``app._kernel``); a refusal raises ``ArgumentError`` carrying it."""
     checked = check_arguments(function, arguments, model_side(function))
     if isinstance(checked, CallResult):  # cut off, unreadable or wrong: nothing is sent
-        raise ArgumentError.of(checked)
+        assert isinstance(checked.validation, ValidationFailure)
+        raise ArgumentError(checked.validation, checked.feedback or "", checked.repairs)
     return checked.data, checked.repairs
 
 

@@ -19,7 +19,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from llmapp._errors import LlmappError
+from llmapp._errors import McpToolError
 from llmapp.app import CallResult
 from llmapp.app._kernel import check_arguments, model_side
 from llmapp.app._merge import join
@@ -30,18 +30,6 @@ from llmapp.mcp._functions import McpLlmFunction
 __all__ = ["McpToolError", "call", "without_strict_nulls"]
 
 Schema = dict[str, Any]
-
-
-class McpToolError(LlmappError):
-    """The MCP server answered a call with ``isError: true``.
-
-    Attributes:
-        content: the result's content blocks (wire spelling).
-    """
-
-    def __init__(self, text: str, content: list[dict[str, Any]]) -> None:
-        super().__init__(text)
-        self.content = content
 
 
 async def call(
