@@ -272,6 +272,7 @@ def test_every_door_has_one_application_protocol() -> None:
             app.require("odrer")
         assert isinstance(told.value, KeyError) and told.value.close == ["order"]
         function = app.require("order")
+        assert isinstance(function, llmapp.Function)
         assert function.checked_parameters
         assert not function.validate_types({}).success  # the order is required
         assert function.to_dict()["name"] == "order"
@@ -317,3 +318,26 @@ def test_raise_errors_raises_what_the_last_step_raised_on_every_door() -> None:
         application(Failing).execute(Failing(), "order", {"order": VALID}, raise_errors=True)
     anyio.run(by_http)
     anyio.run(by_mcp)
+
+
+def test_every_door_reports_a_build_problem_as_one_kind_of_record() -> None:
+    class Broken:
+        def pay(self, token: str | int) -> None:
+            """Pay."""
+
+    with pytest.raises(llmapp.LlmApplicationError) as raised:
+        application(Broken, separate=_is_string)
+    api = FastAPI()
+
+    @api.post("/pay", operation_id="pay")
+    def pay(body: Token) -> None:
+        """Pay."""
+
+    http = llmapp.http.application(api.openapi(), separate=_is_string)
+    mcp = llmapp.mcp.application([{"name": "pay", "inputSchema": {"type": "string"}}])
+    for problems in (raised.value.problems, http.errors, mcp.errors):
+        assert problems
+        for problem in problems:
+            assert isinstance(problem, llmapp.Problem)
+            assert problem.location and problem.reason
+            assert str(problem).endswith(problem.reason)

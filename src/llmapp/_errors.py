@@ -16,7 +16,8 @@
     ├── ResponseError (here)          a response past its bounds (size, depth)
     └── McpToolError (here)           an MCP tool answered ``isError: true``
 
-    build-time problems collected as values, not raised:
+    build-time problems collected as values, not raised, each a ``Problem`` (here:
+    ``location``, ``reason``, one line as ``str``):
     BuildProblem (here)  OperationError (http)  McpToolProblem (mcp)
 
     run time: a problem in data an LLM sent -- never raised
@@ -31,7 +32,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, Protocol, runtime_checkable
 
 from llmapp._body import shown
 
@@ -48,6 +49,7 @@ __all__ = [
     "LlmApplicationError",
     "LlmappError",
     "McpToolError",
+    "Problem",
     "ResponseError",
     "UnknownFunctionError",
     "class_location",
@@ -61,6 +63,19 @@ def class_location(cls: type) -> str:
 
 class LlmappError(Exception):
     """Base class of every exception llmapp raises on purpose."""
+
+
+@runtime_checkable
+class Problem(Protocol):
+    """What every build problem offers, whatever its source (``BuildProblem`` of a class,
+    ``OperationError`` of a document, ``McpToolProblem`` of a tool list): where it is,
+    what is wrong there, and one line saying both (``str``)."""
+
+    @property
+    def location(self) -> str: ...
+
+    @property
+    def reason(self) -> str: ...
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,7 +19,7 @@ from typing import Any
 
 from llmapp import explain, repair
 from llmapp.app._arguments import read_arguments
-from llmapp.app._function import OnFirstUse
+from llmapp.app._function import Function, OnFirstUse
 from llmapp.app._result import CallResult
 from llmapp.validate._result import Validation, ValidationFailure
 
@@ -52,7 +52,7 @@ class Checked:
     repairs: tuple[str, ...]
 
 
-def model_side(function: Any) -> ModelSide:
+def model_side(function: Function) -> ModelSide:
     """The ``ModelSide`` of any function (class, HTTP, MCP) from its own attributes."""
     separated = getattr(function, "separated", None)
     check = separated.validate if separated is not None else None
@@ -60,13 +60,13 @@ def model_side(function: Any) -> ModelSide:
         schema: Schema = check.source
     else:
         schema, check = function.checked_parameters, function.validate_types
-    if getattr(function, "hook", None) is not None:
+    if getattr(function, "hook", None) is not None:  # an MCP tool has none
         return ModelSide(schema, function.validate, hooked=True)
     return ModelSide(schema, check)
 
 
 def check_arguments(
-    function: Any,
+    function: Function,
     arguments: Any,
     side: ModelSide,
     *,
@@ -107,7 +107,7 @@ def check_arguments(
 
 
 def failed(
-    function: Any,
+    function: Function,
     failure: ValidationFailure,
     repairs: tuple[str, ...] = (),
     text: str | None = None,

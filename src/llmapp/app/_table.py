@@ -16,22 +16,15 @@ instance, a ``Connection``, a ``ClientSession``).
 
 from __future__ import annotations
 
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, Generic, TypeVar
 
-from llmapp._errors import UnknownFunctionError
+from llmapp._errors import Problem, UnknownFunctionError
 from llmapp.app._arguments import close_names, unknown_function
+from llmapp.app._function import Function
 
-__all__ = ["FunctionTable", "Named"]
+__all__ = ["FunctionTable"]
 
-
-class Named(Protocol):
-    @property
-    def name(self) -> str: ...
-
-    def to_dict(self) -> dict[str, Any]: ...
-
-
-F = TypeVar("F", bound=Named)
+F = TypeVar("F", bound=Function)
 
 
 class FunctionTable(Generic[F]):
@@ -44,7 +37,7 @@ class FunctionTable(Generic[F]):
 
     def __init__(self, functions: list[F], errors: list[Any] | None = None) -> None:
         self.functions = functions
-        self.errors: list[Any] = [] if errors is None else errors
+        self.errors: list[Problem] = [] if errors is None else errors
         self._by_name = {function.name: function for function in functions}
 
     def function(self, name: str) -> F | None:

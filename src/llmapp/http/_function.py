@@ -193,5 +193,15 @@ class OperationError:
         """The operation as written in the document."""
         return self._operation
 
+    @property
+    def location(self) -> str:
+        """The operation (``POST /x``): each message locates itself in the document."""
+        return f"{self.method.upper()} {self.path}"
+
+    @property
+    def reason(self) -> str:
+        """Every message, in one line."""
+        return "; ".join(self.messages)
+
     def __str__(self) -> str:
         return f"{self.method.upper()} {self.path}: " + "; ".join(self.messages)
