@@ -17,6 +17,7 @@ from llmapp.app._config import LlmConfig, SchemaPredicate, ValidationHook, bind_
 from llmapp.app._decorator import declared_hooks
 from llmapp.app._execute import Plan
 from llmapp.app._function import LlmFunction, OnFirstUse, Separated, compile_validator
+from llmapp.app._kernel import ModelSide
 from llmapp.introspect import inspect_class
 from llmapp.introspect.model import MethodSpec, TypeGraph
 from llmapp.jsonschema import declared_types
@@ -154,8 +155,9 @@ def _plan(
         method=method,
         owner=cls,
         max_length=config.max_length,
-        repair_against=model_side,
-        check=function.validate if hook is not None else generated,
+        side=ModelSide(
+            model_side, function.validate if hook is not None else generated, hook is not None
+        ),
         convert=OnFirstUse(_converter, (method, graph)),
         returns_array=_may_be_array(schemas.output),
     )

@@ -1,9 +1,9 @@
 """Safe execution of one call through the function's frozen plan.
 
 Each call goes through the same steps, in order: read, repair and check the model's
-text (``_kernel.check_arguments``, the step every door shares, against ``Plan``'s
-``repair_against`` and ``check``) → join the caller's human values (``join``: checked
-whole) → convert to the method's Python types (``convert``) → call.
+text (``_kernel.check_arguments``, the step every door shares, against ``Plan.side``)
+→ join the caller's human values (``join``: checked whole) → convert to the method's
+Python types (``convert``) → call.
 A step that fails ends the call with a ``CallResult`` whose feedback is built from the
 model's own arguments only.
 
@@ -38,7 +38,7 @@ from llmapp.app._merge import join
 from llmapp.app._result import CallResult, error_text
 from llmapp.app._runner import DEFAULT_RUNNER
 from llmapp.introspect.model import MethodSpec
-from llmapp.validate._result import Validation, ValidationFailure, ValidationIssue
+from llmapp.validate._result import ValidationFailure, ValidationIssue
 
 if TYPE_CHECKING:
     from llmapp.convert._error import ConversionError
@@ -58,10 +58,9 @@ class Plan(Record):
         method: the Python method behind it.
         owner: the class it belongs to (``instance`` must be one of it).
         max_length: most characters of argument text read.
-        repair_against: the schema ``coerce`` repairs the model's data against (what the
-            model writes: the LLM side when separated, with every constraint).
-        check: the validation of the model's data: the generated validator of that
-            schema, or the method's hook.
+        side: what the model's data is repaired against (what the model writes: the LLM
+            side when separated, with every constraint) and how it is checked (the
+            generated validator of that schema, or the method's hook).
         convert: validated, merged JSON → ``(args, kwargs)``, compiled on first use.
         returns_array: the declared result is an array, so an iterator result is read
             into a list.
@@ -71,8 +70,7 @@ class Plan(Record):
     method: MethodSpec
     owner: type
     max_length: int
-    repair_against: Schema
-    check: Callable[[Any], Validation]
+    side: ModelSide
     convert: Callable[[Mapping[str, Any]], tuple[list[Any], dict[str, Any]]]
     returns_array: bool = False
 
@@ -80,8 +78,7 @@ class Plan(Record):
         self, instance: Any, arguments: Any, human: Mapping[str, Any] | None
     ) -> Call | CallResult:
         """Every step before the call; a ``CallResult`` when the model got something wrong."""
-        side = ModelSide(self.repair_against, self.check, self.function.hook is not None)
-        checked = check_arguments(self.function, arguments, side, max_length=self.max_length)
+        checked = check_arguments(self.function, arguments, self.side, max_length=self.max_length)
         if isinstance(checked, CallResult):
             return checked
         repairs = checked.repairs
