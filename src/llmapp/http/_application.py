@@ -8,10 +8,9 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path as FilePath
 from typing import TYPE_CHECKING, Any, Literal
 
-from llmapp import Separated
 from llmapp._errors import LlmappError
 from llmapp._untrusted import clean_text
-from llmapp.app._function import OnFirstUse, compile_validator
+from llmapp.app._separation import refusals, separation
 from llmapp.app._table import FunctionTable
 from llmapp.http._compose import Draft, describe, draft
 from llmapp.http._document import load_document
@@ -22,7 +21,6 @@ from llmapp.http._upgrade import Document, upgrade
 from llmapp.jsonschema import Path, is_mapping, subschemas
 from llmapp.schema import is_file, is_human
 from llmapp.schema._strict import make_strict
-from llmapp.separate import human_inside_whole, split_parameters
 
 if TYPE_CHECKING:
     from llmapp import CallResult
@@ -328,10 +326,11 @@ def _assemble(
     if predicate is not None:
         # The class door's rule: a human value inside a union or tuple cannot be kept
         # from the model (the split would hand the model the whole value).
-        inside = human_inside_whole(function.parameters, predicate)
+        inside = refusals(function.checked_parameters, predicate)
         if inside:
             return ("separation", [f"{each.operation.where}: {p}: {r}" for p, r in inside])
-        function = replace(function, separated=_separate(function, predicate))
+        split, _ = separation(function.parameters, function.checked_parameters, predicate)
+        function = replace(function, separated=split)
     unchecked = _uncompiled(function.checked_parameters)
     if unchecked:
         return ("schema", [f"{each.operation.where}: parameters{p}" for p in unchecked])
@@ -400,12 +399,3 @@ def _predicate(
         )
 
     return predicate
-
-
-def _separate(function: HttpLlmFunction, predicate: SchemaPredicate) -> Separated | None:
-    llm, human = split_parameters(function.parameters, predicate)
-    if human is None:
-        return None
-    checked = function.validation_parameters
-    llm_checked = split_parameters(checked, predicate)[0] if checked is not None else llm
-    return Separated(llm=llm, human=human, validate=OnFirstUse(compile_validator, llm_checked))

@@ -34,6 +34,7 @@ from llmapp._untrusted import clean_text, unsafe_character
 from llmapp.app import CallResult, function_data, unknown_function
 from llmapp.app._config import SchemaPredicate
 from llmapp.app._function import OnFirstUse, Separated, compile_validator, llm_parameters
+from llmapp.app._separation import refusals, separation
 from llmapp.app._table import FunctionTable
 from llmapp.introspect._methods import FUNCTION_NAME
 from llmapp.jsonschema import (
@@ -43,7 +44,6 @@ from llmapp.jsonschema import (
     normalise,
     resolve_pointer,
 )
-from llmapp.separate import human_inside_whole, split_parameters
 from llmapp.vendors.mcp import ANNOTATION_TAGS
 
 __all__ = ["McpLlmApplication", "McpLlmFunction", "McpToolProblem", "application"]
@@ -316,17 +316,12 @@ def _separated(
     predicate: SchemaPredicate,
     problems: list[McpToolProblem],
 ) -> Separated | None:
-    """The LLM/human split, refused where a human value sits inside a union or tuple."""
-    for parameter, reason in human_inside_whole(checked, predicate):
+    """The LLM/human split (``app._separation``), refused where a human value sits inside
+    a union or tuple."""
+    for parameter, reason in refusals(checked, predicate):
         where = f"inputSchema#/properties/{escape_token(parameter)}"
         problems.append(McpToolProblem(name, where, reason))
-    if problems:
-        return None
-    llm, human = split_parameters(parameters, predicate)
-    if human is None:
-        return None
-    model_side = llm if checked is parameters else split_parameters(checked, predicate)[0]
-    return Separated(llm=llm, human=human, validate=OnFirstUse(compile_validator, model_side))
+    return None if problems else separation(parameters, checked, predicate)[0]
 
 
 def _schema(
