@@ -341,3 +341,31 @@ def test_every_door_reports_a_build_problem_as_one_kind_of_record() -> None:
             assert isinstance(problem, llmapp.Problem)
             assert problem.location and problem.reason
             assert str(problem).endswith(problem.reason)
+
+
+def test_one_strict_form_for_a_document_body_and_a_tool_input() -> None:
+    schema = {
+        "type": "object",
+        "properties": {
+            "a": {"type": "object", "properties": {"b": {"type": "string", "minLength": 2}}},
+            "c": {"type": "integer"},
+        },
+        "required": ["a"],
+    }
+    body = {"required": True, "content": {"application/json": {"schema": schema}}}
+    operation = {
+        "operationId": "x",
+        "requestBody": body,
+        "responses": {"200": {"description": "ok"}},
+    }
+    document = {"openapi": "3.1.0", "info": {"title": "t", "version": "1"}}
+    document["paths"] = {"/x": {"post": operation}}
+    http = llmapp.http.application(document, strict=True, naming="operationId")
+    mcp = llmapp.mcp.application([{"name": "x", "inputSchema": schema}], strict=True)
+    assert http.errors == [] and mcp.errors == []
+    strict = mcp.require("x").parameters
+    assert http.require("x").parameters["properties"]["body"] == strict
+    assert strict["properties"]["a"]["additionalProperties"] is False
+    assert strict["required"] == ["a", "c"]
+    # and the tool's own constraint is still enforced on the call
+    assert not mcp.require("x").validate({"a": {"b": "z"}}).success

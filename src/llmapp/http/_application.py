@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path as FilePath
@@ -18,9 +17,9 @@ from llmapp.http._function import HttpLlmFunction, OperationError
 from llmapp.http._naming import Naming, assign_names
 from llmapp.http._schemas import SchemaTable
 from llmapp.http._upgrade import Document, upgrade
-from llmapp.jsonschema import Path, is_mapping, subschemas
+from llmapp.jsonschema import Path
 from llmapp.schema import is_file, is_human
-from llmapp.schema._strict import make_strict
+from llmapp.schema._strict import strict_form
 
 if TYPE_CHECKING:
     from llmapp import CallResult
@@ -318,9 +317,10 @@ def _assemble(
         _route=route,
     )
     if config.strict:
-        strict, strict_problems = _strict_form(parameters)
-        if strict_problems:
-            return ("strict", [f"{each.operation.where}: {p}" for p in strict_problems])
+        strict, refused = strict_form(parameters)
+        if refused:
+            where = each.operation.where
+            return ("strict", [f"{where}: {path or 'parameters'}: {why}" for path, why in refused])
         function = replace(function, parameters=strict, validation_parameters=parameters)
     predicate = _predicate(config.separate, route, table.marks_human([properties], defs))
     if predicate is not None:
@@ -349,35 +349,6 @@ def _uncompiled(parameters: Schema) -> list[str]:
     except (LlmappError, RecursionError) as error:
         return [f"#: {' '.join(str(error).split())}"]
     return []
-
-
-def _strict_form(parameters: Schema) -> tuple[Schema, list[str]]:
-    """The strict form of the parameters, and what strict mode cannot express."""
-    problems: list[str] = []
-
-    def report(path: str, reason: str, in_definition: bool) -> None:
-        problems.append(f"{path or 'parameters'}: {reason}")
-
-    return make_strict(_closed(parameters), report), problems
-
-
-def _closed(schema: Any) -> Any:
-    """A copy where every object that lists properties but says nothing of others refuses
-    them: JSON Schema leaves such objects open, OpenAI's strict mode wants them closed."""
-    if not is_mapping(schema):
-        return schema
-    out = dict(schema)
-    for tokens, sub in subschemas(schema):
-        if len(tokens) == 1:
-            out[tokens[0]] = _closed(sub)
-            continue
-        keyword, inner = tokens
-        if out[keyword] is schema[keyword]:
-            out[keyword] = copy.copy(schema[keyword])
-        out[keyword][int(inner) if isinstance(out[keyword], list) else inner] = _closed(sub)
-    if "properties" in out and "additionalProperties" not in out:
-        out["additionalProperties"] = False
-    return out
 
 
 def _predicate(

@@ -381,9 +381,9 @@ def _inlined(schema: Schema) -> Schema:
 
 
 def _strict(name: str | None, parameters: Schema, problems: list[McpToolProblem]) -> Schema:
-    from llmapp.vendors.openai import strict_parameters
+    from llmapp.schema._strict import strict_form
 
-    strict, found = strict_parameters(parameters)
+    strict, found = strict_form(parameters)
     problems += [
         McpToolProblem(name, f"inputSchema.{path}" if path else "inputSchema", f"strict: {reason}")
         for path, reason in found
