@@ -456,7 +456,7 @@ def _steps(quick: bool) -> dict[str, dict[str, Figures]]:
         loops: dict[str, Loop] = {
             "parse": _sync_loop(repair.parse, text),
             "coerce": _sync_loop(coerce, data),
-            "validate": _sync_loop(plan.check, data),
+            "validate": _sync_loop(_side(plan)[1], data),
             "checked": _sync_loop(checked, data),
         }
         if validation.success:
@@ -473,12 +473,21 @@ def _steps(quick: bool) -> dict[str, dict[str, Figures]]:
     return found
 
 
+def _side(plan: Any) -> tuple[Any, Sync]:
+    """The schema repaired against and the check, of this tree (``Plan.side``) or an older
+    one (``repair_against`` and ``check``)."""
+    side = getattr(plan, "side", None)
+    if side is not None:
+        return side.schema, side.check
+    return plan.repair_against, plan.check
+
+
 def _repair_steps(plan: Any) -> tuple[Sync, Sync]:
     """The whole repair walk, and the call step's repair-and-check, of this tree or an
     older one (``PYTHONPATH=../old/src``: before ``repair.coercer``, every call coerced)."""
     from llmapp import repair
 
-    schema, check = plan.repair_against, plan.check
+    schema, check = _side(plan)
     coercer = getattr(repair, "coercer", None)
     if coercer is None:
         return (lambda d: repair.coerce(d, schema)), (lambda d: check(repair.coerce(d, schema)))

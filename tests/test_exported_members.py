@@ -158,3 +158,33 @@ def test_every_public_name_still_works_after_an_execute():
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     )
     assert completed.stdout.split() == ["{'a':", "1}", "{'n':", "3}", "True"]
+
+
+def test_every_public_exception_is_importable_from_llmapp_and_is_an_llmapp_error() -> None:
+    names = [
+        "SchemaError",
+        "HttpError",
+        "ArgumentError",
+        "DocumentError",
+        "McpToolError",
+        "ConversionError",
+        "ResponseError",
+        "ExecutionError",
+        "LlmApplicationError",
+    ]
+    for name in names:
+        assert name in llmapp.__all__
+        error = getattr(llmapp, name)
+        assert issubclass(error, llmapp.LlmappError), name
+        assert error.__name__ in (llmapp._errors.__doc__ or ""), name
+
+
+def test_every_exception_but_the_validators_own_lives_in_one_module() -> None:
+    import llmapp._errors
+
+    for name in llmapp._errors.__all__:
+        value = getattr(llmapp._errors, name)
+        if isinstance(value, type) and issubclass(value, BaseException):
+            assert value.__module__ == "llmapp._errors", name
+            assert getattr(llmapp, name) is value
+    assert llmapp.SchemaError.__module__.startswith("llmapp.validate")

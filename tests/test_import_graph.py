@@ -24,21 +24,10 @@ KNOWN_CIRCLES: dict[frozenset[str], str] = {
 }
 """Circles left in the modules the call kernel is rewriting, each with the reason."""
 
-KNOWN_ROOT_IMPORTS: dict[str, str] = {
-    "llmapp.http._application": "the call kernel rewrites the HTTP application",
-    "llmapp.http._execute": "the call kernel rewrites the HTTP call step",
-}
+KNOWN_ROOT_IMPORTS: dict[str, str] = {}
 """Modules inside a subpackage that still import the root package ``llmapp``."""
 
-KNOWN_SINK_IMPORTS: dict[tuple[str, str], str] = {
-    ("llmapp.mcp._functions", "llmapp.vendors.openai"): (
-        "MCP functions build their strict form with OpenAI's builder until one strict "
-        "builder serves every source"
-    ),
-    ("llmapp.mcp._functions", "llmapp.vendors.mcp"): (
-        "MCP functions read tool schemas through the MCP export until the call kernel rewrites them"
-    ),
-}
+KNOWN_SINK_IMPORTS: dict[tuple[str, str], str] = {}
 """(source module, sink module) imports the call kernel's rewrite removes."""
 
 SOURCES = ("llmapp.http", "llmapp.mcp._call", "llmapp.mcp._functions")

@@ -24,7 +24,20 @@ from typing import TYPE_CHECKING
 from llmapp._lazy import lazy_names as _lazy_names
 
 if TYPE_CHECKING:
-    from llmapp._errors import BuildProblem, ExecutionError, LlmappError, LlmApplicationError
+    from llmapp._errors import (
+        ArgumentError,
+        BuildProblem,
+        ConversionError,
+        DocumentError,
+        ExecutionError,
+        HttpError,
+        LlmappError,
+        LlmApplicationError,
+        McpToolError,
+        Problem,
+        ResponseError,
+        UnknownFunctionError,
+    )
     from llmapp._results import (
         UNDEFINED,
         Validation,
@@ -34,6 +47,7 @@ if TYPE_CHECKING:
     )
     from llmapp.app import (
         CallResult,
+        Function,
         LlmApplication,
         LlmConfig,
         LlmFunction,
@@ -48,7 +62,7 @@ if TYPE_CHECKING:
     from llmapp.explain import feedback
     from llmapp.output import StructuredOutput, structured_output
     from llmapp.repair import Parsed, coerce, parse
-    from llmapp.validate import Validator, validator
+    from llmapp.validate import SchemaError, Validator, validator
 
 __version__ = "0.1.0"
 
@@ -57,6 +71,8 @@ _HOMES: dict[str, str] = {
     "ExecutionError": "llmapp._errors",
     "LlmApplicationError": "llmapp._errors",
     "LlmappError": "llmapp._errors",
+    "Problem": "llmapp._errors",
+    "UnknownFunctionError": "llmapp._errors",
     "CallResult": "llmapp.app._result",
     "Approval": "llmapp.app._controls",
     "CallContext": "llmapp.app._controls",
@@ -68,11 +84,19 @@ _HOMES: dict[str, str] = {
     "after_types": "llmapp.app._config",
     "llm_application": "llmapp.app._decorator",
     "validates": "llmapp.app._decorator",
+    "Function": "llmapp.app._function",
     "LlmFunction": "llmapp.app._function",
     "Separated": "llmapp.app._function",
     "merge_parameters": "llmapp.app._merge",
     "Runner": "llmapp.app._runner",
     "feedback": "llmapp.explain",
+    "ConversionError": "llmapp._errors",
+    "DocumentError": "llmapp._errors",
+    "ArgumentError": "llmapp._errors",
+    "HttpError": "llmapp._errors",
+    "ResponseError": "llmapp._errors",
+    "McpToolError": "llmapp._errors",
+    "SchemaError": "llmapp.validate",
     "StructuredOutput": "llmapp.output",
     "structured_output": "llmapp.output",
     "Parsed": "llmapp.repair",
@@ -93,20 +117,30 @@ __getattr__, __dir__ = _lazy_names(__name__, _HOMES)
 __all__ = [
     "UNDEFINED",
     "Approval",
+    "ArgumentError",
     "BuildProblem",
     "CallContext",
     "CallResult",
     "Controls",
+    "ConversionError",
+    "DocumentError",
     "ExecutionError",
+    "Function",
+    "HttpError",
     "LlmApplication",
     "LlmApplicationError",
     "LlmConfig",
     "LlmFunction",
     "LlmappError",
+    "McpToolError",
     "Parsed",
+    "Problem",
+    "ResponseError",
     "Runner",
+    "SchemaError",
     "Separated",
     "StructuredOutput",
+    "UnknownFunctionError",
     "Validation",
     "ValidationFailure",
     "ValidationIssue",

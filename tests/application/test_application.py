@@ -115,3 +115,14 @@ def test_returns_text_describes_the_output():
         "items": {"type": "string"},
     }
     assert app.function("write").output is None
+
+
+def test_the_signature_of_application_shows_every_default() -> None:
+    import inspect
+
+    import llmapp
+
+    signature = inspect.signature(llmapp.application)
+    assert "undefined" not in str(signature)
+    for name in ("strict", "reference", "separate", "validate", "max_length"):
+        assert signature.parameters[name].default is None, name

@@ -69,13 +69,13 @@ def test_a_refusal_nothing_repairs_is_checked_once(monkeypatch: pytest.MonkeyPat
     app = application(Desk)
     plan = app._plans["order"]
     calls: list[Any] = []
-    check = plan.check
+    check = plan.side.check
 
     def counted(data: Any) -> Any:
         calls.append(data)
         return check(data)
 
-    coercion = repair.coercer(plan.repair_against)
+    coercion = repair.coercer(plan.side.schema)
     validation = coercion.checked({"lines": [{"sku": "a", "quantity": 0}]}, counted)
     assert not validation.success and len(calls) == 1
     assert validation.errors[0].path == "$input.lines[0].quantity"

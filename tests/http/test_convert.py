@@ -162,7 +162,7 @@ def test_names_follow_the_accessor_rule() -> None:
         "/v1.0/files/{name}:download": {"get": {"operationId": "download file", "responses": OK}},
         "/a/very/long/path/with/many/segments/that/goes/on/{and_on}": {"get": {"responses": OK}},
     }
-    names = [f.name for f in application(document(paths), max_length=32).functions]
+    names = [f.name for f in application(document(paths), max_name_length=32).functions]
     assert names == [
         "users__get",
         "users_get_get",
@@ -170,10 +170,10 @@ def test_names_follow_the_accessor_rule() -> None:
         "v1_0_files__download_getByName",
         "that_goes_on_getByAnd_on",
     ]
-    assert names == [f.name for f in application(document(paths), max_length=32).functions]
+    assert names == [f.name for f in application(document(paths), max_name_length=32).functions]
     by_id = application(document(paths), naming="operationId").functions
     assert by_id[3].name == "download_file"
-    tiny = [f.name for f in application(document(paths), max_length=16).functions]
+    tiny = [f.name for f in application(document(paths), max_name_length=16).functions]
     assert all(len(name) <= 16 for name in tiny) and len(set(tiny)) == len(tiny)
 
 

@@ -18,6 +18,9 @@ EXPECTED_ERRORS = {
     "harbor/swagger.yaml": {"head /projects"},  # HEAD: no body for a model to read
     "weather-gov/openapi.yaml": {"get /aviation/cwsus/{cwsuId}"},  # its schema is a list
     "design-first_petstore.yaml": {"post /pet", "put /pet"},  # `$ref: #/...` is a YAML comment
+    # a multipart file part inside allOf: a human-side value the split cannot keep from
+    # the model, refused as a class's would be
+    "oas3-one-of-any-of-example.yaml": {"post /documentsWithCombineOneOf"},
 }
 NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_-]*$")
 
@@ -48,7 +51,7 @@ def corpus_documents(corpus: Callable[..., Path]) -> list[Path]:
 def test_every_document_converts(corpus_documents: list[Path]) -> None:
     assert len(corpus_documents) >= 45
     for path in corpus_documents:
-        app = application(path, max_length=48)
+        app = application(path, max_name_length=48)
         _check_names(app, 48)
         expected = next(
             (v for k, v in EXPECTED_ERRORS.items() if path.as_posix().endswith(k)), set()
@@ -70,8 +73,8 @@ def _check_names(app: HttpLlmApplication, max_length: int) -> None:
 
 def test_names_are_the_same_on_every_run(corpus: Callable[..., Path]) -> None:
     stripe = corpus("openapi", "real-apis", "stripe", "spec3.json")
-    first = [f.name for f in application(stripe, max_length=32).functions]
-    again = [f.name for f in application(stripe, max_length=32).functions]
+    first = [f.name for f in application(stripe, max_name_length=32).functions]
+    again = [f.name for f in application(stripe, max_name_length=32).functions]
     assert first == again
     assert max(len(name) for name in first) <= 32
 

@@ -94,14 +94,15 @@ def test_a_strict_application_sends_no_null_for_an_optional_key() -> None:
             book = app.function("book_room")
             assert book.parameters["required"] == ["room", "nights", "breakfast"]
             assert book.source_parameters["required"] == ["room", "nights"]
-            missing = await llmapp.mcp.call(client.session, book, {"room": "1", "nights": 1})
-            assert not missing.success and received == []  # strict: the key must be written
             args = {"room": "1", "nights": 1, "breakfast": None}
             found.append(await llmapp.mcp.call(client.session, book, args))
+            # checked against the tool's own schema, as a class's strict function is: an
+            # optional key left out is still a valid call
+            found.append(await llmapp.mcp.call(client.session, book, {"room": "1", "nights": 1}))
 
     anyio.run(main)
-    assert found[0].success, found[0]
-    assert received == [{"room": "1", "nights": 1, "breakfast": False}]
+    assert all(result.success for result in found), found
+    assert received == [{"room": "1", "nights": 1, "breakfast": False}] * 2
 
 
 def test_a_tool_error_is_a_call_result_error() -> None:
@@ -149,3 +150,31 @@ def test_mcp_functions_export_through_every_vendor_like_class_functions() -> Non
     assert anthropic.tools(app)[0]["input_schema"] == schema
     assert gemini.tools(app)[0]["parameters_json_schema"] == schema
     assert mcp_vendor.tools(app)[0]["inputSchema"] == schema
+
+
+def test_a_human_side_value_of_a_tool_comes_from_the_caller_never_from_the_model() -> None:
+    server, received = peer()
+    found: list[Any] = []
+
+    def is_string(schema: Any) -> bool:
+        return schema.get("type") == "string"
+
+    async def main() -> None:
+        async with Client(server) as client:
+            listed = await client.session.list_tools()
+            app = llmapp.mcp.application(listed, separate=is_string)
+            book = app.function("book_room")
+            assert "room" not in book.llm_parameters["properties"]
+            assert "room" in book.separated.human["properties"]
+            sneaked = {"room": "from the model", "nights": 1}
+            found.append(await app.aexecute(client.session, "book_room", sneaked, {"room": "9"}))
+            found.append(
+                await app.aexecute(client.session, "book_room", {"nights": 2}, {"room": "9"})
+            )
+
+    anyio.run(main)
+    sneaked, booked = found
+    assert not sneaked.success and sneaked.validation is not None
+    assert [issue.path for issue in sneaked.validation.errors] == ["$input.room"]
+    assert booked.success, booked
+    assert received == [{"room": "9", "nights": 2, "breakfast": False}]

@@ -137,8 +137,11 @@ def test_strict_functions_and_the_tools_strict_mode_cannot_express() -> None:
     app = mcp_application([SEARCH, loose], strict=True)
     (search,) = app.functions
     assert search.parameters["required"] == ["query", "limit"]
-    assert search.validate({"query": "x", "limit": None}).success
-    assert not search.validate({"query": "x"}).success
+    # the model is shown the strict form; arguments are checked against the tool's own
+    # schema, every constraint kept (the strict nulls are removed before, by ``call``)
+    assert search.checked_parameters is search.source_parameters
+    assert search.validate({"query": "x"}).success
+    assert not search.validate({"query": "x", "limit": 0}).success
     assert search.source_parameters == mcp_application([SEARCH]).functions[0].parameters
     assert [(p.name, p.reason.startswith("strict: ")) for p in app.errors] == [("free", True)]
 

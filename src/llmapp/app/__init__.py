@@ -4,7 +4,7 @@ from llmapp.app._application import LlmApplication, application
 from llmapp.app._arguments import read_arguments, unknown_function
 from llmapp.app._config import LlmConfig, after_types
 from llmapp.app._decorator import llm_application, validates
-from llmapp.app._function import LlmFunction, Separated, function_data
+from llmapp.app._function import Function, LlmFunction, Separated, function_data
 from llmapp.app._mask import Masker
 from llmapp.app._merge import merge_parameters
 from llmapp.app._result import CallResult
@@ -12,6 +12,7 @@ from llmapp.app._runner import Runner
 
 __all__ = [
     "CallResult",
+    "Function",
     "LlmApplication",
     "LlmConfig",
     "LlmFunction",

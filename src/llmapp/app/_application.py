@@ -8,7 +8,6 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from llmapp._sentinels import MISSING
 from llmapp.app import _controls
 from llmapp.app._arguments import unknown_function
 from llmapp.app._config import LlmConfig, SchemaPredicate, ValidationHook
@@ -17,15 +16,18 @@ from llmapp.app._execute import Call, Plan, run_sync
 from llmapp.app._function import LlmFunction
 from llmapp.app._result import CallResult
 from llmapp.app._runner import DEFAULT_RUNNER, Runner
+from llmapp.app._table import FunctionTable
 
 __all__ = ["LlmApplication", "application"]
 
 
-class LlmApplication:
+class LlmApplication(FunctionTable[LlmFunction]):
     """The LLM functions of one class, and safe execution of the calls an LLM makes.
 
     Attributes:
         functions: one ``LlmFunction`` per public method, in a stable order.
+        errors: always empty: a class's problems raise ``LlmApplicationError`` when it is
+            built (``FunctionTable`` says why).
         config: the configuration it was built with.
         description: what the application is for: the class's own docstring (summary and
             long description, tags and sections removed; typia's
@@ -39,21 +41,12 @@ class LlmApplication:
         self.cls = cls
         self.config = config
         self.description = description
-        self.functions: list[LlmFunction] = [plan.function for plan in plans]
+        super().__init__([plan.function for plan in plans])
         self._plans = {plan.function.name: plan for plan in plans}
 
     def __repr__(self) -> str:
         names = ", ".join(function.name for function in self.functions)
         return f"<LlmApplication {self.cls.__qualname__}: {names}>"
-
-    def function(self, name: str) -> LlmFunction | None:
-        """The function called ``name``, or ``None``."""
-        plan = self._plans.get(name) if isinstance(name, str) else None
-        return plan.function if plan is not None else None
-
-    def to_list(self) -> list[dict[str, Any]]:
-        """Every function as plain JSON-ready data."""
-        return [function.to_dict() for function in self.functions]
 
     def execute(
         self,
@@ -190,17 +183,30 @@ _lock = threading.Lock()
 def application(
     cls: type,
     *,
-    strict: bool = MISSING,
-    reference: bool = MISSING,
-    separate: SchemaPredicate | None = MISSING,
-    validate: Mapping[str, ValidationHook] | None = MISSING,
-    max_length: int = MISSING,
+    strict: bool | None = None,
+    reference: bool | None = None,
+    separate: SchemaPredicate | None = None,
+    validate: Mapping[str, ValidationHook] | None = None,
+    max_length: int | None = None,
 ) -> LlmApplication:
     """The LLM application of a class (decorated with ``@llm_application`` or not).
 
-    Keyword arguments override what the decorator declared (``max_length``: most
-    characters of argument text a call reads, see ``LlmConfig``). The result is
+    Each keyword given overrides what the decorator declared; ``None`` (the default)
+    keeps it, and without a decorator ``LlmConfig``'s defaults apply. The result is
     cached per class and configuration.
+
+    Args:
+        cls: the class whose public methods become functions.
+        strict: OpenAI's structured-output rules for the schemas (default ``False``);
+            arguments are still checked against every constraint.
+        reference: keep named types in ``$defs`` (default ``True``).
+        separate: a predicate over a schema, ``True`` for values a human supplies
+            (default: only ``Human()`` values are human-side).
+        validate: method name -> a hook replacing its generated validation, added to
+            the declared ones (default: none).
+        max_length: most characters of argument text a call reads (default
+            ``llmapp.repair.MAX_LENGTH``, 100,000); not the HTTP source's
+            ``max_name_length``.
 
     Raises:
         LlmApplicationError: listing every problem in the class, each as
@@ -228,21 +234,21 @@ def application(
 
 def _configure(
     declared: LlmConfig,
-    strict: bool,
-    reference: bool,
+    strict: bool | None,
+    reference: bool | None,
     separate: SchemaPredicate | None,
     validate: Mapping[str, ValidationHook] | None,
-    max_length: int,
+    max_length: int | None,
 ) -> LlmConfig:
     changes: dict[str, Any] = {}
-    if max_length is not MISSING:
+    if max_length is not None:
         changes["max_length"] = max_length
-    if strict is not MISSING:
+    if strict is not None:
         changes["strict"] = strict
-    if reference is not MISSING:
+    if reference is not None:
         changes["reference"] = reference
-    if separate is not MISSING:
+    if separate is not None:
         changes["separate"] = separate
-    if validate is not MISSING:
-        changes["validate"] = {**declared.validate, **(validate or {})}
+    if validate:
+        changes["validate"] = {**declared.validate, **validate}
     return replace(declared, **changes) if changes else declared

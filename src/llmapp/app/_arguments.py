@@ -16,7 +16,7 @@ from llmapp import explain, repair
 from llmapp._results import ValidationFailure, ValidationIssue
 from llmapp.app._result import CallResult
 
-__all__ = ["read_arguments", "unknown_function"]
+__all__ = ["close_names", "read_arguments", "unknown_function"]
 
 _MAX_NAME: Final = 200
 _MAX_LISTED: Final = 30
@@ -96,7 +96,7 @@ def unknown_function(name: Any, available: list[str]) -> CallResult:
     text = name if isinstance(name, str) else repr(name)[:_MAX_NAME]
     shown = text if len(text) <= _MAX_NAME else text[:_MAX_NAME] + "…"
     # Names are at most 64 characters: a longer text matches nothing, and costs nothing.
-    close = _close_matches(text, available) if len(text) <= 128 else []
+    close = close_names(text, available) if len(text) <= 128 else []
     hint = f" Did you mean {', '.join(repr(c) for c in close)}?" if close else ""
     if len(available) <= _MAX_LISTED:
         listed = available
@@ -112,7 +112,8 @@ def unknown_function(name: Any, available: list[str]) -> CallResult:
     )
 
 
-def _close_matches(text: str, available: list[str]) -> list[str]:
+def close_names(text: str, available: list[str]) -> list[str]:
+    """At most three names of ``available`` close to ``text`` (a bounded search)."""
     # difflib (and heapq under it) is imported here, on this error path only: at the
     # top every program's ``from llmapp import application`` would pay for it.
     import difflib

@@ -8,16 +8,17 @@ and converters compile on their first use (``OnFirstUse``).
 from __future__ import annotations
 
 import inspect
-from dataclasses import replace
 from typing import Any
 
-from llmapp import convert, separate
+from llmapp import convert
 from llmapp._errors import BuildProblem, LlmApplicationError, class_location
 from llmapp.app._config import LlmConfig, SchemaPredicate, ValidationHook, bind_generated
 from llmapp.app._controls import declared_controls
 from llmapp.app._decorator import declared_hooks
 from llmapp.app._execute import Plan
 from llmapp.app._function import LlmFunction, OnFirstUse, Separated, compile_validator
+from llmapp.app._kernel import ModelSide
+from llmapp.app._separation import refusals, separation
 from llmapp.introspect import inspect_class
 from llmapp.introspect.model import MethodSpec, TypeGraph
 from llmapp.jsonschema import declared_types
@@ -48,7 +49,7 @@ def build(cls: type, config: LlmConfig) -> list[Plan]:
         schemas = _Schemas(method, where, emitter, checker, human)
         human_side = config.separate is not None or schemas.human_marked
         if human_side:
-            for parameter, reason in separate.human_inside_whole(schemas.parameters, human):
+            for parameter, reason in refusals(schemas.parameters, human):
                 problems.append(BuildProblem(f"{where}.{parameter}", reason))
         for parameter in _spread_collisions(cls, method):
             problems.append(BuildProblem(f"{where}.{parameter}", _COLLISION))
@@ -134,9 +135,9 @@ def _plan(
     checked = schemas.checked or schemas.parameters
     separated, model_side = _separated(schemas.parameters, checked, human, config.separate)
     # The model's data is repaired and checked against what it writes, every constraint kept.
-    generated = OnFirstUse(compile_validator, model_side)
-    if separated is not None:
-        separated = replace(separated, validate=generated)
+    generated = separated.validate if separated is not None else None
+    if generated is None:
+        generated = OnFirstUse(compile_validator, model_side)
     function = LlmFunction(
         name=method.exposed or method.name,
         description=_with_deprecation(method),
@@ -156,8 +157,9 @@ def _plan(
         method=method,
         owner=cls,
         max_length=config.max_length,
-        repair_against=model_side,
-        check=function.validate if hook is not None else generated,
+        side=ModelSide(
+            model_side, function.validate if hook is not None else generated, hook is not None
+        ),
         convert=OnFirstUse(_converter, (method, graph)),
         returns_array=_may_be_array(schemas.output),
     )
@@ -209,11 +211,7 @@ def _separated(
     """
     if predicate is None:
         return None, checked
-    llm, human = separate.split_parameters(parameters, predicate)
-    if human is None and configured is None:
-        return None, checked
-    model_side = llm if checked is parameters else separate.split_parameters(checked, predicate)[0]
-    return Separated(llm=llm, human=human), model_side
+    return separation(parameters, checked, predicate, keep_empty=configured is not None)
 
 
 def _either(first: SchemaPredicate, second: SchemaPredicate) -> SchemaPredicate:

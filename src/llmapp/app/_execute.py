@@ -1,11 +1,9 @@
 """Safe execution of one call through the function's frozen plan.
 
-Each call goes through the same steps, in order, each a named field of ``Plan``:
-read the text (``repair.parse``) → repair it against the schema of what the model
-writes (``repair.coerce``) → check it (the generated validator, or the method's
-hook; text is checked first and only what the validator refused is repaired:
-``repair.Coercion.checked``, the same result) → join the caller's human values
-(``join``: checked whole) → convert to the method's Python types (``convert``) → call.
+Each call goes through the same steps, in order: read, repair and check the model's
+text (``_kernel.check_arguments``, the step every door shares, against ``Plan.side``)
+→ join the caller's human values (``join``: checked whole) → convert to the method's
+Python types (``convert``) → call.
 A step that fails ends the call with a ``CallResult`` whose feedback is built from the
 model's own arguments only.
 
@@ -29,18 +27,18 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
-from llmapp import convert, explain, repair
+from llmapp import convert
 from llmapp._errors import ExecutionError
 from llmapp._record import Record
 from llmapp._sentinels import MISSING
-from llmapp.app._arguments import read_arguments
 from llmapp.app._function import LlmFunction
+from llmapp.app._kernel import ModelSide, check_arguments, failed
 from llmapp.app._mask import NOTHING, Masker
 from llmapp.app._merge import join
 from llmapp.app._result import CallResult, error_text
 from llmapp.app._runner import DEFAULT_RUNNER
 from llmapp.introspect.model import MethodSpec
-from llmapp.validate._result import Validation, ValidationFailure, ValidationIssue
+from llmapp.validate._result import ValidationFailure, ValidationIssue
 
 if TYPE_CHECKING:
     from llmapp.convert._error import ConversionError
@@ -60,10 +58,9 @@ class Plan(Record):
         method: the Python method behind it.
         owner: the class it belongs to (``instance`` must be one of it).
         max_length: most characters of argument text read.
-        repair_against: the schema ``coerce`` repairs the model's data against (what the
-            model writes: the LLM side when separated, with every constraint).
-        check: the validation of the model's data: the generated validator of that
-            schema, or the method's hook.
+        side: what the model's data is repaired against (what the model writes: the LLM
+            side when separated, with every constraint) and how it is checked (the
+            generated validator of that schema, or the method's hook).
         convert: validated, merged JSON → ``(args, kwargs)``, compiled on first use.
         returns_array: the declared result is an array, so an iterator result is read
             into a list.
@@ -73,8 +70,7 @@ class Plan(Record):
     method: MethodSpec
     owner: type
     max_length: int
-    repair_against: Schema
-    check: Callable[[Any], Validation]
+    side: ModelSide
     convert: Callable[[Mapping[str, Any]], tuple[list[Any], dict[str, Any]]]
     returns_array: bool = False
 
@@ -82,43 +78,18 @@ class Plan(Record):
         self, instance: Any, arguments: Any, human: Mapping[str, Any] | None
     ) -> Call | CallResult:
         """Every step before the call; a ``CallResult`` when the model got something wrong."""
-        read = self.read(arguments)
-        if isinstance(read, CallResult):
-            return read
-        data, repairs = read
-        validation = self._checked(data, fresh=isinstance(arguments, (str, bytes, bytearray)))
-        if isinstance(validation, ValidationFailure):
-            return self._failed(validation, explain.feedback(validation), repairs)
-        merged = join(self.function, validation.data, human)
+        checked = check_arguments(self.function, arguments, self.side, max_length=self.max_length)
+        if isinstance(checked, CallResult):
+            return checked
+        repairs = checked.repairs
+        merged = join(self.function, checked.data, human)
         hidden = Masker.of(human)
         target = self._target(instance)
         try:
             args, kwargs = self.convert(merged)
         except convert.ConversionError as refused:
-            return self._refused(refused, validation.data, hidden, repairs)
-        return Call(self, target, args, kwargs, repairs, hidden, validation.data)
-
-    def read(self, arguments: Any) -> tuple[Any, tuple[str, ...]] | CallResult:
-        """The model's arguments as data, and what reading them repaired."""
-        return read_arguments(
-            self.function.name,
-            arguments,
-            max_length=self.max_length,
-            deprecated=self.function.deprecated,
-        )
-
-    def _checked(self, data: Any, fresh: bool) -> Validation:
-        """``check(coerce(data))``: the model's data repaired against its schema, then checked.
-
-        Data read from text is the call's own: the generated validator checks it first, and
-        only what it refuses is repaired (``Coercion.checked``, the same result). A hook sees
-        only repaired data, and data the caller handed over is repaired (copied) first, so
-        the method never holds the caller's own containers.
-        """
-        coercion = repair.coercer(self.repair_against)
-        if fresh and self.function.hook is None:
-            return coercion.checked(data, self.check)
-        return self.check(coercion(data))
+            return self._refused(refused, checked.data, hidden, repairs)
+        return Call(self, target, args, kwargs, repairs, hidden, checked.data)
 
     def _target(self, instance: Any) -> Callable[..., Any]:
         method, owner = self.method, self.owner
@@ -152,20 +123,7 @@ class Plan(Record):
             )
         reason = error_text(refused.cause, hidden).removeprefix("The function raised ")
         issue = ValidationIssue(refused.path, refused.expected, value, reason)
-        failure = ValidationFailure(model_data, [issue])
-        return self._failed(failure, explain.feedback(failure), repairs)
-
-    def _failed(
-        self, failure: ValidationFailure, text: str, repairs: tuple[str, ...]
-    ) -> CallResult:
-        return CallResult(
-            name=self.function.name,
-            success=False,
-            validation=failure,
-            feedback=text,
-            deprecated=self.function.deprecated,
-            repairs=repairs,
-        )
+        return failed(self.function, ValidationFailure(model_data, [issue]), repairs)
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
 
 from llmapp import validate
 from llmapp._results import (
@@ -16,6 +16,7 @@ from llmapp._results import (
 from llmapp.app._controls import Controls
 
 __all__ = [
+    "Function",
     "LlmFunction",
     "OnFirstUse",
     "Separated",
@@ -74,6 +75,50 @@ class OnFirstUse(Generic[T, R]):
 def compile_validator(schema: Mapping[str, Any]) -> Callable[[Any], Validation]:
     """``validate.validator``, looked up when called: the compiler loads on first use."""
     return validate.validator(schema)
+
+
+@runtime_checkable
+class Function(Protocol):
+    """The one function model: what a class method (``LlmFunction``), an OpenAPI
+    operation (``HttpLlmFunction``) and an MCP tool (``McpLlmFunction``) all offer, so
+    the call kernel, the vendor exports and the toolsets treat them alike.
+
+    ``parameters`` describes every argument (the human side included, in the form the
+    model is shown: strict when the application is); ``llm_parameters`` is the schema to
+    hand a model; ``checked_parameters`` is what arguments are validated and repaired
+    against, every constraint kept (the same as ``parameters`` unless strict).
+    """
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def description(self) -> str | None: ...
+    @property
+    def parameters(self) -> Schema: ...
+    @property
+    def output(self) -> Schema | None: ...
+    @property
+    def deprecated(self) -> bool: ...
+    @property
+    def tags(self) -> list[str]: ...
+    @property
+    def separated(self) -> Separated | None: ...
+    @property
+    def llm_parameters(self) -> Schema: ...
+    @property
+    def checked_parameters(self) -> Schema: ...
+
+    def validate(self, arguments: Any) -> Validation:
+        """The arguments checked against ``checked_parameters`` (or the hook); never raises."""
+        ...
+
+    def validate_types(self, arguments: Any) -> Validation:
+        """The generated validation alone, whatever hook the function has."""
+        ...
+
+    def to_dict(self) -> dict[str, Any]:
+        """The function as plain JSON-ready data."""
+        ...
 
 
 @dataclass(frozen=True, eq=False)

@@ -2,26 +2,24 @@
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path as FilePath
 from typing import TYPE_CHECKING, Any, Literal
 
-from llmapp import Separated
 from llmapp._errors import LlmappError
 from llmapp._untrusted import clean_text
-from llmapp.app._function import OnFirstUse, compile_validator
+from llmapp.app._separation import refusals, separation
+from llmapp.app._table import FunctionTable
 from llmapp.http._compose import Draft, describe, draft
 from llmapp.http._document import load_document
 from llmapp.http._function import HttpLlmFunction, OperationError
 from llmapp.http._naming import Naming, assign_names
 from llmapp.http._schemas import SchemaTable
 from llmapp.http._upgrade import Document, upgrade
-from llmapp.jsonschema import Path, is_mapping, subschemas
+from llmapp.jsonschema import Path
 from llmapp.schema import is_file, is_human
-from llmapp.schema._strict import make_strict
-from llmapp.separate import split_parameters
+from llmapp.schema._strict import strict_form
 
 if TYPE_CHECKING:
     from llmapp import CallResult
@@ -41,12 +39,12 @@ class HttpLlmConfig:
 
     strict: bool = False
     separate: SchemaPredicate | None = None
-    max_length: int = 64
+    max_name_length: int = 64
     naming: Literal["accessor", "operationId"] = "accessor"
     validate: Mapping[str, ValidationHook] = field(default_factory=dict)
 
 
-class HttpLlmApplication:
+class HttpLlmApplication(FunctionTable[HttpLlmFunction]):
     """The functions of an OpenAPI document, the operations that could not become one,
     and execution of the calls an LLM makes against a server.
 
@@ -64,22 +62,12 @@ class HttpLlmApplication:
         config: HttpLlmConfig,
         servers: list[str],
     ) -> None:
-        self.functions = functions
-        self.errors = errors
+        super().__init__(functions, errors)
         self.config = config
         self.servers = servers
-        self._by_name = {function.name: function for function in functions}
 
     def __repr__(self) -> str:
         return f"<HttpLlmApplication: {len(self.functions)} functions, {len(self.errors)} errors>"
-
-    def function(self, name: str) -> HttpLlmFunction | None:
-        """The function called ``name``, or None."""
-        return self._by_name.get(name)
-
-    def to_list(self) -> list[dict[str, Any]]:
-        """Every function as plain JSON-ready data."""
-        return [function.to_dict() for function in self.functions]
 
     def execute(
         self,
@@ -87,8 +75,18 @@ class HttpLlmApplication:
         name: str,
         arguments: Any,
         human: Mapping[str, Any] | None = None,
+        *,
+        raise_errors: bool = False,
     ) -> CallResult:
         """Run the call an LLM asked for against the server, if its arguments are right.
+
+        Args:
+            connection: the server, its headers and the client.
+            name: the function name the LLM gave.
+            arguments: the LLM's arguments: its raw text (read leniently), a mapping, or None.
+            human: values a human supplied for the human side of a separated function.
+            raise_errors: re-raise a non-2xx answer (``HttpError``) or a transport failure
+                instead of capturing it in ``error``.
 
         Returns:
             A ``CallResult``: ``data`` is the decoded 2xx body; wrong arguments give
@@ -97,7 +95,7 @@ class HttpLlmApplication:
         """
         from llmapp.http._execute import call
 
-        return call(self, connection, name, arguments, human)
+        return call(self, connection, name, arguments, human, raise_errors)
 
     async def aexecute(
         self,
@@ -105,11 +103,13 @@ class HttpLlmApplication:
         name: str,
         arguments: Any,
         human: Mapping[str, Any] | None = None,
+        *,
+        raise_errors: bool = False,
     ) -> CallResult:
         """``execute`` for async code (an ``httpx.AsyncClient``)."""
         from llmapp.http._execute import acall
 
-        return await acall(self, connection, name, arguments, human)
+        return await acall(self, connection, name, arguments, human, raise_errors)
 
 
 def application(
@@ -117,7 +117,7 @@ def application(
     *,
     strict: bool = False,
     separate: SchemaPredicate | None = None,
-    max_length: int = 64,
+    max_name_length: int = 64,
     naming: Literal["accessor", "operationId"] = "accessor",
     validate: Mapping[str, ValidationHook] | None = None,
     roots: Iterable[str | FilePath] | None = None,
@@ -136,7 +136,8 @@ def application(
             checked against every constraint).
         separate: a predicate over a schema: ``True`` for values a human supplies.
             File parts of ``multipart/form-data`` bodies are always human-side.
-        max_length: the longest function name (at least 16).
+        max_name_length: the longest function name (at least 16); not ``max_length``,
+            which is argument characters elsewhere.
         naming: ``"accessor"`` (the reference's rule from the path and method) or
             ``"operationId"`` (the operation's id where it has one).
         validate: function name -> a hook that replaces that function's generated
@@ -151,7 +152,7 @@ def application(
 
     Raises:
         DocumentError: the document cannot be read, or is not OpenAPI/Swagger.
-        ValueError: a ``validate`` hook names no function, or ``max_length`` < 16.
+        ValueError: a ``validate`` hook names no function, or ``max_name_length`` < 16.
 
     Example::
 
@@ -159,9 +160,9 @@ def application(
         for function in app.functions:
             print(function.name, function.method, function.path)
     """
-    if max_length < 16:
-        raise ValueError(f"max_length must be at least 16, not {max_length}")
-    config = HttpLlmConfig(strict, separate, max_length, naming, dict(validate or {}))
+    if max_name_length < 16:
+        raise ValueError(f"max_name_length must be at least 16, not {max_name_length}")
+    config = HttpLlmConfig(strict, separate, max_name_length, naming, dict(validate or {}))
     loaded = load_document(document, roots=roots)
     parsed = upgrade(loaded.document)
     built, errors = _convert(parsed, config, loaded.refused)
@@ -217,7 +218,7 @@ def _named(
         )
         for each, _ in built
     ]
-    names = assign_names(namings, config.max_length, config.naming == "operationId")
+    names = assign_names(namings, config.max_name_length, config.naming == "operationId")
     functions = [
         replace(function, name=name, hook=config.validate.get(name))
         for (_, function), name in zip(built, names, strict=True)
@@ -316,13 +317,20 @@ def _assemble(
         _route=route,
     )
     if config.strict:
-        strict, strict_problems = _strict_form(parameters)
-        if strict_problems:
-            return ("strict", [f"{each.operation.where}: {p}" for p in strict_problems])
+        strict, refused = strict_form(parameters)
+        if refused:
+            where = each.operation.where
+            return ("strict", [f"{where}: {path or 'parameters'}: {why}" for path, why in refused])
         function = replace(function, parameters=strict, validation_parameters=parameters)
     predicate = _predicate(config.separate, route, table.marks_human([properties], defs))
     if predicate is not None:
-        function = replace(function, separated=_separate(function, predicate))
+        # The class door's rule: a human value inside a union or tuple cannot be kept
+        # from the model (the split would hand the model the whole value).
+        inside = refusals(function.checked_parameters, predicate)
+        if inside:
+            return ("separation", [f"{each.operation.where}: {p}: {r}" for p, r in inside])
+        split, _ = separation(function.parameters, function.checked_parameters, predicate)
+        function = replace(function, separated=split)
     unchecked = _uncompiled(function.checked_parameters)
     if unchecked:
         return ("schema", [f"{each.operation.where}: parameters{p}" for p in unchecked])
@@ -341,35 +349,6 @@ def _uncompiled(parameters: Schema) -> list[str]:
     except (LlmappError, RecursionError) as error:
         return [f"#: {' '.join(str(error).split())}"]
     return []
-
-
-def _strict_form(parameters: Schema) -> tuple[Schema, list[str]]:
-    """The strict form of the parameters, and what strict mode cannot express."""
-    problems: list[str] = []
-
-    def report(path: str, reason: str, in_definition: bool) -> None:
-        problems.append(f"{path or 'parameters'}: {reason}")
-
-    return make_strict(_closed(parameters), report), problems
-
-
-def _closed(schema: Any) -> Any:
-    """A copy where every object that lists properties but says nothing of others refuses
-    them: JSON Schema leaves such objects open, OpenAI's strict mode wants them closed."""
-    if not is_mapping(schema):
-        return schema
-    out = dict(schema)
-    for tokens, sub in subschemas(schema):
-        if len(tokens) == 1:
-            out[tokens[0]] = _closed(sub)
-            continue
-        keyword, inner = tokens
-        if out[keyword] is schema[keyword]:
-            out[keyword] = copy.copy(schema[keyword])
-        out[keyword][int(inner) if isinstance(out[keyword], list) else inner] = _closed(sub)
-    if "properties" in out and "additionalProperties" not in out:
-        out["additionalProperties"] = False
-    return out
 
 
 def _predicate(
@@ -391,12 +370,3 @@ def _predicate(
         )
 
     return predicate
-
-
-def _separate(function: HttpLlmFunction, predicate: SchemaPredicate) -> Separated | None:
-    llm, human = split_parameters(function.parameters, predicate)
-    if human is None:
-        return None
-    checked = function.validation_parameters
-    llm_checked = split_parameters(checked, predicate)[0] if checked is not None else llm
-    return Separated(llm=llm, human=human, validate=OnFirstUse(compile_validator, llm_checked))

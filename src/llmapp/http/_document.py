@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from llmapp._errors import LlmappError
+from llmapp._errors import DocumentError
 from llmapp._fresh import fresh_name
 from llmapp.jsonschema import MISSING, copy_json, escape_token, is_mapping, resolve_pointer
 
@@ -36,10 +36,6 @@ __all__ = ["MAX_DOCUMENT_BYTES", "DocumentError", "Loaded", "load", "load_docume
 
 MAX_DOCUMENT_BYTES = 64 * 1024 * 1024
 """Most bytes read for one document: its own file and every file it references, together."""
-
-
-class DocumentError(LlmappError):
-    """The document cannot be read at all (not JSON or YAML, not OpenAPI or Swagger)."""
 
 
 @dataclass

@@ -1,8 +1,8 @@
 """Calling an HTTP function: read, repair, validate, merge, then one request with httpx.
 
-Nothing is sent until the arguments are valid: text goes through ``llmapp.parse``,
-data through ``llmapp.coerce`` against the model's side of the parameters, then the
-function's validation (or its hook); wrong arguments raise ``ArgumentError`` from
+Nothing is sent until the arguments are valid: the model's text goes through the call
+kernel every door shares (``app._kernel``: read, repair against the model's side of the
+parameters, the function's validation or its hook); wrong arguments raise ``ArgumentError`` from
 ``execute``/``propagate`` and give feedback from ``HttpLlmApplication.execute``.
 Only the sending differs between the sync and async twins (``_send``).
 
@@ -21,16 +21,17 @@ import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any
 
-from llmapp import CallResult, ValidationFailure, coerce
-from llmapp._errors import ExecutionError, LlmappError
+from llmapp._body import shown
+from llmapp._errors import ArgumentError, ExecutionError, HttpError
+from llmapp._results import ValidationFailure
 from llmapp._unicode import encodable
-from llmapp.app import read_arguments, unknown_function
-from llmapp.app._function import OnFirstUse
+from llmapp.app import unknown_function
+from llmapp.app._kernel import check_arguments, failed, model_side
 from llmapp.app._mask import Masker
 from llmapp.app._merge import join
-from llmapp.app._result import error_text
+from llmapp.app._result import CallResult, error_text
 from llmapp.explain import feedback
 from llmapp.http._connection import Connection
 from llmapp.http._function import HttpLlmFunction
@@ -38,7 +39,6 @@ from llmapp.http._request import Request, build, locate, unsendable
 from llmapp.http._send import HttpResponse, ResponseError, asend, send
 
 if TYPE_CHECKING:
-    from llmapp import Validation
     from llmapp.http._application import HttpLlmApplication
 
 __all__ = [
@@ -55,45 +55,7 @@ __all__ = [
     "propagate",
 ]
 
-_PREVIEW: Final = 500
 _SURROGATE = re.compile(r"[\ud800-\udfff]")
-
-
-class HttpError(LlmappError):
-    """The server answered with a status other than 2xx.
-
-    Attributes:
-        status: the status code.
-        headers: the response headers.
-        body: the decoded response body.
-        method: the request method.
-        url: the request URL.
-    """
-
-    def __init__(self, response: HttpResponse, method: str, url: str) -> None:
-        self.status = response.status
-        self.headers = response.headers
-        self.body = response.body
-        self.method = method
-        self.url = url
-        preview = shown(self.body, self.headers.get("content-type", ""))
-        if len(preview) > _PREVIEW:
-            preview = preview[:_PREVIEW] + "…"
-        super().__init__(f"{method} {url} answered {self.status}: {preview}")
-
-
-class ArgumentError(LlmappError):
-    """The model's arguments are wrong; no request was sent.
-
-    Attributes:
-        validation: the failed validation, each issue with its path.
-        feedback: the text to send back to the model.
-    """
-
-    def __init__(self, validation: ValidationFailure, text: str | None = None) -> None:
-        self.validation = validation
-        self.feedback = feedback(validation) if text is None else text
-        super().__init__(f"wrong arguments, nothing sent:\n{self.feedback}")
 
 
 def execute(
@@ -181,6 +143,7 @@ def call(
     name: str,
     arguments: Any,
     human: Mapping[str, Any] | None,
+    raise_errors: bool = False,
 ) -> CallResult:
     """``HttpLlmApplication.execute``: the outcome of one call as a ``CallResult``."""
     function = _called(app, name)
@@ -193,9 +156,11 @@ def call(
     _client_for(connection, asynchronous=False)
     try:
         response = send(connection, prepared.options)
-    except Exception as error:  # the transport, the server or the bounds: never raised
+    except Exception as error:  # the transport, the server or the bounds
+        if raise_errors:
+            raise
         return prepared.failed(function, error)
-    return prepared.answered(function, response)
+    return prepared.answered(function, response, raise_errors)
 
 
 async def acall(
@@ -204,6 +169,7 @@ async def acall(
     name: str,
     arguments: Any,
     human: Mapping[str, Any] | None,
+    raise_errors: bool = False,
 ) -> CallResult:
     """``HttpLlmApplication.aexecute``."""
     function = _called(app, name)
@@ -216,9 +182,11 @@ async def acall(
     _client_for(connection, asynchronous=True)
     try:
         response = await asend(connection, prepared.options)
-    except Exception as error:  # the transport, the server or the bounds: never raised
+    except Exception as error:  # the transport, the server or the bounds
+        if raise_errors:
+            raise
         return prepared.failed(function, error)
-    return prepared.answered(function, response)
+    return prepared.answered(function, response, raise_errors)
 
 
 @dataclass(frozen=True)
@@ -230,9 +198,13 @@ class _Prepared:
     max_message: int
     repairs: tuple[str, ...]
 
-    def answered(self, function: HttpLlmFunction, response: HttpResponse) -> CallResult:
+    def answered(
+        self, function: HttpLlmFunction, response: HttpResponse, raise_errors: bool = False
+    ) -> CallResult:
         if not response.success:
             error = HttpError(response, function.method.upper(), function.path)
+            if raise_errors:
+                raise error
             return self.failed(function, error, value=response.body)
         try:
             kind = response.headers.get("content-type", "")
@@ -272,21 +244,6 @@ def for_model(body: Any, content_type: str, hidden: Masker, limit: int) -> Any:
         return masked
 
 
-def shown(body: Any, content_type: str) -> str:
-    """A body as text for a message: JSON, the text itself, or a description of bytes."""
-    if body is None:
-        return ""
-    if isinstance(body, (bytes, bytearray)):
-        kind = content_type.split(";", 1)[0].strip() or "binary data"
-        return f"({len(body):,} bytes of {kind}, not shown)"
-    if isinstance(body, str):
-        return body
-    try:
-        return json.dumps(body, ensure_ascii=False, default=str)
-    except (ValueError, RecursionError):
-        return "(a body that cannot be shown as JSON)"
-
-
 def _called(app: HttpLlmApplication, name: Any) -> HttpLlmFunction | CallResult:
     """The function the model named, or the answer naming the functions there are."""
     function = app.function(name) if isinstance(name, str) else None
@@ -323,7 +280,8 @@ def _prepare(
     route = function.route()
     issues = unsendable(route, data)
     if issues:
-        raise ArgumentError(ValidationFailure(_clean(data), issues))
+        failure = ValidationFailure(_clean(data), issues)
+        raise ArgumentError(failure, feedback(failure), repairs)
     merged = join(function, data, human)
     request = build(route, merged)
     request.headers = {**dict(connection.headers), **request.headers}
@@ -357,24 +315,12 @@ def _clean(data: Any) -> Any:
 
 
 def _validated(function: HttpLlmFunction, arguments: Any) -> tuple[Any, tuple[str, ...]]:
-    read = read_arguments(function.name, arguments, deprecated=function.deprecated)
-    if isinstance(read, CallResult):  # cut off or unreadable: nothing is sent
-        assert read.validation is not None and read.feedback is not None
-        raise ArgumentError(read.validation, read.feedback)
-    data, repairs = read
-    separated = function.separated
-    check = separated.validate if separated is not None else None
-    # The model's side is repaired against the schema its validator checks.
-    schema = check.source if isinstance(check, OnFirstUse) else function.checked_parameters
-    repaired = coerce(data, schema)
-    validation: Validation
-    if function.hook is None and check is not None:
-        validation = check(repaired)
-    else:
-        validation = function.validate(repaired)
-    if isinstance(validation, ValidationFailure):
-        raise ArgumentError(validation)
-    return validation.data, repairs
+    """The kernel's step (``app._kernel``); a refusal raises ``ArgumentError`` carrying it."""
+    checked = check_arguments(function, arguments, model_side(function))
+    if isinstance(checked, CallResult):  # cut off, unreadable or wrong: nothing is sent
+        assert isinstance(checked.validation, ValidationFailure)
+        raise ArgumentError(checked.validation, checked.feedback or "", checked.repairs)
+    return checked.data, checked.repairs
 
 
 def _options(request: Request, url: Any) -> dict[str, Any]:
@@ -405,4 +351,4 @@ def _result(function: HttpLlmFunction, **fields: Any) -> CallResult:
 
 
 def _wrong(function: HttpLlmFunction, wrong: ArgumentError) -> CallResult:
-    return _result(function, validation=wrong.validation, feedback=wrong.feedback)
+    return failed(function, wrong.validation, wrong.repairs, wrong.feedback)

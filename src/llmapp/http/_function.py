@@ -100,7 +100,7 @@ class HttpLlmFunction:
     Attributes:
         method: the lower-case HTTP method.
         path: the path template.
-        name: the function name (unique in its application, at most ``max_length`` long).
+        name: the function name (unique in its application, at most ``max_name_length`` long).
         description: summary, description, ``@param``, ``@security``, ``@tag`` and
             ``@deprecated`` lines.
         parameters: one object: each path parameter, then ``query`` and ``body`` when the
@@ -192,6 +192,16 @@ class OperationError:
     def operation(self) -> Mapping[str, Any]:
         """The operation as written in the document."""
         return self._operation
+
+    @property
+    def location(self) -> str:
+        """The operation (``POST /x``): each message locates itself in the document."""
+        return f"{self.method.upper()} {self.path}"
+
+    @property
+    def reason(self) -> str:
+        """Every message, in one line."""
+        return "; ".join(self.messages)
 
     def __str__(self) -> str:
         return f"{self.method.upper()} {self.path}: " + "; ".join(self.messages)

@@ -14,7 +14,7 @@ is ``shoppings_sellers_sales_reviews_getBySaleIdAndId``. As in the reference:
 
 Then the name is the accessor joined by ``_``, every character outside ``[A-Za-z0-9_-]``
 replaced by ``_``. Names still equal get ``_2``, ``_3``... in document order. A name
-over ``max_length`` is replaced by the longest tail of its accessor that fits and is free
+over ``max_name_length`` is replaced by the longest tail of its accessor that fits and is free
 (dropping leading segments), else by its first characters and a hash of the whole name:
 never a random id, so the names are the same on every run.
 """

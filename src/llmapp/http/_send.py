@@ -30,7 +30,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from llmapp._errors import LlmappError
+from llmapp._errors import ResponseError
 from llmapp.http._connection import Connection
 
 if TYPE_CHECKING:
@@ -57,11 +57,6 @@ class HttpResponse:
     def success(self) -> bool:
         """A 2xx status."""
         return 200 <= self.status < 300
-
-
-class ResponseError(LlmappError):
-    """The response could not be read within the connection's bounds: a body larger than
-    ``Connection.max_body`` once decoded, or JSON nested too deeply for Python to read."""
 
 
 def send(connection: Connection, options: dict[str, Any]) -> HttpResponse:

@@ -1,9 +1,9 @@
 """``call(session, function, arguments)``: a model's call checked here, then run on the server.
 
-The arguments go through the same steps as a class call: lenient reading of the
-model's text (``llmapp.parse``), conservative repair (``llmapp.coerce``) and
-validation against the function's parameters. A mistake is answered with the
-feedback text and the server is not called; valid arguments go to ``tools/call``.
+The arguments go through the call kernel every door shares (``app._kernel``): lenient
+reading of the model's text, conservative repair and validation against the tool's own
+schema (``checked_parameters``, every constraint kept in strict mode). A mistake is
+answered with the feedback text and the server is not called; valid arguments go to ``tools/call``.
 The answer is a ``CallResult``, as ``LlmApplication.execute`` returns: a tool
 result with ``isError`` becomes ``error`` (an ``McpToolError`` carrying the tool's
 text), a success becomes ``value``/``data`` (the structured content, else the
@@ -16,34 +16,30 @@ out of what is sent (``without_strict_nulls``), so the tool sees its own schema 
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Any
 
-from llmapp._errors import LlmappError
-from llmapp.app import CallResult, read_arguments
+from llmapp._errors import McpToolError
+from llmapp.app import CallResult
+from llmapp.app._kernel import check_arguments, model_side
+from llmapp.app._merge import join
 from llmapp.app._result import error_text
-from llmapp.explain import feedback
 from llmapp.jsonschema import MISSING, is_mapping, resolve_pointer
 from llmapp.mcp._functions import McpLlmFunction
-from llmapp.repair import coerce
 
 __all__ = ["McpToolError", "call", "without_strict_nulls"]
 
 Schema = dict[str, Any]
 
 
-class McpToolError(LlmappError):
-    """The MCP server answered a call with ``isError: true``.
-
-    Attributes:
-        content: the result's content blocks (wire spelling).
-    """
-
-    def __init__(self, text: str, content: list[dict[str, Any]]) -> None:
-        super().__init__(text)
-        self.content = content
-
-
-async def call(session: Any, function: McpLlmFunction, arguments: Any) -> CallResult:
+async def call(
+    session: Any,
+    function: McpLlmFunction,
+    arguments: Any,
+    *,
+    human: Mapping[str, Any] | None = None,
+    raise_errors: bool = False,
+) -> CallResult:
     """Check a model's arguments, then call the tool on a live MCP session.
 
     Args:
@@ -52,6 +48,9 @@ async def call(session: Any, function: McpLlmFunction, arguments: Any) -> CallRe
             where its ``call_tool`` would raise on ``isError``).
         function: a function of ``llmapp.mcp.application(...)``.
         arguments: the model's arguments: its raw text, a mapping, or None.
+        human: values for the human side of a separated function (never shown to the
+            model).
+        raise_errors: raise the tool's error (``McpToolError``) instead of returning it.
 
     Returns:
         A ``CallResult``. With wrong arguments: ``validation`` and ``feedback``, and the
@@ -63,29 +62,37 @@ async def call(session: Any, function: McpLlmFunction, arguments: Any) -> CallRe
         reply = result.message()  # the feedback, the error, or the result as JSON
     """
     name = function.name
-    read = read_arguments(name, arguments)
-    if isinstance(read, CallResult):  # cut off or unreadable: the server is not called
-        return read
-    data, _ = read
-    validation = function.validate(coerce(data, function.parameters))
-    if not validation.success:
-        return _failed(name, validation)
-    sent = validation.data
-    if function.source_parameters is not None:
-        sent = without_strict_nulls(sent, function.source_parameters, function.source_parameters)
+    source = function.source_parameters
+    checked = check_arguments(
+        function,
+        arguments,
+        model_side(function),
+        # Strict mode made the model write null for optional keys: the tool's own schema
+        # (validated against) leaves them out.
+        before_check=None
+        if source is None
+        else lambda data: without_strict_nulls(data, source, source),
+    )
+    if isinstance(checked, CallResult):  # unreadable or wrong: the server is not called
+        return checked
+    sent, repairs = join(function, checked.data, human), checked.repairs
     send = getattr(session, "call_tool_mcp", None) or session.call_tool
     answer = _wire(await send(name, sent))
     content = [_wire(block) for block in answer.get("content") or []]
     if answer.get("isError"):
         error = McpToolError(_text(content) or f"{name} failed", content)
-        return CallResult(name=name, success=False, error=error)
+        if raise_errors:
+            raise error
+        return CallResult(name=name, success=False, error=error, repairs=repairs)
     structured = answer.get("structuredContent")
     try:
         value = structured if structured is not None else _from_text(_text(content))
     except RecursionError:  # a text result nested deeper than Python reads
         error = McpToolError(f"{name} answered JSON nested too deeply to read", content)
-        return CallResult(name=name, success=False, error=error, feedback=error_text(error))
-    return CallResult(name=name, success=True, value=value, data=value)
+        return CallResult(
+            name=name, success=False, error=error, feedback=error_text(error), repairs=repairs
+        )
+    return CallResult(name=name, success=True, value=value, data=value, repairs=repairs)
 
 
 def without_strict_nulls(value: Any, schema: Any, root: Schema) -> Any:
@@ -127,12 +134,6 @@ def _takes_null(schema: Any, root: Schema) -> bool:
 
     whole = {**schema, "$defs": root["$defs"]} if "$defs" in root and is_mapping(schema) else schema
     return bool(validator(whole)(None).success)
-
-
-def _failed(name: str, validation: Any) -> CallResult:
-    return CallResult(
-        name=name, success=False, validation=validation, feedback=feedback(validation)
-    )
 
 
 def _wire(obj: Any) -> dict[str, Any]:

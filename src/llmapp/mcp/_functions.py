@@ -30,9 +30,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from llmapp._errors import ExecutionError, LlmappError
+from llmapp._tool_annotations import ANNOTATION_TAGS
 from llmapp._untrusted import clean_text, unsafe_character
-from llmapp.app import function_data
-from llmapp.app._function import OnFirstUse, compile_validator, llm_parameters
+from llmapp.app import CallResult, function_data, unknown_function
+from llmapp.app._config import SchemaPredicate
+from llmapp.app._function import OnFirstUse, Separated, compile_validator, llm_parameters
+from llmapp.app._separation import refusals, separation
+from llmapp.app._table import FunctionTable
 from llmapp.introspect._methods import FUNCTION_NAME
 from llmapp.jsonschema import (
     declared_types,
@@ -41,7 +45,6 @@ from llmapp.jsonschema import (
     normalise,
     resolve_pointer,
 )
-from llmapp.vendors.mcp import ANNOTATION_TAGS
 
 __all__ = ["McpLlmApplication", "McpLlmFunction", "McpToolProblem", "application"]
 
@@ -67,7 +70,8 @@ class McpLlmFunction:
         annotations: the tool's annotations as the server sent them.
         tool: the tool as the server listed it (wire spelling).
         deprecated: always ``False`` (MCP has no such flag).
-        separated: always ``None`` (an MCP tool has no human side).
+        separated: the LLM/human split when ``application(tools, separate=...)`` makes
+            part of the tool's arguments human-side, else ``None``.
         source_parameters: with ``strict=True``, the tool's own input schema (in
             LLM-schema form) that ``parameters`` is the strict form of; else ``None``.
     """
@@ -81,7 +85,7 @@ class McpLlmFunction:
     annotations: dict[str, Any] = field(default_factory=dict)
     tool: dict[str, Any] = field(default_factory=dict, repr=False)
     deprecated: bool = False
-    separated: None = None
+    separated: Separated | None = None
     source_parameters: Schema | None = field(default=None, repr=False)
     _check: Callable[[Any], Any] | None = field(default=None, repr=False)
     """The validator, compiled while converting the tool (to report a schema it refuses);
@@ -89,7 +93,14 @@ class McpLlmFunction:
 
     def __post_init__(self) -> None:
         if self._check is None:
-            self._check = OnFirstUse(compile_validator, self.parameters)
+            self._check = OnFirstUse(compile_validator, self.checked_parameters)
+
+    @property
+    def checked_parameters(self) -> Schema:
+        """The schema arguments are validated (and repaired) against: the tool's own, with
+        every constraint, also when ``parameters`` is its strict form."""
+        source = self.source_parameters
+        return source if source is not None else self.parameters
 
     @property
     def llm_parameters(self) -> Schema:
@@ -97,9 +108,12 @@ class McpLlmFunction:
         return llm_parameters(self)
 
     def validate(self, arguments: Any) -> Any:
-        """Check arguments against ``parameters``; a ``Validation``, never raises."""
+        """Check arguments against ``checked_parameters``; a ``Validation``, never raises."""
         assert self._check is not None
         return self._check(arguments)
+
+    validate_types = validate
+    """The generated validation (an MCP tool has no hook)."""
 
     def to_dict(self) -> dict[str, Any]:
         """The function as plain JSON-ready data (as ``LlmFunction.to_dict``)."""
@@ -124,7 +138,7 @@ class McpToolProblem:
         return f"{self.name or '<unnamed tool>'}.{self.location}: {self.reason}"
 
 
-class McpLlmApplication:
+class McpLlmApplication(FunctionTable[McpLlmFunction]):
     """The tools of an MCP server as LLM functions.
 
     Attributes:
@@ -133,42 +147,50 @@ class McpLlmApplication:
     """
 
     def __init__(self, functions: list[McpLlmFunction], errors: list[McpToolProblem]) -> None:
-        self.functions = functions
-        self.errors = errors
-        self._by_name = {function.name: function for function in functions}
+        super().__init__(functions, errors)
 
     def __repr__(self) -> str:
         return f"<McpLlmApplication {len(self.functions)} functions, {len(self.errors)} errors>"
 
-    def function(self, name: str) -> McpLlmFunction | None:
-        """The function called ``name``, or ``None``."""
-        return self._by_name.get(name)
-
-    def to_list(self) -> list[dict[str, Any]]:
-        """Every function as plain JSON-ready data."""
-        return [function.to_dict() for function in self.functions]
-
     async def aexecute(
-        self, session: Any, name: str, arguments: Any, human: Mapping[str, Any] | None = None
-    ) -> Any:
+        self,
+        session: Any,
+        name: str,
+        arguments: Any,
+        human: Mapping[str, Any] | None = None,
+        *,
+        raise_errors: bool = False,
+    ) -> CallResult:
         """Run the call a model asked for on a live ``ClientSession`` (see ``llmapp.mcp.call``).
 
+        Args:
+            session: an initialised ``mcp.ClientSession`` (or a connected FastMCP client).
+            name: the function name the LLM gave.
+            arguments: the LLM's arguments: its raw text (read leniently), a mapping, or None.
+            human: values for the human side of a separated function.
+            raise_errors: re-raise the tool's error (``McpToolError``) or the session's
+                failure instead of capturing it in ``error``.
+
         Raises:
-            ExecutionError: ``human`` values were given (an MCP tool has no human side).
+            ExecutionError: missing or unknown ``human`` values (a tool takes them only
+                when ``application(tools, separate=...)`` made part of it human-side).
         """
-        from llmapp.app import unknown_function
         from llmapp.mcp._call import call
 
-        if human:
-            raise ExecutionError(f"{name}: MCP tools take no human-supplied arguments")
-        function = self._by_name.get(name) if isinstance(name, str) else None
+        function = self.function(name)
         if function is None:
-            return unknown_function(name, list(self._by_name))
-        return await call(session, function, arguments)
+            return unknown_function(name, [f.name for f in self.functions])
+        return await call(session, function, arguments, human=human, raise_errors=raise_errors)
 
     def execute(
-        self, session: Any, name: str, arguments: Any, human: Mapping[str, Any] | None = None
-    ) -> Any:
+        self,
+        session: Any,
+        name: str,
+        arguments: Any,
+        human: Mapping[str, Any] | None = None,
+        *,
+        raise_errors: bool = False,
+    ) -> CallResult:
         """Not available: an MCP session is asynchronous.
 
         Raises:
@@ -177,7 +199,9 @@ class McpLlmApplication:
         raise ExecutionError("MCP sessions are asynchronous: use aexecute() or acall_tools()")
 
 
-def application(tools: Any, *, strict: bool = False) -> McpLlmApplication:
+def application(
+    tools: Any, *, strict: bool = False, separate: SchemaPredicate | None = None
+) -> McpLlmApplication:
     """LLM functions for an MCP server's tools.
 
     Args:
@@ -188,6 +212,9 @@ def application(tools: Any, *, strict: bool = False) -> McpLlmApplication:
             ones nullable); a tool that strict mode cannot express is an error. The model
             then writes ``null`` for an optional key: ``call`` leaves such keys out of
             what it sends, so the server sees its own schema honoured.
+        separate: a predicate over a schema: ``True`` for values a human supplies
+            (``aexecute(..., human=...)``), never shown to the model; a human value
+            inside a union or tuple is an error, as for classes and documents.
 
     Returns:
         An ``McpLlmApplication``: ``functions`` for the tools that convert, ``errors``
@@ -210,7 +237,7 @@ def application(tools: Any, *, strict: bool = False) -> McpLlmApplication:
             continue
         if isinstance(name, str):
             listed.add(name)
-        converted = _function(tool, strict)
+        converted = _function(tool, strict, separate)
         if isinstance(converted, McpLlmFunction):
             functions.append(converted)
         else:
@@ -229,7 +256,9 @@ def _tools(tools: Any) -> Iterable[dict[str, Any]]:
         yield dump(by_alias=True, exclude_none=True, mode="json") if callable(dump) else tool
 
 
-def _function(tool: Any, strict: bool) -> McpLlmFunction | list[McpToolProblem]:
+def _function(
+    tool: Any, strict: bool, separate: SchemaPredicate | None = None
+) -> McpLlmFunction | list[McpToolProblem]:
     if not isinstance(tool, Mapping):
         return [McpToolProblem(None, "tool", f"not a tool object: {type(tool).__name__}")]
     name = tool.get("name")
@@ -253,7 +282,12 @@ def _function(tool: Any, strict: bool) -> McpLlmFunction | list[McpToolProblem]:
     source = None
     if strict and parameters is not None:
         source, parameters = parameters, _strict(named, parameters, problems)
-    check = _compiled(named, parameters, problems) if parameters is not None else None
+    # Validation runs against the tool's own schema, every constraint kept in strict mode.
+    checked = source if source is not None else parameters
+    check = _compiled(named, checked, problems) if checked is not None else None
+    separated = None
+    if separate is not None and parameters is not None and checked is not None:
+        separated = _separated(named, parameters, checked, separate, problems)
     if problems or parameters is None:
         return problems
     assert named is not None
@@ -270,8 +304,24 @@ def _function(tool: Any, strict: bool) -> McpLlmFunction | list[McpToolProblem]:
         annotations=annotations,
         tool=dict(tool),
         source_parameters=source,
+        separated=separated,
         _check=check,
     )
+
+
+def _separated(
+    name: str | None,
+    parameters: Schema,
+    checked: Schema,
+    predicate: SchemaPredicate,
+    problems: list[McpToolProblem],
+) -> Separated | None:
+    """The LLM/human split (``app._separation``), refused where a human value sits inside
+    a union or tuple."""
+    for parameter, reason in refusals(checked, predicate):
+        where = f"inputSchema#/properties/{escape_token(parameter)}"
+        problems.append(McpToolProblem(name, where, reason))
+    return None if problems else separation(parameters, checked, predicate)[0]
 
 
 def _schema(
@@ -331,9 +381,9 @@ def _inlined(schema: Schema) -> Schema:
 
 
 def _strict(name: str | None, parameters: Schema, problems: list[McpToolProblem]) -> Schema:
-    from llmapp.vendors.openai import strict_parameters
+    from llmapp.schema._strict import strict_form
 
-    strict, found = strict_parameters(parameters)
+    strict, found = strict_form(parameters)
     problems += [
         McpToolProblem(name, f"inputSchema.{path}" if path else "inputSchema", f"strict: {reason}")
         for path, reason in found

@@ -35,6 +35,7 @@ has a default; whoever calls the method passes the default for that ``null``.
 
 from __future__ import annotations
 
+import copy
 import json
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -42,7 +43,7 @@ from typing import Any
 from llmapp import jsonschema  # its _refs module loads in strict mode only
 from llmapp._scalar_types import strict_formats
 
-__all__ = ["make_strict"]
+__all__ = ["make_strict", "strict_form"]
 
 SUPPORTED_FORMATS = frozenset({"email", "hostname"}) | strict_formats()
 # Kept in the schema; everything else about a value moves into its description.
@@ -234,3 +235,35 @@ def make_strict(
             if name in used or name in kept
         }
     return result
+
+
+def strict_form(parameters: Mapping[str, Any]) -> tuple[dict[str, Any], list[tuple[str, str]]]:
+    """The one strict builder of a source's parameters (an OpenAPI operation, an MCP tool):
+    every object that lists properties closed (JSON Schema leaves it open, strict mode
+    wants it closed), then ``make_strict``; with ``(path, reason)`` for what strict mode
+    cannot express. A class's schemas are emitted strict directly (``SchemaEmitter``)."""
+    problems: list[tuple[str, str]] = []
+
+    def report(path: str, reason: str, in_definition: bool) -> None:
+        problems.append((path, reason))
+
+    return make_strict(_closed(parameters), report), problems
+
+
+def _closed(schema: Any) -> Any:
+    """A copy where every object that lists properties but says nothing of others refuses
+    them."""
+    if not jsonschema.is_mapping(schema):
+        return schema
+    out = dict(schema)
+    for tokens, sub in jsonschema.subschemas(schema):
+        if len(tokens) == 1:
+            out[tokens[0]] = _closed(sub)
+            continue
+        keyword, inner = tokens
+        if out[keyword] is schema[keyword]:
+            out[keyword] = copy.copy(schema[keyword])
+        out[keyword][int(inner) if isinstance(out[keyword], list) else inner] = _closed(sub)
+    if "properties" in out and "additionalProperties" not in out:
+        out["additionalProperties"] = False
+    return out

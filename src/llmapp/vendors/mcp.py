@@ -44,6 +44,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from llmapp import convert
+from llmapp._tool_annotations import ANNOTATION_TAGS
 from llmapp.jsonschema import Resolver, declared_types, name_of, ref_name
 from llmapp.vendors._calls import Executor, Human, ToolCall, arun, per_call, read, run
 from llmapp.vendors._source import Tool, ToolFunction, export_error, tools_of
@@ -51,17 +52,6 @@ from llmapp.vendors._source import Tool, ToolFunction, export_error, tools_of
 __all__ = ["ANNOTATION_TAGS", "acall_tools", "call_tools", "output_schema", "tool_result", "tools"]
 
 Schema = dict[str, Any]
-
-ANNOTATION_TAGS: Mapping[str, tuple[str, bool]] = {
-    "readOnly": ("readOnlyHint", True),
-    "destructive": ("destructiveHint", True),
-    "additive": ("destructiveHint", False),
-    "idempotent": ("idempotentHint", True),
-    "openWorld": ("openWorldHint", True),
-    "closedWorld": ("openWorldHint", False),
-}
-"""Tag -> the ``ToolAnnotations`` hint it sets (``llmapp.mcp.application`` reads the hints
-back as these tags)."""
 
 _SPELLING = re.compile(r"[-_\s]")
 

@@ -1,0 +1,123 @@
+"""The call kernel: from the model's text to checked arguments, the same for every door.
+
+A class method, an OpenAPI operation and an MCP tool are called through the same steps
+until their last one: read the text within ``max_length`` (``read_arguments``), repair
+what the model wrote against the schema of its own side, every constraint kept
+(``checked_parameters``, separated when a human supplies part of it), then check it
+(the generated validator first and only what it refused is repaired:
+``repair.Coercion.checked``; or the function's hook, which sees repaired data only). A
+refusal is a ``CallResult`` with the feedback and what reading repaired; success is the
+model's checked data and the repairs. Merging the human's values (``join``) and the last
+step (call the method, send the request, call the tool) are the door's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from llmapp import explain, repair
+from llmapp.app._arguments import read_arguments
+from llmapp.app._function import Function, OnFirstUse
+from llmapp.app._result import CallResult
+from llmapp.validate._result import Validation, ValidationFailure
+
+__all__ = ["Checked", "ModelSide", "check_arguments", "model_side"]
+
+Schema = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class ModelSide:
+    """What the model's data is repaired against and how it is checked, decided once.
+
+    Attributes:
+        schema: the schema of what the model writes, with every constraint (the LLM side
+            of ``checked_parameters`` when separated).
+        check: the generated validator of ``schema``, or the function's hook.
+        hooked: ``check`` is a hook (it sees repaired data only).
+    """
+
+    schema: Schema
+    check: Callable[[Any], Validation]
+    hooked: bool = False
+
+
+@dataclass(frozen=True)
+class Checked:
+    """The model's arguments once checked: its data (no human value) and what was repaired."""
+
+    data: Any
+    repairs: tuple[str, ...]
+
+
+def model_side(function: Function) -> ModelSide:
+    """The ``ModelSide`` of any function (class, HTTP, MCP) from its own attributes."""
+    separated = getattr(function, "separated", None)
+    check = separated.validate if separated is not None else None
+    if isinstance(check, OnFirstUse):
+        schema: Schema = check.source
+    else:
+        schema, check = function.checked_parameters, function.validate_types
+    if getattr(function, "hook", None) is not None:  # an MCP tool has none
+        return ModelSide(schema, function.validate, hooked=True)
+    return ModelSide(schema, check)
+
+
+def check_arguments(
+    function: Function,
+    arguments: Any,
+    side: ModelSide,
+    *,
+    max_length: int = repair.MAX_LENGTH,
+    before_check: Callable[[Any], Any] | None = None,
+) -> Checked | CallResult:
+    """Read, repair and check the model's arguments for ``function``.
+
+    Args:
+        function: the function called (its ``name`` and ``deprecated``).
+        arguments: the model's raw text, a mapping, or None.
+        side: the schema repaired against and the check (``model_side``).
+        max_length: most characters of argument text read.
+        before_check: applied to the data read before it is repaired and checked (the
+            MCP door's removal of the nulls strict mode made the model write).
+
+    Returns:
+        ``Checked`` data, or a failed ``CallResult`` with the feedback (nothing ran).
+    """
+    read = read_arguments(
+        function.name, arguments, max_length=max_length, deprecated=function.deprecated
+    )
+    if isinstance(read, CallResult):
+        return read
+    data, repairs = read
+    if before_check is not None:
+        data = before_check(data)
+    coercion = repair.coercer(side.schema)
+    # Text read here is the call's own, so it is checked first and repaired only where
+    # refused; a hook or the caller's own containers see a repaired copy.
+    if isinstance(arguments, (str, bytes, bytearray)) and not side.hooked:
+        validation = coercion.checked(data, side.check)
+    else:
+        validation = side.check(coercion(data))
+    if isinstance(validation, ValidationFailure):
+        return failed(function, validation, repairs)
+    return Checked(validation.data, repairs)
+
+
+def failed(
+    function: Function,
+    failure: ValidationFailure,
+    repairs: tuple[str, ...] = (),
+    text: str | None = None,
+) -> CallResult:
+    """The answer to wrong arguments: the failure and its feedback; nothing ran."""
+    return CallResult(
+        name=function.name,
+        success=False,
+        validation=failure,
+        feedback=explain.feedback(failure) if text is None else text,
+        deprecated=function.deprecated,
+        repairs=repairs,
+    )

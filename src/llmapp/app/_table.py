@@ -1,0 +1,63 @@
+"""``FunctionTable``: what every application offers, whatever door its functions came in by.
+
+A class (``LlmApplication``), an OpenAPI document (``HttpLlmApplication``) and an MCP tool
+list (``McpLlmApplication``) all hold ``functions`` in a stable order and ``errors`` (the
+build problems collected: always empty for a class, whose problems raise
+``LlmApplicationError`` since they are the user's own code to fix; a document or a tool
+list is someone else's, so one bad operation must not cost the others). Each adds
+``execute``/``aexecute`` with one signature, ``(target, name, arguments, human=None, *,
+raise_errors=False) -> CallResult``, where ``target`` is what the last step needs (an
+instance, a ``Connection``, a ``ClientSession``).
+
+``function(name)`` is a lookup (``None`` for a missing name, for code that probes);
+``require(name)`` is for code that knows the name: a missing one raises
+``UnknownFunctionError`` naming the closest names.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Generic, TypeVar
+
+from llmapp._errors import Problem, UnknownFunctionError
+from llmapp.app._arguments import close_names, unknown_function
+from llmapp.app._function import Function
+
+__all__ = ["FunctionTable"]
+
+F = TypeVar("F", bound=Function)
+
+
+class FunctionTable(Generic[F]):
+    """The functions of an application, looked up by name.
+
+    Attributes:
+        functions: the functions, in a stable order.
+        errors: the build problems collected (see the module docstring).
+    """
+
+    def __init__(self, functions: list[F], errors: list[Any] | None = None) -> None:
+        self.functions = functions
+        self.errors: list[Problem] = [] if errors is None else errors
+        self._by_name = {function.name: function for function in functions}
+
+    def function(self, name: str) -> F | None:
+        """The function called ``name``, or ``None`` (``require`` raises instead)."""
+        return self._by_name.get(name) if isinstance(name, str) else None
+
+    def require(self, name: str) -> F:
+        """The function called ``name``.
+
+        Raises:
+            UnknownFunctionError: there is none; the message names the closest ones.
+        """
+        found = self.function(name)
+        if found is not None:
+            return found
+        available = list(self._by_name)
+        told = unknown_function(name, available)
+        close = close_names(name, available) if isinstance(name, str) else []
+        raise UnknownFunctionError(str(name), told.feedback or "", close)
+
+    def to_list(self) -> list[dict[str, Any]]:
+        """Every function as plain JSON-ready data."""
+        return [function.to_dict() for function in self.functions]

@@ -1,0 +1,371 @@
+"""One operation through three doors gives one answer.
+
+The same ``order`` function reaches llmapp as a class method (``application(Shop)``), as
+an operation of a FastAPI app's OpenAPI document (``llmapp.http.application``, called
+through httpx's ASGI transport) and as a tool of the class's own MCP server listed by the
+SDK's in-memory client (``llmapp.mcp.application``). Given the same wrong arguments each
+door reports the same issues (path and expected) and sends nothing; given the same
+repairable text each reports the same repairs; with ``strict=True`` every door still
+enforces every constraint; and a human-side branch inside a union is refused on every
+door that separates.
+"""
+
+from __future__ import annotations
+
+import datetime
+import inspect
+import json
+import re
+from collections.abc import Mapping
+from typing import Any, Literal
+
+import anyio
+import pytest
+
+pytest.importorskip("fastapi")
+pytest.importorskip("mcp")
+
+import httpx
+from fastapi import FastAPI
+from mcp import Client
+from pydantic import BaseModel, Field
+
+import llmapp
+import llmapp.http
+import llmapp.mcp
+from llmapp import CallResult, application
+from llmapp.vendors import mcp as mcp_vendor
+
+
+class Address(BaseModel):
+    street: str = Field(min_length=1)
+    zip: str = Field(pattern=r"^[0-9]{5}$")
+
+
+class Order(BaseModel):
+    address: Address
+    tags: set[str]
+    kind: Literal["pickup", "delivery"]
+    when: datetime.date
+    ref: int | str
+    quantity: int = Field(ge=1)
+
+
+received: list[Any] = []
+
+
+class Shop:
+    """A shop."""
+
+    def order(self, order: Order) -> dict[str, Any]:
+        """Place an order."""
+        received.append(order)
+        return {"placed": order.quantity}
+
+
+def fastapi_app() -> FastAPI:
+    api = FastAPI()
+
+    @api.post("/order", operation_id="order")
+    def order(order: Order) -> dict[str, Any]:
+        """Place an order."""
+        received.append(order)
+        return {"placed": order.quantity}
+
+    return api
+
+
+VALID: dict[str, Any] = {
+    "address": {"street": "Main 1", "zip": "12345"},
+    "tags": ["a", "b"],
+    "kind": "pickup",
+    "when": "2026-12-01",
+    "ref": 7,
+    "quantity": 2,
+}
+
+
+def _with(path: tuple[str | int, ...], value: Any) -> dict[str, Any]:
+    data = json.loads(json.dumps(VALID))
+    target = data
+    for key in path[:-1]:
+        target = target[key]
+    target[path[-1]] = value
+    return data
+
+
+WRONG = {
+    "nested object: a constraint": _with(("address", "street"), ""),
+    "nested object: a pattern": _with(("address", "zip"), "1234"),
+    "array with uniqueItems": _with(("tags",), ["a", "a"]),
+    "enum": _with(("kind",), "boat"),
+    "format": _with(("when",), "next tuesday"),
+    "union": _with(("ref",), [1]),
+    "minimum": _with(("quantity",), 0),
+    "missing nested object": {k: v for k, v in VALID.items() if k != "address"},
+}
+
+
+# --- the three doors -------------------------------------------------------------------
+
+
+class Doors:
+    """Each door's call of ``order`` with the model's arguments for the ``order`` value."""
+
+    def __init__(self, strict: bool) -> None:
+        self.strict = strict
+        self.cls = application(Shop, strict=strict)
+        self.document = fastapi_app().openapi()
+        self.http = llmapp.http.application(self.document, strict=strict, naming="operationId")
+        assert self.http.errors == [], self.http.errors
+        self.tools = mcp_vendor.tools(application(Shop), strict=False)
+
+    def by_class(self, order: Any) -> CallResult:
+        return self.cls.execute(Shop(), "order", {"order": order})
+
+    def by_http(self, order: Any) -> CallResult:
+        async def main() -> CallResult:
+            transport = httpx.ASGITransport(app=fastapi_app())
+            async with httpx.AsyncClient(transport=transport) as client:
+                connection = llmapp.http.Connection("http://testserver", client=client)
+                return await self.http.aexecute(connection, "order", {"body": order})
+
+        return anyio.run(main)
+
+    def by_mcp(self, order: Any) -> CallResult:
+        async def main() -> CallResult:
+            async with Client(llmapp.mcp.server(application(Shop), Shop())) as client:
+                listed = await client.session.list_tools()
+                app = llmapp.mcp.application(listed, strict=self.strict)
+                assert app.errors == [], app.errors
+                return await app.aexecute(client.session, "order", {"order": order})
+
+        return anyio.run(main)
+
+    def text(self, door: str, text: str) -> CallResult:
+        """The model's raw text for the whole arguments object, through one door."""
+        if door == "http":
+            text = text.replace('"order"', '"body"', 1).replace("'order'", "'body'", 1)
+
+        async def by_http() -> CallResult:
+            transport = httpx.ASGITransport(app=fastapi_app())
+            async with httpx.AsyncClient(transport=transport) as client:
+                connection = llmapp.http.Connection("http://testserver", client=client)
+                return await self.http.aexecute(connection, "order", text)
+
+        async def by_mcp() -> CallResult:
+            async with Client(llmapp.mcp.server(application(Shop), Shop())) as client:
+                app = llmapp.mcp.application(await client.session.list_tools())
+                return await app.aexecute(client.session, "order", text)
+
+        if door == "class":
+            return self.cls.execute(Shop(), "order", text)
+        return anyio.run(by_http if door == "http" else by_mcp)
+
+
+def issues(result: CallResult, root: str) -> list[tuple[str, str]]:
+    """The issues of a failed call as (path, expected), the door's root key made ``order``."""
+    assert not result.success, result
+    assert result.validation is not None, result
+    found = []
+    for issue in result.validation.errors:
+        path = issue.path.replace(f"$input.{root}", "$input.order", 1)
+        # One JSON number: FastAPI's document writes pydantic's ``ge=1`` as ``1.0``.
+        found.append((path, re.sub(r"<([0-9]+)\.0>", r"<\1>", issue.expected)))
+    return sorted(found)
+
+
+@pytest.fixture(params=[False, True], ids=["lenient", "strict"])
+def doors(request: pytest.FixtureRequest) -> Doors:
+    return Doors(strict=request.param)
+
+
+@pytest.mark.parametrize("case", list(WRONG), ids=list(WRONG))
+def test_the_same_wrong_arguments_give_the_same_issues_and_send_nothing(
+    doors: Doors, case: str
+) -> None:
+    received.clear()
+    order = WRONG[case]
+    by_class = issues(doors.by_class(order), "order")
+    by_http = issues(doors.by_http(order), "body")
+    by_mcp = issues(doors.by_mcp(order), "order")
+    assert by_class, case
+    assert by_http == by_class
+    assert by_mcp == by_class
+    assert received == []
+
+
+def test_valid_arguments_reach_the_method_through_every_door(doors: Doors) -> None:
+    received.clear()
+    for call in (doors.by_class, doors.by_http, doors.by_mcp):
+        result = call(VALID)
+        assert result.success, result
+        assert result.data == {"placed": 2}
+    assert len(received) == 3
+    assert {type(order) for order in received} == {Order}
+
+
+REPAIRABLE = (
+    "{'order': {'address': {'street': 'Main 1', 'zip': '12345'}, 'tags': ['a'],"
+    " 'kind': 'pickup', 'when': '2026-12-01', 'ref': 7, 'quantity': '2',},}"
+)
+
+
+def test_the_same_repaired_text_reports_the_same_repairs() -> None:
+    doors = Doors(strict=False)
+    received.clear()
+    results = {door: doors.text(door, REPAIRABLE) for door in ("class", "http", "mcp")}
+    for door, result in results.items():
+        assert result.success, (door, result)
+    by_class = results["class"].repairs
+    assert by_class
+    assert results["http"].repairs == by_class
+    assert results["mcp"].repairs == by_class
+    assert len(received) == 3
+
+
+class Token(BaseModel):
+    token: str | int
+    note: int = 0
+
+
+def _is_string(schema: Mapping[str, Any]) -> bool:
+    return schema.get("type") == "string"
+
+
+def test_a_human_side_union_branch_is_refused_on_every_door() -> None:
+    class Vault:
+        def open(self, token: str | int, note: int = 0) -> None:
+            """Open the vault."""
+
+    api = FastAPI()
+
+    @api.post("/open", operation_id="open")
+    def open_vault(body: Token) -> None:
+        """Open the vault."""
+
+    with pytest.raises(llmapp.LlmApplicationError, match="token"):
+        application(Vault, separate=_is_string)
+    http = llmapp.http.application(api.openapi(), separate=_is_string, naming="operationId")
+    assert [f.name for f in http.functions] == []
+    assert any("token" in str(problem) for problem in http.errors), http.errors
+    tools = [{"name": "open", "inputSchema": Token.model_json_schema()}]
+    mcp = llmapp.mcp.application(tools, separate=_is_string)
+    assert [f.name for f in mcp.functions] == []
+    assert any("token" in str(problem) for problem in mcp.errors), mcp.errors
+
+
+def test_every_door_has_one_application_protocol() -> None:
+    doors = Doors(strict=False)
+
+    async def listed() -> Any:
+        async with Client(llmapp.mcp.server(application(Shop), Shop())) as client:
+            return llmapp.mcp.application(await client.session.list_tools())
+
+    apps = [doors.cls, doors.http, anyio.run(listed)]
+    for app in apps:
+        assert app.errors == []
+        assert [f.name for f in app.functions] == ["order"]
+        assert app.require("order") is app.function("order")
+        assert app.function("odrer") is None
+        with pytest.raises(llmapp.UnknownFunctionError, match="Did you mean 'order'") as told:
+            app.require("odrer")
+        assert isinstance(told.value, KeyError) and told.value.close == ["order"]
+        function = app.require("order")
+        assert isinstance(function, llmapp.Function)
+        assert function.checked_parameters
+        assert not function.validate_types({}).success  # the order is required
+        assert function.to_dict()["name"] == "order"
+        for verb in ("execute", "aexecute"):
+            parameters = list(inspect.signature(getattr(app, verb)).parameters)
+            assert parameters[1:5] == ["name", "arguments", "human", "raise_errors"], app
+
+
+def test_raise_errors_raises_what_the_last_step_raised_on_every_door() -> None:
+    class Failing:
+        def order(self, order: Order) -> None:
+            """Place an order."""
+            raise ValueError("out of stock")
+
+    api = FastAPI()
+
+    @api.post("/order", operation_id="order", status_code=200)
+    def order(order: Order) -> None:
+        from fastapi import HTTPException
+
+        raise HTTPException(409, "out of stock")
+
+    http = llmapp.http.application(api.openapi(), naming="operationId")
+
+    async def by_http() -> None:
+        transport = httpx.ASGITransport(app=api)
+        async with httpx.AsyncClient(transport=transport) as client:
+            connection = llmapp.http.Connection("http://testserver", client=client)
+            result = await http.aexecute(connection, "order", {"body": VALID})
+            assert isinstance(result.error, llmapp.HttpError)
+            with pytest.raises(llmapp.HttpError, match="409"):
+                await http.aexecute(connection, "order", {"body": VALID}, raise_errors=True)
+
+    async def by_mcp() -> None:
+        async with Client(llmapp.mcp.server(application(Failing), Failing())) as client:
+            app = llmapp.mcp.application(await client.session.list_tools())
+            result = await app.aexecute(client.session, "order", {"order": VALID})
+            assert isinstance(result.error, llmapp.McpToolError)
+            with pytest.raises(llmapp.McpToolError, match="out of stock"):
+                await app.aexecute(client.session, "order", {"order": VALID}, raise_errors=True)
+
+    with pytest.raises(ValueError, match="out of stock"):
+        application(Failing).execute(Failing(), "order", {"order": VALID}, raise_errors=True)
+    anyio.run(by_http)
+    anyio.run(by_mcp)
+
+
+def test_every_door_reports_a_build_problem_as_one_kind_of_record() -> None:
+    class Broken:
+        def pay(self, token: str | int) -> None:
+            """Pay."""
+
+    with pytest.raises(llmapp.LlmApplicationError) as raised:
+        application(Broken, separate=_is_string)
+    api = FastAPI()
+
+    @api.post("/pay", operation_id="pay")
+    def pay(body: Token) -> None:
+        """Pay."""
+
+    http = llmapp.http.application(api.openapi(), separate=_is_string)
+    mcp = llmapp.mcp.application([{"name": "pay", "inputSchema": {"type": "string"}}])
+    for problems in (raised.value.problems, http.errors, mcp.errors):
+        assert problems
+        for problem in problems:
+            assert isinstance(problem, llmapp.Problem)
+            assert problem.location and problem.reason
+            assert str(problem).endswith(problem.reason)
+
+
+def test_one_strict_form_for_a_document_body_and_a_tool_input() -> None:
+    schema = {
+        "type": "object",
+        "properties": {
+            "a": {"type": "object", "properties": {"b": {"type": "string", "minLength": 2}}},
+            "c": {"type": "integer"},
+        },
+        "required": ["a"],
+    }
+    body = {"required": True, "content": {"application/json": {"schema": schema}}}
+    operation = {
+        "operationId": "x",
+        "requestBody": body,
+        "responses": {"200": {"description": "ok"}},
+    }
+    document = {"openapi": "3.1.0", "info": {"title": "t", "version": "1"}}
+    document["paths"] = {"/x": {"post": operation}}
+    http = llmapp.http.application(document, strict=True, naming="operationId")
+    mcp = llmapp.mcp.application([{"name": "x", "inputSchema": schema}], strict=True)
+    assert http.errors == [] and mcp.errors == []
+    strict = mcp.require("x").parameters
+    assert http.require("x").parameters["properties"]["body"] == strict
+    assert strict["properties"]["a"]["additionalProperties"] is False
+    assert strict["required"] == ["a", "c"]
+    # and the tool's own constraint is still enforced on the call
+    assert not mcp.require("x").validate({"a": {"b": "z"}}).success
