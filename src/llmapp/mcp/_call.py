@@ -24,7 +24,7 @@ from llmapp.app import CallResult
 from llmapp.app._kernel import check_arguments, model_side
 from llmapp.app._merge import join
 from llmapp.app._result import error_text
-from llmapp.jsonschema import MISSING, is_mapping, resolve_pointer
+from llmapp.jsonschema import Resolver, is_mapping
 from llmapp.mcp._functions import McpLlmFunction
 
 __all__ = ["McpToolError", "call", "without_strict_nulls"]
@@ -122,11 +122,12 @@ def without_strict_nulls(value: Any, schema: Any, root: Schema) -> Any:
 
 
 def _resolved(schema: Any, root: Schema) -> Any:
-    seen = 0
-    while is_mapping(schema) and isinstance(schema.get("$ref"), str) and seen < 32:
-        target = resolve_pointer(root, schema["$ref"], fragment=True)
-        schema, seen = ({} if target is MISSING else target), seen + 1
-    return schema
+    """The schema a ``$ref`` chain leads to (the one follower, with its one limit), or ``{}``."""
+    if not (is_mapping(schema) and isinstance(schema.get("$ref"), str)):
+        return schema
+    resolver = Resolver(root)
+    node = resolver.chase(schema["$ref"], resolver.root_node.base)
+    return {} if node is None else node.schema
 
 
 def _takes_null(schema: Any, root: Schema) -> bool:
