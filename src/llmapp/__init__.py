@@ -36,6 +36,7 @@ if TYPE_CHECKING:
         McpToolError,
         Problem,
         ResponseError,
+        SchemaError,
         UnknownFunctionError,
     )
     from llmapp._results import (
@@ -62,7 +63,7 @@ if TYPE_CHECKING:
     from llmapp.explain import feedback
     from llmapp.output import StructuredOutput, structured_output
     from llmapp.repair import Parsed, coerce, parse
-    from llmapp.validate import SchemaError, Validator, validator
+    from llmapp.validate import Validator, validator
 
 __version__ = "0.1.0"
 
@@ -96,7 +97,7 @@ _HOMES: dict[str, str] = {
     "HttpError": "llmapp._errors",
     "ResponseError": "llmapp._errors",
     "McpToolError": "llmapp._errors",
-    "SchemaError": "llmapp.validate",
+    "SchemaError": "llmapp._errors",
     "StructuredOutput": "llmapp.output",
     "structured_output": "llmapp.output",
     "Parsed": "llmapp.repair",

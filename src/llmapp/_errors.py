@@ -8,7 +8,7 @@
     ├── ExecutionError (here)         run time: the application used wrongly (not the LLM's
     │                                 fault), e.g. a required human-side value is missing
     ├── UnknownFunctionError (here)   ``require(name)`` named no function (also a KeyError)
-    ├── SchemaError (validate)        a schema no validator can be compiled from
+    ├── SchemaError (here)            a schema no validator can be compiled from
     ├── ConversionError (here)        Python refused a value the schema allowed
     ├── DocumentError (here)          an OpenAPI document that cannot be read
     ├── ArgumentError (here)          the model's arguments are wrong, nothing was sent
@@ -24,8 +24,8 @@
     ValidationIssue (llmapp.validate)  path, expected, value, description
 
 Every public one is importable from ``llmapp`` (and from the stage that raises it).
-``SchemaError`` lives with the validator, whose package is its own. Data problems are values, not
-exceptions: validators, ``parse`` and ``coerce`` return them and never raise.
+Data problems are values, not exceptions: validators, ``parse`` and ``coerce`` return
+them and never raise.
 """
 
 from __future__ import annotations
@@ -51,6 +51,7 @@ __all__ = [
     "McpToolError",
     "Problem",
     "ResponseError",
+    "SchemaError",
     "UnknownFunctionError",
     "class_location",
 ]
@@ -228,3 +229,23 @@ class McpToolError(LlmappError):
     def __init__(self, text: str, content: list[dict[str, Any]]) -> None:
         super().__init__(text)
         self.content = content
+
+
+class SchemaError(LlmappError):
+    """A schema that cannot be compiled, with every problem and its JSON pointer.
+
+    Raised by ``validator()`` at build time only (an unresolvable ``$ref``, a pattern
+    Python cannot express, a keyword with a value of the wrong kind); validating data
+    never raises.
+
+    Attributes:
+        problems: each problem as ``BuildProblem(location, reason)``, the location a
+            JSON pointer such as ``#/properties/code/pattern``.
+    """
+
+    def __init__(self, problems: Iterable[BuildProblem]) -> None:
+        self.problems = list(problems)
+        count = len(self.problems)
+        noun = "problem" if count == 1 else "problems"
+        lines = "\n".join(f"  {problem}" for problem in self.problems)
+        super().__init__(f"schema cannot be compiled into a validator ({count} {noun}):\n{lines}")
