@@ -21,6 +21,10 @@ Decisions:
   reader holds as a float and which becomes the ``Decimal`` of its shortest
   round-tripping text (``0.1`` -> ``Decimal("0.1")``): up to 15 significant digits
   are kept for certain, 17 at most; more digits need the string form.
+- A bound on a ``Decimal`` (``Gt(0)``) holds on both forms: the schema writes it on the
+  number and on the ``decimal`` string too, where llmapp's validator judges the number
+  the string writes (``NUMERIC_TEXT_FORMATS``; JSON Schema's numeric keywords judge
+  numbers only, so a validator that does not know the format ignores them there).
 - IP networks and interfaces use pydantic's format names (``ipv4network``, ...).
 """
 
@@ -35,9 +39,21 @@ from typing import Any, NamedTuple
 
 from llmapp import _iso8601 as iso
 
-__all__ = ["SCALARS", "Form", "Scalar", "format_checks", "scalar_of", "strict_formats"]
+__all__ = [
+    "NUMERIC_TEXT_FORMATS",
+    "SCALARS",
+    "Form",
+    "Scalar",
+    "format_checks",
+    "scalar_of",
+    "strict_formats",
+]
 
 Check = Callable[[str], bool]
+
+NUMERIC_TEXT_FORMATS = frozenset({"decimal"})
+"""String formats that write a number: numeric keywords (``minimum``, ``multipleOf``, ...)
+beside one of them judge the number the string writes, as they judge a JSON number."""
 
 
 class Form(NamedTuple):

@@ -46,20 +46,15 @@ def test_a_value_inside_the_bounds_runs(app, written):  # type: ignore[no-untype
     assert result.success, result.message()
 
 
-@pytest.mark.parametrize(
-    ("written", "reason"),
-    [
-        ('"0.99"', "0.99 is not at least 1"),
-        ('"2.505"', "2.505 is not a multiple of 0.01"),
-        ('"1e999999"', "is not a multiple of 0.01"),
-    ],
-)
-def test_a_decimal_bound_is_checked_exactly_on_text(app, written, reason):  # type: ignore[no-untyped-def]
+@pytest.mark.parametrize("written", ['"0.99"', '"2.505"', '"1e999999"'])
+def test_a_decimal_bound_is_checked_exactly_on_text(app, written):  # type: ignore[no-untyped-def]
+    # Validation refuses it now (the bounds sit on the decimal string's schema too), so
+    # the issue is the validator's: the whole expected text at the value's path.
     result = app.execute(Bank(), "pay", f'{{"price": {written}}}')
     assert not result.success
     (issue,) = result.validation.errors
+    assert issue.path == "$input.price"
     assert issue.expected == 'string & Format<"decimal"> & Minimum<1> & MultipleOf<0.01>'
-    assert reason in (issue.description or "")
 
 
 def test_bounds_hold_inside_containers_with_the_items_path(app):  # type: ignore[no-untyped-def]

@@ -41,7 +41,7 @@ def test_every_assertion_has_a_builder_or_a_writer_and_every_builder_a_row() -> 
 @pytest.mark.parametrize("writer", [CheckWriter, WalkWriter])
 def test_every_applicator_of_the_table_has_a_method_in_each_writer(writer: type) -> None:
     assert set(writer.APPLICATOR_WRITERS) == set(APPLICATORS)
-    assert all(callable(getattr(writer, m)) for m in writer.APPLICATOR_WRITERS.values())
+    assert all(callable(write) for write in writer.APPLICATOR_WRITERS.values())
 
 
 @pytest.mark.parametrize("name", sorted(KEYWORDS))

@@ -1,9 +1,11 @@
 """Numeric bounds on the other JSON forms of a number type: a ``Decimal`` written as text.
 
 ``Annotated[Decimal, Gt(0), Le(10000)]`` is a union of a ``string`` of format ``decimal``
-and a ``number``; JSON Schema's bounds judge numbers only, so the schema (and the
-validator) hold them on the ``number`` branch, and ``"-5"`` would pass as a decimal
-string. Converting is where that string becomes a number, so it is checked here, exactly:
+and a ``number``; JSON Schema's bounds judge numbers only, so a validator that does not
+know llmapp's ``decimal`` format lets ``"-5"`` through (llmapp's own judges the string's
+number by the bounds written beside the format), and a validation hook may replace the
+validator altogether. Converting is where that string becomes a number, so it is checked
+here too, exactly:
 each bound is read as the type itself (``0.01`` as ``Decimal("0.01")``, the decimal of
 its shortest text, as a JSON number is), and a value outside is a ``ConversionError`` (with
 the whole expected text) that the executor reports to the model at the value's path, like

@@ -17,6 +17,7 @@ from functools import partial
 from typing import Any, NamedTuple
 
 from llmapp._errors import BuildProblem
+from llmapp._scalar_types import NUMERIC_TEXT_FORMATS
 from llmapp.introspect.model import (
     NO_DEFAULT,
     NO_META,
@@ -252,16 +253,20 @@ def _string(run: _Run, node: StringNode) -> Schema:
 
 def _numeric(name: str) -> Callable[[_Run, Any], Schema]:
     def emit(run: _Run, node: IntegerNode | NumberNode) -> Schema:
-        return _put(
-            {"type": name},
-            minimum=node.ge,
-            exclusiveMinimum=node.gt,
-            maximum=node.le,
-            exclusiveMaximum=node.lt,
-            multipleOf=node.multiple_of,
-        )
+        return _bounds({"type": name}, node)
 
     return emit
+
+
+def _bounds(schema: Schema, node: IntegerNode | NumberNode) -> Schema:
+    return _put(
+        schema,
+        minimum=node.ge,
+        exclusiveMinimum=node.gt,
+        maximum=node.le,
+        exclusiveMaximum=node.lt,
+        multipleOf=node.multiple_of,
+    )
 
 
 def _array(run: _Run, node: ArrayNode) -> Schema:
@@ -293,12 +298,25 @@ def _union(run: _Run, node: UnionNode) -> Schema:
     options: list[Schema] = []
     for option in node.options:
         schema = run.node(option)
+        if isinstance(option, StringNode) and option.format in NUMERIC_TEXT_FORMATS:
+            _bound_text(schema, option, node)
         nested = schema["anyOf"] if schema.keys() == {"anyOf"} else [schema]  # Literal groups
         options.extend(item for item in nested if item not in options)
     if len(options) == 1:
         return options[0]
     run.unions = run.unions or _may_be_tagged(options)
     return {"anyOf": options}
+
+
+def _bound_text(schema: Schema, option: StringNode, node: UnionNode) -> None:
+    """Put the bounds of ``option``'s type on its text form too (a ``Decimal`` written as
+    a ``decimal`` string), where llmapp's validator judges the number the text writes."""
+    for numeric in node.options:
+        if isinstance(numeric, (IntegerNode, NumberNode)) and (
+            numeric.python_type is not None and numeric.python_type is option.python_type
+        ):
+            _bounds(schema, numeric)
+            return
 
 
 def _may_be_tagged(options: list[Schema]) -> bool:

@@ -13,7 +13,8 @@ What ``strict=True`` changes, everywhere in the schema including ``$defs``:
   ``maxProperties``, ``contentEncoding``, ``contentMediaType``, ``examples`` and
   any ``format`` other than date-time, time, date, duration, email, hostname,
   ipv4, ipv6, uuid (kept: ``pattern``, ``minimum``/``maximum`` and their
-  exclusive forms, ``multipleOf``, ``minItems``/``maxItems``, ``enum``, ``anyOf``);
+  exclusive forms, ``multipleOf``, ``minItems``/``maxItems``, ``enum``, ``anyOf``; the
+  bounds of a ``decimal`` string go into the description with its format);
   a union's ``discriminator`` is dropped (each branch's tag already lists its value);
 - a ``$ref`` with sibling keywords (a description beside it) is unrolled one
   level: the definition is copied in place with the siblings on top, the
@@ -41,7 +42,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from llmapp import jsonschema  # its _refs module loads in strict mode only
-from llmapp._scalar_types import strict_formats
+from llmapp._scalar_types import NUMERIC_TEXT_FORMATS, strict_formats
 
 __all__ = ["make_strict", "strict_form"]
 
@@ -58,6 +59,7 @@ _SHIFTED = (
     "contentMediaType",
     "examples",
 )
+_BOUNDS = ("minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum", "multipleOf")
 _NULL = {"type": "null"}
 
 Report = Callable[[str, str, bool], None]
@@ -196,6 +198,8 @@ def _shift(schema: dict[str, Any]) -> dict[str, Any]:
     fmt = schema.get("format")
     if isinstance(fmt, str) and fmt not in SUPPORTED_FORMATS:
         notes.append(f"@format {schema.pop('format')}")
+        if fmt in NUMERIC_TEXT_FORMATS:  # bounds on a decimal string go with its format
+            notes += [f"@{key} {_text(schema.pop(key))}" for key in _BOUNDS if key in schema]
     if notes:
         description = schema.get("description")
         tags = "\n".join(notes)

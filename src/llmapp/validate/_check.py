@@ -26,17 +26,46 @@ from ._vocabulary import (
     iterates_keys,
     object_parts,
 )
-from ._writer import SPLIT_LEVEL, Writer
+from ._writer import SPLIT_LEVEL, PathCode, Writer
 
 __all__ = ["CheckWriter"]
 
 _OBJECT = frozenset({"object"})
 _OBJECT_SET = frozenset(OBJECT_KEYWORDS)
 _ARRAY_SET = frozenset(ARRAY_KEYWORDS)
+_NO_PATH = PathCode.variable("p")
+"""A checker writes no paths: the shared keywords get this one and never write it."""
 
 
 class CheckWriter(Writer):
     """Writes checker functions into the emitter."""
+
+    # -- the failure switch: ``return False`` (or the recursive checkers' ``fail``) ------
+
+    def require(
+        self,
+        test: str,
+        failed: str | None,
+        path: PathCode,
+        expected: str,
+        value: str,
+        description: str | None = None,
+    ) -> None:
+        self.out.require(test, failed)
+
+    def fail(
+        self, path: PathCode, expected: str, value: str, description: str | None = None
+    ) -> None:
+        self.out.line(self.out.fail)
+
+    def visit(self, node: Node, v: str, path: PathCode) -> None:
+        self.block(node, v)
+
+    def test(self, node: Node, v: str) -> str:
+        return self.expressions.check(node, v)
+
+    def expected(self, node: Node) -> str:
+        return ""
 
     def function(self, node: Node, name: str) -> None:
         recursive = node.pointer in self.analysis.recursive
@@ -112,7 +141,7 @@ class CheckWriter(Writer):
         if not _ARRAY_SET.isdisjoint(schema):
             guard = f"isinstance({v}, (list, tuple))"
             self.guarded(types, "array", guard, lambda: self._array(node, v))
-        self.applicators(node, v)
+        self.applicators(node, v, _NO_PATH, "")
 
     def _object_type(self, node: Node, v: str, conditions: list[str], objects: bool) -> None:
         """``type: object``: a dict subclass is copied to a plain dict once, so that the
@@ -152,7 +181,7 @@ class CheckWriter(Writer):
                 self.out.require(f"{literal(name)} in {v}", f"{literal(name)} not in {v}")
         if counter is not None:
             self.out.require(f"len({v}) == {counter}", f"len({v}) != {counter}")
-        self._dependencies(node, v)
+        self.dependencies(node, v, _NO_PATH, props)
         if iterates_keys(schema) and (not closed or "propertyNames" in schema):
             self._key_loop(node, v, props)
 
@@ -187,23 +216,6 @@ class CheckWriter(Writer):
                 self.out.line(f"{counter} += 1")
             self.block(child, item)
 
-    def _dependencies(self, node: Node, v: str) -> None:
-        for keyword in ("dependentRequired", "dependentSchemas", "dependencies"):
-            value = node.schema.get(keyword)
-            if not is_mapping(value):
-                continue
-            for key, dependency in value.items():
-                if isinstance(dependency, list):
-                    names = [literal(n) for n in dependency if isinstance(n, str)]
-                    if names:
-                        needed = " and ".join(f"{n} in {v}" for n in names)
-                        self.out.line(
-                            f"if {literal(key)} in {v} and not ({needed}): {self.out.fail}"
-                        )
-                elif is_schema(dependency) and not is_trivial(dependency):
-                    with self.out.block(f"if {literal(key)} in {v}:"):
-                        self.block(self.analysis.child(node, keyword, key), v)
-
     def _key_loop(self, node: Node, v: str, props: dict[str, Any]) -> None:
         schema = node.schema
         key, item = self.functions.local("key"), self.functions.local("item")
@@ -213,27 +225,13 @@ class CheckWriter(Writer):
             if "propertyNames" in schema:
                 names = self.analysis.child(node, "propertyNames")
                 self.out.require(self.expressions.check(names, key))
-            self.key_schemas(
-                node,
-                key,
-                known,
-                lambda child: self.block(child, item),
-                lambda: self._additional(node, item),
-            )
-
-    def _additional(self, node: Node, item: str) -> None:
-        if node.schema.get("additionalProperties") is False:
-            self.out.line(self.out.fail)
-        else:
-            self.block(self.analysis.child(node, "additionalProperties"), item)
+            self.key_schemas(node, key, known, item, _NO_PATH)
 
     # -- arrays ------------------------------------------------------------------
 
     def _array(self, node: Node, v: str) -> None:
         schema = node.schema
-        rest_key, count = self.prefix_items(
-            node, v, lambda child, item, position: self.block(child, item)
-        )
+        rest_key, count = self.prefix_items(node, v, _NO_PATH)
         rest = schema.get(rest_key)
         if rest is False:
             self.out.require(f"len({v}) <= {count}", f"len({v}) > {count}")
@@ -261,40 +259,12 @@ class CheckWriter(Writer):
         )
         self.out.require(f"({condition})")
 
-    # -- applicators (see ``Writer.applicators``) ----------------------------------
+    # -- applicators (the rest are ``Writer``'s) ----------------------------------
 
-    def _reference(self, node: Node, v: str) -> None:
-        target = self.analysis.target(node)
-        if target is not None:
-            self.out.require_all(self.expressions.reference(target, v))
+    def reference(self, target: Node, v: str, path: PathCode) -> None:
+        self.out.require_all(self.expressions.reference(target, v))
 
-    def _all_of(self, node: Node, v: str) -> None:
-        for branch in self.analysis.branches(node, "allOf"):
-            self.block(branch, v)
-
-    def _any_of(self, node: Node, v: str) -> None:
-        self._union(node, v, "anyOf")
-
-    def _one_of(self, node: Node, v: str) -> None:
-        self._union(node, v, "oneOf")
-
-    def _union(self, node: Node, v: str, keyword: str) -> None:
-        branches = self.analysis.branches(node, keyword)
-        if branches:
-            self.out.require(self.expressions.union(keyword, branches, v))
-
-    def _not(self, node: Node, v: str) -> None:
-        negated = self.expressions.check(self.analysis.child(node, "not"), v)
-        self.out.require(f"not {negated}", negated)
-
-    def _conditional(self, node: Node, v: str) -> None:
-        schema = node.schema
-        if "then" not in schema and "else" not in schema:
-            return
-        condition = self.expressions.check(self.analysis.child(node, "if"), v)
-        with self.out.block(f"if {condition}:"):
-            if "then" in schema:
-                self.block(self.analysis.child(node, "then"), v)
-        if "else" in schema:
-            with self.out.block("else:"):
-                self.block(self.analysis.child(node, "else"), v)
+    def union(
+        self, node: Node, keyword: str, branches: list[Node], v: str, path: PathCode, expected: str
+    ) -> None:
+        self.out.require(self.expressions.union(keyword, branches, v))

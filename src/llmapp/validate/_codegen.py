@@ -61,6 +61,7 @@ _HELPERS: dict[str, Any] = {
     "_json_equal": _runtime.json_equal,
     "_unique": _runtime.unique,
     "_multiple_of": _runtime.multiple_of,
+    "_numeric_text": _runtime.numeric_text,
     "_exactly_one": _runtime.exactly_one,
     "_count_true": _runtime.count_true,
     "_passes": _runtime.passes,

@@ -7,7 +7,9 @@ walker reports one issue (the whole expected text) for the value.
 
 A constraint applies only to its own type family; when the declared types do not
 already guarantee that family, the expression is guarded (``not isinstance(v, str)
-or len(v) >= 3``), and when they exclude it, the keyword is dropped.
+or len(v) >= 3``), and when they exclude it, the keyword is dropped. A string of a
+format that writes a number (``decimal``, ``NUMERIC_TEXT_FORMATS``) is judged by the
+numeric keywords beside the format too: the number it writes must pass them.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from llmapp._scalar_types import NUMERIC_TEXT_FORMATS
 from llmapp.jsonschema import JSON_TYPES, KEYWORDS, Node, declared_types
 
 from .._source import Emitter, literal
@@ -138,7 +141,26 @@ class Conditions:
                 condition = guard(family, known, v, condition)
             if condition is not None:
                 conditions.append(condition)
+            if keyword in _NUMERIC_TEXT and schema.get("format") in NUMERIC_TEXT_FORMATS:
+                text = self._numeric_text(schema, keyword, v)
+                text = None if text is None else guard("string", known, v, text)
+                if text is not None:
+                    conditions.append(text)
         return conditions
+
+    def _numeric_text(self, schema: Mapping[str, Any], keyword: str, v: str) -> str | None:
+        """A numeric keyword on a string of a format that writes a number (``decimal``):
+        the number the string writes must pass it (see ``_runtime.numeric_text``)."""
+        value = schema[keyword]
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            return None  # a boolean is draft 4's modifier; a bad bound is reported above
+        if keyword == "minimum" and schema.get("exclusiveMinimum") is True:
+            keyword = "exclusiveMinimum"
+        elif keyword == "maximum" and schema.get("exclusiveMaximum") is True:
+            keyword = "exclusiveMaximum"
+        if keyword == "multipleOf" and value <= 0:
+            return None
+        return f"_numeric_text({v}, {literal(keyword)}, {self._number(keyword, value)})"
 
     def report(self, keyword: str, reason: str) -> None:
         """Record a build problem of the keyword being built."""
@@ -310,5 +332,8 @@ BUILDERS: dict[str, Builder] = {
 """The condition builder of each keyword of ``CONDITION_KEYWORDS`` (and only those)."""
 
 _CONDITIONS = frozenset(CONDITION_KEYWORDS)
+_NUMERIC_TEXT = frozenset(
+    {"minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum", "multipleOf"}
+)
 _RANKS = {keyword: rank for rank, keyword in enumerate(CONDITION_KEYWORDS)}
 """Conditions are written in table order: enum/const first (the most specific)."""

@@ -11,6 +11,7 @@ import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from llmapp._scalar_types import NUMERIC_TEXT_FORMATS
 from llmapp.jsonschema import MISSING, declared_types, ref_name, resolve_pointer
 
 from ._vocabulary import labels
@@ -240,7 +241,10 @@ def _typed(name: str, schema: Mapping[str, Any], ref_text: RefText) -> str:
             extra.append(f"Format<{_json(schema['format'])}>")
         if schema.get("contentEncoding") == "base64":
             extra.append('ContentEncoding<"base64">')
-        return _constrained(name, schema, _STRING, extra)
+        text = _constrained(name, schema, _STRING, extra)
+        if schema.get("format") in NUMERIC_TEXT_FORMATS:  # its bounds judge the number it writes
+            text = _constrained(text, schema, _NUMERIC, [])
+        return text
     if name == "array":
         extra = ["UniqueItems<true>"] if schema.get("uniqueItems") is True else []
         if "contains" in schema:

@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from llmapp._scalar_types import is_decimal
+
 if TYPE_CHECKING:
     from fractions import Fraction
 
@@ -26,6 +28,7 @@ __all__ = [
     "json_equal",
     "multiple_of",
     "nonstr_keys",
+    "numeric_text",
     "passes",
     "str_keys",
     "unique",
@@ -215,6 +218,31 @@ def _exact(number: int | float) -> Fraction:
     from fractions import Fraction  # imports decimal: only when a float multipleOf is checked
 
     return Fraction(int(number)) if isinstance(number, int) else Fraction(repr(float(number)))
+
+
+_NUMERIC_TESTS: dict[str, Any] = {
+    "minimum": lambda value, bound: value >= bound,
+    "exclusiveMinimum": lambda value, bound: value > bound,
+    "maximum": lambda value, bound: value <= bound,
+    "exclusiveMaximum": lambda value, bound: value < bound,
+    "multipleOf": lambda value, bound: value % bound == 0,
+}
+
+
+def numeric_text(text: str, keyword: str, bound: int | float) -> bool:
+    """Whether the number a ``decimal`` string writes passes a numeric keyword, read
+    exactly as ``Decimal`` (the bound as the decimal it prints as). Text that is not a
+    decimal passes: the ``format`` keyword refuses it."""
+    if not is_decimal(text):
+        return True
+    from decimal import Decimal  # only when a bounded decimal string is checked
+
+    try:
+        value = Decimal(text)
+        exact = Decimal(bound if type(bound) is int else repr(float(bound)))
+        return bool(_NUMERIC_TESTS[keyword](value, exact))
+    except ArithmeticError:  # "1e999999" % 0.01: too far apart to tell, so not a multiple
+        return False
 
 
 def exactly_one(*outcomes: object) -> bool:

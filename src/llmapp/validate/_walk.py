@@ -9,10 +9,9 @@ only when invalid. Unions ask ``_pick`` which branch to explain.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
-from llmapp.jsonschema import Node, is_mapping, is_schema, step
+from llmapp.jsonschema import Node, is_mapping, is_schema
 
 from .._source import literal
 from ._analysis import Analysis
@@ -29,41 +28,12 @@ from ._vocabulary import (
     iterates_keys,
     object_parts,
 )
-from ._writer import SPLIT_LEVEL, Writer
+from ._writer import SPLIT_LEVEL, PathCode, Writer
 
 __all__ = ["PathCode", "WalkWriter"]
 
 _OBJECT_SET = frozenset(OBJECT_KEYWORDS)
 _ARRAY_SET = frozenset(ARRAY_KEYWORDS)
-
-
-@dataclass(frozen=True)
-class PathCode:
-    """A path as generated code: constant steps folded at build time, dynamic ones as code."""
-
-    parts: tuple[tuple[bool, str], ...]
-
-    @staticmethod
-    def variable(name: str) -> PathCode:
-        return PathCode(((True, name),))
-
-    def key(self, name: str) -> PathCode:
-        return self._add(False, step(name))
-
-    def index(self, position: int) -> PathCode:
-        return self._add(False, step(position))
-
-    def dynamic(self, code: str) -> PathCode:
-        return self._add(True, code)
-
-    def _add(self, is_code: bool, text: str) -> PathCode:
-        last = self.parts[-1]
-        if not is_code and not last[0]:
-            return PathCode((*self.parts[:-1], (False, last[1] + text)))
-        return PathCode((*self.parts, (is_code, text)))
-
-    def code(self) -> str:
-        return " + ".join(text if is_code else literal(text) for is_code, text in self.parts)
 
 
 class WalkWriter(Writer):
@@ -85,11 +55,39 @@ class WalkWriter(Writer):
             path = PathCode(((False, "$input"),)) if fixed else PathCode.variable("p")
             self.body(node, "v", path)
 
+    # -- the failure switch: an issue at the path, with the expected text -----------
+
     def issue(
         self, path: PathCode, expected: str, value: str, description: str | None = None
     ) -> None:
         extra = "" if description is None else f", {literal(description)}"
         self.out.line(f"e.append(_Issue({path.code()}, {literal(expected)}, {value}{extra}))")
+
+    def require(
+        self,
+        test: str,
+        failed: str | None,
+        path: PathCode,
+        expected: str,
+        value: str,
+        description: str | None = None,
+    ) -> None:
+        with self.out.block(f"if {failed or 'not ' + conjunction([test])}:"):
+            self.issue(path, expected, value, description)
+
+    def fail(
+        self, path: PathCode, expected: str, value: str, description: str | None = None
+    ) -> None:
+        self.issue(path, expected, value, description)
+
+    def visit(self, node: Node, v: str, path: PathCode) -> None:
+        self.block(node, v, path)
+
+    def test(self, node: Node, v: str) -> str:
+        return self.expressions.safe(node, v)
+
+    def expected(self, node: Node) -> str:
+        return self.analysis.expected(node)
 
     def block(self, node: Node, v: str, path: PathCode) -> None:
         """Statements appending an issue for each way ``v`` fails ``node``."""
@@ -202,7 +200,7 @@ class WalkWriter(Writer):
             if name not in props:
                 with self.out.block(f"if {literal(name)} not in {v}:"):
                     self.issue(path.key(name), "any", "_UNDEFINED")
-        self._dependencies(node, v, path, props)
+        self.dependencies(node, v, path, props)
         if counter is not None:
             with self.out.block(f"if len({v}) != {counter}:"):
                 self._key_loop(node, v, path, props)
@@ -240,32 +238,6 @@ class WalkWriter(Writer):
                 self.out.line(f"{counter} += 1")
             self.block(child, item, where)
 
-    def _dependencies(self, node: Node, v: str, path: PathCode, props: dict[str, Any]) -> None:
-        for keyword in ("dependentRequired", "dependentSchemas", "dependencies"):
-            value = node.schema.get(keyword)
-            if not is_mapping(value):
-                continue
-            for key, dependency in value.items():
-                if isinstance(dependency, list):
-                    names = [n for n in dependency if isinstance(n, str)]
-                    if not names:
-                        continue
-                    with self.out.block(f"if {literal(key)} in {v}:"):
-                        for name in names:
-                            self._dependent_key(node, v, path, props, key, name)
-                elif is_schema(dependency) and not is_trivial(dependency):
-                    with self.out.block(f"if {literal(key)} in {v}:"):
-                        self.block(self.analysis.child(node, keyword, key), v, path)
-
-    def _dependent_key(
-        self, node: Node, v: str, path: PathCode, props: dict[str, Any], key: str, name: str
-    ) -> None:
-        expected = "any"
-        if name in props:
-            expected = self.analysis.expected(self.analysis.child(node, "properties", name))
-        with self.out.block(f"if {literal(name)} not in {v}:"):
-            self.issue(path.key(name), expected, "_UNDEFINED", f"required when {key!r} is present")
-
     def _key_loop(self, node: Node, v: str, path: PathCode, props: dict[str, Any]) -> None:
         schema = node.schema
         key, item = self.functions.local("key"), self.functions.local("item")
@@ -280,27 +252,13 @@ class WalkWriter(Writer):
                 with self.out.block(f"if not {self.expressions.safe(names, key)}:"):
                     reason = "this key is not an allowed property name"
                     self.issue(where, self.analysis.expected(names), key, reason)
-            self.key_schemas(
-                node,
-                key,
-                known,
-                lambda child: self.block(child, item, where),
-                lambda: self._additional(node, item, where),
-            )
-
-    def _additional(self, node: Node, item: str, where: PathCode) -> None:
-        if node.schema.get("additionalProperties") is False:
-            self.issue(where, "undefined", item)
-        else:
-            self.block(self.analysis.child(node, "additionalProperties"), item, where)
+            self.key_schemas(node, key, known, item, where)
 
     # -- arrays ------------------------------------------------------------------
 
     def _array(self, node: Node, v: str, path: PathCode) -> None:
         schema = node.schema
-        rest_key, count = self.prefix_items(
-            node, v, lambda child, item, position: self.block(child, item, path.index(position))
-        )
+        rest_key, count = self.prefix_items(node, v, path)
         rest = schema.get(rest_key)
         index = self.functions.local("index")
         where = path.dynamic(f"_step({index})")
@@ -334,45 +292,12 @@ class WalkWriter(Writer):
                 f"{v}, {literal(reason)}.format({counter})))"
             )
 
-    # -- applicators ---------------------------------------------------------------
+    # -- applicators (the rest are ``Writer``'s) ----------------------------------
 
-    def _reference(self, node: Node, v: str, path: PathCode, expected: str) -> None:
-        target = self.analysis.target(node)
-        if target is not None:
-            self._call(v, path, target)
+    def reference(self, target: Node, v: str, path: PathCode) -> None:
+        self._call(v, path, target)
 
-    def _all_of(self, node: Node, v: str, path: PathCode, expected: str) -> None:
-        for branch in self.analysis.branches(node, "allOf"):
-            self.block(branch, v, path)
-
-    def _any_of(self, node: Node, v: str, path: PathCode, expected: str) -> None:
-        branches = self.analysis.branches(node, "anyOf")
-        if branches:
-            self._union(node, "anyOf", branches, v, path, expected)
-
-    def _one_of(self, node: Node, v: str, path: PathCode, expected: str) -> None:
-        branches = self.analysis.branches(node, "oneOf")
-        if branches:
-            self._union(node, "oneOf", branches, v, path, expected)
-
-    def _not(self, node: Node, v: str, path: PathCode, expected: str) -> None:
-        test = self.expressions.safe(self.analysis.child(node, "not"), v)
-        with self.out.block(f"if {test}:"):
-            self.issue(path, expected, v)
-
-    def _conditional(self, node: Node, v: str, path: PathCode, expected: str) -> None:
-        schema = node.schema
-        if "then" not in schema and "else" not in schema:
-            return
-        condition = self.expressions.safe(self.analysis.child(node, "if"), v)
-        with self.out.block(f"if {condition}:"):
-            if "then" in schema:
-                self.block(self.analysis.child(node, "then"), v, path)
-        if "else" in schema:
-            with self.out.block("else:"):
-                self.block(self.analysis.child(node, "else"), v, path)
-
-    def _union(
+    def union(
         self, node: Node, keyword: str, branches: list[Node], v: str, path: PathCode, expected: str
     ) -> None:
         tests = [self.expressions.safe(branch, v) for branch in branches]

@@ -1,6 +1,14 @@
-"""What checker and walker writers share: what they read, the parts of a key loop and
-of an array that both write (with callbacks for what each writes per subschema), and
-the dispatch of applicator keywords to each writer's methods."""
+"""What checker and walker writers share: one way of writing a failure, and every
+keyword whose checking is the same in both.
+
+A keyword's method is written once, here, in terms of four primitives each writer
+defines: ``require`` (the value must pass a test), ``fail`` (it fails here), ``visit``
+(check it against a subschema) and ``test`` (a subschema as a boolean expression). A
+checker's failure is ``return False`` and it has no paths or expected texts; a
+walker's failure appends an issue at the path with the expected text. Keywords whose
+checking differs (a walker reports each extra item, a checker stops at the first) stay
+in the writers (``_check.py``, ``_walk.py``).
+"""
 
 from __future__ import annotations
 
@@ -8,9 +16,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from llmapp.jsonschema import Node, is_mapping
+from llmapp.jsonschema import Node, is_mapping, is_schema, step
 
-from .._source import Emitter
+from .._source import Emitter, literal
 from ._analysis import Analysis
 from ._conditions import Conditions
 from ._expressions import Expressions
@@ -18,13 +26,42 @@ from ._functions import Functions
 from ._patterns import PatternError, compile_pattern
 from ._vocabulary import APPLIED_ORDER, is_trivial
 
-__all__ = ["SPLIT_LEVEL", "Parts", "Writer"]
+__all__ = ["SPLIT_LEVEL", "Parts", "PathCode", "Writer"]
 
 SPLIT_LEVEL = 9
 """Indentation level past which a nested subschema moves into its own function
 (Python allows 20 statically nested blocks and ~100 indentation levels)."""
 
 _APPLIED = frozenset(APPLIED_ORDER)
+
+
+@dataclass(frozen=True)
+class PathCode:
+    """A path as generated code: constant steps folded at build time, dynamic ones as code."""
+
+    parts: tuple[tuple[bool, str], ...]
+
+    @staticmethod
+    def variable(name: str) -> PathCode:
+        return PathCode(((True, name),))
+
+    def key(self, name: str) -> PathCode:
+        return self._add(False, step(name))
+
+    def index(self, position: int) -> PathCode:
+        return self._add(False, step(position))
+
+    def dynamic(self, code: str) -> PathCode:
+        return self._add(True, code)
+
+    def _add(self, is_code: bool, text: str) -> PathCode:
+        last = self.parts[-1]
+        if not is_code and not last[0]:
+            return PathCode((*self.parts[:-1], (False, last[1] + text)))
+        return PathCode((*self.parts, (is_code, text)))
+
+    def code(self) -> str:
+        return " + ".join(text if is_code else literal(text) for is_code, text in self.parts)
 
 
 @dataclass(frozen=True)
@@ -40,22 +77,10 @@ class Parts:
 
 
 class Writer:
-    """Base of ``CheckWriter`` and ``WalkWriter``.
-
-    Each applicator keyword has a method of the same name in both subclasses
-    (``APPLICATOR_WRITERS``); ``applicators`` calls them in ``APPLIED_ORDER``
-    (``$ref`` and ``$dynamicRef`` share one method, called once).
-    """
-
-    APPLICATOR_WRITERS: ClassVar[dict[str, str]] = {
-        "$ref": "_reference",
-        "$dynamicRef": "_reference",
-        "allOf": "_all_of",
-        "anyOf": "_any_of",
-        "oneOf": "_one_of",
-        "not": "_not",
-        "if": "_conditional",
-    }
+    """Base of ``CheckWriter`` and ``WalkWriter``: the shared keywords, over the failure
+    switch (``require``/``fail``) and the subschema steps (``visit``/``test``) each
+    subclass defines. ``applicators`` calls ``APPLICATOR_WRITERS`` in ``APPLIED_ORDER``
+    (``$ref`` and ``$dynamicRef`` share one method, called once)."""
 
     def __init__(self, parts: Parts) -> None:
         self.parts = parts
@@ -70,15 +95,149 @@ class Writer:
         """Write the function ``name`` for ``node``."""
         raise NotImplementedError
 
-    def applicators(self, node: Node, v: str, *context: Any) -> None:
-        """Write every applicator of ``node`` through the subclass's method for it."""
+    # -- the failure switch and the subschema steps (one of each per writer) --------
+
+    def require(
+        self,
+        test: str,
+        failed: str | None,
+        path: PathCode,
+        expected: str,
+        value: str,
+        description: str | None = None,
+    ) -> None:
+        """The value must pass ``test`` (an operand of ``and``; ``failed``, its negation
+        if given); when it does not, it fails at ``path``."""
+        raise NotImplementedError
+
+    def fail(
+        self, path: PathCode, expected: str, value: str, description: str | None = None
+    ) -> None:
+        """The value fails here, whatever it is."""
+        raise NotImplementedError
+
+    def visit(self, node: Node, v: str, path: PathCode) -> None:
+        """Check ``v`` (at ``path``) against the subschema ``node``."""
+        raise NotImplementedError
+
+    def test(self, node: Node, v: str) -> str:
+        """``node`` as a boolean expression over ``v`` (for ``not``, ``if``...)."""
+        raise NotImplementedError
+
+    def expected(self, node: Node) -> str:
+        """The expected text a failure against ``node`` writes ("" when none is written)."""
+        raise NotImplementedError
+
+    def reference(self, target: Node, v: str, path: PathCode) -> None:
+        """Check ``v`` against a ``$ref``'s ``target``."""
+        raise NotImplementedError
+
+    def union(
+        self, node: Node, keyword: str, branches: list[Node], v: str, path: PathCode, expected: str
+    ) -> None:
+        """``anyOf`` or ``oneOf`` over its (non-empty) ``branches``."""
+        raise NotImplementedError
+
+    # -- applicators ----------------------------------------------------------------
+
+    def applicators(self, node: Node, v: str, path: PathCode, expected: str) -> None:
+        """Write every applicator of ``node`` (``expected``: its expected text)."""
         present = _APPLIED.intersection(node.schema)
-        written: set[str] = set()
+        if not present:
+            return
+        written: set[Callable[..., None]] = set()
         for keyword in APPLIED_ORDER:
-            method = self.APPLICATOR_WRITERS[keyword]
-            if keyword in present and method not in written:
-                written.add(method)
-                getattr(self, method)(node, v, *context)
+            write = self.APPLICATOR_WRITERS[keyword]
+            if keyword in present and write not in written:
+                written.add(write)
+                write(self, node, v, path, expected)
+
+    def _reference(self, node: Node, v: str, path: PathCode, expected: str) -> None:
+        target = self.analysis.target(node)
+        if target is not None:
+            self.reference(target, v, path)
+
+    def _all_of(self, node: Node, v: str, path: PathCode, expected: str) -> None:
+        for branch in self.analysis.branches(node, "allOf"):
+            self.visit(branch, v, path)
+
+    def _any_of(self, node: Node, v: str, path: PathCode, expected: str) -> None:
+        branches = self.analysis.branches(node, "anyOf")
+        if branches:
+            self.union(node, "anyOf", branches, v, path, expected)
+
+    def _one_of(self, node: Node, v: str, path: PathCode, expected: str) -> None:
+        branches = self.analysis.branches(node, "oneOf")
+        if branches:
+            self.union(node, "oneOf", branches, v, path, expected)
+
+    def _not(self, node: Node, v: str, path: PathCode, expected: str) -> None:
+        negated = self.test(self.analysis.child(node, "not"), v)
+        self.require(f"not {negated}", negated, path, expected, v)
+
+    def _conditional(self, node: Node, v: str, path: PathCode, expected: str) -> None:
+        schema = node.schema
+        if "then" not in schema and "else" not in schema:
+            return
+        condition = self.test(self.analysis.child(node, "if"), v)
+        with self.out.block(f"if {condition}:"):
+            if "then" in schema:
+                self.visit(self.analysis.child(node, "then"), v, path)
+        if "else" in schema:
+            with self.out.block("else:"):
+                self.visit(self.analysis.child(node, "else"), v, path)
+
+    APPLICATOR_WRITERS: ClassVar[dict[str, Callable[..., None]]] = {
+        "$ref": _reference,
+        "$dynamicRef": _reference,
+        "allOf": _all_of,
+        "anyOf": _any_of,
+        "oneOf": _one_of,
+        "not": _not,
+        "if": _conditional,
+    }
+    """The writer of each applicator keyword: ``(writer, node, v, path, expected)``."""
+
+    # -- object keywords both writers check alike -----------------------------------
+
+    def dependencies(self, node: Node, v: str, path: PathCode, props: dict[str, Any]) -> None:
+        """``dependentRequired``, ``dependentSchemas`` and draft 4's ``dependencies``."""
+        for keyword in ("dependentRequired", "dependentSchemas", "dependencies"):
+            value = node.schema.get(keyword)
+            if not is_mapping(value):
+                continue
+            for key, dependency in value.items():
+                if isinstance(dependency, list):
+                    names = [name for name in dependency if isinstance(name, str)]
+                    if names:
+                        with self.out.block(f"if {literal(key)} in {v}:"):
+                            for name in names:
+                                self._dependent_key(node, v, path, props, key, name)
+                elif is_schema(dependency) and not is_trivial(dependency):
+                    with self.out.block(f"if {literal(key)} in {v}:"):
+                        self.visit(self.analysis.child(node, keyword, key), v, path)
+
+    def _dependent_key(
+        self, node: Node, v: str, path: PathCode, props: dict[str, Any], key: str, name: str
+    ) -> None:
+        expected = "any"
+        if name in props:
+            expected = self.expected(self.analysis.child(node, "properties", name))
+        self.require(
+            f"{literal(name)} in {v}",
+            f"{literal(name)} not in {v}",
+            path.key(name),
+            expected,
+            "_UNDEFINED",
+            f"required when {key!r} is present",
+        )
+
+    def additional(self, node: Node, item: str, where: PathCode) -> None:
+        """A key that no property nor pattern claims (its value ``item`` at ``where``)."""
+        if node.schema.get("additionalProperties") is False:
+            self.fail(where, "undefined", item)
+        else:
+            self.visit(self.analysis.child(node, "additionalProperties"), item, where)
 
     def guarded(
         self, types: frozenset[str] | None, name: str, test: str, emit: Callable[[], None]
@@ -97,13 +256,13 @@ class Writer:
         node: Node,
         key: str,
         known: str,
-        visit: Callable[[Node], None],
-        additional: Callable[[], None],
+        item: str,
+        where: PathCode,
     ) -> None:
-        """Inside a loop over an object's ``key``s: ``visit`` each ``patternProperties``
-        schema whose pattern matches the key, and run ``additional`` for a key that no
-        property (the global ``known``) nor pattern claims. Checkers and walkers differ
-        only in what visiting and a disallowed key write."""
+        """Inside a loop over an object's ``key``s (``item`` its value, at ``where``):
+        ``visit`` each ``patternProperties`` schema whose pattern matches the key, and
+        check a key that no property (the global ``known``) nor pattern claims against
+        ``additionalProperties``."""
         out = self.out
         schema = node.schema
         extra = schema.get("additionalProperties")
@@ -124,22 +283,19 @@ class Writer:
             with out.block(f"if {regex}.search({key}) is not None:"):
                 if matched:
                     out.line(f"{matched} = True")
-                visit(self.analysis.child(node, "patternProperties", pattern))
+                self.visit(self.analysis.child(node, "patternProperties", pattern), item, where)
         if matched is None:
             return
         if matched:
             with out.block(f"if not {matched}:"):
-                additional()
+                self.additional(node, item, where)
         else:
-            additional()
+            self.additional(node, item, where)
 
-    def prefix_items(
-        self, node: Node, v: str, visit: Callable[[Node, str, int], None]
-    ) -> tuple[str, int]:
+    def prefix_items(self, node: Node, v: str, path: PathCode) -> tuple[str, int]:
         """Write the checks of an array's positional items (``prefixItems``, or draft 4's
-        list ``items``): ``visit(schema, item variable, position)`` for each non-trivial
-        one. Returns the keyword for the items after them and how many positions there
-        are, for the caller's own rest-of-array loop."""
+        list ``items``). Returns the keyword for the items after them and how many
+        positions there are, for the caller's own rest-of-array loop."""
         schema = node.schema
         prefix_key, rest_key = (
             ("items", "additionalItems")
@@ -155,7 +311,7 @@ class Writer:
             item = self.functions.local(f"item_{position}")
             with self.out.block(f"if len({v}) > {position}:"):
                 self.out.line(f"{item} = {v}[{position}]")
-                visit(child, item, position)
+                self.visit(child, item, path.index(position))
         return rest_key, count
 
     def _pattern_constant(self, node: Node, pattern: str) -> str | None:
