@@ -18,13 +18,11 @@ import traceback
 from collections.abc import Mapping
 from typing import Any
 
-from llmapp.app import CallResult
+from llmapp.app import CallResult, Masker
 
 __all__ = ["log_call", "log_to_stderr", "logger", "masked_traceback"]
 
 logger = logging.getLogger("llmapp.mcp")
-
-_MIN_MASKED = 4  # shorter texts would mask ordinary words of a traceback
 
 
 def log_call(
@@ -52,35 +50,9 @@ def log_call(
 
 
 def masked_traceback(error: BaseException, human: Mapping[str, Any] | None) -> str:
-    """The exception's traceback as text, every human-side text in it replaced by ``***``."""
+    """The exception's traceback as text, every human-side value in it masked (``Masker``)."""
     text = "".join(traceback.format_exception(type(error), error, error.__traceback__))
-    for secret in sorted(_texts(human), key=len, reverse=True):
-        text = text.replace(secret, "***")
-    return text.rstrip()
-
-
-def _texts(value: Any) -> set[str]:
-    """Every text, number and byte string inside the human values, as they may print."""
-    found: set[str] = set()
-    pending = [value]
-    while pending and len(found) < 1_000:
-        item = pending.pop()
-        if isinstance(item, Mapping):
-            pending.extend(item.values())
-        elif isinstance(item, (list, tuple, set, frozenset)):
-            pending.extend(item)
-        elif isinstance(item, (str, bytes, int, float)) and not isinstance(item, bool):
-            for text in {str(item), repr(item)}:
-                if len(text) >= _MIN_MASKED:
-                    found.add(text)
-        elif item is not None:
-            try:
-                text = repr(item)
-            except Exception:  # an object whose repr raises cannot print in a traceback either
-                continue
-            if len(text) >= _MIN_MASKED:
-                found.add(text)
-    return found
+    return Masker.of(human).mask(text).rstrip()
 
 
 def log_to_stderr(level: str = "info") -> None:
