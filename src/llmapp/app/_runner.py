@@ -219,7 +219,7 @@ class Runner:
     def _work(self) -> None:
         while True:
             job = self._jobs.get()
-            job.settle()
+            settled = job.run()
             with self._lock:
                 self._idle += 1  # before the release, so the next job reuses this thread
                 self._busy -= 1
@@ -229,6 +229,10 @@ class Runner:
                 else:
                     del self._busy_by[job.name]
                 following = self._next()
+            # Released before the outcome is handed over: a caller that has its answer
+            # never sees the slot still held.
+            if settled is not None:
+                job.deliver(*settled)
             if following is not None:
                 self._dispatch(following)
 
@@ -258,14 +262,17 @@ class _Job:
         self.future: asyncio.Future[Any] = future
         self.state = _QUEUED
 
-    def settle(self) -> None:
-        """Run the work here and hand its outcome to the loop (if it still waits for it)."""
+    def run(self) -> tuple[Any, BaseException | None] | None:
+        """Run the work here: its outcome, or None when nobody waits for it any more."""
         if self.future.cancelled():  # timed out between being taken and reaching a thread
-            return
+            return None
         try:
-            outcome, failure = self.work(), None
+            return self.work(), None
         except BaseException as error:  # delivered to the awaiting side, which decides
-            outcome, failure = None, error
+            return None, error
+
+    def deliver(self, outcome: Any, failure: BaseException | None) -> None:
+        """Hand the outcome to the loop (if it still waits for it)."""
         with contextlib.suppress(RuntimeError):  # a closed loop: nobody waits any more
             self.loop.call_soon_threadsafe(_deliver, self.future, outcome, failure)
 
