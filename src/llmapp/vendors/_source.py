@@ -24,7 +24,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
+
+from llmapp.app._function import Function
 
 __all__ = [
     "Tool",
@@ -39,24 +41,8 @@ __all__ = [
 Schema = dict[str, Any]
 
 
-class ToolFunction(Protocol):
-    """What an export needs from a function (``LlmFunction``, HTTP and MCP functions alike)."""
-
-    @property
-    def name(self) -> str: ...
-    @property
-    def description(self) -> str | None: ...
-    @property
-    def parameters(self) -> Schema: ...
-    @property
-    def output(self) -> Schema | None: ...
-    @property
-    def separated(self) -> Any: ...
-    @property
-    def deprecated(self) -> bool: ...
-    @property
-    def tags(self) -> list[str]: ...
-    def validate(self, arguments: Any) -> Any: ...
+ToolFunction = Function
+"""What an export needs from a function: the one function model every door shares."""
 
 
 @dataclass(frozen=True)
