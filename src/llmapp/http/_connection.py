@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 from urllib.parse import urlsplit
 
+from llmapp.app._shown import MAX_MESSAGE
 from llmapp.jsonschema import MISSING
 
 __all__ = ["DEADLINE", "MAX_BODY", "MAX_MESSAGE", "Connection"]
@@ -25,8 +26,6 @@ MAX_BODY: Final = 4 * 1024 * 1024
 """Most bytes of a decoded response body read, by default."""
 DEADLINE: Final = 60.0
 """Seconds a call may take in all (connecting, sending, every redirect, reading), by default."""
-MAX_MESSAGE: Final = 50_000
-"""Most characters of a response body shown to the model, by default."""
 DEFAULT_TIMEOUT: Final = 30.0
 
 _TOKEN = re.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")

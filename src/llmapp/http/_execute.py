@@ -23,15 +23,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from llmapp._body import shown
 from llmapp._errors import ArgumentError, ExecutionError, HttpError
 from llmapp._results import ValidationFailure
-from llmapp._unicode import encodable
 from llmapp.app import unknown_function
 from llmapp.app._kernel import check_arguments, failed, model_side
 from llmapp.app._mask import Masker
 from llmapp.app._merge import join
 from llmapp.app._result import CallResult, error_text
+from llmapp.app._shown import for_model
 from llmapp.explain import feedback
 from llmapp.http._connection import Connection
 from llmapp.http._function import HttpLlmFunction
@@ -208,7 +207,9 @@ class _Prepared:
             return self.failed(function, error, value=response.body)
         try:
             kind = response.headers.get("content-type", "")
-            data = for_model(response.body, kind, self.hidden, self.max_message)
+            data = for_model(
+                response.body, kind, self.hidden, self.max_message, "Connection.max_message"
+            )
         except RecursionError:
             return self.failed(function, ResponseError("the body is nested too deeply to show"))
         return _result(function, success=True, value=response.body, data=data, repairs=self.repairs)
@@ -216,32 +217,6 @@ class _Prepared:
     def failed(self, function: HttpLlmFunction, error: Exception, value: Any = None) -> CallResult:
         text = error_text(error, self.hidden)
         return _result(function, error=error, value=value, feedback=text, repairs=self.repairs)
-
-
-def for_model(body: Any, content_type: str, hidden: Masker, limit: int) -> Any:
-    """A body as the model may see it: masked, bytes described, cut past ``limit`` characters.
-
-    Raises:
-        RecursionError: the body is nested too deeply to write as JSON.
-    """
-    if body is None:
-        return None
-    if isinstance(body, bytes):
-        return shown(body, content_type)
-    text = body if isinstance(body, str) else json.dumps(body, ensure_ascii=False)
-    masked = encodable(hidden.mask(text))
-    if len(masked) > limit:
-        return (
-            masked[:limit] + f"… (cut: {len(masked):,} characters in all, Connection.max_message)"
-        )
-    if masked == text:
-        return body
-    if isinstance(body, str):
-        return masked
-    try:
-        return json.loads(masked)
-    except ValueError:  # a secret spanning JSON tokens: the masked text then
-        return masked
 
 
 def _called(app: HttpLlmApplication, name: Any) -> HttpLlmFunction | CallResult:

@@ -17,19 +17,24 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Final
 
 from llmapp._errors import McpToolError
 from llmapp.app import CallResult
 from llmapp.app._kernel import check_arguments, model_side
+from llmapp.app._mask import Masker
 from llmapp.app._merge import join
 from llmapp.app._result import error_text
+from llmapp.app._shown import MAX_MESSAGE, for_model
 from llmapp.jsonschema import Resolver, is_mapping
 from llmapp.mcp._functions import McpLlmFunction
 
-__all__ = ["McpToolError", "call", "without_strict_nulls"]
+__all__ = ["DEADLINE", "McpToolError", "call", "without_strict_nulls"]
 
 Schema = dict[str, Any]
+
+DEADLINE: Final = 60.0
+"""Seconds a server may take to answer a call, by default."""
 
 
 async def call(
@@ -39,6 +44,8 @@ async def call(
     *,
     human: Mapping[str, Any] | None = None,
     raise_errors: bool = False,
+    deadline: float | None = DEADLINE,
+    max_message: int = MAX_MESSAGE,
 ) -> CallResult:
     """Check a model's arguments, then call the tool on a live MCP session.
 
@@ -51,6 +58,10 @@ async def call(
         human: values for the human side of a separated function (never shown to the
             model).
         raise_errors: raise the tool's error (``McpToolError``) instead of returning it.
+        deadline: seconds the server may take to answer (``None``: no limit); past it the
+            call is answered as failed with a ``TimeoutError``.
+        max_message: most characters of the result shown to the model (``data``); a
+            longer one is cut, and ``value`` keeps it whole.
 
     Returns:
         A ``CallResult``. With wrong arguments: ``validation`` and ``feedback``, and the
@@ -77,7 +88,18 @@ async def call(
         return checked
     sent, repairs = join(function, checked.data, human), checked.repairs
     send = getattr(session, "call_tool_mcp", None) or session.call_tool
-    answer = _wire(await send(name, sent))
+    import anyio  # the MCP SDK's own dependency: every session that can be called has it
+
+    try:
+        with anyio.fail_after(deadline):
+            answer = _wire(await send(name, sent))
+    except TimeoutError:
+        late = TimeoutError(f"{name} did not answer within {deadline:g} s")
+        if raise_errors:
+            raise late from None
+        return CallResult(
+            name=name, success=False, error=late, feedback=error_text(late), repairs=repairs
+        )
     content = [_wire(block) for block in answer.get("content") or []]
     if answer.get("isError"):
         error = McpToolError(_text(content) or f"{name} failed", content)
@@ -92,7 +114,8 @@ async def call(
         return CallResult(
             name=name, success=False, error=error, feedback=error_text(error), repairs=repairs
         )
-    return CallResult(name=name, success=True, value=value, data=value, repairs=repairs)
+    data = for_model(value, "", Masker.of(human), max_message, "llmapp.mcp.call(max_message=)")
+    return CallResult(name=name, success=True, value=value, data=data, repairs=repairs)
 
 
 def without_strict_nulls(value: Any, schema: Any, root: Schema) -> Any:

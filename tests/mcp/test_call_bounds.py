@@ -1,0 +1,55 @@
+"""What an MCP server's answer can do to the model's side: bounded in size and time, masked."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import llmapp.mcp as m
+from llmapp.mcp._call import call
+from llmapp.schema import is_human
+
+TOOLS = m.application(
+    [
+        {"name": "big", "inputSchema": {"type": "object"}},
+        {"name": "slow", "inputSchema": {"type": "object"}},
+        {
+            "name": "echo",
+            "inputSchema": {
+                "type": "object",
+                "properties": {"pin": {"type": "string", "x-llmapp-human": True}},
+            },
+        },
+    ],
+    separate=is_human,
+)
+
+
+class Session:
+    """What any MCP server can answer (the SDK accepts any text block)."""
+
+    async def call_tool(self, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
+        if name == "slow":
+            await asyncio.sleep(30)
+        text = "x" * 200_000 if name == "big" else f"pin was {arguments.get('pin')}"
+        return {"content": [{"type": "text", "text": text}], "isError": False}
+
+
+def test_a_huge_text_result_reaches_the_model_cut_and_the_caller_whole() -> None:
+    result = asyncio.run(call(Session(), TOOLS.require("big"), "{}"))
+    assert result.success and result.value == "x" * 200_000
+    assert len(result.message()) < 51_000
+    assert "cut: 200,000 characters in all" in result.message()
+
+
+def test_a_server_that_does_not_answer_in_time_is_a_failed_call() -> None:
+    result = asyncio.run(call(Session(), TOOLS.require("slow"), "{}", deadline=0.1))
+    assert not result.success and isinstance(result.error, TimeoutError)
+    assert result.message() == "The function raised TimeoutError: slow did not answer within 0.1 s"
+
+
+def test_a_human_value_the_server_echoes_is_masked_for_the_model() -> None:
+    function = TOOLS.require("echo")
+    result = asyncio.run(call(Session(), function, "{}", human={"pin": "SECRET-PIN-42"}))
+    assert result.success and "SECRET-PIN-42" in result.value
+    assert "SECRET-PIN-42" not in result.message()
