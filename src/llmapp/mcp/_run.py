@@ -92,9 +92,13 @@ def serve(
 
 def quietly(run: Callable[[], Any]) -> None:
     """Run until stopped; Ctrl-C and a broken or closed pipe end it without a traceback."""
+    import asyncio  # loaded by then: the server runs on it
+
     try:
         run()
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, asyncio.CancelledError):
+        # Python 3.10's event loop ends a Ctrl-C'd server's main task as cancelled, where
+        # 3.11 and newer raise KeyboardInterrupt: both are the stop that was asked for.
         pass
     except BaseException as error:
         if not _pipe_closed(error):
