@@ -9,6 +9,7 @@ with the grammar alone.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from datetime import date, datetime, time
 
@@ -65,7 +66,8 @@ RFC_3339_ONLY = [
 
 @pytest.mark.parametrize(("name", "text"), READ_BY_FROMISOFORMAT_ONLY)
 def test_what_only_fromisoformat_reads_stays_refused(name: str, text: str) -> None:
-    PARSERS[name](text)  # fromisoformat reads it (on this Python)
+    if sys.version_info >= (3, 11):  # 3.10's fromisoformat reads only its own output
+        PARSERS[name](text)  # fromisoformat reads it (on this Python)
     assert not CHECKS[name](text)
     assert not validator({"type": "string", "format": name})(text).success
 
@@ -91,7 +93,7 @@ def test_what_only_rfc_3339_reads_stays_accepted(name: str, text: str) -> None:
 )
 def test_usual_texts_are_read_by_fromisoformat(name: str, text: str) -> None:
     assert CHECKS[name](text)
-    if name.startswith("date-time"):
+    if name.startswith("date-time") and sys.version_info >= (3, 11):
         assert iso._read(text, datetime.fromisoformat, 11, name == "date-time")
 
 
