@@ -100,3 +100,19 @@ def test_the_finder_reports_keys_and_values_in_order_and_is_bounded() -> None:
         ("$input.b", "string"),
     ]
     assert len(lone_surrogates(["\ud800"] * 500)) == 50
+
+
+def test_a_surrogate_a_repair_reads_out_of_a_stringified_object_is_refused_too() -> None:
+    from llmapp import application, llm_application
+
+    @llm_application
+    class Notes:
+        def keep(self, note: dict[str, str]) -> str:
+            """Keep a note."""
+            raise AssertionError("never runs")
+
+    text = r'{"note": "{\"k\": \"\\ud800\"}"}'  # the reader sees an escape inside a string
+    result = application(Notes).execute(Notes(), "keep", text)
+    assert result.validation is not None
+    assert [issue.path for issue in result.validation.errors] == ["$input.note.k"]
+    result.message().encode("utf-8")

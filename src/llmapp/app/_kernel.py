@@ -103,6 +103,13 @@ def check_arguments(
         validation = side.check(coercion(data))
     if isinstance(validation, ValidationFailure):
         return failed(function, validation, repairs)
+    # A repair can read text the reader saw as an escaped string (a stringified object),
+    # so a lone surrogate can first appear here: refused as the reader refuses it.
+    text = isinstance(arguments, (str, bytes, bytearray))
+    if not text or repair.may_hold_surrogates(arguments):
+        issues = repair.lone_surrogates(validation.data)
+        if issues:
+            return failed(function, ValidationFailure(validation.data, issues), repairs)
     return Checked(validation.data, repairs)
 
 

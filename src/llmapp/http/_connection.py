@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 from urllib.parse import urlsplit
 
+from llmapp._unicode import has_surrogates
 from llmapp.app._shown import MAX_MESSAGE
 from llmapp.jsonschema import MISSING
 
@@ -32,7 +33,6 @@ _TOKEN = re.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")
 _HEADER_TEXT = re.compile(r"[\t\x20-\x7e]*")
 _HEADER_BYTES = re.compile(rb"[\t\x20-\x7e\x80-\xff]*")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
-_SURROGATE = re.compile(r"[\ud800-\udfff]")
 _HTTPX_OWN = frozenset({"accept", "accept-encoding", "connection", "user-agent"})
 """The headers every httpx client sends of itself: no secret in them."""
 
@@ -152,7 +152,7 @@ def _check_host(host: Any) -> None:
         raise ValueError(f"Connection.host is not a URL: {error}") from None
     if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
         raise ValueError("Connection.host must be an http:// or https:// URL with a host")
-    if _CONTROL.search(host) or _SURROGATE.search(host) or " " in host:
+    if _CONTROL.search(host) or has_surrogates(host) or " " in host:
         raise ValueError("Connection.host has a space, a control character or a lone surrogate")
     try:
         import httpx
@@ -195,7 +195,7 @@ def _check_query(key: Any, value: Any) -> None:
     if not isinstance(key, str) or not key:
         raise ValueError(f"Connection.query: {_shown(key)} is not a query key")
     for text, what in ((key, "the key"), (value, "the value")):
-        if isinstance(text, str) and (_CONTROL.search(text) or _SURROGATE.search(text)):
+        if isinstance(text, str) and (_CONTROL.search(text) or has_surrogates(text)):
             raise ValueError(
                 f"Connection.query[{key[:64]!r}]: {what} has a control character or a "
                 "lone surrogate (a key read from a file keeps its final newline: strip it)"

@@ -17,8 +17,6 @@ transport failure, a body past the bounds or a response nested too deeply is a f
 
 from __future__ import annotations
 
-import json
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -53,8 +51,6 @@ __all__ = [
     "execute",
     "propagate",
 ]
-
-_SURROGATE = re.compile(r"[\ud800-\udfff]")
 
 
 def execute(
@@ -255,7 +251,7 @@ def _prepare(
     route = function.route()
     issues = unsendable(route, data)
     if issues:
-        failure = ValidationFailure(_clean(data), issues)
+        failure = ValidationFailure(data, issues)
         raise ArgumentError(failure, feedback(failure), repairs)
     merged = join(function, data, human)
     request = build(route, merged)
@@ -279,14 +275,6 @@ def _prepare(
 def _masked(connection: Connection, human: Mapping[str, Any] | None) -> Masker:
     """Every value to keep from the model: the human side and the connection's secrets."""
     return Masker.of(dict(human or {}), connection.secrets())
-
-
-def _clean(data: Any) -> Any:
-    """The model's data with lone surrogates replaced, so feedback built from it is sendable."""
-    try:
-        return json.loads(_SURROGATE.sub("\ufffd", json.dumps(data, ensure_ascii=False)))
-    except (ValueError, RecursionError):
-        return None
 
 
 def _validated(function: HttpLlmFunction, arguments: Any) -> tuple[Any, tuple[str, ...]]:
