@@ -11,7 +11,10 @@ helper wrapping the same method:
   ``StructuredTool.from_function`` (``handle_validation_error=True``, else the wrong call
   raises); with how many of the three mistakes each answer names;
 - build, ms (median), the 100-method class of ``benchmarks.generated`` as each toolset
+  (``application(cls)`` and the toolset; the toolset's own share in its own column)
   against the helper wrapping its 100 bound methods, each listed as the model sees it
+  (also LlamaIndex's ``FunctionTool.from_defaults`` and FastMCP's ``Tool.from_function``
+  added to a server, build only)
   (LangChain's schema is made when ``convert_to_openai_tool`` asks: it is asked here). A
   fresh copy of the class is loaded for every build, so no cache answers. llmapp compiles
   each validator on the function's first call, the helpers build pydantic validators now.
@@ -188,24 +191,35 @@ def calls(settings: Settings) -> list[list[str]]:
     return rows
 
 
-def _build_llmapp(framework: str) -> Callable[[Any], object]:
+def _build_llmapp(framework: str) -> Callable[[Any], Callable[[], object]]:
+    """The application of a class (built now), and its toolset's own build (to time)."""
     from llmapp import application
 
-    def build(cls: Any) -> object:
+    def build(cls: Any) -> Callable[[], object]:
         app, instance = application(cls), cls()
         if framework == "OpenAI Agents SDK":
             from llmapp.agents.openai_agents import tools
 
-            return tools(app, instance)
+            return lambda: tools(app, instance)
         if framework == "pydantic-ai":
             from llmapp.agents.pydantic_ai import toolset
 
-            return toolset(app, instance)
+            return lambda: toolset(app, instance)
+        if framework == "LlamaIndex":
+            from llmapp.agents.llamaindex import tools as li_tools
+
+            return lambda: [tool.metadata.to_openai_tool() for tool in li_tools(app, instance)]
+        if framework == "FastMCP":
+            from fastmcp import FastMCP
+
+            from llmapp.agents.fastmcp import add_tools
+
+            return lambda: add_tools(FastMCP("bench"), app, instance)
         from langchain_core.utils.function_calling import convert_to_openai_tool
 
         from llmapp.agents.langchain import tools as lc_tools
 
-        return [convert_to_openai_tool(tool) for tool in lc_tools(app, instance)]
+        return lambda: [convert_to_openai_tool(tool) for tool in lc_tools(app, instance)]
 
     return build
 
@@ -222,6 +236,18 @@ def _build_helper(framework: str) -> Callable[[Any], object]:
             from pydantic_ai import Tool
 
             return [Tool(method) for method in methods]
+        if framework == "LlamaIndex":
+            from llama_index.core.tools import FunctionTool
+
+            return [FunctionTool.from_defaults(m).metadata.to_openai_tool() for m in methods]
+        if framework == "FastMCP":
+            from fastmcp import FastMCP
+            from fastmcp.tools import Tool
+
+            server = FastMCP("bench")
+            for method in methods:
+                server.add_tool(Tool.from_function(method))
+            return server
         from langchain_core.tools import StructuredTool
         from langchain_core.utils.function_calling import convert_to_openai_tool
 
@@ -230,23 +256,46 @@ def _build_helper(framework: str) -> Callable[[Any], object]:
     return build
 
 
+BUILD_ONLY = ("LlamaIndex", "FastMCP")
+"""Frameworks timed for the build alone: their helpers do not check arguments (LlamaIndex's
+``FunctionTool`` calls the method with what the model wrote), so there is no per-call peer."""
+
+
 def builds(settings: Settings) -> list[list[str]]:
     repeats = 3 if settings.quick else 7
     variants = iter(range(1, 1000))
     rows = []
-    for framework in FRAMEWORKS:
-        times: dict[str, list[float]] = {"llmapp toolset": [], "helper": []}
-        builders = {"llmapp toolset": _build_llmapp(framework), "helper": _build_helper(framework)}
-        for builder in builders.values():  # warm: imports and first-use caches
-            builder(generated.load(100, next(variants)).Service)
+    for framework in [*FRAMEWORKS, *BUILD_ONLY]:
+        times: dict[str, list[float]] = {"llmapp": [], "toolset alone": [], "helper": []}
+        ours, theirs = _build_llmapp(framework), _build_helper(framework)
+        ours(generated.load(100, next(variants)).Service)()  # warm: imports, first-use caches
+        try:
+            theirs(generated.load(100, next(variants)).Service)
+            failed = None
+        except Exception as error:  # the helper cannot read this class at all: say why
+            failed = f"fails ({type(error).__name__})"
         for _ in range(repeats):
-            for name, builder in builders.items():
+            cls = generated.load(100, next(variants)).Service
+            start = time.perf_counter()
+            toolset = ours(cls)  # application(cls)
+            middle = time.perf_counter()
+            toolset()
+            end = time.perf_counter()
+            times["llmapp"].append((end - start) * 1000)
+            times["toolset alone"].append((end - middle) * 1000)
+            if failed is None:
                 cls = generated.load(100, next(variants)).Service
                 start = time.perf_counter()
-                builder(cls)
-                times[name].append((time.perf_counter() - start) * 1000)
-        ours, theirs = (statistics.median(times[name]) for name in ("llmapp toolset", "helper"))
-        rows.append([framework, fmt(ours), fmt(theirs), fmt_ratio(ratio(theirs, ours))])
+                theirs(cls)
+                times["helper"].append((time.perf_counter() - start) * 1000)
+        total, alone = (statistics.median(times[name]) for name in ("llmapp", "toolset alone"))
+        if failed is not None:
+            rows.append([framework, fmt(total), fmt(alone), failed, "-"])
+            continue
+        helper = statistics.median(times["helper"])
+        rows.append(
+            [framework, fmt(total), fmt(alone), fmt(helper), fmt_ratio(ratio(helper, total))]
+        )
     return rows
 
 
@@ -261,7 +310,8 @@ def main() -> None:
     print("Per call, µs (median), through each framework's own entry point:\n")
     print(table(["framework", "tool", "valid", "3 mistakes", "named", "valid vs llmapp"], per_call))
     print("\nBuild of the 100-method class, ms (median of fresh copies):\n")
-    print(table(["framework", "llmapp toolset", "framework helper", "helper / llmapp"], built))
+    columns = ["framework", "llmapp toolset", "of which the toolset", "framework helper"]
+    print(table([*columns, "helper / llmapp"], built))
     if options.json:
         with open(options.json, "w", encoding="utf-8") as out:
             json.dump({"calls": per_call, "build": built}, out, indent=2)

@@ -53,8 +53,9 @@ def test_the_fastmcp_context_reaches_a_context_parameter() -> None:
 
 
 def test_a_destructive_call_that_nobody_can_approve_does_not_run() -> None:
-    # FastMCP's ctx.elicit is refused on 2026-07-28 connections (no server-initiated
-    # requests): the user cannot be asked, so the call is answered with the approval message.
+    # The client declares no elicitation (no handler): the user cannot be asked, so the
+    # call is answered with the approval message (tests/agents/test_fastmcp_elicitation.py
+    # asks and answers).
     vault = Vault()
     (result,) = _calls(vault, ("wipe", {"reason": "leak"}))
     assert vault.log == [] and result.is_error

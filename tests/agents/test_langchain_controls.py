@@ -3,21 +3,24 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Annotated
+from typing import Annotated, Any
 
 import pytest
 
 pytest.importorskip("langchain_core")
 pytest.importorskip("langgraph")
 
+from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
 from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
+from langchain_core.runnables import RunnableConfig
+from langchain_core.utils.function_calling import convert_to_openai_tool
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.graph import END, START, MessagesState, StateGraph
 from langgraph.prebuilt import ToolNode, tools_condition
 from langgraph.types import Command
 
 from llmapp import CallContext, application, controls
-from llmapp.agents.langchain import tools
+from llmapp.agents.langchain import tools, visible
 from llmapp.markers import Context
 
 from .test_langchain import ToolCallingFake, call
@@ -107,3 +110,42 @@ def test_configurable_values_are_the_calls_context() -> None:
     assert hidden.status == "error" and "no function named 'audit'" in hidden.content
     admin = {"configurable": {"deps": Deps("root", admin=True)}}
     assert audit.invoke({**tool_call, "name": "audit"}, config=admin).content == '"audited"'
+
+
+def test_a_tool_hidden_for_the_runs_config_is_not_offered_to_the_model() -> None:
+    made = tools(application(Vault), Vault())
+    offered: list[list[str]] = []
+
+    class Recording(GenericFakeChatModel):
+        """LangChain's fake chat model, keeping the names of the tools each turn binds."""
+
+        def bind_tools(self, tools: Any, **kwargs: Any) -> Any:
+            offered.append([convert_to_openai_tool(tool)["function"]["name"] for tool in tools])
+            return self
+
+    def run(config: dict[str, Any], *replies: AIMessage) -> list[ToolMessage]:
+        model = Recording(messages=iter(replies))
+
+        def call_model(state: MessagesState, config: RunnableConfig) -> dict[str, Any]:
+            bound = model.bind_tools(visible(made, config))  # per run: what exists for it
+            return {"messages": [bound.invoke(state["messages"])]}
+
+        builder = StateGraph(MessagesState)
+        builder.add_node("model", call_model)
+        builder.add_node("tools", ToolNode(made))
+        builder.add_edge(START, "model")
+        builder.add_conditional_edges("model", tools_condition, {"tools": "tools", END: END})
+        builder.add_edge("tools", "model")
+        state = builder.compile().invoke({"messages": [HumanMessage("audit")]}, config)
+        return [m for m in state["messages"] if isinstance(m, ToolMessage)]
+
+    ann = {"configurable": {"deps": Deps("ann")}}
+    (refused,) = run(ann, call("audit", {}, "a"), AIMessage("done"))
+    assert offered == [["whoami", "wipe"], ["whoami", "wipe"]]
+    assert refused.status == "error" and "no function named 'audit'" in refused.content
+    offered.clear()
+    root = {"configurable": {"deps": Deps("root", admin=True)}}
+    (audited,) = run(root, call("audit", {}, "b"), AIMessage("done"))
+    assert offered[0] == ["whoami", "audit", "wipe"]
+    assert audited.status == "success" and audited.content == '"audited"'
+    assert visible(made) == [made[0], made[2]]  # no config: the predicate sees no admin

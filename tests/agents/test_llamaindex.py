@@ -1,4 +1,5 @@
-"""LlamaIndex: llmapp's tools run by a FunctionAgent over LlamaIndex's MockFunctionCallingLLM."""
+"""LlamaIndex: llmapp's tools run by a FunctionAgent over LlamaIndex's MockFunctionCallingLLM,
+approval included (the workflow's InputRequiredEvent / HumanResponseEvent)."""
 
 from __future__ import annotations
 
@@ -14,8 +15,10 @@ pytest.importorskip("llama_index.core")
 from llama_index.core.agent.workflow import FunctionAgent
 from llama_index.core.base.llms.types import ChatMessage, MessageRole, ToolCallBlock
 from llama_index.core.llms import MockFunctionCallingLLM
+from llama_index.core.workflow import HumanResponseEvent, InputRequiredEvent
 
-from llmapp.agents.llamaindex import tools
+from llmapp import application
+from llmapp.agents.llamaindex import ApprovalRequest, tools
 
 from .conftest import RIGHT, WRONG
 
@@ -70,3 +73,63 @@ def test_a_failed_call_is_an_error_output(app, desk):
     assert output.is_error is True
     assert output.content == "The function raised PermissionError: blue is locked"
     assert cancel.call(room=3).is_error is True
+
+
+class Vault:
+    """Keeps secrets."""
+
+    def __init__(self) -> None:
+        self.log: list[str] = []
+
+    def wipe(self, reason: str) -> str:
+        """Wipe the vault.
+
+        @tag destructive
+        """
+        self.log.append(reason)
+        return "wiped"
+
+
+@pytest.mark.parametrize(
+    ("answer", "ran", "told"),
+    [
+        ({"response": "yes"}, ["leak"], '"wiped"'),
+        ({"approved": True}, ["leak"], '"wiped"'),
+        ({"response": "no"}, [], "A human declined the call of wipe; it did not run."),
+    ],
+)
+def test_a_destructive_call_waits_for_the_humans_answer_in_the_workflow(
+    answer: dict[str, Any], ran: list[str], told: str
+) -> None:
+    vault = Vault()
+    llm, seen = scripted(("wipe", {"reason": "leak"}))
+    agent = FunctionAgent(tools=tools(application(Vault), vault), llm=llm)
+
+    async def run() -> tuple[list[InputRequiredEvent], Any]:
+        handler = agent.run(user_msg="Wipe it.")
+        asked: list[InputRequiredEvent] = []
+        async for event in handler.stream_events():
+            if isinstance(event, InputRequiredEvent):
+                asked.append(event)
+                assert vault.log == []  # paused: nothing ran before the answer
+                reply = HumanResponseEvent(approval_id=event.approval_id, **answer)
+                handler.ctx.send_event(reply)
+        return asked, await handler
+
+    asked, output = asyncio.run(run())
+    (question,) = asked
+    assert isinstance(question, ApprovalRequest)
+    assert question.tool == "wipe" and question.arguments == {"reason": "leak"}
+    assert question.description == "Wipe the vault."
+    assert question.prefix == "Approve the call of wipe? (yes / no)"
+    assert vault.log == ran
+    assert tool_answers(seen) == [told]
+    assert str(output) == "done"
+
+
+def test_outside_a_workflow_a_call_that_needs_approval_is_refused() -> None:
+    vault = Vault()
+    (wipe,) = tools(application(Vault), vault)
+    output = asyncio.run(wipe.acall(reason="leak"))
+    assert output.is_error and "needs a human's approval" in output.content
+    assert vault.log == []

@@ -105,3 +105,33 @@ def test_the_class_docstring_is_the_toolsets_instructions(app, desk):
     model, seen = scripted()
     Agent(model, toolsets=[toolset(app, desk)]).run_sync("Hi.")
     assert "Books meeting rooms for the office." in (seen[0].instructions or "")
+
+
+def raw(*texts: str) -> FunctionModel:
+    """A model that sends each argument text in turn, exactly as written, then says done."""
+
+    def respond(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
+        turn = sum(isinstance(m, ModelResponse) for m in messages)
+        if turn < len(texts):
+            return ModelResponse(parts=[ToolCallPart("book", texts[turn], f"call{turn}")])
+        return ModelResponse(parts=[TextPart("done")])
+
+    return FunctionModel(respond)
+
+
+def test_the_models_argument_text_reaches_llmapps_reader_unparsed(app, desk):
+    # pydantic's JSON parser refuses all three; llmapp reads the first two and repairs them.
+    fenced = '```json\n{"room": "blue", "seats": 4, "day": "2026-12-24",}\n```'
+    commented = '{"room": "blue", "seats": "four", /* four */ "day": "2026-12-24",}'
+    prose = "room blue, four seats"
+    result = Agent(
+        raw(prose, commented, fenced), toolsets=[toolset(app, desk, max_retries=2)]
+    ).run_sync("Book the blue room.")
+    returned = parts(result.all_messages(), ToolReturnPart)
+    assert [part.outcome for part in returned] == ["retried", "retried", "success"]
+    unreadable, wrong = (part.content for part in returned[:2])
+    assert "could not be read" in unreadable and "Invalid JSON" not in unreadable
+    assert '"seats": "four", // ❌' in wrong and "$input.seats" in wrong  # read, then checked
+    assert all(part.retry.cause == "model_retry" for part in returned[:2])
+    assert returned[2].content == {"room": "blue", "seats": 4}
+    assert desk.seen == [("book", ("blue", 4, date(2026, 12, 24)))]

@@ -205,3 +205,74 @@ def test_controls_apply_to_static_and_class_methods() -> None:
     assert app.execute(Tools, "erase", "{}").approval is not None
     assert app.execute(Tools, "erase", "{}", approved=True).value == "erased"
     assert [function.name for function in app.visible()] == ["erase"]
+
+
+class SafeBank(Bank):
+    """Overrides every controlled method, each without a declaration of its own."""
+
+    def audit(self) -> str:
+        """Audit every account, in the new format."""
+        return "audited again"
+
+    def transfer(self, amount: float) -> str:
+        """Move money, with a receipt."""
+        self.moved.append(amount)
+        return f"moved {amount}, receipt sent"
+
+    def pay(self, amount: float) -> float:
+        """Pay someone, faster."""
+        self.moved.append(amount)
+        return amount
+
+    def close(self) -> None:
+        self.moved.append(-2)
+
+    def hang(self) -> str:
+        """Wait, differently."""
+        self.release.wait(30)
+        return "released"
+
+
+class TrustingBank(Bank):
+    """Overrides that declare their own controls: those replace the inherited ones."""
+
+    @controls(approval=False, timeout=5)
+    def transfer(self, amount: float) -> str:
+        """Move money, approved elsewhere."""
+        self.moved.append(amount)
+        return f"moved {amount}"
+
+    def hang(self) -> str:
+        """Wait, with a longer limit.
+
+        @timeout 3
+        """
+        return "released"
+
+
+def test_an_override_keeps_the_controls_its_parent_declared() -> None:
+    app = application(SafeBank)
+    bank = SafeBank()
+    assert [f.name for f in app.visible(User("ann"))].count("audit") == 0
+    assert app.execute(bank, "audit", "{}", context=User("r", True)).value == "audited again"
+    assert app.execute(bank, "transfer", '{"amount": 5}').approval is not None  # @tag destructive
+    assert app.execute(bank, "close", "{}").approval is not None  # inherited docstring's @approval
+    assert app.execute(bank, "pay", '{"amount": 5}').value == 5
+    assert app.execute(bank, "pay", '{"amount": 500}').approval is not None  # the predicate
+    assert bank.moved == [5]
+    hang = app.function("hang")
+    assert hang is not None and hang.controls is not None and hang.controls.timeout == 0.2
+    slow = app.execute(bank, "hang", "{}")
+    bank.release.set()
+    assert slow.success is False and isinstance(slow.error, TimeoutError)
+
+
+def test_an_override_that_declares_its_own_controls_replaces_the_inherited_ones() -> None:
+    app = application(TrustingBank)
+    bank = TrustingBank()
+    assert app.execute(bank, "transfer", '{"amount": 5}').value == "moved 5"
+    transfer, hang = app.function("transfer"), app.function("hang")
+    assert transfer is not None and transfer.controls is not None
+    assert transfer.controls.approval is False and transfer.controls.timeout == 5
+    assert hang is not None and hang.controls is not None and hang.controls.timeout == 3
+    assert app.execute(bank, "close", "{}").approval is not None  # not overridden: unchanged

@@ -80,6 +80,7 @@ def test_openai_problems(schema: dict[str, Any], expected: list[str]) -> None:
     found = openai.problems(schema)
     assert found[: len(expected)] == expected
     assert bool(found) == bool(expected)
+    assert openai.accepts(schema) == (not expected)  # stops at the first problem: same verdict
 
 
 ANTHROPIC = [

@@ -27,6 +27,7 @@ to the framework's own approval mechanism.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -172,8 +173,8 @@ def bind(
             raise TypeError(_FORMS)
         chosen = _chosen(app, binding[2]) if len(binding) == 3 else app
         bound += [BoundTool(tool, app, on, human, app) for tool in tools_of(chosen)]
-    names = [each.name for each in bound]
-    repeated = sorted({name for name in names if names.count(name) > 1})
+    counted = Counter(each.name for each in bound)
+    repeated = sorted(name for name, count in counted.items() if count > 1)
     if repeated:
         raise ValueError(f"two functions share a name: {', '.join(repeated)}")
     return bound

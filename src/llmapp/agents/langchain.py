@@ -17,14 +17,17 @@ Controls: a call that needs approval (``@approval``, ``@tag destructive``) is La
 with ``Command(resume=True)`` (or ``{"approved": True}``) runs the method, anything else
 answers the model that the human declined. Without LangGraph such a call is refused. The
 values of ``config["configurable"]`` are the call's context: an ``enabled`` predicate reads
-them (a hidden tool is answered as an unknown function: LangChain binds tools once) and
-context parameters receive them by type.
+them and context parameters receive them by type. LangChain binds tools once, so
+``visible(tools, config)`` gives the tools that exist for a run's config: bind those
+(``chat_model.bind_tools(visible(made, config))`` in the graph's model node) and the model
+is not offered a hidden tool; a call of one anyway is answered as an unknown function.
 
 Needs ``pip install 'llmapp[langchain]'`` (and ``langgraph`` for ``ToolNode``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from langchain_core.runnables import RunnableConfig
@@ -35,7 +38,7 @@ from llmapp._sentinels import MISSING
 from llmapp.agents._bound import BoundTool, HumanValues, bind
 from llmapp.vendors._calls import Outcome
 
-__all__ = ["LlmappTool", "tools"]
+__all__ = ["LlmappTool", "tools", "visible"]
 
 
 class LlmappTool(BaseTool):
@@ -119,3 +122,20 @@ def tools(
         graph_node = ToolNode(tools(application(Shop), Shop()))
     """
     return [LlmappTool.of(each) for each in bind(source, target, human=human)]
+
+
+def visible(tools: Iterable[LlmappTool], config: RunnableConfig | None = None) -> list[LlmappTool]:
+    """The tools that exist for a run's ``config`` (``@controls(enabled=...)``), in order.
+
+    The predicate reads what the tools' calls read: ``config`` and the values of its
+    ``configurable``.
+
+    Example::
+
+        def call_model(state: MessagesState, config: RunnableConfig) -> dict[str, Any]:
+            bound = chat_model.bind_tools(visible(made, config))
+            return {"messages": [bound.invoke(state["messages"])]}
+    """
+    given: RunnableConfig = config if config is not None else {}
+    carried = _carried(given)
+    return [tool for tool in tools if tool._bound.enabled(given, carried)]

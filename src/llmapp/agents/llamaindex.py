@@ -1,4 +1,4 @@
-"""LlamaIndex: llmapp's functions as ``AsyncBaseTool``s (the family of ``FunctionTool``).
+"""LlamaIndex: llmapp's functions as ``FunctionTool``s of LlamaIndex's agent workflows.
 
 ``tools(app, target)`` (or any binding ``llmapp.agents._bound`` reads) gives one
 ``LlmappTool`` per function. LlamaIndex describes a tool by a pydantic model
@@ -10,23 +10,55 @@ pydantic model is built and the human side is never shown. ``call(**arguments)``
 method's bounded error) with ``is_error`` set when the call failed, which LlamaIndex's
 agents send back to the model as the tool's answer.
 
-LlamaIndex gives a tool no per-call context, so a ``human`` callable receives ``None``.
+The tools are ``FunctionTool``s that take the workflow's ``Context`` (the agents pass it
+to such tools), which is the call's context: ``human=lambda name, ctx: {...}`` receives
+it (``None`` when a tool is called outside a workflow), as do ``enabled`` predicates.
+
+Approval is LlamaIndex's human in the loop: a call that needs it waits with
+``ctx.wait_for_event(HumanResponseEvent, ...)``, which writes an ``InputRequiredEvent`` to
+the event stream (an ``ApprovalRequest``: ``prefix``, the question; ``tool``,
+``arguments``, ``description``, ``approval_id``) and pauses the workflow. The caller answers
+``handler.ctx.send_event(HumanResponseEvent(response="yes", approval_id=event.approval_id))``
+(``"yes"``, or ``approved=True``, runs the method; anything else is a refusal the model
+is told of); the workflow replays the tool call, which finds the answer. Outside a
+workflow such a call is refused with the approval message.
 
 Needs ``pip install 'llmapp[llamaindex]'``.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from llama_index.core.tools import AsyncBaseTool, ToolMetadata, ToolOutput
+from llama_index.core.tools import FunctionTool, ToolMetadata, ToolOutput
+from llama_index.core.workflow import HumanResponseEvent, InputRequiredEvent
 
 from llmapp._sentinels import MISSING
 from llmapp.agents._bound import BoundTool, HumanValues, bind
+from llmapp.app import CallResult
 from llmapp.vendors._calls import Outcome
 
-__all__ = ["LlmappTool", "SchemaMetadata", "tools"]
+__all__ = ["ApprovalRequest", "LlmappTool", "SchemaMetadata", "tools"]
+
+_CONTEXT = "_llmapp_workflow_context"
+"""The keyword the agents pass the workflow's ``Context`` as (no model's key is this)."""
+_YES = frozenset({"yes", "y", "approve", "approved", "true"})
+
+
+class ApprovalRequest(InputRequiredEvent):
+    """The question of one call that waits for a human's approval, on the event stream."""
+
+    prefix: str
+    """The question, as LlamaIndex's ``InputRequiredEvent`` prompts carry it."""
+    tool: str
+    arguments: Any = None
+    """The model's own arguments (never a human-side value)."""
+    description: str | None = None
+    approval_id: str
+    """What the ``HumanResponseEvent`` answering it carries, so answers meet their calls."""
 
 
 @dataclass
@@ -39,27 +71,39 @@ class SchemaMetadata(ToolMetadata):
         return self.parameters
 
 
-class LlmappTool(AsyncBaseTool):
+class LlmappTool(FunctionTool):
     """One llmapp function as a LlamaIndex tool (see the module docstring)."""
 
     def __init__(self, bound: BoundTool) -> None:
-        self._bound = bound
-        self._metadata = SchemaMetadata(
+        metadata = SchemaMetadata(
             description=bound.description,
             name=bound.name,
             fn_schema=None,
             parameters=bound.parameters,
         )
-
-    @property
-    def metadata(self) -> ToolMetadata:
-        return self._metadata
+        super().__init__(async_fn=self.acall, metadata=metadata)
+        # The agents hand a tool that asks for it the workflow's Context under this keyword.
+        self.requires_context = True
+        self.ctx_param_name = _CONTEXT
+        self._bound = bound
 
     def call(self, *args: Any, **kwargs: Any) -> ToolOutput:
-        return self._output(kwargs, self._bound.run(_arguments(args, kwargs)))
+        context = kwargs.pop(_CONTEXT, None)
+        result = self._bound.run(_arguments(args, kwargs), context)
+        return self._output(kwargs, result)
 
     async def acall(self, *args: Any, **kwargs: Any) -> ToolOutput:
-        return self._output(kwargs, await self._bound.arun(_arguments(args, kwargs)))
+        context = kwargs.pop(_CONTEXT, None)
+        arguments = _arguments(args, kwargs)
+        result = await self._bound.arun(arguments, context)
+        approval: Any = getattr(result, "approval", None)
+        if approval is not None and context is not None:
+            if await _approved(context, approval):
+                result = await self._bound.arun(arguments, context, approved=True)
+            else:
+                declined = f"A human declined the call of {approval.name}; it did not run."
+                result = CallResult(name=approval.name, success=False, feedback=declined)
+        return self._output(kwargs, result)
 
     def _output(self, given: dict[str, Any], result: Outcome) -> ToolOutput:
         return ToolOutput(
@@ -69,6 +113,33 @@ class LlmappTool(AsyncBaseTool):
             raw_output=getattr(result, "data", None) if result.success else None,
             is_error=not result.success,
         )
+
+
+async def _approved(context: Any, approval: Any) -> bool:
+    """The human's answer, through the workflow's wait for a ``HumanResponseEvent``.
+
+    The first time, the wait writes the question to the stream and pauses the workflow
+    (its control-flow exception passes through); the replay finds the answer.
+    """
+    text = json.dumps([approval.name, approval.arguments], sort_keys=True, default=str)
+    approval_id = hashlib.sha256(text.encode()).hexdigest()[:32]
+    question = ApprovalRequest(
+        prefix=f"Approve the call of {approval.name}? (yes / no)",
+        tool=approval.name,
+        arguments=approval.arguments,
+        description=approval.description,
+        approval_id=approval_id,
+    )
+    answer = await context.wait_for_event(
+        HumanResponseEvent,
+        waiter_event=question,
+        waiter_id=f"llmapp-approval-{approval_id}",
+        requirements={"approval_id": approval_id},
+        timeout=None,  # a human decides when they decide
+    )
+    if answer.get("approved") is True:
+        return True
+    return str(answer.get("response", "")).strip().lower() in _YES
 
 
 def _arguments(args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
@@ -85,7 +156,7 @@ def tools(
         source: an application (with ``target``), or ``(app, target)`` /
             ``(app, target, functions)`` tuples (see ``llmapp.agents._bound``).
         target: what the calls of ``source`` run on.
-        human: the human side: function name -> values, or ``(name, None) -> values``.
+        human: the human side: function name -> values, or ``(name, Context) -> values``.
 
     Example::
 

@@ -71,7 +71,7 @@ def tools(
         if strict:
             schema, found = openai.strict_parameters(schema)
             failures += [(f"{each.name}.{path}".rstrip("."), reason) for path, reason in found]
-        is_strict = strict if strict is not None else not openai.problems(schema)
+        is_strict = strict if strict is not None else openai.accepts(schema)
         made.append(
             FunctionTool(
                 name=each.name,

@@ -2,8 +2,11 @@
 
 ``toolset(app, target)`` (or any binding ``llmapp.agents._bound`` reads) is an
 ``AbstractToolset``: pydantic-ai shows the model each function's own side of its
-parameters and hands the model's arguments to llmapp unchanged (its own validator accepts
-any JSON), and llmapp's ``execute`` reads, repairs and checks them. A wrong call raises
+parameters and hands the model's argument text to llmapp unread: each tool's
+``args_validator`` (``RawArguments``) wraps the text as ``{"llmapp_arguments": text}``
+instead of parsing it, so llmapp's ``execute`` reads it (code fences, trailing commas,
+unclosed brackets repaired; text that cannot be read answered with llmapp's feedback,
+not pydantic's JSON error), repairs and checks it. A wrong call raises
 ``ModelRetry`` with llmapp's feedback (every mistake with its path), so the agent's
 ``max_retries`` applies as for pydantic-ai's own tools; an exception of the method raises
 ``ToolFailed`` with its bounded message (the model sees it and adapts; no retry is spent).
@@ -28,13 +31,39 @@ from pydantic_ai import ModelRetry, RunContext, ToolDefinition
 from pydantic_ai.exceptions import ApprovalRequired, ToolFailed
 from pydantic_ai.toolsets import AbstractToolset
 from pydantic_ai.toolsets.abstract import ToolsetTool
-from pydantic_ai.toolsets.external import TOOL_SCHEMA_VALIDATOR
 
 from llmapp._sentinels import MISSING
 from llmapp.agents._bound import BoundTool, HumanValues, bind, instructions
 from llmapp.vendors._calls import Outcome
 
-__all__ = ["LlmappToolset", "toolset"]
+__all__ = ["ARGUMENTS", "LlmappToolset", "RawArguments", "toolset"]
+
+
+ARGUMENTS = "llmapp_arguments"
+"""The one key of the arguments pydantic-ai hands ``call_tool``: the model's own text."""
+
+
+class RawArguments:
+    """A tool's ``args_validator`` that leaves the model's arguments to llmapp, unread.
+
+    pydantic-ai parses the text with it (``validate_json``), or checks arguments a model
+    gave as an object (``validate_python``); either way the value is kept as given under
+    ``ARGUMENTS``, and never raises.
+    """
+
+    def validate_json(
+        self, input: str | bytes | bytearray, *, allow_partial: Any = False, **kwargs: Any
+    ) -> dict[str, Any]:
+        text = input if isinstance(input, str) else bytes(input).decode("utf-8", "replace")
+        return {ARGUMENTS: text}
+
+    def validate_python(
+        self, input: Any, *, allow_partial: Any = False, **kwargs: Any
+    ) -> dict[str, Any]:
+        return {ARGUMENTS: input}
+
+
+_RAW = RawArguments()
 
 
 class LlmappToolset(AbstractToolset[Any]):
@@ -67,7 +96,7 @@ class LlmappToolset(AbstractToolset[Any]):
                 toolset=self,
                 tool_def=definition,
                 max_retries=self._max_retries,
-                args_validator=TOOL_SCHEMA_VALIDATOR,  # llmapp's execute checks them
+                args_validator=_RAW,  # llmapp's execute reads and checks them
             )
             for name, definition in self._definitions.items()
             if self._bound[name].enabled(ctx, (ctx.deps,))
@@ -77,8 +106,9 @@ class LlmappToolset(AbstractToolset[Any]):
         self, name: str, tool_args: dict[str, Any], ctx: RunContext[Any], tool: ToolsetTool[Any]
     ) -> Any:
         approved = ctx.tool_call_approved
+        arguments = tool_args.get(ARGUMENTS, tool_args)  # parsed already by a wrapper: as is
         result = await self._bound[name].arun(
-            tool_args, ctx, carried=(ctx.deps,), approved=approved
+            arguments, ctx, carried=(ctx.deps,), approved=approved
         )
         approval = getattr(result, "approval", None)
         if approval is not None:  # the run ends here, with the call among its deferred ones

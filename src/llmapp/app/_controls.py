@@ -14,6 +14,9 @@ Declared on a method, with docstring tags where a plain value says it (as ``@tag
   context; a hidden function is neither listed nor callable (``execute`` answers it as an
   unknown function).
 
+An override keeps each control its parent declared unless it declares that control itself
+(``declared_controls``), as it keeps its parent's docstring when it has none of its own.
+
 The per-call context is what the caller passes as ``context=`` (one value, or a tuple of
 them; the toolsets pass their framework's own context object and what it carries): a
 ``CallContext``. Predicates receive it, and a method parameter annotated
@@ -31,6 +34,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from llmapp._errors import ExecutionError
 from llmapp._record import Record
 from llmapp.app._result import CallResult
+from llmapp.introspect._docstrings import parse_docstring
 
 if TYPE_CHECKING:
     from llmapp.app._execute import Call
@@ -147,33 +151,68 @@ def controls(
     """
     if timeout is not None and not _positive(timeout):
         raise ValueError(f"timeout must be a positive number of seconds, not {timeout!r}")
-    declared = Controls(enabled=enabled, approval=approval or False, timeout=timeout)
+    # Only what is given is declared: an override's approval=False lifts an inherited one.
+    given = {
+        name: value
+        for name, value in (("enabled", enabled), ("approval", approval), ("timeout", timeout))
+        if value is not None
+    }
 
     def mark(method: F) -> F:
         inner = getattr(method, "__func__", method)  # staticmethod / classmethod
-        setattr(inner, CONTROLS_ATTRIBUTE, declared)
+        setattr(inner, CONTROLS_ATTRIBUTE, given)
         return method
 
     return mark
 
 
 def declared_controls(cls: type, method: MethodSpec) -> Controls | None:
-    """The decorator's controls and the docstring's tags of one method, or ``None``."""
-    raw: Any = None
+    """The controls of one method, each from the nearest definition that declares it.
+
+    Walking ``cls.__mro__``, each definition of the method declares a control by the
+    decorator (what it was given) or by its own docstring (``@approval``, ``@tag
+    destructive``, ``@timeout``); an override without a declaration of its own keeps its
+    parent's, as a method without a docstring keeps its parent's docstring, and declares
+    its own to change it (``@controls(approval=False)`` lifts an inherited approval).
+    """
+    found: dict[str, Any] = {}
     for klass in cls.__mro__:
-        if method.name in vars(klass):
-            raw = vars(klass)[method.name]
+        if method.name not in vars(klass):
+            continue
+        raw = vars(klass)[method.name]
+        function = getattr(raw, "__func__", raw)
+        if not callable(function):  # shadowed by a plain attribute: nothing above counts
             break
-    declared = getattr(getattr(raw, "__func__", raw), CONTROLS_ATTRIBUTE, None)
-    decorated = declared if isinstance(declared, Controls) else Controls()
-    approval = decorated.approval or method.approval
-    timeouts = [t for t in (decorated.timeout, method.timeout) if t is not None]
-    found = Controls(
-        enabled=decorated.enabled,
-        approval=approval,
-        timeout=min(timeouts) if timeouts else None,
+        for name, value in _own_controls(function).items():
+            found.setdefault(name, value)
+    result = Controls(
+        enabled=found.get("enabled"),
+        approval=found.get("approval") or False,
+        timeout=found.get("timeout"),
     )
-    return None if found == Controls() else found
+    return None if result == Controls() else result
+
+
+def _own_controls(function: Any) -> dict[str, Any]:
+    """What one definition declares itself: its decorator's controls, then its docstring's."""
+    given = getattr(function, CONTROLS_ATTRIBUTE, None)
+    own = dict(given) if isinstance(given, Mapping) else {}
+    doc = parse_docstring(getattr(function, "__doc__", None))
+    if "approval" not in own and (doc.approval or "destructive" in doc.tags):
+        own["approval"] = True
+    seconds = _seconds(doc.timeout)
+    if seconds is not None:  # the decorator's and the docstring's: the smaller stands
+        own["timeout"] = min(seconds, own.get("timeout", seconds))
+    return own
+
+
+def _seconds(text: str | None) -> float | None:
+    """``@timeout SECONDS`` as a number, or ``None`` (introspection reports a bad one)."""
+    try:
+        seconds = float(text) if text is not None else None
+    except ValueError:
+        return None
+    return seconds if seconds is not None and _positive(seconds) else None
 
 
 # --- what the doors ask ------------------------------------------------------------------------

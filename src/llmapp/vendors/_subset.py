@@ -21,7 +21,7 @@ for build errors), ``note`` and ``text`` (``@keyword value`` description lines),
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -207,15 +207,23 @@ def refusals(
         subset: the keywords the vendor accepts.
         rules: the vendor's further rules on one subschema (why it refuses it, if it does).
     """
-    found: list[Refusal] = []
+    return list(each_refusal(schema, subset, rules))
+
+
+def each_refusal(
+    schema: Mapping[str, Any],
+    subset: Subset,
+    rules: Callable[[Mapping[str, Any]], list[str]] | None = None,
+) -> Iterator[Refusal]:
+    """``refusals`` one at a time, so a caller asking only whether there is one stops early."""
     for tokens, node in walk(schema):
         for keyword, value in node.items():
             reason = subset.refusal(keyword, value)
             if reason is not None:
-                found.append(Refusal(tokens, reason))
+                yield Refusal(tokens, reason)
         if rules is not None:
-            found.extend(Refusal(tokens, reason) for reason in rules(node))
-    return found
+            for reason in rules(node):
+                yield Refusal(tokens, reason)
 
 
 def definitions(schema: Mapping[str, Any]) -> Mapping[str, Any]:

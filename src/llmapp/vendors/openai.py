@@ -14,7 +14,7 @@
   ``function`` (or its name) with the functions there are; a call without an id is not
   run (no answer could reach the model).
 - ``problems(schema)``: why OpenAI's structured outputs would refuse a parameters
-  schema, each ``"/json/pointer: reason"``.
+  schema, each ``"/json/pointer: reason"``; ``accepts(schema)``: whether there is none.
 
 ``strict=True`` applies ``llmapp.schema``'s strict rules (the same as
 ``application(cls, strict=True)``: every property required, optional ones nullable,
@@ -34,7 +34,7 @@ No OpenAI package is needed: entries are plain dicts and responses are read by f
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, Literal, cast, overload
 
 from llmapp.jsonschema import (
@@ -64,10 +64,10 @@ from llmapp.vendors._subset import (
     anything,
     closed,
     conform,
+    each_refusal,
     is_object,
     json_types,
     one_schema,
-    refusals,
     untyped_or_ref_siblings,
     where,
 )
@@ -83,7 +83,15 @@ if TYPE_CHECKING:
         ResponsesToolOutput,
     )
 
-__all__ = ["SUBSET", "acall_tools", "call_tools", "problems", "strict_parameters", "tools"]
+__all__ = [
+    "SUBSET",
+    "acall_tools",
+    "accepts",
+    "call_tools",
+    "problems",
+    "strict_parameters",
+    "tools",
+]
 
 Schema = dict[str, Any]
 Api = Literal["chat", "responses"]
@@ -146,23 +154,29 @@ def problems(schema: Mapping[str, Any]) -> list[str]:
     return [str(refusal) for refusal in _refusals(schema)]
 
 
-def _refusals(schema: Mapping[str, Any]) -> list[Refusal]:
-    found = []
+def accepts(schema: Mapping[str, Any]) -> bool:
+    """Whether OpenAI's structured outputs accept a parameters schema (``problems`` is empty).
+
+    Stops at the first refusal, so a schema that breaks a rule at its root costs one node.
+    """
+    return next(_refusals(schema), None) is None
+
+
+def _refusals(schema: Mapping[str, Any]) -> Iterator[Refusal]:
     if schema.get("type") != "object" or "anyOf" in schema:
-        found.append(Refusal((), "the root must be a plain object (`type: object`, no `anyOf`)"))
-    found.extend(refusals(schema, SUBSET, _node_refusals))
+        yield Refusal((), "the root must be a plain object (`type: object`, no `anyOf`)")
+    yield from each_refusal(schema, SUBSET, _node_refusals)
     properties = enums = 0
     for _, node in walk(schema):
         properties += len(node.get("properties", ()))
         enums += len(node.get("enum", ()))
     resolver = Resolver(schema)
-    found.extend(_too_deep(resolver))
-    found.extend(_unfollowable(resolver))
+    yield from _too_deep(resolver)
+    yield from _unfollowable(resolver)
     if properties > _MAX_PROPERTIES:
-        found.append(Refusal((), f"more than {_MAX_PROPERTIES} properties in all"))
+        yield Refusal((), f"more than {_MAX_PROPERTIES} properties in all")
     if enums > _MAX_ENUM_VALUES:
-        found.append(Refusal((), f"more than {_MAX_ENUM_VALUES} enum values in all"))
-    return found
+        yield Refusal((), f"more than {_MAX_ENUM_VALUES} enum values in all")
 
 
 def _unfollowable(resolver: Resolver) -> list[Refusal]:
