@@ -226,7 +226,7 @@ def _at(data: Any, segments: list[str | int]) -> Any:
 
 
 def _no_running_loop(name: str) -> None:
-    import asyncio  # stdlib, but ~10 ms to import: only async methods need it
+    import asyncio  # stdlib, but slow to import: only async methods need it
 
     try:
         asyncio.get_running_loop()
