@@ -6,8 +6,10 @@ through httpx's ASGI transport) and as a tool of the class's own MCP server list
 SDK's in-memory client (``llmapp.mcp.application``). Given the same wrong arguments each
 door reports the same issues (path and expected) and sends nothing; given the same
 repairable text each reports the same repairs; with ``strict=True`` every door still
-enforces every constraint; and a human-side branch inside a union is refused on every
-door that separates.
+enforces every constraint; and a human-side branch inside a union (at the top, in a
+nested object, in an array's items) is refused on every door that separates. The shapes:
+nested objects, arrays of objects, arrays with ``uniqueItems`` and item counts, a union,
+an enum, the ``date`` and ``uuid`` formats, patterns and numeric bounds.
 """
 
 from __future__ import annotations
@@ -290,6 +292,60 @@ def test_a_human_side_union_branch_is_refused_on_every_door() -> None:
     mcp = llmapp.mcp.application(tools, separate=_is_string)
     assert [f.name for f in mcp.functions] == []
     assert any("token" in str(problem) for problem in mcp.errors), mcp.errors
+
+
+class Inner(BaseModel):
+    token: str | int
+
+
+class Nested(BaseModel):
+    inner: Inner
+    note: int = 0
+
+
+class Listed(BaseModel):
+    tokens: list[str | int]
+
+
+@pytest.mark.parametrize(
+    ("model", "where"),
+    [(Nested, "$input.body.inner.token"), (Listed, "$input.body.tokens[0]")],
+    ids=["in a nested object", "in an array's items"],
+)
+def test_a_human_side_union_branch_deeper_down_is_refused_on_every_door(
+    model: type[BaseModel], where: str
+) -> None:
+    def method(self: Any, body: Any) -> None:
+        """Use it."""
+
+    def use(body: Any) -> None:
+        """Use it."""
+
+    method.__annotations__ = {"body": model, "return": None}
+    use.__annotations__ = {"body": model, "return": None}
+    holder = type("Holder", (), {"use": method})
+    api = FastAPI()
+    api.post("/use", operation_id="use")(use)  # the same annotations: FastAPI reads them
+
+    schema = model.model_json_schema()
+    defs = schema.pop("$defs", {})
+    tool = {
+        "name": "use",
+        "inputSchema": {
+            "type": "object",
+            "properties": {"body": schema},
+            "required": ["body"],
+            **({"$defs": defs} if defs else {}),
+        },
+    }
+    with pytest.raises(llmapp.LlmApplicationError) as refused:
+        application(holder, separate=_is_string)
+    http = llmapp.http.application(api.openapi(), separate=_is_string, naming="operationId")
+    mcp = llmapp.mcp.application([tool], separate=_is_string)
+    assert http.functions == [] and mcp.functions == []
+    for problems in (refused.value.problems, http.errors, mcp.errors):
+        assert len(problems) == 1, problems
+        assert f"inside a union (anyOf) at {where}" in str(problems[0])
 
 
 def test_every_door_has_one_application_protocol() -> None:
