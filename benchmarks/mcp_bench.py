@@ -4,15 +4,16 @@ Side by side in one run, each server in its own subprocess, driven by the SDK's 
 (``stdio_client`` + ``ClientSession``), one sequential caller:
 
 - ``tools/call`` round trips per second to the same function served by llmapp
-  (``llmapp.mcp.serve``, whose stdio wire is read and written by the event loop's own
-  pipes), by llmapp's server on the SDK's threaded ``stdio_server`` streams (what the
-  pipes save), and by the SDK's ``MCPServer``: with valid arguments, and with
-  arguments holding three mistakes (a number for a string, text for an integer, a key the
-  function does not take), with how many of the three each server's answer names;
+  (``llmapp.mcp.serve``, on the SDK's ``stdio_server``) and by the SDK's ``MCPServer``
+  (the same transport): with valid arguments, and with arguments holding three mistakes
+  (a number for a string, text for an integer, a key the function does not take), with
+  how many of the three each server's answer names, and each server's CPU per call;
 - the time of one ``tools/list`` round trip for a server of ``--tools`` (500) functions.
 
-``--against TREE`` adds llmapp's rows served from another tree's ``src`` (a checkout of
-an earlier commit), in the same run, so before and after meet the same load.
+``--against TREE`` adds llmapp's row served from another tree's ``src`` (a checkout of
+an earlier commit), in the same run, so before and after meet the same load; a tree from
+before llmapp's own stdio transport was dropped shows that transport
+(``benchmarks/README.md`` section 6 says why it went).
 
 Reports the median over ``--rounds`` rounds of ``--calls`` calls each. Target: llmapp at
 least as fast as ``MCPServer``, with every mistake reported. Not part of
@@ -88,24 +89,6 @@ def _llmapp_serve(tools: int) -> None:
     llmapp.mcp.serve(desk, desk)
 
 
-def _llmapp_on_sdk_streams(tools: int) -> None:
-    """llmapp's server on the SDK's ``stdio_server`` streams (a worker thread reads each
-    line, writes and flushes each answer), to show what the loop's own pipes save."""
-    import anyio
-    from mcp.server.stdio import stdio_server
-
-    import llmapp.mcp
-
-    desk = _desk(tools)
-    built = llmapp.mcp.server(desk, desk)
-
-    async def run() -> None:
-        async with stdio_server() as (read, write):
-            await built.run(read, write, built.create_initialization_options())
-
-    anyio.run(run)
-
-
 def _sdk_serve(tools: int) -> None:
     from mcp.server.mcpserver import MCPServer
 
@@ -117,11 +100,7 @@ def _sdk_serve(tools: int) -> None:
     server.run("stdio")
 
 
-SERVERS = {
-    "llmapp": _llmapp_serve,
-    "llmapp, SDK stdio streams": _llmapp_on_sdk_streams,
-    "MCPServer": _sdk_serve,
-}
+SERVERS = {"llmapp": _llmapp_serve, "MCPServer": _sdk_serve}
 
 
 Runs = dict[str, tuple[str, "str | None"]]
