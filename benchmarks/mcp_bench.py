@@ -86,7 +86,7 @@ def _llmapp_serve(tools: int) -> None:
     import llmapp.mcp
 
     desk = _desk(tools)
-    llmapp.mcp.serve(desk, desk)
+    llmapp.mcp.serve(desk, desk, log_level="warning")  # as MCPServer: no line per call timed
 
 
 def _sdk_serve(tools: int) -> None:
