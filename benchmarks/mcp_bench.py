@@ -1,15 +1,19 @@
-"""``python -m benchmarks.mcp_bench [--calls N] [--rounds N] [--tools N]``: MCP servers over stdio.
+"""``python -m benchmarks.mcp_bench [--calls N] [--rounds N] [--tools N] [--against TREE]``: MCP servers over stdio.
 
 Side by side in one run, each server in its own subprocess, driven by the SDK's own client
 (``stdio_client`` + ``ClientSession``), one sequential caller:
 
 - ``tools/call`` round trips per second to the same function served by llmapp
-  (``llmapp.mcp.serve``, whose stdio wire is read and written by the event loop's own
-  pipes), by llmapp's server on the SDK's threaded ``stdio_server`` streams (what the
-  pipes save), and by the SDK's ``MCPServer``: with valid arguments, and with
-  arguments holding three mistakes (a number for a string, text for an integer, a key the
-  function does not take), with how many of the three each server's answer names;
+  (``llmapp.mcp.serve``, on the SDK's ``stdio_server``) and by the SDK's ``MCPServer``
+  (the same transport): with valid arguments, and with arguments holding three mistakes
+  (a number for a string, text for an integer, a key the function does not take), with
+  how many of the three each server's answer names, and each server's CPU per call;
 - the time of one ``tools/list`` round trip for a server of ``--tools`` (500) functions.
+
+``--against TREE`` adds llmapp's row served from another tree's ``src`` (a checkout of
+an earlier commit), in the same run, so before and after meet the same load; a tree from
+before llmapp's own stdio transport was dropped shows that transport
+(``benchmarks/README.md`` section 6 says why it went).
 
 Reports the median over ``--rounds`` rounds of ``--calls`` calls each. Target: llmapp at
 least as fast as ``MCPServer``, with every mistake reported. Not part of
@@ -82,25 +86,7 @@ def _llmapp_serve(tools: int) -> None:
     import llmapp.mcp
 
     desk = _desk(tools)
-    llmapp.mcp.serve(desk, desk)
-
-
-def _llmapp_on_sdk_streams(tools: int) -> None:
-    """llmapp's server on the SDK's ``stdio_server`` streams (a worker thread reads each
-    line, writes and flushes each answer), to show what the loop's own pipes save."""
-    import anyio
-    from mcp.server.stdio import stdio_server
-
-    import llmapp.mcp
-
-    desk = _desk(tools)
-    built = llmapp.mcp.server(desk, desk)
-
-    async def run() -> None:
-        async with stdio_server() as (read, write):
-            await built.run(read, write, built.create_initialization_options())
-
-    anyio.run(run)
+    llmapp.mcp.serve(desk, desk, log_level="warning")  # as MCPServer: no line per call timed
 
 
 def _sdk_serve(tools: int) -> None:
@@ -114,22 +100,31 @@ def _sdk_serve(tools: int) -> None:
     server.run("stdio")
 
 
-SERVERS = {
-    "llmapp": _llmapp_serve,
-    "llmapp, SDK stdio streams": _llmapp_on_sdk_streams,
-    "MCPServer": _sdk_serve,
-}
+SERVERS = {"llmapp": _llmapp_serve, "MCPServer": _sdk_serve}
 
 
-async def _measure(tools: int, calls: int, rounds: int) -> dict[str, dict[str, Any]]:
+Runs = dict[str, tuple[str, "str | None"]]
+"""Row label -> (server in ``SERVERS``, the tree whose ``src`` serves it or None for this one)."""
+
+
+def _runs(against: str | None) -> Runs:
+    runs: Runs = {which: (which, None) for which in SERVERS}
+    if against:
+        for which in SERVERS:
+            if which.startswith("llmapp"):
+                runs[f"{which} ({os.path.basename(os.path.abspath(against))})"] = (which, against)
+    return runs
+
+
+async def _measure(tools: int, calls: int, rounds: int, runs: Runs) -> dict[str, dict[str, Any]]:
     """Every figure of every server; rounds alternate between the servers, so a change in
     the machine's load falls on both alike."""
-    found: dict[str, dict[str, Any]] = {which: {} for which in SERVERS}
+    found: dict[str, dict[str, Any]] = {which: {} for which in runs}
     async with contextlib.AsyncExitStack() as stack:
-        sessions = {w: await stack.enter_async_context(_connected(w, 0)) for w in SERVERS}
+        sessions = {w: await stack.enter_async_context(_connected(runs[w], 0)) for w in runs}
         for label, arguments in (("valid", VALID), ("wrong", WRONG)):
-            rates: dict[str, list[float]] = {which: [] for which in SERVERS}
-            spent: dict[str, list[float]] = {which: [] for which in SERVERS}
+            rates: dict[str, list[float]] = {which: [] for which in runs}
+            spent: dict[str, list[float]] = {which: [] for which in runs}
             for which, session in sessions.items():
                 answer = await session.call_tool("book", arguments)
                 text = " ".join(getattr(block, "text", "") for block in answer.content)
@@ -145,12 +140,12 @@ async def _measure(tools: int, calls: int, rounds: int) -> dict[str, dict[str, A
                         await session.call_tool("book", arguments)
                     rates[which].append(calls / (time.perf_counter() - started))
                     spent[which].append((await _cpu(session) - before) / calls)
-            for which in SERVERS:
+            for which in runs:
                 found[which][label] = statistics.median(rates[which])
                 found[which][label + " cpu"] = statistics.median(spent[which])
     async with contextlib.AsyncExitStack() as stack:
-        sessions = {w: await stack.enter_async_context(_connected(w, tools)) for w in SERVERS}
-        times: dict[str, list[float]] = {which: [] for which in SERVERS}
+        sessions = {w: await stack.enter_async_context(_connected(runs[w], tools)) for w in runs}
+        times: dict[str, list[float]] = {which: [] for which in runs}
         for which, session in sessions.items():
             found[which]["tools"] = len((await session.list_tools()).tools)
         for _ in range(max(rounds, 5)):
@@ -158,7 +153,7 @@ async def _measure(tools: int, calls: int, rounds: int) -> dict[str, dict[str, A
                 started = time.perf_counter()
                 await session.list_tools()
                 times[which].append(time.perf_counter() - started)
-        for which in SERVERS:
+        for which in runs:
             found[which]["list"] = statistics.median(times[which])
     return found
 
@@ -170,12 +165,16 @@ async def _cpu(session: Any) -> float:
 
 
 @contextlib.asynccontextmanager
-async def _connected(which: str, tools: int) -> AsyncIterator[Any]:
+async def _connected(run: tuple[str, str | None], tools: int) -> AsyncIterator[Any]:
     from mcp import ClientSession
     from mcp.client.stdio import StdioServerParameters, stdio_client
 
+    which, tree = run
     args = ["-m", "benchmarks.mcp_bench", "--serve", which, "--tools", str(tools)]
-    server = StdioServerParameters(command=sys.executable, args=args, cwd=ROOT)
+    env = dict(os.environ)
+    src = os.path.join(os.path.abspath(tree), "src") if tree else os.path.join(ROOT, "src")
+    env["PYTHONPATH"] = os.pathsep.join([src, str(ROOT)])
+    server = StdioServerParameters(command=sys.executable, args=args, cwd=ROOT, env=env)
     with open(os.devnull, "w") as quiet:
         async with (
             stdio_client(server, errlog=quiet) as (read, write),
@@ -190,6 +189,7 @@ def main() -> int:
     parser.add_argument("--calls", type=int, default=300, help="calls per round (300)")
     parser.add_argument("--rounds", type=int, default=5, help="rounds per figure (5)")
     parser.add_argument("--tools", type=int, default=500, help="extra tools listed (500)")
+    parser.add_argument("--against", help="another tree whose llmapp is measured beside this one")
     parser.add_argument("--serve", choices=sorted(SERVERS), help=argparse.SUPPRESS)
     options = parser.parse_args()
     if options.serve:
@@ -197,7 +197,8 @@ def main() -> int:
         return 0
     import anyio
 
-    results = anyio.run(_measure, options.tools, options.calls, options.rounds)
+    runs = _runs(options.against)
+    results = anyio.run(_measure, options.tools, options.calls, options.rounds, runs)
     rows = [
         [
             which,

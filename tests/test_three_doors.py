@@ -6,8 +6,10 @@ through httpx's ASGI transport) and as a tool of the class's own MCP server list
 SDK's in-memory client (``llmapp.mcp.application``). Given the same wrong arguments each
 door reports the same issues (path and expected) and sends nothing; given the same
 repairable text each reports the same repairs; with ``strict=True`` every door still
-enforces every constraint; and a human-side branch inside a union is refused on every
-door that separates.
+enforces every constraint; and a human-side branch inside a union (at the top, in a
+nested object, in an array's items) is refused on every door that separates. The shapes:
+nested objects, arrays of objects, arrays with ``uniqueItems`` and item counts, a union,
+an enum, the ``date`` and ``uuid`` formats, patterns and numeric bounds.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import datetime
 import inspect
 import json
 import re
+import uuid
 from collections.abc import Mapping
 from typing import Any, Literal
 
@@ -38,17 +41,24 @@ from llmapp.vendors import mcp as mcp_vendor
 
 
 class Address(BaseModel):
-    street: str = Field(min_length=1)
+    street: str = Field(min_length=1, max_length=40)
     zip: str = Field(pattern=r"^[0-9]{5}$")
+
+
+class Line(BaseModel):
+    sku: str = Field(pattern=r"^SKU-[0-9]+$")
+    count: int = Field(gt=0, le=10)
 
 
 class Order(BaseModel):
     address: Address
-    tags: set[str]
+    tags: set[str] = Field(max_length=3)
     kind: Literal["pickup", "delivery"]
     when: datetime.date
+    contact: uuid.UUID
     ref: int | str
-    quantity: int = Field(ge=1)
+    lines: list[Line] = Field(min_length=1)
+    quantity: int = Field(ge=1, le=100, multiple_of=2)
 
 
 received: list[Any] = []
@@ -80,7 +90,9 @@ VALID: dict[str, Any] = {
     "tags": ["a", "b"],
     "kind": "pickup",
     "when": "2026-12-01",
+    "contact": "0f8fad5b-d9cb-469f-a165-70867728950e",
     "ref": 7,
+    "lines": [{"sku": "SKU-1", "count": 1}],
     "quantity": 2,
 }
 
@@ -103,6 +115,17 @@ WRONG = {
     "union": _with(("ref",), [1]),
     "minimum": _with(("quantity",), 0),
     "missing nested object": {k: v for k, v in VALID.items() if k != "address"},
+    "nested object: maxLength": _with(("address", "street"), "x" * 41),
+    "nested object: a wrong type": _with(("address", "zip"), 12345),
+    "array: maxItems": _with(("tags",), ["a", "b", "c", "d"]),
+    "array: minItems": _with(("lines",), []),
+    "array of objects: a pattern": _with(("lines", 0, "sku"), "1"),
+    "array of objects: exclusiveMinimum": _with(("lines", 0, "count"), 0),
+    "array of objects: a missing key": _with(("lines", 0), {"sku": "SKU-1"}),
+    "format: uuid": _with(("contact",), "not-a-uuid"),
+    "maximum": _with(("quantity",), 102),
+    "multipleOf": _with(("quantity",), 3),
+    "several mistakes at once": _with(("address",), {"street": "", "zip": "x"}),
 }
 
 
@@ -155,7 +178,8 @@ class Doors:
 
         async def by_mcp() -> CallResult:
             async with Client(llmapp.mcp.server(application(Shop), Shop())) as client:
-                app = llmapp.mcp.application(await client.session.list_tools())
+                listed = await client.session.list_tools()
+                app = llmapp.mcp.application(listed, strict=self.strict)
                 return await app.aexecute(client.session, "order", text)
 
         if door == "class":
@@ -205,23 +229,38 @@ def test_valid_arguments_reach_the_method_through_every_door(doors: Doors) -> No
     assert {type(order) for order in received} == {Order}
 
 
-REPAIRABLE = (
-    "{'order': {'address': {'street': 'Main 1', 'zip': '12345'}, 'tags': ['a'],"
-    " 'kind': 'pickup', 'when': '2026-12-01', 'ref': 7, 'quantity': '2',},}"
-)
+REPAIRABLE = {
+    "single quotes, trailing commas, a number as text": (
+        "{'order': {'address': {'street': 'Main 1', 'zip': '12345'}, 'tags': ['a'],"
+        " 'kind': 'pickup', 'when': '2026-12-01', 'contact': '0f8fad5b-d9cb-469f-a165-70867728950e', 'ref': 7,"
+        " 'lines': [{'sku': 'SKU-1', 'count': 1}], 'quantity': '2',},}"
+    ),
+    "a stringified nested object": json.dumps(
+        {"order": {**VALID, "address": json.dumps(VALID["address"])}}
+    ),
+    "a code fence, a comment and text for numbers in an array": (
+        "```json\n"
+        + json.dumps({"order": {**VALID, "lines": [{"sku": "SKU-1", "count": "1"}]}})[:-1]
+        + " // the order\n}\n```"
+    ),
+}
 
 
-def test_the_same_repaired_text_reports_the_same_repairs() -> None:
-    doors = Doors(strict=False)
+@pytest.mark.parametrize("case", list(REPAIRABLE), ids=list(REPAIRABLE))
+def test_the_same_repaired_text_reports_the_same_repairs(doors: Doors, case: str) -> None:
     received.clear()
-    results = {door: doors.text(door, REPAIRABLE) for door in ("class", "http", "mcp")}
+    text = REPAIRABLE[case]
+    results = {door: doors.text(door, text) for door in ("class", "http", "mcp")}
     for door, result in results.items():
         assert result.success, (door, result)
     by_class = results["class"].repairs
-    assert by_class
+    # ``repairs`` names what reading the text mended; a value repaired against the schema
+    # (the stringified object) is mended as silently on every door.
+    assert bool(by_class) == (case != "a stringified nested object"), by_class
     assert results["http"].repairs == by_class
     assert results["mcp"].repairs == by_class
     assert len(received) == 3
+    assert all(order == received[0] for order in received)
 
 
 class Token(BaseModel):
@@ -253,6 +292,60 @@ def test_a_human_side_union_branch_is_refused_on_every_door() -> None:
     mcp = llmapp.mcp.application(tools, separate=_is_string)
     assert [f.name for f in mcp.functions] == []
     assert any("token" in str(problem) for problem in mcp.errors), mcp.errors
+
+
+class Inner(BaseModel):
+    token: str | int
+
+
+class Nested(BaseModel):
+    inner: Inner
+    note: int = 0
+
+
+class Listed(BaseModel):
+    tokens: list[str | int]
+
+
+@pytest.mark.parametrize(
+    ("model", "where"),
+    [(Nested, "$input.body.inner.token"), (Listed, "$input.body.tokens[0]")],
+    ids=["in a nested object", "in an array's items"],
+)
+def test_a_human_side_union_branch_deeper_down_is_refused_on_every_door(
+    model: type[BaseModel], where: str
+) -> None:
+    def method(self: Any, body: Any) -> None:
+        """Use it."""
+
+    def use(body: Any) -> None:
+        """Use it."""
+
+    method.__annotations__ = {"body": model, "return": None}
+    use.__annotations__ = {"body": model, "return": None}
+    holder = type("Holder", (), {"use": method})
+    api = FastAPI()
+    api.post("/use", operation_id="use")(use)  # the same annotations: FastAPI reads them
+
+    schema = model.model_json_schema()
+    defs = schema.pop("$defs", {})
+    tool = {
+        "name": "use",
+        "inputSchema": {
+            "type": "object",
+            "properties": {"body": schema},
+            "required": ["body"],
+            **({"$defs": defs} if defs else {}),
+        },
+    }
+    with pytest.raises(llmapp.LlmApplicationError) as refused:
+        application(holder, separate=_is_string)
+    http = llmapp.http.application(api.openapi(), separate=_is_string, naming="operationId")
+    mcp = llmapp.mcp.application([tool], separate=_is_string)
+    assert http.functions == [] and mcp.functions == []
+    for problems in (refused.value.problems, http.errors, mcp.errors):
+        assert len(problems) == 1, problems
+        assert f"inside a union (anyOf) at {where}" in str(problems[0])
 
 
 def test_every_door_has_one_application_protocol() -> None:

@@ -218,8 +218,8 @@ def explain_timeouts(issues: list[ValidationIssue]) -> None:
 
 
 class _Engines:
-    """RE2 and ``regex``, imported when the first pattern is compiled (about 50 ms that
-    building an application without patterns never pays)."""
+    """RE2 and ``regex``, imported when the first pattern is compiled: an import that
+    building an application without patterns never pays."""
 
     @functools.cached_property
     def re2(self) -> tuple[Any, Any, Any]:

@@ -132,6 +132,34 @@ def test_a_timed_out_sync_method_keeps_its_thread_and_a_queued_call_never_runs()
     work.release.set()
 
 
+def test_small_wrong_arguments_are_answered_while_every_thread_is_busy():
+    """Checking small arguments costs less than a thread's round trip: it needs no thread,
+    so a mistake is answered at once; large arguments, and valid ones (the method runs),
+    wait for the one thread."""
+    work = Work()
+    runner = Runner(threads=1, timeout=0.3)
+    large = {"text": 1, "extra": "x" * 5_000}
+
+    async def main():
+        await app.aexecute(work, "echo", {"text": "warm"}, runner=runner)  # compiles on a thread
+        blocked = asyncio.ensure_future(app.aexecute(work, "block", {"n": 1}, runner=runner))
+        while work.started < 1:
+            await asyncio.sleep(0.01)
+        wrong = await app.aexecute(work, "echo", {"text": 3}, runner=runner)
+        wrong_text = await app.aexecute(work, "echo", '{"text": 3}', runner=runner)
+        wrong_large = await app.aexecute(work, "echo", large, runner=runner)
+        valid = await app.aexecute(work, "echo", {"text": "x"}, runner=runner)
+        work.release.set()
+        await blocked
+        return wrong, wrong_text, wrong_large, valid
+
+    wrong, wrong_text, wrong_large, valid = asyncio.run(main())
+    assert wrong.validation is not None and "$input.text" in (wrong.feedback or "")
+    assert wrong_text.validation is not None
+    assert isinstance(wrong_large.error, TimeoutError)  # checked on the thread: it waited
+    assert isinstance(valid.error, TimeoutError)
+
+
 def test_timeout_raises_with_raise_errors():
     with pytest.raises(TimeoutError):
         asyncio.run(

@@ -1,10 +1,8 @@
-"""The stdio wire on the event loop's own pipes (``llmapp.mcp._stdio``): lines read whole or
-skipped when too long, a method's ``print`` kept off the wire, the standard descriptors put
-back afterwards, and the SDK's threaded streams used where the loop cannot watch the wire."""
+"""``serve`` over stdio (the SDK's ``stdio_server``): a method's ``print`` kept off the wire,
+the standard descriptors put back afterwards, and stdout to a regular file served too."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 import subprocess
 import sys
@@ -21,40 +19,6 @@ import mcp.types as types
 from mcp import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from tests.mcp.scenario import ROOT, command, environment
-
-from llmapp.mcp._stdio import LineReader
-
-
-async def _lines(chunks: list[bytes], limit: int) -> list[str]:
-    reader = asyncio.StreamReader(limit=limit)
-    for chunk in chunks:
-        reader.feed_data(chunk)
-    reader.feed_eof()
-    return [line async for line in LineReader(reader)]
-
-
-def test_lines_are_read_whole_with_their_newline() -> None:
-    lines = asyncio.run(_lines([b'{"a": 1}\n{"b"', b": 2}\n"], limit=64))
-    assert lines == ['{"a": 1}\n', '{"b": 2}\n']
-
-
-def test_a_last_line_without_newline_is_still_read() -> None:
-    assert asyncio.run(_lines([b"one\ntwo"], limit=64)) == ["one\n", "two"]
-
-
-def test_a_line_over_the_limit_is_skipped_and_the_next_one_read() -> None:
-    long = b"x" * 200 + b"\n"
-    lines = asyncio.run(_lines([b"first\n", long, b"after\n"], limit=16))
-    assert lines == ["first\n", "after\n"]
-
-
-def test_an_endless_line_over_the_limit_ends_the_stream() -> None:
-    assert asyncio.run(_lines([b"first\n", b"y" * 500], limit=16)) == ["first\n"]
-
-
-def test_invalid_utf8_is_replaced_not_raised() -> None:
-    assert asyncio.run(_lines([b"\xff\xfe ok\n"], limit=64)) == ["\ufffd\ufffd ok\n"]
-
 
 PRINTING = """
 import sys
@@ -121,36 +85,6 @@ def test_after_serving_the_standard_descriptors_are_back(tmp_path: Path) -> None
     )
     assert finished.returncode == 0, finished.stderr.decode()
     assert finished.stdout.decode().strip() == ("after serve: stdout is back, stdin blocking: True")
-
-
-REFUSED = """
-import asyncio.base_events
-import llmapp.mcp
-from llmapp import llm_application
-
-
-async def refuse(self, protocol_factory, pipe):
-    raise OSError("this loop takes no pipes")
-
-
-asyncio.base_events.BaseEventLoop.connect_read_pipe = refuse
-
-
-@llm_application
-class Echo:
-    def echo(self, word: str) -> str:
-        \"\"\"Say a word back.\"\"\"
-        return word
-
-
-llmapp.mcp.serve(Echo, Echo())
-"""
-
-
-def test_a_loop_that_refuses_the_pipes_falls_back_to_the_sdks_streams(tmp_path: Path) -> None:
-    answer, errors = _call_served(tmp_path, REFUSED, "echo", {"word": "still here"})
-    assert answer.structured_content == {"result": "still here"}
-    assert "served through the SDK's threads: this loop takes no pipes" in errors
 
 
 def _message(method: str, params: dict[str, Any], ident: int | None = None) -> str:

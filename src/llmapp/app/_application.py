@@ -108,10 +108,11 @@ class LlmApplication(FunctionTable[LlmFunction]):
         context: Any = None,
         approved: bool = False,
     ) -> CallResult:
-        """``execute`` for async code, off the event loop.
+        """``execute`` for async code, keeping the event loop free.
 
-        Reading and validating the arguments, and a sync method, run in one of the
-        runner's worker threads; an async method is awaited on the loop. The runner
+        Small arguments are read and checked on the loop (cheaper than a thread's round
+        trip); larger ones, and a sync method, in one of the runner's worker threads; an
+        async method is awaited on the loop (see ``Runner``). The runner
         bounds the threads and the time of each call (a call past its ``timeout`` is
         answered with a ``TimeoutError``; see ``Runner``).
 

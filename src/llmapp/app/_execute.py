@@ -32,7 +32,7 @@ from llmapp._errors import ExecutionError
 from llmapp._record import Record
 from llmapp._sentinels import MISSING
 from llmapp.app._function import LlmFunction
-from llmapp.app._kernel import ModelSide, check_arguments, failed
+from llmapp.app._kernel import Checked, ModelSide, check_arguments, failed
 from llmapp.app._mask import NOTHING, Masker
 from llmapp.app._merge import join
 from llmapp.app._result import CallResult, error_text
@@ -78,7 +78,16 @@ class Plan(Record):
         self, instance: Any, arguments: Any, human: Mapping[str, Any] | None
     ) -> Call | CallResult:
         """Every step before the call; a ``CallResult`` when the model got something wrong."""
-        checked = check_arguments(self.function, arguments, self.side, max_length=self.max_length)
+        return self.complete(self.check(arguments), instance, human)
+
+    def check(self, arguments: Any) -> Checked | CallResult:
+        """The model's arguments read, repaired and checked (the kernel's step)."""
+        return check_arguments(self.function, arguments, self.side, max_length=self.max_length)
+
+    def complete(
+        self, checked: Checked | CallResult, instance: Any, human: Mapping[str, Any] | None
+    ) -> Call | CallResult:
+        """The steps after ``check``: the human side joined, the Python types made."""
         if isinstance(checked, CallResult):
             return checked
         repairs = checked.repairs
@@ -217,7 +226,7 @@ def _at(data: Any, segments: list[str | int]) -> Any:
 
 
 def _no_running_loop(name: str) -> None:
-    import asyncio  # stdlib, but ~10 ms to import: only async methods need it
+    import asyncio  # stdlib, but slow to import: only async methods need it
 
     try:
         asyncio.get_running_loop()

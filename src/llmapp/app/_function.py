@@ -71,6 +71,11 @@ class OnFirstUse(Generic[T, R]):
             self._compiled = self.compile(self.source)
         return self._compiled(value)
 
+    @property
+    def compiled(self) -> Callable[[T], R] | None:
+        """What the first call compiled (``None`` before it)."""
+        return self._compiled
+
 
 def compile_validator(schema: Mapping[str, Any]) -> Callable[[Any], Validation]:
     """``validate.validator``, looked up when called: the compiler loads on first use."""

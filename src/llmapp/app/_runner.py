@@ -1,10 +1,14 @@
 """Where and for how long an async caller's calls run: worker threads of llmapp's own, a timeout.
 
 ``aexecute`` (and so every vendor's ``acall_tools``) and the MCP server hand each call to
-a ``Runner``. The runner does the whole call off the event loop: reading, repairing and
-validating the model's arguments (a backtracking pattern or a large argument text must
-not stall the loop), then a sync method in the same worker thread, or an async method
-awaited back on the loop. So a slow sync method holds up neither the loop nor the calls
+a ``Runner``. The runner keeps the loop free of work whose cost it cannot bound: the
+model's arguments are read, repaired and checked on the loop only when that costs less
+than a worker thread's round trip (``checks_here``: arguments of at most ``HERE_LIMIT``
+characters, llmapp's own validator already compiled, no pattern on the time-limited
+engine, no hook), so wrong arguments are answered without a thread; otherwise in a
+worker thread. Everything that runs the caller's code (a hook, building the method's
+argument objects, a sync method) runs in a worker thread; an async method is awaited
+back on the loop. So a slow sync method holds up neither the loop nor the calls
 beside it.
 
 The threads are the runner's own, not a pool shared with the rest of the process:
@@ -34,14 +38,20 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Final
 
 from llmapp.app._controls import time_limit
+from llmapp.app._function import OnFirstUse
 from llmapp.app._result import CallResult, error_text
 
 if TYPE_CHECKING:  # asyncio is imported where it runs: only async callers need it
     import asyncio
 
     from llmapp.app._execute import Call, Plan
+    from llmapp.app._kernel import Checked
 
-__all__ = ["DEFAULT_RUNNER", "Runner"]
+__all__ = ["DEFAULT_RUNNER", "HERE_LIMIT", "Runner", "checks_here"]
+
+HERE_LIMIT: Final = 1_000
+"""Most characters of argument text checked on the event loop (for arguments already
+parsed: their strings' characters and their members, counted together)."""
 
 _QUEUED: Final = "queued"
 _RUNNING: Final = "running"
@@ -112,7 +122,8 @@ class Runner:
         *,
         admit: Callable[[Call | CallResult], Call | CallResult] | None = None,
     ) -> CallResult:
-        """One call from the model's arguments to its result, off the event loop.
+        """One call from the model's arguments to its result: checked on the loop where that
+        is cheap (``checks_here``), everything else in a worker thread.
 
         Args:
             plan: the function's plan.
@@ -126,11 +137,16 @@ class Runner:
             ExecutionError: the application is used wrongly (as ``execute`` raises it).
         """
 
-        def prepare() -> Call | CallResult:
-            prepared = plan.prepare(instance, arguments, human)
+        def complete(checked: Checked | CallResult) -> Call | CallResult:
+            prepared = plan.complete(checked, instance, human)
             return admit(prepared) if admit is not None else prepared
 
-        return await self._bounded(plan, prepare, raise_errors)
+        if checks_here(plan, arguments):
+            checked = plan.check(arguments)
+            if isinstance(checked, CallResult):  # wrong arguments: no thread needed
+                return checked
+            return await self._bounded(plan, lambda: complete(checked), raise_errors)
+        return await self._bounded(plan, lambda: complete(plan.check(arguments)), raise_errors)
 
     async def run(self, call: Call, raise_errors: bool = False) -> CallResult:
         """A call already prepared (``app.prepare``), run within the same limits."""
@@ -317,6 +333,51 @@ async def _awaited(call: Call, start: Callable[..., Any], raise_errors: bool) ->
             raise
         return call.raised(error)
     return call.returned(value)
+
+
+def checks_here(plan: Plan, arguments: Any) -> bool:
+    """Whether checking these arguments on the loop costs less than a thread's round trip.
+
+    So it is when its cost follows their size and they are small: llmapp's own validator
+    (compiled by an earlier call, since compiling is not cheap), no pattern that may run
+    on the time-limited engine, no hook (the caller's code), at most ``HERE_LIMIT``
+    characters.
+    """
+    side = plan.side
+    if side.hooked:
+        return False
+    check = side.check
+    compiled = check.compiled if isinstance(check, OnFirstUse) else check
+    return bool(getattr(compiled, "bounded", False)) and _small(arguments)
+
+
+def _small(arguments: Any) -> bool:
+    """At most ``HERE_LIMIT`` characters of text, or of JSON values' strings and members."""
+    if isinstance(arguments, (str, bytes, bytearray)):
+        return len(arguments) <= HERE_LIMIT
+    budget = HERE_LIMIT
+    todo = [arguments]
+    while todo:
+        value = todo.pop()
+        kind = type(value)
+        if kind is dict:
+            budget -= 2 * len(value)
+            if budget < 0:
+                return False
+            todo.extend(value.keys())
+            todo.extend(value.values())
+        elif kind is list:
+            budget -= len(value)
+            if budget < 0:
+                return False
+            todo.extend(value)
+        elif kind is str:
+            budget -= len(value)
+        elif value is not None and kind not in (int, float, bool):
+            return False  # anything else (a caller's own mapping, say): the thread
+        if budget < 0:
+            return False
+    return True
 
 
 DEFAULT_RUNNER: Final = Runner()

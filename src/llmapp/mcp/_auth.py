@@ -17,6 +17,7 @@ the caller says ``allow_unauthenticated=True``.
 
 from __future__ import annotations
 
+import functools
 import hmac
 import ipaddress
 from collections.abc import Mapping
@@ -111,9 +112,14 @@ def identity(context: Any) -> AccessToken | None:
     if token is not None:
         found: AccessToken = token
         return found
-    auth_context = sdk("mcp.server.auth.middleware.auth_context")
-    current: AccessToken | None = auth_context.get_access_token()
+    current: AccessToken | None = _auth_context().get_access_token()
     return current
+
+
+@functools.cache
+def _auth_context() -> Any:
+    """The SDK's module that holds the token of the request being served."""
+    return sdk("mcp.server.auth.middleware.auth_context")
 
 
 def check_bind(host: str, auth: Auth | None, allow_unauthenticated: bool) -> None:

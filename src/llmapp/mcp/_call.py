@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from llmapp._errors import McpToolError
 from llmapp.app import CallResult
@@ -27,7 +27,9 @@ from llmapp.app._merge import join
 from llmapp.app._result import error_text
 from llmapp.app._shown import MAX_MESSAGE, for_model
 from llmapp.jsonschema import Resolver, is_mapping
-from llmapp.mcp._functions import McpLlmFunction
+
+if TYPE_CHECKING:  # the function model imports this step, not the other way round
+    from llmapp.mcp._functions import McpLlmFunction
 
 __all__ = ["DEADLINE", "McpToolError", "call", "without_strict_nulls"]
 

@@ -45,6 +45,7 @@ from llmapp.jsonschema import (
     normalise,
     resolve_pointer,
 )
+from llmapp.mcp._call import call
 
 __all__ = ["McpLlmApplication", "McpLlmFunction", "McpToolProblem", "application"]
 
@@ -175,8 +176,6 @@ class McpLlmApplication(FunctionTable[McpLlmFunction]):
             ExecutionError: missing or unknown ``human`` values (a tool takes them only
                 when ``application(tools, separate=...)`` made part of it human-side).
         """
-        from llmapp.mcp._call import call
-
         function = self.function(name)
         if function is None:
             return unknown_function(name, [f.name for f in self.functions])

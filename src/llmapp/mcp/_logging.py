@@ -29,6 +29,13 @@ def log_call(
     name: str, result: CallResult, seconds: float, human: Mapping[str, Any] | None
 ) -> None:
     """One line for a finished call; the method's traceback (masked) when it raised."""
+    if logger.isEnabledFor(logging.INFO):
+        _log_outcome(name, result, seconds)
+    if result.error is not None and not isinstance(result.error, TimeoutError):
+        logger.error("call %s raised:\n%s", name, masked_traceback(result.error, human))
+
+
+def _log_outcome(name: str, result: CallResult, seconds: float) -> None:
     if result.success:
         outcome = "ok"
     elif result.validation is not None:
@@ -45,8 +52,6 @@ def log_call(
         len(result.repairs),
         extra={"llmapp_function": name, "llmapp_outcome": outcome.split(" ")[0]},
     )
-    if result.error is not None and not isinstance(result.error, TimeoutError):
-        logger.error("call %s raised:\n%s", name, masked_traceback(result.error, human))
 
 
 def masked_traceback(error: BaseException, human: Mapping[str, Any] | None) -> str:

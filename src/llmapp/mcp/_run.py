@@ -4,8 +4,8 @@
 points at stderr unless told not to), and ends quietly: Ctrl-C, SIGTERM, the client
 closing stdin or the pipe breaking under stdout end the process without a traceback.
 
-Over stdio, ``serve`` reads and writes the wire on the event loop's own pipes
-(``_stdio``), not through the SDK's worker threads, where the loop can watch them.
+Over stdio the wire is the SDK's own ``stdio_server``: it keeps a method's stray output
+off the wire and puts the standard descriptors back on exit.
 """
 
 from __future__ import annotations
@@ -21,7 +21,6 @@ from llmapp.mcp._auth import Auth
 from llmapp.mcp._logging import log_to_stderr, logger
 from llmapp.mcp._sdk import sdk
 from llmapp.mcp._server import Transport, served, server
-from llmapp.mcp._stdio import loop_streams
 
 if TYPE_CHECKING:
     from llmapp.app import LlmApplication
@@ -122,7 +121,7 @@ def _announced(line: str, run: Callable[[], Any]) -> None:
 
 async def _stdio(built: Any) -> None:
     stdio = sdk("mcp.server.stdio")
-    async with loop_streams() as streams, stdio.stdio_server(*streams or ()) as (read, write):
+    async with stdio.stdio_server() as (read, write):
         await built.run(read, write, built.create_initialization_options())
 
 

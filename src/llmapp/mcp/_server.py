@@ -10,11 +10,12 @@ The server is the SDK's low-level ``mcp.server.Server``; the class's docstring i
   function whose human side nobody can supply (no ``human`` hook, and a human side an
   elicitation form cannot ask for).
 - ``tools/call``: the application's own execution (read, repair, validate, convert,
-  call), through ``LlmApplication.aexecute`` and a ``Runner`` of the server's own: the
-  reading and validation of every call and the plain, static and class methods run in
-  the runner's bounded worker threads, off the event loop, so neither an expensive
-  validation nor a slow method holds up the calls beside it; ``async`` methods run on
-  the loop; each call is bounded by the runner's timeout. Wrong arguments are answered
+  call), through ``LlmApplication.aexecute`` and a ``Runner`` of the server's own:
+  small arguments are checked on the event loop (cheaper than a thread's round trip),
+  larger ones and the plain, static and class methods in the runner's bounded worker
+  threads, so neither an expensive validation nor a slow method holds up the calls
+  beside it; ``async`` methods run on the loop; each call is bounded by the runner's
+  timeout. Wrong arguments are answered
   ``isError: true`` with the feedback text and the method does not run; an exception in
   the method is answered ``isError: true`` with its bounded message, and the server
   goes on answering. Each call is logged (``_logging``).
@@ -65,7 +66,7 @@ from llmapp.vendors.mcp import tool_result, tools
 
 if TYPE_CHECKING:
     from mcp.server import Server, ServerRequestContext
-    from mcp.types import CallToolRequestParams, CallToolResult, ListToolsResult
+    from mcp.types import CallToolRequestParams, ListToolsResult
 
     from llmapp.app import LlmApplication, LlmFunction
 
@@ -188,7 +189,6 @@ class _Handlers:
             for function in listed
             if _controls.declares(function, "enabled")
         }
-        self.result_type = types.CallToolResult
         self.templates = Templates(app, self.execute)
 
     def _suppliable(self, function: LlmFunction) -> bool:
@@ -211,8 +211,10 @@ class _Handlers:
 
     async def call_tool(
         self, context: ServerRequestContext[Any], params: CallToolRequestParams
-    ) -> CallToolResult:
-        # A model, not a dict: the SDK writes it in the spelling of the connection's protocol era.
+    ) -> dict[str, Any]:
+        # The wire spelling as a dict: the SDK validates it against the connection's
+        # protocol era and writes that era's form (dropping ``resultType`` before the
+        # 2026 era), so a model built here would only be taken apart again.
         name = params.name
         if name not in self.listed and self.app.function(name) is not None:
             result = _refused(name, f"{name} is not a tool of this server.")
@@ -220,8 +222,8 @@ class _Handlers:
         else:
             result = await self.execute(name, params.arguments, context)
         answer = tool_result(self.app.function(name), result)
-        built: CallToolResult = self.result_type.model_validate(answer)
-        return built
+        answer["resultType"] = "complete"
+        return answer
 
     async def execute(self, name: str, arguments: Any, context: Any) -> CallResult:
         """One call through the application, its human side supplied, logged."""

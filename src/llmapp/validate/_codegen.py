@@ -12,7 +12,7 @@ For the root and for every ``$ref`` target the generator writes
 
 The checkers are written first (``checker``: it finds every build problem) and the
 walkers only on demand (``walker``, after the first value the checker refused), into
-the same namespace, so building a validator compiles about a third of the code. A
+the same namespace, so building a validator compiles only the checkers' share. A
 ``$ref`` to a definition with no structure (an enum, a bounded scalar) is checked
 inline; consecutive checker tests merge into one ``if not (... and ...)``.
 

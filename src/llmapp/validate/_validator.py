@@ -69,6 +69,7 @@ class Validator:
 
     __slots__ = (
         "__weakref__",
+        "_bounded",
         "_check",
         "_expected",
         "_failed",
@@ -111,7 +112,14 @@ class Validator:
         self._expected: str | None = None
         self._failed = generator.failed if generator.recursive else None
         self._searches = True  # whether the code searches patterns: known with the walker
-        self._guarded = self._failed is not None or self._budgeted()
+        self._bounded = not self._budgeted()
+        self._guarded = self._failed is not None or not self._bounded
+
+    @property
+    def bounded(self) -> bool:
+        """Whether a call's cost follows the size of the value alone: no pattern it searches
+        may run on the time-limited engine, whose searches may take ``CALL_BUDGET`` seconds."""
+        return self._bounded
 
     @property
     def source(self) -> str:
@@ -212,7 +220,8 @@ class Validator:
             # Only a pattern search can give up on a text: without one, nothing to note.
             self._searches = any(isinstance(value, Matcher) for value in namespace.values())
             self._searches |= any(sub._searches for sub in self._subs)
-            self._guarded = self._failed is not None or self._budgeted()
+            self._bounded = not self._budgeted()
+            self._guarded = self._failed is not None or not self._bounded
             written: Walker = namespace[name]
             self._walk = written
             generator.functions.share = None
