@@ -85,14 +85,13 @@ class LlmApplication(FunctionTable[LlmFunction]):
             result = app.execute(Shop(), "search", '{"query": "socks"}')
             reply = result.message()   # data, feedback or the error: what goes back
         """
-        if not _controls.enabled(self.function(name), context):  # controls: hidden
+        plan = self._plans.get(name) if isinstance(name, str) else None
+        if plan is None or not _controls.enabled(plan.function, context):  # controls: hidden
             return unknown_function(name, self._visible(context))
-        prepared = _controls.admit(
-            self.prepare(instance, name, arguments, human), context, approved
-        )
+        prepared = _controls.admit(plan.prepare(instance, arguments, human), context, approved)
         if isinstance(prepared, CallResult):
             return prepared
-        if _controls.time_limit(prepared.plan.function, None) is not None:  # controls: timeout
+        if _controls.time_limit(plan.function, None) is not None:  # controls: timeout
             return _controls.run_within(prepared, raise_errors, DEFAULT_RUNNER)
         return run_sync(prepared, raise_errors)
 

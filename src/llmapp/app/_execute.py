@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from llmapp import convert
 from llmapp._errors import ExecutionError
+from llmapp._frozen import quick_init
 from llmapp._record import Record
 from llmapp._sentinels import MISSING
 from llmapp.app._function import LlmFunction
@@ -81,15 +82,15 @@ class Plan(Record):
         checked = check_arguments(self.function, arguments, self.side, max_length=self.max_length)
         if isinstance(checked, CallResult):
             return checked
-        repairs = checked.repairs
-        merged = join(self.function, checked.data, human)
+        data, repairs = checked
+        merged = join(self.function, data, human)
         hidden = Masker.of(human)
         target = self._target(instance)
         try:
             args, kwargs = self.convert(merged)
         except convert.ConversionError as refused:
-            return self._refused(refused, checked.data, hidden, repairs)
-        return Call(self, target, args, kwargs, repairs, hidden, checked.data)
+            return self._refused(refused, data, hidden, repairs)
+        return Call(self, target, args, kwargs, repairs, hidden, data)
 
     def _target(self, instance: Any) -> Callable[..., Any]:
         method, owner = self.method, self.owner
@@ -126,6 +127,7 @@ class Plan(Record):
         return failed(self.function, ValidationFailure(model_data, [issue]), repairs)
 
 
+@quick_init
 @dataclass(frozen=True)
 class Call:
     """A call whose arguments are valid, merged and converted: ready to run."""

@@ -76,8 +76,8 @@ class Masker:
     @classmethod
     def of(cls, *sources: Any) -> Masker:
         """A masker for every value in ``sources`` (``None`` sources are skipped)."""
-        kept = tuple(source for source in sources if source is not None)
-        return cls(kept) if kept else NOTHING
+        kept = [source for source in sources if source is not None]
+        return cls(tuple(kept)) if kept else NOTHING
 
     def mask(self, text: str) -> str:
         """``text`` with every form of every value replaced by ``***``."""
