@@ -67,8 +67,9 @@ def read_model_arguments(
     data, repairs, error, truncated = repair.read_text(arguments, max_length=max_length)
     reason = error or truncated
     if reason is None:
-        scan = repair.may_hold_surrogates(arguments)
-        return _unless_surrogates(name, data, repairs, deprecated, scan=scan)
+        if not repair.may_hold_surrogates(arguments):
+            return data, repairs, False
+        return _unless_surrogates(name, data, repairs, deprecated, scan=True)
     shown = arguments if isinstance(arguments, str) else repr(arguments[:max_length])
     text = explain.unreadable(reason, repairs, truncated=error is None, text=shown)
     issue = ValidationIssue("$input", "JSON object", shown[:max_length], reason)

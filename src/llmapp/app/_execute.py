@@ -47,6 +47,8 @@ if TYPE_CHECKING:
 __all__ = ["Call", "Plan", "run_async", "run_sync"]
 
 _MAX_ITEMS: Final = 1_000_000
+_PLAIN_RESULTS: Final = frozenset({dict, list, str, int, float, bool, type(None)})
+"""What most methods return: neither awaitable nor an iterator (two ABC checks saved)."""
 
 Schema = dict[str, Any]
 
@@ -188,9 +190,10 @@ def run_sync(call: Call, raise_errors: bool) -> CallResult:
         _no_running_loop(call.plan.function.name)
     try:
         value = call.target(*call.args, **call.kwargs)
-        if inspect.isawaitable(value):
-            value = _complete(value)
-        value = call.materialised(value)
+        if type(value) not in _PLAIN_RESULTS:
+            if inspect.isawaitable(value):
+                value = _complete(value)
+            value = call.materialised(value)
     except Exception as error:
         if raise_errors:
             raise

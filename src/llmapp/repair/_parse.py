@@ -40,6 +40,7 @@ from __future__ import annotations
 import json
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -119,8 +120,8 @@ def read_text(
         text, notes = text[1:], notes or Notes()
         notes.add("bom")
     try:
-        data = _DECODER.decode(text)
-    except (ValueError, RecursionError):
+        data = _strict(text)
+    except (ValueError, RecursionError, StopIteration):
         return _read_slowly(text, notes or Notes(), max_depth)
     repairs = () if notes is None else notes.render()
     if _may_nest_deeper(text, max_depth) and _deeper_than(data, max_depth):
@@ -179,6 +180,22 @@ def _finite_float(written: str) -> float:
 
 # One decoder for every call: json.loads with options builds a new one each time.
 _DECODER = json.JSONDecoder(parse_constant=_reject_constant, parse_float=_finite_float)
+_SCAN: Callable[[str, int], tuple[Any, int]] = _DECODER.scan_once  # type: ignore[attr-defined]
+_BLANK = " \t\n\r"  # JSON's whitespace
+
+
+def _strict(text: str) -> Any:
+    """``_DECODER.decode(text)``: JSON text with nothing but whitespace around one value.
+
+    Its scanner is called directly: ``decode`` matches a whitespace regex on each side
+    and adds two Python calls, most of the cost of reading a short text. It raises
+    ``StopIteration`` where no value starts, ``ValueError`` for anything else amiss.
+    """
+    start = len(text) - len(text.lstrip(_BLANK)) if text[:1] in _BLANK else 0
+    data, end = _SCAN(text, start)
+    if end != len(text) and text[end:].strip(_BLANK):
+        raise ValueError("extra data after the value")
+    return data
 
 
 def _too_long(length: int, max_length: int) -> Reading:
