@@ -14,7 +14,7 @@ What the tolerant reader repairs, each recorded in ``Parsed.repairs``:
 
 Decisions:
 
-- Valid JSON takes the fast path (``json.loads``) and reports no repairs.
+- Valid JSON takes the fast path (the standard decoder) and reports no repairs.
 - ``NaN``, ``Infinity`` and ``-Infinity`` (and numbers too large for a float) are not JSON: they
   are read as ``null`` with a repair note, as JavaScript's ``JSON.stringify`` would write them.
   The validator then reports the ``null`` where a number was expected.
