@@ -124,7 +124,8 @@ def read_text(
     except (ValueError, RecursionError, StopIteration):
         return _read_slowly(text, notes or Notes(), max_depth)
     repairs = () if notes is None else notes.render()
-    if _may_nest_deeper(text, max_depth) and _deeper_than(data, max_depth):
+    deep = len(text) > 2 * max_depth and _may_nest_deeper(text, max_depth)
+    if deep and _deeper_than(data, max_depth):
         return None, repairs, f"nesting deeper than {max_depth} levels", None
     return data, repairs, None, None
 
@@ -208,8 +209,9 @@ def _too_long(length: int, max_length: int) -> Reading:
 
 
 def _may_nest_deeper(text: str, max_depth: int) -> bool:
-    """A fast bound: JSON with at most ``max_depth`` opening brackets cannot nest deeper."""
-    return len(text) > 2 * max_depth and text.count("{") + text.count("[") > max_depth
+    """A fast bound: JSON with at most ``max_depth`` opening brackets cannot nest deeper
+    (nor can text of at most twice as many characters: the caller tests that first)."""
+    return text.count("{") + text.count("[") > max_depth
 
 
 def _deeper_than(data: Any, max_depth: int) -> bool:
