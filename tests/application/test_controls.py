@@ -89,6 +89,16 @@ def test_a_hidden_function_is_neither_listed_nor_callable_for_that_context() -> 
     assert hidden.validation is not None and hidden.validation.errors[0].path == "$name"
 
 
+def test_a_wrong_name_is_answered_with_the_functions_of_that_context_only() -> None:
+    app = application(Bank)
+    for told in (
+        app.execute(Bank(), "audits", "{}", context=User("ann")),
+        asyncio.run(app.aexecute(Bank(), "audits", "{}", context=User("ann"))),
+    ):
+        assert told.feedback is not None and "no function named 'audits'" in told.feedback
+        assert "audit'" not in told.feedback and "'balance'" in told.feedback
+
+
 def test_an_enabled_predicate_that_raises_hides_the_function() -> None:
     class Careless:
         @controls(enabled=lambda context: context.get(User).admin)  # no user: raises

@@ -180,3 +180,45 @@ def test_values_that_are_already_python_pass_through() -> None:
     assert kwargs["lines"][0] is line
     _, kwargs = build({"file": "JVBERg==", "day": "2024-01-02", "lines": []})
     assert kwargs["file"] == b"%PDF"
+
+
+def test_keys_spread_into_kwargs_reach_the_method_in_the_models_order() -> None:
+    build = compile_arguments(
+        method(param("from", python_name="from_"), param("color", from_kwargs=True)), TypeGraph()
+    )
+    assert list(build({"color": "red", "from": "a"})[1]) == ["color", "from_"]
+
+
+@pytest.mark.parametrize(
+    "arguments",
+    [
+        {},
+        {"a": 1, "b": 2.0, "c": None, "d": "2024-01-02", "e": 3},
+        {"e": 3.0, "d": None, "zzz": 1},
+        {"b": None, "a": None},
+        {"a": 1, "c": "x"},
+    ],
+)
+def test_the_generated_builder_gives_what_the_walk_over_the_arguments_gives(
+    arguments: dict[str, Any],
+) -> None:
+    build = compile_arguments(
+        method(
+            param("a", IntegerNode(), positional_only=True),
+            param("b", IntegerNode(), positional_only=True, required=False, default=7),
+            param("c", UnionNode(options=(StringNode(), NullNode())), required=False),
+            param("d", StringNode(python_type=date), required=False),
+            param("e", IntegerNode(), python_name="e_", required=False),
+        ),
+        TypeGraph(),
+    )
+    assert build.convert != build._walk  # the generated function
+    try:
+        expected: Any = build._walk(arguments)
+    except ConversionError as error:
+        expected = (type(error), error.path)
+    try:
+        found: Any = build(arguments)
+    except ConversionError as error:
+        found = (type(error), error.path)
+    assert found == expected

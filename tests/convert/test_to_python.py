@@ -340,6 +340,57 @@ def test_namedtuple() -> None:
     assert convert({"left": 1, "right": "2024-02-03"}) == Pair(1, date(2024, 2, 3))
 
 
+def _built_by(cls: type, *fields: Field) -> Any:
+    return compile_converter(RefNode(key=cls), graph(obj(cls, "class", *fields)))
+
+
+_AB = (Field(name="a", type=IntegerNode()), Field(name="b", type=StringNode(python_type=date)))
+
+
+def test_a_constructor_gets_what_its_own_signature_takes_by_position_and_the_rest_by_name() -> None:
+    calls: list[tuple[tuple[Any, ...], dict[str, Any]]] = []
+
+    class Spy:
+        def __init__(self, a: int, b: date, *, c: str = "") -> None:
+            calls.append(((a, b), {"c": c}))
+
+    convert = _built_by(Spy, *_AB, Field(name="c", type=StringNode(), required=False))
+    convert({"a": 1.0, "b": "2024-02-03", "c": "x"})
+    assert calls == [((1, date(2024, 2, 3)), {"c": "x"})]
+
+
+def test_a_wrapped_constructor_that_takes_keywords_only_gets_keywords() -> None:
+    import functools
+
+    class Wrapped:
+        def __init__(self, a: int, b: date) -> None:
+            self.pair = (a, b)
+
+        original = __init__
+
+        @functools.wraps(original)
+        def __init__(self, **kwargs: Any) -> None:  # type: ignore[no-redef]
+            Wrapped.original(self, **kwargs)
+
+    assert _built_by(Wrapped, *_AB)({"a": 1, "b": "2024-02-03"}).pair == (1, date(2024, 2, 3))
+
+
+def test_positional_only_parameters_are_refused_as_before() -> None:
+    class Positional:
+        def __init__(self, a: int, /, b: date) -> None: ...
+
+    with pytest.raises(ConversionError):
+        _built_by(Positional, *_AB)({"a": 1, "b": "2024-02-03"})
+
+
+def test_fields_out_of_the_constructors_order_go_by_name() -> None:
+    class Swapped:
+        def __init__(self, b: date, a: int) -> None:
+            self.pair = (a, b)
+
+    assert _built_by(Swapped, *_AB)({"a": 1, "b": "2024-02-03"}).pair == (1, date(2024, 2, 3))
+
+
 def test_typeddict_of_plain_fields_is_the_same_dict() -> None:
     movie = obj(
         Movie,
@@ -690,7 +741,7 @@ def test_generated_object_converter_shows_its_source_in_tracebacks() -> None:
     assert convert is not None
     source = convert.__llmapp_source__
     assert source.startswith("def convert_Event(value):")
-    assert "fields['at'] = c1(value['at'])" in source
+    assert "a1 = c1(value['at'])" in source
     try:
         convert({"name": "a", "at": "not a date"})
     except ConversionError as error:

@@ -306,16 +306,17 @@ def test_valid_json_is_read_as_is_with_no_repairs(text: str) -> None:
 def test_fast_path_is_the_json_decoder(monkeypatch: pytest.MonkeyPatch) -> None:
     from llmapp.repair import _parse
 
-    calls: list[str] = []
-    real = _parse._DECODER.decode
+    calls: list[tuple[str, int]] = []
+    real = _parse._SCAN
 
-    def spy(text: str) -> Any:
-        calls.append(text)
-        return real(text)
+    def spy(text: str, start: int) -> Any:
+        calls.append((text, start))
+        return real(text, start)
 
-    monkeypatch.setattr(_parse._DECODER, "decode", spy)
+    monkeypatch.setattr(_parse, "_SCAN", spy)
     assert parse('{"a": 1}').data == {"a": 1}
-    assert calls == ['{"a": 1}']
+    assert parse(' \n{"a": 1}\t').data == {"a": 1}
+    assert calls == [('{"a": 1}', 0), (' \n{"a": 1}\t', 2)]
 
 
 def test_ints_stay_ints_and_big_ints_survive() -> None:

@@ -85,14 +85,21 @@ class LlmApplication(FunctionTable[LlmFunction]):
             result = app.execute(Shop(), "search", '{"query": "socks"}')
             reply = result.message()   # data, feedback or the error: what goes back
         """
-        if not _controls.enabled(self.function(name), context):  # controls: hidden
+        plan = self._plans.get(name) if isinstance(name, str) else None
+        if plan is None:
             return unknown_function(name, self._visible(context))
-        prepared = _controls.admit(
-            self.prepare(instance, name, arguments, human), context, approved
-        )
+        function = plan.function
+        if function.controls is None and not plan.method.context:  # nothing to admit
+            prepared = plan.prepare(instance, arguments, human)
+            if isinstance(prepared, CallResult):
+                return prepared
+            return run_sync(prepared, raise_errors)
+        if not _controls.enabled(function, context):  # controls: hidden
+            return unknown_function(name, self._visible(context))
+        prepared = _controls.admit(plan.prepare(instance, arguments, human), context, approved)
         if isinstance(prepared, CallResult):
             return prepared
-        if _controls.time_limit(prepared.plan.function, None) is not None:  # controls: timeout
+        if _controls.time_limit(function, None) is not None:  # controls: timeout
             return _controls.run_within(prepared, raise_errors, DEFAULT_RUNNER)
         return run_sync(prepared, raise_errors)
 

@@ -44,20 +44,34 @@ def read_arguments(
         text was cut off (and where), could not be read, or holds a lone surrogate
         (``repair.lone_surrogates``: each at its path); nothing may run then.
     """
+    read = read_model_arguments(name, arguments, max_length, deprecated)
+    return read if isinstance(read, CallResult) else read[:2]
+
+
+def read_model_arguments(
+    name: str, arguments: Any, max_length: int, deprecated: bool
+) -> tuple[Any, tuple[str, ...], bool] | CallResult:
+    """``read_arguments``, and whether a repair of the data may bring out a lone surrogate.
+
+    Text without a ``\\u`` escape or a raw surrogate reads into none, and no repair can
+    make one of it (a stringified object holds the same characters): its data needs no
+    second scan; anything else does.
+    """
     if not isinstance(arguments, str):  # text first: the Mapping check is an ABC's
         if arguments is None:
-            return {}, ()
+            return {}, (), False
         if isinstance(arguments, Mapping):
             return _unless_surrogates(name, dict(arguments), (), deprecated, scan=True)
         if not isinstance(arguments, (bytes, bytearray)):
             return _unless_surrogates(name, arguments, (), deprecated, scan=True)
-    parsed = repair.parse(arguments, max_length=max_length)
-    reason = parsed.error or parsed.truncated
+    data, repairs, error, truncated = repair.read_text(arguments, max_length=max_length)
+    reason = error or truncated
     if reason is None:
-        scan = repair.may_hold_surrogates(arguments)
-        return _unless_surrogates(name, parsed.data, parsed.repairs, deprecated, scan=scan)
+        if not repair.may_hold_surrogates(arguments):
+            return data, repairs, False
+        return _unless_surrogates(name, data, repairs, deprecated, scan=True)
     shown = arguments if isinstance(arguments, str) else repr(arguments[:max_length])
-    text = explain.unreadable(reason, parsed.repairs, truncated=parsed.error is None, text=shown)
+    text = explain.unreadable(reason, repairs, truncated=error is None, text=shown)
     issue = ValidationIssue("$input", "JSON object", shown[:max_length], reason)
     return CallResult(
         name=name,
@@ -65,17 +79,18 @@ def read_arguments(
         validation=ValidationFailure(shown, [issue]),
         feedback=text,
         deprecated=deprecated,
-        repairs=parsed.repairs,
+        repairs=repairs,
     )
 
 
 def _unless_surrogates(
     name: str, data: Any, repairs: tuple[str, ...], deprecated: bool, *, scan: bool
-) -> tuple[Any, tuple[str, ...]] | CallResult:
-    """The data, or the refusal naming each text that holds a lone surrogate."""
+) -> tuple[Any, tuple[str, ...], bool] | CallResult:
+    """The data (and ``scan``: whether to look again after repairs), or the refusal naming
+    each text that holds a lone surrogate."""
     issues = repair.lone_surrogates(data) if scan else []
     if not issues:
-        return data, repairs
+        return data, repairs, scan
     failure = ValidationFailure(data, issues)
     return CallResult(
         name=name,

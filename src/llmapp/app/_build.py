@@ -8,6 +8,7 @@ and converters compile on their first use (``OnFirstUse``).
 from __future__ import annotations
 
 import inspect
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from llmapp import convert
@@ -193,9 +194,12 @@ def _may_be_array(output: dict[str, Any] | None) -> bool:
     return any("array" in (declared_types(option) or ()) for option in options)
 
 
-def _converter(source: tuple[MethodSpec, TypeGraph]) -> convert.ArgumentBuilder:
-    """``convert.compile_arguments``, looked up when called: conversion loads on first use."""
-    return convert.compile_arguments(*source)
+def _converter(
+    source: tuple[MethodSpec, TypeGraph],
+) -> Callable[[Mapping[str, Any]], tuple[list[Any], dict[str, Any]]]:
+    """``convert.compile_arguments``, looked up when called: conversion loads on first use
+    (its ``convert``: the builder's own work, without the builder's ``__call__`` in between)."""
+    return convert.compile_arguments(*source).convert
 
 
 def _separated(

@@ -265,8 +265,9 @@ def time_limit(function: Any, runner_timeout: float | None) -> float | None:
     """The smaller of the function's own timeout and the runner's."""
     declared = of(function)
     own = declared.timeout if declared is not None else None
-    limits = [t for t in (own, runner_timeout) if t is not None]
-    return min(limits) if limits else None
+    if own is None or runner_timeout is None:
+        return runner_timeout if own is None else own
+    return min(own, runner_timeout)
 
 
 def run_within(call: Call, raise_errors: bool, runner: Runner) -> CallResult:

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from llmapp import convert
 from llmapp._errors import ExecutionError
+from llmapp._frozen import quick_init
 from llmapp._record import Record
 from llmapp._sentinels import MISSING
 from llmapp.app._function import LlmFunction
@@ -46,6 +47,8 @@ if TYPE_CHECKING:
 __all__ = ["Call", "Plan", "run_async", "run_sync"]
 
 _MAX_ITEMS: Final = 1_000_000
+_PLAIN_RESULTS: Final = frozenset({dict, list, str, int, float, bool, type(None)})
+"""What most methods return: neither awaitable nor an iterator (two ABC checks saved)."""
 
 Schema = dict[str, Any]
 
@@ -90,15 +93,15 @@ class Plan(Record):
         """The steps after ``check``: the human side joined, the Python types made."""
         if isinstance(checked, CallResult):
             return checked
-        repairs = checked.repairs
-        merged = join(self.function, checked.data, human)
+        data, repairs = checked
+        merged = join(self.function, data, human)
         hidden = Masker.of(human)
         target = self._target(instance)
         try:
             args, kwargs = self.convert(merged)
         except convert.ConversionError as refused:
-            return self._refused(refused, checked.data, hidden, repairs)
-        return Call(self, target, args, kwargs, repairs, hidden, checked.data)
+            return self._refused(refused, data, hidden, repairs)
+        return Call(self, target, args, kwargs, repairs, hidden, data)
 
     def _target(self, instance: Any) -> Callable[..., Any]:
         method, owner = self.method, self.owner
@@ -135,6 +138,7 @@ class Plan(Record):
         return failed(self.function, ValidationFailure(model_data, [issue]), repairs)
 
 
+@quick_init
 @dataclass(frozen=True)
 class Call:
     """A call whose arguments are valid, merged and converted: ready to run."""
@@ -195,9 +199,10 @@ def run_sync(call: Call, raise_errors: bool) -> CallResult:
         _no_running_loop(call.plan.function.name)
     try:
         value = call.target(*call.args, **call.kwargs)
-        if inspect.isawaitable(value):
-            value = _complete(value)
-        value = call.materialised(value)
+        if type(value) not in _PLAIN_RESULTS:
+            if inspect.isawaitable(value):
+                value = _complete(value)
+            value = call.materialised(value)
     except Exception as error:
         if raise_errors:
             raise

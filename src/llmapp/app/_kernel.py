@@ -15,10 +15,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from llmapp import explain, repair
-from llmapp.app._arguments import read_arguments
+from llmapp.app._arguments import read_model_arguments
 from llmapp.app._function import Function, OnFirstUse
 from llmapp.app._result import CallResult
 from llmapp.validate._result import Validation, ValidationFailure
@@ -44,8 +44,7 @@ class ModelSide:
     hooked: bool = False
 
 
-@dataclass(frozen=True)
-class Checked:
+class Checked(NamedTuple):
     """The model's arguments once checked: its data (no human value) and what was repaired."""
 
     data: Any
@@ -86,18 +85,16 @@ def check_arguments(
     Returns:
         ``Checked`` data, or a failed ``CallResult`` with the feedback (nothing ran).
     """
-    read = read_arguments(
-        function.name, arguments, max_length=max_length, deprecated=function.deprecated
-    )
+    read = read_model_arguments(function.name, arguments, max_length, function.deprecated)
     if isinstance(read, CallResult):
         return read
-    data, repairs = read
+    data, repairs, rescan = read
     if before_check is not None:
         data = before_check(data)
     coercion = repair.coercer(side.schema)
     # Text read here is the call's own, so it is checked first and repaired only where
     # refused; a hook or the caller's own containers see a repaired copy.
-    if isinstance(arguments, (str, bytes, bytearray)) and not side.hooked:
+    if not side.hooked and isinstance(arguments, (str, bytes, bytearray)):
         validation = coercion.checked(data, side.check)
     else:
         validation = side.check(coercion(data))
@@ -105,8 +102,7 @@ def check_arguments(
         return failed(function, validation, repairs)
     # A repair can read text the reader saw as an escaped string (a stringified object),
     # so a lone surrogate can first appear here: refused as the reader refuses it.
-    text = isinstance(arguments, (str, bytes, bytearray))
-    if not text or repair.may_hold_surrogates(arguments):
+    if rescan:
         issues = repair.lone_surrogates(validation.data)
         if issues:
             return failed(function, ValidationFailure(validation.data, issues), repairs)

@@ -76,8 +76,10 @@ class Masker:
     @classmethod
     def of(cls, *sources: Any) -> Masker:
         """A masker for every value in ``sources`` (``None`` sources are skipped)."""
-        kept = tuple(source for source in sources if source is not None)
-        return cls(kept) if kept else NOTHING
+        if len(sources) == 1:  # the call step's one source: its human values, mostly None
+            return NOTHING if sources[0] is None else cls(sources)
+        kept = [source for source in sources if source is not None]
+        return cls(tuple(kept)) if kept else NOTHING
 
     def mask(self, text: str) -> str:
         """``text`` with every form of every value replaced by ``***``."""

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
 from llmapp import convert
+from llmapp._frozen import quick_init
 from llmapp._results import ValidationFailure
 from llmapp._unicode import encodable
 from llmapp.app._mask import NOTHING, Masker
@@ -18,6 +19,7 @@ __all__ = ["CallResult", "error_text"]
 _MAX_ERROR: Final = 1_000
 
 
+@quick_init
 @dataclass(frozen=True)
 class CallResult:
     """The outcome of one call the LLM asked for.

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
 from llmapp._sentinels import MISSING
 
+from .._source import Emitter, compile_function
 from ..introspect.model import NO_DEFAULT, MethodSpec, ParameterSpec, TypeGraph
 from ._error import ConversionError, failure
 from ._scalars import Converter
@@ -38,9 +39,15 @@ class ArgumentBuilder:
         compiler = Compiler(graph)
         self._parameters: dict[str, _Parameter] = {}
         positional = [p for p in method.parameters if p.positional_only]
-        self._positional_count = len(positional)
+        self.positional_count = len(positional)
         for spec in method.parameters:
             self._parameters[spec.name] = _parameter(compiler, spec, positional)
+        # The keywords reach the method in the order given, which ``**kwargs`` sees: the
+        # generated function passes them in declaration order, so only where none spread.
+        spread = any(spec.from_kwargs for spec in method.parameters)
+        self.convert = self._walk if spread else _generate(method.name, self._parameters, self)
+        """``__call__``'s work: one statement per parameter (``_generate``) where the order
+        of the keywords is not seen, else the walk over the arguments given."""
 
     def __call__(self, arguments: Mapping[str, Any]) -> tuple[list[Any], dict[str, Any]]:
         """Validated JSON arguments (keys are ``ParameterSpec.name``) -> ``(args, kwargs)``.
@@ -56,7 +63,11 @@ class ArgumentBuilder:
             ConversionError: the Python side refused a value the schema allowed
                 (its ``path`` says where, from ``$input``).
         """
-        positional = [MISSING] * self._positional_count
+        return self.convert(arguments)
+
+    def _walk(self, arguments: Mapping[str, Any]) -> tuple[list[Any], dict[str, Any]]:
+        """``__call__`` as a walk over the arguments given, in their order."""
+        positional = [MISSING] * self.positional_count
         keywords: dict[str, Any] = {}
         for key, value in arguments.items():
             parameter = self._parameters.get(key)
@@ -71,9 +82,9 @@ class ArgumentBuilder:
                 keywords[parameter.name] = value
             else:
                 positional[parameter.position] = value
-        return self._fill(positional), keywords
+        return self.fill(positional), keywords
 
-    def _fill(self, positional: list[Any]) -> list[Any]:
+    def fill(self, positional: list[Any]) -> list[Any]:
         """Drop trailing positional arguments not given; give earlier gaps their default."""
         while positional and positional[-1] is MISSING:
             positional.pop()
@@ -92,6 +103,41 @@ class ArgumentBuilder:
 
     def __repr__(self) -> str:
         return f"<ArgumentBuilder for {self.method.name}>"
+
+
+def _generate(
+    name: str, parameters: dict[str, _Parameter], builder: ArgumentBuilder
+) -> Callable[[Mapping[str, Any]], tuple[list[Any], dict[str, Any]]]:
+    """One function for the method: a statement per parameter, in declaration order."""
+    namespace: dict[str, Any] = {"MISSING": MISSING, "failure": failure, "fill": builder.fill}
+    emit = Emitter()
+    function = emit.name(f"arguments_{name}")
+    positional = any(parameter.position is not None for parameter in parameters.values())
+    with emit.block(f"def {function}(arguments):"):
+        emit.line("keywords = {}")
+        if positional:
+            emit.line(f"positional = [MISSING] * {builder.positional_count}")
+        for index, (key, parameter) in enumerate(parameters.items()):
+            emit.line(f"value = arguments.get({key!r}, MISSING)")
+            given = "value is not MISSING"
+            if parameter.drops_null:
+                given += " and value is not None"
+            if parameter.position is None:
+                target = f"keywords[{parameter.name!r}]"
+            else:
+                target = f"positional[{parameter.position}]"
+            with emit.block(f"if {given}:"):
+                if parameter.convert is None:
+                    emit.line(f"{target} = value")
+                    continue
+                namespace[f"c{index}"] = parameter.convert
+                namespace[f"e{index}"] = parameter.expected
+                with emit.block("try:"):
+                    emit.line(f"{target} = c{index}(value)")
+                with emit.block("except Exception as error:"):
+                    emit.line(f"raise failure(error, {key!r}, e{index}, value) from None")
+        emit.line(f"return {'fill(positional)' if positional else '[]'}, keywords")
+    return compile_function(function, emit.take(), namespace, origin="convert")
 
 
 def _parameter(

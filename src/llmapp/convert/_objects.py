@@ -9,6 +9,7 @@ built by calling its class, or by a row of ``_BUILDERS`` for its kind.
 
 from __future__ import annotations
 
+import inspect
 from collections import defaultdict
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -125,17 +126,23 @@ def _generate(
     }
     emit = Emitter()
     function = f"convert_{name}"
+    # The leading required fields go by position where the constructor takes them so
+    # (a call with keywords costs a dataclass about twice as much); the rest by keyword.
+    by_position = _by_position(steps, cls)
+    keywords = len(by_position) < len(steps) or extra_allowed or cls is None
     with emit.block(f"def {function}(value):"):
         if instance is not None:
             with emit.block("if isinstance(value, INSTANCE):"):
                 emit.line("return value  # already built (a human-side value)")
-        emit.line("fields = {}")
+        if keywords:
+            emit.line("fields = {}")
         emit.line("key = None")
         with emit.block("try:"):
             for index, (key, step) in enumerate(steps.items()):
                 converter = f"c{index}"
                 namespace[converter] = step.convert
-                _emit_field(emit, key, step, converter)
+                into = f"a{index}" if index < len(by_position) else f"fields[{step.name!r}]"
+                _emit_field(emit, key, step, converter, into)
             if extra_allowed:
                 with (
                     emit.block("for key, item in value.items():"),
@@ -144,26 +151,51 @@ def _generate(
                     emit.line(f"fields[key] = {'item' if extra is None else 'extra(item)'}")
         with emit.block("except Exception as error:"):
             emit.line("raise failure(error, key, EXPECTED[key], value.get(key)) from None")
+        arguments = [f"a{index}" for index in range(len(by_position))]
+        arguments += ["**fields"] if keywords else []
+        built = "build(fields)" if cls is None else f"cls({', '.join(arguments)})"
         with emit.block("try:"):
-            emit.line(f"return {'cls(**fields)' if cls is not None else 'build(fields)'}")
+            emit.line(f"return {built}")
         with emit.block("except Exception as error:"):
             emit.line("raise refused(error, NAME, value) from None")
     return compile_function(function, emit.take(), namespace, origin="convert")
 
 
-def _emit_field(emit: Emitter, key: str, step: _Step, converter: str) -> None:
-    json_key, target = repr(key), repr(step.name)
+def _by_position(steps: dict[str, _Step], cls: Any) -> list[str]:
+    """The leading required fields ``cls`` takes by position, in order (none when unknown).
+
+    Only parameters that take a position or a keyword alike count, read from the
+    constructor's own signature (not from a wrapped one, which a decorator's may not
+    take as it says): passed either way, they are the same call.
+    """
+    if cls is None:
+        return []
+    try:
+        signature = inspect.signature(cls, follow_wrapped=False)
+    except (TypeError, ValueError):  # a constructor without a signature Python can read
+        return []
+    taken: list[str] = []
+    for parameter, step in zip(signature.parameters.values(), steps.values(), strict=False):
+        kind_ok = parameter.kind is inspect.Parameter.POSITIONAL_OR_KEYWORD
+        if not (kind_ok and step.required and parameter.name == step.name):
+            break
+        taken.append(step.name)
+    return taken
+
+
+def _emit_field(emit: Emitter, key: str, step: _Step, converter: str, into: str) -> None:
+    """``into = value[key]``, converted; an optional key only when given (and not null
+    where null means "not given")."""
+    json_key = repr(key)
     emit.line(f"key = {json_key}")
     if step.required and not step.drops_null:  # validated: a required key is there
         value = f"value[{json_key}]"
-        emit.line(
-            f"fields[{target}] = {value if step.convert is None else f'{converter}({value})'}"
-        )
+        emit.line(f"{into} = {value if step.convert is None else f'{converter}({value})'}")
         return
     emit.line(f"item = value.get({json_key}, MISSING)")
     condition = "item is not MISSING" + (" and item is not None" if step.drops_null else "")
     with emit.block(f"if {condition}:"):
-        emit.line(f"fields[{target}] = {'item' if step.convert is None else f'{converter}(item)'}")
+        emit.line(f"{into} = {'item' if step.convert is None else f'{converter}(item)'}")
 
 
 def _plain(definition: ObjectDef, build: Callable[[dict[str, Any]], Any]) -> Converter:

@@ -45,6 +45,9 @@ _SAFE_INT = 10**640
 
 _Encoder = Callable[[Any, set[int]], Any]
 _AS_IS = frozenset({str, int, bool, type(None)})
+_KEPT = frozenset({str, bool, type(None)})
+"""Kept as they are with no check at all: containers keep them without calling ``_encode``
+(an int's size and a float's finiteness are checked there)."""
 
 
 def to_json(value: Any) -> Any:
@@ -189,11 +192,16 @@ def _key(key: Any, active: set[int]) -> str:
 
 
 def _mapping(value: Mapping[Any, Any], active: set[int]) -> dict[str, Any]:
-    return {_key(key, active): _encode(item, active) for key, item in value.items()}
+    return {
+        key if type(key) is str else _key(key, active): (
+            item if type(item) in _KEPT else _encode(item, active)
+        )
+        for key, item in value.items()
+    }
 
 
 def _sequence(value: Any, active: set[int]) -> list[Any]:
-    return [_encode(item, active) for item in value]
+    return [item if type(item) in _KEPT else _encode(item, active) for item in value]
 
 
 def _set(value: AbstractSet[Any], active: set[int]) -> list[Any]:

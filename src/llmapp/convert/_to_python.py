@@ -75,6 +75,9 @@ class Compiler:
         self.graph = graph
         self._needs: dict[TypeKey, bool] = {}
         self._definitions: dict[TypeKey, Converter | None] = {}
+        self._scalars: dict[Any, Converter | None] = {}
+        """One converter per Python type: the branches of ``datetime``'s union (aware or
+        local text) share it, so the union knows they convert alike."""
         self.matchers = Matchers(self)
 
     # -- public entry points ---------------------------------------------------------------
@@ -162,11 +165,18 @@ class Compiler:
     # -- handlers, one per node kind ------------------------------------------------------
 
     def _scalar(self, node: Node) -> Converter | None:
-        if isinstance(node, IntegerNode) and node.python_type is None:
+        python_type = node.python_type
+        if isinstance(node, IntegerNode) and python_type is None:
             # JSON Schema counts 3.0 as an integer, and the validator agrees; code that
             # declared ``int`` gets 3, as pydantic would give it.
-            return scalar_converter(int)
-        return scalar_converter(node.python_type)
+            python_type = int
+        try:
+            return self._scalars[python_type]
+        except KeyError:
+            converter = self._scalars[python_type] = scalar_converter(python_type)
+            return converter
+        except TypeError:  # an unhashable callable as the type: compiled each time
+            return scalar_converter(python_type)
 
     def _ref(self, node: RefNode) -> Converter | None:
         key = node.key

@@ -6,8 +6,10 @@ When several branches share a kind and at least one of them converts
 (``Cat | Dog``, ``datetime | date``), the branches are tried in declaration
 order with a structural *matcher* each -- keys and required keys of objects,
 literal and enum values, lengths of tuples, the written form of dates -- and
-the first that fits converts the value. Constraints (minimum, pattern, ...)
-are not checked: validation already did, and the branch only decides the type.
+the first that fits converts the value; branches that share one converter
+(``datetime``'s aware and local text) need no choosing. Constraints (minimum,
+pattern, ...) are not checked: validation already did, and the branch only
+decides the type.
 """
 
 from __future__ import annotations
@@ -107,6 +109,8 @@ def compile_union(compiler: Compiler, node: UnionNode) -> Converter | None:
         candidates = [converters[index] for index in indices]
         if len(indices) == 1 or all(candidate is None for candidate in candidates):
             table[kind] = candidates[0]
+        elif (first := candidates[0]) is not None and all(c is first for c in candidates):
+            table[kind] = _alike(first, [compiler.matchers.of(node.options[i]) for i in indices])
         else:
             branches = [(compiler.matchers.of(node.options[i]), converters[i]) for i in indices]
             table[kind] = _chooser(branches)
@@ -114,6 +118,21 @@ def compile_union(compiler: Compiler, node: UnionNode) -> Converter | None:
     def convert(value: Any) -> Any:
         converter = table.get(type(value))
         return value if converter is None else converter(value)
+
+    return convert
+
+
+def _alike(converter: Converter, matchers: list[Matcher]) -> Converter:
+    """Branches that all convert with one converter: ``_chooser``'s answer, with no branch
+    tried first (a value no branch fits and the converter refuses stays as it is)."""
+
+    def convert(value: Any) -> Any:
+        try:
+            return converter(value)
+        except Exception:
+            if any(fits(value) for fits in matchers):
+                raise
+            return value
 
     return convert
 

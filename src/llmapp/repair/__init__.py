@@ -15,7 +15,7 @@ from llmapp._lazy import lazy_names as _lazy_names
 
 if TYPE_CHECKING:
     from llmapp.repair._coerce import Coercion, coerce, coercer
-    from llmapp.repair._parse import Parsed, parse
+    from llmapp.repair._parse import Parsed, parse, read_text
     from llmapp.repair._surrogates import lone_surrogates, may_hold_surrogates
 
 MAX_LENGTH = 100_000
@@ -30,6 +30,7 @@ _LAZY = {
     "lone_surrogates": "._surrogates",
     "may_hold_surrogates": "._surrogates",
     "parse": "._parse",
+    "read_text": "._parse",
 }
 
 __getattr__, __dir__ = _lazy_names(__name__, _LAZY)
@@ -44,4 +45,5 @@ __all__ = [
     "lone_surrogates",
     "may_hold_surrogates",
     "parse",
+    "read_text",
 ]

@@ -14,7 +14,7 @@ What the tolerant reader repairs, each recorded in ``Parsed.repairs``:
 
 Decisions:
 
-- Valid JSON takes the fast path (``json.loads``) and reports no repairs.
+- Valid JSON takes the fast path (the standard decoder) and reports no repairs.
 - ``NaN``, ``Infinity`` and ``-Infinity`` (and numbers too large for a float) are not JSON: they
   are read as ``null`` with a repair note, as JavaScript's ``JSON.stringify`` would write them.
   The validator then reports the ``null`` where a number was expected.
@@ -40,13 +40,14 @@ from __future__ import annotations
 import json
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from llmapp.repair import MAX_LENGTH
 from llmapp.repair._reader import Notes, read_lenient
 
-__all__ = ["Parsed", "parse"]
+__all__ = ["Parsed", "Reading", "parse", "read_text"]
 
 _CLOSING_FENCE = re.compile(r"^[ \t]*```", re.MULTILINE)
 _FENCE = re.compile(r"```[ \t]*(?:[A-Za-z][\w+.#-]*(?=[\s{\[]))?[ \t]*\r?\n?")
@@ -94,37 +95,50 @@ def parse(
         >>> parse('```json\\n{"a": 1,}\\n```').data
         {'a': 1}
     """
-    notes = Notes()
-    noted = False  # whether a repair was noted before the strict reader ran
-    if isinstance(text, (bytes, bytearray)):
+    return Parsed(*read_text(text, max_depth=max_depth, max_length=max_length))
+
+
+Reading = tuple[Any, tuple[str, ...], str | None, str | None]
+"""``Parsed``'s fields as a tuple: (data, repairs, error, truncated)."""
+
+
+def read_text(
+    text: str | bytes | bytearray, *, max_depth: int = 512, max_length: int = MAX_LENGTH
+) -> Reading:
+    """``parse`` as a ``Reading`` tuple: what the call step uses, without a ``Parsed`` per call."""
+    notes: Notes | None = None  # made only when a repair is noted: valid text needs none
+    if not isinstance(text, str):
+        if not isinstance(text, (bytes, bytearray)):
+            return None, (), f"expected str or bytes, got {type(text).__name__}", None
         if len(text) > max_length:
             return _too_long(len(text), max_length)
-        text, noted = _decode(bytes(text), notes), True
-    elif not isinstance(text, str):
-        return Parsed(None, (), f"expected str or bytes, got {type(text).__name__}")
+        notes = Notes()
+        text = _decode(bytes(text), notes)
     if len(text) > max_length:
         return _too_long(len(text), max_length)
     if text.startswith("\ufeff"):
-        text, noted = text[1:], True
+        text, notes = text[1:], notes or Notes()
         notes.add("bom")
     try:
-        data = _DECODER.decode(text)
-    except (ValueError, RecursionError):
-        return _read_slowly(text, notes, max_depth)
-    if _may_nest_deeper(text, max_depth) and _deeper_than(data, max_depth):
-        return Parsed(None, notes.render(), f"nesting deeper than {max_depth} levels")
-    return Parsed(data, notes.render() if noted else ())
+        data = _strict(text)
+    except (ValueError, RecursionError, StopIteration):
+        return _read_slowly(text, notes or Notes(), max_depth)
+    repairs = () if notes is None else notes.render()
+    deep = len(text) > 2 * max_depth and _may_nest_deeper(text, max_depth)
+    if deep and _deeper_than(data, max_depth):
+        return None, repairs, f"nesting deeper than {max_depth} levels", None
+    return data, repairs, None, None
 
 
-def _read_slowly(text: str, notes: Notes, max_depth: int) -> Parsed:
+def _read_slowly(text: str, notes: Notes, max_depth: int) -> Reading:
     text = _unfence(text, notes)
     try:
-        read = read_lenient(text, notes, max_depth)
+        found = read_lenient(text, notes, max_depth)
     except Exception as exc:  # a bug in the reader must not break the caller's loop
-        return Parsed(None, notes.render(), f"internal error while reading: {exc!r}")
-    if read.error is not None:
-        return Parsed(None, notes.render(), read.error)
-    return Parsed(read.value, notes.render(), truncated=read.cut)
+        return None, notes.render(), f"internal error while reading: {exc!r}", None
+    if found.error is not None:
+        return None, notes.render(), found.error, None
+    return found.value, notes.render(), None, found.cut
 
 
 def _unfence(text: str, notes: Notes) -> str:
@@ -167,17 +181,37 @@ def _finite_float(written: str) -> float:
 
 # One decoder for every call: json.loads with options builds a new one each time.
 _DECODER = json.JSONDecoder(parse_constant=_reject_constant, parse_float=_finite_float)
+_SCAN: Callable[[str, int], tuple[Any, int]] = _DECODER.scan_once  # type: ignore[attr-defined]
+_BLANK = " \t\n\r"  # JSON's whitespace
 
 
-def _too_long(length: int, max_length: int) -> Parsed:
-    return Parsed(
-        None, (), f"the text has {length:,} characters, more than the {max_length:,} accepted"
+def _strict(text: str) -> Any:
+    """``_DECODER.decode(text)``: JSON text with nothing but whitespace around one value.
+
+    Its scanner is called directly: ``decode`` matches a whitespace regex on each side
+    and adds two Python calls, most of the cost of reading a short text. It raises
+    ``StopIteration`` where no value starts, ``ValueError`` for anything else amiss.
+    """
+    start = len(text) - len(text.lstrip(_BLANK)) if text[:1] in _BLANK else 0
+    data, end = _SCAN(text, start)
+    if end != len(text) and text[end:].strip(_BLANK):
+        raise ValueError("extra data after the value")
+    return data
+
+
+def _too_long(length: int, max_length: int) -> Reading:
+    return (
+        None,
+        (),
+        f"the text has {length:,} characters, more than the {max_length:,} accepted",
+        None,
     )
 
 
 def _may_nest_deeper(text: str, max_depth: int) -> bool:
-    """A fast bound: JSON with at most ``max_depth`` opening brackets cannot nest deeper."""
-    return len(text) > 2 * max_depth and text.count("{") + text.count("[") > max_depth
+    """A fast bound: JSON with at most ``max_depth`` opening brackets cannot nest deeper
+    (nor can text of at most twice as many characters: the caller tests that first)."""
+    return text.count("{") + text.count("[") > max_depth
 
 
 def _deeper_than(data: Any, max_depth: int) -> bool:

@@ -34,7 +34,7 @@ def may_hold_surrogates(text: str | bytes | bytearray) -> bool:
     """A fast bound: text without ``\\u`` escapes or raw surrogates reads into none."""
     if isinstance(text, (bytes, bytearray)):
         return b"\\u" in text  # strict UTF-8 decoding never yields a surrogate
-    return "\\u" in text or has_surrogates(text)
+    return "\\u" in text or (not text.isascii() and has_surrogates(text))
 
 
 def lone_surrogates(data: Any) -> list[ValidationIssue]:
