@@ -61,6 +61,7 @@ from typing import Any, Final
 
 from llmapp._results import UNDEFINED, ValidationFailure, ValidationIssue
 from llmapp._unicode import encodable
+from llmapp.explain._plain import plain_text
 from llmapp.jsonschema import Segment, parse_path
 
 __all__ = ["feedback"]
@@ -214,6 +215,11 @@ class _Renderer:
             self.shortened = True
             lines.append(f"{pad}{head}{opening}…{closing}{tail}")
             return
+        plain = plain_text(value, level, self._limits())
+        if plain is not None:
+            self.budget -= plain[1]
+            lines.append(f"{pad}{head}{plain[0]}{tail}")
+            return
         lines.append(f"{pad}{head}{opening}")
         members: Any = value.items() if is_object else enumerate(value)
         size = len(value)
@@ -242,6 +248,11 @@ class _Renderer:
             else:
                 self._cold(child, level + 1, child_head, comma, lines)
         lines.append(f"{pad}{closing}{tail}")
+
+    def _limits(self) -> tuple[int, int, int, int]:
+        """What ``plain_text`` may write whole: no container cut, none too deep, the line
+        budget kept, no string cut (a line of at most a cut string and its quotes)."""
+        return _LONG_ARRAY, _MAX_LEVEL, self.budget, _MAX_STRING + 2
 
     def _object_entries(self, value: Mapping[Any, Any], path: Key) -> list[tuple[Any, ...]]:
         entries: list[tuple[Any, ...]]
