@@ -106,13 +106,13 @@ def test_large_and_odd_arguments_read_as_before(
 
 
 class _Mapping(dict):  # type: ignore[type-arg]
-    """A dict subclass: shown as a mapping, never by the plain path."""
+    """A dict subclass: shown as a mapping."""
 
 
 def _small(rnd: random.Random, level: int = 0) -> Any:
-    """Data the plain writer (``explain._plain``) may take whole, and its near misses:
-    small containers, brackets and quotes in texts and keys, strings at the cut, odd keys
-    and types, empty containers, nesting past the depth bound."""
+    """Small containers, each written whole (``_Renderer._whole``), and their near misses:
+    brackets and quotes in texts and keys, strings at the cut, odd keys and types, empty
+    containers, nesting past the depth bound."""
     kinds = ["int", "float", "str", "bracket", "cut", "none", "bool", "odd"]
     if level < 3:
         kinds += ["list", "dict", "list", "dict", "tuple", "deep"] * 2
@@ -151,7 +151,7 @@ class Level(enum.IntEnum):
     HIGH = 3
 
 
-def test_small_plain_arguments_read_as_before() -> None:
+def test_small_arguments_read_as_before() -> None:
     old_feedback = before.load(MEMBERWISE, "llmapp/explain/_text.py").feedback
     rnd = random.Random(8)
     for _ in range(150):

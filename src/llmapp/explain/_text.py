@@ -61,7 +61,6 @@ from typing import Any, Final
 
 from llmapp._results import UNDEFINED, ValidationFailure, ValidationIssue
 from llmapp._unicode import encodable
-from llmapp.explain._plain import plain_text
 from llmapp.jsonschema import Segment, parse_path
 
 __all__ = ["feedback"]
@@ -133,18 +132,9 @@ class _Renderer:
         self.missing = False
         self.shortened = False
         self.budget = _MAX_LINES  # lines left for containers without issues
-        self._at: dict[Key, list[int]] = {}
-        self._hot: set[Key] = set()  # every path with an issue at or under it
-        # Issue paths by parent, in error order (a dict: an ordered set).
-        self._children: dict[Key, dict[Segment, None]] = {}
-        for index, issue in enumerate(errors):
-            path = parse_path(issue.path)
-            if path is None:
-                continue
-            self._at.setdefault(path, []).append(index)
-            self._hot.update(path[:length] for length in range(len(path) + 1))
-            if path:
-                self._children.setdefault(path[:-1], {})[path[-1]] = None
+        self._at, self._hot, self._children, self._hot_below = _layout(
+            tuple(issue.path for issue in errors)
+        )
 
     def render(self, value: Any, path: Key, level: int, head: str, tail: str) -> list[str]:
         if path not in self._hot:
@@ -165,6 +155,8 @@ class _Renderer:
         if level >= _MAX_LEVEL:  # (a container with an issue under it is shown past the budget)
             self.shortened = True
             return [f"{pad}{head}{brackets[0]}…{brackets[1]}{tail}{note}"]
+        if len(value) <= _LONG_ARRAY and self.budget > 0:  # every member shown: no gap
+            return self._whole(value, path, level, head, tail, note, is_object)
         if is_object:
             entries = self._object_entries(value, path)
         else:
@@ -191,6 +183,68 @@ class _Renderer:
         lines.append(f"{pad}{brackets[1]}{tail}")
         return lines
 
+    def _whole(
+        self, value: Any, path: Key, level: int, head: str, tail: str, note: str, is_object: bool
+    ) -> list[str]:
+        """``render`` of a container with an issue under it whose members are all shown.
+
+        What the entries would say, written as it goes: only the members with an issue at
+        or under them are rendered as such (their paths made); the others are written as
+        ``_cold`` writes them.
+        """
+        opening, closing = ("{", "}") if is_object else ("[", "]")
+        missing = self._missing(value, path, is_object)
+        if not value and not missing:
+            return [f"{'  ' * level}{head}{opening}{closing}{tail}{note}"]
+        pad = "  " * level
+        inner = pad + "  "
+        lines = [f"{pad}{head}{opening}{note}"]
+        hot = self._hot_below.get(path, _NO_SEGMENTS)
+        last = len(value) + len(missing) - 1
+        members: Any = value.items() if is_object else enumerate(value)
+        for position, (key, child) in enumerate(members):
+            comma = "," if position < last else ""
+            self.budget -= 1
+            child_head = _head(key) if is_object else ""
+            if key in hot:
+                lines += self.render(child, (*path, key), level + 1, child_head, comma)
+                continue
+            text = _string(child) if type(child) is str and len(child) <= _MAX_STRING else None
+            if text is None:
+                text = _leaf(child)
+            if text is not None:
+                lines.append(f"{inner}{child_head}{text}{comma}")
+            else:
+                self._cold(child, level + 1, child_head, comma, lines)
+        for position, (child_head, child_path) in enumerate(missing, start=len(value)):
+            comma = "," if position < last else ""
+            self.budget -= 1
+            self.missing = self.missing or bool(child_head)
+            lines.append(f"{inner}{child_head}undefined{comma}{self._comment(child_path)}")
+        lines.append(f"{pad}{closing}{tail}")
+        return lines
+
+    def _missing(self, value: Any, path: Key, is_object: bool) -> list[tuple[str, Key]]:
+        """The keys with an issue that an object lacks, or the items with an issue just
+        past the end of an array: (what the line starts with, their path)."""
+        children = self._children.get(path)
+        if not children:
+            return []
+        if is_object:
+            return [
+                (_head(segment), (*path, segment))
+                for segment in children
+                if isinstance(segment, str) and segment not in value
+            ]
+        size = len(value)
+        beyond = sorted(s for s in children if isinstance(s, int) and s >= size)
+        found: list[tuple[str, Key]] = []
+        for expected, segment in enumerate(beyond, start=size):
+            if segment != expected:  # a gap after the end: these cannot be shown in place
+                break
+            found.append(("", (*path, segment)))
+        return found
+
     def _cold(self, value: Any, level: int, head: str, tail: str, lines: list[str]) -> None:
         """``render`` of a value with no issue at or under it, appended to ``lines``.
 
@@ -214,11 +268,6 @@ class _Renderer:
         if level >= _MAX_LEVEL or self.budget <= 0:
             self.shortened = True
             lines.append(f"{pad}{head}{opening}…{closing}{tail}")
-            return
-        plain = plain_text(value, level, self._limits())
-        if plain is not None:
-            self.budget -= plain[1]
-            lines.append(f"{pad}{head}{plain[0]}{tail}")
             return
         lines.append(f"{pad}{head}{opening}")
         members: Any = value.items() if is_object else enumerate(value)
@@ -248,11 +297,6 @@ class _Renderer:
             else:
                 self._cold(child, level + 1, child_head, comma, lines)
         lines.append(f"{pad}{closing}{tail}")
-
-    def _limits(self) -> tuple[int, int, int, int]:
-        """What ``plain_text`` may write whole: no container cut, none too deep, the line
-        budget kept, no string cut (a line of at most a cut string and its quotes)."""
-        return _LONG_ARRAY, _MAX_LEVEL, self.budget, _MAX_STRING + 2
 
     def _object_entries(self, value: Mapping[Any, Any], path: Key) -> list[tuple[Any, ...]]:
         entries: list[tuple[Any, ...]]
@@ -334,6 +378,34 @@ class _Renderer:
                 self.shortened = True
                 return "…"
         return self._scalar(_describe(value))
+
+
+Layout = tuple[
+    dict[Key, list[int]], frozenset[Key], dict[Key, dict[Segment, None]], dict[Key, set[Segment]]
+]
+
+
+@functools.lru_cache(maxsize=256)
+def _layout(paths: tuple[str, ...]) -> Layout:
+    """Where the issues of these paths sit, read once per set of paths (a function's failed
+    calls repeat theirs): the issues at each path (by index); every path with an issue at
+    or under it; the issue paths by parent, in error order (a dict: an ordered set); the
+    members of each path with an issue at or under them. Only read by the renderer."""
+    at: dict[Key, list[int]] = {}
+    hot: set[Key] = set()
+    children: dict[Key, dict[Segment, None]] = {}
+    below: dict[Key, set[Segment]] = {}
+    for index, text in enumerate(paths):
+        path = parse_path(text)
+        if path is None:
+            continue
+        at.setdefault(path, []).append(index)
+        hot.update(path[:length] for length in range(len(path) + 1))
+        for length in range(len(path)):
+            below.setdefault(path[:length], set()).add(path[length])
+        if path:
+            children.setdefault(path[:-1], {})[path[-1]] = None
+    return at, frozenset(hot), children, below
 
 
 def _leaf(value: Any) -> str | None:
@@ -458,6 +530,7 @@ _ENCODER = json.JSONEncoder(ensure_ascii=False)
 _string = json.encoder.encode_basestring
 """A ``str`` as ``json.dumps(text, ensure_ascii=False)`` writes it, without the two calls."""
 _LEAVES: Final = frozenset({str, int, float, bool, type(None)})
+_NO_SEGMENTS: Final[frozenset[Segment]] = frozenset()
 """Types never shown as containers: tested by identity before the ``Mapping`` ABC."""
 
 
