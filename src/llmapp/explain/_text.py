@@ -270,9 +270,13 @@ class _Renderer:
             lines.append(f"{pad}{head}{opening}…{closing}{tail}")
             return
         lines.append(f"{pad}{head}{opening}")
-        members: Any = value.items() if is_object else enumerate(value)
         size = len(value)
-        hidden = size - _HEAD_ITEMS - 1 if size > _LONG_ARRAY else 0
+        if size <= _LONG_ARRAY:
+            self._cold_members(value, is_object, level + 1, lines)
+            lines.append(f"{pad}{closing}{tail}")
+            return
+        members: Any = value.items() if is_object else enumerate(value)
+        hidden = size - _HEAD_ITEMS - 1
         if hidden:
             listed = list(members)
             members = [*listed[:_HEAD_ITEMS], None, listed[-1]]  # None: the gap
@@ -297,6 +301,33 @@ class _Renderer:
             else:
                 self._cold(child, level + 1, child_head, comma, lines)
         lines.append(f"{pad}{closing}{tail}")
+
+    def _cold_members(self, value: Any, is_object: bool, level: int, lines: list[str]) -> None:
+        """Every member of a container without issues small enough to show them all.
+
+        The budget is taken down by one a member as ``_cold``'s loop does, but only before
+        a nested container (the one reader of it) and at the end.
+        """
+        inner = "  " * level
+        last = len(value) - 1
+        pending = 0  # members written and not yet taken off the budget
+        members: Any = value.items() if is_object else enumerate(value)
+        for position, (key, child) in enumerate(members):
+            if type(child) is str and len(child) <= _MAX_STRING:
+                text: str | None = _string(child)
+            else:
+                text = _leaf(child)
+            comma = "," if position < last else ""
+            if text is None:
+                self.budget -= pending + 1
+                pending = 0
+                self._cold(child, level, _head(key) if is_object else "", comma, lines)
+            else:
+                pending += 1
+                lines.append(
+                    f"{inner}{_head(key)}{text}{comma}" if is_object else f"{inner}{text}{comma}"
+                )
+        self.budget -= pending
 
     def _object_entries(self, value: Mapping[Any, Any], path: Key) -> list[tuple[Any, ...]]:
         entries: list[tuple[Any, ...]]
