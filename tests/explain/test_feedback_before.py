@@ -129,7 +129,7 @@ def _small(rnd: random.Random, level: int = 0) -> Any:
     if kind == "dict":
         keys = ["a", "b c", "[x]", "{", 'q"', "é", "k" * rnd.choice([1, 150, 199, 200, 201])]
         made = {f"{rnd.choice(keys)}{i}": _small(rnd, level + 1) for i in range(size)}
-        odd: dict[Any, Any] = {1: 2, True: 3, None: 4} if rnd.random() < 0.1 else {}
+        odd: dict[Any, Any] = {1: 2, False: 3, None: 4} if rnd.random() < 0.1 else {}
         return _Mapping(made) if rnd.random() < 0.05 else {**made, **odd}
     return {
         "int": rnd.choice([0, -7, 10**18, 10**19, 10**5000]),
