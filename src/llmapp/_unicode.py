@@ -18,8 +18,18 @@ _SURROGATE: Final = re.compile("[\ud800-\udfff]")
 
 
 def has_surrogates(text: str) -> bool:
-    """Whether ``text`` holds a surrogate code point (an ASCII text never does)."""
-    return not text.isascii() and _SURROGATE.search(text) is not None
+    """Whether ``text`` holds a surrogate code point (an ASCII text never does).
+
+    Asked of UTF-8's encoder, which refuses surrogates and nothing else: it runs through
+    a text faster than a search for them does.
+    """
+    if text.isascii():
+        return False
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
 
 
 def encodable(text: str) -> str:

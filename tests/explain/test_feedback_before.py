@@ -6,6 +6,7 @@ nesting and long texts, where the renderer's cut rules apply.
 
 from __future__ import annotations
 
+import enum
 import random
 from collections.abc import Callable
 from typing import Any
@@ -20,6 +21,9 @@ from llmapp.validate import SchemaError
 
 BEFORE = "be8e0e1"
 """The last commit whose feedback rendered every value through one walk."""
+MEMBERWISE = "648de17"
+"""The last commit whose feedback wrote every member without a mistake one at a time (it
+writes lone surrogates as their escapes, which ``BEFORE`` did not)."""
 
 
 @pytest.fixture(scope="module")
@@ -78,7 +82,8 @@ def _places(value: Any, path: str = "$input") -> list[str]:
     found = [path]
     if isinstance(value, dict):
         for key, item in value.items():
-            found += _places(item, f"{path}.{key}" if " " not in key else f'{path}["{key}"]')
+            name = str(key)
+            found += _places(item, f"{path}.{name}" if " " not in name else f'{path}["{name}"]')
     elif isinstance(value, list):
         for index, item in enumerate(value):
             found += _places(item, f"{path}[{index}]")
@@ -97,4 +102,64 @@ def test_large_and_odd_arguments_read_as_before(
             for _ in range(rnd.choice([0, 1, 3, 60]))
         ]
         failure = ValidationFailure(data, issues or [ValidationIssue("$nowhere", "x", 1)])
+        assert explain.feedback(failure) == old_feedback(failure)
+
+
+class _Mapping(dict):  # type: ignore[type-arg]
+    """A dict subclass: shown as a mapping."""
+
+
+def _small(rnd: random.Random, level: int = 0) -> Any:
+    """Small containers, each written whole (``_Renderer._whole``), and their near misses:
+    brackets and quotes in texts and keys, strings at the cut, odd keys and types, empty
+    containers, nesting past the depth bound."""
+    kinds = ["int", "float", "str", "bracket", "cut", "none", "bool", "odd"]
+    if level < 3:
+        kinds += ["list", "dict", "list", "dict", "tuple", "deep"] * 2
+    kind = rnd.choice(kinds)
+    size = rnd.choice([0, 1, 2, 5, 11, 12, 13])
+    if kind == "deep":  # a chain of arrays around a small value, 28 to 36 levels deep
+        value = _small(rnd, 3)
+        for _ in range(rnd.randint(28, 36)):
+            value = [value]
+        return value
+    if kind in ("list", "tuple"):
+        items = [_small(rnd, level + 1) for _ in range(size)]
+        return items if kind == "list" else tuple(items)
+    if kind == "dict":
+        keys = ["a", "b c", "[x]", "{", 'q"', "é", "k" * rnd.choice([1, 150, 199, 200, 201])]
+        made = {f"{rnd.choice(keys)}{i}": _small(rnd, level + 1) for i in range(size)}
+        odd: dict[Any, Any] = {1: 2, False: 3, None: 4} if rnd.random() < 0.1 else {}
+        return _Mapping(made) if rnd.random() < 0.05 else {**made, **odd}
+    return {
+        "int": rnd.choice([0, -7, 10**18, 10**19, 10**5000]),
+        "float": rnd.choice([0.1, 2.5e300, float("inf"), float("nan"), -0.0]),
+        "str": rnd.choice(["", "x", "a\nb", "\ud800", 'tab\tq"', "é" * 100]),
+        "bracket": rnd.choice(["[", "]", "{}", "a[1]", "}{"]),
+        "cut": "z" * rnd.choice([190, 196, 197, 198, 199, 200, 201]),
+        "none": None,
+        "bool": rnd.random() < 0.5,
+        "odd": rnd.choice([{1, 2}, b"x", Color.RED, Level.HIGH]),
+    }[kind]
+
+
+class Color(enum.Enum):
+    RED = "red"
+
+
+class Level(enum.IntEnum):
+    HIGH = 3
+
+
+def test_small_arguments_read_as_before() -> None:
+    old_feedback = before.load(MEMBERWISE, "llmapp/explain/_text.py").feedback
+    rnd = random.Random(8)
+    for _ in range(150):
+        data = {"root": _small(rnd), "other": [_small(rnd) for _ in range(rnd.choice([1, 3, 12]))]}
+        places = _places(data)
+        issues = [
+            ValidationIssue(rnd.choice(places) + rnd.choice(["", ".missing"]), "string", 1)
+            for _ in range(rnd.choice([1, 2, 5]))
+        ]
+        failure = ValidationFailure(data, issues)
         assert explain.feedback(failure) == old_feedback(failure)

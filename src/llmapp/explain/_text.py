@@ -54,13 +54,22 @@ The text has this exact shape (optional lines in brackets)::
 from __future__ import annotations
 
 import functools
-import json
-import math
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from llmapp._results import UNDEFINED, ValidationFailure, ValidationIssue
 from llmapp._unicode import encodable
+from llmapp.explain._literals import (
+    HEAD_ITEMS,
+    MAX_STRING,
+    describe,
+    entry_text,
+    head_of,
+    leaf,
+    literal,
+    string,
+    unplaced,
+)
 from llmapp.jsonschema import Segment, parse_path
 
 __all__ = ["feedback"]
@@ -68,15 +77,11 @@ __all__ = ["feedback"]
 Key = tuple[Segment, ...]
 """A location as the renderer keys it (a ``Path`` or a plain tuple: equal, same hash)."""
 
-_MAX_STRING: Final = 200
-_MAX_DESCRIPTION: Final = 300
 _MAX_LEVEL: Final = 32
 _LONG_ARRAY: Final = 12
-_HEAD_ITEMS: Final = 3
 _MAX_ISSUES: Final = 50
 _MAX_LINES: Final = 400
 _MARK: Final = " // ❌ "
-_SHORT_INT: Final = 10**18
 
 
 def feedback(failure: ValidationFailure) -> str:
@@ -99,7 +104,7 @@ def feedback(failure: ValidationFailure) -> str:
     shown = failure.errors[:_MAX_ISSUES]
     renderer = _Renderer(shown)
     body = renderer.render(failure.data, (), 0, "", "")
-    unplaced = [issue for index, issue in enumerate(shown) if index not in renderer.placed]
+    left = [issue for index, issue in enumerate(shown) if index not in renderer.placed]
     lines = [
         f"The arguments you gave have {count:,} error{'' if count == 1 else 's'}. They are shown "
         "below, each wrong value followed by // ❌ with its path and what was expected. "
@@ -117,9 +122,9 @@ def feedback(failure: ValidationFailure) -> str:
     if renderer.shortened:
         lines.append('Long values are shortened with "…".')
     lines += ["", "```json", *body, "```"]
-    if unplaced:
+    if left:
         lines += ["", "Errors that could not be placed in the JSON above:"]
-        lines += [f"- {_unplaced(issue)}" for issue in unplaced]
+        lines += [f"- {unplaced(issue)}" for issue in left]
     return encodable("\n".join(lines))
 
 
@@ -132,18 +137,9 @@ class _Renderer:
         self.missing = False
         self.shortened = False
         self.budget = _MAX_LINES  # lines left for containers without issues
-        self._at: dict[Key, list[int]] = {}
-        self._hot: set[Key] = set()  # every path with an issue at or under it
-        # Issue paths by parent, in error order (a dict: an ordered set).
-        self._children: dict[Key, dict[Segment, None]] = {}
-        for index, issue in enumerate(errors):
-            path = parse_path(issue.path)
-            if path is None:
-                continue
-            self._at.setdefault(path, []).append(index)
-            self._hot.update(path[:length] for length in range(len(path) + 1))
-            if path:
-                self._children.setdefault(path[:-1], {})[path[-1]] = None
+        self._at, self._hot, self._children, self._hot_below = _layout(
+            tuple(issue.path for issue in errors)
+        )
 
     def render(self, value: Any, path: Key, level: int, head: str, tail: str) -> list[str]:
         if path not in self._hot:
@@ -156,7 +152,7 @@ class _Renderer:
         if kind is dict or kind is list:
             is_object = kind is dict
         elif kind in _LEAVES or not isinstance(value, (Mapping, list, tuple)):
-            text = _leaf(value)
+            text = leaf(value)
             return [f"{pad}{head}{self._scalar(value) if text is None else text}{tail}{note}"]
         else:
             is_object = isinstance(value, Mapping)
@@ -164,6 +160,8 @@ class _Renderer:
         if level >= _MAX_LEVEL:  # (a container with an issue under it is shown past the budget)
             self.shortened = True
             return [f"{pad}{head}{brackets[0]}…{brackets[1]}{tail}{note}"]
+        if len(value) <= _LONG_ARRAY and self.budget > 0:  # every member shown: no gap
+            return self._whole(value, path, level, head, tail, note, is_object)
         if is_object:
             entries = self._object_entries(value, path)
         else:
@@ -190,6 +188,68 @@ class _Renderer:
         lines.append(f"{pad}{brackets[1]}{tail}")
         return lines
 
+    def _whole(
+        self, value: Any, path: Key, level: int, head: str, tail: str, note: str, is_object: bool
+    ) -> list[str]:
+        """``render`` of a container with an issue under it whose members are all shown.
+
+        What the entries would say, written as it goes: only the members with an issue at
+        or under them are rendered as such (their paths made); the others are written as
+        ``_cold`` writes them.
+        """
+        opening, closing = ("{", "}") if is_object else ("[", "]")
+        missing = self._missing(value, path, is_object)
+        if not value and not missing:
+            return [f"{'  ' * level}{head}{opening}{closing}{tail}{note}"]
+        pad = "  " * level
+        inner = pad + "  "
+        lines = [f"{pad}{head}{opening}{note}"]
+        hot = self._hot_below.get(path, _NO_SEGMENTS)
+        last = len(value) + len(missing) - 1
+        members: Any = value.items() if is_object else enumerate(value)
+        for position, (key, child) in enumerate(members):
+            comma = "," if position < last else ""
+            self.budget -= 1
+            child_head = head_of(key) if is_object else ""
+            if key in hot:
+                lines += self.render(child, (*path, key), level + 1, child_head, comma)
+                continue
+            text = string(child) if type(child) is str and len(child) <= MAX_STRING else None
+            if text is None:
+                text = leaf(child)
+            if text is not None:
+                lines.append(f"{inner}{child_head}{text}{comma}")
+            else:
+                self._cold(child, level + 1, child_head, comma, lines)
+        for position, (child_head, child_path) in enumerate(missing, start=len(value)):
+            comma = "," if position < last else ""
+            self.budget -= 1
+            self.missing = self.missing or bool(child_head)
+            lines.append(f"{inner}{child_head}undefined{comma}{self._comment(child_path)}")
+        lines.append(f"{pad}{closing}{tail}")
+        return lines
+
+    def _missing(self, value: Any, path: Key, is_object: bool) -> list[tuple[str, Key]]:
+        """The keys with an issue that an object lacks, or the items with an issue just
+        past the end of an array: (what the line starts with, their path)."""
+        children = self._children.get(path)
+        if not children:
+            return []
+        if is_object:
+            return [
+                (head_of(segment), (*path, segment))
+                for segment in children
+                if isinstance(segment, str) and segment not in value
+            ]
+        size = len(value)
+        beyond = sorted(s for s in children if isinstance(s, int) and s >= size)
+        found: list[tuple[str, Key]] = []
+        for expected, segment in enumerate(beyond, start=size):
+            if segment != expected:  # a gap after the end: these cannot be shown in place
+                break
+            found.append(("", (*path, segment)))
+        return found
+
     def _cold(self, value: Any, level: int, head: str, tail: str, lines: list[str]) -> None:
         """``render`` of a value with no issue at or under it, appended to ``lines``.
 
@@ -215,12 +275,16 @@ class _Renderer:
             lines.append(f"{pad}{head}{opening}…{closing}{tail}")
             return
         lines.append(f"{pad}{head}{opening}")
-        members: Any = value.items() if is_object else enumerate(value)
         size = len(value)
-        hidden = size - _HEAD_ITEMS - 1 if size > _LONG_ARRAY else 0
+        if size <= _LONG_ARRAY:
+            self._cold_members(value, is_object, level + 1, lines)
+            lines.append(f"{pad}{closing}{tail}")
+            return
+        members: Any = value.items() if is_object else enumerate(value)
+        hidden = size - HEAD_ITEMS - 1
         if hidden:
             listed = list(members)
-            members = [*listed[:_HEAD_ITEMS], None, listed[-1]]  # None: the gap
+            members = [*listed[:HEAD_ITEMS], None, listed[-1]]  # None: the gap
             size = len(members)
         last = size - 1
         inner = pad + "  "
@@ -232,29 +296,58 @@ class _Renderer:
                 lines.append(f"{inner}// … {hidden} {noun} without errors")
                 continue
             key, child = member
-            child_head = _head(key) if is_object else ""
+            child_head = head_of(key) if is_object else ""
             comma = "," if position < last else ""
-            text = _string(child) if type(child) is str and len(child) <= _MAX_STRING else None
+            text = string(child) if type(child) is str and len(child) <= MAX_STRING else None
             if text is None:
-                text = _leaf(child)
+                text = leaf(child)
             if text is not None:
                 lines.append(f"{inner}{child_head}{text}{comma}")
             else:
                 self._cold(child, level + 1, child_head, comma, lines)
         lines.append(f"{pad}{closing}{tail}")
 
+    def _cold_members(self, value: Any, is_object: bool, level: int, lines: list[str]) -> None:
+        """Every member of a container without issues small enough to show them all.
+
+        The budget is taken down by one a member as ``_cold``'s loop does, but only before
+        a nested container (the one reader of it) and at the end.
+        """
+        inner = "  " * level
+        last = len(value) - 1
+        pending = 0  # members written and not yet taken off the budget
+        members: Any = value.items() if is_object else enumerate(value)
+        for position, (key, child) in enumerate(members):
+            if type(child) is str and len(child) <= MAX_STRING:
+                text: str | None = string(child)
+            else:
+                text = leaf(child)
+            comma = "," if position < last else ""
+            if text is None:
+                self.budget -= pending + 1
+                pending = 0
+                self._cold(child, level, head_of(key) if is_object else "", comma, lines)
+            else:
+                pending += 1
+                lines.append(
+                    f"{inner}{head_of(key)}{text}{comma}" if is_object else f"{inner}{text}{comma}"
+                )
+        self.budget -= pending
+
     def _object_entries(self, value: Mapping[Any, Any], path: Key) -> list[tuple[Any, ...]]:
         entries: list[tuple[Any, ...]]
         if len(value) <= _LONG_ARRAY and self.budget > 0:  # every member shown (``_runs``)
-            entries = [("item", _head(key), item, (*path, key)) for key, item in value.items()]
+            entries = [("item", head_of(key), item, (*path, key)) for key, item in value.items()]
         else:
             entries = [
-                ("item", _head(key), value[key], (*path, key)) if shown else ("gap", "", key, path)
+                ("item", head_of(key), value[key], (*path, key))
+                if shown
+                else ("gap", "", key, path)
                 for shown, key in self._runs(list(value), path)
             ]
         for segment in self._children.get(path, {}):
             if isinstance(segment, str) and segment not in value:
-                entries.append(("missing", _head(segment), None, (*path, segment)))
+                entries.append(("missing", head_of(segment), None, (*path, segment)))
         return entries
 
     def _runs(self, segments: list[Segment], path: Key) -> list[tuple[bool, Any]]:
@@ -267,7 +360,7 @@ class _Renderer:
         spent = self.budget <= 0  # past the line budget only members with issues are shown
         if size <= _LONG_ARRAY and not spent:
             return [(True, segment) for segment in segments]
-        head = 0 if spent else _HEAD_ITEMS
+        head = 0 if spent else HEAD_ITEMS
         runs: list[tuple[bool, Any]] = []
         hidden = 0
         for index, segment in enumerate(segments):
@@ -305,152 +398,54 @@ class _Renderer:
             return ""
         self.placed.update(indices)
         if len(indices) == 1:
-            return f"{_MARK}[{_entry_text(self.errors[indices[0]])}]"
-        return _MARK + "[" + ", ".join(_entry_text(self.errors[index]) for index in indices) + "]"
+            return f"{_MARK}[{entry_text(self.errors[indices[0]])}]"
+        return _MARK + "[" + ", ".join(entry_text(self.errors[index]) for index in indices) + "]"
 
     def _scalar(self, value: Any) -> str:
         if value is UNDEFINED:
             return "undefined"
         if isinstance(value, str):
-            if len(value) > _MAX_STRING:
+            if len(value) > MAX_STRING:
                 self.shortened = True
-                value = value[:_MAX_STRING] + "…"
-            return _string(value)
+                value = value[:MAX_STRING] + "…"
+            return string(value)
         if value is None or isinstance(value, (bool, int, float)):
             try:
-                return _literal(value)
+                return literal(value)
             except ValueError:  # an integer with more digits than Python prints
                 self.shortened = True
                 return "…"
-        return self._scalar(_describe(value))
+        return self._scalar(describe(value))
 
 
-def _leaf(value: Any) -> str | None:
-    """JSON for a string, number, boolean or null that is shown whole, as ``json.dumps``
-    writes it; None for anything else (``_Renderer._scalar`` shows it)."""
-    kind = type(value)
-    if kind is str:
-        return _string(value) if len(value) <= _MAX_STRING else None
-    if kind is bool:
-        return "true" if value else "false"
-    if value is None:
-        return "null"
-    if kind is int:
-        return int.__repr__(value) if -_SHORT_INT < value < _SHORT_INT else None
-    if kind is float:
-        return float.__repr__(value) if math.isfinite(value) else None
-    return None
+Layout = tuple[
+    dict[Key, list[int]], frozenset[Key], dict[Key, dict[Segment, None]], dict[Key, set[Segment]]
+]
 
 
-def _entry_text(issue: ValidationIssue) -> str:
-    """``{"path": ..., "expected": ...[, "description": ...]}`` as ``json.dumps`` writes it.
-
-    Written from its strings, not by dumping a dict: the encoder's dict path is most of
-    the cost of a mark.
-    """
-    text = f'{{"path": {_text(issue.path)}, "expected": {_text(issue.expected)}'
-    if issue.description is not None:
-        text += f', "description": {_text(issue.description)}'
-    return text + "}"
-
-
-def _text(text: str) -> str:
-    """A text of an issue, cut, as ``json.dumps`` writes it."""
-    if type(text) is str:
-        return _string(text if len(text) <= _MAX_DESCRIPTION else text[:_MAX_DESCRIPTION] + "…")
-    return _dumps(_cut(text))
-
-
-def _literal(value: bool | float | None) -> str:
-    """JSON for null, a boolean or a number, as ``json.dumps`` writes it."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if type(value) is int:
-        return int.__repr__(value)  # ValueError past the digit limit, as json.dumps
-    return _dumps(value)
+@functools.lru_cache(maxsize=256)
+def _layout(paths: tuple[str, ...]) -> Layout:
+    """Where the issues of these paths sit, read once per set of paths (a function's failed
+    calls repeat theirs): the issues at each path (by index); every path with an issue at
+    or under it; the issue paths by parent, in error order (a dict: an ordered set); the
+    members of each path with an issue at or under them. Only read by the renderer."""
+    at: dict[Key, list[int]] = {}
+    hot: set[Key] = set()
+    children: dict[Key, dict[Segment, None]] = {}
+    below: dict[Key, set[Segment]] = {}
+    for index, text in enumerate(paths):
+        path = parse_path(text)
+        if path is None:
+            continue
+        at.setdefault(path, []).append(index)
+        hot.update(path[:length] for length in range(len(path) + 1))
+        for length in range(len(path)):
+            below.setdefault(path[:length], set()).add(path[length])
+        if path:
+            children.setdefault(path[:-1], {})[path[-1]] = None
+    return at, frozenset(hot), children, below
 
 
-def _cut(text: str, limit: int = _MAX_DESCRIPTION) -> str:
-    return text if len(text) <= limit else text[:limit] + "…"
-
-
-def _preview(value: Any, level: int = 0) -> Any:
-    """A small copy of a value for the list of unplaced issues: a few members, a few levels."""
-    if isinstance(value, str):
-        return _cut(value, _MAX_STRING)
-    if isinstance(value, Mapping):
-        if level >= 2:
-            return "{…}"
-        items = list(value.items())
-        shown = {_cut(str(k), _MAX_STRING): _preview(v, level + 1) for k, v in items[:_HEAD_ITEMS]}
-        if len(items) > _HEAD_ITEMS:
-            shown["…"] = f"{len(items) - _HEAD_ITEMS} more properties"
-        return shown
-    if isinstance(value, (list, tuple)):
-        if level >= 2:
-            return "[…]"
-        head = [_preview(item, level + 1) for item in value[:_HEAD_ITEMS]]
-        return head + (
-            [f"… {len(value) - _HEAD_ITEMS} more items"] if len(value) > _HEAD_ITEMS else []
-        )
-    return value
-
-
-def _unplaced(issue: ValidationIssue) -> str:
-    text = _entry_text(issue)
-    if issue.value is UNDEFINED:
-        return text
-    try:
-        value = json.dumps(_preview(issue.value), ensure_ascii=False, default=_describe)
-    except (ValueError, TypeError, RecursionError):
-        value = _dumps(_describe(issue.value))
-    if len(value) > _MAX_STRING:
-        value = value[:_MAX_STRING] + "…"
-    return f'{text[:-1]}, "value": {value}}}'
-
-
-def _key(key: Any) -> str:
-    if type(key) is str:
-        return _key_text(key)
-    return _string(_cut(key if isinstance(key, str) else str(key), _MAX_STRING))
-
-
-@functools.lru_cache(maxsize=1024)
-def _key_text(key: str) -> str:
-    """A property name as the text shows it: a function's calls use the same few names."""
-    return _string(_cut(key, _MAX_STRING))
-
-
-def _head(key: Any) -> str:
-    """What a member of an object starts with: ``"key": ``."""
-    return _head_text(key) if type(key) is str else f"{_key(key)}: "
-
-
-@functools.lru_cache(maxsize=1024)
-def _head_text(key: str) -> str:
-    """``_head`` of a string key, remembered."""
-    return f"{_key_text(key)}: "
-
-
-def _describe(value: Any) -> str:
-    """Text for a value JSON cannot show (a set, an object, ...)."""
-    try:
-        text = repr(value)
-    except Exception:  # a broken __repr__ must not break the feedback
-        text = f"<{type(value).__name__}>"
-    return text[:_MAX_STRING]
-
-
-_ENCODER = json.JSONEncoder(ensure_ascii=False)
-_string = json.encoder.encode_basestring
-"""A ``str`` as ``json.dumps(text, ensure_ascii=False)`` writes it, without the two calls."""
 _LEAVES: Final = frozenset({str, int, float, bool, type(None)})
 """Types never shown as containers: tested by identity before the ``Mapping`` ABC."""
-
-
-def _dumps(value: Any) -> str:
-    # ``json.dumps`` builds a new encoder for every call with an option, and feedback
-    # writes several values: one shared encoder is built once.
-    return _ENCODER.encode(value)
+_NO_SEGMENTS: Final[frozenset[Segment]] = frozenset()

@@ -46,7 +46,7 @@ import re
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 from llmapp._results import Validation, ValidationFailure, ValidationIssue
 from llmapp._sentinels import MISSING
@@ -125,6 +125,7 @@ class Coercion:
     def __init__(self, schema: Any) -> None:
         self.schema = schema
         self._index = SchemaIndex(schema)
+        self._ends: dict[Key, End | None] = {}  # what an issue's path leads to, by path
 
     def __call__(self, data: Any) -> Any:
         """A repaired copy of ``data`` (``coerce``); never raises."""
@@ -142,6 +143,8 @@ class Coercion:
         and coerce leaves valid values alone where ``exact_when_valid`` holds. Returns
         ``data`` itself when nothing was repaired. Never raises.
         """
+        if self._untouched(data, issues):
+            return data
         at: set[Key] = set()
         children: dict[Key, dict[Segment, None]] = {}  # the members on the way, in order
         for issue in issues:
@@ -156,6 +159,82 @@ class Coercion:
                 return _Walk(self._index, children, at).hot(data, self.schema, 0, ())
         except Exception:
             return data
+
+    def _untouched(self, data: Any, issues: Sequence[ValidationIssue]) -> bool:
+        """Whether ``repair`` would leave the data as it is, known without its walk.
+
+        True when each issue's path runs through plain dicts and lists, past no union
+        (``_end``, read once per path), to nothing, a number or boolean (never changed),
+        a null its key keeps, or a string where its schema accepts strings: the only
+        values ``repair`` may change are at the issues, and none of these changes.
+        """
+        for issue in issues:
+            path = parse_path(issue.path)
+            if path is None:
+                return False
+            try:
+                end = self._ends[path]
+            except KeyError:
+                end = self._end(path)
+            if end is None:
+                return False
+            node = data
+            for segment in path:
+                if type(segment) is int:
+                    if type(node) is not list:
+                        return False
+                    if not 0 <= segment < len(node):
+                        node = MISSING  # no value there: nothing repaired under it
+                        break
+                elif type(node) is not dict:
+                    return False
+                elif segment not in node:
+                    node = MISSING
+                    break
+                node = node[segment]
+            kind = type(node)
+            if node is MISSING or kind is int or kind is float or kind is bool:
+                continue
+            if node is None:
+                if end.drops_null:
+                    return False
+                continue
+            if kind is not str or not (end.kinds is None or "string" in end.kinds):
+                return False
+        return True
+
+    def _end(self, path: Key) -> End | None:
+        """What the schema says at the end of ``path``, followed as ``repair`` follows it;
+        None when a union is on the way (``repair`` may take the branch whole)."""
+        index = self._index
+        if len(path) > _MAX_DEPTH:
+            return None
+        with index.lock:
+            resolved = index.resolve(self.schema)
+            parent: Mapping[str, Any] | None = None
+            sub: Any = self.schema
+            for segment in path:
+                if index.branches(resolved) is not None:
+                    end = None
+                    break
+                parent = resolved
+                if type(segment) is int:
+                    sub = index.item_schema(resolved, segment)
+                else:
+                    sub = index.property_schema(resolved, segment)
+                resolved = index.resolve(sub)
+            else:
+                key = path[-1] if path else None
+                drops = False
+                if parent is not None and type(key) is str:
+                    required = parent.get("required")
+                    needed = required if isinstance(required, list) else ()
+                    drops = key not in needed and index.null_means_absent(parent, key, sub)
+                end = End(index.kinds(resolved), drops)
+        if len(self._ends) >= _CACHE_SIZE * 8:  # bounded: paths come from the model
+            self._ends.clear()
+        self._ends[path] = end
+        return end
 
     def checked(self, data: Any, check: Callable[[Any], Validation]) -> Validation:
         """``check(coerce(data))``, the same result, doing only the work it needs.
@@ -173,6 +252,18 @@ class Coercion:
             return first
         repaired = self.repair(data, first.errors)
         return first if repaired is data else check(repaired)
+
+
+class End(NamedTuple):
+    """What the schema says where an issue's path ends (``Coercion._end``).
+
+    Attributes:
+        kinds: the JSON types accepted there (None: any).
+        drops_null: a null there is dropped (an optional property that cannot be null).
+    """
+
+    kinds: Kinds | None
+    drops_null: bool
 
 
 def _from_string(text: str, kinds: Kinds) -> Any:

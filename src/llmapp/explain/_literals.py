@@ -1,0 +1,162 @@
+"""The JSON texts the feedback is made of: values shown whole or cut, keys, issue entries.
+
+Each is what ``json.dumps(..., ensure_ascii=False)`` writes, without its per-call cost:
+strings by the encoder's own ``encode_basestring``, numbers by their ``repr``, keys and
+member heads remembered (a function's calls use the same few names).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import math
+from collections.abc import Mapping
+from typing import Any, Final
+
+from llmapp._results import UNDEFINED, ValidationIssue
+
+__all__ = [
+    "HEAD_ITEMS",
+    "MAX_STRING",
+    "describe",
+    "entry_text",
+    "head_of",
+    "leaf",
+    "literal",
+    "string",
+    "unplaced",
+]
+
+MAX_STRING: Final = 200
+_MAX_DESCRIPTION: Final = 300
+HEAD_ITEMS: Final = 3
+_SHORT_INT: Final = 10**18
+
+
+def leaf(value: Any) -> str | None:
+    """JSON for a string, number, boolean or null that is shown whole, as ``json.dumps``
+    writes it; None for anything else (``_Renderer._scalar`` shows it)."""
+    kind = type(value)
+    if kind is str:
+        return string(value) if len(value) <= MAX_STRING else None
+    if kind is bool:
+        return "true" if value else "false"
+    if value is None:
+        return "null"
+    if kind is int:
+        return int.__repr__(value) if -_SHORT_INT < value < _SHORT_INT else None
+    if kind is float:
+        return float.__repr__(value) if math.isfinite(value) else None
+    return None
+
+
+def entry_text(issue: ValidationIssue) -> str:
+    """``{"path": ..., "expected": ...[, "description": ...]}`` as ``json.dumps`` writes it.
+
+    Written from its strings, not by dumping a dict: the encoder's dict path is most of
+    the cost of a mark.
+    """
+    text = f'{{"path": {_text(issue.path)}, "expected": {_text(issue.expected)}'
+    if issue.description is not None:
+        text += f', "description": {_text(issue.description)}'
+    return text + "}"
+
+
+def _text(text: str) -> str:
+    """A text of an issue, cut, as ``json.dumps`` writes it."""
+    if type(text) is str:
+        return string(text if len(text) <= _MAX_DESCRIPTION else text[:_MAX_DESCRIPTION] + "…")
+    return _dumps(_cut(text))
+
+
+def literal(value: bool | float | None) -> str:
+    """JSON for null, a boolean or a number, as ``json.dumps`` writes it."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if type(value) is int:
+        return int.__repr__(value)  # ValueError past the digit limit, as json.dumps
+    return _dumps(value)
+
+
+def _cut(text: str, limit: int = _MAX_DESCRIPTION) -> str:
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
+def _preview(value: Any, level: int = 0) -> Any:
+    """A small copy of a value for the list of unplaced issues: a few members, a few levels."""
+    if isinstance(value, str):
+        return _cut(value, MAX_STRING)
+    if isinstance(value, Mapping):
+        if level >= 2:
+            return "{…}"
+        items = list(value.items())
+        shown = {_cut(str(k), MAX_STRING): _preview(v, level + 1) for k, v in items[:HEAD_ITEMS]}
+        if len(items) > HEAD_ITEMS:
+            shown["…"] = f"{len(items) - HEAD_ITEMS} more properties"
+        return shown
+    if isinstance(value, (list, tuple)):
+        if level >= 2:
+            return "[…]"
+        head = [_preview(item, level + 1) for item in value[:HEAD_ITEMS]]
+        return head + (
+            [f"… {len(value) - HEAD_ITEMS} more items"] if len(value) > HEAD_ITEMS else []
+        )
+    return value
+
+
+def unplaced(issue: ValidationIssue) -> str:
+    text = entry_text(issue)
+    if issue.value is UNDEFINED:
+        return text
+    try:
+        value = json.dumps(_preview(issue.value), ensure_ascii=False, default=describe)
+    except (ValueError, TypeError, RecursionError):
+        value = _dumps(describe(issue.value))
+    if len(value) > MAX_STRING:
+        value = value[:MAX_STRING] + "…"
+    return f'{text[:-1]}, "value": {value}}}'
+
+
+def _key(key: Any) -> str:
+    if type(key) is str:
+        return _key_text(key)
+    return string(_cut(key if isinstance(key, str) else str(key), MAX_STRING))
+
+
+@functools.lru_cache(maxsize=1024)
+def _key_text(key: str) -> str:
+    """A property name as the text shows it: a function's calls use the same few names."""
+    return string(_cut(key, MAX_STRING))
+
+
+def head_of(key: Any) -> str:
+    """What a member of an object starts with: ``"key": ``."""
+    return _head_text(key) if type(key) is str else f"{_key(key)}: "
+
+
+@functools.lru_cache(maxsize=1024)
+def _head_text(key: str) -> str:
+    """``head_of`` of a string key, remembered."""
+    return f"{_key_text(key)}: "
+
+
+def describe(value: Any) -> str:
+    """Text for a value JSON cannot show (a set, an object, ...)."""
+    try:
+        text = repr(value)
+    except Exception:  # a broken __repr__ must not break the feedback
+        text = f"<{type(value).__name__}>"
+    return text[:MAX_STRING]
+
+
+_ENCODER = json.JSONEncoder(ensure_ascii=False)
+string = json.encoder.encode_basestring
+"""A ``str`` as ``json.dumps(text, ensure_ascii=False)`` writes it, without the two calls."""
+
+
+def _dumps(value: Any) -> str:
+    # ``json.dumps`` builds a new encoder for every call with an option, and feedback
+    # writes several values: one shared encoder is built once.
+    return _ENCODER.encode(value)
