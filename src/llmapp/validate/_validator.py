@@ -16,7 +16,7 @@ from typing import Any
 from llmapp.jsonschema import Node
 
 from .._errors import BuildProblem
-from .._source import register
+from .._source import register_lines
 from ._analysis import Analysis
 from ._codegen import Generator
 from ._functions import CHECK, WALK
@@ -40,7 +40,9 @@ _serial = itertools.count(1)
 _free_serials: list[int] = []
 """Serials of collected validators, taken again first (a heap): CPython keeps every
 distinct file name ``compile`` was given for good, so names are reused, not new each time."""
-_serial_lock = threading.Lock()
+_names: dict[int, str] = {}
+"""The last file name given under each serial (``_register``)."""
+_serial_lock = threading.RLock()  # a validator may be collected while it is held
 _shared: weakref.WeakValueDictionary[str, Validator] = weakref.WeakValueDictionary()
 """Shared definitions (``_shared``) by max depth and closure key, while a validator uses them."""
 _shared_lock = threading.RLock()  # compiling one looks up the ones it reaches
@@ -59,7 +61,7 @@ class Validator:
     same namespace and under the same ``filename``. Definitions whose closure other
     schemas hold too are compiled once, in a validator of their own, and called from
     every validator that holds them (``_shared``). The source stays in ``linecache``
-    while the validator lives.
+    while the validator lives (the validator keeps that very list of lines, not a copy).
 
     Attributes:
         schema: the schema it was compiled from.
@@ -75,9 +77,10 @@ class Validator:
         "_failed",
         "_generator",
         "_guarded",
+        "_lines",
         "_namespace",
         "_searches",
-        "_source",
+        "_serial",
         "_stems",
         "_subs",
         "_walk",
@@ -99,13 +102,12 @@ class Validator:
         source, check = generator.checker()
         self.schema = schema
         self.max_depth = max_depth
-        serial = _take_serial()
-        self.filename = _register(schema, source, serial)
-        weakref.finalize(self, _release, self.filename, serial)
+        self._lines = lines = [*generator.header(), *source.splitlines(True)]
+        self._serial = serial = _take_serial()
+        self.filename = _register(schema, lines, serial)
         self._stems = generator.functions.stems
-        self._source = source
         self._namespace = namespace = dict(generator.emitter.globals)
-        exec(compile(source, self.filename, "exec"), namespace)
+        exec(compile("".join(lines), self.filename, "exec"), namespace)
         self._check: Callable[[Any, int], bool] = namespace[check]
         self._walk: Walker | None = None
         self._generator: Generator | None = generator
@@ -126,13 +128,14 @@ class Validator:
         """The generated Python source: checkers, then walkers (also shown in tracebacks),
         then the source of each shared definition it calls."""
         self._walker()
-        parts, seen, todo = [self._source], {self.filename}, list(self._subs)
+        parts, seen, todo = [*self._lines], {self.filename}, list(self._subs)
         while todo:
             sub = todo.pop(0)
             if sub.filename not in seen:
                 seen.add(sub.filename)
                 sub._walker()
-                parts.append(f"\n# ---- shared definitions: {sub.filename} ----\n{sub._source}")
+                parts.append(f"\n# ---- shared definitions: {sub.filename} ----\n")
+                parts.extend(sub._lines)
                 todo.extend(sub._subs)
         return "".join(parts)
 
@@ -212,10 +215,10 @@ class Validator:
             for key, value in generator.emitter.globals.items():
                 namespace.setdefault(key, value)
             # Blank lines first, so the walkers' line numbers match the whole source.
-            offset = "\n" * self._source.count("\n")
-            exec(compile(offset + source, self.filename, "exec"), namespace)
-            self._source += source
-            register(self.filename, self._source)
+            lines = self._lines
+            exec(compile("\n" * len(lines) + source, self.filename, "exec"), namespace)
+            lines.extend(source.splitlines(True))
+            register_lines(self.filename, lines)
             self._expected = generator.root_expected()
             # Only a pattern search can give up on a text: without one, nothing to note.
             self._searches = any(isinstance(value, Matcher) for value in namespace.values())
@@ -263,6 +266,15 @@ class Validator:
 
     def __repr__(self) -> str:
         return f"<Validator {self.filename}>"
+
+    def __del__(self) -> None:
+        # Not ``weakref.finalize``: that is a registry entry, a weak reference and a
+        # record more per validator, and a registry table that stays at its largest.
+        try:
+            filename, serial, lines = self.filename, self._serial, self._lines
+        except AttributeError:
+            return  # ``__init__`` stopped before the source was registered
+        _release(filename, serial, lines)
 
 
 _PREFIX = {CHECK: "c_", WALK: "w_"}
@@ -341,19 +353,29 @@ def _take_serial() -> int:
         return heapq.heappop(_free_serials) if _free_serials else next(_serial)
 
 
-def _release(filename: str, serial: int) -> None:
-    """A validator was collected: its source leaves ``linecache``, its serial is free."""
-    linecache.cache.pop(filename, None)
+def _release(filename: str, serial: int, lines: list[str]) -> None:
+    """A validator was collected: its source leaves ``linecache`` (unless something else
+    was registered under its name since), its serial is free."""
+    entry = linecache.cache.get(filename)
+    if entry is not None and len(entry) == 4 and entry[2] is lines:
+        del linecache.cache[filename]
     with _serial_lock:
         heapq.heappush(_free_serials, serial)
 
 
-def _register(schema: Mapping[str, Any] | bool, source: str, serial: int) -> str:
-    """Put the source in ``linecache`` under a readable name, for tracebacks and pdb."""
+def _register(schema: Mapping[str, Any] | bool, lines: list[str], serial: int) -> str:
+    """Put the source in ``linecache`` under a readable name, for tracebacks and pdb.
+
+    A serial taken again under the same name gives the very string its last holder had:
+    whatever keeps the file names of code (``tracemalloc`` keeps each one it sees) holds
+    that one already, instead of one more string per validator."""
     title = schema.get("title") if isinstance(schema, Mapping) else None
     label = "".join(c for c in str(title)[:40] if c.isalnum() or c in "_-") if title else ""
-    filename = f"<llmapp-validator-{serial}{'-' + label if label else ''}>"
-    register(filename, source)
+    name = f"<llmapp-validator-{serial}{'-' + label if label else ''}>"
+    filename = _names.setdefault(serial, name)
+    if filename != name:
+        filename = _names[serial] = name
+    register_lines(filename, lines)
     return filename
 
 
