@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import heapq
 import itertools
 import json
@@ -17,7 +16,6 @@ from llmapp.jsonschema import Node
 
 from .._errors import BuildProblem
 from .._source import register_lines
-from ._analysis import Analysis
 from ._codegen import Generator
 from ._functions import CHECK, WALK
 from ._patterns import Matcher, PatternBudget, explain_timeouts, forget_timeouts
@@ -25,7 +23,7 @@ from ._result import Validation, ValidationFailure, ValidationIssue, ValidationS
 from ._runtime import DepthExceeded
 from ._schema_depth import MAX_SCHEMA_DEPTH, depth_problem
 from ._schema_error import SchemaError
-from ._shared import closure
+from ._shared import Closures
 
 __all__ = ["Validator", "validator"]
 
@@ -94,10 +92,9 @@ class Validator:
     ) -> None:
         self._subs: list[Validator] = []
         generator = Generator(schema, max_depth)
-        analysis = generator.analysis
-        subs, written = self._subs, set[str]()
+        subs, written, closures = self._subs, set[str](), Closures(generator.analysis)
         generator.functions.share = lambda node, mode: _share(
-            analysis, node, mode, max_depth, subs, shares, written
+            closures, node, mode, max_depth, subs, shares, written
         )
         source, check = generator.checker()
         self.schema = schema
@@ -281,7 +278,7 @@ _PREFIX = {CHECK: "c_", WALK: "w_"}
 
 
 def _share(
-    analysis: Analysis,
+    closures: Closures,
     node: Node,
     mode: str,
     max_depth: int,
@@ -295,17 +292,22 @@ def _share(
     the pointers this validator writes out)."""
     if node.pointer in written:
         return None
-    found = closure(analysis, node)
-    if found is None or f"{max_depth}:{found[0]}" == shares:
+    found = closures.key(node.pointer)
+    key = None if found is None else f"{max_depth}:{found}"
+    if key is None or key == shares:
         return None
-    key, schema, reached = found
     with _shared_lock:
-        if f"{max_depth}:{key}" not in _shared and not _seen_before(f"{max_depth}:{key}"):
-            written.add(node.pointer)
-            return None  # written out here; one more schema holding it and it is shared
-        keep = [_definition(analysis, pointer, max_depth) for pointer in reached]
-        sub = _shared_validator(f"{max_depth}:{key}", schema, max_depth)
-    if sub is None or None in keep:
+        sub = _shared.get(key)
+        if sub is None:
+            if not _seen_before(key):
+                written.add(node.pointer)
+                return None  # written out here; one more schema holding it and it is shared
+            # The definitions it reaches first, leaves first: none compiles inside another.
+            for pointer in closures.leaves_first(node.pointer):
+                if _definition(closures, pointer, max_depth) is None:
+                    return None
+            sub = _definition(closures, node.pointer, max_depth)
+    if sub is None:
         return None
     function = sub._function(node.pointer, mode)
     if function is not None and sub not in subs:
@@ -315,37 +317,31 @@ def _share(
 
 def _seen_before(key: str) -> bool:
     """Whether ``key`` was noted before (it is noted now), in a bounded memory of keys."""
-    noted = hashlib.blake2b(key.encode(), digest_size=16).hexdigest()
-    if noted in _seen:
+    if key in _seen:
         return True
-    _seen[noted] = None
+    _seen[key] = None
     while len(_seen) > _SEEN_SIZE:
         _seen.popitem(last=False)
     return False
 
 
-def _definition(analysis: Analysis, pointer: str, max_depth: int) -> Validator | None:
-    """The shared validator of the definition at ``pointer`` (reached by another)."""
-    node = analysis.resolver.at(pointer)
-    found = None if node is None else closure(analysis, node)
+def _definition(closures: Closures, pointer: str, max_depth: int) -> Validator | None:
+    """The one validator of the shared definition at ``pointer``'s closure (compiled if
+    none is alive), or None when it cannot be compiled (the validator holding it reports
+    the problems)."""
+    found = closures.key(pointer)
     if found is None:
         return None
-    key, schema, _ = found
-    return _shared_validator(f"{max_depth}:{key}", schema, max_depth)
-
-
-def _shared_validator(key: str, schema: dict[str, Any], max_depth: int) -> Validator | None:
-    """The one validator of a shared definition's closure (compiled if none is alive), or
-    None when it cannot be compiled (the validator holding it reports the problems)."""
+    key = f"{max_depth}:{found}"
     with _shared_lock:
-        found = _shared.get(key)
-        if found is None:
+        sub = _shared.get(key)
+        if sub is None:
             try:
-                found = Validator(schema, max_depth=max_depth, shares=key)
+                sub = Validator(closures.schema(pointer), max_depth=max_depth, shares=key)
             except (SchemaError, RecursionError):
                 return None
-            _shared[key] = found
-        return found
+            _shared[key] = sub
+        return sub
 
 
 def _take_serial() -> int:
