@@ -271,7 +271,9 @@ class Validator:
             filename, serial, lines = self.filename, self._serial, self._lines
         except AttributeError:
             return  # ``__init__`` stopped before the source was registered
-        _release(filename, serial, lines)
+        release: Any = globals().get("_release")
+        if callable(release):  # not once the interpreter exits and clears this module
+            release(filename, serial, lines)
 
 
 _PREFIX = {CHECK: "c_", WALK: "w_"}
