@@ -24,7 +24,7 @@ from typing import Any
 
 from llmapp._fresh import fresh_name
 
-__all__ = ["Emitter", "compile_function", "describe", "literal", "register"]
+__all__ = ["Emitter", "compile_function", "describe", "literal", "register", "register_lines"]
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9_]")
 _WIDTH = 80
@@ -204,7 +204,14 @@ def describe(value: Any) -> str:
 
 def register(filename: str, source: str) -> None:
     """Put ``source`` in ``linecache`` under ``filename``, for tracebacks and debuggers."""
-    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+    register_lines(filename, source.splitlines(True))
+
+
+def register_lines(filename: str, lines: list[str]) -> None:
+    """``register`` for source already split into lines (each ending in a newline); the
+    list itself goes into ``linecache``, so a caller keeping it keeps the source once."""
+    size = sum(map(len, lines))
+    linecache.cache[filename] = (size, None, lines, filename)
 
 
 @lru_cache(maxsize=1024)

@@ -115,3 +115,21 @@ def test_a_shared_definition_reports_its_problems_where_it_is() -> None:
         problems.append([(p.location, p.reason) for p in raised.value.problems])
     assert problems[0] == problems[1] == problems[2]
     assert problems[0][0][0] == "#/$defs/Address/pattern"
+
+
+def test_linecache_holds_the_validators_own_lines_and_one_shared_header() -> None:
+    first, second = (Validator({"type": "integer", "maximum": index}) for index in (1, 2))
+    first(None)  # its walkers are added to the same lines
+    lines = linecache.cache[first.filename][2]
+    assert lines is first._lines and "".join(lines) == first.source
+    assert "def w_root(" in "".join(lines)
+    other = linecache.cache[second.filename][2]
+    assert lines[0] is other[0] and lines[0].startswith("# Helpers")
+
+
+def test_a_reused_serial_keeps_the_same_file_name() -> None:
+    name = Validator({"type": "integer", "maximum": 54321}).filename
+    gc.collect()
+    again = Validator({"type": "integer", "maximum": 54322})
+    if again.filename == name:  # the serial was free (other tests may hold higher ones)
+        assert again.filename is name

@@ -83,6 +83,9 @@ _RECURSION_COMMENT = (
     "#   _FAILED, _DEEP = ids of the values refused, or too deep, in this validation\n"
     "#   _failed = notes a refused value in _FAILED (llmapp.validate._runtime.FailedValues)\n"
 )
+# The header's lines, one set of strings for every validator's source in ``linecache``.
+_HEADER = (*_HELPERS_COMMENT.splitlines(True), "\n")
+_RECURSIVE_HEADER = (*(_HELPERS_COMMENT + _RECURSION_COMMENT).splitlines(True), "\n")
 
 
 class Generator:
@@ -107,13 +110,19 @@ class Generator:
     def checker(self) -> tuple[str, str]:
         """The checkers' source and the root checker's name; raises ``SchemaError``.
 
-        Every build problem is found here: the walkers read the same subschemas.
+        Every build problem is found here: the walkers read the same subschemas. The
+        source goes below ``header()``.
         """
         name = self.functions.name(self.analysis.root, CHECK)
-        source = self._helpers() + self._drain()
+        source = self._drain()
         if self.analysis.problems:
             raise SchemaError(list(self.analysis.problems.values()))
         return source, name
+
+    def header(self) -> tuple[str, ...]:
+        """The lines of the comment naming what each helper of the generated code is
+        (the same strings for every validator)."""
+        return _RECURSIVE_HEADER if self.recursive else _HEADER
 
     def walker(self) -> tuple[str, str]:
         """The walkers' source (with any checker they add) and the root walker's name.
@@ -145,7 +154,3 @@ class Generator:
             f"#   {name} in {self.functions.shared[name].__code__.co_filename}\n" for name in new
         )
         return f"{source}# Shared definitions (compiled once, in the validators named):\n{lines}\n"
-
-    def _helpers(self) -> str:
-        """A comment naming what each helper of the generated code is."""
-        return _HELPERS_COMMENT + (_RECURSION_COMMENT if self.recursive else "") + "\n"

@@ -6,27 +6,31 @@ operations compiled every shared definition up to 1,000 times. A definition is s
 instead when its closure (itself and every definition it reaches) is plain: a
 ``#/$defs/<name>`` of a root without ``$schema`` or ``$id``, reaching only other such
 definitions, none on a ``$ref`` cycle (recursive ones keep per-call state in their
-validator), with no ``$id``, anchor or dynamic reference inside. ``closure(analysis,
-node)`` gives its canonical key and the schema ``{"$defs": closure, "$ref":
-"#/$defs/<name>"}``; a validator compiled from that schema is kept, weakly, by key, and
-its ``c_<name>``/``w_<name>`` serve every validator whose schema holds the same
-closure. Pointers inside the closure read as they do in each sharing schema, so
-problems and issues are the same as when the definition is written out.
+validator), with no ``$id``, anchor or dynamic reference inside.
+
+``Closures(analysis)`` answers for one root schema: ``key(pointer)`` names the closure
+by its content, a digest of the definition's name and canonical JSON and of the keys of
+the definitions it points at (so equal keys are equal closures, and each definition is
+encoded once per root however many closures hold it: the keys of a schema cost its
+size); ``schema(pointer)`` is ``{"$defs": closure, "$ref": "#/$defs/<name>"}``. A
+validator compiled from that schema is kept, weakly, by key, and its
+``c_<name>``/``w_<name>`` serve every validator whose schema holds the same closure.
+Pointers inside the closure read as they do in each sharing schema, so problems and
+issues are the same as when the definition is written out.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from collections.abc import Mapping
 from typing import Any
 
-from llmapp.jsonschema import Node
-
 from .._digraph import reachable
 from ._analysis import Analysis
 
-__all__ = ["closure"]
+__all__ = ["Closures"]
 
 _DEF = re.compile(r"/\$defs/([^/~]+)\Z")
 _KEY = json.JSONEncoder(sort_keys=True, allow_nan=True, check_circular=False)
@@ -34,47 +38,62 @@ _SCOPED = ('"$id"', '"$anchor"', '"$dynamicAnchor"', '"$dynamicRef"', '"$schema"
 """Keywords that change how a reference resolves: a closure holding one is not shared."""
 
 
-def closure(analysis: Analysis, node: Node) -> tuple[str, dict[str, Any], list[str]] | None:
-    """The key and schema of the shareable definition at ``node``, and the pointers of the
-    definitions it reaches, leaves first (each one shareable too); None when it is not."""
-    root = analysis.root.schema
-    name = _name(analysis, node.pointer)
-    if name is None or not isinstance(root, Mapping) or "$schema" in root or "$id" in root:
-        return None
-    defs = root.get("$defs")
-    if not isinstance(defs, Mapping):
-        return None
-    reached = reachable(analysis.edges, node.pointer)
-    names = [_name(analysis, pointer) for pointer in reached]
-    if any(found is None for found in names):
-        return None
-    schema = {"$defs": {found: defs[found] for found in sorted({name, *names})}}  # type: ignore[type-var]
-    schema["$ref"] = f"#/$defs/{name}"  # type: ignore[assignment]
-    try:
-        key = _KEY.encode(schema)
-    except (TypeError, ValueError, RecursionError):
-        return None
-    if any(keyword in key for keyword in _SCOPED):
-        return None
-    return key, schema, _leaves_first(analysis, reached - {node.pointer})
+class Closures:
+    """The shareable definitions of one root schema, and the keys of their closures."""
 
+    def __init__(self, analysis: Analysis) -> None:
+        self.analysis = analysis
+        root = analysis.root.schema
+        plain = isinstance(root, Mapping) and "$schema" not in root and "$id" not in root
+        defs = root.get("$defs") if plain else None
+        self._defs: Mapping[str, Any] | None = defs if isinstance(defs, Mapping) else None
+        self._keys: dict[str, str | None] = {}
 
-def _name(analysis: Analysis, pointer: str) -> str | None:
-    """The ``$defs`` name at ``pointer``, when it may be shared (not on or near a cycle)."""
-    match = _DEF.match(pointer)
-    if match is None or pointer in analysis.reaching or pointer in analysis.recursive:
-        return None
-    return match[1]
+    def key(self, pointer: str) -> str | None:
+        """The key of the closure of the definition at ``pointer``; None when it is not
+        shareable. Iterative (a chain of definitions may be hundreds long)."""
+        keys = self._keys
+        if pointer in keys:
+            return keys[pointer]
+        edges, texts = self.analysis.edges, dict[str, str]()
+        todo = [pointer]
+        while todo:
+            current = todo[-1]
+            if current in keys:
+                todo.pop()
+                continue
+            if current not in texts:
+                own = self._own(current)  # None for a definition on or near a cycle
+                if own is None:
+                    keys[current] = None
+                    continue
+                texts[current] = own
+                todo.extend(target for target in edges.get(current, ()) if target not in keys)
+                continue
+            todo.pop()
+            below = [keys[target] for target in edges.get(current, ())]
+            found = [key for key in below if key is not None]
+            keys[current] = (
+                _digest(texts[current], sorted(found)) if len(found) == len(below) else None
+            )
+        return keys[pointer]
 
+    def schema(self, pointer: str) -> dict[str, Any]:
+        """The schema of the shareable definition at ``pointer``'s closure alone."""
+        assert self._defs is not None
+        names = {_name_at(found) for found in {pointer, *reachable(self.analysis.edges, pointer)}}
+        schema: dict[str, Any] = {"$defs": {name: self._defs[name] for name in sorted(names)}}
+        schema["$ref"] = f"#/$defs/{_name_at(pointer)}"
+        return schema
 
-def _leaves_first(analysis: Analysis, pointers: set[str]) -> list[str]:
-    """``pointers`` so that each comes after every definition it reaches (none is on a
-    cycle), so compiling them in order never compiles one inside another."""
-    order: list[str] = []
-    placed: set[str] = set()
-
-    def place(pointer: str) -> None:
-        todo = [(pointer, False)]
+    def leaves_first(self, pointer: str) -> list[str]:
+        """The definitions the one at ``pointer`` reaches, each after every definition it
+        reaches (none is on a cycle), so compiling them in order never compiles one
+        inside another."""
+        edges = self.analysis.edges
+        order: list[str] = []
+        placed = {pointer}
+        todo = [(target, False) for target in sorted(edges.get(pointer, ()), reverse=True)]
         while todo:
             current, done = todo.pop()
             if done:
@@ -85,8 +104,36 @@ def _leaves_first(analysis: Analysis, pointers: set[str]) -> list[str]:
             if current in placed:
                 continue
             todo.append((current, True))
-            todo.extend((target, False) for target in sorted(analysis.edges.get(current, ())))
+            todo.extend((target, False) for target in sorted(edges.get(current, ()), reverse=True))
+        return order
 
-    for pointer in sorted(pointers):
-        place(pointer)
-    return order
+    def _own(self, pointer: str) -> str | None:
+        """The canonical text of the definition at ``pointer`` with its name, when it may
+        be shared (not on or near a cycle, nothing in it that scopes references)."""
+        analysis, defs = self.analysis, self._defs
+        match = _DEF.match(pointer)
+        if (
+            defs is None
+            or match is None
+            or pointer in analysis.reaching
+            or pointer in analysis.recursive
+            or match[1] not in defs
+        ):
+            return None
+        try:
+            text = _KEY.encode({match[1]: defs[match[1]]})
+        except (TypeError, ValueError, RecursionError):
+            return None
+        return None if any(keyword in text for keyword in _SCOPED) else text
+
+
+def _name_at(pointer: str) -> str:
+    match = _DEF.match(pointer)
+    assert match is not None
+    return match[1]
+
+
+def _digest(own: str, below: list[str]) -> str:
+    """A closure's key: its definition's text and the keys of those it points at."""
+    text = "\0".join((own, *below))
+    return hashlib.blake2b(text.encode(), digest_size=20).hexdigest()

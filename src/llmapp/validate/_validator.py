@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import heapq
 import itertools
 import json
@@ -16,8 +15,7 @@ from typing import Any
 from llmapp.jsonschema import Node
 
 from .._errors import BuildProblem
-from .._source import register
-from ._analysis import Analysis
+from .._source import register_lines
 from ._codegen import Generator
 from ._functions import CHECK, WALK
 from ._patterns import Matcher, PatternBudget, explain_timeouts, forget_timeouts
@@ -25,7 +23,7 @@ from ._result import Validation, ValidationFailure, ValidationIssue, ValidationS
 from ._runtime import DepthExceeded
 from ._schema_depth import MAX_SCHEMA_DEPTH, depth_problem
 from ._schema_error import SchemaError
-from ._shared import closure
+from ._shared import Closures
 
 __all__ = ["Validator", "validator"]
 
@@ -40,7 +38,9 @@ _serial = itertools.count(1)
 _free_serials: list[int] = []
 """Serials of collected validators, taken again first (a heap): CPython keeps every
 distinct file name ``compile`` was given for good, so names are reused, not new each time."""
-_serial_lock = threading.Lock()
+_names: dict[int, str] = {}
+"""The last file name given under each serial (``_register``)."""
+_serial_lock = threading.RLock()  # a validator may be collected while it is held
 _shared: weakref.WeakValueDictionary[str, Validator] = weakref.WeakValueDictionary()
 """Shared definitions (``_shared``) by max depth and closure key, while a validator uses them."""
 _shared_lock = threading.RLock()  # compiling one looks up the ones it reaches
@@ -59,7 +59,7 @@ class Validator:
     same namespace and under the same ``filename``. Definitions whose closure other
     schemas hold too are compiled once, in a validator of their own, and called from
     every validator that holds them (``_shared``). The source stays in ``linecache``
-    while the validator lives.
+    while the validator lives (the validator keeps that very list of lines, not a copy).
 
     Attributes:
         schema: the schema it was compiled from.
@@ -75,9 +75,10 @@ class Validator:
         "_failed",
         "_generator",
         "_guarded",
+        "_lines",
         "_namespace",
         "_searches",
-        "_source",
+        "_serial",
         "_stems",
         "_subs",
         "_walk",
@@ -91,21 +92,19 @@ class Validator:
     ) -> None:
         self._subs: list[Validator] = []
         generator = Generator(schema, max_depth)
-        analysis = generator.analysis
-        subs, written = self._subs, set[str]()
+        subs, written, closures = self._subs, set[str](), Closures(generator.analysis)
         generator.functions.share = lambda node, mode: _share(
-            analysis, node, mode, max_depth, subs, shares, written
+            closures, node, mode, max_depth, subs, shares, written
         )
         source, check = generator.checker()
         self.schema = schema
         self.max_depth = max_depth
-        serial = _take_serial()
-        self.filename = _register(schema, source, serial)
-        weakref.finalize(self, _release, self.filename, serial)
+        self._lines = lines = [*generator.header(), *source.splitlines(True)]
+        self._serial = serial = _take_serial()
+        self.filename = _register(schema, lines, serial)
         self._stems = generator.functions.stems
-        self._source = source
         self._namespace = namespace = dict(generator.emitter.globals)
-        exec(compile(source, self.filename, "exec"), namespace)
+        exec(compile("".join(lines), self.filename, "exec"), namespace)
         self._check: Callable[[Any, int], bool] = namespace[check]
         self._walk: Walker | None = None
         self._generator: Generator | None = generator
@@ -126,13 +125,14 @@ class Validator:
         """The generated Python source: checkers, then walkers (also shown in tracebacks),
         then the source of each shared definition it calls."""
         self._walker()
-        parts, seen, todo = [self._source], {self.filename}, list(self._subs)
+        parts, seen, todo = [*self._lines], {self.filename}, list(self._subs)
         while todo:
             sub = todo.pop(0)
             if sub.filename not in seen:
                 seen.add(sub.filename)
                 sub._walker()
-                parts.append(f"\n# ---- shared definitions: {sub.filename} ----\n{sub._source}")
+                parts.append(f"\n# ---- shared definitions: {sub.filename} ----\n")
+                parts.extend(sub._lines)
                 todo.extend(sub._subs)
         return "".join(parts)
 
@@ -212,10 +212,10 @@ class Validator:
             for key, value in generator.emitter.globals.items():
                 namespace.setdefault(key, value)
             # Blank lines first, so the walkers' line numbers match the whole source.
-            offset = "\n" * self._source.count("\n")
-            exec(compile(offset + source, self.filename, "exec"), namespace)
-            self._source += source
-            register(self.filename, self._source)
+            lines = self._lines
+            exec(compile("\n" * len(lines) + source, self.filename, "exec"), namespace)
+            lines.extend(source.splitlines(True))
+            register_lines(self.filename, lines)
             self._expected = generator.root_expected()
             # Only a pattern search can give up on a text: without one, nothing to note.
             self._searches = any(isinstance(value, Matcher) for value in namespace.values())
@@ -264,12 +264,23 @@ class Validator:
     def __repr__(self) -> str:
         return f"<Validator {self.filename}>"
 
+    def __del__(self) -> None:
+        # Not ``weakref.finalize``: that is a registry entry, a weak reference and a
+        # record more per validator, and a registry table that stays at its largest.
+        try:
+            filename, serial, lines = self.filename, self._serial, self._lines
+        except AttributeError:
+            return  # ``__init__`` stopped before the source was registered
+        release: Any = globals().get("_release")
+        if callable(release):  # not once the interpreter exits and clears this module
+            release(filename, serial, lines)
+
 
 _PREFIX = {CHECK: "c_", WALK: "w_"}
 
 
 def _share(
-    analysis: Analysis,
+    closures: Closures,
     node: Node,
     mode: str,
     max_depth: int,
@@ -283,17 +294,22 @@ def _share(
     the pointers this validator writes out)."""
     if node.pointer in written:
         return None
-    found = closure(analysis, node)
-    if found is None or f"{max_depth}:{found[0]}" == shares:
+    found = closures.key(node.pointer)
+    key = None if found is None else f"{max_depth}:{found}"
+    if key is None or key == shares:
         return None
-    key, schema, reached = found
     with _shared_lock:
-        if f"{max_depth}:{key}" not in _shared and not _seen_before(f"{max_depth}:{key}"):
-            written.add(node.pointer)
-            return None  # written out here; one more schema holding it and it is shared
-        keep = [_definition(analysis, pointer, max_depth) for pointer in reached]
-        sub = _shared_validator(f"{max_depth}:{key}", schema, max_depth)
-    if sub is None or None in keep:
+        sub = _shared.get(key)
+        if sub is None:
+            if not _seen_before(key):
+                written.add(node.pointer)
+                return None  # written out here; one more schema holding it and it is shared
+            # The definitions it reaches first, leaves first: none compiles inside another.
+            for pointer in closures.leaves_first(node.pointer):
+                if _definition(closures, pointer, max_depth) is None:
+                    return None
+            sub = _definition(closures, node.pointer, max_depth)
+    if sub is None:
         return None
     function = sub._function(node.pointer, mode)
     if function is not None and sub not in subs:
@@ -303,37 +319,31 @@ def _share(
 
 def _seen_before(key: str) -> bool:
     """Whether ``key`` was noted before (it is noted now), in a bounded memory of keys."""
-    noted = hashlib.blake2b(key.encode(), digest_size=16).hexdigest()
-    if noted in _seen:
+    if key in _seen:
         return True
-    _seen[noted] = None
+    _seen[key] = None
     while len(_seen) > _SEEN_SIZE:
         _seen.popitem(last=False)
     return False
 
 
-def _definition(analysis: Analysis, pointer: str, max_depth: int) -> Validator | None:
-    """The shared validator of the definition at ``pointer`` (reached by another)."""
-    node = analysis.resolver.at(pointer)
-    found = None if node is None else closure(analysis, node)
+def _definition(closures: Closures, pointer: str, max_depth: int) -> Validator | None:
+    """The one validator of the shared definition at ``pointer``'s closure (compiled if
+    none is alive), or None when it cannot be compiled (the validator holding it reports
+    the problems)."""
+    found = closures.key(pointer)
     if found is None:
         return None
-    key, schema, _ = found
-    return _shared_validator(f"{max_depth}:{key}", schema, max_depth)
-
-
-def _shared_validator(key: str, schema: dict[str, Any], max_depth: int) -> Validator | None:
-    """The one validator of a shared definition's closure (compiled if none is alive), or
-    None when it cannot be compiled (the validator holding it reports the problems)."""
+    key = f"{max_depth}:{found}"
     with _shared_lock:
-        found = _shared.get(key)
-        if found is None:
+        sub = _shared.get(key)
+        if sub is None:
             try:
-                found = Validator(schema, max_depth=max_depth, shares=key)
+                sub = Validator(closures.schema(pointer), max_depth=max_depth, shares=key)
             except (SchemaError, RecursionError):
                 return None
-            _shared[key] = found
-        return found
+            _shared[key] = sub
+        return sub
 
 
 def _take_serial() -> int:
@@ -341,19 +351,29 @@ def _take_serial() -> int:
         return heapq.heappop(_free_serials) if _free_serials else next(_serial)
 
 
-def _release(filename: str, serial: int) -> None:
-    """A validator was collected: its source leaves ``linecache``, its serial is free."""
-    linecache.cache.pop(filename, None)
+def _release(filename: str, serial: int, lines: list[str]) -> None:
+    """A validator was collected: its source leaves ``linecache`` (unless something else
+    was registered under its name since), its serial is free."""
+    entry = linecache.cache.get(filename)
+    if entry is not None and len(entry) == 4 and entry[2] is lines:
+        del linecache.cache[filename]
     with _serial_lock:
         heapq.heappush(_free_serials, serial)
 
 
-def _register(schema: Mapping[str, Any] | bool, source: str, serial: int) -> str:
-    """Put the source in ``linecache`` under a readable name, for tracebacks and pdb."""
+def _register(schema: Mapping[str, Any] | bool, lines: list[str], serial: int) -> str:
+    """Put the source in ``linecache`` under a readable name, for tracebacks and pdb.
+
+    A serial taken again under the same name gives the very string its last holder had:
+    whatever keeps the file names of code (``tracemalloc`` keeps each one it sees) holds
+    that one already, instead of one more string per validator."""
     title = schema.get("title") if isinstance(schema, Mapping) else None
     label = "".join(c for c in str(title)[:40] if c.isalnum() or c in "_-") if title else ""
-    filename = f"<llmapp-validator-{serial}{'-' + label if label else ''}>"
-    register(filename, source)
+    name = f"<llmapp-validator-{serial}{'-' + label if label else ''}>"
+    filename = _names.setdefault(serial, name)
+    if filename != name:
+        filename = _names[serial] = name
+    register_lines(filename, lines)
     return filename
 
 
