@@ -15,10 +15,10 @@ pytest.importorskip("llama_index.core")
 from llama_index.core.agent.workflow import FunctionAgent
 from llama_index.core.base.llms.types import ChatMessage, MessageRole, ToolCallBlock
 from llama_index.core.llms import MockFunctionCallingLLM
-from llama_index.core.workflow import HumanResponseEvent, InputRequiredEvent
+from llama_index.core.workflow import Context, HumanResponseEvent, InputRequiredEvent
 
-from llmapp import application
-from llmapp.agents.llamaindex import ApprovalRequest, tools
+from llmapp import application, controls
+from llmapp.agents.llamaindex import ApprovalRequest, retriever, tools, visible
 
 from .conftest import RIGHT, WRONG
 
@@ -133,3 +133,47 @@ def test_outside_a_workflow_a_call_that_needs_approval_is_refused() -> None:
     output = asyncio.run(wipe.acall(reason="leak"))
     assert output.is_error and "needs a human's approval" in output.content
     assert vault.log == []
+
+
+class Bank:
+    """Holds accounts."""
+
+    @controls(enabled=lambda context: context.get(Context) is None)
+    def audit(self) -> str:
+        """Audit every account (only outside a workflow)."""
+        return "clean"
+
+    @controls(enabled=lambda context: context.get(Context) is not None)
+    def balance(self, account: str) -> int:
+        """The balance of an account (only in a workflow)."""
+        return 7
+
+
+def _run(agent: FunctionAgent, message: str) -> Any:
+    async def run() -> Any:
+        return await agent.run(user_msg=message)
+
+    return asyncio.run(run())
+
+
+def offered(seen: list[Any]) -> list[list[str]]:
+    return [[tool.metadata.name for tool in sent] for _, sent in seen]
+
+
+def test_the_retriever_offers_each_step_only_the_tools_enabled_for_its_context() -> None:
+    made = tools(application(Bank), Bank())
+    llm, seen = scripted(("balance", {"account": "a"}))
+    agent = FunctionAgent(tool_retriever=retriever(made), llm=llm)
+    assert str(_run(agent, "Balance?")) == "done"
+    assert offered(seen) == [["balance"], ["balance"]]  # never audit, in either turn
+    assert tool_answers(seen) == ["7"]
+    assert [tool.metadata.name for tool in visible(made)] == ["audit"]  # outside a workflow
+
+
+def test_a_call_of_a_tool_hidden_for_the_step_is_answered_as_not_found() -> None:
+    made = tools(application(Bank), Bank())
+    llm, seen = scripted(("audit", {}))
+    agent = FunctionAgent(tool_retriever=retriever(made), llm=llm)
+    assert str(_run(agent, "Audit.")) == "done"
+    (answer,) = tool_answers(seen)
+    assert "audit" in answer and "not found" in answer

@@ -14,6 +14,15 @@ The tools are ``FunctionTool``s that take the workflow's ``Context`` (the agents
 to such tools), which is the call's context: ``human=lambda name, ctx: {...}`` receives
 it (``None`` when a tool is called outside a workflow), as do ``enabled`` predicates.
 
+Controls: an agent is offered only the tools enabled for its run when it gets them from
+``retriever(made)``, LlamaIndex's own ``ObjectRetriever`` of an agent's tools
+(``FunctionAgent(tool_retriever=retriever(made), llm=llm)``, in place of ``tools=``): the
+agent asks it at every step, both for the tools it shows the model and for the tool a call
+names, and it answers with the tools whose ``enabled`` predicate accepts the step's
+``Context`` (``workflows.Context.get_step_context()``, the ``Context`` the tools' calls
+receive), so the model is never shown a hidden tool and LlamaIndex answers a call of one
+as a tool that is not there. ``visible(made, ctx)`` gives the same list for any context.
+
 Approval is LlamaIndex's human in the loop: a call that needs it waits with
 ``ctx.wait_for_event(HumanResponseEvent, ...)``, which writes an ``InputRequiredEvent`` to
 the event stream (an ``ApprovalRequest``: ``prefix``, the question; ``tool``,
@@ -30,18 +39,30 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from llama_index.core.objects import ObjectRetriever
+from llama_index.core.schema import QueryType
 from llama_index.core.tools import FunctionTool, ToolMetadata, ToolOutput
-from llama_index.core.workflow import HumanResponseEvent, InputRequiredEvent
+from llama_index.core.workflow import Context, HumanResponseEvent, InputRequiredEvent
+from workflows.errors import WorkflowRuntimeError
 
 from llmapp._sentinels import MISSING
 from llmapp.agents._bound import BoundTool, HumanValues, bind
 from llmapp.app import CallResult
 from llmapp.vendors._calls import Outcome
 
-__all__ = ["ApprovalRequest", "LlmappTool", "SchemaMetadata", "tools"]
+__all__ = [
+    "ApprovalRequest",
+    "LlmappTool",
+    "SchemaMetadata",
+    "VisibleTools",
+    "retriever",
+    "tools",
+    "visible",
+]
 
 _CONTEXT = "_llmapp_workflow_context"
 """The keyword the agents pass the workflow's ``Context`` as (no model's key is this)."""
@@ -163,3 +184,49 @@ def tools(
         agent = FunctionAgent(tools=tools(application(Shop), Shop()), llm=llm)
     """
     return [LlmappTool(each) for each in bind(source, target, human=human)]
+
+
+def visible(tools: Iterable[LlmappTool], ctx: Any = None) -> list[LlmappTool]:
+    """The tools that exist for a workflow ``Context`` (``@controls(enabled=...)``), in order.
+
+    The predicate reads what the tools' calls read: the ``Context`` (``None`` outside a
+    workflow).
+    """
+    return [tool for tool in tools if tool._bound.enabled(ctx)]
+
+
+class VisibleTools(ObjectRetriever[LlmappTool]):
+    """An agent's tools as LlamaIndex retrieves them: those enabled for the running step.
+
+    Built by ``retriever``; the query (the user's message, or the name of the tool a call
+    names) does not choose among them, the step's ``Context`` does.
+    """
+
+    def __init__(self, tools: Iterable[LlmappTool]) -> None:
+        # No index behind it: the retriever and node mapping of the base class stay unset.
+        self._tools = list(tools)
+
+    def retrieve(self, str_or_query_bundle: QueryType) -> list[LlmappTool]:
+        return visible(self._tools, _step_context())
+
+    async def aretrieve(self, str_or_query_bundle: QueryType) -> list[LlmappTool]:
+        return self.retrieve(str_or_query_bundle)
+
+
+def retriever(tools: Iterable[LlmappTool]) -> VisibleTools:
+    """LlamaIndex's tool retriever over ``tools``, offering each step the tools enabled for it.
+
+    Example::
+
+        made = tools(application(Bank), bank)
+        agent = FunctionAgent(tool_retriever=retriever(made), llm=llm)
+    """
+    return VisibleTools(tools)
+
+
+def _step_context() -> Any:
+    """The running step's ``Context``, or ``None`` outside a workflow step."""
+    try:
+        return Context.get_step_context()
+    except WorkflowRuntimeError:  # not in a step
+        return None

@@ -9,18 +9,20 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import inspect
 import re
 import sys
 import types
 import typing
 from collections.abc import Mapping
 from functools import lru_cache
-from typing import Any, ForwardRef, TypeVar
+from typing import Any, ForwardRef, NamedTuple, TypeVar
 
 import typing_extensions as te
 
 __all__ = [
     "NONE_TYPE",
+    "Parameter",
     "get_args",
     "get_origin",
     "is_class",
@@ -37,6 +39,7 @@ __all__ = [
     "module_namespace",
     "own_docstring",
     "resolve_forward",
+    "signature_of",
     "split_annotated",
     "substitute",
     "type_display",
@@ -266,6 +269,79 @@ def substitute(tp: Any, mapping: Mapping[Any, Any]) -> Any:
         except TypeError:
             return tp
     return tp
+
+
+class Parameter(NamedTuple):
+    """What introspection reads of one parameter: ``inspect.Parameter``'s fields."""
+
+    name: str
+    kind: inspect._ParameterKind
+    annotation: Any
+    default: Any
+
+
+_EMPTY = inspect.Parameter.empty
+_POSITIONAL_ONLY = inspect.Parameter.POSITIONAL_ONLY
+_POSITIONAL_OR_KEYWORD = inspect.Parameter.POSITIONAL_OR_KEYWORD
+_VAR_POSITIONAL = inspect.Parameter.VAR_POSITIONAL
+_KEYWORD_ONLY = inspect.Parameter.KEYWORD_ONLY
+_VAR_KEYWORD = inspect.Parameter.VAR_KEYWORD
+# What makes inspect.signature look past a function's code: a wrapper chain, a signature
+# set by hand, a partialmethod.
+_SIGNATURE_ATTRIBUTES = ("__wrapped__", "__signature__", "_partialmethod", "__partialmethod__")
+
+
+def signature_of(function: Any) -> tuple[list[Parameter], Any]:
+    """``inspect.signature(function)``: its parameters in order and its return annotation.
+
+    A plain function that nothing wraps is read from its code object, as
+    ``inspect.signature`` reads it, without the ``Parameter`` and ``Signature`` objects
+    (whose checks a compiled function passes by construction); anything else goes through
+    ``inspect.signature``. Raises what ``inspect.signature`` raises.
+    """
+    state = getattr(function, "__dict__", None)
+    if (
+        type(function) is not types.FunctionType
+        or state is None
+        or (state and any(name in state for name in _SIGNATURE_ATTRIBUTES))
+    ):
+        signature = inspect.signature(function)
+        found = [
+            Parameter(each.name, each.kind, each.annotation, each.default)
+            for each in signature.parameters.values()
+        ]
+        return found, signature.return_annotation
+    code = function.__code__
+    names = code.co_varnames
+    positional, keyword_only = code.co_argcount, code.co_kwonlyargcount
+    annotations = function.__annotations__
+    defaults = function.__defaults__ or ()
+    kwdefaults = function.__kwdefaults__ or {}
+    first_default = positional - len(defaults)
+    parameters = [
+        Parameter(
+            name,
+            _POSITIONAL_ONLY if index < code.co_posonlyargcount else _POSITIONAL_OR_KEYWORD,
+            annotations.get(name, _EMPTY),
+            defaults[index - first_default] if index >= first_default else _EMPTY,
+        )
+        for index, name in enumerate(names[:positional])
+    ]
+    index = positional + keyword_only
+    if code.co_flags & inspect.CO_VARARGS:
+        parameters.append(
+            Parameter(names[index], _VAR_POSITIONAL, annotations.get(names[index], _EMPTY), _EMPTY)
+        )
+        index += 1
+    parameters += [
+        Parameter(name, _KEYWORD_ONLY, annotations.get(name, _EMPTY), kwdefaults.get(name, _EMPTY))
+        for name in names[positional : positional + keyword_only]
+    ]
+    if code.co_flags & inspect.CO_VARKEYWORDS:
+        parameters.append(
+            Parameter(names[index], _VAR_KEYWORD, annotations.get(names[index], _EMPTY), _EMPTY)
+        )
+    return parameters, annotations.get("return", _EMPTY)
 
 
 def type_display(tp: Any) -> str:

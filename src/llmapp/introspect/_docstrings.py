@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from functools import cache, lru_cache
-from types import MappingProxyType
+from types import MappingProxyType, ModuleType
 from typing import TYPE_CHECKING
 
 from llmapp._record import Record
@@ -101,9 +101,10 @@ def parse_docstring(doc: str | None) -> DocInfo:
 
 @lru_cache(maxsize=2048)
 def _parse_cached(doc: str) -> DocInfo:
-    tags = _Tags()
+    tags = _NO_TAGS
     text = _clean(doc)
     if "@" in text:
+        tags = _Tags()
         text = _normalize(_take_tags(text, tags))
     try:
         body = _read_body(text)
@@ -163,6 +164,10 @@ class _Tags:
         self.deprecated = False
         self.deprecation: str | None = None
         self.flags: set[str] = set()
+
+
+_NO_TAGS = _Tags()
+"""What a docstring without a tag line says in tags (never filled in)."""
 
 
 def _take_tags(text: str, tags: _Tags) -> str:
@@ -262,6 +267,14 @@ _Parse = Callable[[str], "docstring_parser.Docstring"]
 
 
 @cache
+def _library() -> ModuleType:
+    """docstring-parser, imported on first need."""
+    import docstring_parser
+
+    return docstring_parser
+
+
+@cache
 def _parser(style: str) -> _Parse:
     """docstring-parser's parser for one style, imported on first need."""
     from docstring_parser import google, numpydoc, rest
@@ -320,15 +333,13 @@ def _styles(text: str) -> list[str]:
 
 def _read_with_parsers(text: str, styles: list[str]) -> _Body:
     """docstring-parser's reading: the style that finds the most sections wins."""
-    from docstring_parser import ParseError
-
     # A leading newline keeps docstring-parser's own cleandoc from dedenting a
     # docstring that starts with a section title ("Args:" then indented lines).
     best: docstring_parser.Docstring | None = None
     for style in styles:
         try:
             parsed = _parser(style)("\n" + text)
-        except ParseError:
+        except _library().ParseError:
             continue
         if best is None or len(parsed.meta) > len(best.meta):
             best = parsed
@@ -346,22 +357,21 @@ def _plain(text: str) -> _Body:
 
 
 def _from_parsed(parsed: docstring_parser.Docstring) -> _Body:
-    from docstring_parser import DocstringDeprecated, DocstringParam, DocstringReturns
-
+    library = _library()
     body = _Body(
         short=parsed.short_description,
         long=parsed.long_description,
         blank_after_short=parsed.blank_after_short_description,
     )
     for meta in parsed.meta:
-        if isinstance(meta, DocstringParam) and meta.description:
+        if isinstance(meta, library.DocstringParam) and meta.description:
             target = body.attributes if meta.args[0] in _ATTRIBUTE_KEYS else body.params
             for name in meta.arg_name.split(","):
                 target.setdefault(name.strip().lstrip("*"), meta.description.strip())
-        elif isinstance(meta, DocstringReturns):
+        elif isinstance(meta, library.DocstringReturns):
             if body.returns is None and meta.description and not meta.is_generator:
                 body.returns = meta.description.strip()
-        elif isinstance(meta, DocstringDeprecated):
+        elif isinstance(meta, library.DocstringDeprecated):
             body.deprecated = True
             body.deprecation = meta.description
     return body

@@ -30,10 +30,12 @@ import typing_extensions as te
 from llmapp._errors import BuildProblem, class_location
 from llmapp._record import Record
 from llmapp.introspect._compat import (
+    Parameter,
     get_args,
     get_origin,
     is_typeddict,
     resolve_forward,
+    signature_of,
     type_display,
 )
 from llmapp.introspect._context import context_type
@@ -178,6 +180,7 @@ class _ClassReader:
         self._taken = 0  # builder problems already moved to ``problems``
         self._localns: dict[type, dict[str, Any]] = {}
         self._resolved: dict[tuple[Any, int, int], Any] = {}
+        self._contexts: dict[int, tuple[Any, Any]] = {}
 
     def finish(self, methods: tuple[MethodSpec, ...]) -> ClassSpec:
         graph = self.builder.graph()
@@ -215,6 +218,15 @@ class _ClassReader:
         if key not in self._resolved:
             self._resolved[key] = resolve_forward(annotation, scope.globalns, scope.localns)
         return self._resolved[key]
+
+    def context_type(self, annotation: Any) -> Any | None:
+        """``context_type(annotation)``, once per annotation object: the methods of a class
+        repeat the same few (one object each, ``resolve`` keeping them)."""
+        found = self._contexts.get(id(annotation))
+        if found is None:
+            # The annotation is kept with its answer, so its id is never another's.
+            found = self._contexts[id(annotation)] = (annotation, context_type(annotation))
+        return found[1]
 
     def localns(self, owner: type) -> dict[str, Any]:
         """The owner's namespace minus its methods: a method named ``date`` never hides a type."""
@@ -257,7 +269,7 @@ class _MethodReader:
             globalns=getattr(function, "__globals__", {}), localns=reader.localns(candidate.owner)
         )
         self.is_async = inspect.iscoroutinefunction(candidate.function) or (
-            inspect.iscoroutinefunction(function)
+            function is not candidate.function and inspect.iscoroutinefunction(function)
         )
         self.python_names: set[str] = set()
         """Every name in the signature, ``self`` and ``**kwargs`` included."""
@@ -312,26 +324,25 @@ class _MethodReader:
             return None
         return seconds
 
-    def _signature(self) -> tuple[list[inspect.Parameter], Any] | None:
+    def _signature(self) -> tuple[list[Parameter], Any] | None:
         """The parameters the LLM fills (no ``self``/``cls``) and the return annotation."""
         try:
-            signature = inspect.signature(self.candidate.function)
+            parameters, returns = signature_of(self.candidate.function)
         except (TypeError, ValueError) as error:
             self.reader.problem(self.location, f"cannot read the signature: {error}")
             return None
-        self.python_names = set(signature.parameters)
-        parameters = list(signature.parameters.values())
+        self.python_names = {parameter.name for parameter in parameters}
         if self.candidate.kind == "static":
-            return parameters, signature.return_annotation
+            return parameters, returns
         receiver = "self" if self.candidate.kind == "instance" else "cls"
         if not parameters or parameters[0].kind not in _POSITIONAL:
             self.reader.problem(self.location, f"the method takes no '{receiver}' parameter")
             return None
-        return parameters[1:], signature.return_annotation
+        return parameters[1:], returns
 
     # --- parameters ---------------------------------------------------------------------------
 
-    def _parameters(self, parameters: list[inspect.Parameter]) -> list[ParameterSpec]:
+    def _parameters(self, parameters: list[Parameter]) -> list[ParameterSpec]:
         specs: list[ParameterSpec] = []
         for parameter in parameters:
             specs.extend(self._parameter(parameter))
@@ -345,7 +356,7 @@ class _MethodReader:
             seen.add(spec.name)
         return specs
 
-    def _parameter(self, parameter: inspect.Parameter) -> list[ParameterSpec]:
+    def _parameter(self, parameter: Parameter) -> list[ParameterSpec]:
         location = f"{self.location}.{parameter.name}"
         if parameter.kind is inspect.Parameter.VAR_POSITIONAL:
             self.reader.problem(location, _VAR_POSITIONAL)
@@ -360,7 +371,7 @@ class _MethodReader:
             return []
         if parameter.kind is inspect.Parameter.VAR_KEYWORD:
             return self._spread(annotation, location)
-        wanted = context_type(annotation)
+        wanted = self.reader.context_type(annotation)
         if wanted is not None:
             self._context_parameter(parameter, wanted, location)
             return []
@@ -381,7 +392,7 @@ class _MethodReader:
             )
         ]
 
-    def _context_parameter(self, parameter: inspect.Parameter, wanted: Any, location: str) -> None:
+    def _context_parameter(self, parameter: Parameter, wanted: Any, location: str) -> None:
         if not isinstance(wanted, type):
             self.reader.problem(location, f"a context parameter needs a class, not {wanted!r}")
         elif parameter.kind is inspect.Parameter.POSITIONAL_ONLY:
@@ -476,6 +487,8 @@ class _MethodReader:
         return next((message for message in messages if message is not None), None)
 
     def _warn_undocumented_names(self, parameters: list[ParameterSpec]) -> None:
+        if self.doc.params.keys() <= self.python_names:
+            return  # every documented name is in the signature
         known = {spec.name for spec in parameters} | self.python_names
         function = self.function
         code = getattr(function, "__code__", None)
@@ -512,6 +525,8 @@ def _too_long(what: str, text: str) -> str:
 
 
 def _unwrap(function: Callable[..., Any]) -> Any:
+    if not hasattr(function, "__wrapped__"):
+        return function
     try:
         return inspect.unwrap(function)
     except ValueError:  # a __wrapped__ cycle

@@ -52,8 +52,10 @@ def class_doc(cls: type) -> DocInfo:
     return parse_docstring(_compat.own_docstring(cls))
 
 
-def _shape(kind: str, cls: type, fields: list[RawField], **extra: Any) -> ObjectShape:
-    doc = class_doc(cls)
+def _shape(
+    kind: str, cls: type, fields: list[RawField], doc: DocInfo | None = None, **extra: Any
+) -> ObjectShape:
+    doc = class_doc(cls) if doc is None else doc
     return ObjectShape(
         kind=kind, fields=tuple(fields), description=doc.description, title=doc.title, **extra
     )
@@ -63,14 +65,17 @@ def _declaring_classes(cls: type) -> dict[str, type]:
     """Field name -> the class in the MRO whose own annotations declare it last."""
     owners: dict[str, type] = {}
     for klass in reversed(cls.__mro__):
-        for name in inspect.get_annotations(klass):
-            owners[name] = klass
+        if klass is not object:  # declares nothing
+            for name in inspect.get_annotations(klass):
+                owners[name] = klass
     return owners
 
 
 def _dataclass(cls: type) -> ObjectShape:
     owners = _declaring_classes(cls)
-    documented = {owner: class_doc(owner).attributes for owner in {*owners.values(), cls}}
+    doc = class_doc(cls)
+    documented = {owner: class_doc(owner).attributes for owner in {*owners.values()} - {cls}}
+    documented[cls] = doc.attributes
     fields = []
     for item in _compat.model_fields(cls):  # the converter builds instances through __init__
         owner = owners.get(item.name, cls)
@@ -88,7 +93,7 @@ def _dataclass(cls: type) -> ObjectShape:
                 owner=owner,
             )
         )
-    return _shape("dataclass", cls, fields)
+    return _shape("dataclass", cls, fields, doc)
 
 
 def _typeddict_docs(cls: type) -> dict[str, str]:

@@ -73,6 +73,8 @@ class TypeBuilder:
         self._alias_keys: dict[Any, bool] = {}  # keys of AliasDefs
         self._outer_localns: Mapping[str, Any] | None = None
         self._annotations: dict[tuple[Any, int, int], Node] = {}
+        self._identical: dict[tuple[int, int, int], Node] = {}
+        self._class_namespaces: dict[type, dict[str, Any]] = {}  # the fields of one class share one
         self._namespaces: list[Any] = []
 
     def build(
@@ -89,6 +91,12 @@ class TypeBuilder:
         the type or the unresolved name to ``problems`` and returns ``None``.
         """
         self._outer_localns = localns
+        # The same annotation object is asked again and again (one per string annotation of
+        # a class): found by identity first, without hashing it (typing's hashes are Python).
+        identity = (id(annotation), id(globalns), id(localns))
+        cached = self._identical.get(identity)
+        if cached is not None:
+            return cached
         key = (annotation, id(globalns), id(localns))
         try:
             cached = self._annotations.get(key)
@@ -96,16 +104,18 @@ class TypeBuilder:
             return self.node(
                 annotation, Scope(location=location, globalns=globalns, localns=localns)
             )
-        if cached is not None:
-            return cached
-        reported = len(self.problems)
-        built = self.node(annotation, Scope(location=location, globalns=globalns, localns=localns))
-        if built is not None and len(self.problems) == reported:
-            # Same annotation, same namespaces, no problem: the same node (problems must be
-            # reported again at each location, so failures are never cached).
-            self._annotations[key] = built
-            self._namespaces.extend((globalns, localns))  # keep the ids in the key alive
-        return built
+        if cached is None:
+            reported = len(self.problems)
+            scope = Scope(location=location, globalns=globalns, localns=localns)
+            cached = self.node(annotation, scope)
+            if cached is None or len(self.problems) != reported:
+                # Problems must be reported again at each location: failures are not kept.
+                return cached
+            # Same annotation, same namespaces, no problem: the same node.
+            self._annotations[key] = cached
+        self._identical[identity] = cached
+        self._namespaces.extend((annotation, globalns, localns))  # keep the ids alive
+        return cached
 
     def graph(self) -> TypeGraph:
         """Every definition reached so far."""
@@ -313,10 +323,14 @@ class TypeBuilder:
     def field(
         self, raw: _objects.RawField, owner: type, typevars: Mapping[Any, Any], scope: Scope
     ) -> Field | None:
+        declaring = raw.owner or owner
+        localns = self._class_namespaces.get(declaring)
+        if localns is None:
+            localns = self._class_namespaces[declaring] = _class_namespace(declaring)
         inner = Scope(
             location=scope.location,
             globalns=_compat.module_namespace(raw.module),
-            localns=_class_namespace(raw.owner or owner),
+            localns=localns,
             typevars=typevars,
             prefix=f"{owner.__qualname__}.{raw.python_name or raw.name}",
         )
@@ -346,7 +360,7 @@ class TypeBuilder:
     def enum(self, cls: type[enum.Enum], scope: Scope) -> Node | None:
         if cls in self._definitions:
             return RefNode(key=cls)
-        values = tuple(member.value for member in cls)
+        values = tuple(member._value_ for member in cls)  # what the ``.value`` property reads
         bad = [v for v in values if not isinstance(v, JSON_SCALARS)]
         if bad:
             return self.report(

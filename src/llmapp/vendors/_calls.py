@@ -129,6 +129,8 @@ async def arun(
 ) -> list[tuple[ToolCall, Outcome]]:
     """Every call through ``app.aexecute``, concurrently; results keep the calls' order."""
     calls = list(calls)
+    if len(calls) == 1:  # nothing to run beside it: awaited here, without gather's task
+        return [(calls[0], await _aexecute(app, target, calls[0], human, options))]
     results = await asyncio.gather(
         *(_aexecute(app, target, call, human, options) for call in calls)
     )
