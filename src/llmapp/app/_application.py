@@ -89,10 +89,14 @@ class LlmApplication(FunctionTable[LlmFunction]):
             reply = result.message()   # data, feedback or the error: what goes back
         """
         started = perf_counter()
+        plan = self._plans.get(name) if type(name) is str else None
         try:
-            result = self._execute(
-                instance, name, arguments, human, raise_errors, context, approved
-            )
+            if plan is not None and plan.plain:  # the common call: no controls, no context
+                result = plan.execute(instance, arguments, human, raise_errors)
+            else:
+                result = self._execute(
+                    instance, name, arguments, human, raise_errors, context, approved
+                )
         except Exception as error:  # raise_errors, or a misuse of the application
             log_raised(APP, name, error, perf_counter() - started, Masker.of(human))
             raise
@@ -114,11 +118,8 @@ class LlmApplication(FunctionTable[LlmFunction]):
         if plan is None:
             return unknown_function(name, self._visible(context))
         function = plan.function
-        if function.controls is None and not plan.method.context:  # nothing to admit
-            prepared = plan.prepare(instance, arguments, human)
-            if isinstance(prepared, CallResult):
-                return prepared
-            return run_sync(prepared, raise_errors)
+        if plan.plain:  # nothing to admit
+            return plan.execute(instance, arguments, human, raise_errors)
         if not _controls.enabled(function, context):  # controls: hidden
             return unknown_function(name, self._visible(context))
         prepared = _controls.admit(plan.prepare(instance, arguments, human), context, approved)

@@ -25,6 +25,7 @@ from __future__ import annotations
 import inspect
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import TYPE_CHECKING, Any, Final
 
 from llmapp import convert
@@ -77,6 +78,11 @@ class Plan(Record):
     convert: Callable[[Mapping[str, Any]], tuple[list[Any], dict[str, Any]]]
     returns_array: bool = False
 
+    @cached_property
+    def plain(self) -> bool:
+        """No per-call controls and no context parameter: ``execute`` has nothing to admit."""
+        return self.function.controls is None and not self.method.context
+
     def prepare(
         self, instance: Any, arguments: Any, human: Mapping[str, Any] | None
     ) -> Call | CallResult:
@@ -94,14 +100,35 @@ class Plan(Record):
         if isinstance(checked, CallResult):
             return checked
         data, repairs = checked
-        merged = join(self.function, data, human)
-        hidden = Masker.of(human)
-        target = self._target(instance)
+        if human is None and type(data) is dict and self.function.separated is None:
+            # No human side: what ``join`` would give is a copy of the data, which
+            # nothing after this step changes, so the data itself is converted.
+            merged, hidden = data, NOTHING
+        else:
+            merged, hidden = join(self.function, data, human), Masker.of(human)
+        method = self.method
+        if method.kind == "instance" and isinstance(instance, self.owner):
+            target = getattr(instance, method.name)
+        else:
+            target = self._target(instance)
         try:
             args, kwargs = self.convert(merged)
         except convert.ConversionError as refused:
             return self._refused(refused, data, hidden, repairs)
         return Call(self, target, args, kwargs, repairs, hidden, data)
+
+    def execute(
+        self, instance: Any, arguments: Any, human: Mapping[str, Any] | None, raise_errors: bool
+    ) -> CallResult:
+        """``prepare`` then ``run_sync``: a call of a function with no controls."""
+        prepared = self.complete(
+            check_arguments(self.function, arguments, self.side, max_length=self.max_length),
+            instance,
+            human,
+        )
+        if isinstance(prepared, CallResult):
+            return prepared
+        return run_sync(prepared, raise_errors)
 
     def _target(self, instance: Any) -> Callable[..., Any]:
         method, owner = self.method, self.owner
