@@ -107,9 +107,15 @@ def test_startup_line_call_log_and_a_quiet_stop_over_http() -> None:
     process = subprocess.Popen(
         # Successes are DEBUG records: the default level (info) shows failures only.
         llmapp_mcp(
-            "--transport", "streamable-http", "--port", str(port), "--human", HOOK,
-            "--log-level", "debug",
-        ),  # fmt: skip
+            "--transport",
+            "streamable-http",
+            "--port",
+            str(port),
+            "--human",
+            HOOK,
+            "--log-level",
+            "debug",
+        ),
         cwd=ROOT,
         env=environment(),
         stdout=subprocess.DEVNULL,
