@@ -33,7 +33,7 @@ from llmapp._errors import ExecutionError
 from llmapp._frozen import quick_init
 from llmapp._record import Record
 from llmapp._sentinels import MISSING
-from llmapp.app._function import LlmFunction
+from llmapp.app._function import LlmFunction, OnFirstUse
 from llmapp.app._kernel import Checked, ModelSide, check_arguments, failed
 from llmapp.app._mask import NOTHING, Masker
 from llmapp.app._merge import join
@@ -83,6 +83,12 @@ class Plan(Record):
         """No per-call controls and no context parameter: ``execute`` has nothing to admit."""
         return self.function.controls is None and not self.method.context
 
+    @cached_property
+    def converter(self) -> Callable[[Mapping[str, Any]], tuple[list[Any], dict[str, Any]]]:
+        """``convert`` itself once compiled (on the first call that converts arguments)."""
+        convert = self.convert
+        return convert.get() if isinstance(convert, OnFirstUse) else convert
+
     def prepare(
         self, instance: Any, arguments: Any, human: Mapping[str, Any] | None
     ) -> Call | CallResult:
@@ -112,7 +118,7 @@ class Plan(Record):
         else:
             target = self._target(instance)
         try:
-            args, kwargs = self.convert(merged)
+            args, kwargs = self.converter(merged)
         except convert.ConversionError as refused:
             return self._refused(refused, data, hidden, repairs)
         return Call(self, target, args, kwargs, repairs, hidden, data)

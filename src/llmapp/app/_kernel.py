@@ -50,6 +50,12 @@ class ModelSide:
         """The repairs ``schema`` allows, prepared on the first call that reads arguments."""
         return repair.coercer(self.schema)
 
+    @cached_property
+    def checker(self) -> Callable[[Any], Validation]:
+        """``check`` itself once compiled (on the first call that checks arguments)."""
+        check = self.check
+        return check.get() if isinstance(check, OnFirstUse) else check
+
 
 class Checked(NamedTuple):
     """The model's arguments once checked: its data (no human value) and what was repaired."""
@@ -107,9 +113,9 @@ def check_arguments(
     # Text read here is the call's own, so it is checked first and repaired only where
     # refused; a hook or the caller's own containers see a repaired copy.
     if not side.hooked and isinstance(arguments, (str, bytes, bytearray)):
-        validation = side.coercion.checked(data, side.check)
+        validation = side.coercion.checked(data, side.checker)
     else:
-        validation = side.check(side.coercion(data))
+        validation = side.checker(side.coercion(data))
     if isinstance(validation, ValidationFailure):
         return failed(function, validation, repairs)
     # A repair can read text the reader saw as an escaped string (a stringified object),
