@@ -77,7 +77,8 @@ class LlmApplication(FunctionTable[LlmFunction]):
 
         Returns:
             A ``CallResult``; on wrong arguments it carries the validation and the
-            feedback text for the model, and the method is not called.
+            feedback text for the model, and the method is not called. Each call is
+            one record of the ``llmapp.app`` logger (``llmapp.app._log``).
 
         Raises:
             ExecutionError: the application is used wrongly (missing or wrong human

@@ -25,7 +25,6 @@ from __future__ import annotations
 import inspect
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
-from functools import cached_property
 from typing import TYPE_CHECKING, Any, Final
 
 from llmapp import convert
@@ -33,7 +32,7 @@ from llmapp._errors import ExecutionError
 from llmapp._frozen import quick_init
 from llmapp._record import Record
 from llmapp._sentinels import MISSING
-from llmapp.app._function import LlmFunction, OnFirstUse
+from llmapp.app._function import LlmFunction
 from llmapp.app._kernel import Checked, ModelSide, check_arguments, failed
 from llmapp.app._mask import NOTHING, Masker
 from llmapp.app._merge import join
@@ -68,6 +67,8 @@ class Plan(Record):
         convert: validated, merged JSON → ``(args, kwargs)``, compiled on first use.
         returns_array: the declared result is an array, so an iterator result is read
             into a list.
+        plain: no per-call controls and no context parameter: ``execute`` has nothing to
+            admit and runs the call straight through (``Plan.execute``).
     """
 
     function: LlmFunction
@@ -77,17 +78,7 @@ class Plan(Record):
     side: ModelSide
     convert: Callable[[Mapping[str, Any]], tuple[list[Any], dict[str, Any]]]
     returns_array: bool = False
-
-    @cached_property
-    def plain(self) -> bool:
-        """No per-call controls and no context parameter: ``execute`` has nothing to admit."""
-        return self.function.controls is None and not self.method.context
-
-    @cached_property
-    def converter(self) -> Callable[[Mapping[str, Any]], tuple[list[Any], dict[str, Any]]]:
-        """``convert`` itself once compiled (on the first call that converts arguments)."""
-        convert = self.convert
-        return convert.get() if isinstance(convert, OnFirstUse) else convert
+    plain: bool = False
 
     def prepare(
         self, instance: Any, arguments: Any, human: Mapping[str, Any] | None
@@ -118,7 +109,7 @@ class Plan(Record):
         else:
             target = self._target(instance)
         try:
-            args, kwargs = self.converter(merged)
+            args, kwargs = self.convert(merged)
         except convert.ConversionError as refused:
             return self._refused(refused, data, hidden, repairs)
         return Call(self, target, args, kwargs, repairs, hidden, data)

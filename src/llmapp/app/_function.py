@@ -67,7 +67,8 @@ class OnFirstUse(Generic[T, R]):
         self._compiled: Callable[[T], R] | None = None
 
     def __call__(self, value: T) -> R:
-        return self.get()(value)
+        compiled = self._compiled
+        return (self.get() if compiled is None else compiled)(value)
 
     def get(self) -> Callable[[T], R]:
         """What ``compile`` made, compiled now if no call has needed it yet."""
