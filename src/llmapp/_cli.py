@@ -153,7 +153,7 @@ def _parser() -> argparse.ArgumentParser:
         "--log-level",
         default="info",
         choices=("debug", "info", "warning", "error"),
-        help="what goes to stderr (default info: the startup line and one line per call)",
+        help="what goes to stderr (default info: startup and failed calls; debug: every call)",
     )
     mcp.add_argument(
         "--print-config",
@@ -267,8 +267,8 @@ def _serve_workers(cls: type, options: argparse.Namespace, settings: dict[str, A
     import uvicorn
     import uvicorn.supervisors
 
+    from llmapp.app._log import MCP, log_to_stderr
     from llmapp.mcp import asgi
-    from llmapp.mcp._logging import log_to_stderr, logger
     from llmapp.mcp._run import quietly, url
     from llmapp.mcp._server import served
 
@@ -283,7 +283,7 @@ def _serve_workers(cls: type, options: argparse.Namespace, settings: dict[str, A
         f"over streamable-http at {url(options.host, options.port, options.path)}, stateless, "
         f"JSON responses, {options.workers} workers{secured}"
     )
-    logger.info("%s", served(probe.server, where))
+    MCP.info("%s", served(probe.server, where))
     config = uvicorn.Config(
         "llmapp._cli:mcp_worker_app",
         factory=True,
@@ -302,8 +302,8 @@ def _serve_workers(cls: type, options: argparse.Namespace, settings: dict[str, A
 
 def mcp_worker_app() -> Any:
     """The app each ``--workers`` process serves, from the options its parent set."""
+    from llmapp.app._log import log_to_stderr
     from llmapp.mcp import asgi
-    from llmapp.mcp._logging import log_to_stderr
 
     options = argparse.Namespace(**json.loads(os.environ[_WORKER_ENV]))
     log_to_stderr(options.log_level)

@@ -105,7 +105,17 @@ def test_four_stateless_workers_answer_thirty_two_clients() -> None:
 def test_startup_line_call_log_and_a_quiet_stop_over_http() -> None:
     port = free_port()
     process = subprocess.Popen(
-        llmapp_mcp("--transport", "streamable-http", "--port", str(port), "--human", HOOK),
+        # Successes are DEBUG records: the default level (info) shows failures only.
+        llmapp_mcp(
+            "--transport",
+            "streamable-http",
+            "--port",
+            str(port),
+            "--human",
+            HOOK,
+            "--log-level",
+            "debug",
+        ),
         cwd=ROOT,
         env=environment(),
         stdout=subprocess.DEVNULL,

@@ -6,6 +6,7 @@ import threading
 import weakref
 from collections.abc import Mapping
 from dataclasses import replace
+from time import perf_counter
 from typing import Any
 
 from llmapp.app import _controls
@@ -14,6 +15,8 @@ from llmapp.app._config import LlmConfig, SchemaPredicate, ValidationHook
 from llmapp.app._decorator import declared_config
 from llmapp.app._execute import Call, Plan, run_sync
 from llmapp.app._function import LlmFunction
+from llmapp.app._log import APP, DEBUG, log_call, log_raised
+from llmapp.app._mask import Masker
 from llmapp.app._result import CallResult
 from llmapp.app._runner import DEFAULT_RUNNER, Runner
 from llmapp.app._table import FunctionTable
@@ -74,7 +77,8 @@ class LlmApplication(FunctionTable[LlmFunction]):
 
         Returns:
             A ``CallResult``; on wrong arguments it carries the validation and the
-            feedback text for the model, and the method is not called.
+            feedback text for the model, and the method is not called. Each call is
+            one record of the ``llmapp.app`` logger (``llmapp.app._log``).
 
         Raises:
             ExecutionError: the application is used wrongly (missing or wrong human
@@ -85,15 +89,38 @@ class LlmApplication(FunctionTable[LlmFunction]):
             result = app.execute(Shop(), "search", '{"query": "socks"}')
             reply = result.message()   # data, feedback or the error: what goes back
         """
+        started = perf_counter()
+        plan = self._plans.get(name) if type(name) is str else None
+        try:
+            if plan is not None and plan.plain:  # the common call: no controls, no context
+                result = plan.execute(instance, arguments, human, raise_errors)
+            else:
+                result = self._execute(
+                    instance, name, arguments, human, raise_errors, context, approved
+                )
+        except Exception as error:  # raise_errors, or a misuse of the application
+            log_raised(APP, name, error, perf_counter() - started, Masker.of(human))
+            raise
+        if not result.success or APP.isEnabledFor(DEBUG):  # the valid call's record: DEBUG
+            log_call(APP, result, perf_counter() - started, Masker.of(human))
+        return result
+
+    def _execute(
+        self,
+        instance: Any,
+        name: str,
+        arguments: Any,
+        human: Mapping[str, Any] | None,
+        raise_errors: bool,
+        context: Any,
+        approved: bool,
+    ) -> CallResult:
         plan = self._plans.get(name) if isinstance(name, str) else None
         if plan is None:
             return unknown_function(name, self._visible(context))
         function = plan.function
-        if function.controls is None and not plan.method.context:  # nothing to admit
-            prepared = plan.prepare(instance, arguments, human)
-            if isinstance(prepared, CallResult):
-                return prepared
-            return run_sync(prepared, raise_errors)
+        if plan.plain:  # nothing to admit
+            return plan.execute(instance, arguments, human, raise_errors)
         if not _controls.enabled(function, context):  # controls: hidden
             return unknown_function(name, self._visible(context))
         prepared = _controls.admit(plan.prepare(instance, arguments, human), context, approved)
@@ -139,6 +166,29 @@ class LlmApplication(FunctionTable[LlmFunction]):
 
             results = await asyncio.gather(*(app.aexecute(shop, "search", t) for t in texts))
         """
+        started = perf_counter()
+        try:
+            result = await self._aexecute(
+                instance, name, arguments, human, raise_errors, runner, context, approved
+            )
+        except Exception as error:  # raise_errors, or a misuse of the application
+            log_raised(APP, name, error, perf_counter() - started, Masker.of(human))
+            raise
+        log_call(APP, result, perf_counter() - started, Masker.of(human))
+        return result
+
+    async def _aexecute(
+        self,
+        instance: Any,
+        name: str,
+        arguments: Any,
+        human: Mapping[str, Any] | None,
+        raise_errors: bool,
+        runner: Runner | None,
+        context: Any,
+        approved: bool,
+    ) -> CallResult:
+        """``aexecute`` without its log record: for a door that logs the call itself."""
         plan = self._plans.get(name) if isinstance(name, str) else None
         if plan is None or not _controls.enabled(plan.function, context):  # controls: hidden
             return unknown_function(name, self._visible(context))

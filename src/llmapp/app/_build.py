@@ -163,6 +163,7 @@ def _plan(
         ),
         convert=OnFirstUse(_converter, (method, graph)),
         returns_array=_may_be_array(schemas.output),
+        plain=function.controls is None and not method.context,
     )
 
 

@@ -67,6 +67,8 @@ class Plan(Record):
         convert: validated, merged JSON → ``(args, kwargs)``, compiled on first use.
         returns_array: the declared result is an array, so an iterator result is read
             into a list.
+        plain: no per-call controls and no context parameter: ``execute`` has nothing to
+            admit and runs the call straight through (``Plan.execute``).
     """
 
     function: LlmFunction
@@ -76,6 +78,7 @@ class Plan(Record):
     side: ModelSide
     convert: Callable[[Mapping[str, Any]], tuple[list[Any], dict[str, Any]]]
     returns_array: bool = False
+    plain: bool = False
 
     def prepare(
         self, instance: Any, arguments: Any, human: Mapping[str, Any] | None
@@ -94,14 +97,35 @@ class Plan(Record):
         if isinstance(checked, CallResult):
             return checked
         data, repairs = checked
-        merged = join(self.function, data, human)
-        hidden = Masker.of(human)
-        target = self._target(instance)
+        if human is None and type(data) is dict and self.function.separated is None:
+            # No human side: what ``join`` would give is a copy of the data, which
+            # nothing after this step changes, so the data itself is converted.
+            merged, hidden = data, NOTHING
+        else:
+            merged, hidden = join(self.function, data, human), Masker.of(human)
+        method = self.method
+        if method.kind == "instance" and isinstance(instance, self.owner):
+            target = getattr(instance, method.name)
+        else:
+            target = self._target(instance)
         try:
             args, kwargs = self.convert(merged)
         except convert.ConversionError as refused:
             return self._refused(refused, data, hidden, repairs)
         return Call(self, target, args, kwargs, repairs, hidden, data)
+
+    def execute(
+        self, instance: Any, arguments: Any, human: Mapping[str, Any] | None, raise_errors: bool
+    ) -> CallResult:
+        """``prepare`` then ``run_sync``: a call of a function with no controls."""
+        prepared = self.complete(
+            check_arguments(self.function, arguments, self.side, max_length=self.max_length),
+            instance,
+            human,
+        )
+        if isinstance(prepared, CallResult):
+            return prepared
+        return run_sync(prepared, raise_errors)
 
     def _target(self, instance: Any) -> Callable[..., Any]:
         method, owner = self.method, self.owner

@@ -67,9 +67,14 @@ class OnFirstUse(Generic[T, R]):
         self._compiled: Callable[[T], R] | None = None
 
     def __call__(self, value: T) -> R:
+        compiled = self._compiled
+        return (self.get() if compiled is None else compiled)(value)
+
+    def get(self) -> Callable[[T], R]:
+        """What ``compile`` made, compiled now if no call has needed it yet."""
         if self._compiled is None:
             self._compiled = self.compile(self.source)
-        return self._compiled(value)
+        return self._compiled
 
     @property
     def compiled(self) -> Callable[[T], R] | None:

@@ -13,8 +13,10 @@ step (call the method, send the request, call the tool) are the door's.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, NamedTuple
 
 from llmapp import explain, repair
@@ -43,12 +45,29 @@ class ModelSide:
     check: Callable[[Any], Validation]
     hooked: bool = False
 
+    @cached_property
+    def coercion(self) -> repair.Coercion:
+        """The repairs ``schema`` allows, prepared on the first call that reads arguments."""
+        return repair.coercer(self.schema)
+
+    @cached_property
+    def checker(self) -> Callable[[Any], Validation]:
+        """``check`` itself once compiled (on the first call that checks arguments)."""
+        check = self.check
+        return check.get() if isinstance(check, OnFirstUse) else check
+
 
 class Checked(NamedTuple):
     """The model's arguments once checked: its data (no human value) and what was repaired."""
 
     data: Any
     repairs: tuple[str, ...]
+
+
+_checked: Callable[[tuple[Any, tuple[str, ...]]], Checked] = functools.partial(
+    tuple.__new__, Checked
+)
+"""``Checked`` made from a pair without the NamedTuple's own ``__new__`` (a Python call)."""
 
 
 def model_side(function: Function) -> ModelSide:
@@ -91,13 +110,12 @@ def check_arguments(
     data, repairs, rescan = read
     if before_check is not None:
         data = before_check(data)
-    coercion = repair.coercer(side.schema)
     # Text read here is the call's own, so it is checked first and repaired only where
     # refused; a hook or the caller's own containers see a repaired copy.
     if not side.hooked and isinstance(arguments, (str, bytes, bytearray)):
-        validation = coercion.checked(data, side.check)
+        validation = side.coercion.checked(data, side.checker)
     else:
-        validation = side.check(coercion(data))
+        validation = side.checker(side.coercion(data))
     if isinstance(validation, ValidationFailure):
         return failed(function, validation, repairs)
     # A repair can read text the reader saw as an escaped string (a stringified object),
@@ -106,7 +124,7 @@ def check_arguments(
         issues = repair.lone_surrogates(validation.data)
         if issues:
             return failed(function, ValidationFailure(validation.data, issues), repairs)
-    return Checked(validation.data, repairs)
+    return _checked((validation.data, repairs))
 
 
 def failed(

@@ -10,7 +10,7 @@ from llmapp._sentinels import MISSING
 from .._source import Emitter, compile_function
 from ..introspect.model import NO_DEFAULT, MethodSpec, ParameterSpec, TypeGraph
 from ._error import ConversionError, failure
-from ._scalars import Converter
+from ._scalars import Converter, to_int
 from ._to_python import Compiler
 
 __all__ = ["ArgumentBuilder", "compile_arguments"]
@@ -132,10 +132,13 @@ def _generate(
                     continue
                 namespace[f"c{index}"] = parameter.convert
                 namespace[f"e{index}"] = parameter.expected
-                with emit.block("try:"):
-                    emit.line(f"{target} = c{index}(value)")
-                with emit.block("except Exception as error:"):
-                    emit.line(f"raise failure(error, {key!r}, e{index}, value) from None")
+                if parameter.convert is not to_int:
+                    _emit_converted(emit, target, index, key)
+                    continue
+                with emit.block("if type(value) is int:"):  # what a JSON integer mostly is
+                    emit.line(f"{target} = value")
+                with emit.block("else:"):
+                    _emit_converted(emit, target, index, key)
         emit.line(f"return {'fill(positional)' if positional else '[]'}, keywords")
     return compile_function(function, emit.take(), namespace, origin="convert")
 
@@ -172,3 +175,11 @@ def compile_arguments(method: MethodSpec, graph: TypeGraph) -> ArgumentBuilder:
         ([], {'who': 'Ada'})
     """
     return ArgumentBuilder(method, graph)
+
+
+def _emit_converted(emit: Emitter, target: str, index: int, key: str) -> None:
+    """``target = c<index>(value)``, a failure naming the parameter's ``key``."""
+    with emit.block("try:"):
+        emit.line(f"{target} = c{index}(value)")
+    with emit.block("except Exception as error:"):
+        emit.line(f"raise failure(error, {key!r}, e{index}, value) from None")

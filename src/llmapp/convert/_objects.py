@@ -19,7 +19,7 @@ from llmapp._sentinels import MISSING
 from .._source import Emitter, compile_function
 from ..introspect.model import ObjectDef
 from ._error import failure, refused
-from ._scalars import Converter
+from ._scalars import Converter, to_int
 
 if TYPE_CHECKING:
     from ._to_python import Compiler
@@ -190,6 +190,11 @@ def _emit_field(emit: Emitter, key: str, step: _Step, converter: str, into: str)
     emit.line(f"key = {json_key}")
     if step.required and not step.drops_null:  # validated: a required key is there
         value = f"value[{json_key}]"
+        if step.convert is to_int:  # what a JSON integer mostly is already: no call
+            emit.line(f"{into} = {value}")
+            with emit.block(f"if type({into}) is not int:"):
+                emit.line(f"{into} = {converter}({into})")
+            return
         emit.line(f"{into} = {value if step.convert is None else f'{converter}({value})'}")
         return
     emit.line(f"item = value.get({json_key}, MISSING)")

@@ -13,19 +13,25 @@ response bodies (a server echoing the request). A body is shown as JSON or text,
 at ``Connection.max_message`` characters; bytes are described, never written out. A
 transport failure, a body past the bounds or a response nested too deeply is a failed
 ``CallResult``, never an exception.
+
+Each call is logged to ``llmapp.http`` (``llmapp.app._log``), its traceback masked as
+the model's text is.
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping
 from dataclasses import dataclass
+from time import perf_counter
 from typing import TYPE_CHECKING, Any
 
 from llmapp._errors import ArgumentError, ExecutionError, HttpError
 from llmapp._results import ValidationFailure
 from llmapp.app import unknown_function
 from llmapp.app._kernel import check_arguments, failed, model_side
-from llmapp.app._mask import Masker
+from llmapp.app._log import HTTP, log_call, log_raised
+from llmapp.app._mask import NOTHING, Masker
 from llmapp.app._merge import join
 from llmapp.app._result import CallResult, error_text
 from llmapp.app._shown import for_model
@@ -114,9 +120,16 @@ def propagate(
             nested too deeply to read.
         httpx.HTTPError: the request could not be sent, or the call passed its deadline.
     """
-    prepared = _prepare(connection, function, arguments, human)
-    _client_for(connection, asynchronous=False)
-    return send(connection, prepared.options)
+    started = perf_counter()
+    try:
+        prepared = _prepare(connection, function, arguments, human)
+        _client_for(connection, asynchronous=False)
+        response = send(connection, prepared.options)
+    except Exception as error:
+        _log_raised(function, error, started, connection, human)
+        raise
+    _log_response(function, response, started, prepared)
+    return response
 
 
 async def apropagate(
@@ -127,9 +140,16 @@ async def apropagate(
     human: Mapping[str, Any] | None = None,
 ) -> HttpResponse:
     """``propagate`` with an ``httpx.AsyncClient``."""
-    prepared = _prepare(connection, function, arguments, human)
-    _client_for(connection, asynchronous=True)
-    return await asend(connection, prepared.options)
+    started = perf_counter()
+    try:
+        prepared = _prepare(connection, function, arguments, human)
+        _client_for(connection, asynchronous=True)
+        response = await asend(connection, prepared.options)
+    except Exception as error:
+        _log_raised(function, error, started, connection, human)
+        raise
+    _log_response(function, response, started, prepared)
+    return response
 
 
 def call(
@@ -140,7 +160,25 @@ def call(
     human: Mapping[str, Any] | None,
     raise_errors: bool = False,
 ) -> CallResult:
-    """``HttpLlmApplication.execute``: the outcome of one call as a ``CallResult``."""
+    """``HttpLlmApplication.execute``: the outcome of one call as a ``CallResult``, logged."""
+    started = perf_counter()
+    try:
+        result = _call(app, connection, name, arguments, human, raise_errors)
+    except Exception as error:  # raise_errors, or a misuse (human values, the client)
+        log_raised(HTTP, name, error, perf_counter() - started, _masked(connection, human))
+        raise
+    _log_result(result, started, connection, human)
+    return result
+
+
+def _call(
+    app: HttpLlmApplication,
+    connection: Connection,
+    name: str,
+    arguments: Any,
+    human: Mapping[str, Any] | None,
+    raise_errors: bool,
+) -> CallResult:
     function = _called(app, name)
     if isinstance(function, CallResult):
         return function
@@ -167,6 +205,24 @@ async def acall(
     raise_errors: bool = False,
 ) -> CallResult:
     """``HttpLlmApplication.aexecute``."""
+    started = perf_counter()
+    try:
+        result = await _acall(app, connection, name, arguments, human, raise_errors)
+    except Exception as error:  # raise_errors, or a misuse (human values, the client)
+        log_raised(HTTP, name, error, perf_counter() - started, _masked(connection, human))
+        raise
+    _log_result(result, started, connection, human)
+    return result
+
+
+async def _acall(
+    app: HttpLlmApplication,
+    connection: Connection,
+    name: str,
+    arguments: Any,
+    human: Mapping[str, Any] | None,
+    raise_errors: bool,
+) -> CallResult:
     function = _called(app, name)
     if isinstance(function, CallResult):
         return function
@@ -270,6 +326,43 @@ def _prepare(
         connection.max_message,
         (*repairs, *notes),
     )
+
+
+def _log_result(
+    result: CallResult, started: float, connection: Connection, human: Mapping[str, Any] | None
+) -> None:
+    """The call's record; the masker (the connection's secrets read) only for an error."""
+    hidden = _masked(connection, human) if result.error is not None else NOTHING
+    log_call(HTTP, result, perf_counter() - started, hidden)
+
+
+def _log_raised(
+    function: HttpLlmFunction,
+    error: Exception,
+    started: float,
+    connection: Connection,
+    human: Mapping[str, Any] | None,
+) -> None:
+    """``propagate``'s record of a call it refused (wrong arguments) or could not send."""
+    seconds = perf_counter() - started
+    if isinstance(error, ArgumentError):
+        log_call(HTTP, _wrong(function, error), seconds)
+    else:
+        log_raised(HTTP, function.name, error, seconds, _masked(connection, human))
+
+
+def _log_response(
+    function: HttpLlmFunction, response: HttpResponse, started: float, prepared: _Prepared
+) -> None:
+    """``propagate``'s record of an answer: ``ok`` for 2xx, else the ``HttpError`` it is."""
+    seconds = perf_counter() - started
+    if response.success:
+        log_call(HTTP, _result(function, success=True, repairs=prepared.repairs), seconds)
+    elif HTTP.isEnabledFor(logging.WARNING):
+        error = HttpError(response, function.method.upper(), function.path)
+        log_call(
+            HTTP, _result(function, error=error, repairs=prepared.repairs), seconds, prepared.hidden
+        )
 
 
 def _masked(connection: Connection, human: Mapping[str, Any] | None) -> Masker:

@@ -11,17 +11,20 @@ text content read as JSON where it is JSON, else the text; JSON nested too deepl
 read is a failed result, never a ``RecursionError``). For a function of a
 ``strict=True`` application, the ``null`` the model wrote for an optional key is left
 out of what is sent (``without_strict_nulls``), so the tool sees its own schema honoured.
+Each call is logged to ``llmapp.mcp`` (``llmapp.app._log``).
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from time import perf_counter
 from typing import TYPE_CHECKING, Any, Final
 
 from llmapp._errors import McpToolError
 from llmapp.app import CallResult
 from llmapp.app._kernel import check_arguments, model_side
+from llmapp.app._log import MCP, log_call, log_raised
 from llmapp.app._mask import Masker
 from llmapp.app._merge import join
 from llmapp.app._result import error_text
@@ -74,6 +77,27 @@ async def call(
         result = await llmapp.mcp.call(session, app.function("search"), '{"query": 1}')
         reply = result.message()  # the feedback, the error, or the result as JSON
     """
+    started = perf_counter()
+    try:
+        result = await _call(
+            session, function, arguments, human, raise_errors, deadline, max_message
+        )
+    except Exception as error:  # raise_errors, the session's failure, or a misuse
+        log_raised(MCP, function.name, error, perf_counter() - started, Masker.of(human))
+        raise
+    log_call(MCP, result, perf_counter() - started, Masker.of(human))
+    return result
+
+
+async def _call(
+    session: Any,
+    function: McpLlmFunction,
+    arguments: Any,
+    human: Mapping[str, Any] | None,
+    raise_errors: bool,
+    deadline: float | None,
+    max_message: int,
+) -> CallResult:
     name = function.name
     source = function.source_parameters
     checked = check_arguments(

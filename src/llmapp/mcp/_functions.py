@@ -35,6 +35,7 @@ from llmapp._untrusted import clean_text, unsafe_character
 from llmapp.app import CallResult, function_data, unknown_function
 from llmapp.app._config import SchemaPredicate
 from llmapp.app._function import OnFirstUse, Separated, compile_validator, llm_parameters
+from llmapp.app._log import MCP, log_call
 from llmapp.app._separation import refusals, separation
 from llmapp.app._table import FunctionTable
 from llmapp.introspect._methods import FUNCTION_NAME
@@ -178,7 +179,9 @@ class McpLlmApplication(FunctionTable[McpLlmFunction]):
         """
         function = self.function(name)
         if function is None:
-            return unknown_function(name, [f.name for f in self.functions])
+            refused = unknown_function(name, [f.name for f in self.functions])
+            log_call(MCP, refused, 0.0)
+            return refused
         return await call(session, function, arguments, human=human, raise_errors=raise_errors)
 
     def execute(

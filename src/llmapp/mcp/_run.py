@@ -16,9 +16,9 @@ import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from llmapp.app._log import MCP, log_to_stderr
 from llmapp.mcp._asgi import asgi
 from llmapp.mcp._auth import Auth
-from llmapp.mcp._logging import log_to_stderr, logger
 from llmapp.mcp._sdk import sdk
 from llmapp.mcp._server import Transport, served, server
 
@@ -115,7 +115,7 @@ def _pipe_closed(error: BaseException) -> bool:
 
 
 def _announced(line: str, run: Callable[[], Any]) -> None:
-    logger.info("%s", line)
+    MCP.info("%s", line)
     sdk("anyio").run(run)
 
 

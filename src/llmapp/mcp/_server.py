@@ -18,7 +18,7 @@ The server is the SDK's low-level ``mcp.server.Server``; the class's docstring i
   timeout. Wrong arguments are answered
   ``isError: true`` with the feedback text and the method does not run; an exception in
   the method is answered ``isError: true`` with its bounded message, and the server
-  goes on answering. Each call is logged (``_logging``).
+  goes on answering. Each call is logged to ``llmapp.mcp`` (``llmapp.app._log``).
 - ``prompts/*`` and ``resources/*`` for methods tagged ``@tag prompt`` and
   ``@tag resource URI-TEMPLATE``, through the same call step (``_prompts``).
 
@@ -56,10 +56,10 @@ from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Any, Literal
 
 from llmapp._errors import ExecutionError
-from llmapp.app import CallResult, Runner, _controls
+from llmapp.app import CallResult, Masker, Runner, _controls
+from llmapp.app._log import MCP, log_call
 from llmapp.mcp._auth import identity
 from llmapp.mcp._elicit import Declined, ask, confirm, form
-from llmapp.mcp._logging import log_call, logger
 from llmapp.mcp._prompts import Templates, is_template
 from llmapp.mcp._sdk import sdk
 from llmapp.vendors.mcp import tool_result, tools
@@ -218,7 +218,7 @@ class _Handlers:
         name = params.name
         if name not in self.listed and self.app.function(name) is not None:
             result = _refused(name, f"{name} is not a tool of this server.")
-            log_call(name, result, 0.0, None)
+            log_call(MCP, result, 0.0)
         else:
             result = await self.execute(name, params.arguments, context)
         answer = tool_result(self.app.function(name), result)
@@ -233,15 +233,15 @@ class _Handlers:
         try:
             human = await self._human(function, context)
             values = _context_of(context)
-            result = await self.app.aexecute(
-                self.target, name, arguments, human, runner=self.runner, context=values
+            # The unlogged step: this call's one record is the server's, below.
+            result = await self.app._aexecute(
+                self.target, name, arguments, human, False, self.runner, values, False
             )
             if result.approval is not None and self.elicit:  # controls: ask the user
                 if await confirm(context, name, result.approval.arguments):
-                    result = await self.app.aexecute(
-                        self.target, name, arguments, human, runner=self.runner,
-                        context=values, approved=True,
-                    )  # fmt: skip
+                    result = await self.app._aexecute(
+                        self.target, name, arguments, human, False, self.runner, values, True
+                    )
                 else:
                     result = _refused(
                         name, f"The user declined the call of {name}; it did not run."
@@ -252,7 +252,7 @@ class _Handlers:
             result = _refused(name, str(refused))
         except ExecutionError as error:  # the server's setup; its text names paths, never values
             result = _refused(name, f"{name} could not run: {error}")
-        log_call(name, result, time.perf_counter() - started, human)
+        log_call(MCP, result, time.perf_counter() - started, Masker.of(human))
         return result
 
     async def _human(self, function: LlmFunction | None, context: Any) -> Mapping[str, Any] | None:
@@ -266,7 +266,7 @@ class _Handlers:
                 if inspect.isawaitable(values):
                     values = await values
             except Exception as error:  # a hook reads secrets: its text stays in the log
-                logger.exception("call %s: the human hook raised", function.name)
+                MCP.exception("call %s: the human hook raised", function.name)
                 raise _Unavailable(
                     f"{function.name} could not run: its server-side values are unavailable."
                 ) from error
