@@ -9,8 +9,9 @@ event stream) and checked: the right id, and the booking back for valid argument
 ``isError`` answer naming as many mistakes as the first one did for wrong ones. An answer
 that is not right ends the run with an error, never a figure.
 
-One process drives many clients (``drive``); ``mcp_http_bench`` starts a few of them, the
-same for every server, and reads the server's CPU time from ``/proc`` meanwhile.
+One process drives many clients (``drive``, ``python -m benchmarks._http_load``);
+``mcp_http_bench`` keeps a few of them for the whole run, the same for every server, and
+reads the server's CPU time from ``/proc`` meanwhile.
 """
 
 from __future__ import annotations
@@ -182,9 +183,14 @@ async def _drive(job: dict[str, Any]) -> dict[str, Any]:
     return {"latencies": latencies, "named": named, "cpu": cpu}
 
 
-def drive(job: dict[str, Any]) -> None:
-    """Run one load-generator process's clients; the figures go to stdout as JSON."""
-    print(json.dumps(asyncio.run(_drive(job))), flush=True)
+def drive() -> None:
+    """A load-generator process: for each job read from stdin (a JSON line), its clients.
+
+    For each job it connects and warms up its clients, says ``ready``, starts on the next
+    line (``go``), and writes its figures to stdout as JSON; it ends with stdin.
+    """
+    for line in sys.stdin:
+        print(json.dumps(asyncio.run(_drive(json.loads(line)))), flush=True)
 
 
 def process_cpu(pid: int) -> float:
@@ -214,5 +220,5 @@ def process_cpu(pid: int) -> float:
     return total
 
 
-if __name__ == "__main__":  # one load-generator process: its job as JSON
-    drive(json.loads(sys.argv[1]))
+if __name__ == "__main__":
+    drive()

@@ -5,7 +5,8 @@ Side by side in one run, each server in its own subprocess on uvicorn (127.0.0.1
 - the SDK's ``MCPServer`` and FastMCP (when installed) serving the same function with
   their default HTTP settings (sessions, an event stream per answer), and llmapp's
   ``llmapp mcp --transport streamable-http`` (default: sessions; JSON answers, since no
-  call of this function can send anything but its answer);
+  call of this function can send anything but its answer), and llmapp with an event
+  stream per answer (what a server whose calls may ask the user answers with);
 - llmapp stateless (``--stateless``: no sessions, JSON answers) with 1, 2 and 4 uvicorn
   workers (``--workers N``).
 
@@ -27,7 +28,8 @@ round, so a change in the machine's load falls on all alike (the figure is the m
 round; ``min`` is the slowest). Not part of ``python -m benchmarks``: it starts servers.
 ``--quick`` (one round of 1 s per figure) takes about a minute and a half; the default
 (3 rounds of 3 s) about eight minutes. ``MCP_HTTP_BENCH_PROFILE=DIR`` runs each server
-under cProfile, its stats written to ``DIR`` when it stops.
+under cProfile, its stats written to ``DIR`` when it stops; ``MCP_HTTP_BENCH_TRACE=1``
+prints each round's figures to stderr as they come.
 """
 
 from __future__ import annotations
@@ -106,6 +108,13 @@ def _fastmcp(port: int) -> None:
     _uvicorn(server.http_app(path="/mcp"), port)
 
 
+def _llmapp_streams(port: int) -> None:
+    import llmapp.mcp
+
+    # what a server whose calls may ask the user answers with: an event stream each
+    _uvicorn(llmapp.mcp.asgi(Desk, Desk(), json_response=False), port)
+
+
 def _llmapp(*extra: str) -> list[str]:
     target = "benchmarks.mcp_http_bench:Desk"
     base = ["-m", "llmapp", "mcp", target, "--transport", "streamable-http"]
@@ -116,13 +125,14 @@ SERVERS: dict[str, Any] = {
     "MCPServer (SDK)": "sdk",
     "FastMCP": "fastmcp",
     "llmapp (default)": (),
+    "llmapp, event streams": "streams",
     "llmapp stateless, 1 worker": ("--stateless",),
     "llmapp stateless, 2 workers": ("--workers", "2"),
     "llmapp stateless, 4 workers": ("--workers", "4"),
 }
 
 
-def _start(which: str, port: int) -> subprocess.Popen[bytes]:
+def _spawn(which: str, port: int) -> subprocess.Popen[bytes]:
     spec = SERVERS[which]
     if isinstance(spec, str):
         line = [sys.executable, "-m", "benchmarks.mcp_http_bench", "--serve", spec, str(port)]
@@ -133,18 +143,22 @@ def _start(which: str, port: int) -> subprocess.Popen[bytes]:
         slug = "".join(c if c.isalnum() else "_" for c in which)
         line = [line[0], "-m", "cProfile", "-o", os.path.join(profile, f"{slug}.prof"), *line[1:]]
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "src")])}
-    process = subprocess.Popen(
+    return subprocess.Popen(
         line, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
     )
-    deadline = time.monotonic() + 60
+
+
+def _listening(which: str, process: subprocess.Popen[bytes], port: int) -> None:
     import socket
+
+    deadline = time.monotonic() + 60
 
     while time.monotonic() < deadline:
         if process.poll() is not None:
             raise RuntimeError(f"{which} exited at start")
         try:
             with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-                return process
+                return
         except OSError:
             time.sleep(0.1)
     process.kill()
@@ -193,70 +207,87 @@ def _sdk_check(port: int) -> int:
     return named
 
 
-def _load(port: int, pid: int, clients: int, wrong: bool, seconds: float) -> dict[str, float]:
-    """``clients`` connections over up to ``LOADERS`` processes, all calling for ``seconds``.
+class _Loaders:
+    """``LOADERS`` load-generator processes, kept for the whole run."""
 
-    The server's CPU time (its process and any workers under it) is read over the same
-    window, so ``cpu`` is its CPU time per call and ``busy`` the cores it kept busy.
-    """
-    processes = min(clients, LOADERS)
-    shares = [clients // processes + (i < clients % processes) for i in range(processes)]
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "src")])}
-    job = {
-        "port": port,
-        "arguments": WRONG if wrong else VALID,
-        "expected": {**VALID, "breakfast": False},
-        "keys": list(WRONG_KEYS),
-        "wrong": wrong,
-        "seconds": seconds,
-    }
-    running = [
-        subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "benchmarks._http_load",
-                json.dumps({**job, "clients": share}),
-            ],
-            cwd=ROOT,
-            env=env,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-        )
-        for share in shares
-    ]
-    for process in running:  # every client connected and warmed up before any starts
-        assert process.stdout is not None
-        if process.stdout.readline().strip() != b"ready":
-            raise RuntimeError(f"a load process could not start against {port}")
-    before = process_cpu(pid)
-    for process in running:
+    def __init__(self) -> None:
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "src")])}
+        self.processes = [
+            subprocess.Popen(
+                [sys.executable, "-m", "benchmarks._http_load"],
+                cwd=ROOT,
+                env=env,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+            )
+            for _ in range(LOADERS)
+        ]
+
+    def _say(self, process: subprocess.Popen[bytes], line: str) -> None:
         assert process.stdin is not None
-        process.stdin.write(b"go\n")
+        process.stdin.write(line.encode() + b"\n")
         process.stdin.flush()
-    time.sleep(seconds)
-    server_cpu = process_cpu(pid) - before
-    latencies: list[float] = []
-    named, load_cpu = 3, 0.0
-    for process in running:
-        out, _ = process.communicate(timeout=seconds + 120)
-        if process.returncode:
-            raise RuntimeError(f"a load process against {port} failed (see above)")
-        found = json.loads(out)
-        latencies += found["latencies"]
-        named = min(named, found["named"])
-        load_cpu += found["cpu"]
-    latencies.sort()
-    calls = len(latencies)
-    return {
-        "rate": calls / seconds,
-        "p50": statistics.median(latencies) * 1000 if latencies else float("nan"),
-        "p99": latencies[int(calls * 0.99)] * 1000 if latencies else float("nan"),
-        "named": named,
-        "cpu": server_cpu / calls * 1e6 if calls else float("nan"),
-        "busy": server_cpu / seconds,
-        "load": load_cpu / seconds,
-    }
+
+    def _hear(self, process: subprocess.Popen[bytes]) -> bytes:
+        assert process.stdout is not None
+        line = process.stdout.readline()
+        if not line:
+            raise RuntimeError("a load process failed (see above)")
+        return line
+
+    def load(self, port: int, pid: int, clients: int, wrong: bool, seconds: float) -> Figure:
+        """``clients`` connections over the load processes, all calling for ``seconds``.
+
+        The server's CPU time (its process and any workers under it) is read over the
+        same window: ``cpu`` is its CPU time per call, ``busy`` the cores it kept busy.
+        """
+        used = self.processes[: min(clients, LOADERS)]
+        shares = [clients // len(used) + (i < clients % len(used)) for i in range(len(used))]
+        job = {
+            "port": port,
+            "arguments": WRONG if wrong else VALID,
+            "expected": {**VALID, "breakfast": False},
+            "keys": list(WRONG_KEYS),
+            "wrong": wrong,
+            "seconds": seconds,
+        }
+        for process, share in zip(used, shares, strict=True):
+            self._say(process, json.dumps({**job, "clients": share}))
+        for process in used:  # every client connected and warmed up before any starts
+            if self._hear(process).strip() != b"ready":
+                raise RuntimeError(f"a load process could not start against {port}")
+        before = process_cpu(pid)
+        for process in used:
+            self._say(process, "go")
+        time.sleep(seconds)
+        server_cpu = process_cpu(pid) - before
+        latencies: list[float] = []
+        named, load_cpu = 3, 0.0
+        for process in used:
+            found = json.loads(self._hear(process))
+            latencies += found["latencies"]
+            named = min(named, found["named"])
+            load_cpu += found["cpu"]
+        latencies.sort()
+        calls = len(latencies)
+        return {
+            "rate": calls / seconds,
+            "p50": statistics.median(latencies) * 1000 if latencies else float("nan"),
+            "p99": latencies[int(calls * 0.99)] * 1000 if latencies else float("nan"),
+            "named": named,
+            "cpu": server_cpu / calls * 1e6 if calls else float("nan"),
+            "busy": server_cpu / seconds,
+            "load": load_cpu / seconds,
+        }
+
+    def close(self) -> None:
+        for process in self.processes:
+            assert process.stdin is not None
+            process.stdin.close()
+            process.wait(timeout=30)
+
+
+Figure = dict[str, float]
 
 
 def _available(which: str) -> bool:
@@ -278,7 +309,9 @@ def main() -> int:
     parser.add_argument("--serve", nargs=2, help=argparse.SUPPRESS)
     options = parser.parse_args()
     if options.serve:
-        {"sdk": _sdk, "fastmcp": _fastmcp}[options.serve[0]](int(options.serve[1]))
+        {"sdk": _sdk, "fastmcp": _fastmcp, "streams": _llmapp_streams}[options.serve[0]](
+            int(options.serve[1])
+        )
         return 0
     seconds = options.seconds or (1.0 if options.quick else 3.0)
     rounds = options.rounds or (1 if options.quick else 3)
@@ -290,9 +323,12 @@ def main() -> int:
     results: dict[tuple[str, str, int], list[dict[str, float]]] = {}
     sdk_named: dict[str, int] = {}
     loads = [os.getloadavg()[0]]
+    loaders = _Loaders()
     try:
         for which in running:  # all at once, idle but the one being measured
-            processes[which] = _start(which, ports[which])
+            processes[which] = _spawn(which, ports[which])
+        for which in running:
+            _listening(which, processes[which], ports[which])
             sdk_named[which] = _sdk_check(ports[which])
         for label, wrong in (("valid", False), ("3 mistakes", True)):
             for clients in CLIENTS:
@@ -300,10 +336,16 @@ def main() -> int:
                 # falls on all of them alike.
                 for _ in range(rounds):
                     for which in running:
-                        figure = _load(ports[which], processes[which].pid, clients, wrong, seconds)
+                        pid = processes[which].pid
+                        figure = loaders.load(ports[which], pid, clients, wrong, seconds)
                         results.setdefault((which, label, clients), []).append(figure)
+                        if os.environ.get("MCP_HTTP_BENCH_TRACE"):
+                            print(
+                                time.strftime("%X"), which, label, clients, figure, file=sys.stderr
+                            )
                 loads.append(os.getloadavg()[0])
     finally:
+        loaders.close()
         for process in processes.values():
             _stop(process)
     _report(running, results, sdk_named, rounds, seconds, loads)
@@ -366,7 +408,11 @@ def _report(
     print(f"\nthe SDK's client, once per server: every answer right; mistakes named: {checked}")
     for base in ("MCPServer (SDK)", "FastMCP"):
         for which in ("llmapp (default)", "llmapp stateless, 4 workers"):
-            keys = [key for key in median if key[0] == which and (base, *key[1:]) in median]
+            keys = [
+                key
+                for key in median
+                if key[0] == which and median.get((base, *key[1:]), {}).get("rate")
+            ]
             ratios = [median[key]["rate"] / median[(base, *key[1:])]["rate"] for key in keys]
             cpu = [median[(base, *key[1:])]["cpu"] / median[key]["cpu"] for key in keys]
             if ratios:
