@@ -231,6 +231,11 @@ class LlmApplication(FunctionTable[LlmFunction]):
             return unknown_function(name, list(self._plans))
         return plan.prepare(instance, arguments, human)
 
+    def takes_context(self, name: str) -> bool:
+        """Whether the method behind ``name`` has a context parameter (``context=`` reaches it)."""
+        plan = self._plans.get(name) if isinstance(name, str) else None
+        return plan is not None and bool(plan.method.context)
+
 
 _cache: weakref.WeakKeyDictionary[type, dict[tuple[Any, ...], LlmApplication]] = (
     weakref.WeakKeyDictionary()

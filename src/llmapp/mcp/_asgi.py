@@ -9,10 +9,16 @@ it, and stops with the parent's loop. Run as the whole application (uvicorn, or
 ``serve``), it starts and stops with the lifespan as usual.
 
 ``stateless=True`` keeps no session between requests (each request is answered by
-a fresh session, with JSON responses rather than an event stream unless
-``json_response=False``): any worker or replica can answer any request, so the same
-server runs as N uvicorn workers (what ``llmapp mcp --workers N`` starts) or N replicas
-behind any load balancer, without sticky sessions.
+a fresh session): any worker or replica can answer any request, so the same server runs
+as N uvicorn workers (what ``llmapp mcp --workers N`` starts) or N replicas behind any
+load balancer, without sticky sessions.
+
+A request is answered with one JSON body rather than an event stream (``json_response``)
+when stateless, and with sessions too when no call can send anything but its answer
+(``answers_only``: nothing asks the user, no hook or method is handed the request
+context). An event stream per answer costs the server more than the call itself; a
+server whose calls may ask the user keeps it, since a request's JSON answer has no room
+for the questions asked while it runs.
 """
 
 from __future__ import annotations
@@ -49,7 +55,7 @@ def asgi(
         path: the endpoint's path inside this application.
         stateless: keep no session between requests (for several workers or replicas).
         json_response: answer with JSON instead of an event stream (default: when
-            stateless).
+            stateless, or when no call sends anything but its answer).
         host: the host it will be reached at: the SDK protects a loopback host against
             DNS rebinding; any other host needs ``auth`` or ``allow_unauthenticated``.
         auth: bearer-token authentication (see ``Auth``).
@@ -69,21 +75,23 @@ def asgi(
         api = FastAPI()
         api.mount("/tools", llmapp.mcp.asgi(Shop, Shop(), path="/mcp"))  # /tools/mcp
     """
-    from llmapp.mcp._server import server
+    from llmapp.mcp._server import answers_only, server
 
     check_bind(host, auth, allow_unauthenticated)
     built = server(app, target, **options)
     settings: dict[str, Any] = {}
     if auth is not None:
         settings = {"auth": auth.settings(), "token_verifier": auth.verifier}
+    if json_response is None:
+        json_response = stateless or answers_only(built)
     starlette = built.streamable_http_app(
         streamable_http_path=path,
         stateless_http=stateless,
-        json_response=stateless if json_response is None else json_response,
+        json_response=json_response,
         host=host,
         **settings,
     )
-    return McpAsgiApp(starlette, built)
+    return McpAsgiApp(starlette, built, json_response)
 
 
 class McpAsgiApp:
@@ -92,11 +100,13 @@ class McpAsgiApp:
     Attributes:
         starlette: the SDK's Starlette application.
         server: the SDK's ``Server`` it serves (``server(...)``).
+        json_response: whether requests are answered with JSON, not an event stream.
     """
 
-    def __init__(self, starlette: Any, server: Any) -> None:
+    def __init__(self, starlette: Any, server: Any, json_response: bool = False) -> None:
         self.starlette = starlette
         self.server = server
+        self.json_response = json_response
         self.manager = server.session_manager
         self._lifespan = False
         self._started: Any = None

@@ -52,7 +52,7 @@ def serve(
             other needs ``auth`` or ``allow_unauthenticated``).
         port: the port to listen on over HTTP.
         path: the endpoint's path over HTTP.
-        stateless: over HTTP, no sessions and JSON responses (see ``asgi``).
+        stateless: over HTTP, no sessions (see ``asgi``).
         auth: over HTTP, bearer-token authentication (see ``Auth``).
         allow_unauthenticated: serve a non-loopback host without ``auth``.
         log_level: the ``llmapp`` loggers' level, their records sent to stderr; ``None``
@@ -80,7 +80,9 @@ def serve(
             allow_unauthenticated=allow_unauthenticated,
             **options,
         )
-        mode = ", stateless, JSON responses" if stateless else ""
+        mode = (", stateless" if stateless else "") + (
+            ", JSON responses" if mounted.json_response else ""
+        )
         secured = ", bearer auth" if auth is not None else ""
         where = f"over streamable-http at {url(host, port, path)}{mode}{secured}"
         line = served(mounted.server, where)

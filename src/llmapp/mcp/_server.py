@@ -70,7 +70,7 @@ if TYPE_CHECKING:
 
     from llmapp.app import LlmApplication, LlmFunction
 
-__all__ = ["HumanHook", "Transport", "served", "server"]
+__all__ = ["HumanHook", "Transport", "answers_only", "served", "server"]
 
 HumanHook = Callable[[Any, Any], "Mapping[str, Any] | Awaitable[Mapping[str, Any] | None] | None"]
 """``(function, context) -> values``: the human side of a call, from the request context."""
@@ -142,6 +142,16 @@ def server(
     return built
 
 
+def answers_only(built: Server[Any]) -> bool:
+    """Whether no call of a server built by ``server`` sends anything but its answer.
+
+    Such a server loses nothing by answering a request with one JSON body instead of an
+    event stream: nothing asks the user (approvals, human-side values), no hook and no
+    method is handed the request context to notify or ask through.
+    """
+    return _served[built].answers_only
+
+
 def served(built: Server[Any], where: str) -> str:
     """The startup line of a server built by ``server``, served ``where`` (``over stdio``)."""
     handlers = _served[built]
@@ -190,12 +200,25 @@ class _Handlers:
             if _controls.declares(function, "enabled")
         }
         self.templates = Templates(app, self.execute)
+        self.answers_only = not any(self._may_send(function) for function in app.functions)
 
     def _suppliable(self, function: LlmFunction) -> bool:
         separated = function.separated
         if separated is None or separated.human is None or self.human is not None:
             return True
         return self.elicit and form(function) is not None
+
+    def _may_send(self, function: LlmFunction) -> bool:
+        """Whether a call can send the client more than its answer while it runs."""
+        if self.app.takes_context(function.name):  # the method's own use of the session
+            return True
+        if self.elicit and _controls.declares(function, "approval"):
+            return True
+        separated = function.separated
+        if separated is None or separated.human is None:
+            return False
+        # the hook is handed the request context; what it leaves out may be asked for
+        return self.human is not None or (self.elicit and form(function) is not None)
 
     async def list_tools(self, context: ServerRequestContext[Any], params: Any) -> ListToolsResult:
         if not self.controlled:
