@@ -396,11 +396,12 @@ def validator(schema: Mapping[str, Any] | bool, *, max_depth: int = 512) -> Vali
 
 
 def _settle() -> None:
-    """Rebuild the cache's table once it has grown past its size when last rebuilt: a
-    dict whose keys turn over runs out of slots, and CPython resizes it from the
-    entries it holds to twice the table the same entries take when added afresh."""
+    """Rebuild the full cache's table once it has grown past its size when last rebuilt:
+    a dict whose keys turn over runs out of slots, and CPython resizes it from the
+    entries it holds to twice the table the same entries take when added afresh. (Full,
+    the cache's size changes with its table alone, not with one more entry.)"""
     global _table_size
-    if sys.getsizeof(_cache) > _table_size:
+    if len(_cache) == _CACHE_SIZE and sys.getsizeof(_cache) > _table_size:
         entries = list(_cache.items())
         _cache.clear()
         _cache.update(entries)
