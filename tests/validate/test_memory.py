@@ -6,13 +6,16 @@ from __future__ import annotations
 
 import gc
 import linecache
+import sys
+from collections import OrderedDict
 from typing import Any
 
 import pytest
 
 from llmapp import validator
-from llmapp.validate import SchemaError
-from llmapp.validate._validator import _CACHE_SIZE, Validator
+from llmapp.validate import SchemaError, _filenames
+from llmapp.validate._filenames import handing_on
+from llmapp.validate._validator import _CACHE_SIZE, Validator, _cache
 
 
 def _sources() -> int:
@@ -34,6 +37,59 @@ def test_validators_dropped_from_the_cache_drop_their_source() -> None:
         validator({"type": "string", "maxLength": 10_000 + index})(1)  # walkers too
     gc.collect()
     assert _sources() - before <= _CACHE_SIZE  # at most the cached ones are new
+
+
+def test_the_cache_keeps_the_table_a_fresh_one_takes() -> None:
+    for index in range(2 * _CACHE_SIZE):  # every key of the full cache turned over
+        validator({"type": "string", "maxLength": 40_000 + index})
+    assert len(_cache) == _CACHE_SIZE
+    assert sys.getsizeof(_cache) <= sys.getsizeof(OrderedDict(_cache))
+
+
+def test_the_cache_gives_the_name_of_the_validator_it_drops_to_the_next() -> None:
+    gc.collect()
+    for index in range(_CACHE_SIZE):
+        validator({"type": "string", "maxLength": 50_000 + index})
+    oldest = next(iter(_cache.values()))
+    name, names = oldest.filename, set(linecache.cache)
+    del oldest
+    new = validator({"type": "string", "maxLength": 60_000})
+    assert new.filename is name and linecache.cache[name][2] is new._lines
+    assert set(linecache.cache) == names  # an entry replaced: none removed, none added
+
+
+def _fresh_serial() -> list[Validator]:
+    """Validators holding every free serial: the next one built takes a new serial."""
+    gc.collect()
+    return [Validator(True) for _ in range(len(_filenames._free_serials))]
+
+
+def test_a_validator_collected_while_one_is_built_hands_its_name_on() -> None:
+    held = _fresh_serial()
+    with handing_on():
+        old = Validator({"type": "integer", "maximum": 77_777})
+        name, entry = old.filename, linecache.cache[old.filename]
+        del old
+        gc.collect()
+        assert linecache.cache[name] is entry  # kept until the new one is registered
+        new = Validator({"type": "integer", "maximum": 77_778})
+        assert new.filename is name and linecache.cache[name][2] is new._lines
+    assert linecache.cache[name][2] is new._lines  # the new entry stays
+    assert "77778" in "".join(linecache.getlines(name))
+    assert all(other.filename != name for other in held)
+
+
+def test_a_name_not_taken_again_leaves_linecache_after_the_build() -> None:
+    held = _fresh_serial()
+    with handing_on():
+        old = Validator({"type": "integer", "maximum": 77_779, "title": "Old"})
+        name = old.filename
+        del old
+        gc.collect()
+        new = Validator({"type": "integer", "title": "New"})  # its serial, another name
+        assert name in linecache.cache and new.filename != name
+    assert name not in linecache.cache and new.filename in linecache.cache
+    assert all(other.filename != name for other in held)
 
 
 DEFS: dict[str, Any] = {

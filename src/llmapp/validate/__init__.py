@@ -28,8 +28,10 @@ time, or (lookaround, backreferences) by ``regex`` with a time limit per search 
 budget per call, past which the value is reported as "pattern could not be checked in
 time" or "not checked" (``_patterns``); a schema nested more than 100 levels, or
 chaining more than 500 ``$ref``s, is a ``SchemaError`` (``_schema_depth``). Bounded
-memory: a validator's source leaves ``linecache`` with it, and schemas holding the same
-plain ``$defs`` closure share its compiled functions (``_shared``).
+memory: a validator's source leaves ``linecache`` with it, under a file name the next
+validator takes again (``_filenames``), the cache of validators keeps the table a fresh
+one takes, and schemas holding the same plain ``$defs`` closure share its compiled
+functions (``_shared``).
 
 Not supported (the one list; the conformance tests exclude exactly these):
 

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import heapq
-import itertools
 import json
-import linecache
+import sys
 import threading
 import weakref
 from collections import OrderedDict
@@ -17,6 +15,7 @@ from llmapp.jsonschema import Node
 from .._errors import BuildProblem
 from .._source import register_lines
 from ._codegen import Generator
+from ._filenames import handing_on, register, release, take_serial
 from ._functions import CHECK, WALK
 from ._patterns import Matcher, PatternBudget, explain_timeouts, forget_timeouts
 from ._result import Validation, ValidationFailure, ValidationIssue, ValidationSuccess
@@ -34,13 +33,8 @@ _CACHE_SIZE = 512
 _cache: OrderedDict[str, Validator] = OrderedDict()
 _lock = threading.Lock()
 _walker_lock = threading.RLock()  # a walker may compile the walkers of shared definitions
-_serial = itertools.count(1)
-_free_serials: list[int] = []
-"""Serials of collected validators, taken again first (a heap): CPython keeps every
-distinct file name ``compile`` was given for good, so names are reused, not new each time."""
-_names: dict[int, str] = {}
-"""The last file name given under each serial (``_register``)."""
-_serial_lock = threading.RLock()  # a validator may be collected while it is held
+_table_size = 0
+"""``sys.getsizeof(_cache)`` after its last rebuild (``_settle``)."""
 _shared: weakref.WeakValueDictionary[str, Validator] = weakref.WeakValueDictionary()
 """Shared definitions (``_shared``) by max depth and closure key, while a validator uses them."""
 _shared_lock = threading.RLock()  # compiling one looks up the ones it reaches
@@ -100,8 +94,8 @@ class Validator:
         self.schema = schema
         self.max_depth = max_depth
         self._lines = lines = [*generator.header(), *source.splitlines(True)]
-        self._serial = serial = _take_serial()
-        self.filename = _register(schema, lines, serial)
+        self._serial = serial = take_serial()
+        self.filename = register(schema, lines, serial)
         self._stems = generator.functions.stems
         self._namespace = namespace = dict(generator.emitter.globals)
         exec(compile("".join(lines), self.filename, "exec"), namespace)
@@ -271,7 +265,6 @@ class Validator:
             filename, serial, lines = self.filename, self._serial, self._lines
         except AttributeError:
             return  # ``__init__`` stopped before the source was registered
-        release: Any = globals().get("_release")
         if callable(release):  # not once the interpreter exits and clears this module
             release(filename, serial, lines)
 
@@ -346,37 +339,6 @@ def _definition(closures: Closures, pointer: str, max_depth: int) -> Validator |
         return sub
 
 
-def _take_serial() -> int:
-    with _serial_lock:
-        return heapq.heappop(_free_serials) if _free_serials else next(_serial)
-
-
-def _release(filename: str, serial: int, lines: list[str]) -> None:
-    """A validator was collected: its source leaves ``linecache`` (unless something else
-    was registered under its name since), its serial is free."""
-    entry = linecache.cache.get(filename)
-    if entry is not None and len(entry) == 4 and entry[2] is lines:
-        del linecache.cache[filename]
-    with _serial_lock:
-        heapq.heappush(_free_serials, serial)
-
-
-def _register(schema: Mapping[str, Any] | bool, lines: list[str], serial: int) -> str:
-    """Put the source in ``linecache`` under a readable name, for tracebacks and pdb.
-
-    A serial taken again under the same name gives the very string its last holder had:
-    whatever keeps the file names of code (``tracemalloc`` keeps each one it sees) holds
-    that one already, instead of one more string per validator."""
-    title = schema.get("title") if isinstance(schema, Mapping) else None
-    label = "".join(c for c in str(title)[:40] if c.isalnum() or c in "_-") if title else ""
-    name = f"<llmapp-validator-{serial}{'-' + label if label else ''}>"
-    filename = _names.setdefault(serial, name)
-    if filename != name:
-        filename = _names[serial] = name
-    register_lines(filename, lines)
-    return filename
-
-
 _KEY_ENCODER = json.JSONEncoder(sort_keys=True, allow_nan=True, check_circular=False)
 """Canonical JSON for cache keys (a cyclic schema ends in RecursionError: no key)."""
 
@@ -420,12 +382,30 @@ def validator(schema: Mapping[str, Any] | bool, *, max_depth: int = 512) -> Vali
         if found is not None:
             _cache.move_to_end(key)
             return found
-    compiled = _build(schema, max_depth, key)
+    with handing_on():  # the validator dropped here hands its file name on
+        with _lock:
+            if len(_cache) >= _CACHE_SIZE:
+                _cache.popitem(last=False)
+        compiled = _build(schema, max_depth, key)
     with _lock:
         _cache[key] = compiled
-        while len(_cache) > _CACHE_SIZE:
+        while len(_cache) > _CACHE_SIZE:  # other threads filled it meanwhile
             _cache.popitem(last=False)
+        _settle()
     return compiled
+
+
+def _settle() -> None:
+    """Rebuild the full cache's table once it has grown past its size when last rebuilt:
+    a dict whose keys turn over runs out of slots, and CPython resizes it from the
+    entries it holds to twice the table the same entries take when added afresh. (Full,
+    the cache's size changes with its table alone, not with one more entry.)"""
+    global _table_size
+    if len(_cache) == _CACHE_SIZE and sys.getsizeof(_cache) > _table_size:
+        entries = list(_cache.items())
+        _cache.clear()
+        _cache.update(entries)
+        _table_size = sys.getsizeof(_cache)
 
 
 def _build(schema: Mapping[str, Any] | bool, max_depth: int, key: str | None) -> Validator:

@@ -1,0 +1,102 @@
+"""The file name each validator's source is compiled and registered under in ``linecache``.
+
+A name is ``<llmapp-validator-{serial}[-{title}]>``. Serials of collected validators
+are taken again, smallest first: CPython keeps every distinct file name ``compile`` was
+given for good, so names are reused, not new each time. A validator's source leaves
+``linecache`` with it (``release``), except while a validator is being built in the same
+thread (``handing_on``): then it leaves once the new one is registered, which has taken
+the freed serial and so its very name in the common case (no ``title``, or the same).
+Replacing an entry keeps ``linecache``'s table as it is; deleting one and adding another
+uses up a slot of the table each time, and CPython then resizes it from the entries it
+holds to twice the table the same entries take when added afresh.
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+import linecache
+import threading
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from typing import Any
+
+from .._source import register_lines
+
+__all__ = ["handing_on", "register", "release", "take_serial"]
+
+_serial = itertools.count(1)
+_free_serials: list[int] = []
+"""Serials of collected validators (a heap)."""
+_names: dict[int, str] = {}
+"""The last file name given under each serial (``register``)."""
+_serial_lock = threading.RLock()  # a validator may be collected while it is held
+
+
+class _Leaving(threading.local):
+    """The sources of validators collected in this thread while one is built."""
+
+    def __init__(self) -> None:
+        self.sources: list[tuple[str, list[str]]] | None = None
+
+
+_leaving = _Leaving()
+
+
+def take_serial() -> int:
+    with _serial_lock:
+        return heapq.heappop(_free_serials) if _free_serials else next(_serial)
+
+
+def register(schema: Mapping[str, Any] | bool, lines: list[str], serial: int) -> str:
+    """Put the source in ``linecache`` under a readable name, for tracebacks and pdb.
+
+    A serial taken again under the same name gives the very string its last holder had:
+    whatever keeps the file names of code (``tracemalloc`` keeps each one it sees) holds
+    that one already, instead of one more string per validator."""
+    title = schema.get("title") if isinstance(schema, Mapping) else None
+    label = "".join(c for c in str(title)[:40] if c.isalnum() or c in "_-") if title else ""
+    name = f"<llmapp-validator-{serial}{'-' + label if label else ''}>"
+    filename = _names.setdefault(serial, name)
+    if filename != name:
+        filename = _names[serial] = name
+    register_lines(filename, lines)
+    return filename
+
+
+def release(filename: str, serial: int, lines: list[str]) -> None:
+    """A validator was collected: its serial is free, its source leaves ``linecache``
+    (now, or when the validator being built in this thread is registered)."""
+    with _serial_lock:
+        heapq.heappush(_free_serials, serial)
+    leaving = _leaving.sources
+    if leaving is None:
+        _unregister(filename, lines)
+    else:
+        leaving.append((filename, lines))
+
+
+@contextmanager
+def handing_on() -> Iterator[None]:
+    """While a validator is built: the validators collected in this thread meanwhile
+    (the one the cache drops to make room) keep their ``linecache`` entries until the
+    end, so the new validator, taking a freed serial, replaces its holder's entry."""
+    if _leaving.sources is not None:  # within an outer one: it removes them
+        yield
+        return
+    leaving: list[tuple[str, list[str]]] = []
+    _leaving.sources = leaving
+    try:
+        yield
+    finally:
+        _leaving.sources = None
+        for filename, lines in leaving:
+            _unregister(filename, lines)
+
+
+def _unregister(filename: str, lines: list[str]) -> None:
+    """Remove the entry of ``lines``, unless something else was registered under its name
+    since."""
+    entry = linecache.cache.get(filename)
+    if entry is not None and len(entry) == 4 and entry[2] is lines:
+        del linecache.cache[filename]
