@@ -30,7 +30,6 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from functools import cached_property
 from typing import Any
 
 from llmapp._sentinels import MISSING
@@ -75,7 +74,7 @@ class BoundTool:
         """The parameters schema the model composes (never the human side)."""
         return self.tool.parameters
 
-    @cached_property
+    @property
     def controlled(self) -> bool:
         """Its function takes per-call controls or context (a class function)."""
         return hasattr(self.tool.function, "controls")
