@@ -5,19 +5,22 @@ helper wrapping the same method:
 
 - per call, µs (median), a valid call and a call with three mistakes (a number for a
   string, text for an integer, a key the method does not take), through each framework's
-  own entry point: the Agents SDK's ``on_invoke_tool`` (what its ``Runner`` awaits) for
-  ``function_tool``; a whole pydantic-ai ``Agent.run`` over ``FunctionModel`` (one tool
-  call, then text) for ``Tool``; LangChain's ``tool.invoke(tool_call)`` for
-  ``StructuredTool.from_function`` (``handle_validation_error=True``, else the wrong call
-  raises); with how many of the three mistakes each answer names;
+  own entry point: the Agents SDK's ``on_invoke_tool`` (what its ``Runner`` awaits, inside
+  the ``function_span`` the ``Runner`` opens) for ``function_tool``; a whole pydantic-ai
+  ``Agent.run`` over ``FunctionModel`` (one tool call, then text) for ``Tool``; LangChain's
+  ``tool.invoke(tool_call)`` for ``StructuredTool.from_function``
+  (``handle_validation_error=True``, else the wrong call raises); with how many of the
+  three mistakes each answer names;
 - build, ms (median), the 100-method class of ``benchmarks.generated`` as each toolset
   (``application(cls)`` and the toolset; the toolset's own share in its own column)
   against the helper wrapping its 100 bound methods, each listed as the model sees it
   (also LlamaIndex's ``FunctionTool.from_defaults`` and FastMCP's ``Tool.from_function``
   added to a server, build only)
   (LangChain's schema is made when ``convert_to_openai_tool`` asks: it is asked here). A
-  fresh copy of the class is loaded for every build, so no cache answers. llmapp compiles
-  each validator on the function's first call, the helpers build pydantic validators now.
+  fresh copy of the class is loaded for every build, so no cache answers, and the heap is
+  collected and frozen before each build of either side (``_own_heap``), so no build's
+  collections walk what earlier rows left. llmapp compiles each validator on the
+  function's first call, the helpers build pydantic validators now.
 
 Targets: per call, llmapp not slower than the helper on valid calls, and every mistake
 named; build, faster than the helpers. Not part of ``python -m benchmarks``.
@@ -27,10 +30,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import gc
 import json
 import statistics
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Annotated, Any
 
 from annotated_types import Ge, Le
@@ -65,7 +70,7 @@ Invoke = Callable[[dict[str, Any]], str]
 
 
 def _openai_agents(loop: asyncio.AbstractEventLoop) -> dict[str, Invoke]:
-    from agents import function_tool, set_tracing_disabled
+    from agents import function_span, function_tool, set_tracing_disabled
     from agents.tool_context import ToolContext
 
     from llmapp import application
@@ -77,10 +82,16 @@ def _openai_agents(loop: asyncio.AbstractEventLoop) -> dict[str, Invoke]:
     theirs = function_tool(hotel.book)
 
     def invoker(tool: Any) -> Invoke:
+        async def invoke_in_span(text: str) -> Any:
+            # Inside the span the SDK's Runner opens around each tool call (a no-op span,
+            # tracing being off): a tool's handled error is attached to it, as in a run,
+            # instead of a "No active span" warning on stderr per wrong call.
+            with function_span("book"):
+                context = ToolContext(None, tool_name="book", tool_call_id="c", tool_arguments=text)
+                return await tool.on_invoke_tool(context, text)
+
         def invoke(arguments: dict[str, Any]) -> str:
-            text = json.dumps(arguments)
-            context = ToolContext(None, tool_name="book", tool_call_id="c", tool_arguments=text)
-            return str(loop.run_until_complete(tool.on_invoke_tool(context, text)))
+            return str(loop.run_until_complete(invoke_in_span(json.dumps(arguments))))
 
         return invoke
 
@@ -261,6 +272,24 @@ BUILD_ONLY = ("LlamaIndex", "FastMCP")
 ``FunctionTool`` calls the method with what the model wrote), so there is no per-call peer."""
 
 
+@contextlib.contextmanager
+def _own_heap() -> Iterator[None]:
+    """A build whose garbage collections walk its own objects only.
+
+    Every earlier build, the helpers' and the loaded copies of the class stay in the
+    process, so a full collection that lands in a build would walk them all: its cost
+    would depend on the row (each framework imported adds to the heap) and on where the
+    collection happens to fall, not on the build. So the heap is collected and frozen
+    before each timed build, of llmapp and of the helpers alike.
+    """
+    gc.collect()
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
+
+
 def builds(settings: Settings) -> list[list[str]]:
     repeats = 3 if settings.quick else 7
     variants = iter(range(1, 1000))
@@ -276,18 +305,21 @@ def builds(settings: Settings) -> list[list[str]]:
             failed = f"fails ({type(error).__name__})"
         for _ in range(repeats):
             cls = generated.load(100, next(variants)).Service
-            start = time.perf_counter()
-            toolset = ours(cls)  # application(cls)
-            middle = time.perf_counter()
-            toolset()
-            end = time.perf_counter()
+            with _own_heap():
+                start = time.perf_counter()
+                toolset = ours(cls)  # application(cls)
+                middle = time.perf_counter()
+                toolset()
+                end = time.perf_counter()
             times["llmapp"].append((end - start) * 1000)
             times["toolset alone"].append((end - middle) * 1000)
             if failed is None:
                 cls = generated.load(100, next(variants)).Service
-                start = time.perf_counter()
-                theirs(cls)
-                times["helper"].append((time.perf_counter() - start) * 1000)
+                with _own_heap():
+                    start = time.perf_counter()
+                    theirs(cls)
+                    end = time.perf_counter()
+                times["helper"].append((end - start) * 1000)
         total, alone = (statistics.median(times[name]) for name in ("llmapp", "toolset alone"))
         if failed is not None:
             rows.append([framework, fmt(total), fmt(alone), failed, "-"])

@@ -34,7 +34,7 @@ from typing import Any
 
 from llmapp._sentinels import MISSING
 from llmapp.app import _controls
-from llmapp.vendors._calls import Executor, Outcome, ToolCall, arun, run
+from llmapp.vendors._calls import Executor, Outcome, ToolCall, arun_one, run_one
 from llmapp.vendors._source import Tool, tools_of
 
 __all__ = ["BoundTool", "HumanValues", "bind", "instructions"]
@@ -111,9 +111,7 @@ class BoundTool:
         """
         call = ToolCall(None, self.name, arguments)
         options = self._options(context, carried, approved)
-        ((_, result),) = run(self.app, self.target, [call], self._human(context), **options)
-        outcome: Outcome = result
-        return outcome
+        return run_one(self.app, self.target, call, self._human(context), options)
 
     async def arun(
         self,
@@ -126,9 +124,7 @@ class BoundTool:
         """The call through ``app.aexecute`` (as ``acall_tools`` runs it); see ``run``."""
         call = ToolCall(None, self.name, arguments)
         options = self._options(context, carried, approved)
-        ((_, result),) = await arun(self.app, self.target, [call], self._human(context), **options)
-        outcome: Outcome = result
-        return outcome
+        return await arun_one(self.app, self.target, call, self._human(context), options)
 
     def _options(self, context: Any, carried: tuple[Any, ...], approved: bool) -> dict[str, Any]:
         if not self.controlled:  # HTTP and MCP functions: no controls to honour
@@ -146,7 +142,7 @@ class BoundTool:
 
 def _values(context: Any, carried: tuple[Any, ...]) -> tuple[Any, ...]:
     """The call's context values: the framework's context first, then what it carries."""
-    return tuple(value for value in (context, *carried) if value is not None)
+    return tuple([value for value in (context, *carried) if value is not None])
 
 
 def bind(

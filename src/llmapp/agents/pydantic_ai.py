@@ -73,15 +73,24 @@ class LlmappToolset(AbstractToolset[Any]):
         self, bound: list[BoundTool], *, max_retries: int = 1, id: str | None = None
     ) -> None:
         self._bound = {each.name: each for each in bound}
-        self._max_retries = max_retries
         self._id = id
         self._instructions = instructions(bound)
-        self._definitions = {
-            each.name: ToolDefinition(
-                name=each.name, parameters_json_schema=each.parameters, description=each.description
+        # Made once: pydantic-ai asks for the tools at every step of every run, and copies
+        # a tool (``dataclasses.replace``) where it changes one.
+        self._tools = {
+            each.name: ToolsetTool(
+                toolset=self,
+                tool_def=ToolDefinition(
+                    name=each.name,
+                    parameters_json_schema=each.parameters,
+                    description=each.description,
+                ),
+                max_retries=max_retries,
+                args_validator=_RAW,  # llmapp's execute reads and checks them
             )
             for each in bound
         }
+        self._conditional = [each for each in bound if each.declares("enabled")]
 
     @property
     def id(self) -> str | None:
@@ -91,16 +100,11 @@ class LlmappToolset(AbstractToolset[Any]):
         return self._instructions
 
     async def get_tools(self, ctx: RunContext[Any]) -> dict[str, ToolsetTool[Any]]:
-        return {
-            name: ToolsetTool(
-                toolset=self,
-                tool_def=definition,
-                max_retries=self._max_retries,
-                args_validator=_RAW,  # llmapp's execute reads and checks them
-            )
-            for name, definition in self._definitions.items()
-            if self._bound[name].enabled(ctx, (ctx.deps,))
-        }
+        tools = dict(self._tools)
+        for each in self._conditional:  # hidden for this run's context: not listed
+            if not each.enabled(ctx, (ctx.deps,)):
+                del tools[each.name]
+        return tools
 
     async def call_tool(
         self, name: str, tool_args: dict[str, Any], ctx: RunContext[Any], tool: ToolsetTool[Any]

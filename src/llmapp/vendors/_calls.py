@@ -6,7 +6,9 @@ answers back in its own shape; running them is shared:
 
 - ``run(app, target, calls, human)``: each call through ``app.execute``, in order,
   as ``(call, result)`` pairs;
-- ``arun(...)``: the same through ``app.aexecute``, concurrently, pairs in call order.
+- ``arun(...)``: the same through ``app.aexecute``, concurrently, pairs in call order;
+- ``run_one`` / ``arun_one``: one call, its result alone (what a framework toolset runs
+  for each call the framework hands it).
 
 Neither raises for one call: a call whose ``execute`` raises (a misuse, a lost
 connection, a bug) is answered ``NotRun``, so the answers of the calls that ran, before
@@ -42,10 +44,12 @@ __all__ = [
     "Outcome",
     "ToolCall",
     "arun",
+    "arun_one",
     "call_id",
     "items",
     "read",
     "run",
+    "run_one",
 ]
 
 Human = Mapping[str, Mapping[str, Any]]
@@ -121,7 +125,7 @@ def run(
 
     ``options`` go to every ``execute`` (a class application's ``context=``, ``approved=``).
     """
-    return [(call, _execute(app, target, call, human, options)) for call in calls]
+    return [(call, run_one(app, target, call, human, options)) for call in calls]
 
 
 async def arun(
@@ -130,16 +134,15 @@ async def arun(
     """Every call through ``app.aexecute``, concurrently; results keep the calls' order."""
     calls = list(calls)
     if len(calls) == 1:  # nothing to run beside it: awaited here, without gather's task
-        return [(calls[0], await _aexecute(app, target, calls[0], human, options))]
-    results = await asyncio.gather(
-        *(_aexecute(app, target, call, human, options) for call in calls)
-    )
+        return [(calls[0], await arun_one(app, target, calls[0], human, options))]
+    results = await asyncio.gather(*(arun_one(app, target, call, human, options) for call in calls))
     return list(zip(calls, results, strict=True))
 
 
-def _execute(
-    app: Executor, target: Any, call: ToolCall, human: Human | None, options: dict[str, Any]
+def run_one(
+    app: Executor, target: Any, call: ToolCall, human: Human | None, options: Mapping[str, Any]
 ) -> Outcome:
+    """One call through ``app.execute`` (``options`` as for ``run``); never raises."""
     try:
         human_side = _human(human, call.name)
         return app.execute(target, call.name, call.arguments, human=human_side, **options)
@@ -147,9 +150,10 @@ def _execute(
         return NotRun.because(call, error)
 
 
-async def _aexecute(
-    app: Executor, target: Any, call: ToolCall, human: Human | None, options: dict[str, Any]
+async def arun_one(
+    app: Executor, target: Any, call: ToolCall, human: Human | None, options: Mapping[str, Any]
 ) -> Outcome:
+    """One call through ``app.aexecute`` (``options`` as for ``run``); never raises."""
     try:
         human_side = _human(human, call.name)
         return await app.aexecute(target, call.name, call.arguments, human=human_side, **options)
