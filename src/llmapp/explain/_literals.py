@@ -31,6 +31,7 @@ MAX_STRING: Final = 200
 _MAX_DESCRIPTION: Final = 300
 HEAD_ITEMS: Final = 3
 _SHORT_INT: Final = 10**18
+_MAX_HEADS: Final = 1024
 
 
 def leaf(value: Any) -> str | None:
@@ -131,15 +132,21 @@ def _key_text(key: str) -> str:
     return string(_cut(key, MAX_STRING))
 
 
-def head_of(key: Any) -> str:
-    """What a member of an object starts with: ``"key": ``."""
-    return _head_text(key) if type(key) is str else f"{_key(key)}: "
+class _Heads(dict[Any, str]):
+    """What a member of an object starts with (``"key": ``) by key, the string keys
+    remembered: a function's calls use the same few names, and a hit is one dict lookup."""
+
+    def __missing__(self, key: Any) -> str:
+        head = f"{_key(key)}: "
+        if type(key) is str:  # others may equal a string (``1 == True``) yet read otherwise
+            if len(self) >= _MAX_HEADS:
+                self.clear()
+            self[key] = head
+        return head
 
 
-@functools.lru_cache(maxsize=1024)
-def _head_text(key: str) -> str:
-    """``head_of`` of a string key, remembered."""
-    return f"{_key_text(key)}: "
+head_of: Final = _Heads().__getitem__
+"""What a member of an object starts with: ``"key": ``."""
 
 
 def describe(value: Any) -> str:
