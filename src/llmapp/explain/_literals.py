@@ -55,11 +55,20 @@ def entry_text(issue: ValidationIssue) -> str:
     """``{"path": ..., "expected": ...[, "description": ...]}`` as ``json.dumps`` writes it.
 
     Written from its strings, not by dumping a dict: the encoder's dict path is most of
-    the cost of a mark.
+    the cost of a mark. Remembered: a function's failed calls repeat their issues.
     """
-    text = f'{{"path": {_text(issue.path)}, "expected": {_text(issue.expected)}'
-    if issue.description is not None:
-        text += f', "description": {_text(issue.description)}'
+    texts = (issue.path, issue.expected, issue.description)
+    try:
+        return _entry(*texts)
+    except TypeError:  # a text that is no key (an unhashable one): written each time
+        return _entry.__wrapped__(*texts)
+
+
+@functools.lru_cache(maxsize=512)
+def _entry(path: str, expected: str, description: str | None) -> str:
+    text = f'{{"path": {_text(path)}, "expected": {_text(expected)}'
+    if description is not None:
+        text += f', "description": {_text(description)}'
     return text + "}"
 
 

@@ -104,7 +104,8 @@ def feedback(failure: ValidationFailure) -> str:
     shown = failure.errors[:_MAX_ISSUES]
     renderer = _Renderer(shown)
     body = renderer.render(failure.data, (), 0, "", "")
-    left = [issue for index, issue in enumerate(shown) if index not in renderer.placed]
+    placed = renderer.placed
+    left = [] if len(placed) == len(shown) else [i for n, i in enumerate(shown) if n not in placed]
     lines = [
         f"The arguments you gave have {count:,} error{'' if count == 1 else 's'}. They are shown "
         "below, each wrong value followed by // ❌ with its path and what was expected. "
@@ -117,7 +118,7 @@ def feedback(failure: ValidationFailure) -> str:
         )
     if renderer.missing:
         lines.append('"key": undefined marks a required property you left out.')
-    if any(issue.expected == "undefined" for issue in shown):
+    if "undefined" in [issue.expected for issue in shown]:
         lines.append('"expected": "undefined" marks a property that must not be there: remove it.')
     if renderer.shortened:
         lines.append('Long values are shortened with "…".')
