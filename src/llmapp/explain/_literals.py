@@ -18,6 +18,7 @@ from llmapp._results import UNDEFINED, ValidationIssue
 __all__ = [
     "HEAD_ITEMS",
     "MAX_STRING",
+    "SHORT_INT",
     "describe",
     "entry_text",
     "head_of",
@@ -30,7 +31,8 @@ __all__ = [
 MAX_STRING: Final = 200
 _MAX_DESCRIPTION: Final = 300
 HEAD_ITEMS: Final = 3
-_SHORT_INT: Final = 10**18
+SHORT_INT: Final = 10**18
+"""Integers within this bound are written whole by ``leaf``; longer ones by ``literal``."""
 _MAX_HEADS: Final = 1024
 
 
@@ -45,7 +47,7 @@ def leaf(value: Any) -> str | None:
     if value is None:
         return "null"
     if kind is int:
-        return int.__repr__(value) if -_SHORT_INT < value < _SHORT_INT else None
+        return int.__repr__(value) if -SHORT_INT < value < SHORT_INT else None
     if kind is float:
         return float.__repr__(value) if math.isfinite(value) else None
     return None

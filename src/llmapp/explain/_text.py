@@ -62,6 +62,7 @@ from llmapp._unicode import encodable
 from llmapp.explain._literals import (
     HEAD_ITEMS,
     MAX_STRING,
+    SHORT_INT,
     describe,
     entry_text,
     head_of,
@@ -214,12 +215,20 @@ class _Renderer:
             if key in hot:
                 self.budget -= position + 1 - taken
                 taken = position + 1
-                lines.append(self.render(child, (*path, key), level + 1, child_head, comma))
+                if type(child) in _LEAVES:  # what ``render`` writes of it, without the call
+                    note = self._comment((*path, key))
+                    text = leaf(child)
+                    if text is None:
+                        text = self._scalar(child)
+                    lines.append(f"{inner}{child_head}{text}{comma}{note}")
+                else:
+                    lines.append(self.render(child, (*path, key), level + 1, child_head, comma))
                 continue
-            if type(child) is str and len(child) <= MAX_STRING:
+            kind = type(child)
+            if kind is str and len(child) <= MAX_STRING:
                 text = string(child)
             else:
-                text = leaf(child)  # type: ignore[assignment]
+                text = None if kind is dict or kind is list else leaf(child)
                 if text is None:
                     self.budget -= position + 1 - taken
                     taken = position + 1
@@ -283,10 +292,15 @@ class _Renderer:
         texts: list[str] = []
         taken = 0  # members already taken off the budget
         for child in value.values() if is_object else value:
-            if type(child) is str and len(child) <= MAX_STRING:
+            kind = type(child)
+            if kind is str and len(child) <= MAX_STRING:
                 text = string(child)
+            elif kind is int and -SHORT_INT < child < SHORT_INT:  # ``leaf``, without the call
+                text = int.__repr__(child)
+            elif kind is float and child - child == 0:  # finite
+                text = float.__repr__(child)
             else:
-                text = leaf(child)  # type: ignore[assignment]
+                text = None if kind is dict or kind is list else leaf(child)  # type: ignore[assignment]
                 if text is None:
                     self.budget -= len(texts) + 1 - taken
                     taken = len(texts) + 1
