@@ -107,27 +107,36 @@ def feedback(failure: ValidationFailure) -> str:
     body = renderer.render(failure.data, (), 0, "", "")
     placed = renderer.placed
     left = [] if len(placed) == len(shown) else [i for n, i in enumerate(shown) if n not in placed]
+    undefined = "undefined" in [issue.expected for issue in shown]
+    header = _header(count, len(shown), renderer.missing, undefined, renderer.shortened)
+    lines = [header, body, "```"]
+    if left:
+        lines += ["", "Errors that could not be placed in the JSON above:"]
+        lines += [f"- {unplaced(issue)}" for issue in left]
+    return encodable("\n".join(lines))
+
+
+@functools.lru_cache(maxsize=256)
+def _header(count: int, shown: int, missing: bool, undefined: bool, shortened: bool) -> str:
+    """The lines before the JSON (up to its opening fence), remembered: a function's
+    failed calls repeat the same few."""
     lines = [
         f"The arguments you gave have {count:,} error{'' if count == 1 else 's'}. They are shown "
         "below, each wrong value followed by // ❌ with its path and what was expected. "
         "Correct them all and call the function again."
     ]
-    if count > len(shown):
+    if count > shown:
         lines.append(
-            f"Only the first {len(shown)} are shown; {count - len(shown):,} more are not. "
+            f"Only the first {shown} are shown; {count - shown:,} more are not. "
             "Fix these, then call again to see the rest."
         )
-    if renderer.missing:
+    if missing:
         lines.append('"key": undefined marks a required property you left out.')
-    if "undefined" in [issue.expected for issue in shown]:
+    if undefined:
         lines.append('"expected": "undefined" marks a property that must not be there: remove it.')
-    if renderer.shortened:
+    if shortened:
         lines.append('Long values are shortened with "…".')
-    lines += ["", "```json", body, "```"]
-    if left:
-        lines += ["", "Errors that could not be placed in the JSON above:"]
-        lines += [f"- {unplaced(issue)}" for issue in left]
-    return encodable("\n".join(lines))
+    return "\n".join([*lines, "", "```json"])
 
 
 class _Renderer:
