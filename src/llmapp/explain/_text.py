@@ -297,7 +297,12 @@ class _Renderer:
             return "{…}" if is_object else "[…]"
         if len(value) > _LONG_ARRAY:
             return self._cold_long(value, level, is_object)
-        template = _template(tuple(value) if is_object else len(value), level)
+        if kind is dict:
+            template = _template(tuple(value), level)
+        elif kind is list:
+            template = _template(len(value), level)
+        else:  # another mapping, or a tuple: joined as they give their members
+            template = None
         texts: list[str] = []
         taken = 0  # members already taken off the budget
         for child in value.values() if is_object else value:
@@ -316,12 +321,13 @@ class _Renderer:
                     text = self._cold_text(child, level + 1)
             texts.append(text)
         self.budget -= len(texts) - taken
-        if template is None:  # keys that are not all short strings
-            inner = _PADS[level + 1]
-            heads = map(head_of, value)
-            body = f",\n{inner}".join(map(str.__add__, heads, texts))
+        if template is not None:
+            return template % tuple(texts)
+        inner = _PADS[level + 1]  # (keys that are not all short strings, or no dict or list)
+        if is_object:
+            body = f",\n{inner}".join(map(str.__add__, map(head_of, value), texts))
             return f"{{\n{inner}{body}\n{_PADS[level]}}}"
-        return template % tuple(texts)
+        return f"[\n{inner}" + f",\n{inner}".join(texts) + f"\n{_PADS[level]}]"
 
     def _cold_long(self, value: Any, level: int, is_object: bool) -> str:
         """``_cold_text`` of a container too long to show whole: its first members, a line
