@@ -258,3 +258,16 @@ def test_the_text_is_bounded_whatever_the_data_and_the_issues(
     # 50 issues shown at most, each comment under ~1,000 characters, and a line budget
     assert len(text) < 200_000
     assert text.count("// ❌") <= 1 + 50  # the first sentence names the mark once
+
+
+def test_remembered_shapes_keep_keys_that_equal_each_other_apart() -> None:
+    """Containers without issues fill a template remembered per shape: keys ``1`` and
+    ``True`` are equal (and so are their tuples) yet read otherwise, and a tuple is shown
+    as an array like a list of the same size."""
+    issue = [I("$input.x", "string", 1)]
+    ones = feedback(ValidationFailure({"x": 1, "a": {1: "one"}, "b": (1, 2)}, issue))
+    trues = feedback(ValidationFailure({"x": 1, "a": {True: "one"}, "b": [1, 2]}, issue))
+    assert '    "1": "one"' in ones
+    assert '    "True": "one"' in trues
+    assert '  "b": [\n    1,\n    2\n  ]' in ones
+    assert '  "b": [\n    1,\n    2\n  ]' in trues

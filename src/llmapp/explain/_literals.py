@@ -18,6 +18,7 @@ from llmapp._results import UNDEFINED, ValidationIssue
 __all__ = [
     "HEAD_ITEMS",
     "MAX_STRING",
+    "SHORT_INT",
     "describe",
     "entry_text",
     "head_of",
@@ -30,7 +31,9 @@ __all__ = [
 MAX_STRING: Final = 200
 _MAX_DESCRIPTION: Final = 300
 HEAD_ITEMS: Final = 3
-_SHORT_INT: Final = 10**18
+SHORT_INT: Final = 10**18
+"""Integers within this bound are written whole by ``leaf``; longer ones by ``literal``."""
+_MAX_HEADS: Final = 1024
 
 
 def leaf(value: Any) -> str | None:
@@ -44,7 +47,7 @@ def leaf(value: Any) -> str | None:
     if value is None:
         return "null"
     if kind is int:
-        return int.__repr__(value) if -_SHORT_INT < value < _SHORT_INT else None
+        return int.__repr__(value) if -SHORT_INT < value < SHORT_INT else None
     if kind is float:
         return float.__repr__(value) if math.isfinite(value) else None
     return None
@@ -54,11 +57,20 @@ def entry_text(issue: ValidationIssue) -> str:
     """``{"path": ..., "expected": ...[, "description": ...]}`` as ``json.dumps`` writes it.
 
     Written from its strings, not by dumping a dict: the encoder's dict path is most of
-    the cost of a mark.
+    the cost of a mark. Remembered: a function's failed calls repeat their issues.
     """
-    text = f'{{"path": {_text(issue.path)}, "expected": {_text(issue.expected)}'
-    if issue.description is not None:
-        text += f', "description": {_text(issue.description)}'
+    texts = (issue.path, issue.expected, issue.description)
+    try:
+        return _entry(*texts)
+    except TypeError:  # a text that is no key (an unhashable one): written each time
+        return _entry.__wrapped__(*texts)
+
+
+@functools.lru_cache(maxsize=512)
+def _entry(path: str, expected: str, description: str | None) -> str:
+    text = f'{{"path": {_text(path)}, "expected": {_text(expected)}'
+    if description is not None:
+        text += f', "description": {_text(description)}'
     return text + "}"
 
 
@@ -131,15 +143,21 @@ def _key_text(key: str) -> str:
     return string(_cut(key, MAX_STRING))
 
 
-def head_of(key: Any) -> str:
-    """What a member of an object starts with: ``"key": ``."""
-    return _head_text(key) if type(key) is str else f"{_key(key)}: "
+class _Heads(dict[Any, str]):
+    """What a member of an object starts with (``"key": ``) by key, the string keys
+    remembered: a function's calls use the same few names, and a hit is one dict lookup."""
+
+    def __missing__(self, key: Any) -> str:
+        head = f"{_key(key)}: "
+        if type(key) is str:  # others may equal a string (``1 == True``) yet read otherwise
+            if len(self) >= _MAX_HEADS:
+                self.clear()
+            self[key] = head
+        return head
 
 
-@functools.lru_cache(maxsize=1024)
-def _head_text(key: str) -> str:
-    """``head_of`` of a string key, remembered."""
-    return f"{_key_text(key)}: "
+head_of: Final = _Heads().__getitem__
+"""What a member of an object starts with: ``"key": ``."""
 
 
 def describe(value: Any) -> str:

@@ -62,6 +62,7 @@ from llmapp._unicode import encodable
 from llmapp.explain._literals import (
     HEAD_ITEMS,
     MAX_STRING,
+    SHORT_INT,
     describe,
     entry_text,
     head_of,
@@ -104,28 +105,38 @@ def feedback(failure: ValidationFailure) -> str:
     shown = failure.errors[:_MAX_ISSUES]
     renderer = _Renderer(shown)
     body = renderer.render(failure.data, (), 0, "", "")
-    left = [issue for index, issue in enumerate(shown) if index not in renderer.placed]
+    placed = renderer.placed
+    left = [] if len(placed) == len(shown) else [i for n, i in enumerate(shown) if n not in placed]
+    undefined = "undefined" in [issue.expected for issue in shown]
+    header = _header(count, len(shown), renderer.missing, undefined, renderer.shortened)
+    lines = [header, body, "```"]
+    if left:
+        lines += ["", "Errors that could not be placed in the JSON above:"]
+        lines += [f"- {unplaced(issue)}" for issue in left]
+    return encodable("\n".join(lines))
+
+
+@functools.lru_cache(maxsize=256)
+def _header(count: int, shown: int, missing: bool, undefined: bool, shortened: bool) -> str:
+    """The lines before the JSON (up to its opening fence), remembered: a function's
+    failed calls repeat the same few."""
     lines = [
         f"The arguments you gave have {count:,} error{'' if count == 1 else 's'}. They are shown "
         "below, each wrong value followed by // ❌ with its path and what was expected. "
         "Correct them all and call the function again."
     ]
-    if count > len(shown):
+    if count > shown:
         lines.append(
-            f"Only the first {len(shown)} are shown; {count - len(shown):,} more are not. "
+            f"Only the first {shown} are shown; {count - shown:,} more are not. "
             "Fix these, then call again to see the rest."
         )
-    if renderer.missing:
+    if missing:
         lines.append('"key": undefined marks a required property you left out.')
-    if any(issue.expected == "undefined" for issue in shown):
+    if undefined:
         lines.append('"expected": "undefined" marks a property that must not be there: remove it.')
-    if renderer.shortened:
+    if shortened:
         lines.append('Long values are shortened with "…".')
-    lines += ["", "```json", *body, "```"]
-    if left:
-        lines += ["", "Errors that could not be placed in the JSON above:"]
-        lines += [f"- {unplaced(issue)}" for issue in left]
-    return encodable("\n".join(lines))
+    return "\n".join([*lines, "", "```json"])
 
 
 class _Renderer:
@@ -141,25 +152,24 @@ class _Renderer:
             tuple(issue.path for issue in errors)
         )
 
-    def render(self, value: Any, path: Key, level: int, head: str, tail: str) -> list[str]:
+    def render(self, value: Any, path: Key, level: int, head: str, tail: str) -> str:
+        """The lines of a value, joined: ``head`` before it, ``tail`` after it."""
         if path not in self._hot:
-            lines: list[str] = []
-            self._cold(value, level, head, tail, lines)
-            return lines
-        pad = "  " * level
+            return f"{_PADS[level]}{head}{self._cold_text(value, level)}{tail}"
+        pad = _PADS[level]
         note = self._comment(path)
         kind = type(value)  # exact types first: the Mapping ABC check is slow
         if kind is dict or kind is list:
             is_object = kind is dict
         elif kind in _LEAVES or not isinstance(value, (Mapping, list, tuple)):
             text = leaf(value)
-            return [f"{pad}{head}{self._scalar(value) if text is None else text}{tail}{note}"]
+            return f"{pad}{head}{self._scalar(value) if text is None else text}{tail}{note}"
         else:
             is_object = isinstance(value, Mapping)
         brackets = "{}" if is_object else "[]"
         if level >= _MAX_LEVEL:  # (a container with an issue under it is shown past the budget)
             self.shortened = True
-            return [f"{pad}{head}{brackets[0]}…{brackets[1]}{tail}{note}"]
+            return f"{pad}{head}{brackets[0]}…{brackets[1]}{tail}{note}"
         if len(value) <= _LONG_ARRAY and self.budget > 0:  # every member shown: no gap
             return self._whole(value, path, level, head, tail, note, is_object)
         if is_object:
@@ -167,7 +177,7 @@ class _Renderer:
         else:
             entries = self._array_entries(value, path)
         if not entries:
-            return [f"{pad}{head}{brackets}{tail}{note}"]
+            return f"{pad}{head}{brackets}{tail}{note}"
         lines = [f"{pad}{head}{brackets[0]}{note}"]
         last = len(entries) - 1  # the last entry that is not a gap takes no comma
         while last >= 0 and entries[last][0] == "gap":
@@ -184,50 +194,63 @@ class _Renderer:
                 mark = self._comment(child_path)
                 lines.append(f"{pad}  {child_head}undefined{comma}{mark}")
             else:
-                lines += self.render(child, child_path, level + 1, child_head, comma)
+                lines.append(self.render(child, child_path, level + 1, child_head, comma))
         lines.append(f"{pad}{brackets[1]}{tail}")
-        return lines
+        return "\n".join(lines)
 
     def _whole(
         self, value: Any, path: Key, level: int, head: str, tail: str, note: str, is_object: bool
-    ) -> list[str]:
+    ) -> str:
         """``render`` of a container with an issue under it whose members are all shown.
 
         What the entries would say, written as it goes: only the members with an issue at
         or under them are rendered as such (their paths made); the others are written as
-        ``_cold`` writes them.
+        ``_cold_text`` writes them. The budget is taken down as ``_cold_text`` does.
         """
         opening, closing = ("{", "}") if is_object else ("[", "]")
         missing = self._missing(value, path, is_object)
+        pad = _PADS[level]
         if not value and not missing:
-            return [f"{'  ' * level}{head}{opening}{closing}{tail}{note}"]
-        pad = "  " * level
-        inner = pad + "  "
+            return f"{pad}{head}{opening}{closing}{tail}{note}"
+        inner = _PADS[level + 1]
         lines = [f"{pad}{head}{opening}{note}"]
         hot = self._hot_below.get(path, _NO_SEGMENTS)
         last = len(value) + len(missing) - 1
+        taken = 0  # members already taken off the budget
         members: Any = value.items() if is_object else enumerate(value)
         for position, (key, child) in enumerate(members):
             comma = "," if position < last else ""
-            self.budget -= 1
             child_head = head_of(key) if is_object else ""
             if key in hot:
-                lines += self.render(child, (*path, key), level + 1, child_head, comma)
+                self.budget -= position + 1 - taken
+                taken = position + 1
+                if type(child) in _LEAVES:  # what ``render`` writes of it, without the call
+                    note = self._comment((*path, key))
+                    text = leaf(child)
+                    if text is None:
+                        text = self._scalar(child)
+                    lines.append(f"{inner}{child_head}{text}{comma}{note}")
+                else:
+                    lines.append(self.render(child, (*path, key), level + 1, child_head, comma))
                 continue
-            text = string(child) if type(child) is str and len(child) <= MAX_STRING else None
-            if text is None:
-                text = leaf(child)
-            if text is not None:
-                lines.append(f"{inner}{child_head}{text}{comma}")
+            kind = type(child)
+            if kind is str and len(child) <= MAX_STRING:
+                text = string(child)
             else:
-                self._cold(child, level + 1, child_head, comma, lines)
+                text = None if kind is dict or kind is list else leaf(child)
+                if text is None:
+                    self.budget -= position + 1 - taken
+                    taken = position + 1
+                    text = self._cold_text(child, level + 1)
+            lines.append(f"{inner}{child_head}{text}{comma}")
+        self.budget -= len(value) - taken
         for position, (child_head, child_path) in enumerate(missing, start=len(value)):
             comma = "," if position < last else ""
             self.budget -= 1
             self.missing = self.missing or bool(child_head)
             lines.append(f"{inner}{child_head}undefined{comma}{self._comment(child_path)}")
         lines.append(f"{pad}{closing}{tail}")
-        return lines
+        return "\n".join(lines)
 
     def _missing(self, value: Any, path: Key, is_object: bool) -> list[tuple[str, Key]]:
         """The keys with an issue that an object lacks, or the items with an issue just
@@ -250,89 +273,81 @@ class _Renderer:
             found.append(("", (*path, segment)))
         return found
 
-    def _cold(self, value: Any, level: int, head: str, tail: str, lines: list[str]) -> None:
-        """``render`` of a value with no issue at or under it, appended to ``lines``.
+    def _cold_text(self, value: Any, level: int) -> str:
+        """A value with no issue at or under it as the text shows it: its first line without
+        its indentation, its last without a comma, its lines joined.
 
         The same rules, without what only issues bring (marks, missing keys, members kept
         for their issues): so a long container shows its first members, a gap and its last.
         Most of the arguments have no issue; this keeps the text's cost in the mistakes.
+        The budget is taken down by one a member, as the other loops do, but only before a
+        nested container (the one reader of it) and at the end.
         """
-        pad = "  " * level
         kind = type(value)  # exact types first: the Mapping ABC check is slow
         if kind is dict or kind is list:
             is_object = kind is dict
         elif kind in _LEAVES or not isinstance(value, (Mapping, list, tuple)):
-            lines.append(f"{pad}{head}{self._scalar(value)}{tail}")
-            return
+            return self._scalar(value)
         else:
             is_object = isinstance(value, Mapping)
-        opening, closing = ("{", "}") if is_object else ("[", "]")
         if not value:
-            lines.append(f"{pad}{head}{opening}{closing}{tail}")
-            return
+            return "{}" if is_object else "[]"
         if level >= _MAX_LEVEL or self.budget <= 0:
             self.shortened = True
-            lines.append(f"{pad}{head}{opening}…{closing}{tail}")
-            return
-        lines.append(f"{pad}{head}{opening}")
-        size = len(value)
-        if size <= _LONG_ARRAY:
-            self._cold_members(value, is_object, level + 1, lines)
-            lines.append(f"{pad}{closing}{tail}")
-            return
-        members: Any = value.items() if is_object else enumerate(value)
-        hidden = size - HEAD_ITEMS - 1
-        if hidden:
-            listed = list(members)
-            members = [*listed[:HEAD_ITEMS], None, listed[-1]]  # None: the gap
-            size = len(members)
-        last = size - 1
-        inner = pad + "  "
-        for position, member in enumerate(members):
+            return "{…}" if is_object else "[…]"
+        if len(value) > _LONG_ARRAY:
+            return self._cold_long(value, level, is_object)
+        if kind is dict:
+            template = _template(tuple(value), level)
+        elif kind is list:
+            template = _template(len(value), level)
+        else:  # another mapping, or a tuple: joined as they give their members
+            template = None
+        texts: list[str] = []
+        taken = 0  # members already taken off the budget
+        for child in value.values() if is_object else value:
+            kind = type(child)
+            if kind is str and len(child) <= MAX_STRING:
+                text = string(child)
+            elif kind is int and -SHORT_INT < child < SHORT_INT:  # ``leaf``, without the call
+                text = int.__repr__(child)
+            elif kind is float and child - child == 0:  # finite
+                text = float.__repr__(child)
+            else:
+                text = None if kind is dict or kind is list else leaf(child)  # type: ignore[assignment]
+                if text is None:
+                    self.budget -= len(texts) + 1 - taken
+                    taken = len(texts) + 1
+                    text = self._cold_text(child, level + 1)
+            texts.append(text)
+        self.budget -= len(texts) - taken
+        if template is not None:
+            return template % tuple(texts)
+        inner = _PADS[level + 1]  # (keys that are not all short strings, or no dict or list)
+        if is_object:
+            body = f",\n{inner}".join(map(str.__add__, map(head_of, value), texts))
+            return f"{{\n{inner}{body}\n{_PADS[level]}}}"
+        return f"[\n{inner}" + f",\n{inner}".join(texts) + f"\n{_PADS[level]}]"
+
+    def _cold_long(self, value: Any, level: int, is_object: bool) -> str:
+        """``_cold_text`` of a container too long to show whole: its first members, a line
+        for the gap, and its last member (each taking one off the budget)."""
+        members: Any = list(value.items() if is_object else enumerate(value))
+        inner = _PADS[level + 1]
+        parts: list[str] = []
+        for key, child in [*members[:HEAD_ITEMS], members[-1]]:
+            if len(parts) == HEAD_ITEMS:
+                self.budget -= 1  # the gap's line
             self.budget -= 1
-            if member is None:
-                nouns = ("property", "properties") if is_object else ("item", "items")
-                noun = nouns[0] if hidden == 1 else nouns[1]
-                lines.append(f"{inner}// … {hidden} {noun} without errors")
-                continue
-            key, child = member
-            child_head = head_of(key) if is_object else ""
-            comma = "," if position < last else ""
-            text = string(child) if type(child) is str and len(child) <= MAX_STRING else None
+            text = leaf(child)
             if text is None:
-                text = leaf(child)
-            if text is not None:
-                lines.append(f"{inner}{child_head}{text}{comma}")
-            else:
-                self._cold(child, level + 1, child_head, comma, lines)
-        lines.append(f"{pad}{closing}{tail}")
-
-    def _cold_members(self, value: Any, is_object: bool, level: int, lines: list[str]) -> None:
-        """Every member of a container without issues small enough to show them all.
-
-        The budget is taken down by one a member as ``_cold``'s loop does, but only before
-        a nested container (the one reader of it) and at the end.
-        """
-        inner = "  " * level
-        last = len(value) - 1
-        pending = 0  # members written and not yet taken off the budget
-        members: Any = value.items() if is_object else enumerate(value)
-        for position, (key, child) in enumerate(members):
-            if type(child) is str and len(child) <= MAX_STRING:
-                text: str | None = string(child)
-            else:
-                text = leaf(child)
-            comma = "," if position < last else ""
-            if text is None:
-                self.budget -= pending + 1
-                pending = 0
-                self._cold(child, level, head_of(key) if is_object else "", comma, lines)
-            else:
-                pending += 1
-                lines.append(
-                    f"{inner}{head_of(key)}{text}{comma}" if is_object else f"{inner}{text}{comma}"
-                )
-        self.budget -= pending
+                text = self._cold_text(child, level + 1)
+            parts.append(f"{inner}{head_of(key)}{text}" if is_object else inner + text)
+        noun = "properties" if is_object else "items"
+        gap = f"{inner}// … {len(members) - HEAD_ITEMS - 1} {noun} without errors"
+        opening, closing = ("{\n", "}") if is_object else ("[\n", "]")
+        head = ",\n".join(parts[:HEAD_ITEMS])
+        return f"{opening}{head},\n{gap}\n{parts[-1]}\n{_PADS[level]}{closing}"
 
     def _object_entries(self, value: Mapping[Any, Any], path: Key) -> list[tuple[Any, ...]]:
         entries: list[tuple[Any, ...]]
@@ -449,3 +464,32 @@ def _layout(paths: tuple[str, ...]) -> Layout:
 _LEAVES: Final = frozenset({str, int, float, bool, type(None)})
 """Types never shown as containers: tested by identity before the ``Mapping`` ABC."""
 _NO_SEGMENTS: Final[frozenset[Segment]] = frozenset()
+_PADS: Final = tuple("  " * level for level in range(_MAX_LEVEL + 2))
+"""The indentation of each level a value can be written at."""
+_TEMPLATES: dict[tuple[tuple[Any, ...] | int, int], str | None] = {}
+_MAX_TEMPLATES: Final = 1024
+
+
+def _template(shape: tuple[Any, ...] | int, level: int) -> str | None:
+    """The text of a small container at ``level`` with a ``%s`` for each member's value,
+    by its keys (an object) or its size (an array), remembered: a function's calls write
+    the same few shapes, and filling a template costs less than joining its lines. None
+    for keys that are not all short strings (a key ``1`` equals ``True`` but reads otherwise;
+    a long key is not kept)."""
+    try:
+        return _TEMPLATES[shape, level]
+    except KeyError:
+        pass
+    inner, pad = _PADS[level + 1], _PADS[level]
+    template: str | None
+    if isinstance(shape, int):
+        template = f"[\n{inner}" + f",\n{inner}".join(["%s"] * shape) + f"\n{pad}]"
+    elif all(type(key) is str and len(key) <= MAX_STRING for key in shape):
+        heads = [head_of(key).replace("%", "%%") + "%s" for key in shape]
+        template = f"{{\n{inner}" + f",\n{inner}".join(heads) + f"\n{pad}}}"
+    else:
+        template = None
+    if len(_TEMPLATES) >= _MAX_TEMPLATES:  # bounded: keys come from the model
+        _TEMPLATES.clear()
+    _TEMPLATES[shape, level] = template
+    return template
