@@ -271,3 +271,25 @@ def test_remembered_shapes_keep_keys_that_equal_each_other_apart() -> None:
     assert '    "True": "one"' in trues
     assert '  "b": [\n    1,\n    2\n  ]' in ones
     assert '  "b": [\n    1,\n    2\n  ]' in trues
+
+
+def test_caches_keep_no_long_text_from_the_model() -> None:
+    """What the feedback remembers between calls (heads, entries, layouts, templates) is
+    bounded by count; a key or path longer than a cut text is written each time, never
+    kept, so a model's long keys do not stay alive after the call."""
+    from llmapp.explain import _literals, _text
+
+    long_key = "k" * 50_000
+    data = {"x": 1, long_key: {long_key: 1}, "ok": {long_key: 2}}
+    issues = [I("$input.x", "string", 1), I(f"$input[{json.dumps(long_key)}]", "undefined", {})]
+    for cache in (_text._layout, _literals._entry, _literals._key_text):
+        cache.cache_clear()
+    _literals.head_of.__self__.clear()
+    text = feedback(ValidationFailure(data, issues))
+    assert text == feedback(ValidationFailure(data, issues))
+    assert '"' + "k" * 100 in text  # the key is shown, cut
+    assert _text._layout.cache_info().currsize == 0
+    assert _literals._entry.cache_info().currsize == 1  # "$input.x" only
+    assert _literals._key_text.cache_info().currsize == 2  # "x" and "ok"
+    assert long_key not in _literals.head_of.__self__
+    assert all(long_key not in shape for shape, _ in _text._TEMPLATES if isinstance(shape, tuple))

@@ -34,6 +34,9 @@ HEAD_ITEMS: Final = 3
 SHORT_INT: Final = 10**18
 """Integers within this bound are written whole by ``leaf``; longer ones by ``literal``."""
 _MAX_HEADS: Final = 1024
+_MAX_KEPT: Final = MAX_STRING
+"""The longest key or path a cache of this package keeps: the model writes them, and a
+cache must not hold its longest texts alive."""
 
 
 def leaf(value: Any) -> str | None:
@@ -60,6 +63,8 @@ def entry_text(issue: ValidationIssue) -> str:
     the cost of a mark. Remembered: a function's failed calls repeat their issues.
     """
     texts = (issue.path, issue.expected, issue.description)
+    if type(issue.path) is not str or len(issue.path) > _MAX_KEPT:
+        return _entry.__wrapped__(*texts)  # a long path is the model's: written each time
     try:
         return _entry(*texts)
     except TypeError:  # a text that is no key (an unhashable one): written each time
@@ -133,7 +138,7 @@ def unplaced(issue: ValidationIssue) -> str:
 
 def _key(key: Any) -> str:
     if type(key) is str:
-        return _key_text(key)
+        return _key_text(key) if len(key) <= _MAX_KEPT else _key_text.__wrapped__(key)
     return string(_cut(key if isinstance(key, str) else str(key), MAX_STRING))
 
 
@@ -149,7 +154,8 @@ class _Heads(dict[Any, str]):
 
     def __missing__(self, key: Any) -> str:
         head = f"{_key(key)}: "
-        if type(key) is str:  # others may equal a string (``1 == True``) yet read otherwise
+        if type(key) is str and len(key) <= _MAX_KEPT:  # others may equal a string
+            # (``1 == True``) yet read otherwise; a long key is not kept alive
             if len(self) >= _MAX_HEADS:
                 self.clear()
             self[key] = head

@@ -82,6 +82,8 @@ _MAX_LEVEL: Final = 32
 _LONG_ARRAY: Final = 12
 _MAX_ISSUES: Final = 50
 _MAX_LINES: Final = 400
+_MAX_LAYOUT: Final = 4096
+"""The most characters of issue paths whose layout is remembered (``_layout``)."""
 _MARK: Final = " // ❌ "
 
 
@@ -148,9 +150,10 @@ class _Renderer:
         self.missing = False
         self.shortened = False
         self.budget = _MAX_LINES  # lines left for containers without issues
-        self._at, self._hot, self._children, self._hot_below = _layout(
-            tuple(issue.path for issue in errors)
-        )
+        paths = tuple(issue.path for issue in errors)
+        # the paths are the model's: a set of them too long to keep is read each time
+        read = _layout if sum(map(len, paths)) <= _MAX_LAYOUT else _layout.__wrapped__
+        self._at, self._hot, self._children, self._hot_below = read(paths)
 
     def render(self, value: Any, path: Key, level: int, head: str, tail: str) -> str:
         """The lines of a value, joined: ``head`` before it, ``tail`` after it."""
@@ -466,7 +469,7 @@ _LEAVES: Final = frozenset({str, int, float, bool, type(None)})
 _NO_SEGMENTS: Final[frozenset[Segment]] = frozenset()
 _PADS: Final = tuple("  " * level for level in range(_MAX_LEVEL + 2))
 """The indentation of each level a value can be written at."""
-_TEMPLATES: dict[tuple[tuple[Any, ...] | int, int], str | None] = {}
+_TEMPLATES: dict[tuple[tuple[Any, ...] | int, int], str] = {}
 _MAX_TEMPLATES: Final = 1024
 
 
@@ -488,7 +491,7 @@ def _template(shape: tuple[Any, ...] | int, level: int) -> str | None:
         heads = [head_of(key).replace("%", "%%") + "%s" for key in shape]
         template = f"{{\n{inner}" + f",\n{inner}".join(heads) + f"\n{pad}}}"
     else:
-        template = None
+        return None  # not kept: its keys may be long
     if len(_TEMPLATES) >= _MAX_TEMPLATES:  # bounded: keys come from the model
         _TEMPLATES.clear()
     _TEMPLATES[shape, level] = template
