@@ -9,9 +9,9 @@ Three kinds of function, for three jobs:
 - ``is_*`` are the JSON Schema format checks (RFC 3339 ``date-time``, ``date``,
   ``time``, ``duration``, and the OpenAPI format registry's ``date-time-local`` and
   ``time-local``, the same without an offset). The usual text is accepted by
-  ``fromisoformat`` and a few tests of its shape (``_read``); what that does not accept
-  (a leap second, say) goes the longer way through RFC 3339's grammar and rules, so
-  the verdict is RFC 3339's both ways:
+  ``fromisoformat`` and a few tests of its shape, in the check itself; what that does
+  not accept (a leap second, say) goes the longer way through RFC 3339's grammar and
+  rules, so the verdict is RFC 3339's both ways:
   ``fromisoformat`` reads ``2024-05-01 12:30`` and ``,5`` fractions, RFC 3339 does
   not; RFC 3339 reads ``23:59:60Z``, ``fromisoformat`` does not.
 
@@ -23,10 +23,8 @@ from __future__ import annotations
 
 import binascii
 import re
-from collections.abc import Callable
 from datetime import date, datetime, time, timedelta, timezone
 from functools import cache
-from typing import Any
 
 __all__ = [
     "decode_base64",
@@ -273,62 +271,121 @@ def _leap_second_ok(
     return (int(hour) * 60 + int(minute) - offset) % (24 * 60) == 23 * 60 + 59
 
 
-def _read(text: str, parse: Callable[[str], Any], clock: int, offset: bool) -> bool:
-    """True when ``parse`` (a ``fromisoformat``) reads ``text`` and the text is in RFC
-    3339's shape: a clock at ``clock`` (11 in a date-time, after ``YYYY-MM-DDT``; 0 in a
-    time), with (``offset``) or without an offset. False means "not decided here".
-
-    ``fromisoformat`` checks the ranges (month, day of month, hour, minute, second) and
-    that the digits are digits; the shape left to check is where the two grammars
-    differ: it also reads basic forms (``20240501``, ``123000``), week dates, any
-    separator, missing seconds, ``,`` fractions, ``+05``, ``+0530`` and ``+05:30:15``
-    offsets, minute 60 in an offset and (since 3.12) hour 24.
-    """
-    if len(text) < clock + 8:
-        return False
-    try:
-        value = parse(text)
-    except ValueError:
-        return False
-    if clock and (text[4] != "-" or text[7] != "-" or text[10] not in "Tt"):
-        return False
-    if text[clock + 2] != ":" or text[clock + 5] != ":" or text[clock : clock + 2] == "24":
-        return False
-    end = len(text)
-    if value.tzinfo is not None:
-        last = text[-1]
-        if last == "Z" or last == "z":
-            end -= 1
-        elif text[-3] != ":" or text[-6] not in "+-" or text[-2] > "5":
-            return False
-        else:
-            end -= 6
-    seconds = clock + 8
-    if end != seconds and (end == seconds + 1 or text[seconds] != "."):
-        return False
-    return (value.tzinfo is not None) is offset
-
-
-def _reads(parse: Callable[[str], Any], text: str) -> bool:
-    try:
-        parse(text)
-    except ValueError:
-        return False
-    return True
+# The usual text is decided by ``fromisoformat`` and a few characters, in the check's own
+# frame (no helper called on the way to True); whatever that does not accept goes to
+# RFC 3339's grammar (``_date_time``, ``_time``, ``_date``), so the verdict is the
+# grammar's both ways. ``fromisoformat`` checks the ranges (month, day of month, hour,
+# minute, second, offset under 24 hours) and that the digits are ASCII digits; what is
+# left to check is where the two grammars differ: it also reads basic forms
+# (``20240501``, ``123000``), week dates, any separator, missing seconds, ``,``
+# fractions, anything after a sixth fraction digit (``.1234567x``), a space before the
+# offset, ``+05``, ``+0530`` and ``+05:30:15`` offsets, minute 60 in an offset and
+# (since 3.12) hour 24. The separators (``text[4:17:3]``) and the hour are tested here,
+# the fraction and offset after the seconds by ``_TAIL`` unless the text ends there.
+_TAIL = r"(?:\.[0-9]+)?(?:Z|[+-][0-9]{2}:[0-5][0-9])\Z"
+_TAIL_LOCAL = r"(?:\.[0-9]+)?\Z"
 
 
 def is_date(text: str) -> bool:
     """RFC 3339 full-date."""
-    if len(text) == 10 and text[4] == "-" and text[7] == "-" and _reads(date.fromisoformat, text):
-        return True
-    match = _regex(_DATE).match(text)
-    return match is not None and _day_ok(*match.groups())
+    if len(text) == 10 and text[4:8:3] == "--":
+        try:
+            date.fromisoformat(text)
+        except ValueError:
+            pass
+        else:
+            return True
+    return _date(text)
 
 
 def is_time(text: str) -> bool:
     """RFC 3339 full-time: an offset is required; second 60 only at 23:59 UTC."""
-    if _read(text, time.fromisoformat, 0, True):
+    if len(text) < 9:
+        return False  # shorter than the grammar's shortest, '12:30:00Z'
+    try:
+        value = time.fromisoformat(text)
+    except ValueError:
+        return _time(text, True)
+    if (
+        value.tzinfo is not None
+        and text[2:6:3] == "::"
+        and text[:2] != "24"
+        and (text[8:] == "Z" or _regex(_TAIL).match(text, 8) is not None)
+    ):
         return True
+    return _time(text, True)
+
+
+def is_time_local(text: str) -> bool:
+    """RFC 3339 partial-time: a time without an offset (OpenAPI registry ``time-local``)."""
+    if len(text) < 8:
+        return False  # shorter than the grammar's shortest, '12:30:00'
+    try:
+        value = time.fromisoformat(text)
+    except ValueError:
+        return _time(text, False)
+    if (
+        value.tzinfo is None
+        and text[2:6:3] == "::"
+        and text[:2] != "24"
+        and (len(text) == 8 or _regex(_TAIL_LOCAL).match(text, 8) is not None)
+    ):
+        return True
+    return _time(text, False)
+
+
+def is_date_time(text: str) -> bool:
+    """RFC 3339 date-time: an offset is required."""
+    if len(text) < 20:
+        return False  # shorter than the grammar's shortest, '2024-05-01T12:30:00Z'
+    try:
+        value = datetime.fromisoformat(text)
+    except ValueError:
+        return _date_time(text, True)
+    if text[4::3] == "--T::Z" and (text[11] < "2" or text[12] < "4"):
+        return True  # the most usual of all, '2024-05-01T12:30:00Z', in one slice
+    if (
+        value.tzinfo is not None
+        and text[4:17:3] == "--T::"
+        and text[11:13] != "24"
+        and (text[19:] == "Z" or _regex(_TAIL).match(text, 19) is not None)
+    ):
+        return True
+    return _date_time(text, True)
+
+
+def is_date_time_local(text: str) -> bool:
+    """RFC 3339 date-time without an offset (OpenAPI registry ``date-time-local``)."""
+    if len(text) < 19:
+        return False  # shorter than the grammar's shortest, '2024-05-01T12:30:00'
+    try:
+        value = datetime.fromisoformat(text)
+    except ValueError:
+        return _date_time(text, False)
+    if (
+        value.tzinfo is None
+        and text[4:17:3] == "--T::"
+        and text[11:13] != "24"
+        and (len(text) == 19 or _regex(_TAIL_LOCAL).match(text, 19) is not None)
+    ):
+        return True
+    return _date_time(text, False)
+
+
+def _date(text: str) -> bool:
+    """RFC 3339 full-date, by its grammar."""
+    match = _regex(_DATE).match(text)
+    return match is not None and _day_ok(*match.groups())
+
+
+def _time(text: str, offset: bool) -> bool:
+    """RFC 3339 full-time (``offset``) or partial-time, by its grammar."""
+    if not offset:
+        match = _regex(_TIME_LOCAL).match(text)
+        if match is None:
+            return False
+        hour, minute, second = match.groups()
+        return second != "60" or _leap_second_ok(hour, minute, None, None, None)
     match = _regex(_TIME).match(text)
     if match is None:
         return False
@@ -336,45 +393,18 @@ def is_time(text: str) -> bool:
     return second != "60" or _leap_second_ok(hour, minute, sign, off_h, off_m)
 
 
-def is_time_local(text: str) -> bool:
-    """RFC 3339 partial-time: a time without an offset (OpenAPI registry ``time-local``)."""
-    if _read(text, time.fromisoformat, 0, False):
-        return True
-    match = _regex(_TIME_LOCAL).match(text)
-    if match is None:
-        return False
-    hour, minute, second = match.groups()
-    return second != "60" or _leap_second_ok(hour, minute, None, None, None)
-
-
-def is_date_time(text: str) -> bool:
-    """RFC 3339 date-time: an offset is required."""
-    if _read(text, datetime.fromisoformat, 11, True):
-        return True
-    if len(text) < 20 or text[10] not in "Tt":
+def _date_time(text: str, offset: bool) -> bool:
+    """RFC 3339 date-time, with (``offset``) or without an offset, by its grammar."""
+    if len(text) < (20 if offset else 19) or text[10] not in "Tt":
         return False  # the grammar's shortest date-time, its T: refused without it
-    match = _regex(_DATE_TIME).match(text)
+    match = _regex(_DATE_TIME if offset else _DATE_TIME_LOCAL).match(text)
     if match is None:
         return False
-    year, month, day, hour, minute, second, sign, off_h, off_m = match.groups()
+    year, month, day, hour, minute, second, *zone = match.groups()
     if not _day_ok(year, month, day):
         return False
+    sign, off_h, off_m = zone or (None, None, None)
     return second != "60" or _leap_second_ok(hour, minute, sign, off_h, off_m)
-
-
-def is_date_time_local(text: str) -> bool:
-    """RFC 3339 date-time without an offset (OpenAPI registry ``date-time-local``)."""
-    if _read(text, datetime.fromisoformat, 11, False):
-        return True
-    if len(text) < 19 or text[10] not in "Tt":
-        return False
-    match = _regex(_DATE_TIME_LOCAL).match(text)
-    if match is None:
-        return False
-    year, month, day, hour, minute, second = match.groups()
-    if not _day_ok(year, month, day):
-        return False
-    return second != "60" or _leap_second_ok(hour, minute, None, None, None)
 
 
 def is_duration(text: str) -> bool:

@@ -27,6 +27,10 @@ shows that backtracking cannot blow up. The rule, ``is_linear(translated)``:
 4. At most ``MAX_PATTERN`` characters: a deterministic attempt still pays for every
    branch of a long alternation at each position.
 
+An anchored pattern can only match at the start of the text, so ``re``'s ``match`` gives
+the same verdict as its ``search`` without ``search``'s scan for a start:
+``linear_method(translated)`` says which of the two to call (None where the rule refuses).
+
 Anything else runs on RE2 (or on ``regex`` with a time limit, for what RE2 cannot
 run). Python's parser moved in 3.11 (``re._parser``, and ``sre_parse`` warns since);
 that version difference is read here only.
@@ -43,7 +47,7 @@ except ImportError:  # pragma: no cover - Python 3.10
     import sre_constants
     import sre_parse
 
-__all__ = ["MAX_PATTERN", "MAX_UNANCHORED_WIDTH", "is_linear"]
+__all__ = ["MAX_PATTERN", "MAX_UNANCHORED_WIDTH", "is_linear", "linear_method"]
 
 MAX_UNANCHORED_WIDTH = 64
 """Characters a failed attempt of an unanchored pattern may consume (at each start)."""
@@ -67,15 +71,24 @@ class _Refused(Exception):
 
 def is_linear(translated: str) -> bool:
     """Whether ``re`` matches ``translated`` (Python syntax) in linear time, per the rule."""
+    return linear_method(translated) is not None
+
+
+def linear_method(translated: str) -> str | None:
+    """The method of ``re``'s compiled ``translated`` that tells in linear time whether it
+    matches a text: ``"match"`` when it is anchored (every match starts at the start),
+    ``"search"`` otherwise; None when the rule refuses it."""
     if len(translated) > MAX_PATTERN:
-        return False
+        return None
     try:
         parsed = sre_parse.parse(translated, _C.SRE_FLAG_ASCII)
         items = list(parsed)
         _sequence(items, ())
-        return _anchored(items) or _attempt_width(items) <= MAX_UNANCHORED_WIDTH
+        if _anchored(items):
+            return "match"
+        return "search" if _attempt_width(items) <= MAX_UNANCHORED_WIDTH else None
     except (_Refused, _C.error, RecursionError, OverflowError):
-        return False
+        return None
 
 
 # --- character sets ---------------------------------------------------------------------

@@ -7,7 +7,9 @@ bounded whatever the pattern and the text:
 
 1. **Python's ``re``** for patterns it provably matches in linear time (``_linear``:
    deterministic, no backreference, anchored or short): most schema patterns
-   (``^[A-Z]{3}-\\d+$``), matched on the ``str`` itself. Its ``search`` is ``re``'s own.
+   (``^[A-Z]{3}-\\d+$``), matched on the ``str`` itself. Its ``search`` is ``re``'s own
+   (``match`` for an anchored pattern: the same verdict, without the scan for a start),
+   and generated code calls that compiled pattern itself (``Matcher.call``).
 2. **RE2** (``google-re2``) for the other patterns it can run: linear in the text, never
    backtracks, so ``^(a+)+$`` that makes a backtracking engine take minutes is safe here;
    its binding reads bytes, so each text is encoded to UTF-8 first.
@@ -51,7 +53,7 @@ from llmapp._ecma import (
     Unsupported,
     translate,
 )
-from llmapp._linear import is_linear
+from llmapp._linear import linear_method
 from llmapp._results import ValidationIssue
 
 __all__ = [
@@ -99,20 +101,31 @@ class Matcher:
         """True when the pattern matches somewhere in ``text``, else None."""
         raise NotImplementedError
 
+    def call(self) -> tuple[object, str]:
+        """What generated code calls to search a text: an object and its method's name,
+        the method behaving as ``search``."""
+        return self, "search"
+
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.pattern!r}>"
 
 
 class _StdlibMatcher(Matcher):
-    """``re``'s own ``search`` as the attribute: a match costs one C call, no copy."""
+    """``re``'s own ``search`` (or ``match``) as the attribute: a match costs one C call,
+    no copy. Generated code calls the compiled pattern itself: no attribute of a wrapper
+    read per match."""
 
-    __slots__ = ("search",)
+    __slots__ = ("_method", "_program", "search")
     linear = True
     engine = "re"
 
-    def __init__(self, pattern: str, program: re.Pattern[str]) -> None:
+    def __init__(self, pattern: str, program: re.Pattern[str], method: str) -> None:
         super().__init__(pattern)
-        self.search = program.search  # type: ignore[method-assign,assignment]
+        self._program, self._method = program, method
+        self.search = getattr(program, method)  # type: ignore[method-assign]
+
+    def call(self) -> tuple[object, str]:
+        return self._program, self._method
 
 
 class _LinearMatcher(Matcher):
@@ -271,24 +284,25 @@ def _backtracking(pattern: str) -> Matcher:
     return _BoundedMatcher(pattern, _regex_program(pattern, BACKTRACKING))
 
 
-def _stdlib_program(pattern: str) -> re.Pattern[str] | None:
-    """``re``'s compiled pattern when ``_linear`` shows it runs in linear time, else None."""
+def _stdlib_matcher(pattern: str) -> Matcher | None:
+    """The ``re`` matcher when ``_linear`` shows it runs in linear time, else None."""
     try:
         translated = translate(pattern, STDLIB)
     except Unsupported:
         return None
-    if not is_linear(translated):
+    method = linear_method(translated)
+    if method is None:
         return None
     try:
-        return re.compile(translated, re.ASCII)
+        return _StdlibMatcher(pattern, re.compile(translated, re.ASCII), method)
     except (re.error, OverflowError, RecursionError):
         return None  # a lookbehind of varying width, say: another engine reads it
 
 
 def _compile(pattern: str) -> Matcher:
-    stdlib = _stdlib_program(pattern)
+    stdlib = _stdlib_matcher(pattern)
     if stdlib is not None:
-        return _StdlibMatcher(pattern, stdlib)
+        return stdlib
     program = _re2_program(pattern, LINEAR)
     if program is not None and program.ok():
         return _LinearMatcher(pattern, program)

@@ -34,6 +34,46 @@ def test_one_checker_and_one_walker_per_definition() -> None:
     assert sorted(functions) == ["c_Friend", "c_root", "w_Friend", "w_root"]
 
 
+def _calls(source: str, function: str) -> set[str]:
+    """The names ``function`` of ``source`` calls."""
+    tree = ast.parse(source)
+    found = next(node for node in tree.body if getattr(node, "name", "") == function)
+    return {
+        node.func.id
+        for node in ast.walk(found)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+    }
+
+
+def test_array_items_of_a_leaf_definition_are_checked_in_the_loop() -> None:
+    """No call per item: a definition holding no reference is written in the checker's
+    loop; the walker still asks its checker before walking an item."""
+    check = validator(PERSON)
+    source = check.source
+    assert "c_Friend" not in _calls(source, "c_root")
+    assert "# item against '#/$defs/Friend', written in place" in source
+    assert "c_Friend" in _calls(source, "w_root")
+    failure = check({"name": "Ada", "friends": [{"name": "Bo"}, {"name": 3}, 4]})
+    assert [(issue.path, issue.expected) for issue in failure.errors] == [
+        ("$input.friends[1].name", "string"),
+        ("$input.friends[2]", "Friend"),
+    ]
+    assert check({"name": "Ada", "friends": [{"name": "Bo"}, {}]}).success
+
+
+def test_array_items_of_a_definition_with_references_are_called() -> None:
+    """A definition reaching others (here itself) keeps its checker: written in place, a
+    chain of them would grow the code with every link."""
+    defs = {
+        "Friend": {
+            "type": "object",
+            "properties": {"friends": {"type": "array", "items": {"$ref": "#/$defs/Friend"}}},
+        }
+    }
+    source = validator({**PERSON, "$defs": defs}).source
+    assert "c_Friend" in _calls(source, "c_root")
+
+
 def test_the_source_is_in_linecache_under_a_readable_name() -> None:
     check = validator(PERSON)
     assert check.filename.startswith("<llmapp-validator-") and "Person" in check.filename

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from llmapp import _patterns, application, llm_application, validator
 from llmapp._ecma import LINEAR, STDLIB, translate
-from llmapp._linear import MAX_UNANCHORED_WIDTH, is_linear
+from llmapp._linear import MAX_UNANCHORED_WIDTH, is_linear, linear_method
 from llmapp._patterns import (
     CALL_BUDGET,
     NOT_CHECKED,
@@ -160,7 +160,7 @@ def patterns(draw: Any) -> str:
 @settings(max_examples=400, deadline=None)
 @given(patterns(), st.lists(st.text("ab1 \n.", max_size=8), min_size=1, max_size=4))
 def test_patterns_put_on_re_match_as_re2_does(pattern: str, texts: list[str]) -> None:
-    if _patterns._stdlib_program(pattern) is None:
+    if _patterns._stdlib_matcher(pattern) is None:
         return  # on another engine: nothing to compare
     ours = compile_pattern(pattern)
     assert ours.engine == "re"
@@ -170,9 +170,36 @@ def test_patterns_put_on_re_match_as_re2_does(pattern: str, texts: list[str]) ->
 
 
 def test_re_is_given_the_text_itself() -> None:
-    """No encode per match: the matcher's search is ``re``'s own."""
-    matcher = compile_pattern("^[a-z]+$")
-    assert matcher.search == re.compile("^[a-z]+\\Z", re.ASCII).search
+    """No encode per match: the matcher's search is ``re``'s own, ``match`` where every
+    match starts at the start, and generated code calls that compiled pattern."""
+    anchored, loose = compile_pattern("^[a-z]+$"), compile_pattern("abc")
+    assert anchored.search == re.compile("^[a-z]+\\Z", re.ASCII).match
+    assert anchored.call() == (re.compile("^[a-z]+\\Z", re.ASCII), "match")
+    assert loose.call() == (re.compile("abc", re.ASCII), "search")
+    source = validator({"type": "string", "pattern": "^[a-z]+$"}).source
+    assert "PATTERN.match(v) is not None" in source
+    assert "re.compile('^[a-z]+\\\\Z', re.ASCII)" in source
+
+
+@pytest.mark.parametrize(
+    ("pattern", "method"),
+    [
+        ("^a+$", "match"),
+        ("^a|^b", "match"),  # every branch anchored
+        ("(?:^a|^b)c", "match"),
+        ("^a|b", "search"),  # one branch may start anywhere
+        ("a^", "search"),
+        ("(?:^a)?b", "search"),  # the anchor may be skipped
+        ("^(a+)+$", None),  # refused: not on re at all
+    ],
+)
+def test_anchored_patterns_are_matched_at_the_start_only(pattern: str, method: str | None) -> None:
+    assert linear_method(translate(pattern, STDLIB)) == method
+    if method is not None:
+        matcher = compile_pattern(pattern)
+        for text in ("a", "b", "ac", "bc", "xa", "xb", "xac", "", "a\nb"):
+            expected = re.search(translate(pattern, STDLIB), text, re.ASCII) is not None
+            assert (matcher.search(text) is not None) == expected, text
 
 
 # --- one budget per validation call -----------------------------------------------------

@@ -15,6 +15,7 @@ from llmapp.jsonschema import Node, is_mapping, is_schema
 
 from .._source import literal
 from ._conditions import type_test
+from ._functions import CHECK
 from ._vocabulary import (
     ARRAY_KEYWORDS,
     LEAF_ONLY,
@@ -239,9 +240,28 @@ class CheckWriter(Writer):
             item = self.functions.local("item")
             source = v if count == 0 else f"{v}[{count}:]"
             with self.out.block(f"for {item} in {source}:"):
-                self.block(self.analysis.child(node, rest_key), item)
+                child = self.analysis.child(node, rest_key)
+                target = self._in_loop(child)
+                if target is not child:
+                    self.out.line(f"# {item} against {'#' + target.pointer!r}, written in place")
+                self.block(target, item)
         if "contains" in schema:
             self._contains(node, v)
+
+    def _in_loop(self, items: Node) -> Node:
+        """What the loop over an array's items checks each item against: the definition
+        a bare ``$ref`` points at, written in the loop itself (no call per item), when
+        it holds no reference (the code grows by its size alone, never down a chain) and
+        no other validator shares its checker; else ``items``."""
+        analysis = self.analysis
+        if not (is_mapping(items.schema) and analysis.is_bare_ref(items)):
+            return items
+        target = analysis.target(items)
+        if target is None or analysis.refs_in(target):
+            return items  # on a cycle, or reaching other definitions
+        if self.functions.is_shared(target, CHECK):
+            return items
+        return target
 
     def _contains(self, node: Node, v: str) -> None:
         low, high = contains_bounds(node.schema)

@@ -14,7 +14,9 @@ The checkers are written first (``checker``: it finds every build problem) and t
 walkers only on demand (``walker``, after the first value the checker refused), into
 the same namespace, so building a validator compiles only the checkers' share. A
 ``$ref`` to a definition with no structure (an enum, a bounded scalar) is checked
-inline; consecutive checker tests merge into one ``if not (... and ...)``.
+inline, and so are the items of an array of a definition holding no reference (in the
+checker's loop: no call per item); consecutive checker tests merge into one
+``if not (... and ...)``.
 
 ``d`` counts nested calls into recursive definitions (those on a ``$ref`` cycle);
 only those functions test it, so non-recursive schemas pay nothing. Past the limit

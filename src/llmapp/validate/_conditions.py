@@ -24,7 +24,7 @@ from llmapp.jsonschema import JSON_TYPES, KEYWORDS, Node, declared_types
 
 from .._source import Emitter, literal
 from ._formats import NUMBER_FORMATS, STRING_FORMATS
-from ._patterns import PatternError, compile_pattern
+from ._patterns import PatternError, compile_pattern, search_test
 from ._vocabulary import CONDITION_KEYWORDS
 
 __all__ = ["BUILDERS", "Builder", "Conditions", "conjunction", "type_test"]
@@ -263,8 +263,7 @@ class Conditions:
         except PatternError as error:
             self.report("pattern", f"{value!r} cannot be used: {error}")
             return None
-        name = self.emitter.constant(compiled, "PATTERN")
-        return f"{name}.search({v}) is not None"
+        return search_test(self.emitter.constant, compiled, v)
 
     def _format(self, schema: Mapping[str, Any], value: Any, v: str) -> str | None:
         if not isinstance(value, str):

@@ -48,20 +48,39 @@ class Functions:
 
     def name(self, node: Node, mode: str) -> str:
         """The name of ``node``'s checker or walker (queued for writing if new)."""
+        name = self._name(node, mode)
+        if (node.pointer, mode) not in self._queued:
+            self._queued.add((node.pointer, mode))
+            if not self._bind_shared(node, mode, name):
+                self._queue.append((node, mode))
+        return name
+
+    def is_shared(self, node: Node, mode: str) -> bool:
+        """Whether a function shared with other validators serves ``node`` (bound under
+        its name now if so); when not, nothing is queued: the caller may write the node
+        in place."""
+        name = self._name(node, mode)
+        if (node.pointer, mode) in self._queued:
+            return name in self.shared
+        if not self._bind_shared(node, mode, name):
+            return False
+        self._queued.add((node.pointer, mode))
+        return True
+
+    def _name(self, node: Node, mode: str) -> str:
         stem = self.stems.get(node.pointer)
         if stem is None:
             stem = self.emitter.name(_hint(node))
             self.stems[node.pointer] = stem
-        name = _PREFIXES[mode] + stem
-        if (node.pointer, mode) not in self._queued:
-            self._queued.add((node.pointer, mode))
-            found = self.share(node, mode) if self.share is not None else None
-            if found is None:
-                self._queue.append((node, mode))
-            else:
-                self.emitter.reserve(name, found)
-                self.shared[name] = found
-        return name
+        return _PREFIXES[mode] + stem
+
+    def _bind_shared(self, node: Node, mode: str, name: str) -> bool:
+        found = self.share(node, mode) if self.share is not None else None
+        if found is None:
+            return False
+        self.emitter.reserve(name, found)
+        self.shared[name] = found
+        return True
 
     def next(self) -> tuple[Node, str] | None:
         """The next function to write (its node and mode), or None when all are written."""

@@ -1,4 +1,8 @@
-"""The pattern matcher, re-exported for the validator's modules (from ``llmapp._patterns``)."""
+"""The pattern matcher, re-exported for the validator's modules (from ``llmapp._patterns``),
+and the one way generated code searches with it (``search_test``)."""
+
+from collections.abc import Callable
+from typing import Any
 
 from llmapp._patterns import (
     CALL_BUDGET,
@@ -27,5 +31,13 @@ __all__ = [
     "explain_timeouts",
     "forget_timeouts",
     "is_pattern",
+    "search_test",
     "translate",
 ]
+
+
+def search_test(constant: Callable[[Any, str], str], matcher: Matcher, text: str) -> str:
+    """The expression true when ``matcher`` matches the string in variable ``text``;
+    ``constant`` names the global it calls (``Emitter.constant``)."""
+    target, method = matcher.call()
+    return f"{constant(target, 'PATTERN')}.{method}({text}) is not None"

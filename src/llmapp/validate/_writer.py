@@ -23,7 +23,7 @@ from ._analysis import Analysis
 from ._conditions import Conditions
 from ._expressions import Expressions
 from ._functions import Functions
-from ._patterns import PatternError, compile_pattern
+from ._patterns import PatternError, compile_pattern, search_test
 from ._vocabulary import APPLIED_ORDER, is_trivial
 
 __all__ = ["SPLIT_LEVEL", "Parts", "PathCode", "Writer"]
@@ -277,10 +277,10 @@ class Writer:
             out.line(f"if {key} in {known}: continue")
             matched = ""
         for pattern in patterns:
-            regex = self._pattern_constant(node, pattern)
-            if regex is None:
+            found = self._pattern_test(node, pattern, key)
+            if found is None:
                 continue
-            with out.block(f"if {regex}.search({key}) is not None:"):
+            with out.block(f"if {found}:"):
                 if matched:
                     out.line(f"{matched} = True")
                 self.visit(self.analysis.child(node, "patternProperties", pattern), item, where)
@@ -314,11 +314,12 @@ class Writer:
                 self.visit(child, item, path.index(position))
         return rest_key, count
 
-    def _pattern_constant(self, node: Node, pattern: str) -> str | None:
-        """The global holding a ``patternProperties`` regex, or None (reported) if unusable."""
+    def _pattern_test(self, node: Node, pattern: str, key: str) -> str | None:
+        """The test that ``key`` matches a ``patternProperties`` regex, or None (reported)
+        if the regex is unusable."""
         try:
             compiled = compile_pattern(pattern)
         except PatternError as error:
             self.analysis.report(node, "patternProperties", f"{pattern!r} cannot be used: {error}")
             return None
-        return self.out.constant(compiled, "PATTERN")
+        return search_test(self.out.constant, compiled, key)
