@@ -62,13 +62,13 @@ def entry_text(issue: ValidationIssue) -> str:
     Written from its strings, not by dumping a dict: the encoder's dict path is most of
     the cost of a mark. Remembered: a function's failed calls repeat their issues.
     """
-    texts = (issue.path, issue.expected, issue.description)
-    if type(issue.path) is not str or len(issue.path) > _MAX_KEPT:
-        return _entry.__wrapped__(*texts)  # a long path is the model's: written each time
+    path = issue.path
+    if type(path) is not str or len(path) > _MAX_KEPT:  # a long path is the model's
+        return _entry.__wrapped__(path, issue.expected, issue.description)
     try:
-        return _entry(*texts)
+        return _entry(path, issue.expected, issue.description)
     except TypeError:  # a text that is no key (an unhashable one): written each time
-        return _entry.__wrapped__(*texts)
+        return _entry.__wrapped__(path, issue.expected, issue.description)
 
 
 @functools.lru_cache(maxsize=512)
