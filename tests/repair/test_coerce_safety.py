@@ -159,3 +159,26 @@ def test_hostile_schemas() -> None:
     cyclic: dict[str, Any] = {"type": "object"}
     cyclic["properties"] = {"a": cyclic}
     assert coerce({"a": {"a": "1"}}, cyclic) == {"a": {"a": "1"}}
+
+
+def test_repair_remembers_no_long_key_of_the_model() -> None:
+    """What repair remembers per issue path (the path read, what the schema says at its
+    end) is kept only for short paths: a model's long keys do not stay alive after a call."""
+    from llmapp import validator
+    from llmapp.jsonschema import _path
+    from llmapp.repair import coercer
+
+    long_key = "k" * 50_000
+    schema = {
+        "type": "object",
+        "properties": {"n": {"type": "integer"}},
+        "additionalProperties": {"type": "integer"},
+    }
+    data = {"n": "3", long_key: "4"}
+    coercion = coercer(schema)
+    failure = validator(schema)(data)
+    assert not failure.success
+    _path._parse_remembered.cache_clear()
+    assert coercion.repair(data, failure.errors) == {"n": 3, long_key: 4}
+    assert _path._parse_remembered.cache_info().currsize == 1  # "$input.n" only
+    assert all(long_key not in path for path in coercion._ends)

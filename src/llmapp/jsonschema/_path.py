@@ -108,6 +108,16 @@ class Path(tuple[Segment, ...]):
         return cls(segments)
 
 
-parse_path = functools.lru_cache(maxsize=1024)(Path.parse)
+_MAX_KEPT = 512
+"""The longest path text ``parse_path`` remembers: paths name the model's keys, and a
+cache must not keep its longest texts alive."""
+_parse_remembered = functools.lru_cache(maxsize=1024)(Path.parse)
+
+
+def parse_path(text: str) -> Path | None:
+    """``Path.parse``, remembered for the short texts a function's failed calls repeat."""
+    return _parse_remembered(text) if len(text) <= _MAX_KEPT else Path.parse(text)
+
+
 """``Path.parse``, remembered: the wrong calls of a function name the same few paths again
 (the feedback and the repair of a refused call both read every issue's path)."""
