@@ -282,13 +282,14 @@ def test_caches_keep_no_long_text_from_the_model() -> None:
     long_key = "k" * 50_000
     data = {"x": 1, long_key: {long_key: 1}, "ok": {long_key: 2}}
     issues = [I("$input.x", "string", 1), I(f"$input[{json.dumps(long_key)}]", "undefined", {})]
-    for cache in (_text._layout, _literals._entry, _literals._key_text):
+    _text._LAYOUTS.clear()
+    for cache in (_literals._entry, _literals._key_text):
         cache.cache_clear()
     _literals.head_of.__self__.clear()
     text = feedback(ValidationFailure(data, issues))
     assert text == feedback(ValidationFailure(data, issues))
     assert '"' + "k" * 100 in text  # the key is shown, cut
-    assert _text._layout.cache_info().currsize == 0
+    assert not _text._LAYOUTS
     assert _literals._entry.cache_info().currsize == 1  # "$input.x" only
     assert _literals._key_text.cache_info().currsize == 2  # "x" and "ok"
     assert long_key not in _literals.head_of.__self__

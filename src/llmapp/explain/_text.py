@@ -84,6 +84,8 @@ _MAX_ISSUES: Final = 50
 _MAX_LINES: Final = 400
 _MAX_LAYOUT: Final = 4096
 """The most characters of issue paths whose layout is remembered (``_layout``)."""
+_LAYOUTS: dict[tuple[str, ...], Layout] = {}
+_MAX_LAYOUTS: Final = 256
 _MARK: Final = " // ❌ "
 
 
@@ -151,9 +153,10 @@ class _Renderer:
         self.shortened = False
         self.budget = _MAX_LINES  # lines left for containers without issues
         paths = tuple(issue.path for issue in errors)
-        # the paths are the model's: a set of them too long to keep is read each time
-        read = _layout if sum(map(len, paths)) <= _MAX_LAYOUT else _layout.__wrapped__
-        self._at, self._hot, self._children, self._hot_below = read(paths)
+        layout = _LAYOUTS.get(paths)
+        if layout is None:
+            layout = _layout(paths)
+        self._at, self._hot, self._children, self._hot_below = layout
 
     def render(self, value: Any, path: Key, level: int, head: str, tail: str) -> str:
         """The lines of a value, joined: ``head`` before it, ``tail`` after it."""
@@ -441,12 +444,12 @@ Layout = tuple[
 ]
 
 
-@functools.lru_cache(maxsize=256)
 def _layout(paths: tuple[str, ...]) -> Layout:
-    """Where the issues of these paths sit, read once per set of paths (a function's failed
-    calls repeat theirs): the issues at each path (by index); every path with an issue at
-    or under it; the issue paths by parent, in error order (a dict: an ordered set); the
-    members of each path with an issue at or under them. Only read by the renderer."""
+    """Where the issues of these paths sit, remembered per set of paths (a function's failed
+    calls repeat theirs) unless they are too long to keep (the model writes them): the
+    issues at each path (by index); every path with an issue at or under it; the issue
+    paths by parent, in error order (a dict: an ordered set); the members of each path with
+    an issue at or under them. Only read by the renderer."""
     at: dict[Key, list[int]] = {}
     hot: set[Key] = set()
     children: dict[Key, dict[Segment, None]] = {}
@@ -461,7 +464,12 @@ def _layout(paths: tuple[str, ...]) -> Layout:
             below.setdefault(path[:length], set()).add(path[length])
         if path:
             children.setdefault(path[:-1], {})[path[-1]] = None
-    return at, frozenset(hot), children, below
+    layout = at, frozenset(hot), children, below
+    if sum(map(len, paths)) <= _MAX_LAYOUT:
+        if len(_LAYOUTS) >= _MAX_LAYOUTS:
+            _LAYOUTS.clear()
+        _LAYOUTS[paths] = layout
+    return layout
 
 
 _LEAVES: Final = frozenset({str, int, float, bool, type(None)})
