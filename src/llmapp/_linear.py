@@ -186,6 +186,8 @@ def _item(op: Any, av: Any, follow: Chars, check: bool) -> Chars:
         if check and _repeats(list(av[1])):
             raise _Refused
         return follow
+    if op is _C.FAILURE:  # ``(?!)`` on Python 3.13 and newer: zero-width, never matches
+        return follow
     raise _Refused  # GROUPREF, GROUPREF_EXISTS, ATOMIC_GROUP, POSSESSIVE_REPEAT, ...
 
 
@@ -238,7 +240,7 @@ def _repeats(items: list[tuple[Any, Any]]) -> bool:
 def _asserts(items: list[tuple[Any, Any]]) -> bool:
     """Whether a zero-width test (an anchor, a boundary, a lookaround) is in ``items``."""
     for op, av in items:
-        if op is _C.AT or op in _ASSERTS:
+        if op is _C.AT or op in _ASSERTS or op is _C.FAILURE:
             return True
         if op is _C.SUBPATTERN and _asserts(list(av[-1])):
             return True
