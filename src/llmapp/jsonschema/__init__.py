@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from ._keywords import KEYWORDS, Keyword, keywords
     from ._nesting import MAX_NESTING, copy_json, pruned
     from ._normalise import Problem, normalise
-    from ._path import ROOT, Path, Segment, parse_path, step
+    from ._path import REMEMBERED_PATH, ROOT, Path, Segment, parse_path, step
     from ._pointer import (
         escape_token,
         pointer_from,
@@ -61,7 +61,7 @@ _LAZY = {
     **dict.fromkeys(("KEYWORDS", "Keyword", "keywords"), "._keywords"),
     **dict.fromkeys(("MAX_NESTING", "copy_json", "pruned"), "._nesting"),
     **dict.fromkeys(("Problem", "normalise"), "._normalise"),
-    **dict.fromkeys(("ROOT", "Path", "Segment", "parse_path", "step"), "._path"),
+    **dict.fromkeys(("REMEMBERED_PATH", "ROOT", "Path", "Segment", "parse_path", "step"), "._path"),
     **dict.fromkeys(
         ("escape_token", "pointer_from", "pointer_tokens", "resolve_pointer", "unescape_token"),
         "._pointer",
@@ -91,6 +91,7 @@ __all__ = [
     "MAX_NESTING",
     "MAX_REF_HOPS",
     "MISSING",
+    "REMEMBERED_PATH",
     "ROOT",
     "ROOT_BASE",
     "Discriminator",

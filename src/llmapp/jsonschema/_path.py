@@ -11,7 +11,7 @@ import json
 import re
 from typing import Union
 
-__all__ = ["ROOT", "Path", "Segment", "parse_path", "step"]
+__all__ = ["REMEMBERED_PATH", "ROOT", "Path", "Segment", "parse_path", "step"]
 
 ROOT = "$input"
 """The name a path starts with: the whole argument object."""
@@ -108,16 +108,14 @@ class Path(tuple[Segment, ...]):
         return cls(segments)
 
 
-_MAX_KEPT = 512
-"""The longest path text ``parse_path`` remembers: paths name the model's keys, and a
-cache must not keep its longest texts alive."""
+REMEMBERED_PATH = 512
+"""The longest path a cache keeps (its text, or the characters of its keys): paths name
+the model's keys, and a cache must not keep its longest texts alive."""
 _parse_remembered = functools.lru_cache(maxsize=1024)(Path.parse)
 
 
 def parse_path(text: str) -> Path | None:
-    """``Path.parse``, remembered for the short texts a function's failed calls repeat."""
-    return _parse_remembered(text) if len(text) <= _MAX_KEPT else Path.parse(text)
-
-
-"""``Path.parse``, remembered: the wrong calls of a function name the same few paths again
-(the feedback and the repair of a refused call both read every issue's path)."""
+    """``Path.parse``, remembered for short texts: the wrong calls of a function name the
+    same few paths again (the feedback and the repair of a refused call both read every
+    issue's path)."""
+    return _parse_remembered(text) if len(text) <= REMEMBERED_PATH else Path.parse(text)

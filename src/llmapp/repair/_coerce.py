@@ -50,15 +50,13 @@ from typing import Any, Final, NamedTuple
 
 from llmapp._results import Validation, ValidationFailure, ValidationIssue
 from llmapp._sentinels import MISSING
-from llmapp.jsonschema import Segment, parse_path
+from llmapp.jsonschema import REMEMBERED_PATH, Segment, parse_path
 from llmapp.repair._index import ANY, Kinds, SchemaIndex, value_accepted
 
 __all__ = ["Coercion", "coerce", "coercer"]
 
 _MAX_DEPTH: Final = 128
 _CACHE_SIZE: Final = 512
-_MAX_KEPT_KEYS: Final = 512
-"""The most characters of keys a path remembered by ``Coercion._end`` may hold."""
 _CONTAINER_KEYS: Final = (
     "properties",
     "patternProperties",
@@ -233,7 +231,7 @@ class Coercion:
                     needed = required if isinstance(required, list) else ()
                     drops = key not in needed and index.null_means_absent(parent, key, sub)
                 end = End(index.kinds(resolved), drops)
-        if sum(len(segment) for segment in path if type(segment) is str) > _MAX_KEPT_KEYS:
+        if sum(len(segment) for segment in path if type(segment) is str) > REMEMBERED_PATH:
             return end  # the model's long keys are not kept alive
         if len(self._ends) >= _CACHE_SIZE * 8:  # bounded: paths come from the model
             self._ends.clear()
