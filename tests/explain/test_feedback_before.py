@@ -16,7 +16,7 @@ from benchmarks import validator_differential
 from tests.support import before
 
 from llmapp import explain, validator
-from llmapp._results import ValidationFailure, ValidationIssue
+from llmapp._results import UNDEFINED, ValidationFailure, ValidationIssue
 from llmapp.validate import SchemaError
 
 BEFORE = "be8e0e1"
@@ -163,3 +163,63 @@ def test_small_arguments_read_as_before() -> None:
         ]
         failure = ValidationFailure(data, issues)
         assert explain.feedback(failure) == old_feedback(failure)
+
+
+SURROGATES = "1593ae1"
+"""The last commit whose feedback made its whole text encodable in one pass at the end."""
+
+
+class _Odd:
+    """A value JSON cannot show, whose ``repr`` holds a lone surrogate."""
+
+    def __repr__(self) -> str:
+        return "<odd \udc80>"
+
+
+def _lone(rnd: random.Random) -> str:
+    """A text with a lone surrogate somewhere, of any length around the cuts."""
+    size = rnd.choice([0, 1, 5, 150, 199, 200, 201, 320])
+    text = "é" * (size // 2) + "x" * (size - size // 2)
+    at = rnd.randint(0, len(text))
+    return text[:at] + rnd.choice(["\ud800", "\udfff", "\ud83d"]) + text[at:]
+
+
+def _with_lone(rnd: random.Random, level: int = 0) -> Any:
+    """Data whose keys, texts and odd values hold lone surrogates, in every container
+    shape the renderer writes (small, long, nested, a mapping that is no dict, a tuple)."""
+    kinds = ["text", "text", "int", "odd", "plain"]
+    if level < 3:
+        kinds += ["list", "dict", "dict", "mapping", "tuple"]
+    kind = rnd.choice(kinds)
+    size = rnd.choice([1, 3, 12, 13, 20])
+    members = [_with_lone(rnd, level + 1) for _ in range(size)] if level < 3 else []
+    if kind == "list" or kind == "tuple":
+        return members if kind == "list" else tuple(members)
+    if kind in ("dict", "mapping"):
+        made = {(_lone(rnd) if rnd.random() < 0.5 else f"k{i}"): m for i, m in enumerate(members)}
+        return _Mapping(made) if kind == "mapping" else made
+    return {"text": _lone(rnd), "int": 3, "odd": _Odd(), "plain": "plain"}[kind]
+
+
+def test_lone_surrogates_are_escaped_where_they_are_written() -> None:
+    """Every lone surrogate is written as its escape wherever it sits (a key, a value, a
+    value's ``repr``, an issue's path, ``expected`` or description, an unplaced value),
+    as when the whole text was escaped at the end."""
+    old_feedback = before.load(SURROGATES, "llmapp/explain/_text.py").feedback
+    rnd = random.Random(12)
+    for _ in range(200):
+        data = {"root": _with_lone(rnd), "other": [_with_lone(rnd) for _ in range(3)]}
+        places = _places(data)
+        issues = [
+            ValidationIssue(
+                rnd.choice([*places, "$input.nowhere.x", f"$input.{_lone(rnd)}"]),
+                rnd.choice(["string", _lone(rnd)]),
+                rnd.choice([1, _lone(rnd), _Odd(), UNDEFINED]),
+                rnd.choice([None, _lone(rnd)]),
+            )
+            for _ in range(rnd.choice([1, 2, 5]))
+        ]
+        failure = ValidationFailure(data, issues)
+        text = explain.feedback(failure)
+        text.encode("utf-8")  # raises if a surrogate was left raw
+        assert text == old_feedback(failure)

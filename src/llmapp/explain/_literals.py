@@ -2,7 +2,10 @@
 
 Each is what ``json.dumps(..., ensure_ascii=False)`` writes, without its per-call cost:
 strings by the encoder's own ``encode_basestring``, numbers by their ``repr``, keys and
-member heads remembered (a function's calls use the same few names).
+member heads remembered (a function's calls use the same few names). Each is also
+encodable (``llmapp._unicode``): a lone surrogate, which only a text can bring, is written
+as its escape where the text is written, so the feedback made of them needs no pass over
+its whole length to be sent.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from llmapp._results import UNDEFINED, ValidationIssue
+from llmapp._unicode import encodable
 
 __all__ = [
     "HEAD_ITEMS",
@@ -24,6 +28,7 @@ __all__ = [
     "head_of",
     "leaf",
     "literal",
+    "quoted",
     "string",
     "unplaced",
 ]
@@ -133,7 +138,7 @@ def unplaced(issue: ValidationIssue) -> str:
         value = _dumps(describe(issue.value))
     if len(value) > MAX_STRING:
         value = value[:MAX_STRING] + "…"
-    return f'{text[:-1]}, "value": {value}}}'
+    return f'{text[:-1]}, "value": {encodable(value)}}}'
 
 
 def _key(key: Any) -> str:
@@ -176,11 +181,19 @@ def describe(value: Any) -> str:
 
 
 _ENCODER = json.JSONEncoder(ensure_ascii=False)
-string = json.encoder.encode_basestring
-"""A ``str`` as ``json.dumps(text, ensure_ascii=False)`` writes it, without the two calls."""
+quoted: Final = json.encoder.encode_basestring
+"""A ``str`` as ``json.dumps(text, ensure_ascii=False)`` writes it, lone surrogates raw:
+``string`` is what the feedback writes; its hottest loops call this and do the rest."""
+
+
+def string(text: str) -> str:
+    """A ``str`` as ``json.dumps(text, ensure_ascii=False)`` writes it, without its two
+    calls, and encodable: an ASCII text (the usual one, told at once) is not searched."""
+    written = quoted(text)
+    return written if written.isascii() else encodable(written)
 
 
 def _dumps(value: Any) -> str:
     # ``json.dumps`` builds a new encoder for every call with an option, and feedback
     # writes several values: one shared encoder is built once.
-    return _ENCODER.encode(value)
+    return encodable(_ENCODER.encode(value))

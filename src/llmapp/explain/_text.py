@@ -68,6 +68,7 @@ from llmapp.explain._literals import (
     head_of,
     leaf,
     literal,
+    quoted,
     string,
     unplaced,
 )
@@ -117,7 +118,7 @@ def feedback(failure: ValidationFailure) -> str:
     if left:
         lines += ["", "Errors that could not be placed in the JSON above:"]
         lines += [f"- {unplaced(issue)}" for issue in left]
-    return encodable("\n".join(lines))
+    return "\n".join(lines)  # encodable: each text of the model's is, as it is written
 
 
 @functools.lru_cache(maxsize=256)
@@ -240,8 +241,10 @@ class _Renderer:
                     lines.append(self.render(child, (*path, key), level + 1, child_head, comma))
                 continue
             kind = type(child)
-            if kind is str and len(child) <= MAX_STRING:
-                text = string(child)
+            if kind is str and len(child) <= MAX_STRING:  # ``string``, without the call
+                text = quoted(child)
+                if not text.isascii():
+                    text = encodable(text)
             else:
                 text = None if kind is dict or kind is list else leaf(child)
                 if text is None:
@@ -313,8 +316,10 @@ class _Renderer:
         taken = 0  # members already taken off the budget
         for child in value.values() if is_object else value:
             kind = type(child)
-            if kind is str and len(child) <= MAX_STRING:
-                text = string(child)
+            if kind is str and len(child) <= MAX_STRING:  # ``string``, without the call
+                text = quoted(child)
+                if not text.isascii():
+                    text = encodable(text)
             elif kind is int and -SHORT_INT < child < SHORT_INT:  # ``leaf``, without the call
                 text = int.__repr__(child)
             elif kind is float and child - child == 0:  # finite
