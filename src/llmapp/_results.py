@@ -39,6 +39,10 @@ UNDEFINED: Any = MISSING
 class ValidationIssue:
     """One mistake in the data.
 
+    Read-only: each field is a property over a slot. llmapp's own per-call code (the
+    feedback, repair) reads the slots (``_path``, ...) themselves, since before Python 3.12
+    a property costs a Python call, several a failed call.
+
     Attributes:
         path: where, from ``$input`` (``$input.items[3].sku``, ``$input["content-type"]``).
         expected: what was expected, written like a type (``integer & Minimum<1>``);
@@ -127,7 +131,10 @@ class ValidationSuccess(Generic[T]):
 
 
 class ValidationFailure:
-    """The data is wrong; ``errors`` lists every issue found, in document order."""
+    """The data is wrong; ``errors`` lists every issue found, in document order.
+
+    Read-only, and read by llmapp's own code through its slots, as ``ValidationIssue``.
+    """
 
     __slots__ = ("_data", "_errors")
     __match_args__ = ("data", "errors")

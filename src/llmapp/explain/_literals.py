@@ -55,9 +55,9 @@ def leaf(value: Any) -> str | None:
     if value is None:
         return "null"
     if kind is int:
-        return int.__repr__(value) if -SHORT_INT < value < SHORT_INT else None
+        return repr(value) if -SHORT_INT < value < SHORT_INT else None
     if kind is float:
-        return float.__repr__(value) if math.isfinite(value) else None
+        return repr(value) if math.isfinite(value) else None
     return None
 
 
@@ -67,11 +67,11 @@ def entry_text(issue: ValidationIssue) -> str:
     Written from its strings, not by dumping a dict: the encoder's dict path is most of
     the cost of a mark. Remembered: a function's failed calls repeat their issues.
     """
-    path = issue.path
+    path, expected, description = issue._path, issue._expected, issue._description
     if type(path) is not str or len(path) > _MAX_KEPT:  # a long path is the model's
-        return _entry.__wrapped__(path, issue.expected, issue.description)
+        return _entry.__wrapped__(path, expected, description)
     try:
-        return _entry(path, issue.expected, issue.description)
+        return _entry(path, expected, description)
     except TypeError:  # a text that is no key (an unhashable one): written each time
         return _entry.__wrapped__(path, issue.expected, issue.description)
 
@@ -98,7 +98,7 @@ def literal(value: bool | float | None) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if type(value) is int:
-        return int.__repr__(value)  # ValueError past the digit limit, as json.dumps
+        return repr(value)  # ValueError past the digit limit, as json.dumps
     return _dumps(value)
 
 

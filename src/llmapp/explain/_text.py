@@ -106,13 +106,14 @@ def feedback(failure: ValidationFailure) -> str:
         >>> '"age": "x" // ❌ [{"path": "$input.age", "expected": "integer"}]' in text
         True
     """
-    count = len(failure.errors)
-    shown = failure.errors[:_MAX_ISSUES]
+    errors = failure._errors  # the slots, not the properties: see ``llmapp._results``
+    count = len(errors)
+    shown = errors[:_MAX_ISSUES]
     renderer = _Renderer(shown)
-    body = renderer.render(failure.data, (), 0, "", "")
+    body = renderer.render(failure._data, (), 0, "", "")
     placed = renderer.placed
     left = [] if len(placed) == len(shown) else [i for n, i in enumerate(shown) if n not in placed]
-    undefined = "undefined" in [issue.expected for issue in shown]
+    undefined = "undefined" in [issue._expected for issue in shown]
     header = _header(count, len(shown), renderer.missing, undefined, renderer.shortened)
     lines = [header, body, "```"]
     if left:
@@ -153,7 +154,7 @@ class _Renderer:
         self.missing = False
         self.shortened = False
         self.budget = _MAX_LINES  # lines left for containers without issues
-        paths = tuple(issue.path for issue in errors)
+        paths = tuple([issue._path for issue in errors])
         layout = _LAYOUTS.get(paths)
         if layout is None:
             layout = _layout(paths)
@@ -320,10 +321,10 @@ class _Renderer:
                 text = quoted(child)
                 if not text.isascii():
                     text = encodable(text)
-            elif kind is int and -SHORT_INT < child < SHORT_INT:  # ``leaf``, without the call
-                text = int.__repr__(child)
-            elif kind is float and child - child == 0:  # finite
-                text = float.__repr__(child)
+            elif (kind is int and -SHORT_INT < child < SHORT_INT) or (
+                kind is float and child - child == 0  # finite
+            ):  # ``leaf``, without the call
+                text = repr(child)
             else:
                 text = None if kind is dict or kind is list else leaf(child)  # type: ignore[assignment]
                 if text is None:

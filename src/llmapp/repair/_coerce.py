@@ -169,7 +169,7 @@ class Coercion:
         values ``repair`` may change are at the issues, and none of these changes.
         """
         for issue in issues:
-            path = parse_path(issue.path)
+            path = parse_path(issue._path)  # the slot, not the property (``llmapp._results``)
             if path is None:
                 return False
             try:
@@ -252,7 +252,7 @@ class Coercion:
         first = check(data)
         if not isinstance(first, ValidationFailure):
             return first
-        repaired = self.repair(data, first.errors)
+        repaired = self.repair(data, first._errors)
         return first if repaired is data else check(repaired)
 
 
