@@ -269,6 +269,8 @@ class _Renderer:
         if not children:
             return []
         if is_object:
+            if children.keys() <= value.keys():  # the usual case, told without a loop
+                return []
             return [
                 (head_of(segment), (*path, segment))
                 for segment in children
