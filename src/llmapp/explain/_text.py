@@ -223,36 +223,38 @@ class _Renderer:
         inner = _PADS[level + 1]
         lines = [f"{pad}{head}{opening}{note}"]
         hot = self._hot_below.get(path, _NO_SEGMENTS)
+        at_member = self._children.get(path, _NO_ISSUES)
         last = len(value) + len(missing) - 1
         taken = 0  # members already taken off the budget
         members: Any = value.items() if is_object else enumerate(value)
         for position, (key, child) in enumerate(members):
             comma = "," if position < last else ""
             child_head = head_of(key) if is_object else ""
+            kind = type(child)
             if key in hot:
                 self.budget -= position + 1 - taken
                 taken = position + 1
-                if type(child) in _LEAVES:  # what ``render`` writes of it, without the call
-                    note = self._comment((*path, key))
-                    text = leaf(child)
-                    if text is None:
-                        text = self._scalar(child)
-                    lines.append(f"{inner}{child_head}{text}{comma}{note}")
-                else:
+                if kind not in _LEAVES:
                     lines.append(self.render(child, (*path, key), level + 1, child_head, comma))
-                continue
-            kind = type(child)
+                    continue
+                # A leaf is written as ``render`` would write it, without the call: as any
+                # leaf below, with its mark.
+                note = self._mark(at_member.get(key))
+            else:
+                note = ""
             if kind is str and len(child) <= MAX_STRING:  # ``string``, without the call
                 text = quoted(child)
                 if not text.isascii():
                     text = encodable(text)
+            elif kind is int and -SHORT_INT < child < SHORT_INT:  # ``leaf``, without the call
+                text = repr(child)
             else:
                 text = None if kind is dict or kind is list else leaf(child)
                 if text is None:
                     self.budget -= position + 1 - taken
                     taken = position + 1
                     text = self._cold_text(child, level + 1)
-            lines.append(f"{inner}{child_head}{text}{comma}")
+            lines.append(f"{inner}{child_head}{text}{comma}{note}")
         self.budget -= len(value) - taken
         for position, (child_head, child_path) in enumerate(missing, start=len(value)):
             comma = "," if position < last else ""
@@ -422,7 +424,10 @@ class _Renderer:
         return entries
 
     def _comment(self, path: Key) -> str:
-        indices = self._at.get(path)
+        return self._mark(self._at.get(path))
+
+    def _mark(self, indices: list[int] | None) -> str:
+        """``// ❌ [...]`` for the issues of these indices (now placed), or ""."""
         if not indices:
             return ""
         self.placed.update(indices)
@@ -448,30 +453,35 @@ class _Renderer:
 
 
 Layout = tuple[
-    dict[Key, list[int]], frozenset[Key], dict[Key, dict[Segment, None]], dict[Key, set[Segment]]
+    dict[Key, list[int]],
+    frozenset[Key],
+    dict[Key, dict[Segment, list[int]]],
+    dict[Key, set[Segment]],
 ]
 
 
 def _layout(paths: tuple[str, ...]) -> Layout:
     """Where the issues of these paths sit, remembered per set of paths (a function's failed
     calls repeat theirs) unless they are too long to keep (the model writes them): the
-    issues at each path (by index); every path with an issue at or under it; the issue
-    paths by parent, in error order (a dict: an ordered set); the members of each path with
-    an issue at or under them. Only read by the renderer."""
+    issues at each path (by index); every path with an issue at or under it; the last
+    segments of the issue paths by parent, in error order, each with its issues (so a
+    container's loop finds a member's issues without making its path); the members of
+    each path with an issue at or under them. Only read by the renderer."""
     at: dict[Key, list[int]] = {}
     hot: set[Key] = set()
-    children: dict[Key, dict[Segment, None]] = {}
+    children: dict[Key, dict[Segment, list[int]]] = {}
     below: dict[Key, set[Segment]] = {}
     for index, text in enumerate(paths):
         path = parse_path(text)
         if path is None:
             continue
-        at.setdefault(path, []).append(index)
+        indices = at.setdefault(path, [])
+        indices.append(index)
         hot.update(path[:length] for length in range(len(path) + 1))
         for length in range(len(path)):
             below.setdefault(path[:length], set()).add(path[length])
         if path:
-            children.setdefault(path[:-1], {})[path[-1]] = None
+            children.setdefault(path[:-1], {})[path[-1]] = indices
     layout = at, frozenset(hot), children, below
     if sum(map(len, paths)) <= _MAX_LAYOUT:
         if len(_LAYOUTS) >= _MAX_LAYOUTS:
@@ -483,6 +493,7 @@ def _layout(paths: tuple[str, ...]) -> Layout:
 _LEAVES: Final = frozenset({str, int, float, bool, type(None)})
 """Types never shown as containers: tested by identity before the ``Mapping`` ABC."""
 _NO_SEGMENTS: Final[frozenset[Segment]] = frozenset()
+_NO_ISSUES: Final[dict[Segment, list[int]]] = {}
 _PADS: Final = tuple("  " * level for level in range(_MAX_LEVEL + 2))
 """The indentation of each level a value can be written at."""
 _TEMPLATES: dict[tuple[tuple[Any, ...] | int, int], str] = {}
