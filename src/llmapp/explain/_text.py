@@ -249,7 +249,7 @@ class _Renderer:
             elif kind is int and -SHORT_INT < child < SHORT_INT:  # ``leaf``, without the call
                 text = repr(child)
             else:
-                text = None if kind is dict or kind is list else leaf(child)
+                text = None if kind is dict or kind is list else leaf(child)  # type: ignore[assignment]
                 if text is None:
                     self.budget -= position + 1 - taken
                     taken = position + 1
