@@ -316,8 +316,15 @@ def _seen_before(key: str) -> bool:
         return True
     _seen[key] = None
     while len(_seen) > _SEEN_SIZE:
-        _seen.popitem(last=False)
+        _drop_oldest(_seen)
     return False
+
+
+def _drop_oldest(entries: OrderedDict[str, Any]) -> None:
+    """Remove the oldest entry. ``last`` goes by position: given by keyword, CPython 3.11
+    builds its argument parser's tuple of keyword names on the first such call and keeps
+    it for good, memory that would first appear with the first validator dropped."""
+    entries.popitem(False)
 
 
 def _definition(closures: Closures, pointer: str, max_depth: int) -> Validator | None:
@@ -385,12 +392,12 @@ def validator(schema: Mapping[str, Any] | bool, *, max_depth: int = 512) -> Vali
     with handing_on():  # the validator dropped here hands its file name on
         with _lock:
             if len(_cache) >= _CACHE_SIZE:
-                _cache.popitem(last=False)
+                _drop_oldest(_cache)
         compiled = _build(schema, max_depth, key)
     with _lock:
         _cache[key] = compiled
         while len(_cache) > _CACHE_SIZE:  # other threads filled it meanwhile
-            _cache.popitem(last=False)
+            _drop_oldest(_cache)
         _settle()
     return compiled
 
