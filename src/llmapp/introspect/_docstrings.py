@@ -106,8 +106,11 @@ def _parse_cached(doc: str) -> DocInfo:
     if "@" in text:
         tags = _Tags()
         text = _normalize(_take_tags(text, tags))
+    styles = _styles(text)
+    if not styles and tags is _NO_TAGS:
+        return _plain_info(text)
     try:
-        body = _read_body(text)
+        body = _read_with_parsers(text, styles) if styles else _plain(text)
     except Exception:  # docstring-parser rejected it: the text is still a description
         body = _plain(text)
     return _combine(body, tags)
@@ -293,15 +296,11 @@ _BLANK_RUNS = re.compile(r"\n{3,}")
 _ATTRIBUTE_KEYS = frozenset({"attribute", "ivar", "cvar", "var"})
 
 
-def _read_body(text: str) -> _Body:
-    """Sections of normalized text (``_normalize``), read by docstring-parser."""
-    styles = _styles(text)
-    return _read_with_parsers(text, styles) if styles else _plain(text)
-
-
 def _clean(doc: str) -> str:
     """``_normalize(inspect.cleandoc(doc))`` in one pass over the lines: the indentation
     common to the lines after the first removed, then as ``_normalize``."""
+    if "\n" not in doc:  # one line: no margin, no blank run
+        return doc.expandtabs().strip()
     lines = doc.expandtabs().split("\n")
     margin = min(
         (len(line) - len(line.lstrip()) for line in lines[1:] if line and not line.isspace()),
@@ -380,11 +379,23 @@ def _from_parsed(parsed: docstring_parser.Docstring) -> _Body:
 # --- combining --------------------------------------------------------------------------------
 
 
+def _plain_info(text: str) -> DocInfo:
+    """``_combine(_plain(text), _NO_TAGS)`` for text with no tag and no section hint (as
+    most classes' and Enums' docstrings are): only the description and summary are set."""
+    description = _text(_plain(text))
+    return DocInfo(description=description, summary=_first_paragraph(description))
+
+
+def _text(body: _Body) -> str | None:
+    """The summary and long description as one text, as docstring-parser joins them."""
+    if not body.long:
+        return body.short
+    separator = "\n\n" if body.blank_after_short else "\n"
+    return body.long if body.short is None else body.short + separator + body.long
+
+
 def _combine(body: _Body, tags: _Tags) -> DocInfo:
-    text = body.short
-    if body.long:
-        separator = "\n\n" if body.blank_after_short else "\n"
-        text = body.long if text is None else text + separator + body.long
+    text = _text(body)
     summary = tags.summary or _first_paragraph(text)
     description = text
     if tags.summary and (text is None or not text.startswith(tags.summary.rstrip("."))):
