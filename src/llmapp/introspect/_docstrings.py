@@ -265,6 +265,7 @@ _GOOGLE_TITLES = (
 _GOOGLE_HINT = re.compile(r"\n(" + "|".join(_GOOGLE_TITLES) + r"):[ \t]*(?=\n|\Z)")
 _NUMPY_HINT = re.compile(r"\n(?:[ \t]*-{3,}[ \t]*(?=\n|\Z)|\.\. deprecated::)")
 _REST_HINT = re.compile(r"\n[ \t]*:[A-Za-z]")
+_COLON_HINTS = (("rest", _REST_HINT), ("google", _GOOGLE_HINT))
 
 _Parse = Callable[[str], "docstring_parser.Docstring"]
 
@@ -322,12 +323,18 @@ def _collapsed(text: str) -> str:
 
 
 def _styles(text: str) -> list[str]:
-    """The styles whose section hints ``text`` shows, in docstring-parser's order of preference."""
-    if ":" not in text and "---" not in text:
-        return []  # every hint has one or the other: plain text is told at C speed
-    padded = "\n" + text
-    hints = (("rest", _REST_HINT), ("google", _GOOGLE_HINT), ("numpy", _NUMPY_HINT))
-    return [style for style, hint in hints if hint.search(padded)]
+    """The styles whose section hints ``text`` shows, in docstring-parser's order of preference.
+
+    Each hint is searched only when the text holds a substring it cannot match without (a
+    colon; three dashes or the deprecated directive), which is told at C speed.
+    """
+    styles = []
+    if ":" in text:
+        padded = "\n" + text
+        styles = [style for style, hint in _COLON_HINTS if hint.search(padded)]
+    if ("---" in text or ".. deprecated::" in text) and _NUMPY_HINT.search("\n" + text):
+        styles.append("numpy")
+    return styles
 
 
 def _read_with_parsers(text: str, styles: list[str]) -> _Body:
@@ -405,17 +412,28 @@ def _combine(body: _Body, tags: _Tags) -> DocInfo:
         summary=summary,
         title=tags.title,
         name=tags.name,
-        params=MappingProxyType({**body.params, **tags.params}),
-        attributes=MappingProxyType({**body.attributes, **tags.attributes}),
+        params=_merged(body.params, tags.params),
+        attributes=_merged(body.attributes, tags.attributes),
         returns=tags.returns or body.returns,
         tags=tuple(tags.tags),
         deprecated=tags.deprecated or body.deprecated,
-        hidden=bool(tags.flags & {"hidden", "internal"}),
+        hidden=not tags.flags.isdisjoint(_HIDDEN_FLAGS),
         human="human" in tags.flags,
         deprecation=tags.deprecation or body.deprecation,
         approval="approval" in tags.flags,
         timeout=tags.timeout,
     )
+
+
+_HIDDEN_FLAGS = frozenset({"hidden", "internal"})
+
+
+def _merged(section: dict[str, str], tagged: dict[str, str]) -> Mapping[str, str]:
+    """The texts of the sections, those of tags taking precedence, read-only; the body's
+    dict is its reading's own, so it is wrapped as it is when no tag adds to it."""
+    if tagged:
+        return MappingProxyType({**section, **tagged})
+    return MappingProxyType(section) if section else _NOTHING
 
 
 def _first_paragraph(text: str | None) -> str | None:
