@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import subprocess
 import sys
 
@@ -10,6 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from llmapp.introspect import _docstrings
 from llmapp.introspect._docstrings import EMPTY_DOC, DocInfo, parse_docstring
 
 GOOGLE = """Search the catalogue.
@@ -481,3 +483,82 @@ def test_docstring_parser_is_imported_only_for_a_docstring_with_sections(
         check=True,
     )
     assert result.stdout.split() == ["Do.", str(imported)]
+
+
+# -- the plain-text shortcut gives what the full reading gives ----------------------------------
+
+
+def _full_reading(doc: str) -> DocInfo:
+    """The reading without shortcuts: ``inspect.cleandoc``, tags, every hinted parser (or the
+    plain split) and ``_combine``, whatever the docstring holds."""
+    tags = _docstrings._NO_TAGS
+    text = _docstrings._normalize(inspect.cleandoc(doc))
+    if "@" in text:
+        tags = _docstrings._Tags()
+        text = _docstrings._normalize(_docstrings._take_tags(text, tags))
+    styles = _docstrings._styles(text)
+    try:
+        body = _docstrings._read_with_parsers(text, styles) if styles else _docstrings._plain(text)
+    except Exception:
+        body = _docstrings._plain(text)
+    return _docstrings._combine(body, tags)
+
+
+_VARIED = [
+    GOOGLE,
+    NUMPY,
+    REST,
+    EPYDOC,
+    TYPIA,
+    "One line.",
+    "  One line\twith a tab.  ",
+    "A colour for method 7.",
+    "First line.\nSecond line.",
+    "First.\n\nSecond paragraph\nwith two lines.\n\n\n\nThird.",
+    "    Indented first.\n    Indented second.\n",
+    "Summary.\n\n        Deeper second line.\n    Shallower third.\n    ",
+    "Summary.\n\n    Attributes:\n        street: Street and number.\n        city: City.\n    ",
+    "Ship it.\n\n    @tag orders\n    @tag shipping\n    @deprecated use send\n",
+    "Ship it.\n\n    @param order The order.\n    @returns The receipt.\n    @hidden\n",
+    "@summary Short.\n@title Title\n@human\n@approval\n@timeout 5\n@name other",
+    "Ratio: a number.\nNot a section: text with colons.",
+    "Dashes -- in a sentence.\n\n----\n",
+    "Uses @decorator in an example.",
+]
+
+
+@pytest.mark.parametrize("doc", _VARIED)
+def test_parse_gives_the_full_reading(doc: str) -> None:
+    assert parse_docstring(doc) == _full_reading(doc)
+
+
+@given(
+    st.lists(
+        st.text(alphabet="ab .:-@\t\xa0", max_size=12).map(lambda line: " " * 4 + line)
+        | st.sampled_from(["", "    ", "Args:", "    x: y", "Text.", "@tag t", "\tTabbed."]),
+        min_size=1,
+        max_size=8,
+    )
+)
+def test_parse_gives_the_full_reading_on_any_text(lines: list[str]) -> None:
+    doc = "\n".join(lines)
+    if doc.strip():
+        assert parse_docstring(doc) == _full_reading(doc)
+
+
+@pytest.mark.parametrize(
+    "doc",
+    [
+        "One line.",
+        "First line.\nSecond line.",
+        "First.\n\nSecond paragraph\nwith two lines.\n\nThird.",
+        "    Indented first.\n    Indented second.\n",
+        "Summary.\n\n        Deeper second line.\n    Shallower third.\n    ",
+    ],
+)
+def test_plain_docstrings_read_as_every_docstring_parser_style_reads_them(doc: str) -> None:
+    info = parse_docstring(doc)
+    for style in docstring_parser.DocstringStyle:
+        if style is not docstring_parser.DocstringStyle.AUTO:
+            parsed = docstring_parser.parse(doc, style)
+            assert (info.description, parsed.meta) == (parsed.description, [])

@@ -106,8 +106,11 @@ def _parse_cached(doc: str) -> DocInfo:
     if "@" in text:
         tags = _Tags()
         text = _normalize(_take_tags(text, tags))
+    styles = _styles(text)
+    if not styles and tags is _NO_TAGS:
+        return _plain_info(text)
     try:
-        body = _read_body(text)
+        body = _read_with_parsers(text, styles) if styles else _plain(text)
     except Exception:  # docstring-parser rejected it: the text is still a description
         body = _plain(text)
     return _combine(body, tags)
@@ -262,6 +265,7 @@ _GOOGLE_TITLES = (
 _GOOGLE_HINT = re.compile(r"\n(" + "|".join(_GOOGLE_TITLES) + r"):[ \t]*(?=\n|\Z)")
 _NUMPY_HINT = re.compile(r"\n(?:[ \t]*-{3,}[ \t]*(?=\n|\Z)|\.\. deprecated::)")
 _REST_HINT = re.compile(r"\n[ \t]*:[A-Za-z]")
+_COLON_HINTS = (("rest", _REST_HINT), ("google", _GOOGLE_HINT))
 
 _Parse = Callable[[str], "docstring_parser.Docstring"]
 
@@ -293,15 +297,11 @@ _BLANK_RUNS = re.compile(r"\n{3,}")
 _ATTRIBUTE_KEYS = frozenset({"attribute", "ivar", "cvar", "var"})
 
 
-def _read_body(text: str) -> _Body:
-    """Sections of normalized text (``_normalize``), read by docstring-parser."""
-    styles = _styles(text)
-    return _read_with_parsers(text, styles) if styles else _plain(text)
-
-
 def _clean(doc: str) -> str:
     """``_normalize(inspect.cleandoc(doc))`` in one pass over the lines: the indentation
     common to the lines after the first removed, then as ``_normalize``."""
+    if "\n" not in doc:  # one line: no margin, no blank run
+        return doc.expandtabs().strip()
     lines = doc.expandtabs().split("\n")
     margin = min(
         (len(line) - len(line.lstrip()) for line in lines[1:] if line and not line.isspace()),
@@ -323,12 +323,18 @@ def _collapsed(text: str) -> str:
 
 
 def _styles(text: str) -> list[str]:
-    """The styles whose section hints ``text`` shows, in docstring-parser's order of preference."""
-    if ":" not in text and "---" not in text:
-        return []  # every hint has one or the other: plain text is told at C speed
-    padded = "\n" + text
-    hints = (("rest", _REST_HINT), ("google", _GOOGLE_HINT), ("numpy", _NUMPY_HINT))
-    return [style for style, hint in hints if hint.search(padded)]
+    """The styles whose section hints ``text`` shows, in docstring-parser's order of preference.
+
+    Each hint is searched only when the text holds a substring it cannot match without (a
+    colon; three dashes or the deprecated directive), which is told at C speed.
+    """
+    styles = []
+    if ":" in text:
+        padded = "\n" + text
+        styles = [style for style, hint in _COLON_HINTS if hint.search(padded)]
+    if ("---" in text or ".. deprecated::" in text) and _NUMPY_HINT.search("\n" + text):
+        styles.append("numpy")
+    return styles
 
 
 def _read_with_parsers(text: str, styles: list[str]) -> _Body:
@@ -380,11 +386,23 @@ def _from_parsed(parsed: docstring_parser.Docstring) -> _Body:
 # --- combining --------------------------------------------------------------------------------
 
 
+def _plain_info(text: str) -> DocInfo:
+    """``_combine(_plain(text), _NO_TAGS)`` for text with no tag and no section hint (as
+    most classes' and Enums' docstrings are): only the description and summary are set."""
+    description = _text(_plain(text))
+    return DocInfo(description=description, summary=_first_paragraph(description))
+
+
+def _text(body: _Body) -> str | None:
+    """The summary and long description as one text, as docstring-parser joins them."""
+    if not body.long:
+        return body.short
+    separator = "\n\n" if body.blank_after_short else "\n"
+    return body.long if body.short is None else body.short + separator + body.long
+
+
 def _combine(body: _Body, tags: _Tags) -> DocInfo:
-    text = body.short
-    if body.long:
-        separator = "\n\n" if body.blank_after_short else "\n"
-        text = body.long if text is None else text + separator + body.long
+    text = _text(body)
     summary = tags.summary or _first_paragraph(text)
     description = text
     if tags.summary and (text is None or not text.startswith(tags.summary.rstrip("."))):
@@ -394,17 +412,28 @@ def _combine(body: _Body, tags: _Tags) -> DocInfo:
         summary=summary,
         title=tags.title,
         name=tags.name,
-        params=MappingProxyType({**body.params, **tags.params}),
-        attributes=MappingProxyType({**body.attributes, **tags.attributes}),
+        params=_merged(body.params, tags.params),
+        attributes=_merged(body.attributes, tags.attributes),
         returns=tags.returns or body.returns,
         tags=tuple(tags.tags),
         deprecated=tags.deprecated or body.deprecated,
-        hidden=bool(tags.flags & {"hidden", "internal"}),
+        hidden=not tags.flags.isdisjoint(_HIDDEN_FLAGS),
         human="human" in tags.flags,
         deprecation=tags.deprecation or body.deprecation,
         approval="approval" in tags.flags,
         timeout=tags.timeout,
     )
+
+
+_HIDDEN_FLAGS = frozenset({"hidden", "internal"})
+
+
+def _merged(section: dict[str, str], tagged: dict[str, str]) -> Mapping[str, str]:
+    """The texts of the sections, those of tags taking precedence, read-only; the body's
+    dict is its reading's own, so it is wrapped as it is when no tag adds to it."""
+    if tagged:
+        return MappingProxyType({**section, **tagged})
+    return MappingProxyType(section) if section else _NOTHING
 
 
 def _first_paragraph(text: str | None) -> str | None:
