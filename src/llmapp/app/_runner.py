@@ -259,7 +259,7 @@ class Runner:
                     self._busy_by[job.name] = left
                 else:
                     del self._busy_by[job.name]
-                following = self._next()
+                following = self._next() if self._waiting else None
             # Released before the outcome is handed over: a caller that has its answer
             # never sees the slot still held.
             if settled is not None:
