@@ -28,8 +28,9 @@ to the framework's own approval mechanism.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from llmapp._sentinels import MISSING
@@ -74,7 +75,7 @@ class BoundTool:
         """The parameters schema the model composes (never the human side)."""
         return self.tool.parameters
 
-    @property
+    @cached_property
     def controlled(self) -> bool:
         """Its function takes per-call controls or context (a class function)."""
         return hasattr(self.tool.function, "controls")
@@ -113,18 +114,21 @@ class BoundTool:
         options = self._options(context, carried, approved)
         return run_one(self.app, self.target, call, self._human(context), options)
 
-    async def arun(
+    def arun(
         self,
         arguments: Any,
         context: Any = None,
         *,
         carried: tuple[Any, ...] = (),
         approved: bool = False,
-    ) -> Outcome:
-        """The call through ``app.aexecute`` (as ``acall_tools`` runs it); see ``run``."""
+    ) -> Awaitable[Outcome]:
+        """The call through ``app.aexecute`` (as ``acall_tools`` runs it); see ``run``.
+
+        ``arun_one``'s coroutine itself, to be awaited (not awaited in one more of this).
+        """
         call = ToolCall(None, self.name, arguments)
         options = self._options(context, carried, approved)
-        return await arun_one(self.app, self.target, call, self._human(context), options)
+        return arun_one(self.app, self.target, call, self._human(context), options)
 
     def _options(self, context: Any, carried: tuple[Any, ...], approved: bool) -> dict[str, Any]:
         if not self.controlled:  # HTTP and MCP functions: no controls to honour

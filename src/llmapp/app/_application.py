@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import functools
 import threading
 import weakref
-from collections.abc import Mapping
+from collections.abc import Awaitable, Mapping
 from dataclasses import replace
 from time import perf_counter
 from typing import Any
@@ -177,7 +178,7 @@ class LlmApplication(FunctionTable[LlmFunction]):
         log_call(APP, result, perf_counter() - started, Masker.of(human))
         return result
 
-    async def _aexecute(
+    def _aexecute(
         self,
         instance: Any,
         name: str,
@@ -187,18 +188,19 @@ class LlmApplication(FunctionTable[LlmFunction]):
         runner: Runner | None,
         context: Any,
         approved: bool,
-    ) -> CallResult:
-        """``aexecute`` without its log record: for a door that logs the call itself."""
+    ) -> Awaitable[CallResult]:
+        """``aexecute`` without its log record: for a door that logs the call itself.
+
+        The runner's own coroutine is handed back, not awaited in one more of this.
+        """
         plan = self._plans.get(name) if isinstance(name, str) else None
         if plan is None or not _controls.enabled(plan.function, context):  # controls: hidden
-            return unknown_function(name, self._visible(context))
-        return await (runner or DEFAULT_RUNNER).execute(
-            plan,
-            instance,
-            arguments,
-            human,
-            raise_errors,
-            admit=lambda prepared: _controls.admit(prepared, context, approved),
+            return _answered(unknown_function(name, self._visible(context)))
+        admit = None
+        if not plan.plain:  # a plain call has nothing to admit (as in ``execute``)
+            admit = functools.partial(_controls.admit, context=context, approved=approved)
+        return (runner or DEFAULT_RUNNER).execute(
+            plan, instance, arguments, human, raise_errors, admit=admit
         )
 
     def visible(self, context: Any = None) -> list[LlmFunction]:
@@ -235,6 +237,11 @@ class LlmApplication(FunctionTable[LlmFunction]):
         """Whether the method behind ``name`` has a context parameter (``context=`` reaches it)."""
         plan = self._plans.get(name) if isinstance(name, str) else None
         return plan is not None and bool(plan.method.context)
+
+
+async def _answered(result: CallResult) -> CallResult:
+    """A call answered without running (an unknown or hidden function), as an awaitable."""
+    return result
 
 
 _cache: weakref.WeakKeyDictionary[type, dict[tuple[Any, ...], LlmApplication]] = (

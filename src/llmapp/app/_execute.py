@@ -37,7 +37,7 @@ from llmapp.app._kernel import Checked, ModelSide, check_arguments, failed
 from llmapp.app._mask import NOTHING, Masker
 from llmapp.app._merge import join
 from llmapp.app._result import CallResult, error_text
-from llmapp.app._runner import DEFAULT_RUNNER
+from llmapp.app._runner import DEFAULT_RUNNER, PLAIN_RESULTS
 from llmapp.introspect.model import MethodSpec
 from llmapp.validate._result import ValidationFailure, ValidationIssue
 
@@ -47,8 +47,6 @@ if TYPE_CHECKING:
 __all__ = ["Call", "Plan", "run_async", "run_sync"]
 
 _MAX_ITEMS: Final = 1_000_000
-_PLAIN_RESULTS: Final = frozenset({dict, list, str, int, float, bool, type(None)})
-"""What most methods return: neither awaitable nor an iterator (two ABC checks saved)."""
 
 Schema = dict[str, Any]
 
@@ -223,7 +221,7 @@ def run_sync(call: Call, raise_errors: bool) -> CallResult:
         _no_running_loop(call.plan.function.name)
     try:
         value = call.target(*call.args, **call.kwargs)
-        if type(value) not in _PLAIN_RESULTS:
+        if type(value) not in PLAIN_RESULTS:
             if inspect.isawaitable(value):
                 value = _complete(value)
             value = call.materialised(value)

@@ -107,16 +107,37 @@ def json_text(value: Any) -> str:
         '{"ratio": null, "tags": ["a", "b"]}'
     """
     try:
-        text = _WRITER.encode(value)
+        text = "".join(_write(value, 0))
     except (ValueError, TypeError, RecursionError):
         try:
-            text = _WRITER.encode(to_json(value))
+            text = "".join(_write(to_json(value), 0))
         except (ValueError, TypeError, RecursionError):  # a broken mapping built by hand
-            text = _WRITER.encode(_repr(value))
+            text = "".join(_write(_repr(value), 0))
     return encodable(text)
 
 
 _WRITER = json.JSONEncoder(ensure_ascii=False, allow_nan=False)
+
+
+def _writer() -> Callable[[Any, int], Sequence[str]]:
+    """``_WRITER.encode`` as its chunks, with json's C encoder made once, not per call.
+
+    ``JSONEncoder.encode`` builds a new C encoder (and a closure) on every call: most of
+    the cost of writing a short result, which every answer to the model pays. The one
+    built here keeps no markers of the containers it is inside, since one dict of them
+    could not be shared by calls in several threads: a cycle ends in ``RecursionError``
+    instead of ``ValueError``, which ``json_text`` answers alike.
+    """
+    make = getattr(json.encoder, "c_make_encoder", None)
+    if make is None:  # no C accelerator on this Python: json's own, one call at a time
+        return lambda value, _level: (_WRITER.encode(value),)
+    write: Callable[[Any, int], Sequence[str]] = make(
+        None, _WRITER.default, json.encoder.encode_basestring, None, ": ", ", ", False, False, False
+    )
+    return write
+
+
+_write = _writer()
 
 
 def _big_int(value: int) -> int | str:

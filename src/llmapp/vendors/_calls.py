@@ -37,6 +37,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from llmapp._frozen import quick_init
+
 __all__ = [
     "Executor",
     "Human",
@@ -76,6 +78,7 @@ class Executor(Protocol):
     ) -> Outcome: ...
 
 
+@quick_init
 @dataclass(frozen=True)
 class ToolCall:
     """One call a model asked for.
