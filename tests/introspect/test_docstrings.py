@@ -349,15 +349,17 @@ def test_blank_lines_left_by_tags_are_collapsed() -> None:
     assert info.description == "First.\n\nSecond."
 
 
-@pytest.mark.parametrize(
-    "doc",
-    [
-        "One line.",
-        "First line.\nSecond line.",
-        "First.\n\nSecond paragraph\nwith two lines.\n\nThird.",
-        "    Indented first.\n    Indented second.\n",
-    ],
-)
+PLAIN = [
+    "One line.",
+    "First line.\nSecond line.",
+    "First.\n\nSecond paragraph\nwith two lines.\n\nThird.",
+    "    Indented first.\n    Indented second.\n",
+    "Summary.\n\n        Deeper second line.\n    Shallower third.\n    ",
+]
+"""Docstrings of plain paragraphs: nothing for a parser to find."""
+
+
+@pytest.mark.parametrize("doc", PLAIN)
 def test_plain_text_is_split_as_docstring_parser_splits_it(doc: str) -> None:
     parsed = docstring_parser.parse(doc)
     assert parse_docstring(doc).description == parsed.description
@@ -546,16 +548,7 @@ def test_parse_gives_the_full_reading_on_any_text(lines: list[str]) -> None:
         assert parse_docstring(doc) == _full_reading(doc)
 
 
-@pytest.mark.parametrize(
-    "doc",
-    [
-        "One line.",
-        "First line.\nSecond line.",
-        "First.\n\nSecond paragraph\nwith two lines.\n\nThird.",
-        "    Indented first.\n    Indented second.\n",
-        "Summary.\n\n        Deeper second line.\n    Shallower third.\n    ",
-    ],
-)
+@pytest.mark.parametrize("doc", PLAIN)
 def test_plain_docstrings_read_as_every_docstring_parser_style_reads_them(doc: str) -> None:
     info = parse_docstring(doc)
     for style in docstring_parser.DocstringStyle:
