@@ -6,7 +6,7 @@ import dataclasses
 
 import pytest
 
-from llmapp._record import Record, replace
+from llmapp._record import _COMPILE_AFTER, Record, replace
 
 
 class _Point(Record):
@@ -63,3 +63,65 @@ def test_replace_copies_with_changes_and_refuses_unknown_fields() -> None:
     assert point.y == 0
     with pytest.raises(TypeError, match="has no fields z"):
         replace(point, z=1)
+
+
+def _classes() -> tuple[type[Record], type[Record], type[Record], type[Record]]:
+    """A base, a subclass with a field more, its subclass with none, and a class with an
+    ``__init__`` of its own: new classes, so none has made a record yet."""
+
+    class Base(Record):
+        a: int
+        b: tuple[int, ...] = (1, 2)
+
+    class Child(Base):
+        c: str
+
+    class Grandchild(Child):
+        pass
+
+    class Positional(Base):
+        def __init__(self, a: int) -> None:
+            super().__init__(a=a)
+
+    return Base, Child, Grandchild, Positional
+
+
+@pytest.mark.parametrize("order", [(0, 1, 2, 3), (3, 2, 1, 0), (1, 0, 3, 2), (2, 3, 0, 1)])
+def test_each_class_compiles_its_own_init_whichever_makes_a_record_first(
+    order: tuple[int, ...],
+) -> None:
+    """A class of many records compiles its ``__init__``: a subclass compiled before or
+    after still takes its own fields, and a class with an ``__init__`` of its own keeps it;
+    the compiled and the general ``__init__`` make the same records and refusals."""
+    base, child, grandchild, positional = _classes()
+    made = {
+        0: lambda: base(a=1),
+        1: lambda: child(a=1, c="x"),
+        2: lambda: grandchild(a=2, c="y"),
+        3: lambda: positional(3),
+    }
+    # Past the count at which a class compiles its own ``__init__``, class by class.
+    records = {index: [made[index]() for _ in range(2 * _COMPILE_AFTER)][-1] for index in order}
+    assert hasattr(grandchild.__init__, "_record_fields")
+    assert not hasattr(positional.__init__, "_record_fields")
+    assert records[0].__dict__ == {"a": 1, "b": (1, 2)}
+    assert records[1].__dict__ == {"a": 1, "b": (1, 2), "c": "x"}
+    assert records[2].__dict__ == {"a": 2, "b": (1, 2), "c": "y"}
+    assert type(records[3]) is positional and records[3].__dict__ == {"a": 3, "b": (1, 2)}
+    assert records[0].b is records[1].b  # the default itself, as before
+    with pytest.raises(TypeError, match=r"Child\(\) missing keyword arguments: c"):
+        child(a=1)
+    with pytest.raises(TypeError, match="Grandchild\\(\\) got unexpected keyword arguments: z"):
+        grandchild(a=1, c="x", z=0)
+    with pytest.raises(TypeError):
+        base(1)
+
+
+def test_a_record_without_fields_compiles_too() -> None:
+    class Empty(Record):
+        pass
+
+    for _ in range(2 * _COMPILE_AFTER):
+        assert Empty() == Empty() and Empty().__dict__ == {}
+    with pytest.raises(TypeError, match="unexpected keyword arguments: x"):
+        Empty(x=1)

@@ -15,6 +15,11 @@ part of a cold ``application()`` spent importing (``python -m benchmarks.cold_st
 Declaring a record runs no code but reading its annotations. The public classes that
 users take apart (``LlmFunction``, the results) stay dataclasses: users may rely on
 ``dataclasses.fields`` and ``replace``.
+
+A build makes thousands of records, so a class that has made a few dozen gets an
+``__init__`` of its own, with one keyword parameter a field (``_keyword_init``): Python
+binds them faster than the general ``__init__`` merges and checks a dict of them. A class
+with an ``__init__`` of its own (the markers') keeps calling the general one.
 """
 
 from __future__ import annotations
@@ -55,8 +60,23 @@ class Record:
                 required.add(name)
         cls._defaults = defaults
         cls._required = frozenset(required)
+        inherited = cls.__init__
+        if "__init__" not in cls.__dict__ and (
+            inherited is Record.__init__ or hasattr(inherited, "_record_fields")
+        ):  # its own, compiled for its fields on its first record (not a base's)
+            cls.__init__ = Record.__init__  # type: ignore[method-assign]
 
     def __init__(self, **values: Any) -> None:
+        cls = type(self)
+        if cls.__init__ is Record.__init__:
+            made = _MADE.get(cls, 0) + 1
+            if made < _COMPILE_AFTER:
+                _MADE[cls] = made
+            else:  # a class of many records: compile its own
+                _MADE.pop(cls, None)
+                cls.__init__ = _keyword_init(cls)  # type: ignore[method-assign]
+                cls.__init__(self, **values)
+                return
         state = self.__dict__
         state.update(self._defaults)
         state.update(values)
@@ -81,6 +101,54 @@ class Record:
     def __repr__(self) -> str:
         fields = ", ".join(f"{name}={value!r}" for name, value in self.__dict__.items())
         return f"{type(self).__name__}({fields})"
+
+
+_COMPILE_AFTER = 32
+"""A class's records made by the general ``__init__`` before its own is compiled:
+compiling costs about what two hundred records save, and most classes make few."""
+_MADE: dict[type[Record], int] = {}
+
+_REQUIRED: Any = object()
+"""The default of a required parameter of ``_keyword_init``'s ``__init__``: not given."""
+
+
+def _keyword_init(cls: type[Record]) -> Any:
+    """``Record.__init__`` for ``cls`` alone: a keyword parameter a field, with its default."""
+    namespace: dict[str, Any] = {"_REQUIRED": _REQUIRED, "_refuse_given": _refuse_given}
+    parameters, stores = [], []
+    for index, (name, default) in enumerate(cls._defaults.items()):
+        namespace[f"_default{index}"] = default
+        given = "_REQUIRED" if name in cls._required else f"_default{index}"
+        parameters.append(f"{name}={given}")
+        stores.append(f"    _state[{name!r}] = {name}")
+    required = [name for name in cls._defaults if name in cls._required]
+    missing = "".join(f" or {name} is _REQUIRED" for name in required)
+    pairs = "".join(f"({name!r}, {name}), " for name in required)
+    source = "\n".join(
+        [
+            f"def __init__({', '.join(['_self', *(['*'] if parameters else []), *parameters])},"
+            " **_unknown):",
+            f"    if _unknown{missing}:",
+            f"        _refuse_given(type(_self), ({pairs}), _unknown)",
+            "    _state = _self.__dict__",
+            *stores,
+        ]
+    )
+    # Compiled as it is, not registered in ``linecache`` (``llmapp._source``): a cold build
+    # compiles one for each of its record classes, and five lines read well in a traceback.
+    exec(compile(source, f"<llmapp.init {cls.__qualname__}>", "exec"), namespace)
+    init: Any = namespace["__init__"]
+    init.__llmapp_source__ = source
+    init.__qualname__ = f"{cls.__qualname__}.__init__"
+    init._record_fields = tuple(cls._defaults)
+    return init
+
+
+def _refuse_given(
+    cls: type[Record], required: tuple[tuple[str, Any], ...], unknown: dict[str, Any]
+) -> None:
+    given = {name: value for name, value in required if value is not _REQUIRED}
+    _refuse(cls, {**given, **unknown})
 
 
 def _refuse(cls: type[Record], values: dict[str, Any]) -> None:
