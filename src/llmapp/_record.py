@@ -63,7 +63,7 @@ class Record:
         inherited = cls.__init__
         if "__init__" not in cls.__dict__ and (
             inherited is Record.__init__ or hasattr(inherited, "_record_fields")
-        ):  # its own, compiled for its fields on its first record (not a base's)
+        ):  # its own: compiled for its fields once it has made many records (not a base's)
             cls.__init__ = Record.__init__  # type: ignore[method-assign]
 
     def __init__(self, **values: Any) -> None:

@@ -73,7 +73,7 @@ def entry_text(issue: ValidationIssue) -> str:
     try:
         return _entry(path, expected, description)
     except TypeError:  # a text that is no key (an unhashable one): written each time
-        return _entry.__wrapped__(path, issue.expected, issue.description)
+        return _entry.__wrapped__(path, expected, description)
 
 
 @functools.lru_cache(maxsize=512)

@@ -239,14 +239,16 @@ class _Renderer:
                     continue
                 # A leaf is written as ``render`` would write it, without the call: as any
                 # leaf below, with its mark.
-                note = self._mark(at_member.get(key))
+                mark = self._mark(at_member.get(key))
             else:
-                note = ""
+                mark = ""
             if kind is str and len(child) <= MAX_STRING:  # ``string``, without the call
                 text = quoted(child)
                 if not text.isascii():
                     text = encodable(text)
-            elif kind is int and -SHORT_INT < child < SHORT_INT:  # ``leaf``, without the call
+            elif (kind is int and -SHORT_INT < child < SHORT_INT) or (
+                kind is float and child - child == 0  # finite
+            ):  # ``leaf``, without the call
                 text = repr(child)
             else:
                 text = None if kind is dict or kind is list else leaf(child)  # type: ignore[assignment]
@@ -254,7 +256,7 @@ class _Renderer:
                     self.budget -= position + 1 - taken
                     taken = position + 1
                     text = self._cold_text(child, level + 1)
-            lines.append(f"{inner}{child_head}{text}{comma}{note}")
+            lines.append(f"{inner}{child_head}{text}{comma}{mark}")
         self.budget -= len(value) - taken
         for position, (child_head, child_path) in enumerate(missing, start=len(value)):
             comma = "," if position < last else ""
