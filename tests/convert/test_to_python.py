@@ -442,6 +442,31 @@ def test_enum_lookup_keeps_true_and_1_apart() -> None:
     assert convert(1.0) is Flagged.ONE
 
 
+@dataclass
+class Painted:
+    color: Color
+    level: Level
+
+
+def test_an_object_field_of_a_string_enum_is_looked_up_inline_and_falls_back_to_the_converter() -> (
+    None
+):
+    painted = obj(
+        Painted,
+        "dataclass",
+        Field(name="color", type=RefNode(key=Color)),
+        Field(name="level", type=RefNode(key=Level)),
+    )
+    convert = compile_converter(
+        RefNode(key=Painted), graph(painted, enum_def(Color), enum_def(Level))
+    )
+    assert convert({"color": "green", "level": 2}) == Painted(Color.GREEN, Level.HIGH)
+    assert convert({"color": Color.RED, "level": Level.LOW}) == Painted(Color.RED, Level.LOW)
+    with pytest.raises(ConversionError) as raised:  # not a member: the converter says why
+        convert({"color": "blue", "level": 1})
+    assert str(raised.value).startswith("$input.color: cannot become Color")
+
+
 def test_recursive_dataclass() -> None:
     tree = obj(
         Node_,

@@ -34,6 +34,8 @@ class _Step(NamedTuple):
     drops_null: bool
     expected: str
     required: bool
+    members: dict[str, Any] | None
+    """An all-string Enum's members by value (``Compiler.text_members``), or None."""
 
 
 def _call(cls: Any) -> Callable[[dict[str, Any]], Any]:
@@ -80,6 +82,7 @@ def compile_object(compiler: Compiler, definition: ObjectDef) -> Converter:
             drops_null=compiler.drops_null(field),
             expected=compiler.describe(field.type),
             required=field.required,
+            members=compiler.text_members(field.type),
         )
         for field in definition.fields
     }
@@ -139,10 +142,9 @@ def _generate(
         emit.line("key = None")
         with emit.block("try:"):
             for index, (key, step) in enumerate(steps.items()):
-                converter = f"c{index}"
-                namespace[converter] = step.convert
+                namespace[f"c{index}"], namespace[f"m{index}"] = step.convert, step.members
                 into = f"a{index}" if index < len(by_position) else f"fields[{step.name!r}]"
-                _emit_field(emit, key, step, converter, into)
+                _emit_field(emit, key, step, index, into)
             if extra_allowed:
                 with (
                     emit.block("for key, item in value.items():"),
@@ -183,10 +185,10 @@ def _by_position(steps: dict[str, _Step], cls: Any) -> list[str]:
     return taken
 
 
-def _emit_field(emit: Emitter, key: str, step: _Step, converter: str, into: str) -> None:
-    """``into = value[key]``, converted; an optional key only when given (and not null
-    where null means "not given")."""
-    json_key = repr(key)
+def _emit_field(emit: Emitter, key: str, step: _Step, index: int, into: str) -> None:
+    """``into = value[key]``, converted by ``c{index}`` (or found in ``m{index}``); an
+    optional key only when given (and not null where null means "not given")."""
+    json_key, converter = repr(key), f"c{index}"
     emit.line(f"key = {json_key}")
     if step.required and not step.drops_null:  # validated: a required key is there
         value = f"value[{json_key}]"
@@ -194,6 +196,14 @@ def _emit_field(emit: Emitter, key: str, step: _Step, converter: str, into: str)
             emit.line(f"{into} = {value}")
             with emit.block(f"if type({into}) is not int:"):
                 emit.line(f"{into} = {converter}({into})")
+            return
+        if step.members is not None:  # an Enum's member by its text: no call
+            members = f"m{index}"
+            emit.line(f"item = {value}")
+            emit.line(
+                f"{into} = {members}[item] if type(item) is str and item in {members}"
+                f" else {converter}(item)"
+            )
             return
         emit.line(f"{into} = {value if step.convert is None else f'{converter}({value})'}")
         return

@@ -103,6 +103,18 @@ class Compiler:
             return type_name(node.python_type)
         return type(node).__name__.removesuffix("Node").lower()
 
+    def text_members(self, node: Node) -> dict[str, Any] | None:
+        """Value -> member of an Enum whose values are all strings, when ``node`` is one:
+        generated code looks a member up inline instead of calling its converter (a
+        string never equals another type's value, so the lookup is exact)."""
+        if not isinstance(node, RefNode):
+            return None
+        definition = self.graph.definitions.get(node.key)
+        if not isinstance(definition, EnumDef):
+            return None
+        members = {member.value: member for member in definition.cls}
+        return members if all(type(value) is str for value in members) else None
+
     def drops_null(self, field: Field) -> bool:
         """``null`` for an optional field that cannot be null means "not given" (strict mode)."""
         return not field.required and not accepts_null(field.type, self.graph)
