@@ -176,15 +176,14 @@ class _ClassReader:
         self.cls = cls
         self.owner = class_location(cls)
         self.builder = TypeBuilder()
-        self.problems: list[BuildProblem] = []
-        self._taken = 0  # builder problems already moved to ``problems``
+        # One list for the builder's problems and the reader's, so they stay in the order found.
+        self.problems: list[BuildProblem] = self.builder.problems
         self._localns: dict[type, dict[str, Any]] = {}
         self._resolved: dict[tuple[Any, int, int], Any] = {}
         self._contexts: dict[int, tuple[Any, Any]] = {}
 
     def finish(self, methods: tuple[MethodSpec, ...]) -> ClassSpec:
         graph = self.builder.graph()
-        self._take_builder_problems()
         if not methods and not self.problems:
             self.problems.append(BuildProblem(self.owner, NO_FUNCTIONS))
         return ClassSpec(cls=self.cls, methods=methods, graph=graph, problems=tuple(self.problems))
@@ -193,23 +192,17 @@ class _ClassReader:
         doc = parse_docstring(_docstring(self.cls, candidate))
         if doc.hidden:
             return None
-        self._take_builder_problems()
         before = len(self.problems)
         spec = _MethodReader(self, candidate, doc).read()
-        self._take_builder_problems()
         return spec if len(self.problems) == before else None
 
     def problem(self, location: str, reason: str) -> None:
-        self._take_builder_problems()
         self.problems.append(BuildProblem(location, reason))
 
     def build(self, annotation: Any, location: str, scope: _Scope) -> Node | None:
-        self._take_builder_problems()
-        node = self.builder.build(
+        return self.builder.build(
             annotation, location=location, globalns=scope.globalns, localns=scope.localns
         )
-        self._take_builder_problems()
-        return node
 
     def resolve(self, annotation: str | typing.ForwardRef, scope: _Scope) -> Any:
         """A string annotation's value; the methods of a class repeat the same few, in the
@@ -240,12 +233,6 @@ class _ClassReader:
             namespace.setdefault(owner.__name__, owner)
             self._localns[owner] = namespace
         return self._localns[owner]
-
-    def _take_builder_problems(self) -> None:
-        if len(self.builder.problems) > self._taken:
-            fresh = self.builder.problems[self._taken :]
-            self._taken += len(fresh)
-            self.problems.extend(fresh)
 
 
 class _Scope(Record):
