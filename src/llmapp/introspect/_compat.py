@@ -114,7 +114,8 @@ def is_literal(tp: Any) -> bool:
 
 
 def is_newtype(tp: Any) -> bool:
-    return hasattr(tp, "__supertype__") and not is_class(tp)
+    # The class test first: on 3.11 ``hasattr`` on an Enum class runs EnumType.__getattr__.
+    return not is_class(tp) and hasattr(tp, "__supertype__")
 
 
 def is_typevar(tp: Any) -> bool:
@@ -180,9 +181,9 @@ def own_docstring(cls: type) -> str | None:
         return None
     if is_enum_class(cls) and doc in _ENUM_DEFAULT_DOCS:
         return None
-    is_generated = (
-        (is_dataclass_class(cls) or is_namedtuple_class(cls))
-        and doc.startswith(cls.__name__ + "(")
+    is_generated = (  # the text first: asking an Enum class is_dataclass is slow on 3.11
+        doc.startswith(cls.__name__ + "(")
+        and (is_dataclass_class(cls) or is_namedtuple_class(cls))
         and _GENERATED_DOC.match(doc) is not None
     )
     return None if is_generated else doc
