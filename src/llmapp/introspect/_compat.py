@@ -73,6 +73,8 @@ def split_annotated(tp: Any) -> tuple[Any, tuple[Any, ...], bool | None]:
         The bare type, the ``Annotated`` metadata in order, and ``True``/``False``
         when ``Required``/``NotRequired`` was found (``None`` otherwise).
     """
+    if is_class(tp) and not _is_plain_qualifier(tp):  # the common case: nothing to strip
+        return tp, (), None
     metadata: tuple[Any, ...] = ()
     required: bool | None = None
     while True:

@@ -69,7 +69,8 @@ class TypeBuilder:
         self._definitions: dict[TypeKey, Definition] = {}
         self._building: set[TypeKey] = set()
         self._aliases: dict[Any, bool] = {}  # alias being built -> seen inside itself
-        self._classes: dict[type, Node] = {}
+        self._known: dict[Any, Node] = dict(EXACT)
+        """``EXACT``'s nodes, then every class's built by a row: one lookup finds either."""
         self._alias_keys: dict[Any, bool] = {}  # keys of AliasDefs
         self._outer_localns: Mapping[str, Any] | None = None
         self._annotations: dict[tuple[Any, int, int], Node] = {}
@@ -131,12 +132,9 @@ class TypeBuilder:
         return apply_metadata(built, metadata, lambda reason: self.report(scope, reason))
 
     def bare(self, tp: Any, scope: Scope) -> Node | None:
-        exact: Node | None = _lookup(EXACT, tp)
-        if exact is not None:
-            return exact
-        cached = self._classes.get(tp) if _compat.is_class(tp) else None
-        if cached is not None:
-            return cached
+        known: Node | None = _lookup(self._known, tp)
+        if known is not None:
+            return known
         if self._alias_keys and _lookup(self._alias_keys, tp):  # a recursive alias, by value
             return RefNode(key=tp)
         origin = _compat.get_origin(tp)
@@ -150,7 +148,7 @@ class TypeBuilder:
             if matches(tp):
                 built = handle(self, tp, scope)
                 if built is not None and _compat.is_class(tp):
-                    self._classes[tp] = built
+                    self._known[tp] = built
                 return built
         return self.report(scope, f"unsupported type {_compat.type_display(tp)}")
 
