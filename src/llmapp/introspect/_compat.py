@@ -39,6 +39,7 @@ __all__ = [
     "module_namespace",
     "own_docstring",
     "resolve_forward",
+    "resolve_name",
     "signature_of",
     "split_annotated",
     "substitute",
@@ -218,15 +219,8 @@ def resolve_forward(
             globalns = module_namespace(module)
         ref = ref.__forward_arg__
     source = ref.strip()
-    scopes = [scope for scope in (localns, globalns) if scope is not None]
     if source.isidentifier():  # the common case: one name, no ``eval`` needed
-        for scope in scopes:
-            if source in scope:
-                return scope[source]
-        builtins = vars(sys.modules["builtins"])
-        if source in builtins:
-            return builtins[source]
-        raise NameError(f"name {source!r} is not defined", name=source)
+        return resolve_name(source, globalns, localns)
     # A module's own dict serves as it is (as typing.get_type_hints does); anything else
     # is copied, since eval needs a dict and adds ``__builtins__`` to one that lacks it.
     if type(globalns) is dict and "__builtins__" in globalns:
@@ -234,6 +228,20 @@ def resolve_forward(
     else:
         namespace = dict(globalns or {})
     return eval(_compile(source), namespace, dict(localns or {}))
+
+
+def resolve_name(
+    name: str, globalns: Mapping[str, Any] | None, localns: Mapping[str, Any] | None
+) -> Any:
+    """The value of one name, looked up as ``eval`` finds it: ``localns``, ``globalns``, then
+    the builtins. Raises ``NameError`` when none holds it."""
+    for scope in (localns, globalns):
+        if scope is not None and name in scope:
+            return scope[name]
+    builtins = vars(sys.modules["builtins"])
+    if name in builtins:
+        return builtins[name]
+    raise NameError(f"name {name!r} is not defined", name=name)
 
 
 def typevar_maps(cls: type, args: tuple[Any, ...]) -> dict[type, dict[Any, Any]]:

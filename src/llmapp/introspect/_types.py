@@ -325,9 +325,13 @@ class TypeBuilder:
         localns = self._class_namespaces.get(declaring)
         if localns is None:
             localns = self._class_namespaces[declaring] = _class_namespace(declaring)
+        globalns = _compat.module_namespace(raw.module)
+        known = None if raw.metadata else self._known_type(raw.annotation, globalns, localns)
+        if known is not None:
+            return _field(raw, known, None)
         inner = Scope(
             location=scope.location,
-            globalns=_compat.module_namespace(raw.module),
+            globalns=globalns,
             localns=localns,
             typevars=typevars,
             prefix=f"{owner.__qualname__}.{raw.python_name or raw.name}",
@@ -346,14 +350,23 @@ class TypeBuilder:
         metadata = metadata + raw.metadata
         if metadata:
             built = apply_metadata(built, metadata, lambda reason: self.report(inner, reason))
-        return Field(
-            name=raw.name,
-            type=built,
-            required=raw.required if required is None else required,
-            default=raw.default,
-            description=raw.description or built.meta.description,
-            python_name=raw.python_name,
-        )
+        return _field(raw, built, required)
+
+    def _known_type(
+        self, annotation: Any, globalns: Mapping[str, Any], localns: Mapping[str, Any]
+    ) -> Node | None:
+        """The node of an annotation that is, or names, a type whose node is known (``str``,
+        ``"str"``, a class built before): what ``field`` would build, with no scope to make.
+        ``None`` for any other annotation."""
+        if isinstance(annotation, (str, ForwardRef)):
+            if type(annotation) is not str or not annotation.isidentifier():
+                return None
+            try:
+                annotation = _compat.resolve_name(annotation, globalns, localns)
+            except NameError:
+                return None
+        known: Node | None = _lookup(self._known, annotation)
+        return known
 
     def enum(self, cls: type[enum.Enum], scope: Scope) -> Node | None:
         if cls in self._definitions:
@@ -420,6 +433,18 @@ def _class_namespace(cls: type) -> dict[str, Any]:
     for param in getattr(cls, "__type_params__", ()):
         names[param.__name__] = param
     return names
+
+
+def _field(raw: _objects.RawField, built: Node, required: bool | None) -> Field:
+    """The field ``raw`` with its type built (``required`` from ``Required``/``NotRequired``)."""
+    return Field(
+        name=raw.name,
+        type=built,
+        required=raw.required if required is None else required,
+        default=raw.default,
+        description=raw.description or built.meta.description,
+        python_name=raw.python_name,
+    )
 
 
 def _subscript(origin: Any, args: tuple[Any, ...], fallback: Any) -> Any:
