@@ -300,11 +300,13 @@ _ATTRIBUTE_KEYS = frozenset({"attribute", "ivar", "cvar", "var"})
 def _clean(doc: str) -> str:
     """``_normalize(inspect.cleandoc(doc))`` in one pass over the lines: the indentation
     common to the lines after the first removed, then as ``_normalize``."""
+    if "\t" in doc:
+        doc = doc.expandtabs()
     if "\n" not in doc:  # one line: no margin, no blank run
-        return doc.expandtabs().strip()
-    lines = doc.expandtabs().split("\n")
+        return doc.strip()
+    lines = doc.split("\n")
     margin = min(
-        (len(line) - len(line.lstrip()) for line in lines[1:] if line and not line.isspace()),
+        [len(line) - len(line.lstrip()) for line in lines[1:] if line and not line.isspace()],
         default=0,
     )
     text = "\n".join([lines[0].strip(), *[line[margin:].rstrip() for line in lines[1:]]])
