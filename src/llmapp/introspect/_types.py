@@ -3,13 +3,16 @@
 Lookup order (first match wins):
 
 1. ``EXACT`` (in ``_structural``): a type that always gives the same node
-   (``str``, ``datetime``, ``Any``, bare ``list``).
+   (``str``, ``datetime``, ``Any``, bare ``list``); a class built before is found
+   with them.
 2. ``ORIGINS`` (in ``_structural``): a parametrised generic by its origin
    (``list[int]``, ``X | None``, ``Literal[...]``); a generic dataclass, TypedDict,
    NamedTuple (``Page[Product]``) or ``TypeAliasType`` goes to ``TypeBuilder.generic``.
-3. ``_ROWS``: ordered (predicate, handler) pairs for everything else: forward
-   references, TypeVars, aliases, NewType, Enum, object classes, subclasses of
-   scalars (``SCALAR_ROWS``) and, last, plain classes (a problem).
+3. Ordered (predicate, handler) pairs for everything else, in two tables, since no
+   predicate of one accepts what the other's do: ``_CLASS_ROWS`` for classes (Enum,
+   object classes, subclasses of scalars (``SCALAR_ROWS``) and, last, plain classes,
+   a problem) and ``_OTHER_ROWS`` for the rest (forward references, TypeVars,
+   aliases, NewType).
 
 Adding a Python type is adding one entry to one of these tables; a scalar type (one
 JSON value with a format, such as ``datetime`` or ``IPv4Network``) is a row of
@@ -144,10 +147,11 @@ class TypeBuilder:
                 return handler(self, tp, origin, _compat.get_args(tp), scope)
             if _objects.is_object_class(origin) or _compat.is_type_alias(origin):
                 return self.generic(tp, origin, _compat.get_args(tp), scope)
-        for matches, handle in _ROWS:
+        is_class = _compat.is_class(tp)
+        for matches, handle in _CLASS_ROWS if is_class else _OTHER_ROWS:
             if matches(tp):
                 built = handle(self, tp, scope)
-                if built is not None and _compat.is_class(tp):
+                if built is not None and is_class:
                     self._known[tp] = built
                 return built
         return self.report(scope, f"unsupported type {_compat.type_display(tp)}")
@@ -391,15 +395,19 @@ class TypeBuilder:
         return RefNode(key=cls)
 
 
-_ROWS: tuple[tuple[Callable[[Any], bool], Callable[..., Node | None]], ...] = (
-    (lambda tp: isinstance(tp, (str, ForwardRef)), TypeBuilder.forward),
-    (_compat.is_typevar, TypeBuilder.typevar),
-    (_compat.is_type_alias, TypeBuilder.alias),
-    (_compat.is_newtype, lambda builder, tp, scope: builder.node(tp.__supertype__, scope)),
+_Rows = tuple[tuple[Callable[[Any], bool], Callable[..., Node | None]], ...]
+
+_CLASS_ROWS: _Rows = (  # each predicate accepts classes only
     (_compat.is_enum_class, TypeBuilder.enum),  # before int/str: IntEnum, StrEnum
     (_objects.is_object_class, TypeBuilder.object),  # before tuple: NamedTuple
     *SCALAR_ROWS,
     (_compat.is_class, TypeBuilder.plain_class),
+)
+_OTHER_ROWS: _Rows = (  # each predicate accepts no class
+    (lambda tp: isinstance(tp, (str, ForwardRef)), TypeBuilder.forward),
+    (_compat.is_typevar, TypeBuilder.typevar),
+    (_compat.is_type_alias, TypeBuilder.alias),
+    (_compat.is_newtype, lambda builder, tp, scope: builder.node(tp.__supertype__, scope)),
 )
 
 
