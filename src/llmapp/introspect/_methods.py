@@ -346,14 +346,15 @@ class _MethodReader:
         specs: list[ParameterSpec] = []
         for parameter in parameters:
             specs.extend(self._parameter(parameter))
-        seen: set[str] = set()
-        for spec in specs:
-            if spec.name in seen:
-                self.reader.problem(
-                    f"{self.location}.{spec.name}",
-                    "named twice: as a parameter and as a key of **kwargs",
-                )
-            seen.add(spec.name)
+        if len({spec.name for spec in specs}) < len(specs):  # a key of **kwargs among them
+            seen: set[str] = set()
+            for spec in specs:
+                if spec.name in seen:
+                    self.reader.problem(
+                        f"{self.location}.{spec.name}",
+                        "named twice: as a parameter and as a key of **kwargs",
+                    )
+                seen.add(spec.name)
         return specs
 
     def _parameter(self, parameter: Parameter) -> list[ParameterSpec]:
@@ -364,7 +365,12 @@ class _MethodReader:
             or parameter.annotation is _EMPTY
         ):
             return self._unusual(parameter)
-        typed = self._typed(parameter)
+        annotation = parameter.annotation
+        typed = (
+            self.reader.typed.get((annotation, id(self.scope))) if type(annotation) is str else None
+        )
+        if typed is None:
+            typed = self._typed(parameter)
         if typed is None:
             return []
         wanted, node = typed
@@ -388,11 +394,10 @@ class _MethodReader:
 
     def _typed(self, parameter: Parameter) -> tuple[Any, Node | None] | None:
         """The context type (``None`` for an ordinary parameter) and the node (``None`` for a
-        context parameter) of a parameter's annotation; ``None`` once a problem is recorded."""
+        context parameter) of a parameter's annotation; ``None`` once a problem is recorded.
+        What a string annotation gives is kept in ``_ClassReader.typed``."""
         annotation = parameter.annotation
         key = (annotation, id(self.scope)) if type(annotation) is str else None
-        if key is not None and key in self.reader.typed:
-            return self.reader.typed[key]
         location = f"{self.location}.{parameter.name}"
         reported = len(self.reader.problems)
         try:
@@ -514,9 +519,11 @@ class _MethodReader:
         """The message of PEP 702's ``@deprecated`` on the function or on its static/class
         method wrapper (``None`` when there is none)."""
         candidate = self.candidate
-        objects = (candidate.attribute, candidate.function, self.function)
-        messages = (getattr(item, "__deprecated__", None) for item in objects)
-        return next((message for message in messages if message is not None), None)
+        for item in (candidate.attribute, candidate.function, self.function):
+            message: str | None = getattr(item, "__deprecated__", None)
+            if message is not None:
+                return message
+        return None
 
     def _warn_undocumented_names(self, parameters: list[ParameterSpec]) -> None:
         if self.doc.params.keys() <= self.python_names:
