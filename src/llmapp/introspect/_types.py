@@ -417,6 +417,8 @@ _UNSAFE = re.compile(r"[^A-Za-z0-9_]")
 
 
 def _sanitise(name: str) -> str:
+    if name.isascii() and name.isidentifier():  # the common name: nothing to replace
+        return name
     return _UNSAFE.sub("_", name)
 
 
