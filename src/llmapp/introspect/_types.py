@@ -73,7 +73,7 @@ class TypeBuilder:
         self._building: set[TypeKey] = set()
         self._aliases: dict[Any, bool] = {}  # alias being built -> seen inside itself
         self._known: dict[Any, Node] = dict(EXACT)
-        """``EXACT``'s nodes, then every class's built by a row: one lookup finds either."""
+        """``EXACT``'s nodes, then the node of every class a row built: one lookup finds either."""
         self._alias_keys: dict[Any, bool] = {}  # keys of AliasDefs
         self._outer_localns: Mapping[str, Any] | None = None
         self._annotations: dict[tuple[Any, int, int], Node] = {}
