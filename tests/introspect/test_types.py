@@ -1075,3 +1075,37 @@ def test_unhashable_metadata_in_annotations() -> None:
     assert builder.problems == []
     definition = builder.graph().definitions[node.key]  # type: ignore[union-attr]
     assert definition.name == "Page_int_"
+
+
+def test_the_class_rows_and_the_other_rows_accept_disjoint_types() -> None:
+    """``bare`` tries the class rows for a class and the other rows for anything else: no
+    predicate of one table may accept what the other table is for."""
+    from llmapp.introspect import _types
+    from llmapp.introspect._compat import is_class
+
+    class Colour(enum.Enum):
+        RED = "red"
+
+    @dataclasses.dataclass
+    class Point:
+        x: int
+
+    class Pair(typing.NamedTuple):
+        a: int
+
+    class Movie(te.TypedDict):
+        title: str
+
+    class Plain:
+        pass
+
+    T = typing.TypeVar("T")
+    UserId = typing.NewType("UserId", int)
+    Alias = te.TypeAliasType("Alias", int)
+    samples = [Colour, Point, Pair, Movie, Plain, int, str, bool, datetime, Decimal, Path, object]
+    samples += ["int", typing.ForwardRef("int"), T, UserId, Alias, list[int], None, typing.Any]
+    for tp in samples:
+        rows = _types._CLASS_ROWS if is_class(tp) else _types._OTHER_ROWS
+        others = _types._OTHER_ROWS if is_class(tp) else _types._CLASS_ROWS
+        assert [m for m, _ in others if m(tp)] == [], tp
+        assert any(m(tp) for m, _ in rows) or tp in (None, list[int]), tp

@@ -39,6 +39,7 @@ __all__ = [
     "module_namespace",
     "own_docstring",
     "resolve_forward",
+    "resolve_name",
     "signature_of",
     "split_annotated",
     "substitute",
@@ -73,6 +74,8 @@ def split_annotated(tp: Any) -> tuple[Any, tuple[Any, ...], bool | None]:
         The bare type, the ``Annotated`` metadata in order, and ``True``/``False``
         when ``Required``/``NotRequired`` was found (``None`` otherwise).
     """
+    if is_class(tp) and not _is_plain_qualifier(tp):  # the common case: nothing to strip
+        return tp, (), None
     metadata: tuple[Any, ...] = ()
     required: bool | None = None
     while True:
@@ -114,7 +117,8 @@ def is_literal(tp: Any) -> bool:
 
 
 def is_newtype(tp: Any) -> bool:
-    return hasattr(tp, "__supertype__") and not is_class(tp)
+    # The class test first: on 3.11 ``hasattr`` on an Enum class runs EnumType.__getattr__.
+    return not is_class(tp) and hasattr(tp, "__supertype__")
 
 
 def is_typevar(tp: Any) -> bool:
@@ -180,9 +184,9 @@ def own_docstring(cls: type) -> str | None:
         return None
     if is_enum_class(cls) and doc in _ENUM_DEFAULT_DOCS:
         return None
-    is_generated = (
-        (is_dataclass_class(cls) or is_namedtuple_class(cls))
-        and doc.startswith(cls.__name__ + "(")
+    is_generated = (  # the text first: asking an Enum class is_dataclass is slow on 3.11
+        doc.startswith(cls.__name__ + "(")
+        and (is_dataclass_class(cls) or is_namedtuple_class(cls))
         and _GENERATED_DOC.match(doc) is not None
     )
     return None if is_generated else doc
@@ -215,15 +219,8 @@ def resolve_forward(
             globalns = module_namespace(module)
         ref = ref.__forward_arg__
     source = ref.strip()
-    scopes = [scope for scope in (localns, globalns) if scope is not None]
     if source.isidentifier():  # the common case: one name, no ``eval`` needed
-        for scope in scopes:
-            if source in scope:
-                return scope[source]
-        builtins = vars(sys.modules["builtins"])
-        if source in builtins:
-            return builtins[source]
-        raise NameError(f"name {source!r} is not defined", name=source)
+        return resolve_name(source, globalns, localns)
     # A module's own dict serves as it is (as typing.get_type_hints does); anything else
     # is copied, since eval needs a dict and adds ``__builtins__`` to one that lacks it.
     if type(globalns) is dict and "__builtins__" in globalns:
@@ -231,6 +228,20 @@ def resolve_forward(
     else:
         namespace = dict(globalns or {})
     return eval(_compile(source), namespace, dict(localns or {}))
+
+
+def resolve_name(
+    name: str, globalns: Mapping[str, Any] | None, localns: Mapping[str, Any] | None
+) -> Any:
+    """The value of one name, looked up as ``eval`` finds it: ``localns``, ``globalns``, then
+    the builtins. Raises ``NameError`` when none holds it."""
+    for scope in (localns, globalns):
+        if scope is not None and name in scope:
+            return scope[name]
+    builtins = vars(sys.modules["builtins"])
+    if name in builtins:
+        return builtins[name]
+    raise NameError(f"name {name!r} is not defined", name=name)
 
 
 def typevar_maps(cls: type, args: tuple[Any, ...]) -> dict[type, dict[Any, Any]]:

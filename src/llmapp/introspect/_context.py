@@ -14,7 +14,7 @@ from typing import Any
 
 import typing_extensions as te
 
-from llmapp.introspect._compat import is_union
+from llmapp.introspect._compat import is_class, is_union
 from llmapp.markers import Context
 
 __all__ = ["context_type"]
@@ -34,6 +34,8 @@ _FRAMEWORK_TYPES = frozenset(
 
 def context_type(annotation: Any) -> Any | None:
     """The type a context parameter asks for (its class), or ``None`` for an ordinary one."""
+    if is_class(annotation):  # the common case: no union, no Annotated, no parametrisation
+        return _framework_type(annotation)
     if is_union(annotation):  # ``Annotated[T, Context()] | None``
         members = [arg for arg in typing.get_args(annotation) if arg is not type(None)]
         return context_type(members[0]) if len(members) == 1 else None
@@ -42,7 +44,11 @@ def context_type(annotation: Any) -> Any | None:
         if any(isinstance(each, Context) for each in metadata):
             return _class_of(base)
         annotation = base
-    cls = _class_of(annotation)
+    return _framework_type(_class_of(annotation))
+
+
+def _framework_type(cls: Any) -> Any | None:
+    """``cls`` when it is one of the frameworks' context types, else ``None``."""
     if isinstance(cls, type):
         package = getattr(cls, "__module__", "").split(".", 1)[0]
         if (package, cls.__name__) in _FRAMEWORK_TYPES:

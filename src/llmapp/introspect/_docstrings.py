@@ -300,11 +300,13 @@ _ATTRIBUTE_KEYS = frozenset({"attribute", "ivar", "cvar", "var"})
 def _clean(doc: str) -> str:
     """``_normalize(inspect.cleandoc(doc))`` in one pass over the lines: the indentation
     common to the lines after the first removed, then as ``_normalize``."""
+    if "\t" in doc:
+        doc = doc.expandtabs()
     if "\n" not in doc:  # one line: no margin, no blank run
-        return doc.expandtabs().strip()
-    lines = doc.expandtabs().split("\n")
+        return doc.strip()
+    lines = doc.split("\n")
     margin = min(
-        (len(line) - len(line.lstrip()) for line in lines[1:] if line and not line.isspace()),
+        [len(line) - len(line.lstrip()) for line in lines[1:] if line and not line.isspace()],
         default=0,
     )
     text = "\n".join([lines[0].strip(), *[line[margin:].rstrip() for line in lines[1:]]])
@@ -354,12 +356,13 @@ def _read_with_parsers(text: str, styles: list[str]) -> _Body:
 
 def _plain(text: str) -> _Body:
     """Split plain text the way docstring-parser does: first line, then the rest."""
+    return _Body(*_plain_parts(text))
+
+
+def _plain_parts(text: str) -> tuple[str | None, str | None, bool]:
+    """``_plain``'s summary, long description and whether a blank line parts them."""
     short, _, rest_ = text.strip().partition("\n")
-    return _Body(
-        short=short.strip() or None,
-        long=rest_.strip() or None,
-        blank_after_short=rest_.startswith("\n"),
-    )
+    return short.strip() or None, rest_.strip() or None, rest_.startswith("\n")
 
 
 def _from_parsed(parsed: docstring_parser.Docstring) -> _Body:
@@ -389,16 +392,20 @@ def _from_parsed(parsed: docstring_parser.Docstring) -> _Body:
 def _plain_info(text: str) -> DocInfo:
     """``_combine(_plain(text), _NO_TAGS)`` for text with no tag and no section hint (as
     most classes' and Enums' docstrings are): only the description and summary are set."""
-    description = _text(_plain(text))
+    description = _joined(*_plain_parts(text))  # no _Body to make
     return DocInfo(description=description, summary=_first_paragraph(description))
 
 
 def _text(body: _Body) -> str | None:
     """The summary and long description as one text, as docstring-parser joins them."""
-    if not body.long:
-        return body.short
-    separator = "\n\n" if body.blank_after_short else "\n"
-    return body.long if body.short is None else body.short + separator + body.long
+    return _joined(body.short, body.long, body.blank_after_short)
+
+
+def _joined(short: str | None, long: str | None, blank_after_short: bool) -> str | None:
+    if not long:
+        return short
+    separator = "\n\n" if blank_after_short else "\n"
+    return long if short is None else short + separator + long
 
 
 def _combine(body: _Body, tags: _Tags) -> DocInfo:

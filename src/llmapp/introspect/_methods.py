@@ -61,6 +61,8 @@ NO_FUNCTIONS = "the class has no public method to become a function"
 
 _Kind = Literal["instance", "static", "class"]
 _EMPTY = inspect.Parameter.empty
+_VAR_POSITIONAL_KIND = inspect.Parameter.VAR_POSITIONAL
+_VAR_KEYWORD_KIND = inspect.Parameter.VAR_KEYWORD
 _UNPACK_ORIGINS: frozenset[Any] = frozenset({te.Unpack, getattr(typing, "Unpack", te.Unpack)})
 _AWAITABLE_ORIGINS: frozenset[Any] = frozenset({Awaitable, Coroutine})
 _NAME_IN_ERROR = re.compile(r"name '([^']+)' is not defined")
@@ -176,15 +178,18 @@ class _ClassReader:
         self.cls = cls
         self.owner = class_location(cls)
         self.builder = TypeBuilder()
-        self.problems: list[BuildProblem] = []
-        self._taken = 0  # builder problems already moved to ``problems``
-        self._localns: dict[type, dict[str, Any]] = {}
-        self._resolved: dict[tuple[Any, int, int], Any] = {}
+        # One list for the builder's problems and the reader's, so they stay in the order found.
+        self.problems: list[BuildProblem] = self.builder.problems
+        self._namespaces: dict[type, dict[str, Any]] = {}
+        self._scopes: dict[tuple[type, int], _Scope] = {}
+        self._resolved: dict[tuple[Any, int], Any] = {}
         self._contexts: dict[int, tuple[Any, Any]] = {}
+        self.typed: dict[tuple[str, int], tuple[Any, Node | None]] = {}
+        """A string annotation in a scope (by id) -> its context type and node, once it gave
+        them without a problem: the methods of a class repeat the same few annotations."""
 
     def finish(self, methods: tuple[MethodSpec, ...]) -> ClassSpec:
         graph = self.builder.graph()
-        self._take_builder_problems()
         if not methods and not self.problems:
             self.problems.append(BuildProblem(self.owner, NO_FUNCTIONS))
         return ClassSpec(cls=self.cls, methods=methods, graph=graph, problems=tuple(self.problems))
@@ -193,28 +198,22 @@ class _ClassReader:
         doc = parse_docstring(_docstring(self.cls, candidate))
         if doc.hidden:
             return None
-        self._take_builder_problems()
         before = len(self.problems)
         spec = _MethodReader(self, candidate, doc).read()
-        self._take_builder_problems()
         return spec if len(self.problems) == before else None
 
     def problem(self, location: str, reason: str) -> None:
-        self._take_builder_problems()
         self.problems.append(BuildProblem(location, reason))
 
     def build(self, annotation: Any, location: str, scope: _Scope) -> Node | None:
-        self._take_builder_problems()
-        node = self.builder.build(
+        return self.builder.build(
             annotation, location=location, globalns=scope.globalns, localns=scope.localns
         )
-        self._take_builder_problems()
-        return node
 
     def resolve(self, annotation: str | typing.ForwardRef, scope: _Scope) -> Any:
         """A string annotation's value; the methods of a class repeat the same few, in the
         same namespaces, so each is evaluated once (failures are not kept)."""
-        key = (annotation, id(scope.globalns), id(scope.localns))
+        key = (annotation, id(scope))
         if key not in self._resolved:
             self._resolved[key] = resolve_forward(annotation, scope.globalns, scope.localns)
         return self._resolved[key]
@@ -228,9 +227,18 @@ class _ClassReader:
             found = self._contexts[id(annotation)] = (annotation, context_type(annotation))
         return found[1]
 
-    def localns(self, owner: type) -> dict[str, Any]:
+    def scope(self, owner: type, globalns: dict[str, Any]) -> _Scope:
+        """Where the methods of ``owner`` defined in one module are read: one object for all
+        of them (it keeps ``globalns`` alive, so its id keys what is read in it)."""
+        key = (owner, id(globalns))
+        scope = self._scopes.get(key)
+        if scope is None:
+            scope = self._scopes[key] = _Scope(globalns=globalns, localns=self._localns(owner))
+        return scope
+
+    def _localns(self, owner: type) -> dict[str, Any]:
         """The owner's namespace minus its methods: a method named ``date`` never hides a type."""
-        if owner not in self._localns:
+        if owner not in self._namespaces:
             namespace = {
                 name: value
                 for name, value in vars(owner).items()
@@ -238,14 +246,8 @@ class _ClassReader:
                 and not isinstance(value, (staticmethod, classmethod, property))
             }
             namespace.setdefault(owner.__name__, owner)
-            self._localns[owner] = namespace
-        return self._localns[owner]
-
-    def _take_builder_problems(self) -> None:
-        if len(self.builder.problems) > self._taken:
-            fresh = self.builder.problems[self._taken :]
-            self._taken += len(fresh)
-            self.problems.extend(fresh)
+            self._namespaces[owner] = namespace
+        return self._namespaces[owner]
 
 
 class _Scope(Record):
@@ -265,9 +267,7 @@ class _MethodReader:
         self.location = f"{reader.owner}.{candidate.name}"
         self.function = function = _unwrap(candidate.function)
         """The innermost function, under any ``functools.wraps`` decorators."""
-        self.scope = _Scope(
-            globalns=getattr(function, "__globals__", {}), localns=reader.localns(candidate.owner)
-        )
+        self.scope = reader.scope(candidate.owner, getattr(function, "__globals__", {}))
         self.is_async = inspect.iscoroutinefunction(candidate.function) or (
             function is not candidate.function and inspect.iscoroutinefunction(function)
         )
@@ -346,40 +346,40 @@ class _MethodReader:
         specs: list[ParameterSpec] = []
         for parameter in parameters:
             specs.extend(self._parameter(parameter))
-        seen: set[str] = set()
-        for spec in specs:
-            if spec.name in seen:
-                self.reader.problem(
-                    f"{self.location}.{spec.name}",
-                    "named twice: as a parameter and as a key of **kwargs",
-                )
-            seen.add(spec.name)
+        if len({spec.name for spec in specs}) < len(specs):  # a key of **kwargs among them
+            seen: set[str] = set()
+            for spec in specs:
+                if spec.name in seen:
+                    self.reader.problem(
+                        f"{self.location}.{spec.name}",
+                        "named twice: as a parameter and as a key of **kwargs",
+                    )
+                seen.add(spec.name)
         return specs
 
     def _parameter(self, parameter: Parameter) -> list[ParameterSpec]:
-        location = f"{self.location}.{parameter.name}"
-        if parameter.kind is inspect.Parameter.VAR_POSITIONAL:
-            self.reader.problem(location, _VAR_POSITIONAL)
+        kind = parameter.kind
+        if (
+            kind is _VAR_POSITIONAL_KIND
+            or kind is _VAR_KEYWORD_KIND
+            or parameter.annotation is _EMPTY
+        ):
+            return self._unusual(parameter)
+        annotation = parameter.annotation
+        typed = (
+            self.reader.typed.get((annotation, id(self.scope))) if type(annotation) is str else None
+        )
+        if typed is None:
+            typed = self._typed(parameter)
+        if typed is None:
             return []
-        if parameter.annotation is _EMPTY:
-            is_kwargs = parameter.kind is inspect.Parameter.VAR_KEYWORD
-            self.reader.problem(location, _BARE_KWARGS if is_kwargs else "missing type annotation")
-            return []
-        try:
-            annotation = self._resolve(parameter.annotation, location)
-        except _Unresolved:
-            return []
-        if parameter.kind is inspect.Parameter.VAR_KEYWORD:
-            return self._spread(annotation, location)
-        wanted = self.reader.context_type(annotation)
+        wanted, node = typed
         if wanted is not None:
-            self._context_parameter(parameter, wanted, location)
+            self._context_parameter(parameter, wanted, f"{self.location}.{parameter.name}")
             return []
-        node = self.reader.build(annotation, location, self.scope)
-        if node is None:
-            return []
+        assert node is not None  # built when not a context parameter
         description = self.doc.params.get(parameter.name) or node.meta.description
-        self._check_length(location, description)
+        self._check_length(parameter.name, description)
         has_default = parameter.default is not _EMPTY
         return [
             ParameterSpec(
@@ -388,9 +388,45 @@ class _MethodReader:
                 required=not has_default,
                 default=parameter.default if has_default else NO_DEFAULT,
                 description=description,
-                positional_only=parameter.kind is inspect.Parameter.POSITIONAL_ONLY,
+                positional_only=kind is inspect.Parameter.POSITIONAL_ONLY,
             )
         ]
+
+    def _typed(self, parameter: Parameter) -> tuple[Any, Node | None] | None:
+        """The context type (``None`` for an ordinary parameter) and the node (``None`` for a
+        context parameter) of a parameter's annotation; ``None`` once a problem is recorded.
+        What a string annotation gives is kept in ``_ClassReader.typed``."""
+        annotation = parameter.annotation
+        key = (annotation, id(self.scope)) if type(annotation) is str else None
+        location = f"{self.location}.{parameter.name}"
+        reported = len(self.reader.problems)
+        try:
+            annotation = self._resolve(annotation, location)
+        except _Unresolved:
+            return None
+        wanted = self.reader.context_type(annotation)
+        node = None if wanted is not None else self.reader.build(annotation, location, self.scope)
+        if wanted is None and node is None:
+            return None
+        if key is not None and len(self.reader.problems) == reported:
+            self.reader.typed[key] = (wanted, node)
+        return wanted, node
+
+    def _unusual(self, parameter: Parameter) -> list[ParameterSpec]:
+        """``*args`` (refused), ``**kwargs`` and a parameter without an annotation."""
+        location = f"{self.location}.{parameter.name}"
+        if parameter.kind is _VAR_POSITIONAL_KIND:
+            self.reader.problem(location, _VAR_POSITIONAL)
+            return []
+        if parameter.annotation is _EMPTY:
+            is_kwargs = parameter.kind is _VAR_KEYWORD_KIND
+            self.reader.problem(location, _BARE_KWARGS if is_kwargs else "missing type annotation")
+            return []
+        try:
+            annotation = self._resolve(parameter.annotation, location)
+        except _Unresolved:
+            return []
+        return self._spread(annotation, location)
 
     def _context_parameter(self, parameter: Parameter, wanted: Any, location: str) -> None:
         if not isinstance(wanted, type):
@@ -425,7 +461,7 @@ class _MethodReader:
         for key in definition.fields:
             # The builder already took the key's text from the TypedDict's Attributes or Doc.
             description = self.doc.params.get(key.name) or key.description
-            self._check_length(f"{self.location}.{key.name}", description)
+            self._check_length(key.name, description)
             specs.append(
                 ParameterSpec(
                     name=key.name,
@@ -474,17 +510,20 @@ class _MethodReader:
             self.reader.problem(location, f"cannot evaluate annotation {shown!r}: {error}")
         raise _Unresolved
 
-    def _check_length(self, location: str, description: str | None) -> None:
+    def _check_length(self, name: str, description: str | None) -> None:
+        """A problem at parameter ``name`` when its description is too long."""
         if description is not None and len(description) > MAX_DESCRIPTION:
-            self.reader.problem(location, _too_long("description", description))
+            self.reader.problem(f"{self.location}.{name}", _too_long("description", description))
 
     def _deprecated_by_decorator(self) -> str | None:
         """The message of PEP 702's ``@deprecated`` on the function or on its static/class
         method wrapper (``None`` when there is none)."""
         candidate = self.candidate
-        objects = (candidate.attribute, candidate.function, self.function)
-        messages = (getattr(item, "__deprecated__", None) for item in objects)
-        return next((message for message in messages if message is not None), None)
+        for item in (candidate.attribute, candidate.function, self.function):
+            message: str | None = getattr(item, "__deprecated__", None)
+            if message is not None:
+                return message
+        return None
 
     def _warn_undocumented_names(self, parameters: list[ParameterSpec]) -> None:
         if self.doc.params.keys() <= self.python_names:

@@ -72,7 +72,8 @@ def _declaring_classes(cls: type) -> dict[str, type]:
 
 
 def _dataclass(cls: type) -> ObjectShape:
-    owners = _declaring_classes(cls)
+    # A class whose only base is ``object`` declares every field itself (the default below).
+    owners = _declaring_classes(cls) if len(cls.__mro__) > 2 else {}
     doc = class_doc(cls)
     documented = {owner: class_doc(owner).attributes for owner in {*owners.values()} - {cls}}
     documented[cls] = doc.attributes

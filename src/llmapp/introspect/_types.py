@@ -3,13 +3,16 @@
 Lookup order (first match wins):
 
 1. ``EXACT`` (in ``_structural``): a type that always gives the same node
-   (``str``, ``datetime``, ``Any``, bare ``list``).
+   (``str``, ``datetime``, ``Any``, bare ``list``); a class built before is found
+   with them.
 2. ``ORIGINS`` (in ``_structural``): a parametrised generic by its origin
    (``list[int]``, ``X | None``, ``Literal[...]``); a generic dataclass, TypedDict,
    NamedTuple (``Page[Product]``) or ``TypeAliasType`` goes to ``TypeBuilder.generic``.
-3. ``_ROWS``: ordered (predicate, handler) pairs for everything else: forward
-   references, TypeVars, aliases, NewType, Enum, object classes, subclasses of
-   scalars (``SCALAR_ROWS``) and, last, plain classes (a problem).
+3. Ordered (predicate, handler) pairs for everything else, in two tables, since no
+   predicate of one accepts what the other's do: ``_CLASS_ROWS`` for classes (Enum,
+   object classes, subclasses of scalars (``SCALAR_ROWS``) and, last, plain classes,
+   a problem) and ``_OTHER_ROWS`` for the rest (forward references, TypeVars,
+   aliases, NewType).
 
 Adding a Python type is adding one entry to one of these tables; a scalar type (one
 JSON value with a format, such as ``datetime`` or ``IPv4Network``) is a row of
@@ -69,7 +72,8 @@ class TypeBuilder:
         self._definitions: dict[TypeKey, Definition] = {}
         self._building: set[TypeKey] = set()
         self._aliases: dict[Any, bool] = {}  # alias being built -> seen inside itself
-        self._classes: dict[type, Node] = {}
+        self._known: dict[Any, Node] = dict(EXACT)
+        """``EXACT``'s nodes, then the node of every class a row built: one lookup finds either."""
         self._alias_keys: dict[Any, bool] = {}  # keys of AliasDefs
         self._outer_localns: Mapping[str, Any] | None = None
         self._annotations: dict[tuple[Any, int, int], Node] = {}
@@ -131,12 +135,9 @@ class TypeBuilder:
         return apply_metadata(built, metadata, lambda reason: self.report(scope, reason))
 
     def bare(self, tp: Any, scope: Scope) -> Node | None:
-        exact: Node | None = _lookup(EXACT, tp)
-        if exact is not None:
-            return exact
-        cached = self._classes.get(tp) if _compat.is_class(tp) else None
-        if cached is not None:
-            return cached
+        known: Node | None = _lookup(self._known, tp)
+        if known is not None:
+            return known
         if self._alias_keys and _lookup(self._alias_keys, tp):  # a recursive alias, by value
             return RefNode(key=tp)
         origin = _compat.get_origin(tp)
@@ -146,11 +147,12 @@ class TypeBuilder:
                 return handler(self, tp, origin, _compat.get_args(tp), scope)
             if _objects.is_object_class(origin) or _compat.is_type_alias(origin):
                 return self.generic(tp, origin, _compat.get_args(tp), scope)
-        for matches, handle in _ROWS:
+        is_class = _compat.is_class(tp)
+        for matches, handle in _CLASS_ROWS if is_class else _OTHER_ROWS:
             if matches(tp):
                 built = handle(self, tp, scope)
-                if built is not None and _compat.is_class(tp):
-                    self._classes[tp] = built
+                if built is not None and is_class:
+                    self._known[tp] = built
                 return built
         return self.report(scope, f"unsupported type {_compat.type_display(tp)}")
 
@@ -327,9 +329,13 @@ class TypeBuilder:
         localns = self._class_namespaces.get(declaring)
         if localns is None:
             localns = self._class_namespaces[declaring] = _class_namespace(declaring)
+        globalns = _compat.module_namespace(raw.module)
+        known = None if raw.metadata else self._known_type(raw.annotation, globalns, localns)
+        if known is not None:
+            return _field(raw, known, None)
         inner = Scope(
             location=scope.location,
-            globalns=_compat.module_namespace(raw.module),
+            globalns=globalns,
             localns=localns,
             typevars=typevars,
             prefix=f"{owner.__qualname__}.{raw.python_name or raw.name}",
@@ -348,14 +354,23 @@ class TypeBuilder:
         metadata = metadata + raw.metadata
         if metadata:
             built = apply_metadata(built, metadata, lambda reason: self.report(inner, reason))
-        return Field(
-            name=raw.name,
-            type=built,
-            required=raw.required if required is None else required,
-            default=raw.default,
-            description=raw.description or built.meta.description,
-            python_name=raw.python_name,
-        )
+        return _field(raw, built, required)
+
+    def _known_type(
+        self, annotation: Any, globalns: Mapping[str, Any], localns: Mapping[str, Any]
+    ) -> Node | None:
+        """The node of an annotation that is, or names, a type whose node is known (``str``,
+        ``"str"``, a class built before): what ``field`` would build, with no scope to make.
+        ``None`` for any other annotation."""
+        if isinstance(annotation, (str, ForwardRef)):
+            if type(annotation) is not str or not annotation.isidentifier():
+                return None
+            try:
+                annotation = _compat.resolve_name(annotation, globalns, localns)
+            except NameError:
+                return None
+        known: Node | None = _lookup(self._known, annotation)
+        return known
 
     def enum(self, cls: type[enum.Enum], scope: Scope) -> Node | None:
         if cls in self._definitions:
@@ -380,15 +395,19 @@ class TypeBuilder:
         return RefNode(key=cls)
 
 
-_ROWS: tuple[tuple[Callable[[Any], bool], Callable[..., Node | None]], ...] = (
-    (lambda tp: isinstance(tp, (str, ForwardRef)), TypeBuilder.forward),
-    (_compat.is_typevar, TypeBuilder.typevar),
-    (_compat.is_type_alias, TypeBuilder.alias),
-    (_compat.is_newtype, lambda builder, tp, scope: builder.node(tp.__supertype__, scope)),
+_Rows = tuple[tuple[Callable[[Any], bool], Callable[..., Node | None]], ...]
+
+_CLASS_ROWS: _Rows = (  # each predicate accepts classes only
     (_compat.is_enum_class, TypeBuilder.enum),  # before int/str: IntEnum, StrEnum
     (_objects.is_object_class, TypeBuilder.object),  # before tuple: NamedTuple
     *SCALAR_ROWS,
     (_compat.is_class, TypeBuilder.plain_class),
+)
+_OTHER_ROWS: _Rows = (  # each predicate accepts no class
+    (lambda tp: isinstance(tp, (str, ForwardRef)), TypeBuilder.forward),
+    (_compat.is_typevar, TypeBuilder.typevar),
+    (_compat.is_type_alias, TypeBuilder.alias),
+    (_compat.is_newtype, lambda builder, tp, scope: builder.node(tp.__supertype__, scope)),
 )
 
 
@@ -398,6 +417,8 @@ _UNSAFE = re.compile(r"[^A-Za-z0-9_]")
 
 
 def _sanitise(name: str) -> str:
+    if name.isascii() and name.isidentifier():  # the common name: nothing to replace
+        return name
     return _UNSAFE.sub("_", name)
 
 
@@ -422,6 +443,18 @@ def _class_namespace(cls: type) -> dict[str, Any]:
     for param in getattr(cls, "__type_params__", ()):
         names[param.__name__] = param
     return names
+
+
+def _field(raw: _objects.RawField, built: Node, required: bool | None) -> Field:
+    """The field ``raw`` with its type built (``required`` from ``Required``/``NotRequired``)."""
+    return Field(
+        name=raw.name,
+        type=built,
+        required=raw.required if required is None else required,
+        default=raw.default,
+        description=raw.description or built.meta.description,
+        python_name=raw.python_name,
+    )
 
 
 def _subscript(origin: Any, args: tuple[Any, ...], fallback: Any) -> Any:
