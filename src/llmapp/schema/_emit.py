@@ -55,6 +55,16 @@ __all__ = ["EmittedParameters", "SchemaEmitter", "enum_schema"]
 Schema = dict[str, Any]
 
 
+class _Emitted(NamedTuple):
+    """A node's schema as first emitted, and what emitting it recorded on its run."""
+
+    node: Node  # held, so that its id is not reused while the emitter remembers it
+    copy: Callable[[], Schema]  # a fresh copy of the schema
+    reached: dict[TypeKey, None]
+    unions: bool
+    human_marked: bool
+
+
 class EmittedParameters(NamedTuple):
     """A parameters schema, and whether a ``Human()`` marker sits anywhere in it."""
 
@@ -85,6 +95,8 @@ class SchemaEmitter:
         self.names: dict[TypeKey, str] = assign_names(graph.definitions)
         self._inline_never = recursive_keys(graph.definitions) if not reference else frozenset()
         self._reported: set[tuple[str, str]] = set()
+        # By id: the introspector gives one node object to every use of a type.
+        self._emitted: dict[int, _Emitted] = {}
 
     def parameters(
         self,
@@ -134,7 +146,7 @@ class SchemaEmitter:
         if node is None:
             return None
         run = _Run(self)
-        schema = run.node(node)
+        schema = run.shared(node)
         defs = run.definitions()
         if defs:
             schema["$defs"] = defs
@@ -172,8 +184,32 @@ class _Run:
         self.human_marked = self.human_marked or meta.human
         return _decorate(schema, meta)
 
+    def shared(self, node: Node) -> Schema:
+        """``node(node)``, written once per emitter and copied after: a node object (the
+        ``str``, the ``datetime`` of many parameters) is shared by every use of its type."""
+        emitter = self.emitter
+        emitted = emitter._emitted.get(id(node))
+        if emitted is None:
+            run = _Run(emitter)
+            reported = len(emitter.problems)
+            schema = run.node(node)
+            emitted = _Emitted(node, _copier(schema), run.reached, run.unions, run.human_marked)
+            if len(emitter.problems) != reported:  # reported again at every use, as written
+                self._record(emitted)
+                return schema
+            emitter._emitted[id(node)] = emitted
+        self._record(emitted)
+        return emitted.copy()
+
+    def _record(self, emitted: _Emitted) -> None:
+        """What emitting a node records on its run, recorded on this one."""
+        if emitted.reached:
+            self.reached.update(emitted.reached)
+        self.unions = self.unions or emitted.unions
+        self.human_marked = self.human_marked or emitted.human_marked
+
     def field(self, field: Field) -> Schema:
-        schema = self.node(field.type)
+        schema = self.shared(field.type)
         if field.description:
             schema["description"] = field.description
         if field.default is not NO_DEFAULT:
@@ -226,6 +262,29 @@ class _Run:
             "required": [field.name for field in definition.fields if field.required],
             "additionalProperties": False if additional is None else self.node(additional),
         }
+
+
+def _copier(schema: Schema) -> Callable[[], Schema]:
+    """What makes fresh copies of ``schema``: ``dict.copy`` where no value is a container."""
+    if any(type(value) is dict or type(value) is list for value in schema.values()):
+        return partial(_fresh, schema)
+    return schema.copy
+
+
+def _fresh(value: Any) -> Any:
+    """A copy of an emitted schema (or value in it) sharing no dict or list with it; the
+    rest (strings, numbers) is immutable and shared."""
+    if type(value) is dict:
+        copy = value.copy()
+        for keyword, item in value.items():
+            if type(item) is dict or type(item) is list:
+                copy[keyword] = _fresh(item)
+        return copy
+    if type(value) is list:
+        return [
+            _fresh(item) if type(item) is dict or type(item) is list else item for item in value
+        ]
+    return value
 
 
 # -- one emitter per node kind --------------------------------------------------------------
