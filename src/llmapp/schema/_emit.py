@@ -187,26 +187,27 @@ class _Run:
     def shared(self, node: Node) -> Schema:
         """``node(node)``, written once per emitter and copied after: a node object (the
         ``str``, the ``datetime`` of many parameters) is shared by every use of its type."""
-        emitter = self.emitter
-        emitted = emitter._emitted.get(id(node))
-        if emitted is None:
-            run = _Run(emitter)
-            reported = len(emitter.problems)
-            schema = run.node(node)
-            emitted = _Emitted(node, _copier(schema), run.reached, run.unions, run.human_marked)
-            if len(emitter.problems) != reported:  # reported again at every use, as written
-                self._record(emitted)
-                return schema
-            emitter._emitted[id(node)] = emitted
-        self._record(emitted)
-        return emitted.copy()
-
-    def _record(self, emitted: _Emitted) -> None:
-        """What emitting a node records on its run, recorded on this one."""
+        emitted = self.emitter._emitted.get(id(node)) or self._first(node)
+        # What emitting the node recorded on its run is recorded on this one.
         if emitted.reached:
             self.reached.update(emitted.reached)
-        self.unions = self.unions or emitted.unions
-        self.human_marked = self.human_marked or emitted.human_marked
+        if emitted.unions:
+            self.unions = True
+        if emitted.human_marked:
+            self.human_marked = True
+        return emitted.copy()
+
+    def _first(self, node: Node) -> _Emitted:
+        """The node emitted on a run of its own; remembered unless it reported a problem
+        (which is then reported again at every use, as it is written again)."""
+        emitter = self.emitter
+        run = _Run(emitter)
+        reported = len(emitter.problems)
+        schema = run.node(node)
+        emitted = _Emitted(node, _copier(schema), run.reached, run.unions, run.human_marked)
+        if len(emitter.problems) == reported:
+            emitter._emitted[id(node)] = emitted
+        return emitted
 
     def field(self, field: Field) -> Schema:
         schema = self.shared(field.type)
