@@ -170,6 +170,8 @@ class SchemaEmitter:
 class _Run:
     """One schema being emitted: which definitions it reached so far."""
 
+    __slots__ = ("emitter", "human_marked", "reached", "unions")
+
     def __init__(self, emitter: SchemaEmitter) -> None:
         self.emitter = emitter
         self.reached: dict[TypeKey, None] = {}
@@ -233,6 +235,8 @@ class _Run:
 
     def definitions(self) -> Schema:
         """Every definition reached, transitively, sorted by name."""
+        if not self.reached:
+            return {}
         emitted: dict[str, Schema] = {}
         done: set[TypeKey] = set()
         while len(done) < len(self.reached):
