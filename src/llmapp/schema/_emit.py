@@ -269,27 +269,33 @@ class _Run:
         }
 
 
-def _copier(schema: Schema) -> Callable[[], Schema]:
-    """What makes fresh copies of ``schema``: ``dict.copy`` where no value is a container."""
-    if any(type(value) is dict or type(value) is list for value in schema.values()):
-        return partial(_fresh, schema)
-    return schema.copy
+def _copier(value: Schema | list[Any]) -> Callable[[], Any]:
+    """What makes fresh copies of an emitted schema (or of a dict or list in it) sharing no
+    dict or list with it; the rest (strings, numbers) is immutable and shared. Made once
+    per remembered node, so that each copy does only what the schema's shape needs."""
+    if isinstance(value, dict):
+        nested = [(key, _copier(item)) for key, item in value.items() if type(item) in _TREES]
+        if not nested:
+            return value.copy
+
+        def copy_dict() -> Schema:
+            copy = value.copy()
+            for key, make in nested:
+                copy[key] = make()
+            return copy
+
+        return copy_dict
+    items = [(item, _copier(item) if type(item) in _TREES else None) for item in value]
+    if all(make is None for _, make in items):
+        return value.copy
+
+    def copy_list() -> list[Any]:
+        return [item if make is None else make() for item, make in items]
+
+    return copy_list
 
 
-def _fresh(value: Any) -> Any:
-    """A copy of an emitted schema (or value in it) sharing no dict or list with it; the
-    rest (strings, numbers) is immutable and shared."""
-    if type(value) is dict:
-        copy = value.copy()
-        for keyword, item in value.items():
-            if type(item) is dict or type(item) is list:
-                copy[keyword] = _fresh(item)
-        return copy
-    if type(value) is list:
-        return [
-            _fresh(item) if type(item) is dict or type(item) is list else item for item in value
-        ]
-    return value
+_TREES = (dict, list)
 
 
 # -- one emitter per node kind --------------------------------------------------------------
