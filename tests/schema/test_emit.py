@@ -763,6 +763,39 @@ def test_a_reference_missing_from_the_graph_is_a_problem_not_an_exception() -> N
     ]
 
 
+def test_a_node_used_again_gives_the_same_schema_sharing_nothing() -> None:
+    # The emitter writes a node once and copies it for every later use of the same node.
+    method = Method()
+    first = method.param("first", Optional[list[Order]], description="First.")
+    second = method.param("second", Optional[list[Order]])
+    assert first.type is second.type
+    emitter = method.emitter()
+    one = emitter.parameters([first])
+    two = emitter.parameters([second])
+    items = {"anyOf": [{"type": "array", "items": {"$ref": "#/$defs/Order"}}, NULL]}
+    assert one["properties"]["first"] == {**items, "description": "First."}
+    assert two["properties"]["second"] == items
+    assert list(one["$defs"]) == list(two["$defs"]) == ["Line", "Order", "Product"]
+    two["properties"]["second"]["anyOf"][0]["items"]["x"] = 1
+    assert emitter.parameters([second])["properties"]["second"] == items
+    assert one["properties"]["first"]["anyOf"][0]["items"] == {"$ref": "#/$defs/Order"}
+
+
+def test_a_human_marker_used_again_is_reported_again() -> None:
+    method = Method()
+    scan = method.param("scan", Annotated[bytes, Human()])
+    emitter = method.emitter()
+    assert emitter.emit_parameters([scan]).human_marked
+    assert emitter.emit_parameters([scan]).human_marked
+
+
+def test_a_missing_reference_is_reported_at_every_use() -> None:
+    emitter = SchemaEmitter(TypeGraph())
+    ghost = RefNode(key="Ghost")
+    assert emitter.output(ghost) == emitter.output(ghost) == {}
+    assert len(emitter.problems) == 2
+
+
 def test_strict_tells_a_parameter_from_a_definition_of_the_same_name() -> None:
     method = Method()
     params = [method.param("Loose", dict[str, int]), method.param("other", Loose)]

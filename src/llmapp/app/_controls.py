@@ -185,12 +185,10 @@ def declared_controls(cls: type, method: MethodSpec) -> Controls | None:
             break
         for name, value in _own_controls(function).items():
             found.setdefault(name, value)
-    result = Controls(
-        enabled=found.get("enabled"),
-        approval=found.get("approval") or False,
-        timeout=found.get("timeout"),
-    )
-    return None if result == Controls() else result
+    enabled, approval, timeout = found.get("enabled"), found.get("approval"), found.get("timeout")
+    if enabled is None and not approval and timeout is None:  # what ``Controls()`` holds
+        return None
+    return Controls(enabled=enabled, approval=approval or False, timeout=timeout)
 
 
 def _own_controls(function: Any) -> dict[str, Any]:

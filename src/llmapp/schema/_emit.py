@@ -55,6 +55,16 @@ __all__ = ["EmittedParameters", "SchemaEmitter", "enum_schema"]
 Schema = dict[str, Any]
 
 
+class _Emitted(NamedTuple):
+    """A node's schema as first emitted, and what emitting it recorded on its run."""
+
+    node: Node  # held, so that its id is not reused while the emitter remembers it
+    copy: Callable[[], Schema]  # a fresh copy of the schema
+    reached: dict[TypeKey, None]
+    unions: bool
+    human_marked: bool
+
+
 class EmittedParameters(NamedTuple):
     """A parameters schema, and whether a ``Human()`` marker sits anywhere in it."""
 
@@ -85,6 +95,8 @@ class SchemaEmitter:
         self.names: dict[TypeKey, str] = assign_names(graph.definitions)
         self._inline_never = recursive_keys(graph.definitions) if not reference else frozenset()
         self._reported: set[tuple[str, str]] = set()
+        # By id: the introspector gives one node object to every use of a type.
+        self._emitted: dict[int, _Emitted] = {}
 
     def parameters(
         self,
@@ -134,7 +146,7 @@ class SchemaEmitter:
         if node is None:
             return None
         run = _Run(self)
-        schema = run.node(node)
+        schema = run.shared(node)
         defs = run.definitions()
         if defs:
             schema["$defs"] = defs
@@ -158,6 +170,8 @@ class SchemaEmitter:
 class _Run:
     """One schema being emitted: which definitions it reached so far."""
 
+    __slots__ = ("emitter", "human_marked", "reached", "unions")
+
     def __init__(self, emitter: SchemaEmitter) -> None:
         self.emitter = emitter
         self.reached: dict[TypeKey, None] = {}
@@ -172,8 +186,33 @@ class _Run:
         self.human_marked = self.human_marked or meta.human
         return _decorate(schema, meta)
 
+    def shared(self, node: Node) -> Schema:
+        """``node(node)``, written once per emitter and copied after: a node object (the
+        ``str``, the ``datetime`` of many parameters) is shared by every use of its type."""
+        emitted = self.emitter._emitted.get(id(node)) or self._first(node)
+        # What emitting the node recorded on its run is recorded on this one.
+        if emitted.reached:
+            self.reached.update(emitted.reached)
+        if emitted.unions:
+            self.unions = True
+        if emitted.human_marked:
+            self.human_marked = True
+        return emitted.copy()
+
+    def _first(self, node: Node) -> _Emitted:
+        """The node emitted on a run of its own; remembered unless it reported a problem
+        (which is then reported again at every use, as it is written again)."""
+        emitter = self.emitter
+        run = _Run(emitter)
+        reported = len(emitter.problems)
+        schema = run.node(node)
+        emitted = _Emitted(node, _copier(schema), run.reached, run.unions, run.human_marked)
+        if len(emitter.problems) == reported:
+            emitter._emitted[id(node)] = emitted
+        return emitted
+
     def field(self, field: Field) -> Schema:
-        schema = self.node(field.type)
+        schema = self.shared(field.type)
         if field.description:
             schema["description"] = field.description
         if field.default is not NO_DEFAULT:
@@ -196,6 +235,8 @@ class _Run:
 
     def definitions(self) -> Schema:
         """Every definition reached, transitively, sorted by name."""
+        if not self.reached:
+            return {}
         emitted: dict[str, Schema] = {}
         done: set[TypeKey] = set()
         while len(done) < len(self.reached):
@@ -226,6 +267,35 @@ class _Run:
             "required": [field.name for field in definition.fields if field.required],
             "additionalProperties": False if additional is None else self.node(additional),
         }
+
+
+def _copier(value: Schema | list[Any]) -> Callable[[], Any]:
+    """What makes fresh copies of an emitted schema (or of a dict or list in it) sharing no
+    dict or list with it; the rest (strings, numbers) is immutable and shared. Made once
+    per remembered node, so that each copy does only what the schema's shape needs."""
+    if isinstance(value, dict):
+        nested = [(key, _copier(item)) for key, item in value.items() if type(item) in _TREES]
+        if not nested:
+            return value.copy
+
+        def copy_dict() -> Schema:
+            copy = value.copy()
+            for key, make in nested:
+                copy[key] = make()
+            return copy
+
+        return copy_dict
+    items = [(item, _copier(item) if type(item) in _TREES else None) for item in value]
+    if all(make is None for _, make in items):
+        return value.copy
+
+    def copy_list() -> list[Any]:
+        return [item if make is None else make() for item, make in items]
+
+    return copy_list
+
+
+_TREES = (dict, list)
 
 
 # -- one emitter per node kind --------------------------------------------------------------

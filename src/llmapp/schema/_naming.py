@@ -55,21 +55,23 @@ def assign_names(definitions: Mapping[TypeKey, Definition]) -> dict[TypeKey, str
     groups: dict[str, list[Definition]] = {}
     for definition in definitions.values():
         groups.setdefault(definition.name, []).append(definition)
-    proposed: list[tuple[str, str, TypeKey]] = []
+    proposed: dict[str, list[TypeKey]] = {}
     for name, group in groups.items():
         if len(group) == 1:
-            proposed.append((name, repr(group[0].key), group[0].key))
+            proposed.setdefault(name, []).append(group[0].key)
         else:
-            proposed.extend(
-                (qualified, repr(key), key) for key, qualified in _qualify(group).items()
-            )
+            for key, qualified in _qualify(group).items():
+                proposed.setdefault(qualified, []).append(key)
     taken: set[str] = set()
     names: dict[TypeKey, str] = {}
-    for name, _, key in sorted(proposed, key=lambda entry: (entry[0], entry[1])):
-        # A qualified name may equal some other type's plain name.
-        unique = fresh_name(name, taken)
-        taken.add(unique)
-        names[key] = unique
+    for name in sorted(proposed):
+        keys = proposed[name]
+        # One proposed name for several keys (a qualified name may equal some other
+        # type's plain name): in the order of the keys' repr.
+        for key in sorted(keys, key=repr) if len(keys) > 1 else keys:
+            unique = fresh_name(name, taken)
+            taken.add(unique)
+            names[key] = unique
     return names
 
 

@@ -26,7 +26,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from llmapp.app._function import Function
+from llmapp.app._function import Function, llm_parameters
 
 __all__ = [
     "Tool",
@@ -82,10 +82,6 @@ def functions_of(source: Any) -> list[ToolFunction]:
 def model_parameters(function: ToolFunction) -> Schema:
     """The parameters schema the model composes (never the human side): the function's
     ``llm_parameters``, the one rule for every kind of function."""
-    # Imported here: ``llmapp.app`` loads the whole build stage, which a program
-    # that imports a vendor module before building its application need not pay twice.
-    from llmapp.app._function import llm_parameters
-
     return llm_parameters(function)
 
 
