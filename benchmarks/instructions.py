@@ -17,7 +17,11 @@ one fresh process that differ only in the step measured:
   one-method class built first);
 - **build proper**: the rest (introspection, schemas, plans), docstrings parsed;
 - **warm build**: the same build on new classes from the same code (docstrings cached);
-- **first validates**: each function's first ``validate`` (its validator compiled).
+- **first validates**: each function's first ``validate`` (its validator compiled);
+- **toolset build**: ``agents_bench``'s kind of build, one a figure: a variant of the class
+  whose named types and their docstrings are new (``generated.load(count, variant)``) built
+  as an Agents SDK toolset (``application(cls)`` and ``llmapp.agents.openai_agents.tools``),
+  after a first such build and with the heap collected and frozen; half of two builds.
 
 Needs ``valgrind`` on the PATH; takes about a minute per tree (runs in parallel
 with ``--against``). Not part of ``python -m benchmarks``.
@@ -77,6 +81,16 @@ if "warm" in steps:  # nothing is cached by class; the docstrings are
 if "validate" in steps:
     for function in app.functions:
         function.validate(generated.VALID_ARGUMENTS)
+if "variants" in steps:  # agents_bench's build: new named types, the heap frozen
+    import gc
+    from llmapp.agents.openai_agents import tools
+    fresh = [generated.load(count, variant).Service for variant in (1, 2, 3)]
+    tools(llmapp.application(fresh[0]), fresh[0]())
+    gc.collect()
+    gc.freeze()
+    if "toolsets" in steps:
+        for cls in fresh[1:]:
+            tools(llmapp.application(cls), cls())
 """
 
 # (figure, the run's steps, the run it is compared with); "imports and first runs" is
@@ -88,7 +102,10 @@ _FIGURES = (
     ("build proper", "prime,docstrings,build", "prime,docstrings"),
     ("warm build", "second,build,warm", "second,build"),
     ("first validates", "build,validate", "build"),
+    ("toolset build", "variants,toolsets", "variants"),
 )
+_HALVED = frozenset({"toolset build"})
+"""Figures whose runs differ by two builds."""
 _DERIVED = "imports and first runs"
 _COLLECTED = re.compile(r"Collected\s*:\s*(\d+)")
 
@@ -119,6 +136,8 @@ def measure(count: int, source: str | None = None) -> dict[str, int]:
         totals = pool.map(lambda steps: _instructions(source, count, steps), runs)
         counted = dict(zip(runs, totals, strict=True))
     found = {figure: counted[steps] - counted[base] for figure, steps, base in _FIGURES}
+    for figure in _HALVED:
+        found[figure] //= 2
     found[_DERIVED] = found["cold build"] - found["docstrings"] - found["build proper"]
     return found
 
@@ -143,6 +162,7 @@ def main(argv: list[str] | None = None) -> int:
         "build proper",
         "warm build",
         "first validates",
+        "toolset build",
     ]
     labels = {
         _DERIVED: "- imports and first runs",
