@@ -93,12 +93,15 @@ class Validator:
         source, check = generator.checker()
         self.schema = schema
         self.max_depth = max_depth
-        self._lines = lines = [*generator.header(), *source.splitlines(True)]
+        header = generator.header()
+        self._lines = lines = [*header, *source.splitlines(True)]
         self._serial = serial = take_serial()
         self.filename = register(schema, lines, serial)
         self._stems = generator.functions.stems
         self._namespace = namespace = dict(generator.emitter.globals)
-        exec(compile("".join(lines), self.filename, "exec"), namespace)
+        # The header is comments only: blank lines in its place keep the line numbers and
+        # spare the tokenizer reading them again for every validator.
+        exec(compile("\n" * len(header) + source, self.filename, "exec"), namespace)
         self._check: Callable[[Any, int], bool] = namespace[check]
         self._walk: Walker | None = None
         self._generator: Generator | None = generator
