@@ -16,8 +16,7 @@ matched, ``pick`` chooses the branch whose issues the model should see:
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from llmapp._sentinels import MISSING
 from llmapp.jsonschema import json_type, step
@@ -28,8 +27,9 @@ from ._runtime import DepthExceeded
 __all__ = ["Branch", "UnionInfo", "pick", "tie"]
 
 
-@dataclass(frozen=True, slots=True)
-class Branch:
+# NamedTuples, not frozen dataclasses: a dataclass compiles its methods when this module
+# loads, on the way to the first validator of the process.
+class Branch(NamedTuple):
     """What a union branch accepts, as far as choosing between branches goes."""
 
     types: frozenset[str] | None
@@ -53,8 +53,7 @@ class Branch:
         return score
 
 
-@dataclass(frozen=True, slots=True)
-class UnionInfo:
+class UnionInfo(NamedTuple):
     """A union as the run-time chooser sees it."""
 
     expected: str

@@ -13,8 +13,7 @@ in the writers (``_check.py``, ``_walk.py``).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 from llmapp.jsonschema import Node, is_mapping, is_schema, step
 
@@ -35,11 +34,16 @@ SPLIT_LEVEL = 9
 _APPLIED = frozenset(APPLIED_ORDER)
 
 
-@dataclass(frozen=True)
+# Plain classes, not frozen dataclasses: a dataclass compiles its methods when this
+# module loads, on the way to the first validator of the process.
 class PathCode:
-    """A path as generated code: constant steps folded at build time, dynamic ones as code."""
+    """A path as generated code: constant steps folded at build time, dynamic ones as code
+    (a value: never changed once made)."""
 
-    parts: tuple[tuple[bool, str], ...]
+    __slots__ = ("parts",)
+
+    def __init__(self, parts: tuple[tuple[bool, str], ...]) -> None:
+        self.parts = parts
 
     @staticmethod
     def variable(name: str) -> PathCode:
@@ -64,8 +68,7 @@ class PathCode:
         return " + ".join(text if is_code else literal(text) for is_code, text in self.parts)
 
 
-@dataclass(frozen=True)
-class Parts:
+class Parts(NamedTuple):
     """What the writers of one validator read and write into."""
 
     analysis: Analysis
