@@ -32,6 +32,8 @@ SPLIT_LEVEL = 9
 (Python allows 20 statically nested blocks and ~100 indentation levels)."""
 
 _APPLIED = frozenset(APPLIED_ORDER)
+_DEPENDENCIES = ("dependentRequired", "dependentSchemas", "dependencies")
+_DEPENDENCY_SET = frozenset(_DEPENDENCIES)
 
 
 # Plain classes, not frozen dataclasses: a dataclass compiles its methods when this
@@ -205,7 +207,9 @@ class Writer:
 
     def dependencies(self, node: Node, v: str, path: PathCode, props: dict[str, Any]) -> None:
         """``dependentRequired``, ``dependentSchemas`` and draft 4's ``dependencies``."""
-        for keyword in ("dependentRequired", "dependentSchemas", "dependencies"):
+        if _DEPENDENCY_SET.isdisjoint(node.schema):
+            return
+        for keyword in _DEPENDENCIES:
             value = node.schema.get(keyword)
             if not is_mapping(value):
                 continue
