@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 __all__ = [
     "BACKTRACKING",
@@ -81,8 +81,9 @@ _RE2_CATEGORIES = frozenset({
 """RE2's general categories: no Cn (unassigned), so no C either, and no LC."""
 
 
-@dataclass(frozen=True)
-class Dialect:
+# A NamedTuple, not a frozen dataclass: a dataclass compiles its methods at import, on
+# the way to the first validator of the process.
+class Dialect(NamedTuple):
     """What differs between the engines' syntax; everything else is written once."""
 
     code: Callable[[int], str]
@@ -113,11 +114,11 @@ LINEAR = Dialect(
 )
 BACKTRACKING = Dialect(_python_code, "\\Z", "A-Za-z0-9_", None, True, "(?!)")
 # Python's re has no \\p{...}; with re.ASCII its \\b is ECMA-262's.
-STDLIB = replace(BACKTRACKING, boundary=None, categories=frozenset())
+STDLIB = BACKTRACKING._replace(boundary=None, categories=frozenset())
 # Checking that a text is a pattern needs no exact class: the engines' own shorthands
 # keep the compiled program small, so even a long pattern of \\S compiles quickly.
-LINEAR_SYNTAX = replace(LINEAR, native="dDwWsS", syntax_only=True)
-BACKTRACKING_SYNTAX = replace(BACKTRACKING, native="dDwWsS", syntax_only=True)
+LINEAR_SYNTAX = LINEAR._replace(native="dDwWsS", syntax_only=True)
+BACKTRACKING_SYNTAX = BACKTRACKING._replace(native="dDwWsS", syntax_only=True)
 
 
 # --- translation --------------------------------------------------------------------------

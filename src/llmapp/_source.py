@@ -16,8 +16,7 @@ from __future__ import annotations
 import hashlib
 import linecache
 import re
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from functools import lru_cache
 from types import CodeType
 from typing import Any
@@ -58,6 +57,42 @@ class _Block:
         if len(emitter._lines) == self._mark:
             emitter.line("pass")
         emitter._indented(-1)
+
+
+class _Function:
+    """The body of ``Emitter.function``: its header comments are written on the way out,
+    once the constants it uses are known. (A class, not ``contextmanager``: a validator
+    writes several functions, and the generator-based manager costs more than the rest.)"""
+
+    __slots__ = ("_block", "_emitter", "_header", "_mark", "_signature", "_used")
+
+    def __init__(self, emitter: Emitter, signature: str, header: str) -> None:
+        self._emitter = emitter
+        self._signature = signature
+        self._header = header
+        self._block = _Block(emitter)
+        self._mark = 0
+        self._used: dict[str, None] = {}
+
+    def __enter__(self) -> None:
+        emitter = self._emitter
+        if emitter._pending:
+            emitter._flush()
+        self._mark, self._used = len(emitter._lines), emitter._used
+        emitter._used = {}
+        emitter.line(f"def {self._signature}:")
+        self._block.__enter__()
+
+    def __exit__(self, *exc_info: object) -> None:
+        emitter = self._emitter
+        try:
+            self._block.__exit__(*exc_info)
+        finally:
+            comments = [f"# {self._header}"] + [
+                f"#   {name} = {describe(emitter.globals[name])}" for name in emitter._used
+            ]
+            emitter._lines[self._mark : self._mark] = [emitter._indent + c for c in comments]
+            emitter._used = self._used
 
 
 class Emitter:
@@ -134,23 +169,10 @@ class Emitter:
         self._taken.add(candidate)
         return candidate
 
-    @contextmanager
-    def function(self, signature: str, header: str) -> Iterator[None]:
+    def function(self, signature: str, header: str) -> _Function:
         """``def signature:`` with an indented body, under ``# header`` and one comment
         line per constant the body uses (``#   PATTERN = re.compile('[a-z]+')``)."""
-        if self._pending:
-            self._flush()
-        mark, used = len(self._lines), self._used
-        self._used = {}
-        try:
-            with self.block(f"def {signature}:"):
-                yield
-        finally:
-            comments = [f"# {header}"] + [
-                f"#   {name} = {describe(self.globals[name])}" for name in self._used
-            ]
-            self._lines[mark:mark] = [self._indent + line for line in comments]
-            self._used = used
+        return _Function(self, signature, header)
 
     def is_global(self, name: str) -> bool:
         """Whether ``name`` is taken by a global (a constant, helper or function)."""

@@ -9,8 +9,7 @@ or inferred (a property every branch pins to its own string values with ``const`
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from ._refs import name_of, ref_name
 
@@ -22,8 +21,9 @@ Resolve = Callable[[str], Any]
 _PART_LIMIT = 16
 
 
-@dataclass(frozen=True)
-class Discriminator:
+# A NamedTuple, not a frozen dataclass: a dataclass compiles its methods at import, on
+# the way to the first validator of the process.
+class Discriminator(NamedTuple):
     """The property that picks a branch, and which branch each value picks.
 
     Attributes:

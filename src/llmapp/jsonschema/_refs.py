@@ -213,7 +213,7 @@ class Resolver:
     def _visit(self, schema: Any, pointer: str, base: str, hidden_by: tuple[str, ...]) -> None:
         """Index ``schema`` (a mapping) and its subtree: bases, anchors and refs."""
         if _INDEXED.isdisjoint(schema):
-            return  # a leaf with nothing to record (most subschemas)
+            return  # a leaf with nothing to record (the root alone gets here)
         has_ref = "$ref" in schema
         ident = schema.get(self._id_keyword)
         if self.ref_only and has_ref:
@@ -236,7 +236,8 @@ class Resolver:
                 hidden_by = (*hidden_by, pointer)
         start = len(self.refs) - (1 if has_ref or "$dynamicRef" in schema else 0)
         for _, suffix, sub in _children(schema):
-            if sub is not True and sub is not False:
+            # Leaves are skipped here rather than on entry: most subschemas are leaves.
+            if sub is not True and sub is not False and not _INDEXED.isdisjoint(sub):
                 self._visit(sub, pointer + suffix, base, hidden_by)
         # Depth first: the refs of a subtree are one run of ``self.refs``.
         self._spans[pointer] = (start, len(self.refs))

@@ -183,10 +183,12 @@ class Analysis:
     def types(self, node: Node) -> frozenset[str] | None:
         """The declared JSON types of ``node`` (None: any), malformed keywords reported."""
         pointer = node.pointer
-        if pointer not in self._types:
+        if pointer in self._types:
+            return self._types[pointer]
+        if not _KIND_SET.isdisjoint(node.schema):
             self._check_kinds(node)
-            self._types[pointer] = self._declared(node)
-        return self._types[pointer]
+        found = self._types[pointer] = self._declared(node)
+        return found
 
     def _declared(self, node: Node) -> frozenset[str] | None:
         types = declared_types(node.schema)

@@ -9,6 +9,7 @@ type, per-value conditions, object keywords, array keywords, then applicators in
 
 from __future__ import annotations
 
+from operator import itemgetter
 from typing import Any
 
 from llmapp.jsonschema import Node, is_mapping, is_schema
@@ -36,6 +37,9 @@ _OBJECT_SET = frozenset(OBJECT_KEYWORDS)
 _ARRAY_SET = frozenset(ARRAY_KEYWORDS)
 _NO_PATH = PathCode.variable("p")
 """A checker writes no paths: the shared keywords get this one and never write it."""
+_GETTER_KEYS = 6
+"""From this many required keys on, one ``itemgetter`` call reads them all: as quick to
+run as the subscripts from there on, and a fraction of their source to compile."""
 
 
 class CheckWriter(Writer):
@@ -197,8 +201,12 @@ class CheckWriter(Writer):
                 self.out.require(f"{item} is not _MISSING", f"{item} is _MISSING")
             return found
         with self.out.block("try:"):  # a plain dict: a missing key is a KeyError
-            for name, item in found.items():
-                self.out.line(f"{item} = {v}[{literal(name)}]")
+            if len(found) >= _GETTER_KEYS:
+                getter = self.out.constant(itemgetter(*found), "KEYS")
+                self.out.line(f"{', '.join(found.values())} = {getter}({v})")
+            else:
+                for name, item in found.items():
+                    self.out.line(f"{item} = {v}[{literal(name)}]")
         with self.out.block("except KeyError:"):
             self.out.line(self.out.fail)
         return found

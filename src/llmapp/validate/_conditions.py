@@ -92,14 +92,26 @@ def _single_operand(text: str) -> bool:
 
 def type_test(types: frozenset[str], v: str, *, strict_keys: bool) -> str:
     """An expression true when ``v`` has one of ``types``."""
+    key = (types, strict_keys)
+    template = _type_templates.get(key)
+    if template is None:
+        template = _type_templates[key] = _type_template(types, strict_keys)
+    return template.format(v=v)
+
+
+_type_templates: dict[tuple[frozenset[str], bool], str] = {}
+"""``_type_template`` of each set of types met so far (at most the 2 x 2**7 there are):
+a validator asks for the same few with each of its values."""
+
+
+def _type_template(types: frozenset[str], strict_keys: bool) -> str:
     names = set(types)
     if "number" in names:
         names.discard("integer")
     tests = []
     for name in JSON_TYPES:
         if name in names:
-            template = _STRICT_OBJECT if name == "object" and strict_keys else _TYPE_TESTS[name]
-            tests.append(template.format(v=v))
+            tests.append(_STRICT_OBJECT if name == "object" and strict_keys else _TYPE_TESTS[name])
     if not tests:
         return "False"
     return tests[0] if len(tests) == 1 else "(" + " or ".join(tests) + ")"

@@ -16,7 +16,6 @@ matched, ``pick`` chooses the branch whose issues the model should see:
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from llmapp._sentinels import MISSING
@@ -28,16 +27,37 @@ from ._runtime import DepthExceeded
 __all__ = ["Branch", "UnionInfo", "pick", "tie"]
 
 
-@dataclass(frozen=True, slots=True)
-class Branch:
-    """What a union branch accepts, as far as choosing between branches goes."""
+# Slotted classes, not frozen dataclasses: ``pick`` reads their attributes for every
+# union refused (slots read quickest), and a dataclass generates and compiles its methods
+# when this module loads, on the way to the first validator of the process. They are
+# never changed once made, and show in the source as a dataclass would.
 
-    types: frozenset[str] | None
-    properties: frozenset[str] = frozenset()
-    required: frozenset[str] = frozenset()
-    closed: bool = False
-    literal: bool = False
-    """Only listed values (``enum``/``const``): its type fitting says little about the value."""
+
+class Branch:
+    """What a union branch accepts, as far as choosing between branches goes.
+
+    ``literal``: only listed values (``enum``/``const``), so its type fitting says little
+    about the value.
+    """
+
+    __slots__ = ("closed", "literal", "properties", "required", "types")
+
+    def __init__(
+        self,
+        types: frozenset[str] | None,
+        properties: frozenset[str] = frozenset(),
+        required: frozenset[str] = frozenset(),
+        closed: bool = False,
+        literal: bool = False,
+    ) -> None:
+        self.types = types
+        self.properties = properties
+        self.required = required
+        self.closed = closed
+        self.literal = literal
+
+    def __repr__(self) -> str:
+        return _repr(self, ("types", "properties", "required", "closed", "literal"))
 
     def accepts(self, kind: str | None) -> bool:
         if self.types is None:
@@ -53,15 +73,33 @@ class Branch:
         return score
 
 
-@dataclass(frozen=True, slots=True)
 class UnionInfo:
     """A union as the run-time chooser sees it."""
 
-    expected: str
-    branches: tuple[Branch, ...]
-    discriminator: str | None = None
-    tags: Mapping[str, int] | None = None
-    tag_expected: str = "string"
+    __slots__ = ("branches", "discriminator", "expected", "tag_expected", "tags")
+
+    def __init__(
+        self,
+        expected: str,
+        branches: tuple[Branch, ...],
+        discriminator: str | None = None,
+        tags: Mapping[str, int] | None = None,
+        tag_expected: str = "string",
+    ) -> None:
+        self.expected = expected
+        self.branches = branches
+        self.discriminator = discriminator
+        self.tags = tags
+        self.tag_expected = tag_expected
+
+    def __repr__(self) -> str:
+        fields = ("expected", "branches", "discriminator", "tags", "tag_expected")
+        return _repr(self, fields)
+
+
+def _repr(record: object, fields: tuple[str, ...]) -> str:
+    shown = ", ".join(f"{name}={getattr(record, name)!r}" for name in fields)
+    return f"{type(record).__name__}({shown})"
 
 
 def pick(value: Any, path: str, errors: list[ValidationIssue], info: UnionInfo) -> Any:

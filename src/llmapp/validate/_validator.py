@@ -8,6 +8,7 @@ import threading
 import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
+from itertools import repeat
 from typing import Any
 
 from llmapp.jsonschema import Node
@@ -93,12 +94,15 @@ class Validator:
         source, check = generator.checker()
         self.schema = schema
         self.max_depth = max_depth
-        self._lines = lines = [*generator.header(), *source.splitlines(True)]
+        header = generator.header()
+        self._lines = lines = [*header, *source.splitlines(True)]
         self._serial = serial = take_serial()
         self.filename = register(schema, lines, serial)
         self._stems = generator.functions.stems
         self._namespace = namespace = dict(generator.emitter.globals)
-        exec(compile("".join(lines), self.filename, "exec"), namespace)
+        # The header is comments only: blank lines in its place keep the line numbers and
+        # spare the tokenizer reading them again for every validator.
+        exec(compile("\n" * len(header) + source, self.filename, "exec"), namespace)
         self._check: Callable[[Any, int], bool] = namespace[check]
         self._walk: Walker | None = None
         self._generator: Generator | None = generator
@@ -225,10 +229,13 @@ class Validator:
     def _budgeted(self) -> bool:
         """Whether the code searches a pattern that may run on the time-limited engine
         (RE2's patterns too: a text with a lone surrogate goes there)."""
-        return any(
-            isinstance(value, Matcher) and value.engine != "re"
-            for value in self._namespace.values()
-        ) or any(sub._guarded for sub in self._subs)
+        values = self._namespace.values()
+        # ``map`` runs through the namespace (helpers and functions, mostly) in C first.
+        if any(map(isinstance, values, repeat(Matcher))) and any(
+            isinstance(value, Matcher) and value.engine != "re" for value in values
+        ):
+            return True
+        return any(sub._guarded for sub in self._subs)
 
     def _function(self, pointer: str, mode: str) -> Any:
         """The checker or walker this validator has for the node at ``pointer``, if any."""

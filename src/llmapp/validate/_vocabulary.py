@@ -162,6 +162,8 @@ def labels(family: str) -> tuple[tuple[str, str], ...]:
 
 def is_trivial(schema: Any) -> bool:
     """True for a schema that accepts everything (``true``, ``{}``, annotations only)."""
+    if type(schema) is dict:  # the usual case, asked of every subschema written
+        return VALIDATING.isdisjoint(schema)
     if schema is True:
         return True
     return is_mapping(schema) and VALIDATING.isdisjoint(schema)
@@ -169,6 +171,8 @@ def is_trivial(schema: Any) -> bool:
 
 def has_structure(schema: Any) -> bool:
     """True for a schema with keywords that look inside the value or combine subschemas."""
+    if type(schema) is dict:
+        return not STRUCTURE.isdisjoint(schema)
     return is_mapping(schema) and not STRUCTURE.isdisjoint(schema)
 
 

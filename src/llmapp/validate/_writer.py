@@ -13,8 +13,7 @@ in the writers (``_check.py``, ``_walk.py``).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 from llmapp.jsonschema import Node, is_mapping, is_schema, step
 
@@ -33,13 +32,20 @@ SPLIT_LEVEL = 9
 (Python allows 20 statically nested blocks and ~100 indentation levels)."""
 
 _APPLIED = frozenset(APPLIED_ORDER)
+_DEPENDENCIES = ("dependentRequired", "dependentSchemas", "dependencies")
+_DEPENDENCY_SET = frozenset(_DEPENDENCIES)
 
 
-@dataclass(frozen=True)
+# Plain classes, not frozen dataclasses: a dataclass compiles its methods when this
+# module loads, on the way to the first validator of the process.
 class PathCode:
-    """A path as generated code: constant steps folded at build time, dynamic ones as code."""
+    """A path as generated code: constant steps folded at build time, dynamic ones as code
+    (a value: never changed once made)."""
 
-    parts: tuple[tuple[bool, str], ...]
+    __slots__ = ("parts",)
+
+    def __init__(self, parts: tuple[tuple[bool, str], ...]) -> None:
+        self.parts = parts
 
     @staticmethod
     def variable(name: str) -> PathCode:
@@ -64,8 +70,7 @@ class PathCode:
         return " + ".join(text if is_code else literal(text) for is_code, text in self.parts)
 
 
-@dataclass(frozen=True)
-class Parts:
+class Parts(NamedTuple):
     """What the writers of one validator read and write into."""
 
     analysis: Analysis
@@ -202,7 +207,9 @@ class Writer:
 
     def dependencies(self, node: Node, v: str, path: PathCode, props: dict[str, Any]) -> None:
         """``dependentRequired``, ``dependentSchemas`` and draft 4's ``dependencies``."""
-        for keyword in ("dependentRequired", "dependentSchemas", "dependencies"):
+        if _DEPENDENCY_SET.isdisjoint(node.schema):
+            return
+        for keyword in _DEPENDENCIES:
             value = node.schema.get(keyword)
             if not is_mapping(value):
                 continue
