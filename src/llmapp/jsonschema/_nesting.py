@@ -25,7 +25,10 @@ MAX_NESTING = 200
 
 def copy_json(value: Any) -> Any:
     """A copy of the mappings (as dicts) and lists (tuples too, as lists) of ``value``,
-    the rest shared, without recursion."""
+    the rest shared, without recursion (the model's data, as deep as a reader let it be,
+    is copied too)."""
+    if not isinstance(value, (Mapping, list, tuple)):
+        return value  # most values merged are scalars: no walk to set up
     return _copy(value, None)[0]
 
 
