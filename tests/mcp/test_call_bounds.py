@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import sys
 from typing import Any
+
+import anyio
+import pytest
 
 import llmapp.mcp as m
 from llmapp.mcp._call import call
@@ -53,3 +57,34 @@ def test_a_human_value_the_server_echoes_is_masked_for_the_model() -> None:
     result = asyncio.run(call(Session(), function, "{}", human={"pin": "SECRET-PIN-42"}))
     assert result.success and "SECRET-PIN-42" in result.value
     assert "SECRET-PIN-42" not in result.message()
+
+
+def test_arguments_nested_deeper_than_an_mcp_message_carries_are_refused_unsent() -> None:
+    # The SDK's client cannot write such a message (past about 250 levels) and its server
+    # drops one it cannot read (past about 200): refused here, the model is told why.
+    pytest.importorskip("mcp", reason="the MCP SDK is not installed (extra: mcp)")
+    from mcp import ClientSession
+    from mcp.client.stdio import StdioServerParameters, stdio_client
+    from tests.mcp.scenario import ROOT, environment
+
+    results: dict[int, Any] = {}
+
+    async def main() -> None:
+        line = ["-m", "llmapp", "mcp", str(ROOT / "tests" / "mcp" / "deep_served.py") + ":Notes"]
+        server = StdioServerParameters(
+            command=sys.executable, args=line, env=environment(), cwd=ROOT
+        )
+        async with stdio_client(server) as (read, write), ClientSession(read, write) as session:
+            await session.initialize()
+            function = m.application(await session.list_tools()).require("keep")
+            for depth in (100, 220, 300):
+                text = '{"note": ' + "[" * depth + "]" * depth + "}"
+                results[depth] = await call(session, function, text, deadline=5)
+
+    anyio.run(main)
+    assert results[100].success and results[100].value == {"result": 1}
+    for depth in (220, 300):
+        refused = results[depth]
+        assert not refused.success and refused.error is None, refused
+        assert refused.validation is not None
+        assert "levels" in refused.message() and "not called" in refused.message()
