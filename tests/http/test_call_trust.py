@@ -243,6 +243,26 @@ def test_brackets_in_a_deep_object_key_are_refused_before_sending() -> None:
     assert recorder.seen[0].url.params.multi_items() == [("filter[s]", "a")]
 
 
+def test_an_empty_path_parameter_is_refused_before_sending() -> None:
+    # DELETE /files/{id} with an empty id would be DELETE /files/: another resource.
+    recorder = Recorder()
+    paths = {"/files/{id}/{part}": {"delete": {"parameters": [
+        {"name": "id", "in": "path", "required": True, "schema": {"type": "string"}},
+        {"name": "part", "in": "path", "required": True,
+         "schema": {"type": "array", "items": {"type": "string"}}},
+    ], "responses": OK}}}  # fmt: skip
+    app = application(document(paths))
+    (function,) = app.functions
+    result = app.execute(recorder.connection(), function.name, {"id": "", "part": []})
+    assert recorder.seen == [] and result.validation is not None
+    assert [(i.path, i.expected) for i in result.validation.errors] == [
+        ("$input.id", "a non-empty path segment"),
+        ("$input.part", "a non-empty path segment"),
+    ]
+    assert app.execute(recorder.connection(), function.name, {"id": "7", "part": ["a"]}).success
+    assert recorder.seen[0].url.raw_path == b"/v1/files/7/a"
+
+
 def test_a_lone_surrogate_from_the_model_is_refused_with_sendable_feedback() -> None:
     recorder = Recorder()
     paths = {
