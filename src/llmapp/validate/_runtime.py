@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from llmapp._scalar_types import is_decimal
+from llmapp._scalar_types import decimal_multiple, is_decimal
 
 if TYPE_CHECKING:
     from fractions import Fraction
@@ -225,7 +225,7 @@ _NUMERIC_TESTS: dict[str, Any] = {
     "exclusiveMinimum": lambda value, bound: value > bound,
     "maximum": lambda value, bound: value <= bound,
     "exclusiveMaximum": lambda value, bound: value < bound,
-    "multipleOf": lambda value, bound: value % bound == 0,
+    "multipleOf": decimal_multiple,
 }
 
 
