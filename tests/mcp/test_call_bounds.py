@@ -88,3 +88,27 @@ def test_arguments_nested_deeper_than_an_mcp_message_carries_are_refused_unsent(
         assert not refused.success and refused.error is None, refused
         assert refused.validation is not None
         assert "levels" in refused.message() and "not called" in refused.message()
+
+
+def test_only_what_the_model_can_read_of_a_long_answer_is_masked(monkeypatch: Any) -> None:
+    # Masking a long human value (a document) walks every character it is given: an answer
+    # of megabytes cost a second per call, of which the model reads 50,000 characters.
+    from llmapp.app._mask import Masker
+
+    masked: list[int] = []
+    original = Masker.mask
+    monkeypatch.setattr(
+        Masker, "mask", lambda self, text: masked.append(len(text)) or original(self, text)
+    )
+    document = "Lorem ipsum dolor sit amet, " * 10
+    function = TOOLS.require("echo")
+
+    class Long:
+        async def call_tool(self, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
+            text = "x" * 100_000 + document + "y" * 100_000
+            return {"content": [{"type": "text", "text": document + text}], "isError": False}
+
+    result = asyncio.run(call(Long(), function, "{}", human={"pin": document}, max_message=1000))
+    assert max(masked) < 2_000
+    assert document[:40] not in result.message() and "***" in result.message()
+    assert "cut: 200,560 characters in all" in result.message()

@@ -48,7 +48,7 @@ from typing import Any, Final
 
 from llmapp import convert
 
-__all__ = ["MAX_LEVELS", "MAX_SCANNED", "MAX_VALUES", "NOTHING", "Masker"]
+__all__ = ["FORM_REACH", "MAX_LEVELS", "MAX_SCANNED", "MAX_VALUES", "NOTHING", "Masker"]
 
 MAX_VALUES: Final = 1_000
 """Most values collected from the sources."""
@@ -60,6 +60,9 @@ _MIN_ANYWHERE: Final = 4
 _MIN_WORD: Final = 2
 _LONG: Final = 64
 _GRAM: Final = 32
+FORM_REACH: Final = _LONG
+"""Most characters a text masked whole spans (a longer form is masked in runs of ``_GRAM``):
+a text cut at ``n`` characters shows no form when its first ``n + FORM_REACH`` are masked."""
 _WORD = "0-9A-Za-z_"
 _MASK: Final = "***"
 
