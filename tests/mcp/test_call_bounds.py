@@ -112,3 +112,18 @@ def test_only_what_the_model_can_read_of_a_long_answer_is_masked(monkeypatch: An
     assert max(masked) < 2_000
     assert document[:40] not in result.message() and "***" in result.message()
     assert "cut: 200,560 characters in all" in result.message()
+
+
+def test_a_strict_call_nested_past_the_bound_is_refused_not_raised() -> None:
+    # Strict mode's nulls are taken out before the check: that walk went as deep as the
+    # data (a framework hands over what its JSON parser read) and ran out of stack.
+    tree = {"$ref": "#/$defs/Node"}
+    node = {"type": "object", "properties": {"kids": {"type": "array", "items": tree}}}
+    schema = {"type": "object", "properties": {"node": tree}, "$defs": {"Node": node}}
+    strict = m.application([{"name": "tree", "inputSchema": schema}], strict=True)
+    nested: dict[str, Any] = {"kids": []}
+    for _ in range(450):
+        nested = {"kids": [nested]}
+    result = asyncio.run(call(Session(), strict.require("tree"), {"node": nested}))
+    assert not result.success and result.validation is not None
+    assert "nesting deeper than" in result.message()

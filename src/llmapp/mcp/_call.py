@@ -162,12 +162,16 @@ def _too_deep(function: McpLlmFunction, data: Any, repairs: tuple[str, ...]) -> 
     return failed(function, failure, repairs, explain.unreadable(reason, repairs))
 
 
-def without_strict_nulls(value: Any, schema: Any, root: Schema) -> Any:
+def without_strict_nulls(value: Any, schema: Any, root: Schema, depth: int = 0) -> Any:
     """The value without the ``null`` strict mode made the model write for optional keys.
 
     Walks ``properties`` and ``items`` of the tool's own schema (through ``$ref``); a key
     the tool does not require, whose own schema refuses ``null``, is left out when null.
+    Past ``MAX_NESTING`` levels the value is left as it is: no message carries it, and
+    the call is refused for that (a walk as deep as the data would run out of stack).
     """
+    if depth > MAX_NESTING:
+        return value
     schema = _resolved(schema, root)
     properties = schema.get("properties") if is_mapping(schema) else None
     if isinstance(value, dict) and is_mapping(properties):
@@ -178,13 +182,13 @@ def without_strict_nulls(value: Any, schema: Any, root: Schema) -> Any:
             if inner is None:
                 kept[key] = item
             elif item is not None:
-                kept[key] = without_strict_nulls(item, inner, root)
+                kept[key] = without_strict_nulls(item, inner, root, depth + 1)
             elif key in required or _takes_null(inner, root):
                 kept[key] = None
         return kept
     items = schema.get("items") if is_mapping(schema) else None
     if isinstance(value, list) and is_mapping(items):
-        return [without_strict_nulls(item, items, root) for item in value]
+        return [without_strict_nulls(item, items, root, depth + 1) for item in value]
     return value
 
 
