@@ -177,8 +177,11 @@ class _Unfreezable(Exception):
 
 
 def _freeze(value: object, depth: int) -> object:
+    """A hashable key equal for JSON-equal values, as ``json_equal`` reads them."""
     if depth > _EQUALITY_DEPTH:
-        raise _Unfreezable
+        # json_equal reads a value this deep as itself: so does its key, and items deeper
+        # than that still cost one pass, not a comparison of every pair.
+        return ("is", id(value))
     if value is None or isinstance(value, str):
         return value
     if value is True or value is False:
