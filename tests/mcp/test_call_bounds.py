@@ -127,3 +127,16 @@ def test_a_strict_call_nested_past_the_bound_is_refused_not_raised() -> None:
     result = asyncio.run(call(Session(), strict.require("tree"), {"node": nested}))
     assert not result.success and result.validation is not None
     assert "nesting deeper than" in result.message()
+
+
+def test_a_human_value_a_failed_tool_echoes_is_masked_for_the_model() -> None:
+    # The success path masked what the server echoed; a tool error's text went as it was.
+    class Refusing:
+        async def call_tool(self, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
+            text = f"denied: pin {arguments.get('pin')} is wrong"
+            return {"content": [{"type": "text", "text": text}], "isError": True}
+
+    function = TOOLS.require("echo")
+    result = asyncio.run(call(Refusing(), function, "{}", human={"pin": "SECRET-PIN-42"}))
+    assert not result.success and "SECRET-PIN-42" in str(result.error)  # the caller's, whole
+    assert result.message() == "The function raised McpToolError: denied: pin *** is wrong"

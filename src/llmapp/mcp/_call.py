@@ -142,7 +142,9 @@ async def _call(
         error = McpToolError(_text(content) or f"{name} failed", content)
         if raise_errors:
             raise error
-        return CallResult(name=name, success=False, error=error, repairs=repairs)
+        # The tool's text may echo what it was sent: the model reads it masked.
+        shown = error_text(error, Masker.of(human))
+        return CallResult(name=name, success=False, error=error, feedback=shown, repairs=repairs)
     structured = answer.get("structuredContent")
     try:
         value = structured if structured is not None else _from_text(_text(content))
