@@ -84,6 +84,10 @@ class Masker:
         kept = [source for source in sources if source is not None]
         return cls(tuple(kept)) if kept else NOTHING
 
+    def adding(self, *sources: Any) -> Masker:
+        """A masker for this one's values and every value in ``sources`` too."""
+        return Masker.of(*self._sources, *sources)
+
     def mask(self, text: str) -> str:
         """``text`` with every form of every value replaced by ``***``."""
         if not self._sources or not text:
