@@ -285,7 +285,8 @@ class _Handlers:
             result = _refused(name, str(refused))
         except ExecutionError as error:  # the server's setup; its text names paths, never values
             result = _refused(name, f"{name} could not run: {error}")
-        log_call(MCP, result, time.perf_counter() - started, Masker.of(human))
+        own = _controls.CallContext.of(_context_of(context)).own()  # the verified token
+        log_call(MCP, result, time.perf_counter() - started, Masker.of(human, *own))
         return result
 
     async def _human(self, function: LlmFunction | None, context: Any) -> Mapping[str, Any] | None:
