@@ -308,3 +308,21 @@ def test_multipart_without_a_file_part_is_still_sent_as_multipart() -> None:
         assert request.headers["content-type"].startswith("multipart/form-data; boundary=")
         assert b'Content-Disposition: form-data; name="title"\r\n\r\na\r\n' in request.content
     assert b'filename="file"' in recorder.seen[1].content
+
+
+def test_a_deep_object_query_nested_as_deep_as_a_framework_hands_over_is_sent() -> None:
+    # A framework hands over the model's arguments as its own parser read them: a
+    # deepObject value nested thousands of levels ran the key writer out of stack.
+    recorder = Recorder()
+    paths = {"/items": {"get": {"parameters": [
+        {"name": "f", "in": "query", "style": "deepObject", "explode": True,
+         "schema": {"type": "object"}}
+    ], "responses": OK}}}  # fmt: skip
+    app = application(document(paths))
+    nested: dict[str, Any] = {"a": 1}
+    for _ in range(2_000):
+        nested = {"a": nested}
+    result = app.execute(recorder.connection(), "items_get", {"query": {"f": nested}})
+    assert result.success
+    ((key, value),) = recorder.seen[0].url.params.multi_items()
+    assert key == "f" + "[a]" * 2_001 and value == "1"

@@ -123,15 +123,21 @@ def query_pairs(parameter: Parameter, name: str, value: Any) -> list[tuple[str, 
 
 
 def _deep(prefix: str, value: Any) -> list[tuple[str, str]]:
-    if isinstance(value, dict):
-        items: Any = value.items()
-    elif isinstance(value, list):
-        items = enumerate(value)
-    else:
-        return [] if value is None else [(prefix, text(value))]
+    """``a[b][c]=v`` pairs in document order, walked with a stack of its own (the value is
+    the model's, as deep as a framework's parser read it)."""
     pairs: list[tuple[str, str]] = []
-    for key, item in items:
-        pairs.extend(_deep(f"{prefix}[{key}]", item))
+    pending: list[tuple[str, Any]] = [(prefix, value)]
+    while pending:
+        at, each = pending.pop()
+        if isinstance(each, dict):
+            items: Any = each.items()
+        elif isinstance(each, list):
+            items = enumerate(each)
+        else:
+            if each is not None:
+                pairs.append((at, text(each)))
+            continue
+        pending.extend(reversed([(f"{at}[{key}]", item) for key, item in items]))
     return pairs
 
 
