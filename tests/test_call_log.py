@@ -105,6 +105,15 @@ def test_an_unknown_function_and_an_approval_are_info_records(
     assert approval.getMessage().startswith("call wipe: approval needed in ")
 
 
+def test_a_name_from_the_model_cannot_forge_a_log_line(log: pytest.LogCaptureFixture) -> None:
+    # An unknown name is the model's text: a newline in it would start a record of its own.
+    APP.execute(Shop(), "serach\nCRITICAL llmapp.app call pay: ok \x1b[2K", "{}")
+    (record,) = llmapp_records(log)
+    assert "\n" not in record.getMessage() and "\x1b" not in record.getMessage()
+    assert record.getMessage().startswith("call 'serach\\nCRITICAL llmapp.app call pay: ok ")
+    assert record.llmapp_function == "'serach\\nCRITICAL llmapp.app call pay: ok \\x1b[2K'"
+
+
 def test_a_method_error_is_a_warning_with_the_masked_traceback(
     log: pytest.LogCaptureFixture,
 ) -> None:

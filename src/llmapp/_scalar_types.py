@@ -44,6 +44,7 @@ __all__ = [
     "SCALARS",
     "Form",
     "Scalar",
+    "decimal_multiple",
     "format_checks",
     "scalar_of",
     "strict_formats",
@@ -163,6 +164,23 @@ def is_ipv6(text: str) -> bool:
 def is_decimal(text: str) -> bool:
     """A decimal numeral (no NaN or Infinity)."""
     return _regex(_DECIMAL).match(text) is not None
+
+
+def decimal_multiple(value: Any, bound: Any) -> bool:
+    """Whether the ``Decimal`` ``value`` is a multiple of ``bound``, exactly.
+
+    Every exponent a text can write is kept and any rounding is an error: the default
+    context rounds ``1e-999999999 % 0.01`` to 0, as if it were a multiple.
+
+    Raises:
+        ArithmeticError: the two are too far apart to tell (``1e999999 % 0.01``).
+    """
+    import decimal  # the value is a Decimal: the module is loaded already
+
+    with decimal.localcontext() as context:  # its keywords need Python 3.11
+        context.Emin, context.Emax = decimal.MIN_EMIN, decimal.MAX_EMAX
+        context.traps[decimal.Inexact] = True
+        return bool(value % bound == 0)
 
 
 def _anything(text: str) -> bool:

@@ -96,6 +96,22 @@ def test_an_mcp_application_on_a_fastmcp_client_beside_a_class_in_one_pydantic_a
     assert desk.seen[0][0] == "book"
 
 
+def test_a_human_hook_that_raises_is_a_call_that_could_not_run(app, desk, caplog):
+    # The hook reads secrets (a database's address): the model reads only the error's kind,
+    # the developer's log has the whole of it, and the framework's run goes on.
+    def hook(name, context):
+        raise ConnectionError("cannot reach postgres://admin:DB-PASSWORD@db")
+
+    (bound,) = bind((app, desk, ["sign"]), human=hook)
+    for outcome in (bound.run('{"booking": "blue"}'), asyncio.run(bound.arun({"booking": "b"}))):
+        assert not outcome.success
+        assert outcome.message() == (
+            "The call could not be run (ConnectionError); nothing was returned."
+        )
+    assert desk.seen == []
+    assert "DB-PASSWORD" in caplog.text
+
+
 def test_importing_the_toolsets_package_loads_no_framework():
     code = (
         "import sys, llmapp, llmapp.agents\n"

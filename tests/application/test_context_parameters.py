@@ -99,3 +99,35 @@ def test_a_positional_only_context_parameter_is_a_build_problem() -> None:
 
     with pytest.raises(LlmApplicationError, match=r"Broken\.run\.user: a context parameter"):
         application(Broken)
+
+
+class Badge:
+    def __init__(self, user: str, token: str) -> None:
+        self.user, self.token = user, token
+
+
+class Gate:
+    def open(self, door: str, session: Annotated[Badge, Context()]) -> str:
+        """Open a door for the session's user."""
+        raise PermissionError(f"token {session.token} of {session.user} may not open {door}")
+
+
+def test_a_context_value_in_the_method_s_error_is_masked_for_the_model(caplog) -> None:  # type: ignore[no-untyped-def]
+    # A context value is the application's, as a human-side value is: never the model's.
+    caplog.set_level("WARNING", logger="llmapp")
+    for result in (
+        application(Gate).execute(
+            Gate(), "open", '{"door": "east"}', context=Badge("ann", "ctx-TOKEN-9988")
+        ),
+        asyncio.run(
+            application(Gate).aexecute(
+                Gate(), "open", {"door": "east"}, context=Badge("ann", "ctx-TOKEN-9988")
+            )
+        ),
+    ):
+        assert isinstance(result.error, PermissionError)
+        assert (
+            result.message()
+            == "The function raised PermissionError: token *** of *** may not open east"
+        )
+    assert "ctx-TOKEN-9988" not in caplog.text

@@ -90,6 +90,23 @@ def test_raising_hook_becomes_a_failed_validation():
     assert not result.success and result.error is None
 
 
+class _Unprintable(Exception):
+    def __str__(self) -> str:
+        raise RuntimeError("no text")
+
+
+def test_a_hook_raising_an_exception_that_cannot_be_printed_is_a_failed_validation():
+    def broken(arguments):
+        raise _Unprintable()
+
+    app = application(Bank, validate={"transfer": broken})
+    validation = app.function("transfer").validate({"amount": 1, "to": "x"})
+    assert not validation.success
+    assert validation.errors[0].description == "validation hook raised _Unprintable"
+    result = app.execute(Bank(), "transfer", {"amount": 1, "to": "x"})
+    assert not result.success and "_Unprintable" in result.message()
+
+
 def test_hook_returning_garbage_is_a_failed_validation():
     app = application(Bank, validate={"transfer": lambda arguments: True})
     validation = app.function("transfer").validate({"amount": 1, "to": "x"})

@@ -290,3 +290,22 @@ def test_a_generator_returned_for_an_optional_list_is_materialised():
     app = application(Maybe)
     assert app.execute(Maybe(), "squares", {"n": 3}).data == [0, 1, 4]
     assert app.execute(Maybe(), "squares", {"n": 0}).data is None
+
+
+class Vault:
+    def keep(self, note: Any, key: Annotated[str, Human()]) -> int:
+        """Keep a note under the human's key."""
+        return 1
+
+
+@pytest.mark.parametrize("depth", [500, 2_000])
+def test_arguments_nested_as_deep_as_the_reader_allows_merge_with_the_human_side(depth: int):
+    # Text is read to 512 levels; a framework hands over data as deep as its own parser
+    # allows. Joining the human values must not exhaust Python's stack on either.
+    app = application(Vault)
+    text = '{"note": ' + "[" * 500 + "]" * 500 + "}"
+    nested: Any = []
+    for _ in range(depth):
+        nested = [nested]
+    for arguments in (text, {"note": nested}):
+        assert app.execute(Vault(), "keep", arguments, human={"key": "k-1"}).value == 1

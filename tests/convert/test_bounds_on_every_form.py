@@ -9,6 +9,8 @@ import pytest
 from annotated_types import Ge, Gt, Le, MultipleOf
 
 from llmapp import application, llm_application
+from llmapp.convert import ConversionError, compile_converter
+from llmapp.introspect._types import TypeBuilder
 
 Amount = Annotated[Decimal, Gt(0), Le(10000)]
 Price = Annotated[Decimal, Ge(Decimal("1")), MultipleOf(Decimal("0.01"))]
@@ -62,3 +64,23 @@ def test_bounds_hold_inside_containers_with_the_items_path(app):  # type: ignore
     assert not result.success
     assert [issue.path for issue in result.validation.errors] == ["$input.tips[1]"]
     assert app.execute(Bank(), "pay", '{"price": "2.50", "tips": ["1", 2]}').success
+
+
+class Till:
+    def round(self, step: Annotated[Decimal, MultipleOf(Decimal("0.01"))]) -> str:
+        """Round."""
+        return f"{step}"
+
+
+@pytest.mark.parametrize("written", ["1e-999999999", "-3e-425000000"])
+def test_a_decimal_too_small_for_the_default_context_is_no_multiple(written: str) -> None:
+    # The default decimal context rounds 1e-999999999 % 0.01 to 0, a multiple.
+    result = application(Till).execute(Till(), "round", {"step": written})
+    assert not result.success and result.validation is not None
+    # Conversion checks the bounds too (for data that skipped the validator).
+    builder = TypeBuilder()
+    node = builder.build(Annotated[Decimal, MultipleOf(Decimal("0.01"))], location="test")
+    assert node is not None
+    with pytest.raises(ConversionError):
+        compile_converter(node, builder.graph())(written)
+    assert application(Till).execute(Till(), "round", {"step": "0.05"}).value == "0.05"

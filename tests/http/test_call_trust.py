@@ -243,6 +243,26 @@ def test_brackets_in_a_deep_object_key_are_refused_before_sending() -> None:
     assert recorder.seen[0].url.params.multi_items() == [("filter[s]", "a")]
 
 
+def test_an_empty_path_parameter_is_refused_before_sending() -> None:
+    # DELETE /files/{id} with an empty id would be DELETE /files/: another resource.
+    recorder = Recorder()
+    paths = {"/files/{id}/{part}": {"delete": {"parameters": [
+        {"name": "id", "in": "path", "required": True, "schema": {"type": "string"}},
+        {"name": "part", "in": "path", "required": True,
+         "schema": {"type": "array", "items": {"type": "string"}}},
+    ], "responses": OK}}}  # fmt: skip
+    app = application(document(paths))
+    (function,) = app.functions
+    result = app.execute(recorder.connection(), function.name, {"id": "", "part": []})
+    assert recorder.seen == [] and result.validation is not None
+    assert [(i.path, i.expected) for i in result.validation.errors] == [
+        ("$input.id", "a non-empty path segment"),
+        ("$input.part", "a non-empty path segment"),
+    ]
+    assert app.execute(recorder.connection(), function.name, {"id": "7", "part": ["a"]}).success
+    assert recorder.seen[0].url.raw_path == b"/v1/files/7/a"
+
+
 def test_a_lone_surrogate_from_the_model_is_refused_with_sendable_feedback() -> None:
     recorder = Recorder()
     paths = {
@@ -288,3 +308,47 @@ def test_multipart_without_a_file_part_is_still_sent_as_multipart() -> None:
         assert request.headers["content-type"].startswith("multipart/form-data; boundary=")
         assert b'Content-Disposition: form-data; name="title"\r\n\r\na\r\n' in request.content
     assert b'filename="file"' in recorder.seen[1].content
+
+
+def test_a_deep_object_query_nested_as_deep_as_text_is_read_is_sent() -> None:
+    recorder = Recorder()
+    paths = {"/items": {"get": {"parameters": [
+        {"name": "f", "in": "query", "style": "deepObject", "explode": True,
+         "schema": {"type": "object"}}
+    ], "responses": OK}}}  # fmt: skip
+    app = application(document(paths))
+    nested: dict[str, Any] = {"a": 1}
+    for _ in range(500):
+        nested = {"a": nested}
+    result = app.execute(recorder.connection(), "items_get", {"query": {"f": nested}})
+    assert result.success
+    ((key, value),) = recorder.seen[0].url.params.multi_items()
+    assert key == "f" + "[a]" * 501 and value == "1"
+
+
+@pytest.mark.parametrize("where", ["path", "query", "deepObject", "form"])
+def test_arguments_nested_deeper_than_text_may_be_are_refused_before_sending(where: str) -> None:
+    # Text is read to 512 levels; data a framework hands over may be deeper, past what
+    # the request's JSON writer can write: refused as such text is, nothing sent.
+    recorder = Recorder()
+    paths = {"/x/{p}": {"post": {"parameters": [
+        {"name": "p", "in": "path", "required": True, "schema": {}},
+        {"name": "q", "in": "query", "schema": {}},
+        {"name": "d", "in": "query", "style": "deepObject", "explode": True,
+         "schema": {"type": "object"}},
+    ], "requestBody": {"content": {"application/x-www-form-urlencoded": {
+        "schema": {"type": "object", "properties": {"f": {}}}}}}, "responses": OK}}}  # fmt: skip
+    app = application(document(paths))
+    (function,) = app.functions
+    nested: Any = [1]
+    for _ in range(3_000):
+        nested = [nested]
+    arguments = {
+        "path": {"p": nested},
+        "query": {"p": 1, "query": {"q": nested}},
+        "deepObject": {"p": 1, "query": {"d": {"a": nested}}},
+        "form": {"p": 1, "body": {"f": nested}},
+    }[where]
+    result = app.execute(recorder.connection(), function.name, arguments)
+    assert not result.success and recorder.seen == []
+    assert "nesting deeper than 512 levels" in result.message()

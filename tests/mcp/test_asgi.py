@@ -3,7 +3,7 @@ asking the user for what only the user knows; the SDK's own client over 127.0.0.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 import anyio
 import pytest
@@ -15,10 +15,12 @@ import mcp.types as types
 from fastapi import FastAPI
 from mcp import ClientSession
 from mcp.client.streamable_http import streamable_http_client
+from mcp.server.auth.provider import AccessToken
 from mcp.shared.exceptions import MCPError
 from tests.mcp.production import Accounts, hook, serving
 
 import llmapp.mcp
+from llmapp.markers import Context
 from llmapp.mcp import Auth, StaticTokens
 
 TOKEN = "token-of-ada-0123456789"
@@ -202,3 +204,29 @@ def test_a_function_whose_human_side_nobody_can_supply_is_not_listed() -> None:
     assert pay.is_error and text(pay) == "pay is not a tool of this server."
     line = llmapp.mcp._server.served(built, "over stdio")
     assert line.endswith("over stdio; not listed, nobody can supply their human side: pay")
+
+
+class Vault:
+    """Opens with the caller's token."""
+
+    def open(self, door: str, token: Annotated[AccessToken, Context()]) -> str:
+        """Open a door."""
+        raise PermissionError(f"{token.token} may not open {door}")
+
+
+def test_the_verified_token_in_a_method_s_error_is_masked_for_the_client(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    caplog.set_level("WARNING", logger="llmapp")
+    auth = Auth(StaticTokens({TOKEN: "ada"}))
+    with serving(llmapp.mcp.asgi(Vault, Vault(), auth=auth)) as base:
+        (refused,) = anyio.run(
+            lambda: session_calls(
+                f"{base}/mcp",
+                ("open", {"door": "east"}),
+                headers={"authorization": f"Bearer {TOKEN}"},
+            )
+        )
+    assert refused.is_error
+    assert text(refused) == "The function raised PermissionError: *** may not open east"
+    assert TOKEN not in caplog.text

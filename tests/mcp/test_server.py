@@ -17,7 +17,7 @@ from mcp.server import Server
 from tests.mcp.served import Desk
 
 import llmapp.mcp
-from llmapp import application
+from llmapp import application, controls
 
 
 def run(server: Server[Any], *calls: tuple[str, dict[str, Any]]) -> list[types.CallToolResult]:
@@ -116,3 +116,42 @@ def test_arguments_are_repaired_before_they_are_checked() -> None:
     assert not answer.is_error
     assert answer.structured_content["quantity"] == 3
     assert json.loads(text(answer))["quantity"] == 3
+
+
+class Library:
+    """Lends books."""
+
+    def lend(self, title: str) -> str:
+        """Lend a book."""
+        return title
+
+    def greeting(self, who: str) -> str:
+        """A greeting to start with.
+
+        @tag prompt
+        """
+        return f"Hello {who}"
+
+    def shelf(self, number: int) -> str:
+        """One shelf.
+
+        @tag resource library://shelves/{number}
+        """
+        return "shelf"
+
+    @controls(enabled=lambda context: False)
+    def audit(self) -> str:
+        """Audit the loans (for no one here)."""
+        return "audited"
+
+
+def test_an_unknown_tool_is_answered_with_the_names_of_the_tools_only() -> None:
+    # Prompts and resources are functions of the application but no tools: a name offered
+    # to the model would be answered "not a tool of this server".
+    server = llmapp.mcp.server(application(Library), Library())
+    lent, audit = run(server, ("lent", {}), ("audit", {}))
+    assert lent.is_error and audit.is_error
+    assert text(lent) == (
+        "There is no function named 'lent'. Did you mean 'lend'? The functions are: 'lend'."
+    )
+    assert text(audit) == "There is no function named 'audit'. The functions are: 'lend'."

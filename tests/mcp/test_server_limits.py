@@ -118,3 +118,34 @@ def test_a_failing_hook_is_answered_generically_and_logged_on_the_server(caplog)
     assert text(answer) == "whoami could not run: its server-side values are unavailable."
     (record,) = [r for r in caplog.records if r.name.startswith("llmapp")]
     assert record.exc_info is not None and "DB-PASSWORD-1234" in str(record.exc_info[1])
+
+
+class Archive:
+    """Files by year and month."""
+
+    def month(self, year: int, month: str, part: str) -> str:
+        """One month's file.
+
+        @tag resource archive://{year}-{month}.{part}
+        """
+        return f"{year}/{month}/{part}"
+
+
+def test_a_resource_uri_is_matched_in_time_linear_in_its_length() -> None:
+    # Each variable stops at the first character of the template text after it, so no
+    # URI can make the match backtrack: a long one of separators once stalled the loop.
+    from llmapp._linear import is_linear
+    from llmapp.mcp._prompts import _matcher
+
+    assert is_linear(_matcher("archive://{year}-{month}.{part}").pattern)
+    assert is_linear(_matcher("bank://statements/{month}").pattern)
+    found: dict[str, Any] = {}
+
+    async def main() -> None:
+        async with Client(llmapp.mcp.server(application(Archive), Archive())) as client:
+            found["read"] = await client.session.read_resource("archive://2024-05.txt")
+            with pytest.raises(Exception, match="no resource matches"):
+                await client.session.read_resource("archive://" + "-." * 50_000 + "/")
+
+    anyio.run(main)
+    assert found["read"].contents[0].text == "2024/05/txt"

@@ -128,3 +128,12 @@ def test_multiple_of_a_decimal_bound_holds_on_the_string_form() -> None:
     (function,) = llmapp.application(Till).functions
     assert function.validate({"amount": "1.25"}).success
     assert not function.validate({"amount": "1.255"}).success
+
+
+def test_multiple_of_is_exact_for_exponents_past_the_decimal_context_s() -> None:
+    # Under the default context 1e-999999999 % 0.01 underflows to 0: no multiple of 0.01
+    # may pass for being too small to tell from zero.
+    check = llmapp.validate.validator({"type": "string", "format": "decimal", "multipleOf": 0.01})
+    for text in ("1e-999999999", "-1e-425000000"):
+        assert not check(text).success, text
+    assert check("0e-999999999").success and check("1.05").success

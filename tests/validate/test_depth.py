@@ -107,6 +107,29 @@ def test_deep_plain_data_under_a_non_recursive_schema(compile: Callable[..., Any
     assert not check([deep, deep]).success
 
 
+def test_unique_items_deeper_than_equality_looks_cost_no_pairwise_comparison(
+    compile: Callable[..., Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Items nested past the depth equality reads were compared pair by pair: a hundred of
+    # them (52 KB of text) took seconds. Past that depth a value is itself (identity), as
+    # json_equal reads it, so the items are still told apart in one pass.
+    from llmapp.validate import _runtime
+
+    def pairwise(*args: Any) -> bool:
+        raise AssertionError("compared pair by pair")
+
+    monkeypatch.setattr(_runtime, "json_equal", pairwise)
+    check = compile({"type": "array", "uniqueItems": True})
+    items: list[Any] = []
+    for number in range(100):
+        item: Any = number
+        for _ in range(_runtime._EQUALITY_DEPTH + 2):
+            item = [item]
+        items.append(item)
+    assert check(items).success
+    assert not check([items[0], items[1], items[0]]).success
+
+
 RECURSIVE_ELSEWHERE = [
     pytest.param(
         {

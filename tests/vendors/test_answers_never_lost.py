@@ -122,3 +122,12 @@ def test_an_mcp_batch_keeps_the_answers_of_the_calls_that_ran() -> None:
         vendor_mcp.acall_tools(TOOLS, _Session(), [{"name": "ok"}, {"name": "broken"}])
     )
     assert [r["isError"] for r in results] == [False, True]
+
+
+def test_a_name_that_is_no_text_is_an_unknown_function_with_human_values_too() -> None:
+    # The model's name is looked up in the human values: a list there was unhashable.
+    call = {"id": "1", "type": "function", "function": {"name": ["pay"], "arguments": "{}"}}
+    message = {"role": "assistant", "tool_calls": [call]}
+    for human in (None, {"pay": {"card": "4111-1111"}}):
+        (answer,) = openai.call_tools(application(Shop), Shop(), message, human=human)
+        assert answer["content"].startswith("There is no function named \"['pay']\"")

@@ -35,7 +35,7 @@ from typing import Any
 
 from llmapp._sentinels import MISSING
 from llmapp.app import _controls
-from llmapp.vendors._calls import Executor, Outcome, ToolCall, arun_one, run_one
+from llmapp.vendors._calls import Executor, NotRun, Outcome, ToolCall, arun_one, run_one
 from llmapp.vendors._source import Tool, tools_of
 
 __all__ = ["BoundTool", "HumanValues", "bind", "instructions"]
@@ -112,7 +112,11 @@ class BoundTool:
         """
         call = ToolCall(None, self.name, arguments)
         options = self._options(context, carried, approved)
-        return run_one(self.app, self.target, call, self._human(context), options)
+        try:
+            human = self._human(context)
+        except Exception as error:  # see _human
+            return NotRun.because(call, error)
+        return run_one(self.app, self.target, call, human, options)
 
     def arun(
         self,
@@ -128,7 +132,11 @@ class BoundTool:
         """
         call = ToolCall(None, self.name, arguments)
         options = self._options(context, carried, approved)
-        return arun_one(self.app, self.target, call, self._human(context), options)
+        try:
+            human = self._human(context)
+        except Exception as error:  # see _human
+            return _answered(NotRun.because(call, error))
+        return arun_one(self.app, self.target, call, human, options)
 
     def _options(self, context: Any, carried: tuple[Any, ...], approved: bool) -> dict[str, Any]:
         if not self.controlled:  # HTTP and MCP functions: no controls to honour
@@ -136,12 +144,18 @@ class BoundTool:
         return {"context": _values(context, carried), "approved": approved}
 
     def _human(self, context: Any) -> Mapping[str, Mapping[str, Any]] | None:
+        """The call's human values. A hook that raises is a call that could not run: its
+        text (a database's address, a token) is logged, the model reads only its kind."""
         if self.human is None:
             return None
         if callable(self.human):
             values = self.human(self.name, context)
             return {self.name: values} if values is not None else None
         return self.human
+
+
+async def _answered(outcome: Outcome) -> Outcome:
+    return outcome
 
 
 def _values(context: Any, carried: tuple[Any, ...]) -> tuple[Any, ...]:

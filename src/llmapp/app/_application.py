@@ -100,10 +100,10 @@ class LlmApplication(FunctionTable[LlmFunction]):
                     instance, name, arguments, human, raise_errors, context, approved
                 )
         except Exception as error:  # raise_errors, or a misuse of the application
-            log_raised(APP, name, error, perf_counter() - started, Masker.of(human))
+            log_raised(APP, name, error, perf_counter() - started, _masker(human, context))
             raise
         if not result.success or APP.isEnabledFor(DEBUG):  # the valid call's record: DEBUG
-            log_call(APP, result, perf_counter() - started, Masker.of(human))
+            log_call(APP, result, perf_counter() - started, _masker(human, context))
         return result
 
     def _execute(
@@ -173,9 +173,9 @@ class LlmApplication(FunctionTable[LlmFunction]):
                 instance, name, arguments, human, raise_errors, runner, context, approved
             )
         except Exception as error:  # raise_errors, or a misuse of the application
-            log_raised(APP, name, error, perf_counter() - started, Masker.of(human))
+            log_raised(APP, name, error, perf_counter() - started, _masker(human, context))
             raise
-        log_call(APP, result, perf_counter() - started, Masker.of(human))
+        log_call(APP, result, perf_counter() - started, _masker(human, context))
         return result
 
     def _aexecute(
@@ -322,3 +322,10 @@ def _configure(
     if validate:
         changes["validate"] = {**declared.validate, **validate}
     return replace(declared, **changes) if changes else declared
+
+
+def _masker(human: Mapping[str, Any] | None, context: Any) -> Masker:
+    """What a call's log record must not show: its human values and its own context values."""
+    if context is None:
+        return Masker.of(human)
+    return Masker.of(human, *_controls.CallContext.of(context).own())

@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from llmapp._errors import ExecutionError
 from llmapp._record import Record
 from llmapp.app._result import CallResult
+from llmapp.introspect._context import is_framework_context
 from llmapp.introspect._docstrings import parse_docstring
 
 if TYPE_CHECKING:
@@ -83,6 +84,12 @@ class CallContext:
         if isinstance(context, (tuple, list)):
             return cls(context)
         return cls((context,))
+
+    def own(self) -> tuple[Any, ...]:
+        """The values of the application's own (a user, a session, a token): never the model's,
+        so masked in what it reads and in the log, as human-side values are. A framework's
+        run or request object is not: it holds the conversation, which the model wrote."""
+        return tuple(value for value in self.values if not is_framework_context(type(value)))
 
     def get(self, kind: type[T], default: Any = None) -> Any:
         """The first value that is a ``kind``, or ``default``."""
@@ -336,7 +343,9 @@ def with_context(call: Call, context: Any) -> Call:
                 f"{call.plan.function.name}: no context value of type "
                 f"{parameter.type.__qualname__} for {parameter.name} (pass context=...)"
             )
-    return replace(call, kwargs=kwargs)
+    own = supplied.own()
+    hidden = call.hidden.adding(*own) if own else call.hidden
+    return replace(call, kwargs=kwargs, hidden=hidden)
 
 
 _NONE = object()

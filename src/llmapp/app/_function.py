@@ -226,12 +226,20 @@ def run_hook(hook: Callable[[Any], Validation], arguments: Any) -> Validation:
     try:
         outcome: object = hook(arguments)
     except Exception as error:  # a hook's bug is reported, never propagated
-        return _hook_failure(arguments, f"validation hook raised {type(error).__name__}: {error}")
+        return _hook_failure(arguments, f"validation hook raised {_said(error)}")
     if isinstance(outcome, (ValidationSuccess, ValidationFailure)):
         return outcome
     return _hook_failure(
         arguments, f"validation hook returned {type(outcome).__name__}, not a Validation"
     )
+
+
+def _said(error: Exception) -> str:
+    """``Kind: message``, or ``Kind`` alone when the exception cannot give its text."""
+    try:
+        return f"{type(error).__name__}: {error}"
+    except Exception:  # an exception whose __str__ raises must not escape the check
+        return type(error).__name__
 
 
 def _hook_failure(arguments: Any, reason: str) -> ValidationFailure:

@@ -119,6 +119,9 @@ def _record(
 ) -> None:
     # Repairs are llmapp's own phrases ("removed a trailing comma"), never the model's text.
     kinds = f" ({'; '.join(repairs)})" if repairs else ""
+    # An unknown function's name is the model's text: a newline or an escape sequence in
+    # it would forge a record of its own or rewrite the terminal, so it is written quoted.
+    name = name if name.isprintable() else repr(name)
     message = "call %s: %s in %.1f ms, %d repairs%s"
     arguments: tuple[Any, ...] = (name, outcome, seconds * 1000, len(repairs), kinds)
     if trace is not None:

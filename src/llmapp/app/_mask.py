@@ -15,11 +15,11 @@ What is masked, for every value found in the sources:
   ``MAX_VALUES`` values and ``MAX_LEVELS`` levels deep;
 - texts and numbers as written (``str``, ``repr`` of a number, and the JSON text of
   dates, UUIDs, decimals and enums, as ``llmapp.convert.to_json`` writes them); bytes
-  decoded as UTF-8 where they decode, and as ``repr`` shows them (``b'...'``), in hex
-  and in base64;
+  decoded as UTF-8 where they decode; bytes, and texts as their UTF-8 bytes, as ``repr``
+  shows them (``b'...'``), in hex and in base64;
 - each of those in its escaped forms too: as a JSON string holds it (``json.dumps``,
   with and without ``ensure_ascii``), as Python's ``repr`` quotes it, and URL-encoded
-  (``quote``, ``quote_plus``);
+  (``quote``, with and without its ``/`` kept, and ``quote_plus``);
 - a form of four characters or more wherever it appears; a form of two or three (a
   CVV, a short PIN) only as a whole word, so ``123`` in ``cvv 123`` is masked but not
   in ``1234``; a single character, ``True``/``False`` and ``None`` are not masked
@@ -48,7 +48,7 @@ from typing import Any, Final
 
 from llmapp import convert
 
-__all__ = ["MAX_LEVELS", "MAX_SCANNED", "MAX_VALUES", "NOTHING", "Masker"]
+__all__ = ["FORM_REACH", "MAX_LEVELS", "MAX_SCANNED", "MAX_VALUES", "NOTHING", "Masker"]
 
 MAX_VALUES: Final = 1_000
 """Most values collected from the sources."""
@@ -60,6 +60,9 @@ _MIN_ANYWHERE: Final = 4
 _MIN_WORD: Final = 2
 _LONG: Final = 64
 _GRAM: Final = 32
+FORM_REACH: Final = _LONG
+"""Most characters a text masked whole spans (a longer form is masked in runs of ``_GRAM``):
+a text cut at ``n`` characters shows no form when its first ``n + FORM_REACH`` are masked."""
 _WORD = "0-9A-Za-z_"
 _MASK: Final = "***"
 
@@ -80,6 +83,10 @@ class Masker:
             return NOTHING if sources[0] is None else cls(sources)
         kept = [source for source in sources if source is not None]
         return cls(tuple(kept)) if kept else NOTHING
+
+    def adding(self, *sources: Any) -> Masker:
+        """A masker for this one's values and every value in ``sources`` too."""
+        return Masker.of(*self._sources, *sources)
 
     def mask(self, text: str) -> str:
         """``text`` with every form of every value replaced by ``***``."""
@@ -198,22 +205,26 @@ def _written(value: Any) -> set[str]:
 
     if isinstance(value, (bytes, bytearray, memoryview)):
         raw = bytes(value[: MAX_SCANNED - MAX_SCANNED % 3])  # whole base64 groups
-        forms = {repr(raw)[2:-1], raw.hex(), base64.b64encode(raw).decode("ascii")}
-        forms.add(base64.urlsafe_b64encode(raw).decode("ascii"))
         try:
             texts = [raw.decode("utf-8")]
         except UnicodeDecodeError:
             texts = []
     elif isinstance(value, str):
         texts = [value[:MAX_SCANNED]]
-        forms = set()
+        # A text a method sends on as bytes (a header, a signature) shows as bytes do; a
+        # short one's hex or base64 could be any word, so it is left to the word rule.
+        encoded = texts[0].encode("utf-8", "surrogatepass") if len(value) >= _MIN_ANYWHERE else b""
+        raw = encoded[: MAX_SCANNED - MAX_SCANNED % 3]
     else:
-        texts, forms = [repr(value), str(value)], set()
+        texts, raw = [repr(value), str(value)], b""
+    forms = {repr(raw)[2:-1], raw.hex(), base64.b64encode(raw).decode("ascii")} if raw else set()
+    forms.update([base64.urlsafe_b64encode(raw).decode("ascii")] if raw else [])
     for text in texts:
         forms.add(text)
         forms.add(json.dumps(text)[1:-1])
         forms.add(json.dumps(text, ensure_ascii=False)[1:-1])
         forms.add(repr(text)[1:-1])
         forms.add(quote(text, safe=""))
+        forms.add(quote(text))  # as a path segment, its "/" kept
         forms.add(quote_plus(text, safe=""))
     return {form for form in forms if len(form) >= _MIN_WORD}

@@ -12,7 +12,7 @@ from typing import Any, Final
 
 from llmapp._body import shown
 from llmapp._unicode import encodable
-from llmapp.app._mask import Masker
+from llmapp.app._mask import FORM_REACH, Masker
 
 __all__ = ["MAX_MESSAGE", "for_model"]
 
@@ -38,6 +38,12 @@ def for_model(body: Any, content_type: str, hidden: Masker, limit: int, setting:
     if isinstance(body, (bytes, bytearray)):
         return shown(body, content_type)
     text = body if isinstance(body, str) else json.dumps(body, ensure_ascii=False)
+    if len(text) > limit:
+        # The model reads the first ``limit`` characters: only those are masked (and enough
+        # past them that a form crossing the cut is masked whole), since masking a long
+        # value walks every character it is given.
+        masked = encodable(hidden.mask(text[: limit + FORM_REACH]))
+        return masked[:limit] + f"… (cut: {len(text):,} characters in all, {setting})"
     masked = encodable(hidden.mask(text))
     if len(masked) > limit:
         return masked[:limit] + f"… (cut: {len(masked):,} characters in all, {setting})"

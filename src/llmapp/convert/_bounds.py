@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from llmapp._scalar_types import decimal_multiple
 from llmapp.introspect.model import IntegerNode, Node, NumberNode, UnionNode
 
 from ._error import ConversionError
@@ -31,7 +32,7 @@ _BOUNDS: tuple[tuple[str, str, Callable[[Any, Any], bool], str], ...] = (
     ("gt", "ExclusiveMinimum", lambda value, bound: value > bound, "greater than"),
     ("le", "Maximum", lambda value, bound: value <= bound, "at most"),
     ("lt", "ExclusiveMaximum", lambda value, bound: value < bound, "less than"),
-    ("multiple_of", "MultipleOf", lambda value, bound: value % bound == 0, "a multiple of"),
+    ("multiple_of", "MultipleOf", decimal_multiple, "a multiple of"),
 )
 
 

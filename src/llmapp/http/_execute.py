@@ -26,8 +26,9 @@ from dataclasses import dataclass
 from time import perf_counter
 from typing import TYPE_CHECKING, Any
 
+from llmapp import repair
 from llmapp._errors import ArgumentError, ExecutionError, HttpError
-from llmapp._results import ValidationFailure
+from llmapp._results import ValidationFailure, ValidationIssue
 from llmapp.app import unknown_function
 from llmapp.app._kernel import check_arguments, failed, model_side
 from llmapp.app._log import HTTP, log_call, log_raised
@@ -35,11 +36,12 @@ from llmapp.app._mask import NOTHING, Masker
 from llmapp.app._merge import join
 from llmapp.app._result import CallResult, error_text
 from llmapp.app._shown import for_model
-from llmapp.explain import feedback
+from llmapp.explain import feedback, unreadable
 from llmapp.http._connection import Connection
 from llmapp.http._function import HttpLlmFunction
 from llmapp.http._request import Request, build, locate, unsendable
 from llmapp.http._send import HttpResponse, ResponseError, asend, send
+from llmapp.jsonschema import too_deep
 
 if TYPE_CHECKING:
     from llmapp.http._application import HttpLlmApplication
@@ -304,6 +306,12 @@ def _prepare(
         ArgumentError: the arguments are wrong, or hold what no request can carry.
     """
     data, repairs = _validated(function, arguments)
+    if too_deep(data, repair.MAX_DEPTH):
+        # Data a framework hands over may nest deeper than text is read, past what the
+        # request's writers can write: refused as such text is.
+        reason = f"nesting deeper than {repair.MAX_DEPTH} levels"
+        failure = ValidationFailure(data, [ValidationIssue("$input", "JSON object", data, reason)])
+        raise ArgumentError(failure, unreadable(reason, repairs), repairs)
     route = function.route()
     issues = unsendable(route, data)
     if issues:

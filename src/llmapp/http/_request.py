@@ -19,8 +19,9 @@
   (the model's others are dropped and reported), then ``Connection.query``. Its scheme,
   host and port are checked equal to the connection's before anything is sent.
 - What cannot be sent is refused before (``unsendable``): a lone surrogate anywhere in the
-  model's values (no encoding writes one) and ``[`` or ``]`` in a ``deepObject`` key (the
-  server would read a different nesting).
+  model's values (no encoding writes one), ``[`` or ``]`` in a ``deepObject`` key (the
+  server would read a different nesting) and a path value written as nothing (``""``,
+  ``[]``: ``/files/{id}`` would be ``/files/``, another resource).
 """
 
 from __future__ import annotations
@@ -122,15 +123,21 @@ def query_pairs(parameter: Parameter, name: str, value: Any) -> list[tuple[str, 
 
 
 def _deep(prefix: str, value: Any) -> list[tuple[str, str]]:
-    if isinstance(value, dict):
-        items: Any = value.items()
-    elif isinstance(value, list):
-        items = enumerate(value)
-    else:
-        return [] if value is None else [(prefix, text(value))]
+    """``a[b][c]=v`` pairs in document order, walked with a stack of its own (the value is
+    the model's, as deep as a framework's parser read it)."""
     pairs: list[tuple[str, str]] = []
-    for key, item in items:
-        pairs.extend(_deep(f"{prefix}[{key}]", item))
+    pending: list[tuple[str, Any]] = [(prefix, value)]
+    while pending:
+        at, each = pending.pop()
+        if isinstance(each, dict):
+            items: Any = each.items()
+        elif isinstance(each, list):
+            items = enumerate(each)
+        else:
+            if each is not None:
+                pairs.append((at, text(each)))
+            continue
+        pending.extend(reversed([(f"{at}[{key}]", item) for key, item in items]))
     return pairs
 
 
@@ -163,14 +170,30 @@ def unsendable(route: Route, data: Any) -> list[ValidationIssue]:
 
     A lone surrogate never gets here: the call kernel refuses it for every door.
     """
-    query = data.get("query") if isinstance(data, Mapping) else None
-    if not isinstance(query, Mapping):
+    if not isinstance(data, Mapping):
         return []
-    issues: list[ValidationIssue] = []
+    issues = _empty_segments(route, data)
+    query = data.get("query")
+    if not isinstance(query, Mapping):
+        return issues
     for parameter in route.query:
         if parameter.style == "deepObject" and parameter.name in query:
             issues.extend(_bracketed(Path(("query", parameter.name)), query[parameter.name]))
     return issues
+
+
+def _empty_segments(route: Route, data: Mapping[str, Any]) -> list[ValidationIssue]:
+    """The model's path values written as nothing: ``/files/{id}`` would be ``/files/``."""
+    return [
+        ValidationIssue(
+            str(Path((parameter.key,))),
+            "a non-empty path segment",
+            data[parameter.key],
+            "an empty path parameter would make the URL name another resource",
+        )
+        for parameter in route.parameters
+        if parameter.key in data and path_segment(parameter, data[parameter.key]) == ""
+    ]
 
 
 def _bracketed(path: Path, value: Any) -> list[ValidationIssue]:

@@ -17,7 +17,7 @@ import typing_extensions as te
 from llmapp.introspect._compat import is_class, is_union
 from llmapp.markers import Context
 
-__all__ = ["context_type"]
+__all__ = ["context_type", "is_framework_context"]
 
 _FRAMEWORK_TYPES = frozenset(
     {
@@ -45,6 +45,11 @@ def context_type(annotation: Any) -> Any | None:
             return _class_of(base)
         annotation = base
     return _framework_type(_class_of(annotation))
+
+
+def is_framework_context(cls: Any) -> bool:
+    """Whether ``cls`` is one of the frameworks' own context types (a run, a request)."""
+    return _framework_type(cls) is not None
 
 
 def _framework_type(cls: Any) -> Any | None:

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
         walk,
     )
     from ._keywords import KEYWORDS, Keyword, keywords
-    from ._nesting import MAX_NESTING, copy_json, pruned
+    from ._nesting import MAX_NESTING, copy_json, pruned, too_deep
     from ._normalise import Problem, normalise
     from ._path import REMEMBERED_PATH, ROOT, Path, Segment, parse_path, step
     from ._pointer import (
@@ -59,7 +59,7 @@ _LAZY = {
         "._graph",
     ),
     **dict.fromkeys(("KEYWORDS", "Keyword", "keywords"), "._keywords"),
-    **dict.fromkeys(("MAX_NESTING", "copy_json", "pruned"), "._nesting"),
+    **dict.fromkeys(("MAX_NESTING", "copy_json", "pruned", "too_deep"), "._nesting"),
     **dict.fromkeys(("Problem", "normalise"), "._normalise"),
     **dict.fromkeys(("REMEMBERED_PATH", "ROOT", "Path", "Segment", "parse_path", "step"), "._path"),
     **dict.fromkeys(
@@ -123,6 +123,7 @@ __all__ = [
     "resolve_pointer",
     "step",
     "subschemas",
+    "too_deep",
     "unescape_token",
     "walk",
 ]

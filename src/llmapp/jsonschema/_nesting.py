@@ -17,7 +17,7 @@ from typing import Any
 
 from ._pointer import escape_token
 
-__all__ = ["MAX_NESTING", "copy_json", "pruned"]
+__all__ = ["MAX_NESTING", "copy_json", "pruned", "too_deep"]
 
 MAX_NESTING = 200
 """Most levels of nested objects and arrays in one foreign schema."""
@@ -25,7 +25,10 @@ MAX_NESTING = 200
 
 def copy_json(value: Any) -> Any:
     """A copy of the mappings (as dicts) and lists (tuples too, as lists) of ``value``,
-    the rest shared, without recursion."""
+    the rest shared, without recursion (the model's data, as deep as a reader let it be,
+    is copied too)."""
+    if not isinstance(value, (Mapping, list, tuple)):
+        return value  # most values merged are scalars: no walk to set up
     return _copy(value, None)[0]
 
 
@@ -57,7 +60,7 @@ def _copy(value: Any, limit: int | None) -> tuple[Any, list[str]]:
     return root, sorted(cuts)
 
 
-def _too_deep(value: Any, limit: int) -> bool:
+def too_deep(value: Any, limit: int) -> bool:
     """Whether ``value`` nests more than ``limit`` containers deep. Depth first, so a
     cyclic ``dict`` is found too deep at once; a shared container is walked once per
     place it is reached, as every later stage walks it."""
@@ -81,6 +84,6 @@ _SCALARS = frozenset((str, int, float, bool, type(None)))
 def pruned(value: Any, limit: int = MAX_NESTING) -> tuple[Any, list[str]]:
     """``value`` itself when it nests at most ``limit`` containers deep; else a copy in
     which each container deeper than that is ``{}``, and the JSON pointer of each cut."""
-    if not _too_deep(value, limit):
+    if not too_deep(value, limit):
         return value, []
     return _copy(value, limit)

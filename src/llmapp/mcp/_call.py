@@ -8,7 +8,9 @@ The answer is a ``CallResult``, as ``LlmApplication.execute`` returns: a tool
 result with ``isError`` becomes ``error`` (an ``McpToolError`` carrying the tool's
 text), a success becomes ``value``/``data`` (the structured content, else the
 text content read as JSON where it is JSON, else the text; JSON nested too deeply to
-read is a failed result, never a ``RecursionError``). For a function of a
+read is a failed result, never a ``RecursionError``). Arguments nested deeper than an
+MCP message carries (``MAX_NESTING``) are refused as unreadable text is, and not sent.
+For a function of a
 ``strict=True`` application, the ``null`` the model wrote for an optional key is left
 out of what is sent (``without_strict_nulls``), so the tool sees its own schema honoured.
 Each call is logged to ``llmapp.mcp`` (``llmapp.app._log``).
@@ -21,25 +23,32 @@ from collections.abc import Mapping
 from time import perf_counter
 from typing import TYPE_CHECKING, Any, Final
 
+from llmapp import explain
 from llmapp._errors import McpToolError
+from llmapp._results import ValidationFailure, ValidationIssue
 from llmapp.app import CallResult
-from llmapp.app._kernel import check_arguments, model_side
+from llmapp.app._kernel import check_arguments, failed, model_side
 from llmapp.app._log import MCP, log_call, log_raised
 from llmapp.app._mask import Masker
 from llmapp.app._merge import join
 from llmapp.app._result import error_text
 from llmapp.app._shown import MAX_MESSAGE, for_model
-from llmapp.jsonschema import Resolver, is_mapping
+from llmapp.jsonschema import Resolver, is_mapping, too_deep
 
 if TYPE_CHECKING:  # the function model imports this step, not the other way round
     from llmapp.mcp._functions import McpLlmFunction
 
-__all__ = ["DEADLINE", "McpToolError", "call", "without_strict_nulls"]
+__all__ = ["DEADLINE", "MAX_NESTING", "McpToolError", "call", "without_strict_nulls"]
 
 Schema = dict[str, Any]
 
 DEADLINE: Final = 60.0
 """Seconds a server may take to answer a call, by default."""
+
+MAX_NESTING: Final = 190
+"""Most levels of objects and arrays in the arguments sent. The SDK's client cannot write
+a message past about 250 levels, and its server (pydantic-core's reader) drops one past
+200 unanswered, the JSON-RPC envelope holding the arguments three levels down."""
 
 
 async def call(
@@ -112,6 +121,8 @@ async def _call(
     )
     if isinstance(checked, CallResult):  # unreadable or wrong: the server is not called
         return checked
+    if too_deep(checked.data, MAX_NESTING):
+        return _too_deep(function, checked.data, checked.repairs)
     sent, repairs = join(function, checked.data, human), checked.repairs
     send = getattr(session, "call_tool_mcp", None) or session.call_tool
     import anyio  # the MCP SDK's own dependency: every session that can be called has it
@@ -131,7 +142,9 @@ async def _call(
         error = McpToolError(_text(content) or f"{name} failed", content)
         if raise_errors:
             raise error
-        return CallResult(name=name, success=False, error=error, repairs=repairs)
+        # The tool's text may echo what it was sent: the model reads it masked.
+        shown = error_text(error, Masker.of(human))
+        return CallResult(name=name, success=False, error=error, feedback=shown, repairs=repairs)
     structured = answer.get("structuredContent")
     try:
         value = structured if structured is not None else _from_text(_text(content))
@@ -144,12 +157,23 @@ async def _call(
     return CallResult(name=name, success=True, value=value, data=data, repairs=repairs)
 
 
-def without_strict_nulls(value: Any, schema: Any, root: Schema) -> Any:
+def _too_deep(function: McpLlmFunction, data: Any, repairs: tuple[str, ...]) -> CallResult:
+    """The refusal of arguments no MCP message carries, worded as the reader's of deep text."""
+    reason = f"nesting deeper than {MAX_NESTING} levels, more than an MCP message carries"
+    failure = ValidationFailure(data, [ValidationIssue("$input", "JSON object", data, reason)])
+    return failed(function, failure, repairs, explain.unreadable(reason, repairs))
+
+
+def without_strict_nulls(value: Any, schema: Any, root: Schema, depth: int = 0) -> Any:
     """The value without the ``null`` strict mode made the model write for optional keys.
 
     Walks ``properties`` and ``items`` of the tool's own schema (through ``$ref``); a key
     the tool does not require, whose own schema refuses ``null``, is left out when null.
+    Past ``MAX_NESTING`` levels the value is left as it is: no message carries it, and
+    the call is refused for that (a walk as deep as the data would run out of stack).
     """
+    if depth > MAX_NESTING:
+        return value
     schema = _resolved(schema, root)
     properties = schema.get("properties") if is_mapping(schema) else None
     if isinstance(value, dict) and is_mapping(properties):
@@ -160,13 +184,13 @@ def without_strict_nulls(value: Any, schema: Any, root: Schema) -> Any:
             if inner is None:
                 kept[key] = item
             elif item is not None:
-                kept[key] = without_strict_nulls(item, inner, root)
+                kept[key] = without_strict_nulls(item, inner, root, depth + 1)
             elif key in required or _takes_null(inner, root):
                 kept[key] = None
         return kept
     items = schema.get("items") if is_mapping(schema) else None
     if isinstance(value, list) and is_mapping(items):
-        return [without_strict_nulls(item, items, root) for item in value]
+        return [without_strict_nulls(item, items, root, depth + 1) for item in value]
     return value
 
 

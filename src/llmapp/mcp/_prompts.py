@@ -8,7 +8,8 @@ Two docstring tags, read like every ``@tag``:
   user message), a list of texts, or a list of ``{"role", "content"}`` messages.
 - ``@tag resource URI-TEMPLATE`` (``@tag resource shop://orders/{number}``): the
   method is a resource template; each ``{name}`` of the template is one of its
-  parameters, read from the requested URI. A template without variables is also
+  parameters, read from the requested URI (up to the first ``/``, ``?``, ``#`` or
+  character of the template that follows it). A template without variables is also
   listed as a plain resource. It returns the content: a text as is, anything else
   as JSON.
 
@@ -154,12 +155,21 @@ def _messages(types: Any, value: Any) -> list[Any]:
 
 
 def _matcher(uri: str) -> re.Pattern[str]:
-    parts, last = [], 0
+    """The template as a pattern whose match costs time linear in the URI.
+
+    A variable takes what no ``/``, ``?`` or ``#`` ends, and stops at the first character
+    of the template's text after it (``{year}-{month}``: a year holds no ``-``), so at
+    every character of a URI one way on is open: a URI of many separators cannot make
+    the match try each split of it, as a variable taking them too once did.
+    """
+    parts, last = [r"\A"], 0
     for variable in _VARIABLE.finditer(uri):
         parts.append(re.escape(uri[last : variable.start()]))
-        parts.append(f"(?P<{variable[1]}>[^/?#]+)")
+        after = uri[variable.end() : variable.end() + 1]
+        stop = re.escape(after) if after and after != "{" else ""  # another variable: none
+        parts.append(f"(?P<{variable[1]}>[^/?#{stop}]+)")
         last = variable.end()
-    parts.append(re.escape(uri[last:]))
+    parts.append(re.escape(uri[last:]) + r"\Z")
     return re.compile("".join(parts))
 
 

@@ -56,7 +56,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Any, Literal
 
 from llmapp._errors import ExecutionError
-from llmapp.app import CallResult, Masker, Runner, _controls
+from llmapp.app import CallResult, Masker, Runner, _controls, unknown_function
 from llmapp.app._log import MCP, log_call
 from llmapp.mcp._auth import identity
 from llmapp.mcp._elicit import Declined, ask, confirm, form
@@ -232,6 +232,11 @@ class _Handlers:
         ]
         return self.listing.model_copy(update={"tools": shown})
 
+    def _enabled(self, name: str, context: Any) -> bool:
+        """Whether the listed tool ``name`` exists for this request (its ``enabled`` control)."""
+        function = self.controlled.get(name)
+        return function is None or _controls.enabled(function, _context_of(context))
+
     async def call_tool(
         self, context: ServerRequestContext[Any], params: CallToolRequestParams
     ) -> dict[str, Any]:
@@ -241,6 +246,11 @@ class _Handlers:
         name = params.name
         if name not in self.listed and self.app.function(name) is not None:
             result = _refused(name, f"{name} is not a tool of this server.")
+            log_call(MCP, result, 0.0)
+        elif name not in self.listed or not self._enabled(name, context):
+            # answered with the tools this client is listed, not the prompts and resources
+            listed = await self.list_tools(context, None)
+            result = unknown_function(name, [tool.name for tool in listed.tools])
             log_call(MCP, result, 0.0)
         else:
             result = await self.execute(name, params.arguments, context)
@@ -275,7 +285,8 @@ class _Handlers:
             result = _refused(name, str(refused))
         except ExecutionError as error:  # the server's setup; its text names paths, never values
             result = _refused(name, f"{name} could not run: {error}")
-        log_call(MCP, result, time.perf_counter() - started, Masker.of(human))
+        own = _controls.CallContext.of(_context_of(context)).own()  # the verified token
+        log_call(MCP, result, time.perf_counter() - started, Masker.of(human, *own))
         return result
 
     async def _human(self, function: LlmFunction | None, context: Any) -> Mapping[str, Any] | None:

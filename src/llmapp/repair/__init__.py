@@ -22,6 +22,9 @@ MAX_LENGTH = 100_000
 """The default most characters ``parse`` (and an application) reads: it bounds the CPU
 one call's tolerant reading may take, which grows with the text."""
 
+MAX_DEPTH = 512
+"""The default most levels of nested objects and arrays ``parse`` reads."""
+
 _LAZY = {
     "Coercion": "._coerce",
     "Parsed": "._parse",
@@ -37,6 +40,7 @@ __getattr__, __dir__ = _lazy_names(__name__, _LAZY)
 
 
 __all__ = [
+    "MAX_DEPTH",
     "MAX_LENGTH",
     "Coercion",
     "Parsed",

@@ -44,7 +44,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from llmapp.repair import MAX_LENGTH
+from llmapp.repair import MAX_DEPTH, MAX_LENGTH
 from llmapp.repair._reader import Notes, read_lenient
 
 __all__ = ["Parsed", "Reading", "parse", "read_text"]
@@ -77,7 +77,7 @@ class Parsed:
 
 
 def parse(
-    text: str | bytes | bytearray, *, max_depth: int = 512, max_length: int = MAX_LENGTH
+    text: str | bytes | bytearray, *, max_depth: int = MAX_DEPTH, max_length: int = MAX_LENGTH
 ) -> Parsed:
     """Read a model's raw argument text as JSON, repairing what models commonly get wrong.
 
@@ -103,7 +103,7 @@ Reading = tuple[Any, tuple[str, ...], str | None, str | None]
 
 
 def read_text(
-    text: str | bytes | bytearray, *, max_depth: int = 512, max_length: int = MAX_LENGTH
+    text: str | bytes | bytearray, *, max_depth: int = MAX_DEPTH, max_length: int = MAX_LENGTH
 ) -> Reading:
     """``parse`` as a ``Reading`` tuple: what the call step uses, without a ``Parsed`` per call."""
     notes: Notes | None = None  # made only when a repair is noted: valid text needs none

@@ -6,7 +6,7 @@ import enum
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from llmapp.jsonschema import declared_types, pointer_from, pointer_tokens
+from llmapp.jsonschema import copy_json, declared_types, pointer_from, pointer_tokens
 
 __all__ = [
     "Shape",
@@ -140,12 +140,3 @@ def references(schema: Any) -> Iterator[str]:
     elif isinstance(schema, (list, tuple)):
         for item in schema:
             yield from references(item)
-
-
-def copy_json(value: Any) -> Any:
-    """A copy of a JSON-like value sharing no container with it (tuples become lists)."""
-    if isinstance(value, Mapping):
-        return {key: copy_json(item) for key, item in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [copy_json(item) for item in value]
-    return value

@@ -190,5 +190,7 @@ class NotRun:
 _LOG = logging.getLogger("llmapp.vendors")
 
 
-def _human(human: Human | None, name: str) -> Mapping[str, Any] | None:
-    return human.get(name) if human is not None else None
+def _human(human: Human | None, name: Any) -> Mapping[str, Any] | None:
+    # The name is the model's: one that is no text (a list) names no function, and
+    # ``execute`` answers it so.
+    return human.get(name) if human is not None and isinstance(name, str) else None
