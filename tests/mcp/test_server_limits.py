@@ -149,3 +149,21 @@ def test_a_resource_uri_is_matched_in_time_linear_in_its_length() -> None:
 
     anyio.run(main)
     assert found["read"].contents[0].text == "2024/05/txt"
+
+
+class Glued:
+    """A template whose variables touch."""
+
+    def pair(self, a: str, b: str) -> str:
+        """Two parts with nothing between them.
+
+        @tag resource glued://{a}{b}
+        """
+        return a + b
+
+
+def test_a_resource_template_with_two_variables_side_by_side_is_refused() -> None:
+    # No URI tells where {a} ends and {b} begins, and trying each split would cost time
+    # quadratic in the URI, so the server is not made.
+    with pytest.raises(ValueError, match=r"glued://\{a\}\{b\}.*\{a\} and \{b\} are side by side"):
+        llmapp.mcp.server(application(Glued), Glued())

@@ -160,15 +160,26 @@ def _matcher(uri: str) -> re.Pattern[str]:
     A variable takes what no ``/``, ``?`` or ``#`` ends, and stops at the first character
     of the template's text after it (``{year}-{month}``: a year holds no ``-``), so at
     every character of a URI one way on is open: a URI of many separators cannot make
-    the match try each split of it, as a variable taking them too once did.
+    the match try each split of it, as a variable taking them too once did. Two variables
+    side by side (``{a}{b}``) have no such character: no URI tells where one ends, and
+    trying each split costs time quadratic in it, so such a template is refused.
+
+    Raises:
+        ValueError: two of the template's variables are side by side.
     """
     parts, last = [r"\A"], 0
+    previous: re.Match[str] | None = None
     for variable in _VARIABLE.finditer(uri):
+        if previous is not None and previous.end() == variable.start():
+            raise ValueError(
+                f"resource template {uri!r}: {previous[0]} and {variable[0]} are side by "
+                "side, so no URI tells where one ends: put a character between them"
+            )
         parts.append(re.escape(uri[last : variable.start()]))
         after = uri[variable.end() : variable.end() + 1]
-        stop = re.escape(after) if after and after != "{" else ""  # another variable: none
+        stop = re.escape(after) if after else ""
         parts.append(f"(?P<{variable[1]}>[^/?#{stop}]+)")
-        last = variable.end()
+        last, previous = variable.end(), variable
     parts.append(re.escape(uri[last:]) + r"\Z")
     return re.compile("".join(parts))
 
