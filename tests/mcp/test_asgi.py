@@ -230,3 +230,29 @@ def test_the_verified_token_in_a_method_s_error_is_masked_for_the_client(
     assert refused.is_error
     assert text(refused) == "The function raised PermissionError: *** may not open east"
     assert TOKEN not in caplog.text
+
+
+def test_on_the_default_host_only_a_loopback_host_header_with_a_port_is_answered() -> None:
+    # The SDK's DNS-rebinding check, as the README tells a user writing a test client.
+    from starlette.testclient import TestClient
+
+    initialize = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {
+            "protocolVersion": "2025-06-18",
+            "capabilities": {},
+            "clientInfo": {"name": "test", "version": "1"},
+        },
+    }
+    headers = {"accept": "application/json, text/event-stream"}
+    status: dict[str, int] = {}
+    for base in ("http://testserver", "http://127.0.0.1", "http://127.0.0.1:8000"):
+        with TestClient(llmapp.mcp.asgi(Accounts, Accounts()), base_url=base) as client:
+            status[base] = client.post("/mcp", json=initialize, headers=headers).status_code
+    assert status == {
+        "http://testserver": 421,
+        "http://127.0.0.1": 421,
+        "http://127.0.0.1:8000": 200,
+    }
