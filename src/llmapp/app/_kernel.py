@@ -23,9 +23,10 @@ from llmapp import explain, repair
 from llmapp.app._arguments import read_model_arguments
 from llmapp.app._function import Function, OnFirstUse
 from llmapp.app._result import CallResult
-from llmapp.validate._result import Validation, ValidationFailure
+from llmapp.jsonschema import too_deep
+from llmapp.validate._result import Validation, ValidationFailure, ValidationIssue
 
-__all__ = ["Checked", "ModelSide", "check_arguments", "model_side"]
+__all__ = ["Checked", "ModelSide", "check_arguments", "model_side", "too_deep_refusal"]
 
 Schema = dict[str, Any]
 
@@ -140,3 +141,19 @@ def failed(
     return CallResult(
         function.name, False, None, None, failure, feedback, None, function.deprecated, repairs
     )
+
+
+def too_deep_refusal(
+    data: Any, limit: int, repairs: tuple[str, ...], why: str = ""
+) -> tuple[ValidationFailure, str] | None:
+    """The failure and its text for checked data nesting more than ``limit`` levels, worded
+    as the reader's refusal of such text; None when it nests no deeper.
+
+    Data a framework hands over is not read from text, so it may nest deeper than a door's
+    next step can carry (an HTTP request's writers, an MCP message): refused, nothing sent.
+    """
+    if not too_deep(data, limit):
+        return None
+    reason = f"nesting deeper than {limit} levels{why}"
+    failure = ValidationFailure(data, [ValidationIssue("$input", "JSON object", data, reason)])
+    return failure, explain.unreadable(reason, repairs)

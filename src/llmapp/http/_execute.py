@@ -28,20 +28,19 @@ from typing import TYPE_CHECKING, Any
 
 from llmapp import repair
 from llmapp._errors import ArgumentError, ExecutionError, HttpError
-from llmapp._results import ValidationFailure, ValidationIssue
+from llmapp._results import ValidationFailure
 from llmapp.app import unknown_function
-from llmapp.app._kernel import check_arguments, failed, model_side
+from llmapp.app._kernel import check_arguments, failed, model_side, too_deep_refusal
 from llmapp.app._log import HTTP, log_call, log_raised
 from llmapp.app._mask import NOTHING, Masker
 from llmapp.app._merge import join
 from llmapp.app._result import CallResult, error_text
 from llmapp.app._shown import for_model
-from llmapp.explain import feedback, unreadable
+from llmapp.explain import feedback
 from llmapp.http._connection import Connection
 from llmapp.http._function import HttpLlmFunction
 from llmapp.http._request import Request, build, locate, unsendable
 from llmapp.http._send import HttpResponse, ResponseError, asend, send
-from llmapp.jsonschema import too_deep
 
 if TYPE_CHECKING:
     from llmapp.http._application import HttpLlmApplication
@@ -306,12 +305,9 @@ def _prepare(
         ArgumentError: the arguments are wrong, or hold what no request can carry.
     """
     data, repairs = _validated(function, arguments)
-    if too_deep(data, repair.MAX_DEPTH):
-        # Data a framework hands over may nest deeper than text is read, past what the
-        # request's writers can write: refused as such text is.
-        reason = f"nesting deeper than {repair.MAX_DEPTH} levels"
-        failure = ValidationFailure(data, [ValidationIssue("$input", "JSON object", data, reason)])
-        raise ArgumentError(failure, unreadable(reason, repairs), repairs)
+    refusal = too_deep_refusal(data, repair.MAX_DEPTH, repairs)  # past the writers' reach
+    if refusal is not None:
+        raise ArgumentError(*refusal, repairs)
     route = function.route()
     issues = unsendable(route, data)
     if issues:

@@ -23,17 +23,15 @@ from collections.abc import Mapping
 from time import perf_counter
 from typing import TYPE_CHECKING, Any, Final
 
-from llmapp import explain
 from llmapp._errors import McpToolError
-from llmapp._results import ValidationFailure, ValidationIssue
 from llmapp.app import CallResult
-from llmapp.app._kernel import check_arguments, failed, model_side
+from llmapp.app._kernel import check_arguments, failed, model_side, too_deep_refusal
 from llmapp.app._log import MCP, log_call, log_raised
 from llmapp.app._mask import Masker
 from llmapp.app._merge import join
 from llmapp.app._result import error_text
 from llmapp.app._shown import MAX_MESSAGE, for_model
-from llmapp.jsonschema import Resolver, is_mapping, too_deep
+from llmapp.jsonschema import Resolver, is_mapping
 
 if TYPE_CHECKING:  # the function model imports this step, not the other way round
     from llmapp.mcp._functions import McpLlmFunction
@@ -49,6 +47,7 @@ MAX_NESTING: Final = 190
 """Most levels of objects and arrays in the arguments sent. The SDK's client cannot write
 a message past about 250 levels, and its server (pydantic-core's reader) drops one past
 200 unanswered, the JSON-RPC envelope holding the arguments three levels down."""
+_UNCARRIED: Final = ", more than an MCP message carries"
 
 
 async def call(
@@ -121,8 +120,10 @@ async def _call(
     )
     if isinstance(checked, CallResult):  # unreadable or wrong: the server is not called
         return checked
-    if too_deep(checked.data, MAX_NESTING):
-        return _too_deep(function, checked.data, checked.repairs)
+    refusal = too_deep_refusal(checked.data, MAX_NESTING, checked.repairs, _UNCARRIED)
+    if refusal is not None:
+        failure, text = refusal
+        return failed(function, failure, checked.repairs, text)
     sent, repairs = join(function, checked.data, human), checked.repairs
     send = getattr(session, "call_tool_mcp", None) or session.call_tool
     import anyio  # the MCP SDK's own dependency: every session that can be called has it
@@ -155,13 +156,6 @@ async def _call(
         )
     data = for_model(value, "", Masker.of(human), max_message, "llmapp.mcp.call(max_message=)")
     return CallResult(name=name, success=True, value=value, data=data, repairs=repairs)
-
-
-def _too_deep(function: McpLlmFunction, data: Any, repairs: tuple[str, ...]) -> CallResult:
-    """The refusal of arguments no MCP message carries, worded as the reader's of deep text."""
-    reason = f"nesting deeper than {MAX_NESTING} levels, more than an MCP message carries"
-    failure = ValidationFailure(data, [ValidationIssue("$input", "JSON object", data, reason)])
-    return failed(function, failure, repairs, explain.unreadable(reason, repairs))
 
 
 def without_strict_nulls(value: Any, schema: Any, root: Schema, depth: int = 0) -> Any:
