@@ -39,6 +39,21 @@ def environment() -> dict[str, str]:
     return {**os.environ, "PYTHONPATH": path}
 
 
+def initialize_request(version: str = "2025-06-18") -> dict[str, Any]:
+    """The raw JSON-RPC ``initialize`` request a client sends first, written by hand as a
+    client without the SDK would."""
+    return {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {
+            "protocolVersion": version,
+            "capabilities": {},
+            "clientInfo": {"name": "test", "version": "1"},
+        },
+    }
+
+
 def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))

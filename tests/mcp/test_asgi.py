@@ -18,6 +18,7 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.server.auth.provider import AccessToken
 from mcp.shared.exceptions import MCPError
 from tests.mcp.production import Accounts, hook, serving
+from tests.mcp.scenario import initialize_request
 
 import llmapp.mcp
 from llmapp.markers import Context
@@ -236,16 +237,7 @@ def test_on_the_default_host_only_a_loopback_host_header_with_a_port_is_answered
     # The SDK's DNS-rebinding check, as the README tells a user writing a test client.
     from starlette.testclient import TestClient
 
-    initialize = {
-        "jsonrpc": "2.0",
-        "id": 1,
-        "method": "initialize",
-        "params": {
-            "protocolVersion": "2025-06-18",
-            "capabilities": {},
-            "clientInfo": {"name": "test", "version": "1"},
-        },
-    }
+    initialize = initialize_request()
     headers = {"accept": "application/json, text/event-stream"}
     status: dict[str, int] = {}
     for base in ("http://testserver", "http://127.0.0.1", "http://127.0.0.1:8000"):

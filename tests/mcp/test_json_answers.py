@@ -13,6 +13,7 @@ pytest.importorskip("mcp", reason="the MCP SDK is not installed (extra: mcp)")
 import httpx2
 from mcp.server import ServerRequestContext
 from tests.mcp.production import Accounts, hook, serving
+from tests.mcp.scenario import initialize_request
 from tests.mcp.test_asgi import session_calls, text
 
 import llmapp.mcp
@@ -48,16 +49,7 @@ class Aware:
 
 
 def _initialize(base: str) -> httpx2.Response:
-    hello = {
-        "jsonrpc": "2.0",
-        "id": 1,
-        "method": "initialize",
-        "params": {
-            "protocolVersion": "2025-11-25",
-            "capabilities": {},
-            "clientInfo": {"name": "test", "version": "1"},
-        },
-    }
+    hello = initialize_request("2025-11-25")
     return httpx2.post(f"{base}/mcp", json=hello, headers=ACCEPT)
 
 

@@ -20,7 +20,7 @@ import mcp.types as types
 from mcp import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
-from tests.mcp.scenario import ROOT, environment, free_port, wait_for_port
+from tests.mcp.scenario import ROOT, environment, free_port, initialize_request, wait_for_port
 
 PRODUCTION = "tests/mcp/production.py:Accounts"
 HOOK = "tests/mcp/production.py:hook"
@@ -190,16 +190,7 @@ def test_a_client_that_stops_reading_ends_the_stdio_server_quietly() -> None:
     )
     assert process.stdin is not None and process.stdout is not None
     process.stdout.close()  # every answer now meets a broken pipe
-    initialize = {
-        "jsonrpc": "2.0",
-        "id": 1,
-        "method": "initialize",
-        "params": {
-            "protocolVersion": "2025-06-18",
-            "capabilities": {},
-            "clientInfo": {"name": "test", "version": "1"},
-        },
-    }
+    initialize = initialize_request()
     listing = {"jsonrpc": "2.0", "id": 2, "method": "tools/list"}
     lines = b"".join(json.dumps(m).encode() + b"\n" for m in (initialize, listing))
     _, err = process.communicate(lines, timeout=30)
