@@ -8,6 +8,7 @@ import time
 import warnings
 from typing import Any
 
+import anyio
 import pytest
 
 pytest.importorskip("mcp", reason="the MCP SDK is not installed (extra: mcp)")
@@ -127,3 +128,71 @@ def test_static_tokens_are_issued_for_the_server_that_names_its_url() -> None:
     assert statuses(
         app, (base, bearer("token-of-ada-0123456789")), (base, bearer("token-of-bob-0123456789"))
     ) == [200, 401]
+
+
+# --- a template parameter is one segment --------------------------------------------------
+
+
+class Docs:
+    """A folder of documents."""
+
+    def __init__(self) -> None:
+        self.opened: list[str] = []
+
+    def doc(self, name: str) -> str:
+        """One document of the folder.
+
+        @tag resource files://docs/{name}
+        """
+        self.opened.append(name)
+        return f"docs/{name}"
+
+
+@pytest.mark.parametrize(
+    "uri",
+    [
+        "files://docs/..%2F..%2Fetc%2Fpasswd",
+        "files://docs/a%2fb",
+        "files://docs/..%5Cwindows",
+        "files://docs/x%00y",
+        "files://docs/line%0Abreak",
+        "files://docs/del%7F",
+        "files://docs/c1%C2%85",
+        "files://docs/..",
+        "files://docs/%2E%2E",
+        "files://docs/.",
+    ],
+)
+def test_a_value_that_decodes_past_one_segment_is_refused(uri: str) -> None:
+    from mcp import Client
+    from mcp.shared.exceptions import MCPError
+
+    docs = Docs()
+
+    async def main() -> None:
+        async with Client(llmapp.mcp.server(llmapp.application(Docs), docs)) as client:
+            with pytest.raises(MCPError, match="name is not one path segment"):
+                await client.session.read_resource(uri)
+
+    anyio.run(main)
+    assert docs.opened == []
+
+
+def test_a_decoded_segment_is_handed_over_decoded() -> None:
+    from mcp import Client
+
+    docs = Docs()
+
+    async def main() -> list[str]:
+        async with Client(llmapp.mcp.server(llmapp.application(Docs), docs)) as client:
+            read = [
+                await client.session.read_resource(uri)
+                for uri in (
+                    "files://docs/read%20me.md",
+                    "files://docs/a..b",
+                    "files://docs/%C3%A9t%C3%A9",
+                )
+            ]
+            return [result.contents[0].text for result in read]
+
+    assert anyio.run(main) == ["docs/read me.md", "docs/a..b", "docs/été"]
