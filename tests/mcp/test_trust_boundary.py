@@ -6,19 +6,22 @@ from __future__ import annotations
 
 import time
 import warnings
-from typing import Any
+from typing import Annotated, Any
 
 import anyio
 import pytest
 
 pytest.importorskip("mcp", reason="the MCP SDK is not installed (extra: mcp)")
 
+import mcp.types as types
 from mcp.server.auth.provider import AccessToken
 from starlette.testclient import TestClient
-from tests.mcp.production import Accounts
+from tests.mcp.production import Accounts, serving
 from tests.mcp.scenario import initialize_request
+from tests.mcp.test_asgi import session_calls, text
 
 import llmapp.mcp
+from llmapp.markers import Human, Pattern
 from llmapp.mcp import Auth, StaticTokens
 from llmapp.mcp._auth import rebinding_check
 
@@ -196,3 +199,89 @@ def test_a_decoded_segment_is_handed_over_decoded() -> None:
             return [result.contents[0].text for result in read]
 
     assert anyio.run(main) == ["docs/read me.md", "docs/a..b", "docs/été"]
+
+
+# --- the server's values stay the server's: an elicitation answer fills only what was asked ---
+
+
+class Wallet:
+    """Pays from the caller's own account."""
+
+    def __init__(self) -> None:
+        self.paid: list[str] = []
+
+    def pay(
+        self,
+        amount: int,
+        user_id: Annotated[str, Human()],
+        pin: Annotated[str, Human(), Pattern(r"^[0-9]{4}$")],
+    ) -> str:
+        """Pay an amount.
+
+        Args:
+            amount: how much.
+            user_id: who pays (the server's, from the token).
+            pin: the user's PIN (asked of the user).
+        """
+        self.paid.append(f"{user_id} {amount}")
+        return f"{user_id} paid {amount}"
+
+
+def alice(function: Any, context: Any) -> dict[str, str]:
+    return {"user_id": "alice"}
+
+
+def pay_with_answers(*answers: dict[str, Any], human: Any = alice) -> tuple[list[str], list[Any]]:
+    """Each answer given to one ``pay`` call's form: what ran, and what each call answered."""
+    pending = list(answers)
+    asked: list[Any] = []
+
+    async def elicitation(context: Any, params: types.ElicitRequestParams) -> types.ElicitResult:
+        asked.append(params.requested_schema)
+        return types.ElicitResult(action="accept", content=pending.pop(0))
+
+    wallet = Wallet()
+    calls = [("pay", {"amount": 5})] * len(answers)
+    with serving(llmapp.mcp.asgi(Wallet, wallet, human=human)) as base:
+        results = anyio.run(
+            lambda: session_calls(f"{base}/mcp", *calls, elicitation_callback=elicitation)
+        )
+    assert all(sorted(schema["properties"]) == ["pin"] for schema in asked)
+    return wallet.paid, results
+
+
+def test_an_answer_may_not_replace_what_the_hook_supplied() -> None:
+    paid, results = pay_with_answers(
+        {"pin": "1234", "user_id": "bob"},  # the hook's value, answered over
+        {"pin": "1234", "amount": 900},  # the model's value, answered over
+        {"pin": "1234", "is_admin": True},  # a key the function does not have
+        {"pin": "1234"},
+    )
+    assert paid == ["alice 5"]
+    for refused in results[:3]:
+        assert refused.is_error
+        assert text(refused) == (
+            "pay could not run: the user's answer holds 1 field(s) that were not asked for."
+        )
+    assert not results[3].is_error and text(results[3]) == '"alice paid 5"'
+
+
+def test_an_answer_is_checked_against_the_human_side_schema() -> None:
+    paid, results = pay_with_answers({"pin": 1234}, {"pin": "12a4"}, {})
+    assert paid == []
+    wrong = 'pay could not run: the user\'s answer does not fit: $input.pin: string & Pattern<"^[0-9]{4}$">.'
+    assert [text(result) for result in results] == [wrong, wrong, wrong]  # never the value
+
+
+def test_a_hook_may_not_supply_the_model_s_values() -> None:
+    def greedy(function: Any, context: Any) -> dict[str, Any]:
+        return {"user_id": "alice", "pin": "1234", "amount": 1}
+
+    wallet = Wallet()
+    with serving(llmapp.mcp.asgi(Wallet, wallet, human=greedy)) as base:
+        (result,) = anyio.run(lambda: session_calls(f"{base}/mcp", ("pay", {"amount": 5})))
+    assert wallet.paid == [] and result.is_error
+    assert text(result) == (
+        "pay could not run: pay: the human-supplied arguments are wrong: "
+        "the model's to give $input.amount"
+    )

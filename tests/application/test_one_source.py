@@ -1,0 +1,122 @@
+"""A value has one source: the model gives its side, a human (or the application) the other,
+a context value its parameter; none replaces a value of another."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Annotated, Any
+
+import pytest
+
+from llmapp import ExecutionError, application, merge_parameters
+from llmapp.markers import Context, Human
+
+
+class User:
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+
+@dataclass
+class Payee:
+    """Who is paid.
+
+    Attributes:
+        name: the payee's name, as the model writes it.
+        iban: the account, from the application's own records.
+    """
+
+    name: str
+    iban: Annotated[str, Human()]
+
+
+class Bank:
+    def pay(self, amount: int, user_id: Annotated[str, Human()], limit: int = 10) -> str:
+        """Pay from the caller's account."""
+        return f"{user_id} paid {amount} (limit {limit})"
+
+    def send(self, amount: int, payee: Payee) -> str:
+        """Send to a payee."""
+        return f"sent {amount} to {payee.name} at {payee.iban}"
+
+    def note(self, text: str, user: Annotated[User, Context()]) -> str:
+        """Note as the calling user."""
+        return f"{user.name}: {text}"
+
+    def sign(
+        self, text: str, key: Annotated[str, Human()], user: Annotated[User, Context()]
+    ) -> str:
+        """Sign as the calling user, with a key a human gives."""
+        return f"{user.name} signed {text}"
+
+
+APP = application(Bank)
+
+
+@pytest.mark.parametrize(
+    ("name", "model", "human", "wrong"),
+    [
+        # the human side gives a value the model gave: it replaced the model's
+        ("pay", {"amount": 5}, {"user_id": "alice", "amount": 1}, "$input.amount"),
+        # ... or one the model left to its default
+        ("pay", {"amount": 5}, {"user_id": "alice", "limit": 10_000}, "$input.limit"),
+        # ... inside an object split between the two sides
+        (
+            "send",
+            {"amount": 5, "payee": {"name": "ann"}},
+            {"payee": {"iban": "DE00", "name": "mallory"}},
+            "$input.payee.name",
+        ),
+    ],
+)
+def test_a_human_value_on_the_model_s_side_is_refused(
+    name: str, model: dict[str, Any], human: dict[str, Any], wrong: str
+) -> None:
+    with pytest.raises(ExecutionError) as refused:
+        APP.execute(Bank(), name, model, human=human)
+    assert str(refused.value) == (
+        f"{name}: the human-supplied arguments are wrong: the model's to give {wrong}"
+    )
+
+
+def test_each_side_giving_its_own_runs() -> None:
+    done = APP.execute(
+        Bank(), "send", {"amount": 5, "payee": {"name": "ann"}}, human={"payee": {"iban": "DE00"}}
+    )
+    assert done.value == "sent 5 to ann at DE00"
+
+
+def test_a_model_value_on_the_human_side_is_feedback_and_nothing_runs() -> None:
+    result = APP.execute(Bank(), "pay", {"amount": 5, "user_id": "bob"}, human={"user_id": "alice"})
+    assert not result.success and result.validation is not None
+    assert [issue.path for issue in result.validation.errors] == ["$input.user_id"]
+
+
+def test_merge_parameters_takes_each_side_from_its_own_source_only() -> None:
+    pay = APP.require("pay")
+    assert merge_parameters(pay, {"amount": 5}, {"user_id": "alice"}) == {
+        "amount": 5,
+        "user_id": "alice",
+    }
+    with pytest.raises(
+        ExecutionError, match=r"the model's arguments hold human-side values: \$input.user_id"
+    ):
+        merge_parameters(pay, {"amount": 5, "user_id": "bob"}, {"user_id": "alice"})
+    with pytest.raises(ExecutionError, match=r"the model's to give \$input.amount"):
+        merge_parameters(pay, {"amount": 5}, {"user_id": "alice", "amount": 1})
+
+
+def test_a_context_parameter_takes_its_value_from_the_context_only() -> None:
+    ann, mallory = User("ann"), User("mallory")
+    with pytest.raises(ExecutionError, match=r"takes no human-supplied arguments, got \['user'\]"):
+        APP.execute(Bank(), "note", {"text": "hi"}, human={"user": mallory}, context=ann)
+    with pytest.raises(ExecutionError, match=r"unknown \$input.user"):
+        APP.execute(
+            Bank(), "sign", {"text": "hi"}, human={"key": "k", "user": mallory}, context=ann
+        )
+    sneaky = APP.execute(Bank(), "note", {"text": "hi", "user": "mallory"}, context=ann)
+    assert not sneaky.success and sneaky.validation is not None
+    assert APP.execute(Bank(), "note", {"text": "hi"}, context=ann).value == "ann: hi"
+    assert APP.execute(Bank(), "sign", {"text": "hi"}, human={"key": "k"}, context=ann).value == (
+        "ann signed hi"
+    )
