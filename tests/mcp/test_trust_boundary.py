@@ -285,3 +285,48 @@ def test_a_hook_may_not_supply_the_model_s_values() -> None:
         "pay could not run: pay: the human-supplied arguments are wrong: "
         "the model's to give $input.amount"
     )
+
+
+# --- the user approves what will run --------------------------------------------------------
+
+
+class Transfers:
+    """Moves money."""
+
+    def __init__(self) -> None:
+        self.sent: list[str] = []
+
+    @llmapp.controls(approval=True, decisive=("to", "amount"))
+    def transfer(self, note: str, to: str, amount: int) -> str:
+        """Move money."""
+        self.sent.append(f"{amount} to {to}")
+        return f"sent {amount} to {to}"
+
+
+def test_the_approval_question_shows_the_decisive_arguments_first_and_marks_a_cut() -> None:
+    asked: list[str] = []
+
+    async def elicitation(context: Any, params: types.ElicitRequestParams) -> types.ElicitResult:
+        asked.append(params.message)
+        return types.ElicitResult(action="accept", content={"approve": True})
+
+    note = "Monthly rent, as agreed with the landlord. " * 60
+    arguments = {"note": note, "amount": 990000, "to": "IBAN-OF-ATTACKER"}
+    transfers = Transfers()
+    with serving(llmapp.mcp.asgi(Transfers, transfers)) as base:
+        (result,) = anyio.run(
+            lambda: session_calls(
+                f"{base}/mcp", ("transfer", arguments), elicitation_callback=elicitation
+            )
+        )
+    (question,) = asked
+    lines = question.split("\n")
+    assert lines[:3] == [
+        "Approve the call of transfer?",
+        'to: "IBAN-OF-ATTACKER"',
+        "amount: 990000",
+    ]
+    assert lines[3].endswith(
+        f"… [cut: {len(note) + 2 - 2_000:,} of {len(note) + 2:,} characters not shown]"
+    )
+    assert transfers.sent == ["990000 to IBAN-OF-ATTACKER"] and not result.is_error

@@ -18,14 +18,13 @@ run; the refusal names paths and expected types, never a value.
 from __future__ import annotations
 
 import functools
-import json
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Final
 
 from llmapp import validator
 
 if TYPE_CHECKING:
-    from llmapp import Validation
+    from llmapp import Approval, Validation
     from llmapp.app import LlmFunction
 
 __all__ = ["Declined", "WrongAnswer", "ask", "form"]
@@ -152,8 +151,9 @@ _APPROVE: Final = {
 }
 
 
-async def confirm(context: Any, name: str, arguments: Any) -> bool:
-    """Ask the user whether a call that needs approval may run (MCP elicitation).
+async def confirm(context: Any, approval: Approval) -> bool:
+    """Ask the user whether a call that needs approval may run (MCP elicitation): the
+    approval's question, every argument that will run shown (``llmapp.app._question``).
 
     Raises:
         Declined: the client cannot be asked, or the user did not answer.
@@ -162,14 +162,10 @@ async def confirm(context: Any, name: str, arguments: Any) -> bool:
     capabilities = getattr(session, "client_capabilities", None)
     if session is None or getattr(capabilities, "elicitation", None) is None:
         raise Declined("this client cannot ask its user for an approval")
-    shown = json.dumps(arguments, ensure_ascii=False, default=str)[:_MAX_SHOWN]
-    message = f"Approve the call of {name} with {shown}?"
     try:
-        answer = await session.elicit_form(message, _APPROVE, getattr(context, "request_id", None))
+        request = getattr(context, "request_id", None)
+        answer = await session.elicit_form(approval.question, _APPROVE, request)
     except Exception as error:  # no back channel (stateless HTTP), a closed connection
         raise Declined(f"the user could not be asked ({type(error).__name__})") from error
     content = answer.content if answer.action == "accept" else None
     return isinstance(content, Mapping) and content.get("approve") is True
-
-
-_MAX_SHOWN: Final = 2_000

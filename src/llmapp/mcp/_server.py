@@ -274,7 +274,7 @@ class _Handlers:
                 self.target, name, arguments, human, False, self.runner, values, False
             )
             if result.approval is not None and self.elicit:  # controls: ask the user
-                if await confirm(context, name, result.approval.arguments):
+                if await confirm(context, result.approval):
                     result = await self.app._aexecute(
                         self.target, name, arguments, human, False, self.runner, values, True
                     )
