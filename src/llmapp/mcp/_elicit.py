@@ -21,11 +21,12 @@ import functools
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Final
 
-from llmapp import validator
+from llmapp.validate import validator
 
 if TYPE_CHECKING:
-    from llmapp import Approval, Validation
+    from llmapp._results import Validation
     from llmapp.app import LlmFunction
+    from llmapp.app._controls import Approval
 
 __all__ = ["Declined", "WrongAnswer", "ask", "form"]
 
