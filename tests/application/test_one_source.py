@@ -120,3 +120,24 @@ def test_a_context_parameter_takes_its_value_from_the_context_only() -> None:
     assert APP.execute(Bank(), "sign", {"text": "hi"}, human={"key": "k"}, context=ann).value == (
         "ann signed hi"
     )
+
+
+def test_a_validation_hook_does_not_let_the_model_give_a_human_value() -> None:
+    from llmapp import ValidationSuccess, llm_application
+
+    @llm_application(validate={"pay": lambda arguments: ValidationSuccess(arguments)})
+    class Hooked:
+        def pay(self, amount: int, user_id: Annotated[str, Human()] = "nobody") -> str:
+            """Pay as the calling user; a hook checks the model's side."""
+            return f"{user_id} paid {amount}"
+
+    app = application(Hooked)
+    for human in (None, {"user_id": "alice"}):
+        result = app.execute(Hooked(), "pay", {"amount": 5, "user_id": "bob"}, human=human)
+        assert not result.success and result.validation is not None
+        assert [(i.path, i.expected) for i in result.validation.errors] == [
+            ("$input.user_id", "undefined")
+        ]
+    assert app.execute(Hooked(), "pay", {"amount": 5}, human={"user_id": "alice"}).value == (
+        "alice paid 5"
+    )
