@@ -141,3 +141,51 @@ def test_a_validation_hook_does_not_let_the_model_give_a_human_value() -> None:
     assert app.execute(Hooked(), "pay", {"amount": 5}, human={"user_id": "alice"}).value == (
         "alice paid 5"
     )
+
+
+def test_the_http_door_takes_each_side_from_its_own_source_only() -> None:
+    import json
+
+    httpx = pytest.importorskip("httpx")
+    from llmapp.http import Connection
+    from llmapp.http import application as http_application
+
+    body = {
+        "type": "object",
+        "required": ["amount", "pin"],
+        "properties": {
+            "amount": {"type": "number"},
+            "pin": {"type": "string", "x-llmapp-human": True},
+        },
+    }
+    operation = {
+        "operationId": "transfer",
+        "requestBody": {"required": True, "content": {"application/json": {"schema": body}}},
+        "responses": {"200": {"description": "ok"}},
+    }
+    document = {
+        "openapi": "3.1.0",
+        "info": {"title": "bank", "version": "1"},
+        "paths": {"/transfer": {"post": operation}},
+    }
+    sent: list[Any] = []
+
+    def server(request: Any) -> Any:
+        sent.append(json.loads(request.content))
+        return httpx.Response(200, json={"ok": True})
+
+    app = http_application(document)
+    connection = Connection("http://api.test", transport=httpx.MockTransport(server))
+    (function,) = app.functions
+    with pytest.raises(ExecutionError, match=r"the model's to give \$input.body.amount"):
+        app.execute(
+            connection,
+            function.name,
+            {"body": {"amount": 5}},
+            human={"body": {"pin": "1", "amount": 1}},
+        )
+    assert sent == []
+    assert app.execute(
+        connection, function.name, {"body": {"amount": 5}}, human={"body": {"pin": "1"}}
+    ).success
+    assert sent == [{"amount": 5, "pin": "1"}]
