@@ -209,6 +209,8 @@ def _check_names(method: Any, names: tuple[str, ...]) -> None:
         parameters = inspect.signature(method).parameters
     except (TypeError, ValueError):  # no signature to check against
         return
+    if any(each.kind is inspect.Parameter.VAR_KEYWORD for each in parameters.values()):
+        return  # the keys of **kwargs: Unpack[...] are parameters too, known only later
     unknown = [name for name in names if name not in parameters]
     if unknown:
         raise ValueError(
