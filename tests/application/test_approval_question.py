@@ -10,6 +10,7 @@ from typing import Annotated, Any
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from typing_extensions import TypedDict, Unpack
 
 from llmapp import application, controls
 from llmapp.app._question import BUDGET, approval_question
@@ -165,3 +166,22 @@ def test_every_argument_is_listed_and_every_cut_says_how_much(
     assert order[: len(firsts)] == [
         key for key in "hgfedcba" if key in decisive and key in arguments
     ]
+
+
+class Order(TypedDict):
+    note: str
+    to: str
+
+
+class Shop:
+    @controls(approval=True, decisive=("to",))
+    def order(self, **order: Unpack[Order]) -> str:
+        """Order."""
+        return order["to"]
+
+
+def test_a_decisive_name_may_be_a_key_of_unpacked_kwargs() -> None:
+    waiting = application(Shop).execute(Shop(), "order", {"note": "n" * 3_000, "to": "ann"})
+    assert waiting.approval is not None
+    assert waiting.approval.question.split("\n")[1] == 'to: "ann"'
+    assert "[cut: 1,002 of 3,002 characters not shown]" in waiting.approval.question
