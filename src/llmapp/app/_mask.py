@@ -11,10 +11,12 @@ What is masked, for every value found in the sources:
 
 - where it is found: the sources themselves, the values (not the keys) of mappings, the
   items of lists, tuples and sets, the fields of dataclasses, NamedTuples, attrs classes
-  and pydantic models, the attributes of other objects (``vars()``), at most
+  and pydantic models, the attributes of other objects (``vars()`` and ``__slots__``), at most
   ``MAX_VALUES`` values and ``MAX_LEVELS`` levels deep;
 - texts and numbers as written (``str``, ``repr`` of a number, and the JSON text of
-  dates, UUIDs, decimals and enums, as ``llmapp.convert.to_json`` writes them); bytes
+  dates, UUIDs, decimals and enums, as ``llmapp.convert.to_json`` writes them, and the
+  ``str()`` of any other value whose class writes its own, as an f-string shows it:
+  ``2031-07-04 13:37:11``, ``3 days, 4:05:06``); bytes
   decoded as UTF-8 where they decode; bytes, and texts as their UTF-8 bytes, as ``repr``
   shows them (``b'...'``), in hex and in base64;
 - each of those in its escaped forms too: as a JSON string holds it (``json.dumps``,
@@ -190,10 +192,28 @@ def _members(value: Any, found: list[Any]) -> list[Any]:
         found.append(shown)
     elif isinstance(shown, (Mapping, list)):
         members.append(shown)
+    # An f-string or a message writes str(value), which may differ from the JSON text
+    # (a space where ISO has "T", "3 days, 4:05:06", "1E+2"): both are forms.
+    if getattr(type(value), "__str__", None) is not object.__str__:
+        written = str(value)
+        if written != shown:
+            found.append(written)
     attributes = getattr(value, "__dict__", None)
     if isinstance(attributes, dict):
         members.extend(attributes.values())
+    members.extend(_slotted(value))
     return members
+
+
+def _slotted(value: Any) -> list[Any]:
+    """The attributes an object keeps in ``__slots__`` (it may have no ``__dict__``)."""
+    held: list[Any] = []
+    for cls in type(value).__mro__[:MAX_LEVELS]:
+        slots = cls.__dict__.get("__slots__", ())
+        for name in (slots,) if isinstance(slots, str) else slots:
+            if name not in ("__dict__", "__weakref__") and len(held) < MAX_VALUES:
+                held.append(getattr(value, name, None))
+    return held
 
 
 def _written(value: Any) -> set[str]:
