@@ -462,3 +462,63 @@ def test_one_strict_form_for_a_document_body_and_a_tool_input() -> None:
     assert strict["required"] == ["a", "c"]
     # and the tool's own constraint is still enforced on the call
     assert not mcp.require("x").validate({"a": {"b": "z"}}).success
+
+
+SECRET = "postgres://admin:DB-PASSWORD-1234@db.internal/accounts"
+
+
+def _unreachable(arguments: Any) -> None:
+    raise ConnectionError(f"{SECRET} unreachable")
+
+
+def _refusing(arguments: Any) -> None:
+    raise llmapp.FeedbackError("that order cannot be placed today", path="$input.order")
+
+
+def test_a_validation_hook_s_exception_reaches_no_door_s_model_verbatim() -> None:
+    """Every door that runs a hook (the class, HTTP, the MCP server, vendors' call_tools,
+    a framework toolset) tells the model only that the check failed, or what a
+    ``FeedbackError`` says."""
+    from llmapp.agents._bound import bind
+    from llmapp.vendors import openai
+
+    def answers(hook: Any) -> dict[str, str]:
+        hooked = {"order": llmapp.after_types(hook)}
+        cls = application(Shop, validate=hooked)
+        http = llmapp.http.application(
+            fastapi_app().openapi(), naming="operationId", validate=hooked
+        )
+        arguments = {"order": VALID}
+
+        async def by_http() -> str:
+            transport = httpx.ASGITransport(app=fastapi_app())
+            async with httpx.AsyncClient(transport=transport) as client:
+                connection = llmapp.http.Connection("http://testserver", client=client)
+                result = await http.aexecute(connection, "order", {"body": VALID})
+                return result.message()
+
+        async def by_mcp_server() -> str:
+            async with Client(llmapp.mcp.server(cls, Shop())) as client:
+                result = await client.call_tool("order", arguments)
+                assert result.is_error
+                return str(result.content[0].text)
+
+        call = {"id": "1", "type": "function", "function": {"name": "order"}}
+        call["function"]["arguments"] = json.dumps(arguments)  # type: ignore[index]
+        completion = {"role": "assistant", "tool_calls": [call]}
+        return {
+            "execute": cls.execute(Shop(), "order", arguments).message(),
+            "aexecute": anyio.run(cls.aexecute, Shop(), "order", arguments).message(),
+            "http": anyio.run(by_http),
+            "mcp server": anyio.run(by_mcp_server),
+            "call_tools": openai.call_tools(cls, Shop(), completion)[0]["content"],
+            "toolset": bind([(cls, Shop())])[0].run(json.dumps(arguments)).message(),
+        }
+
+    received.clear()
+    for door, message in answers(_unreachable).items():
+        assert "DB-PASSWORD" not in message and "db.internal" not in message, door
+        assert "the validation hook failed: ConnectionError" in message, door
+    for door, message in answers(_refusing).items():
+        assert "that order cannot be placed today" in message, door
+    assert received == []

@@ -30,6 +30,7 @@ if TYPE_CHECKING:
         ConversionError,
         DocumentError,
         ExecutionError,
+        FeedbackError,
         HttpError,
         LlmappError,
         LlmApplicationError,
@@ -70,6 +71,7 @@ __version__ = "0.1.0"
 _HOMES: dict[str, str] = {
     "BuildProblem": "llmapp._errors",
     "ExecutionError": "llmapp._errors",
+    "FeedbackError": "llmapp._errors",
     "LlmApplicationError": "llmapp._errors",
     "LlmappError": "llmapp._errors",
     "Problem": "llmapp._errors",
@@ -126,6 +128,7 @@ __all__ = [
     "ConversionError",
     "DocumentError",
     "ExecutionError",
+    "FeedbackError",
     "Function",
     "HttpError",
     "LlmApplication",
