@@ -263,6 +263,68 @@ def test_the_same_repaired_text_reports_the_same_repairs(doors: Doors, case: str
     assert all(order == received[0] for order in received)
 
 
+PARTIAL = {
+    "a bracket closed by another kind": (
+        '{"order": {"lines": [{"sku": "SKU-1", "count": 1}}, "quantity": 2}}'
+    ),
+    "a second value after the first": json.dumps({"order": VALID})
+    + "\n"
+    + json.dumps({"order": {**VALID, "quantity": 4}}),
+    "an example quoted in prose before the call": (
+        'The format is {"order": {}}; my call: ' + json.dumps({"order": VALID})
+    ),
+    "a key with no value": '{"order": ' + json.dumps(VALID)[:-1] + ', "note": }}',
+    "a number completed from 1e": '{"order": ' + json.dumps({**VALID, "quantity": 0})[:-2] + "1e}}",
+}
+
+
+def _where(result: CallResult) -> str:
+    """The refusal's first two lines, character counts and the door's root key left out."""
+    lines = result.message().splitlines()[:2]
+    return re.sub(r"character [0-9,]+", "character N", "\n".join(lines)).replace("body", "order")
+
+
+@pytest.mark.parametrize("case", list(PARTIAL), ids=list(PARTIAL))
+def test_the_same_text_read_only_in_part_gets_the_same_refusal_at_every_door(
+    doors: Doors, case: str
+) -> None:
+    received.clear()
+    text = PARTIAL[case]
+    results = {door: doors.text(door, text) for door in ("class", "http", "mcp")}
+    for door, result in results.items():
+        assert not result.success, (door, result)
+        assert result.message().startswith("Your arguments could be read only in part"), door
+    assert _where(results["http"]) == _where(results["class"])
+    assert _where(results["mcp"]) == _where(results["class"])
+    # The sinks run the class door's step: a vendor's call_tools and a framework toolset.
+    from llmapp.agents._bound import bind
+    from llmapp.vendors import openai
+
+    call = {"id": "1", "type": "function", "function": {"name": "order", "arguments": text}}
+    (answer,) = openai.call_tools(doors.cls, Shop(), {"role": "assistant", "tool_calls": [call]})
+    assert answer["content"] == results["class"].message()
+    assert bind([(doors.cls, Shop())])[0].run(text).message() == results["class"].message()
+    assert received == []
+
+
+def test_an_answer_read_only_in_part_is_refused_by_structured_output() -> None:
+    """``structured_output(...).parse`` reads through the same call step: the same refusals."""
+    output = llmapp.structured_output(Order)
+    whole = output.parse(json.dumps(VALID))
+    assert whole.success and whole.value.quantity == 2
+    answers = [
+        '{"lines": [{"sku": "SKU-1", "count": 1}}, "quantity": 2}',
+        json.dumps(VALID) + "\n" + json.dumps({**VALID, "quantity": 4}),
+        "The format is {}; my answer: " + json.dumps(VALID),
+        json.dumps(VALID)[:-1] + ', "note": }',
+        json.dumps({**VALID, "quantity": 0})[:-2] + "1e}",
+    ]
+    for answer in answers:
+        result = output.parse(answer)
+        assert not result.success, answer
+        assert result.message().startswith("Your arguments could be read only in part"), answer
+
+
 class Token(BaseModel):
     token: str | int
     note: int = 0
