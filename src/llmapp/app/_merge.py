@@ -21,10 +21,12 @@ def merge_parameters(
     """The full arguments of a separated function.
 
     Objects merge key by key and arrays element by element; elsewhere the human
-    value wins when present. Nothing given is mutated. The merged arguments are
-    checked against the whole parameters schema, so a human value that is missing,
-    unknown or of the wrong type (a human list shorter than the model's, say) is
-    the caller's error, never something the model is asked to fix.
+    value wins when present. A value the model left out that the human shares (an
+    optional parameter holding a human-side field) is what the model's ``null`` is:
+    the human's part is dropped, and the default applies. Nothing given is mutated.
+    The merged arguments are checked against the whole parameters schema, so a human
+    value that is missing, unknown or of the wrong type (a human list shorter than the
+    model's, say) is the caller's error, never something the model is asked to fix.
 
     Raises:
         ExecutionError: the function was not separated, or the human values do not fit.
@@ -64,7 +66,9 @@ def join(
                 f"{function.name} takes no human-supplied arguments, got {sorted(human_args)}"
             )
         return dict(llm_args or {})
-    merged: dict[str, Any] = separate.merge_values(dict(llm_args or {}), dict(human_args or {}))
+    merged: dict[str, Any] = separate.merge_values(
+        dict(llm_args or {}), dict(human_args or {}), (separated.llm, separated.human)
+    )
     whole = function.validate_types(merged)
     if not whole.success:
         _check_shape(function.name, whole.errors)
