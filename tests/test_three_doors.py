@@ -20,7 +20,8 @@ import json
 import re
 import uuid
 from collections.abc import Mapping
-from typing import Any, Literal
+from dataclasses import dataclass
+from typing import Annotated, Any, Literal, Optional
 
 import anyio
 import pytest
@@ -37,6 +38,7 @@ import llmapp
 import llmapp.http
 import llmapp.mcp
 from llmapp import CallResult, application
+from llmapp.markers import Human
 from llmapp.vendors import mcp as mcp_vendor
 
 
@@ -584,3 +586,47 @@ def test_a_validation_hook_s_exception_reaches_no_door_s_model_verbatim() -> Non
     for door, message in answers(_refusing).items():
         assert "that order cannot be placed today" in message, door
     assert received == []
+
+
+@dataclass
+class Card:
+    label: str
+    number: Annotated[str, Human()]
+
+
+class Till:
+    def checkout(self, cart: str, card: Optional[Card] = None) -> str:  # noqa: UP045
+        """Check out."""
+        return f"{cart} paid with {'invoice' if card is None else card.number}"
+
+
+def test_a_human_hook_learns_which_parameters_the_model_sent_at_every_door() -> None:
+    """Names only: the MCP server's hook and a toolset's hook read ``sent_parameters()``,
+    and supply a card's human half only when the model sent a card."""
+    from llmapp.agents._bound import bind
+
+    seen: list[frozenset[str]] = []
+
+    def supplied() -> dict[str, Any]:
+        sent = llmapp.sent_parameters()
+        seen.append(sent)
+        return {"card": {"number": "4111"}} if "card" in sent else {}
+
+    async def by_mcp_server() -> list[str]:
+        async def hook(function: Any, context: Any) -> dict[str, Any]:
+            return supplied()
+
+        server = llmapp.mcp.server(application(Till), Till(), human=hook, elicit=False)
+        async with Client(server) as client:
+            answers = []
+            for arguments in ({"cart": "c1", "card": {"label": "visa"}}, {"cart": "c2"}):
+                result = await client.call_tool("checkout", arguments)
+                answers.append(str(result.content[0].text))
+            return answers
+
+    assert anyio.run(by_mcp_server) == ['"c1 paid with 4111"', '"c2 paid with invoice"']
+    (tool,) = bind([(application(Till), Till())], human=lambda name, context: supplied())
+    assert tool.run('{"cart": "c3", "card": {"label": "visa"}}').value == "c3 paid with 4111"
+    assert anyio.run(tool.arun, '{"cart": "c4"}').value == "c4 paid with invoice"
+    assert seen == [frozenset({"cart", "card"}), frozenset({"cart"})] * 2
+    assert llmapp.sent_parameters() == frozenset()  # outside a hook: nothing
