@@ -223,3 +223,12 @@ def test_a_stringified_object_is_read_whole_or_not_at_all() -> None:
     result = app.execute(Shop(), "order", partial)
     assert not result.success and result.validation is not None
     assert [issue.path for issue in result.validation.errors] == ["$input.address"]
+
+
+def test_prose_before_the_value_is_a_repair_and_a_value_before_it_a_refusal() -> None:
+    for prose in ("Sure! The arguments: ", "- The call: ", ". ", "Here you are:\n"):
+        parsed = parse(prose + '{"a": 1}')
+        assert (parsed.data, parsed.unread) == ({"a": 1}, None), prose
+    for value in ("1. call it with ", "'x' then ", "True story: ", '"a" '):
+        parsed = parse(value + '{"a": 1}')
+        assert parsed.unread is not None and parsed.unread.startswith("a value before"), value

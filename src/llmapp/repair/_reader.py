@@ -229,11 +229,17 @@ class _Reader:
             return self.pos
         if first != -1:
             self.notes.add("prefix")
-            if self._scalar_starts():  # "1. call it with {...}", "'x' then {...}"
+            if self._scalar_reads():  # "1. call it with {...}", "'x' then {...}"
                 skipped = self.text[self.pos : first]
                 self._lose(f"a value before the JSON, at character {self._at()}: {quoted(skipped)}")
             return first
         return None
+
+    def _scalar_reads(self) -> bool:
+        """Whether a value (not a word of prose, nor a bullet's dash) is read here."""
+        probe = _Reader(self.text, Notes(), self.max_depth)
+        probe.pos = self.pos
+        return probe._scalar(bare_words=False) is not _NOTHING
 
     def _scalar_is_whole(self) -> bool:
         """Whether a scalar read here ends the text (``"a [b]"`` is a string, not ``["b"]``)."""
