@@ -215,3 +215,16 @@ class _CancellingSession:
 def test_an_mcp_session_s_own_cancelled_error_is_the_call_s_error() -> None:
     result = asyncio.run(llmapp.mcp.call(_CancellingSession(), TOOLS.function("ok"), {}))
     assert not result.success and isinstance(result.error, asyncio.CancelledError)
+
+
+@llm_application
+class SyncFlaky:
+    def flaky(self) -> str:
+        """A sync method whose library raised CancelledError in its thread."""
+        raise asyncio.CancelledError()
+
+
+def test_a_sync_method_s_cancelled_error_in_a_worker_thread_is_its_call_s_error() -> None:
+    result = asyncio.run(application(SyncFlaky).aexecute(SyncFlaky(), "flaky", "{}"))
+    assert not result.success and isinstance(result.error, asyncio.CancelledError)
+    assert application(SyncFlaky).execute(SyncFlaky(), "flaky", "{}").success is False

@@ -37,7 +37,7 @@ from collections import deque
 from collections.abc import Callable, Coroutine, Mapping
 from typing import TYPE_CHECKING, Any, Final
 
-from llmapp._cancelled import own_cancellation
+from llmapp._cancelled import cancellation, own_cancellation
 from llmapp.app._controls import time_limit
 from llmapp.app._function import OnFirstUse
 from llmapp.app._result import CallResult, error_text
@@ -336,6 +336,10 @@ def _call_here(
             value = prepared.materialised(value)
     except Exception as error:
         if raise_errors:
+            raise
+        return prepared.raised(error)
+    except BaseException as error:  # in a worker thread no task of the caller's runs
+        if raise_errors or not cancellation(error):
             raise
         return prepared.raised(error)
     return prepared.returned(value)
