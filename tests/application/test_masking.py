@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime
 import decimal
+import enum
 import json
 from dataclasses import dataclass
 from typing import Annotated, Any
@@ -119,6 +120,10 @@ class SlottedChild(Slotted):
         self.pin = pin
 
 
+class Clearance(enum.Enum):
+    TOP_SECRET = "level-5"
+
+
 class Badge:
     """An object whose own str() is neither its repr nor its attributes."""
 
@@ -138,6 +143,9 @@ class Badge:
         (decimal.Decimal("1E+2"), "1E+2"),
         (decimal.Decimal("12.50"), "12.50"),
         (Badge(), "BADGE-0042-ZX"),
+        (Clearance.TOP_SECRET, "Clearance.TOP_SECRET"),
+        (Clearance.TOP_SECRET, "TOP_SECRET"),
+        (Clearance.TOP_SECRET, "level-5"),
         # attributes kept in __slots__ (no vars()), the class's own and its bases'
         (Slotted("ann", "SLOTTED-TOKEN-4242"), "SLOTTED-TOKEN-4242"),
         (SlottedChild("ann", "PARENT-TOKEN", "PIN-9876"), "PARENT-TOKEN"),

@@ -182,8 +182,8 @@ def _members(value: Any, found: list[Any]) -> list[Any]:
         return list(value.values())
     if isinstance(value, (list, tuple, set, frozenset)):
         return list(value)
-    if isinstance(value, enum.Enum):
-        return [value.value]
+    if isinstance(value, enum.Enum):  # as JSON writes it, by its name, and as str() shows it
+        return [value.value, value.name, str(value)]
     if dataclasses.is_dataclass(value):
         return [getattr(value, field.name, None) for field in dataclasses.fields(value)]
     shown = convert.to_json(value)
