@@ -10,6 +10,7 @@ The call step runs nothing from such a reading (``_parse`` says where the line l
 
 from __future__ import annotations
 
+import json
 import math
 import re
 from typing import Any, Final, NamedTuple
@@ -142,8 +143,6 @@ def read_lenient(text: str, notes: Notes, max_depth: int, offset: int = 0) -> Re
 
 def quoted(text: str) -> str:
     """A short piece of the model's text, quoted as JSON writes a string."""
-    import json
-
     piece = text[:_QUOTED]
     return json.dumps(piece, ensure_ascii=False) + ("…" if len(text) > _QUOTED else "")
 
@@ -522,7 +521,7 @@ class _Reader:
             if core != written or _LEADING_ZEROS.match(core):
                 why = "is incomplete" if core != written else "has a leading zero"
                 self._lose(
-                    f"the number {written} {why}, at {self._path(in_scalar=True)}, "
+                    f"the number {written[:_QUOTED]} {why}, at {self._path(in_scalar=True)}, "
                     f"character {self._at()}"
                 )
         if "." in core or "e" in core or "E" in core:
