@@ -15,8 +15,8 @@ What the tolerant reader repairs, each recorded in ``Parsed.repairs``:
 The line between a repair and a refusal: a repair that cannot change the meaning of what
 the model wrote is made silently (noted in ``repairs``): a code fence and prose around it
 that holds no ``{``, ``[`` or second fence, prose before the value, comments, trailing
-commas, a doubled comma between members of an object, a missing comma or colon between a
-key and a value, single quotes, unquoted keys, bare words, ``True``/``False``/``None``,
+commas, a doubled or missing comma between the members of an object, a missing colon
+between a key and its value, single quotes, unquoted keys, bare words, ``True``/``False``/``None``,
 ``+1``/``.5``/``5.``, a byte-order mark, a raw control character or an unknown escape kept
 as written. A repair that drops or invents part of what the model sent is made too, so
 ``data`` shows what could be read, but ``unread`` says what and where, and the call step
@@ -31,8 +31,8 @@ Decisions:
 
 - Valid JSON takes the fast path (the standard decoder) and reports no repairs.
 - ``NaN``, ``Infinity`` and ``-Infinity`` (and numbers too large for a float) are not JSON: they
-  are read as ``null`` with a repair note, as JavaScript's ``JSON.stringify`` would write them.
-  The validator then reports the ``null`` where a number was expected.
+  are read as ``null`` with a repair note, as JavaScript's ``JSON.stringify`` would write them,
+  and ``unread`` names them: the call step runs no call with a ``null`` the model never wrote.
 - A lone surrogate escape (``"\\ud800"``) is read as written, as ``json.loads`` reads it:
   no repair can know the character meant. ``lone_surrogates`` finds each one with its
   path, and the call step refuses such arguments with that feedback.
