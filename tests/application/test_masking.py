@@ -124,6 +124,16 @@ class Clearance(enum.Enum):
     TOP_SECRET = "level-5"
 
 
+@dataclass
+class Masked:
+    """A dataclass whose own str() shows its value in a form of its own."""
+
+    number: str
+
+    def __str__(self) -> str:
+        return f"card ending {self.number[-4:]}-X"
+
+
 class Badge:
     """An object whose own str() is neither its repr nor its attributes."""
 
@@ -143,6 +153,7 @@ class Badge:
         (decimal.Decimal("1E+2"), "1E+2"),
         (decimal.Decimal("12.50"), "12.50"),
         (Badge(), "BADGE-0042-ZX"),
+        (Masked("4111-1111-1111-1111"), "card ending 1111-X"),
         (Clearance.TOP_SECRET, "Clearance.TOP_SECRET"),
         (Clearance.TOP_SECRET, "TOP_SECRET"),
         (Clearance.TOP_SECRET, "level-5"),

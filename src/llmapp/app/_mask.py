@@ -185,6 +185,7 @@ def _members(value: Any, found: list[Any]) -> list[Any]:
     if isinstance(value, enum.Enum):  # as JSON writes it, by its name, and as str() shows it
         return [value.value, value.name, str(value)]
     if dataclasses.is_dataclass(value):
+        _own_str(value, None, found)
         return [getattr(value, field.name, None) for field in dataclasses.fields(value)]
     shown = convert.to_json(value)
     members: list[Any] = []
@@ -192,17 +193,22 @@ def _members(value: Any, found: list[Any]) -> list[Any]:
         found.append(shown)
     elif isinstance(shown, (Mapping, list)):
         members.append(shown)
-    # An f-string or a message writes str(value), which may differ from the JSON text
-    # (a space where ISO has "T", "3 days, 4:05:06", "1E+2"): both are forms.
-    if getattr(type(value), "__str__", None) is not object.__str__:
-        written = str(value)
-        if written != shown:
-            found.append(written)
+    _own_str(value, shown, found)
     attributes = getattr(value, "__dict__", None)
     if isinstance(attributes, dict):
         members.extend(attributes.values())
     members.extend(_slotted(value))
     return members
+
+
+def _own_str(value: Any, shown: Any, found: list[Any]) -> None:
+    """An f-string or a message writes ``str(value)``, which may differ from the JSON text
+    (a space where ISO has "T", "3 days, 4:05:06", "1E+2", a class's own ``__str__``):
+    it is a form too, when the class writes its own."""
+    if getattr(type(value), "__str__", None) is not object.__str__:
+        written = str(value)
+        if written != shown:
+            found.append(written)
 
 
 def _slotted(value: Any) -> list[Any]:
