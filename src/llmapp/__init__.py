@@ -30,6 +30,7 @@ if TYPE_CHECKING:
         ConversionError,
         DocumentError,
         ExecutionError,
+        FeedbackError,
         HttpError,
         LlmappError,
         LlmApplicationError,
@@ -60,6 +61,7 @@ if TYPE_CHECKING:
         merge_parameters,
         validates,
     )
+    from llmapp.app._sent import sent_parameters
     from llmapp.explain import feedback
     from llmapp.output import StructuredOutput, structured_output
     from llmapp.repair import Parsed, coerce, parse
@@ -70,6 +72,7 @@ __version__ = "0.1.0"
 _HOMES: dict[str, str] = {
     "BuildProblem": "llmapp._errors",
     "ExecutionError": "llmapp._errors",
+    "FeedbackError": "llmapp._errors",
     "LlmApplicationError": "llmapp._errors",
     "LlmappError": "llmapp._errors",
     "Problem": "llmapp._errors",
@@ -89,6 +92,7 @@ _HOMES: dict[str, str] = {
     "LlmFunction": "llmapp.app._function",
     "Separated": "llmapp.app._function",
     "merge_parameters": "llmapp.app._merge",
+    "sent_parameters": "llmapp.app._sent",
     "Runner": "llmapp.app._runner",
     "feedback": "llmapp.explain",
     "ConversionError": "llmapp._errors",
@@ -126,6 +130,7 @@ __all__ = [
     "ConversionError",
     "DocumentError",
     "ExecutionError",
+    "FeedbackError",
     "Function",
     "HttpError",
     "LlmApplication",
@@ -156,6 +161,7 @@ __all__ = [
     "llm_application",
     "merge_parameters",
     "parse",
+    "sent_parameters",
     "structured_output",
     "validates",
     "validator",

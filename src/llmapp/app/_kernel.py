@@ -17,7 +17,7 @@ import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 from llmapp import explain, repair
 from llmapp.app._arguments import read_model_arguments
@@ -27,15 +27,27 @@ from llmapp.jsonschema import too_deep
 from llmapp.validate._result import Validation, ValidationFailure, ValidationIssue
 
 __all__ = [
+    "Called",
     "Checked",
     "ModelSide",
     "check_arguments",
+    "failed",
     "hooked",
     "model_side",
     "too_deep_refusal",
 ]
 
 Schema = dict[str, Any]
+
+
+class Called(Protocol):
+    """What the call step reads of what is called: every ``Function``, and a structured
+    output's answer (``llmapp.output``), which is read by the same rules."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def deprecated(self) -> bool: ...
 
 
 @dataclass(frozen=True)
@@ -134,7 +146,7 @@ def _superfluous(outcome: Validation) -> list[ValidationIssue]:
 
 
 def check_arguments(
-    function: Function,
+    function: Called,
     arguments: Any,
     side: ModelSide,
     *,
@@ -144,7 +156,7 @@ def check_arguments(
     """Read, repair and check the model's arguments for ``function``.
 
     Args:
-        function: the function called (its ``name`` and ``deprecated``).
+        function: what is called (its ``name`` and ``deprecated``).
         arguments: the model's raw text, a mapping, or None.
         side: the schema repaired against and the check (``model_side``).
         max_length: most characters of argument text read.
@@ -178,7 +190,7 @@ def check_arguments(
 
 
 def failed(
-    function: Function,
+    function: Called,
     failure: ValidationFailure,
     repairs: tuple[str, ...] = (),
     text: str | None = None,

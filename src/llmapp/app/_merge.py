@@ -23,11 +23,13 @@ def merge_parameters(
     Objects merge key by key and arrays element by element. A value has one source:
     ``llm_args`` may hold only the model's side of the parameters and ``human_args``
     only the human side, so neither replaces a value of the other (a human ``amount``
-    never overrides the model's, a model's ``user_id`` never the human's). Nothing
-    given is mutated. The merged arguments are checked against the whole parameters
-    schema, so a human value that is missing, unknown or of the wrong type (a human
-    list shorter than the model's, say) is the caller's error, never something the
-    model is asked to fix.
+    never overrides the model's, a model's ``user_id`` never the human's). A value the
+    model left out that the human shares (an optional parameter holding a human-side
+    field) is what the model's ``null`` is: the human's part is dropped, and the
+    default applies. Nothing given is mutated. The merged arguments are checked
+    against the whole parameters schema, so a human value that is missing, unknown or
+    of the wrong type (a human list shorter than the model's, say) is the caller's
+    error, never something the model is asked to fix.
 
     Raises:
         ExecutionError: the function was not separated, the human values do not fit, or
@@ -78,7 +80,9 @@ def join(
             )
         return dict(llm_args or {})
     human = dict(human_args or {})
-    merged: dict[str, Any] = separate.merge_values(dict(llm_args or {}), human)
+    merged: dict[str, Any] = separate.merge_values(
+        dict(llm_args or {}), human, (separated.llm, separated.human)
+    )
     whole = function.validate_types(merged)
     check_human = separated.validate_human
     own = check_human(human) if check_human is not None and human else None

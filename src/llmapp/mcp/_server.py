@@ -61,6 +61,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from llmapp._errors import ExecutionError
 from llmapp.app import CallResult, Masker, Runner, _controls, unknown_function
 from llmapp.app._log import MCP, log_call
+from llmapp.app._sent import sending
 from llmapp.mcp._auth import identity
 from llmapp.mcp._elicit import Declined, WrongAnswer, ask, confirm, form
 from llmapp.mcp._prompts import Templates, is_template
@@ -267,7 +268,8 @@ class _Handlers:
         function = self.app.function(name)
         human: Mapping[str, Any] | None = None
         try:
-            human = await self._human(function, context)
+            with sending(arguments):  # the hook may ask which parameters the model sent
+                human = await self._human(function, context)
             values = _context_of(context)
             # The unlogged step: this call's one record is the server's, below.
             result = await self.app._aexecute(
