@@ -20,24 +20,38 @@ from __future__ import annotations
 from llmapp.mcp._asgi import McpAsgiApp, asgi
 from llmapp.mcp._auth import Auth, StaticTokens, identity
 from llmapp.mcp._call import McpToolError, call
+from llmapp.mcp._completion import completes
+from llmapp.mcp._content import Audio, EmbeddedResource, Image, ResourceLink, icons
+from llmapp.mcp._context import Elicited, McpContext, NotAskable, Sampled
 from llmapp.mcp._functions import McpLlmApplication, McpLlmFunction, McpToolProblem, application
 from llmapp.mcp._run import serve
-from llmapp.mcp._server import HumanHook, Transport, server
+from llmapp.mcp._server import HumanHook, Transport, server, updated
 
 __all__ = [
+    "Audio",
     "Auth",
+    "Elicited",
+    "EmbeddedResource",
     "HumanHook",
+    "Image",
     "McpAsgiApp",
+    "McpContext",
     "McpLlmApplication",
     "McpLlmFunction",
     "McpToolError",
     "McpToolProblem",
+    "NotAskable",
+    "ResourceLink",
+    "Sampled",
     "StaticTokens",
     "Transport",
     "application",
     "asgi",
     "call",
+    "completes",
+    "icons",
     "identity",
     "serve",
     "server",
+    "updated",
 ]

@@ -83,7 +83,8 @@ def asgi(
     if auth is not None:
         settings = {"auth": auth.settings(), "token_verifier": auth.verifier}
     if json_response is None:
-        json_response = stateless or answers_only(built)
+        # stateless too: a call that notifies (progress, logs) needs its request's stream
+        json_response = answers_only(built)
     starlette = built.streamable_http_app(
         streamable_http_path=path,
         stateless_http=stateless,

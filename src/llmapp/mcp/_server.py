@@ -51,6 +51,7 @@ from __future__ import annotations
 
 import inspect
 import time
+import warnings
 import weakref
 from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Any, Literal
@@ -59,9 +60,13 @@ from llmapp._errors import ExecutionError
 from llmapp.app import CallResult, Masker, Runner, _controls, unknown_function
 from llmapp.app._log import MCP, log_call
 from llmapp.mcp._auth import identity
+from llmapp.mcp._completion import Completions
+from llmapp.mcp._content import ICONS_ATTRIBUTE, blocks, is_content, returns_content
+from llmapp.mcp._context import InputRequired, McpContext, set_level
 from llmapp.mcp._elicit import Declined, ask, confirm, form
 from llmapp.mcp._prompts import Templates, is_template
 from llmapp.mcp._sdk import sdk
+from llmapp.mcp._subscriptions import Subscriptions
 from llmapp.vendors.mcp import tool_result, tools
 
 if TYPE_CHECKING:
@@ -70,7 +75,7 @@ if TYPE_CHECKING:
 
     from llmapp.app import LlmApplication, LlmFunction
 
-__all__ = ["HumanHook", "Transport", "answers_only", "served", "server"]
+__all__ = ["HumanHook", "Transport", "answers_only", "served", "server", "updated"]
 
 HumanHook = Callable[[Any, Any], "Mapping[str, Any] | Awaitable[Mapping[str, Any] | None] | None"]
 """``(function, context) -> values``: the human side of a call, from the request context."""
@@ -78,6 +83,8 @@ HumanHook = Callable[[Any, Any], "Mapping[str, Any] | Awaitable[Mapping[str, Any
 Transport = Literal["stdio", "streamable-http"]
 
 _served: weakref.WeakKeyDictionary[Any, _Handlers] = weakref.WeakKeyDictionary()
+
+DIALECT = "https://json-schema.org/draft/2020-12/schema"
 
 
 def server(
@@ -90,6 +97,11 @@ def server(
     human: HumanHook | None = None,
     runner: Runner | None = None,
     elicit: bool = True,
+    title: str | None = None,
+    icons: list[Mapping[str, Any]] | None = None,
+    website_url: str | None = None,
+    request_state: Any = None,
+    subscriptions: Any = None,
 ) -> Server[Any]:
     """The SDK server for an application, not yet running.
 
@@ -105,6 +117,14 @@ def server(
         runner: the worker threads and the per-call timeout (default: ``Runner()`` of its
             own: 32 threads, at most 16 for one function, no timeout).
         elicit: ask the user (MCP elicitation) for human-side values the hook left out.
+        title: the server's title, for people (its ``name`` is for programs).
+        icons: the server's icons: ``{"src": URL, "mimeType": ..., "sizes": [...]}``.
+        website_url: the server's web site.
+        request_state: the SDK's ``RequestStateSecurity`` sealing the state a
+            2026-07-28 call carries between its rounds (default: a key of this
+            process; several workers or replicas share ``RequestStateSecurity(keys=...)``).
+        subscriptions: the SDK's ``SubscriptionBus`` resource updates are published on
+            (default: one in memory; one over Redis or NATS reaches every replica).
 
     Returns:
         An ``mcp.server.Server``: run it with ``serve``, mount ``asgi(...)``, or run it
@@ -119,7 +139,7 @@ def server(
 
         app = application(app)
     lowlevel = sdk("mcp.server.lowlevel")
-    handlers = _Handlers(app, target, human, runner or Runner(), elicit)
+    handlers = _Handlers(app, target, human, runner or Runner(), elicit, subscriptions)
     templates = handlers.templates
     extra: dict[str, Any] = {}
     if templates.prompts:
@@ -129,17 +149,47 @@ def server(
             on_list_resources=templates.list_resources,
             on_list_resource_templates=templates.list_resource_templates,
             on_read_resource=templates.read_resource,
+            on_subscribe_resource=handlers.subscriptions.subscribe,
+            on_unsubscribe_resource=handlers.subscriptions.unsubscribe,
+            on_subscriptions_listen=handlers.subscriptions.listen,
         )
-    built: Server[Any] = lowlevel.Server(
-        name or app.cls.__name__,
-        version=version or "",
-        instructions=instructions if instructions is not None else _docstring(app.cls),
-        on_list_tools=handlers.list_tools,
-        on_call_tool=handlers.call_tool,
-        **extra,
-    )
+    if templates:
+        extra.update(on_completion=handlers.completions.complete)
+    exceptions = sdk("mcp.shared.exceptions")
+    with warnings.catch_warnings():  # logging is deprecated in the 2026 protocol; 2025 has it
+        warnings.simplefilter("ignore", exceptions.MCPDeprecationWarning)
+        built: Server[Any] = lowlevel.Server(
+            name or app.cls.__name__,
+            version=version or "",
+            title=title,
+            website_url=website_url,
+            icons=[sdk("mcp.types").Icon.model_validate(icon) for icon in icons or ()] or None,
+            instructions=instructions if instructions is not None else _docstring(app.cls),
+            on_list_tools=handlers.list_tools,
+            on_call_tool=handlers.call_tool,
+            on_set_logging_level=_set_level,
+            **extra,
+        )
+    boundary = sdk("mcp.server.request_state")
+    security = request_state or boundary.RequestStateSecurity.ephemeral()
+    built.middleware.append(boundary.RequestStateBoundary(security, default_audience=built.name))
     _served[built] = handlers
     return built
+
+
+async def updated(built: Server[Any], uri: str) -> None:
+    """Tell the clients of a server built by ``server`` subscribed to ``uri`` that it changed.
+
+    Example::
+
+        await llmapp.mcp.updated(mcp_server, "bank://statements/2026-03")
+    """
+    await _served[built].subscriptions.updated(uri)
+
+
+async def _set_level(context: ServerRequestContext[Any], params: Any) -> Any:
+    set_level(context, params.level)
+    return sdk("mcp.types").EmptyResult()
 
 
 def answers_only(built: Server[Any]) -> bool:
@@ -176,6 +226,7 @@ class _Handlers:
         human: HumanHook | None,
         runner: Runner,
         elicit: bool,
+        bus: Any = None,
     ) -> None:
         types = sdk("mcp.types")
         self.app = app
@@ -192,14 +243,30 @@ class _Handlers:
             else:
                 self.unlisted.append(function.name)
         self.listed = frozenset(function.name for function in listed)
-        self.tools = [types.Tool.model_validate(entry) for entry in tools(listed)]
+        self.content = frozenset(
+            function.name for function in listed if returns_content(_returns(app, function))
+        )
+        entries = tools(listed)
+        for entry in entries:
+            _declared(app, entry, entry["name"] in self.content)
+        self.tools = [types.Tool.model_validate(entry) for entry in entries]
         self.listing: ListToolsResult = types.ListToolsResult(tools=self.tools)
+        # 2025-11-25 made JSON Schema 2020-12 the schemas' dialect, and names it
+        self.listing_2020_12 = types.ListToolsResult(
+            tools=[_dialect(types, tool) for tool in self.tools]
+        )
         self.controlled = {
             function.name: function
             for function in listed
             if _controls.declares(function, "enabled")
         }
         self.templates = Templates(app, self.execute)
+        self.subscriptions = Subscriptions(self.templates.serves, bus)
+        self.completions = Completions(
+            app,
+            self.templates.prompts,
+            {uri: function for _, uri, function in self.templates.resources},
+        )
         self.answers_only = not any(self._may_send(function) for function in app.functions)
 
     def _suppliable(self, function: LlmFunction) -> bool:
@@ -221,16 +288,17 @@ class _Handlers:
         return self.human is not None or (self.elicit and form(function) is not None)
 
     async def list_tools(self, context: ServerRequestContext[Any], params: Any) -> ListToolsResult:
+        listing = self.listing if _before_2020_12(context) else self.listing_2020_12
         if not self.controlled:
-            return self.listing
+            return listing
         values = _context_of(context)
         shown = [
             tool
-            for tool in self.tools
+            for tool in listing.tools
             if tool.name not in self.controlled
             or _controls.enabled(self.controlled[tool.name], values)
         ]
-        return self.listing.model_copy(update={"tools": shown})
+        return listing.model_copy(update={"tools": shown})
 
     def _enabled(self, name: str, context: Any) -> bool:
         """Whether the listed tool ``name`` exists for this request (its ``enabled`` control)."""
@@ -254,7 +322,12 @@ class _Handlers:
             log_call(MCP, result, 0.0)
         else:
             result = await self.execute(name, params.arguments, context)
-        answer = tool_result(self.app.function(name), result)
+        if isinstance(result.error, InputRequired):  # 2026-07-28: ask, then run again
+            return result.error.result()
+        if result.success and (name in self.content or is_content(result.value)):
+            answer: dict[str, Any] = {"content": blocks(result.value), "isError": False}
+        else:
+            answer = tool_result(self.app.function(name), result)
         answer["resultType"] = "complete"
         return answer
 
@@ -265,7 +338,7 @@ class _Handlers:
         human: Mapping[str, Any] | None = None
         try:
             human = await self._human(function, context)
-            values = _context_of(context)
+            values = McpContext(context, _context_of(context)[1:], self.subscriptions)
             # The unlogged step: this call's one record is the server's, below.
             result = await self.app._aexecute(
                 self.target, name, arguments, human, False, self.runner, values, False
@@ -321,6 +394,37 @@ class _Handlers:
 
 class _Unavailable(Exception):
     """The human side of a call cannot be had: answered with this text."""
+
+
+def _returns(app: LlmApplication, function: LlmFunction) -> Any:
+    """The return annotation of the method behind ``function``, or ``None``."""
+    import typing
+
+    method = app.method(function.name)
+    try:
+        return typing.get_type_hints(method, include_extras=True).get("return")
+    except Exception:  # an unresolvable hint: the application reported it when built
+        return None
+
+
+def _declared(app: LlmApplication, entry: dict[str, Any], content: bool) -> None:
+    """What a method declares for its ``tools/list`` entry beyond its schema: no
+    ``outputSchema`` when it returns content blocks, its ``@icons``."""
+    if content:
+        entry.pop("outputSchema", None)
+    found = getattr(app.method(entry["name"]), ICONS_ATTRIBUTE, None)
+    if found:
+        entry["icons"] = [dict(icon) for icon in found]
+
+
+def _before_2020_12(context: Any) -> bool:
+    version = str(getattr(context, "protocol_version", "") or "")
+    return version < "2025-11-25"
+
+
+def _dialect(types: Any, tool: Any) -> Any:
+    schema = {"$schema": DIALECT, **tool.input_schema}
+    return tool.model_copy(update={"input_schema": schema})
 
 
 def _context_of(context: Any) -> tuple[Any, ...]:

@@ -1,0 +1,192 @@
+"""Rich results: what a method returns to an MCP client besides JSON.
+
+A method (a tool or a prompt) returns one of these, or a list mixing them with texts::
+
+    def chart(self, month: str) -> Image:
+        return Image(render(month), "image/png")
+
+    def report(self, month: str) -> list[str | Image | EmbeddedResource]:
+        return ["March:", Image(png), EmbeddedResource("bank://march.csv", csv, "text/csv")]
+
+Each becomes one MCP content block: ``Image`` an ``image`` block, ``Audio`` an ``audio``
+block (their bytes in base64), ``EmbeddedResource`` a ``resource`` block (a text, or bytes
+as ``blob``), ``ResourceLink`` a ``resource_link`` block, a text a ``text`` block, any
+other value a ``text`` block of its JSON. A function declared to return such content has
+no ``outputSchema``: its answer is the blocks, not structured content (MCP's
+``structuredContent`` is an object the schema describes; an image is not one).
+
+No MCP package is needed here: these are plain values, read by the server alone.
+"""
+
+from __future__ import annotations
+
+import typing
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Final, TypeVar
+
+from llmapp import convert
+from llmapp._iso8601 import encode_base64
+
+__all__ = [
+    "CONTENT_TYPES",
+    "ICONS_ATTRIBUTE",
+    "Audio",
+    "EmbeddedResource",
+    "Image",
+    "ResourceLink",
+    "block",
+    "blocks",
+    "icons",
+    "is_content",
+    "returns_content",
+]
+
+
+@dataclass(frozen=True)
+class Image:
+    """An image result: its bytes and media type (``image/png``, ``image/jpeg``...)."""
+
+    data: bytes
+    mime_type: str = "image/png"
+
+
+@dataclass(frozen=True)
+class Audio:
+    """An audio result: its bytes and media type (``audio/wav``, ``audio/mpeg``...)."""
+
+    data: bytes
+    mime_type: str = "audio/wav"
+
+
+@dataclass(frozen=True)
+class EmbeddedResource:
+    """A resource's content carried in the result: a text, or bytes (sent as ``blob``).
+
+    ``mime_type`` defaults to ``text/plain`` for a text, ``application/octet-stream``
+    for bytes.
+    """
+
+    uri: str
+    content: str | bytes
+    mime_type: str | None = None
+
+
+@dataclass(frozen=True)
+class ResourceLink:
+    """A link to a resource the client may read (``resources/read``), not its content."""
+
+    uri: str
+    name: str
+    title: str | None = None
+    description: str | None = None
+    mime_type: str | None = None
+
+
+CONTENT_TYPES = (Image, Audio, EmbeddedResource, ResourceLink)
+
+ICONS_ATTRIBUTE: Final = "__llmapp_icons__"
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def icons(*found: str | dict[str, Any]) -> Callable[[F], F]:
+    """Icons for a method's tool, prompt or resource entry, for clients that show them.
+
+    Args:
+        *found: each an icon's URL (``https:`` or a ``data:`` URI), or an MCP ``Icon``
+            as a mapping (``{"src": ..., "mimeType": "image/png", "sizes": ["48x48"]}``).
+
+    Example::
+
+        @icons("https://example.com/search.svg")
+        def search(self, query: str) -> list[str]: ...
+    """
+    entries = [{"src": icon} if isinstance(icon, str) else dict(icon) for icon in found]
+
+    def mark(method: F) -> F:
+        setattr(getattr(method, "__func__", method), ICONS_ATTRIBUTE, entries)
+        return method
+
+    return mark
+
+
+def is_content(value: Any) -> bool:
+    """Whether ``value`` is content, or a list holding content (so not plain JSON)."""
+    if isinstance(value, CONTENT_TYPES):
+        return True
+    return isinstance(value, (list, tuple)) and any(isinstance(v, CONTENT_TYPES) for v in value)
+
+
+def returns_content(annotation: Any) -> bool:
+    """Whether a return annotation declares content: a content type, or a list or union of
+    content types and ``str`` with at least one content type in it."""
+    found = _content_members(annotation)
+    return found is not None and found
+
+
+def _content_members(annotation: Any) -> bool | None:
+    """``True``: content is in it; ``False``: only ``str``; ``None``: something else."""
+    if annotation is str:
+        return False
+    if isinstance(annotation, type) and issubclass(annotation, CONTENT_TYPES):
+        return True
+    origin = typing.get_origin(annotation)
+    if origin is typing.Annotated:
+        return _content_members(typing.get_args(annotation)[0])
+    args = typing.get_args(annotation)
+    sequence = isinstance(origin, type) and issubclass(origin, Sequence) and origin is not str
+    if not args or not (sequence or _is_union(annotation)):
+        return None
+    members = [_content_members(arg) for arg in args if arg is not Ellipsis]
+    if any(member is None for member in members):
+        return None
+    return any(members)
+
+
+def _is_union(annotation: Any) -> bool:
+    import types
+
+    origin = typing.get_origin(annotation)
+    return origin is typing.Union or (hasattr(types, "UnionType") and origin is types.UnionType)
+
+
+def blocks(value: Any) -> list[dict[str, Any]]:
+    """The MCP content blocks (wire spelling) of a method's result."""
+    items = value if isinstance(value, (list, tuple)) else [value]
+    return [block(item) for item in items]
+
+
+def block(value: Any) -> dict[str, Any]:
+    """One content block: content as its kind, a text as itself, anything else as JSON."""
+    if isinstance(value, Image):
+        return {"type": "image", "data": encode_base64(value.data), "mimeType": value.mime_type}
+    if isinstance(value, Audio):
+        return {"type": "audio", "data": encode_base64(value.data), "mimeType": value.mime_type}
+    if isinstance(value, EmbeddedResource):
+        return {"type": "resource", "resource": resource_contents(value)}
+    if isinstance(value, ResourceLink):
+        link: dict[str, Any] = {"type": "resource_link", "uri": value.uri, "name": value.name}
+        for key, field in (
+            ("title", value.title),
+            ("description", value.description),
+            ("mimeType", value.mime_type),
+        ):
+            if field is not None:
+                link[key] = field
+        return link
+    if isinstance(value, str):
+        return {"type": "text", "text": value}
+    return {"type": "text", "text": convert.json_text(convert.to_json(value))}
+
+
+def resource_contents(resource: EmbeddedResource) -> dict[str, Any]:
+    """A resource's contents (``uri``, ``mimeType``, and ``text`` or ``blob``)."""
+    content = resource.content
+    if isinstance(content, str):
+        mime_type = resource.mime_type or "text/plain"
+        return {"uri": resource.uri, "mimeType": mime_type, "text": content}
+    return {
+        "uri": resource.uri,
+        "mimeType": resource.mime_type or "application/octet-stream",
+        "blob": encode_base64(content),
+    }
