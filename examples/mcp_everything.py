@@ -38,8 +38,8 @@ SILENCE = base64.b64decode(
 ICON = "data:image/png;base64," + base64.b64encode(RED_PIXEL).decode()
 
 
-class address(TypedDict, total=False):  # noqa: N801 - the suite looks for $defs.address
-    """A postal address."""
+class address(TypedDict, total=False):
+    """A postal address (named in lower case: the suite looks for ``$defs.address``)."""
 
     street: str
     city: str
@@ -272,7 +272,7 @@ class Everything:
         """
         return f"Prompt with arguments: arg1='{arg1}', arg2='{arg2}'"
 
-    def test_prompt_with_embedded_resource(self, resourceUri: str) -> list[object]:  # noqa: N803
+    def test_prompt_with_embedded_resource(self, resourceUri: str) -> list[object]:
         """A prompt holding a resource.
 
         @tag prompt

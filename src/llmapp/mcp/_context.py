@@ -49,10 +49,11 @@ its message.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import warnings
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final, Literal
 
@@ -120,18 +121,21 @@ class InputRequired(Exception):
     """A 2026-07-28 call asked what its request carries no answer to: the call ends with
     an ``InputRequiredResult`` and resumes when the client sends it again."""
 
-    def __init__(self, key: str, request: dict[str, Any], asked: list[str]) -> None:
+    def __init__(self, key: str, request: dict[str, Any], answers: dict[str, Any]) -> None:
         super().__init__(f"the call waits for the client's answer ({request['method']})")
         self.key = key
         self.request = request
-        self.asked = asked
+        self.answers = answers
 
     def result(self) -> dict[str, Any]:
-        """The ``InputRequiredResult`` (wire spelling) answering the call for now."""
+        """The ``InputRequiredResult`` (wire spelling) answering the call for now: the
+        question, and as state the answers of the earlier rounds (a client sends back only
+        the answers of the round it answers) and the question awaited."""
+        state = {"answers": self.answers, "pending": self.key}
         return {
             "resultType": "input_required",
             "inputRequests": {self.key: self.request},
-            "requestState": json.dumps(self.asked),
+            "requestState": json.dumps(state, separators=(",", ":")),
         }
 
 
@@ -144,7 +148,7 @@ class McpContext(CallContext):
             verified ``AccessToken`` when there is one), as ``CallContext`` has them.
     """
 
-    __slots__ = ("_answers", "_asked", "_count", "_subscriptions", "request")
+    __slots__ = ("_answers", "_count", "_subscriptions", "request")
 
     def __init__(
         self,
@@ -157,13 +161,9 @@ class McpContext(CallContext):
         self._subscriptions = subscriptions
         self._count = 0
         params = request.params if isinstance(request.params, Mapping) else {}
-        self._answers: Mapping[str, Any] = {}
-        self._asked: list[str] = []
+        self._answers: dict[str, Any] = {}
         if self.modern:
-            self._asked = _asked(params.get("requestState"))
-            answers = params.get("inputResponses")
-            if isinstance(answers, Mapping):
-                self._answers = {k: v for k, v in answers.items() if k in self._asked}
+            self._answers = _answered(params.get("requestState"), params.get("inputResponses"))
 
     @property
     def protocol_version(self) -> str:
@@ -192,9 +192,7 @@ class McpContext(CallContext):
             raise ValueError(f"level must be one of {', '.join(LEVELS)}, not {level!r}")
         if not self.modern and LEVELS.index(level) < LEVELS.index(level_of(self.request)):
             return
-        exceptions = sdk("mcp.shared.exceptions")
-        with warnings.catch_warnings():  # the 2026 protocol deprecates logging; 2025 has it
-            warnings.simplefilter("ignore", exceptions.MCPDeprecationWarning)
+        with _era_2025():
             await self.request.session.send_log_message(
                 level,  # type: ignore[arg-type]
                 data,
@@ -235,13 +233,14 @@ class McpContext(CallContext):
         else:
             self._require("sampling", "its model cannot be asked")
             try:
-                result = await self.request.session.create_message(
-                    [types.SamplingMessage.model_validate(m) for m in messages],
-                    max_tokens=max_tokens,
-                    system_prompt=system,
-                    temperature=temperature,
-                    related_request_id=self.request.request_id,
-                )
+                with _era_2025():
+                    result = await self.request.session.create_message(
+                        [types.SamplingMessage.model_validate(m) for m in messages],
+                        max_tokens=max_tokens,
+                        system_prompt=system,
+                        temperature=temperature,
+                        related_request_id=self.request.request_id,
+                    )
             except _no_back_channel() as error:
                 raise NotAskable(_NO_CHANNEL) from error
         content = result.content
@@ -310,10 +309,12 @@ class McpContext(CallContext):
         self._count += 1
         if key in self._answers:
             return self._answers[key]
-        raise InputRequired(key, request, [*self._asked, key])
+        raise InputRequired(key, request, self._answers)
 
     def _require(self, capability: str, why: str) -> None:
         session = self.request.session
+        if getattr(session, "can_send_request", True) is False:
+            raise NotAskable(_NO_CHANNEL)
         capabilities = getattr(session, "client_capabilities", None)
         if getattr(capabilities, capability, None) is None:
             raise NotAskable(f"the client declared no {capability} capability: {why}")
@@ -325,6 +326,15 @@ _NO_CHANNEL: Final = (
 )
 
 
+@contextlib.contextmanager
+def _era_2025() -> Iterator[None]:
+    """Quiet the SDK's warning that the 2026 protocol deprecates what a 2025 session has
+    (logging, sampling): the call serves the 2025 session it is in."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", sdk("mcp.shared.exceptions").MCPDeprecationWarning)
+        yield
+
+
 def _no_back_channel() -> type[Exception]:
     found: type[Exception] = getattr(
         sdk("mcp.shared.exceptions"), "NoBackChannelError", NotImplementedError
@@ -332,13 +342,21 @@ def _no_back_channel() -> type[Exception]:
     return found
 
 
-def _asked(state: Any) -> list[str]:
-    """The questions of earlier rounds, from the ``requestState`` the SDK unsealed."""
+def _answered(state: Any, responses: Any) -> dict[str, Any]:
+    """The answers of every earlier round: those the ``requestState`` the SDK unsealed
+    carries, and the client's answer to the question it names as awaited (an answer to any
+    other question was never asked for, so is not taken)."""
     try:
-        asked = json.loads(state) if isinstance(state, str) else []
+        read = json.loads(state) if isinstance(state, str) else {}
     except ValueError:
-        return []
-    return [key for key in asked if isinstance(key, str)] if isinstance(asked, list) else []
+        return {}
+    if not isinstance(read, dict):
+        return {}
+    answers = dict(read["answers"]) if isinstance(read.get("answers"), dict) else {}
+    pending = read.get("pending")
+    if isinstance(pending, str) and isinstance(responses, Mapping) and pending in responses:
+        answers[pending] = responses[pending]
+    return answers
 
 
 def _messages(types: Any, prompt: str | Sequence[Any]) -> list[dict[str, Any]]:

@@ -75,7 +75,7 @@ if TYPE_CHECKING:
 
     from llmapp.app import LlmApplication, LlmFunction
 
-__all__ = ["HumanHook", "Transport", "answers_only", "served", "server", "updated"]
+__all__ = ["HumanHook", "Transport", "answers_only", "notifies", "served", "server", "updated"]
 
 HumanHook = Callable[[Any, Any], "Mapping[str, Any] | Awaitable[Mapping[str, Any] | None] | None"]
 """``(function, context) -> values``: the human side of a call, from the request context."""
@@ -200,6 +200,13 @@ def answers_only(built: Server[Any]) -> bool:
     method is handed the request context to notify or ask through.
     """
     return _served[built].answers_only
+
+
+def notifies(built: Server[Any]) -> bool:
+    """Whether a method of a server built by ``server`` is handed its call's context, so may
+    send progress and log messages while it runs."""
+    handlers = _served[built]
+    return any(handlers.app.takes_context(function.name) for function in handlers.app.functions)
 
 
 def served(built: Server[Any], where: str) -> str:
@@ -358,6 +365,9 @@ class _Handlers:
             result = _refused(name, str(refused))
         except ExecutionError as error:  # the server's setup; its text names paths, never values
             result = _refused(name, f"{name} could not run: {error}")
+        if isinstance(result.error, InputRequired):  # a round of the call, not its end
+            MCP.debug("call %s: waits for the client's answer", name)
+            return result
         own = _controls.CallContext.of(_context_of(context)).own()  # the verified token
         log_call(MCP, result, time.perf_counter() - started, Masker.of(human, *own))
         return result
