@@ -142,7 +142,9 @@ def portable(schema: Any) -> Any:
     if isinstance(schema, dict):
         changed = {key: portable(value) for key, value in schema.items()}
         local = (
-            LOCAL_FORMATS.get(changed.get("format")) if changed.get("type") == "string" else None
+            LOCAL_FORMATS.get(str(changed.get("format")))
+            if changed.get("type") == "string"
+            else None
         )
         if local is not None:
             del changed["format"]
