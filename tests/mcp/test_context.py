@@ -167,3 +167,37 @@ def test_an_answer_to_a_question_never_asked_is_not_taken() -> None:
     assert isinstance(result, types.InputRequiredResult)
     (request,) = result.input_requests.values()
     assert request.method == "elicitation/create"
+
+
+class Slow:
+    """Runs until cancelled."""
+
+    def __init__(self) -> None:
+        self.started = anyio.Event()
+        self.cancelled = anyio.Event()
+
+    async def wait(self, ctx: McpContext) -> str:
+        """Wait for ever."""
+        self.started.set()
+        try:
+            await anyio.sleep_forever()
+        finally:
+            self.cancelled.set()
+        return "never"
+
+
+def test_a_client_cancelling_a_call_cancels_the_async_method() -> None:
+    slow = Slow()
+
+    async def main() -> bool:
+        async with Client(llmapp.mcp.server(Slow, slow), mode="legacy") as client:
+            with anyio.fail_after(5):
+                async with anyio.create_task_group() as group:
+                    group.start_soon(client.call_tool, "wait", {})
+                    await slow.started.wait()
+                    group.cancel_scope.cancel()  # the client gives up: notifications/cancelled
+            with anyio.fail_after(5):  # told at once, not at a timeout
+                await slow.cancelled.wait()
+            return slow.cancelled.is_set()
+
+    assert anyio.run(main)
