@@ -26,6 +26,7 @@ from llmapp.mcp._context import Elicited, McpContext, NotAskable, Sampled
 from llmapp.mcp._functions import McpLlmApplication, McpLlmFunction, McpToolProblem, application
 from llmapp.mcp._run import serve
 from llmapp.mcp._server import HumanHook, Transport, server, updated
+from llmapp.mcp._tasks import MemoryTaskStore, RedisTaskStore, TaskStore, long_running
 
 __all__ = [
     "Audio",
@@ -40,10 +41,13 @@ __all__ = [
     "McpLlmFunction",
     "McpToolError",
     "McpToolProblem",
+    "MemoryTaskStore",
     "NotAskable",
+    "RedisTaskStore",
     "ResourceLink",
     "Sampled",
     "StaticTokens",
+    "TaskStore",
     "Transport",
     "application",
     "asgi",
@@ -51,6 +55,7 @@ __all__ = [
     "completes",
     "icons",
     "identity",
+    "long_running",
     "serve",
     "server",
     "updated",

@@ -67,6 +67,7 @@ from llmapp.mcp._elicit import Declined, ask, confirm, form
 from llmapp.mcp._prompts import Templates, is_template
 from llmapp.mcp._sdk import sdk
 from llmapp.mcp._subscriptions import Subscriptions
+from llmapp.mcp._tasks import LONG_RUNNING_ATTRIBUTE, MemoryTaskStore, Tasks
 from llmapp.vendors.mcp import tool_result, tools
 
 if TYPE_CHECKING:
@@ -102,6 +103,7 @@ def server(
     website_url: str | None = None,
     request_state: Any = None,
     subscriptions: Any = None,
+    tasks: Any = None,
 ) -> Server[Any]:
     """The SDK server for an application, not yet running.
 
@@ -125,6 +127,8 @@ def server(
             process; several workers or replicas share ``RequestStateSecurity(keys=...)``).
         subscriptions: the SDK's ``SubscriptionBus`` resource updates are published on
             (default: one in memory; one over Redis or NATS reaches every replica).
+        tasks: the ``TaskStore`` of the tasks ``@long_running`` methods run as (default:
+            a ``MemoryTaskStore``; ``RedisTaskStore`` for several workers or replicas).
 
     Returns:
         An ``mcp.server.Server``: run it with ``serve``, mount ``asgi(...)``, or run it
@@ -139,7 +143,7 @@ def server(
 
         app = application(app)
     lowlevel = sdk("mcp.server.lowlevel")
-    handlers = _Handlers(app, target, human, runner or Runner(), elicit, subscriptions)
+    handlers = _Handlers(app, target, human, runner or Runner(), elicit, subscriptions, tasks)
     templates = handlers.templates
     extra: dict[str, Any] = {}
     if templates.prompts:
@@ -170,6 +174,9 @@ def server(
             on_set_logging_level=_set_level,
             **extra,
         )
+    if handlers.tasks is not None:
+        _serve_tasks(built, handlers.tasks)
+        built.middleware.append(handlers.start_task)
     boundary = sdk("mcp.server.request_state")
     security = request_state or boundary.RequestStateSecurity.ephemeral()
     built.middleware.append(boundary.RequestStateBoundary(security, default_audience=built.name))
@@ -185,6 +192,32 @@ async def updated(built: Server[Any], uri: str) -> None:
         await llmapp.mcp.updated(mcp_server, "bank://statements/2026-03")
     """
     await _served[built].subscriptions.updated(uri)
+
+
+def _serve_tasks(built: Server[Any], tasks: Tasks) -> None:
+    """The 2025-11-25 spec's task methods, and the capability that says they are served."""
+    types = sdk("mcp.types")
+    built.add_request_handler("tasks/get", types.GetTaskRequestParams, tasks.get)
+    built.add_request_handler("tasks/result", types.GetTaskPayloadRequestParams, tasks.result)
+    built.add_request_handler("tasks/cancel", types.CancelTaskRequestParams, tasks.cancel)
+    built.add_request_handler("tasks/list", types.PaginatedRequestParams, tasks.list)
+    derive = built.get_capabilities
+
+    def capabilities(*args: Any, **kwargs: Any) -> Any:
+        # the SDK derives capabilities from the spec's handlers, which tasks are not among
+        found = derive(*args, **kwargs)
+        if kwargs.get("protocol_version") not in versions.MODERN_PROTOCOL_VERSIONS:
+            found.tasks = types.ServerTasksCapability(
+                list=types.TasksListCapability(),
+                cancel=types.TasksCancelCapability(),
+                requests=types.ServerTasksRequestsCapability(
+                    tools=types.TasksToolsCapability(call=types.TasksCallCapability())
+                ),
+            )
+        return found
+
+    versions = sdk("mcp_types.version")
+    built.get_capabilities = capabilities  # type: ignore[method-assign]
 
 
 async def _set_level(context: ServerRequestContext[Any], params: Any) -> Any:
@@ -234,6 +267,7 @@ class _Handlers:
         runner: Runner,
         elicit: bool,
         bus: Any = None,
+        store: Any = None,
     ) -> None:
         types = sdk("mcp.types")
         self.app = app
@@ -253,9 +287,21 @@ class _Handlers:
         self.content = frozenset(
             function.name for function in listed if returns_content(_returns(app, function))
         )
+        self.long_running = {
+            function.name: declared
+            for function in listed
+            if (declared := getattr(app.method(function.name), LONG_RUNNING_ATTRIBUTE, None))
+        }
+        self.tasks = (
+            Tasks(store or MemoryTaskStore(), self.execute, self.answer)
+            if self.long_running
+            else None
+        )
         entries = tools(listed)
         for entry in entries:
             _declared(app, entry, entry["name"] in self.content)
+            if entry["name"] in self.long_running:
+                entry["execution"] = {"taskSupport": "optional"}
         self.tools = [types.Tool.model_validate(entry) for entry in entries]
         self.listing: ListToolsResult = types.ListToolsResult(tools=self.tools)
         # 2025-11-25 made JSON Schema 2020-12 the schemas' dialect, and names it
@@ -331,12 +377,38 @@ class _Handlers:
             result = await self.execute(name, params.arguments, context)
         if isinstance(result.error, InputRequired):  # 2026-07-28: ask, then run again
             return result.error.result()
-        if result.success and (name in self.content or is_content(result.value)):
-            answer: dict[str, Any] = {"content": blocks(result.value), "isError": False}
-        else:
-            answer = tool_result(self.app.function(name), result)
+        answer = self.answer(name, result)
         answer["resultType"] = "complete"
         return answer
+
+    async def start_task(self, ctx: ServerRequestContext[Any, Any], call_next: Any) -> Any:
+        """Middleware: a ``tools/call`` asking for a task of a long-running tool starts one.
+
+        The SDK checks a ``tools/call`` answer against ``CallToolResult`` (it carries the
+        2025-11-25 tasks as types only), so the ``CreateTaskResult`` is answered here,
+        before its check, as the SDK lets a middleware do.
+        """
+        params: Any = ctx.params
+        name = params.get("name") if ctx.method == "tools/call" and params else None
+        if (
+            self.tasks is None
+            or name not in self.long_running
+            or params.get("task") is None
+            or not self._enabled(name, ctx)
+        ):
+            return await call_next(ctx)
+        try:
+            asked = sdk("mcp.types").TaskMetadata.model_validate(params["task"])
+        except ValueError:  # a malformed ttl: the method's own stands
+            asked = None
+        declared = self.long_running[name]
+        return await self.tasks.start(name, params.get("arguments"), ctx, declared, asked)
+
+    def answer(self, name: str, result: CallResult) -> dict[str, Any]:
+        """The ``CallToolResult`` (wire spelling) of one call: content blocks for content."""
+        if result.success and (name in self.content or is_content(result.value)):
+            return {"content": blocks(result.value), "isError": False}
+        return tool_result(self.app.function(name), result)
 
     async def execute(self, name: str, arguments: Any, context: Any) -> CallResult:
         """One call through the application, its human side supplied, logged."""
