@@ -17,11 +17,12 @@ Needs the MCP SDK (``pip install 'llmapp[mcp]'``), imported on first use.
 
 from __future__ import annotations
 
+from llmapp.app._content import Audio, EmbeddedResource, Image, ResourceLink
 from llmapp.mcp._asgi import McpAsgiApp, asgi
 from llmapp.mcp._auth import Auth, StaticTokens, identity
 from llmapp.mcp._call import McpToolError, call
 from llmapp.mcp._completion import completes
-from llmapp.mcp._content import Audio, EmbeddedResource, Image, ResourceLink, icons
+from llmapp.mcp._icons import icons
 from llmapp.mcp._context import Elicited, McpContext, NotAskable, Sampled
 from llmapp.mcp._functions import McpLlmApplication, McpLlmFunction, McpToolProblem, application
 from llmapp.mcp._run import serve

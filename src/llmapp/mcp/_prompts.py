@@ -26,13 +26,8 @@ from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Any, Final
 from urllib.parse import unquote
 
-from llmapp.mcp._content import (
-    CONTENT_TYPES,
-    ICONS_ATTRIBUTE,
-    EmbeddedResource,
-    block,
-    resource_contents,
-)
+from llmapp.app._content import CONTENT_TYPES, EmbeddedResource, block, resource_contents
+from llmapp.mcp._icons import ICONS_ATTRIBUTE
 from llmapp.mcp._sdk import sdk
 
 if TYPE_CHECKING:

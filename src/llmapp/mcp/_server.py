@@ -58,10 +58,11 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from llmapp._errors import ExecutionError
 from llmapp.app import CallResult, Masker, Runner, _controls, unknown_function
+from llmapp.app._content import blocks, is_content, returns_content
 from llmapp.app._log import MCP, log_call
 from llmapp.mcp._auth import identity
 from llmapp.mcp._completion import Completions
-from llmapp.mcp._content import ICONS_ATTRIBUTE, blocks, is_content, returns_content
+from llmapp.mcp._icons import ICONS_ATTRIBUTE
 from llmapp.mcp._context import InputRequired, McpContext, set_level
 from llmapp.mcp._elicit import Declined, ask, confirm, form
 from llmapp.mcp._prompts import Templates, is_template

@@ -15,29 +15,30 @@ other value a ``text`` block of its JSON. A function declared to return such con
 no ``outputSchema``: its answer is the blocks, not structured content (MCP's
 ``structuredContent`` is an object the schema describes; an image is not one).
 
-No MCP package is needed here: these are plain values, read by the server alone.
+No MCP package is needed here: these are plain values. The MCP server answers them as
+content blocks; ``llmapp.mcp.call`` reads an upstream tool's content blocks back into them;
+the vendors' ``call_tools`` give them to the model as the vendor's own blocks where it has
+them (images to Anthropic and OpenAI's Responses API).
 """
 
 from __future__ import annotations
 
 import typing
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Final, TypeVar
+from typing import Any
 
 from llmapp import convert
 from llmapp._iso8601 import encode_base64
 
 __all__ = [
     "CONTENT_TYPES",
-    "ICONS_ATTRIBUTE",
     "Audio",
     "EmbeddedResource",
     "Image",
     "ResourceLink",
     "block",
     "blocks",
-    "icons",
     "is_content",
     "returns_content",
 ]
@@ -84,30 +85,6 @@ class ResourceLink:
 
 
 CONTENT_TYPES = (Image, Audio, EmbeddedResource, ResourceLink)
-
-ICONS_ATTRIBUTE: Final = "__llmapp_icons__"
-F = TypeVar("F", bound=Callable[..., Any])
-
-
-def icons(*found: str | dict[str, Any]) -> Callable[[F], F]:
-    """Icons for a method's tool, prompt or resource entry, for clients that show them.
-
-    Args:
-        *found: each an icon's URL (``https:`` or a ``data:`` URI), or an MCP ``Icon``
-            as a mapping (``{"src": ..., "mimeType": "image/png", "sizes": ["48x48"]}``).
-
-    Example::
-
-        @icons("https://example.com/search.svg")
-        def search(self, query: str) -> list[str]: ...
-    """
-    entries = [{"src": icon} if isinstance(icon, str) else dict(icon) for icon in found]
-
-    def mark(method: F) -> F:
-        setattr(getattr(method, "__func__", method), ICONS_ATTRIBUTE, entries)
-        return method
-
-    return mark
 
 
 def is_content(value: Any) -> bool:
