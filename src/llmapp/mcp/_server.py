@@ -62,9 +62,9 @@ from llmapp.app._content import blocks, is_content, returns_content
 from llmapp.app._log import MCP, log_call
 from llmapp.mcp._auth import identity
 from llmapp.mcp._completion import Completions
-from llmapp.mcp._icons import ICONS_ATTRIBUTE
 from llmapp.mcp._context import InputRequired, McpContext, set_level
 from llmapp.mcp._elicit import Declined, ask, confirm, form
+from llmapp.mcp._icons import ICONS_ATTRIBUTE
 from llmapp.mcp._prompts import Templates, is_template
 from llmapp.mcp._sdk import sdk
 from llmapp.mcp._subscriptions import Subscriptions
