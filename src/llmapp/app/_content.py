@@ -39,6 +39,8 @@ __all__ = [
     "ResourceLink",
     "block",
     "blocks",
+    "describe",
+    "from_blocks",
     "is_content",
     "returns_content",
 ]
@@ -167,3 +169,71 @@ def resource_contents(resource: EmbeddedResource) -> dict[str, Any]:
         "mimeType": resource.mime_type or "application/octet-stream",
         "blob": encode_base64(content),
     }
+
+
+def from_blocks(found: Sequence[Any]) -> list[Any] | None:
+    """An MCP result's content blocks (wire spelling) as the values they carry: a text as
+    itself, an image as ``Image``...; ``None`` when every block is a text (nothing rich).
+    A block of a kind not known here, or whose data is not base64, stays a mapping."""
+    if all(isinstance(item, dict) and item.get("type") == "text" for item in found):
+        return None
+    return [_value(item) for item in found]
+
+
+def _value(item: Any) -> Any:
+    if not isinstance(item, dict):
+        return item
+    kind = item.get("type")
+    try:
+        if kind == "text":
+            return str(item.get("text", ""))
+        if kind in ("image", "audio"):
+            made = Image if kind == "image" else Audio
+            return made(_decoded(item["data"]), str(item.get("mimeType", "")))
+        if kind == "resource":
+            inner = item["resource"]
+            content = inner["text"] if "text" in inner else _decoded(inner["blob"])
+            return EmbeddedResource(str(inner["uri"]), content, inner.get("mimeType"))
+        if kind == "resource_link":
+            return ResourceLink(
+                str(item["uri"]),
+                str(item.get("name", "")),
+                item.get("title"),
+                item.get("description"),
+                item.get("mimeType"),
+            )
+    except (KeyError, TypeError, ValueError):  # a malformed block: kept as it came
+        return item
+    return item
+
+
+def _decoded(data: Any) -> bytes:
+    import base64
+    import binascii
+
+    try:
+        return base64.b64decode(str(data), validate=True)
+    except binascii.Error as error:
+        raise ValueError("not base64") from error
+
+
+def describe(value: Any) -> str:
+    """Content as a text for a model that reads only text: texts as they are, the rest
+    named (``[image/png image, 68 bytes]``), never its bytes."""
+    items = value if isinstance(value, (list, tuple)) else [value]
+    return "\n".join(_described(item) for item in items)
+
+
+def _described(item: Any) -> str:
+    if isinstance(item, str):
+        return item
+    if isinstance(item, (Image, Audio)):
+        kind = "image" if isinstance(item, Image) else "audio"
+        return f"[{item.mime_type} {kind}, {len(item.data):,} bytes]"
+    if isinstance(item, EmbeddedResource):
+        if isinstance(item.content, str):
+            return item.content
+        return f"[resource {item.uri} ({item.mime_type}), {len(item.content):,} bytes]"
+    if isinstance(item, ResourceLink):
+        return f"[resource link: {item.uri}" + (f" ({item.name})]" if item.name else "]")
+    return convert.json_text(convert.to_json(item))
