@@ -130,3 +130,20 @@ def test_progress_reaches_the_caller_and_questions_the_session_s_handlers() -> N
     assert asked == ["Who are you?"]
     assert "'username': 'ada'" in elicited.value["result"]
     assert sampled.value == {"result": "LLM response: 42"}
+
+
+class Charts:
+    """Charts."""
+
+    def chart(self, month: str) -> list[str | Image]:
+        """Draw a month's chart."""
+        return [f"Sales of {month}", Image(RED_PIXEL, "image/png")]
+
+
+def test_a_class_method_returning_an_image_reaches_claude_as_an_image() -> None:
+    from llmapp import application
+
+    use = {"type": "tool_use", "id": "t1", "name": "chart", "input": {"month": "May"}}
+    (answer,) = anthropic.call_tools(application(Charts), Charts(), {"content": [use]})
+    assert [block["type"] for block in answer["content"]] == ["text", "image"]
+    assert answer["content"][0]["text"] == "Sales of May"
