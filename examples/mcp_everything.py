@@ -48,8 +48,12 @@ class address(TypedDict, total=False):
 class Everything:
     """Every feature the MCP conformance suite checks, one method each."""
 
+    @icons(ICON)
     def test_simple_text(self) -> str:
-        """Answer a simple text."""
+        """Answer a simple text.
+
+        @title Simple text
+        """
         return "This is a simple text response for testing."
 
     def test_image_content(self) -> Image:

@@ -241,6 +241,8 @@ def test_listing_names_the_dialect_and_titles_and_icons_reach_the_client() -> No
     assert all(tool.input_schema["$schema"] == DIALECT for tool in listed)
     schema = next(t for t in listed if t.name == "json_schema_2020_12_tool").input_schema
     assert "address" in schema["$defs"] and schema["additionalProperties"] is False
+    simple = next(t for t in listed if t.name == "test_simple_text")
+    assert simple.title == "Simple text" and simple.icons[0].src.startswith("data:image/png")
     static = next(r for r in resources if r.uri == "test://static-text")
     assert static.title == "Static text" and static.icons[0].src.startswith("data:image/png")
     assert info.title == "Everything server" and info.icons[0].src == icon["src"]
