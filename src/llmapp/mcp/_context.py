@@ -1,6 +1,7 @@
 """``McpContext``: what a method served over MCP can do during its call.
 
-A parameter typed ``McpContext`` receives it (it is in no schema, as every context
+A parameter typed ``McpContext`` of an ``async`` method receives it (its verbs are
+coroutines, run on the server's event loop) (it is in no schema, as every context
 parameter); it is the call's ``CallContext`` (``get(User)``, ``values``) with the MCP
 request's own verbs::
 
@@ -38,7 +39,8 @@ stateless transport) there is no request to the client: the call ends with an
 sends the call again with the answers, and the method runs again from its start; this
 time each question already answered is answered at once, so it reaches the next one
 or its end. Code before a question therefore runs once per round: keep what it does
-repeatable (reads, not writes), or ask first. The answers are bound to the questions
+repeatable (reads, not writes), or ask first; and let ``InputRequired`` through (an
+``except Exception`` around a question would keep the round from ending). The answers are bound to the questions
 the server asked (the SDK seals the round's state), so a client cannot answer a
 question that was never asked.
 

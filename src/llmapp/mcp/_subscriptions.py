@@ -6,7 +6,8 @@ each connection subscribed to it a ``notifications/resources/updated`` on its st
 stream, and publishes a ``ResourceUpdated`` event on the SDK's ``SubscriptionBus``, which
 serves the 2026-07-28 protocol's ``subscriptions/listen`` streams (the SDK's
 ``ListenHandler``). A connection's subscriptions end with it. Bounded: at most
-``MAX_PER_CONNECTION`` URIs per connection, and only URIs the server serves.
+``MAX_PER_CONNECTION`` URIs per connection, ``MAX_CONNECTIONS`` connections subscribed at
+once, and only URIs the server serves.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from llmapp.mcp._sdk import sdk
 __all__ = ["MAX_PER_CONNECTION", "Subscriptions"]
 
 MAX_PER_CONNECTION: Final = 256
+MAX_CONNECTIONS: Final = 10_000
 _INVALID_PARAMS: Final = -32602
 
 
@@ -48,6 +50,10 @@ class Subscriptions:
         connection = _connection(context)
         key = id(connection)
         if key not in self._connections:
+            if len(self._connections) >= MAX_CONNECTIONS:
+                raise sdk("mcp.shared.exceptions").MCPError(
+                    _INVALID_PARAMS, "too many clients are subscribed: try again later"
+                )
             self._connections[key] = (context.session, set())
             self._forget_with(connection, key)
         uris = self._connections[key][1]
