@@ -40,9 +40,9 @@ sends the call again with the answers, and the method runs again from its start;
 time each question already answered is answered at once, so it reaches the next one
 or its end. Code before a question therefore runs once per round: keep what it does
 repeatable (reads, not writes), or ask first; and let ``InputRequired`` through (an
-``except Exception`` around a question would keep the round from ending). The answers are bound to the questions
-the server asked (the SDK seals the round's state), so a client cannot answer a
-question that was never asked.
+``except Exception`` around a question would keep the round from ending). The answers are
+bound to the questions the server asked (the SDK seals the round's state), so a client
+cannot answer a question that was never asked.
 
 A 2025 session without a back channel (the stateless HTTP transport) cannot be asked:
 ``sample`` and ``elicit`` raise ``NotAskable``, which answers the call as failed with
