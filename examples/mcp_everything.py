@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+from datetime import datetime
 from typing import Annotated, Literal, TypedDict
 
 from llmapp.markers import ContentMediaType
@@ -222,6 +223,10 @@ class Everything:
             address: Where to send it.
         """
         return f"{name} at {address}"
+
+    def test_local_time(self) -> datetime:
+        """A naive date and time (described to clients by its pattern, not a format)."""
+        return datetime(2026, 7, 28, 9, 30)
 
     def test_reconnection(self) -> str:
         """Answer at once (streams resume from the event store when one is configured)."""
