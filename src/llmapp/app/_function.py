@@ -39,11 +39,14 @@ class Separated:
         human: the parameters schema a human fills in, or ``None``.
         validate: validation of the LLM side; a human-side key sent by the LLM
             is reported as superfluous (``expected == "undefined"``).
+        validate_human: validation of the human side; a key a human supplies that is the
+            model's to give is reported as superfluous, as ``validate`` reports the converse.
     """
 
     llm: Schema
     human: Schema | None
     validate: Callable[[Any], Validation] | None = None
+    validate_human: Callable[[Any], Validation] | None = None
 
 
 class OnFirstUse(Generic[T, R]):

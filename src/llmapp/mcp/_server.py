@@ -41,10 +41,13 @@ type ``ServerRequestContext`` or ``AccessToken`` receives it.
 
 What the hook leaves out, when the client supports elicitation and each missing value is
 a primitive a form can hold, is asked of the user with the SDK's ``elicit_form`` and
-merged into the call; the model never sees the form or the answer. A hook that raises
-is answered ``isError: true`` with a generic text (hooks read secrets: the exception and
-its traceback go to the ``llmapp.mcp`` logger only); a value still missing is answered
-with the path that lacks one, never a value.
+merged into the call; the model never sees the form or the answer. A value has one
+source: the answer may fill only the fields the form asked, each checked against the
+human side's schema; a key it was not asked (one the hook or the token supplied) or a
+value that does not fit refuses the call, which does not run (``_elicit.checked``). A
+hook that raises is answered ``isError: true`` with a generic text (hooks read secrets:
+the exception and its traceback go to the ``llmapp.mcp`` logger only); a value still
+missing is answered with the path that lacks one, never a value.
 """
 
 from __future__ import annotations
@@ -63,7 +66,7 @@ from llmapp.app._log import MCP, log_call
 from llmapp.mcp._auth import identity
 from llmapp.mcp._completion import Completions
 from llmapp.mcp._context import InputRequired, McpContext, set_level
-from llmapp.mcp._elicit import Declined, ask, confirm, form
+from llmapp.mcp._elicit import Declined, WrongAnswer, ask, confirm, form
 from llmapp.mcp._icons import ICONS_ATTRIBUTE
 from llmapp.mcp._prompts import Templates, is_template
 from llmapp.mcp._sdk import sdk
@@ -424,7 +427,7 @@ class _Handlers:
                 self.target, name, arguments, human, False, self.runner, values, False
             )
             if result.approval is not None and self.elicit:  # controls: ask the user
-                if await confirm(context, name, result.approval.arguments):
+                if await confirm(context, result.approval):
                     result = await self.app._aexecute(
                         self.target, name, arguments, human, False, self.runner, values, True
                     )
@@ -466,12 +469,16 @@ class _Handlers:
             schema = form(function, missing)
             if schema is not None:
                 try:
-                    supplied.update(await ask(context, function, schema))
+                    answer = await ask(context, function, schema)
                 except Declined as declined:
                     raise _Unavailable(
                         f"{function.name} could not run: values from the user are "
                         f"missing ({declined})."
                     ) from declined
+                except WrongAnswer as wrong:
+                    raise _Unavailable(f"{function.name} could not run: {wrong}.") from wrong
+                # Only keys that were missing: nothing the hook or the token gave is replaced.
+                supplied.update(answer)
         return supplied
 
 
