@@ -201,3 +201,37 @@ def test_a_client_cancelling_a_call_cancels_the_async_method() -> None:
             return slow.cancelled.is_set()
 
     assert anyio.run(main)
+
+
+class Greeter:
+    """Greets."""
+
+    async def greeting(self, ctx: McpContext) -> str:
+        """A greeting for whoever answers.
+
+        @tag prompt
+        """
+        answer = await ctx.elicit("Your name?", {"type": "object", "properties": {}})
+        return f"Hello, {(answer.content or {}).get('name')}"
+
+    async def card(self, ctx: McpContext) -> str:
+        """A card for whoever answers.
+
+        @tag resource greet://card
+        """
+        answer = await ctx.elicit("Your name?", {"type": "object", "properties": {}})
+        return f"Card for {(answer.content or {}).get('name')}"
+
+
+def test_prompts_and_resources_ask_through_input_required_in_2026() -> None:
+    async def elicitation(context: Any, params: types.ElicitRequestParams) -> Any:
+        return types.ElicitResult(action="accept", content={"name": "Ada"})
+
+    async def main(url: str) -> Any:
+        async with Client(url, mode="2026-07-28", elicitation_callback=elicitation) as client:
+            return await client.get_prompt("greeting"), await client.read_resource("greet://card")
+
+    with serving(llmapp.mcp.asgi(Greeter, Greeter(), stateless=True)) as base:
+        prompt, card = anyio.run(main, f"{base}/mcp")
+    assert prompt.messages[0].content.text == "Hello, Ada"
+    assert card.contents[0].text == "Card for Ada"

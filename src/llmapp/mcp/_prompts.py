@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any, Final
 from urllib.parse import unquote
 
 from llmapp.app._content import CONTENT_TYPES, EmbeddedResource, block, resource_contents
+from llmapp.mcp._context import InputRequired
 from llmapp.mcp._icons import ICONS_ATTRIBUTE
 from llmapp.mcp._sdk import sdk
 
@@ -116,6 +117,8 @@ class Templates:
         if function is None:
             raise _error(f"no prompt named {params.name!r}: {sorted(self.prompts)}")
         result = await self._call(context, function, dict(params.arguments or {}))
+        if isinstance(result.error, InputRequired):  # 2026-07-28: ask, then run again
+            return result.error.result()
         return self.types.GetPromptResult(
             description=function.description, messages=_messages(self.types, result.value)
         )
@@ -127,6 +130,8 @@ class Templates:
             if found is not None:
                 variables = {key: _segment(key, value) for key, value in found.groupdict().items()}
                 result = await self._call(context, function, variables)
+                if isinstance(result.error, InputRequired):
+                    return result.error.result()
                 return self.types.ReadResourceResult.model_validate(
                     {"contents": [_contents(uri, function, result)]}
                 )
@@ -136,7 +141,7 @@ class Templates:
         self, context: Any, function: LlmFunction, arguments: dict[str, Any]
     ) -> CallResult:
         result: CallResult = await self.execute(function.name, arguments, context)
-        if not result.success:
+        if not result.success and not isinstance(result.error, InputRequired):
             raise _error(result.message())
         return result
 
