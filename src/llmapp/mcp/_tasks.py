@@ -35,6 +35,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "LONG_RUNNING_ATTRIBUTE",
+    "MOST_TTL",
     "MemoryTaskStore",
     "RedisTaskStore",
     "TaskStore",
@@ -45,6 +46,8 @@ __all__ = [
 LONG_RUNNING_ATTRIBUTE: Final = "__llmapp_long_running__"
 TERMINAL: Final = frozenset({"completed", "failed", "cancelled"})
 _INVALID_PARAMS: Final = -32602
+MOST_TTL: Final = 7 * 24 * 3600.0
+"""Most seconds a task is kept: past it, its record and its id in its owner's index are gone."""
 F = TypeVar("F", bound=Callable[..., Any])
 
 
@@ -61,8 +64,11 @@ def long_running(*, ttl: float = 3600.0, poll_interval: float = 1.0) -> Callable
         @long_running(ttl=600)
         async def reindex(self, catalogue: str) -> int: ...
     """
-    if ttl <= 0 or poll_interval <= 0:
-        raise ValueError("ttl and poll_interval must be positive numbers of seconds")
+    if not 0 < ttl <= MOST_TTL or poll_interval <= 0:
+        raise ValueError(
+            f"ttl must be a positive number of seconds up to {MOST_TTL:g}, and poll_interval "
+            "a positive number of seconds"
+        )
 
     def mark(method: F) -> F:
         setattr(getattr(method, "__func__", method), LONG_RUNNING_ATTRIBUTE, (ttl, poll_interval))
@@ -141,7 +147,9 @@ class RedisTaskStore:
         owned = f"{self.prefix}owner:{record['owner']}"
         pipe = self.client.pipeline()
         pipe.set(self.prefix + record["taskId"], json.dumps(record), px=milliseconds)
-        pipe.zadd(owned, {record["taskId"]: time.time()})
+        now = time.time()
+        pipe.zadd(owned, {record["taskId"]: now})
+        pipe.zremrangebyscore(owned, 0, now - MOST_TTL)  # ids whose records are gone
         pipe.pexpire(owned, milliseconds)
         await pipe.execute()
 
