@@ -52,6 +52,7 @@ its message.
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import json
 import warnings
@@ -175,8 +176,7 @@ class McpContext(CallContext):
     @property
     def modern(self) -> bool:
         """Whether the request speaks the 2026-07-28 protocol (questions as input requests)."""
-        versions = sdk("mcp_types.version")
-        return self.protocol_version in versions.MODERN_PROTOCOL_VERSIONS
+        return self.protocol_version in _modern()
 
     async def progress(
         self, progress: float, total: float | None = None, message: str | None = None
@@ -335,6 +335,12 @@ def _era_2025() -> Iterator[None]:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", sdk("mcp.shared.exceptions").MCPDeprecationWarning)
         yield
+
+
+@functools.lru_cache(maxsize=1)
+def _modern() -> tuple[str, ...]:
+    versions: tuple[str, ...] = sdk("mcp_types.version").MODERN_PROTOCOL_VERSIONS
+    return versions
 
 
 def _no_back_channel() -> type[Exception]:

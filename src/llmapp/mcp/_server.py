@@ -421,7 +421,9 @@ class _Handlers:
         human: Mapping[str, Any] | None = None
         try:
             human = await self._human(function, context)
-            values = McpContext(context, _context_of(context)[1:], self.subscriptions)
+            values: Any = _context_of(context)
+            if self.app.takes_context(name):  # only a method that takes one is handed it
+                values = McpContext(context, values[1:], self.subscriptions)
             # The unlogged step: this call's one record is the server's, below.
             result = await self.app._aexecute(
                 self.target, name, arguments, human, False, self.runner, values, False
