@@ -20,7 +20,7 @@ from mcp import Client
 from tests.mcp.production import serving
 
 import llmapp.mcp
-from llmapp.mcp import MemoryTaskStore, RedisTaskStore, long_running
+from llmapp.mcp import McpContext, MemoryTaskStore, RedisTaskStore, long_running
 
 
 class Jobs:
@@ -44,6 +44,14 @@ class Jobs:
         finally:
             self.cancelled += 1
         return "never"
+
+    @long_running(ttl=60, poll_interval=0.05)
+    async def report(self, ctx: McpContext) -> str:
+        """Report progress after its request was answered with the task's handle."""
+        await anyio.sleep(0.2)
+        await ctx.progress(1, 1)
+        await ctx.log("info", "done")
+        return "reported"
 
     def quick(self) -> int:
         """Answer at once (never a task)."""
@@ -213,3 +221,14 @@ def test_the_memory_store_forgets_past_the_ttl_and_keeps_a_bounded_number() -> N
         return [await store.load(key) for key in ("t0", "t1", "t2", "short")]
 
     assert anyio.run(main) == [None, None, {"taskId": "t2", "owner": "o"}, None]
+
+
+def test_a_task_s_progress_after_its_request_was_answered_is_dropped_not_fatal() -> None:
+    async def main(url: str) -> Any:
+        async with Client(url, mode="legacy") as client:
+            task = await start(client, "report", {})
+            return await outcome(client, task.task_id)
+
+    with serving(llmapp.mcp.asgi(Jobs, Jobs(), stateless=True)) as base:
+        answer = anyio.run(main, f"{base}/mcp")
+    assert answer.structured_content == {"result": "reported"} and not answer.is_error

@@ -61,6 +61,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final, Literal
 
 from llmapp.app._controls import CallContext
+from llmapp.app._log import MCP
 from llmapp.mcp._sdk import sdk
 
 if TYPE_CHECKING:
@@ -181,8 +182,12 @@ class McpContext(CallContext):
     async def progress(
         self, progress: float, total: float | None = None, message: str | None = None
     ) -> None:
-        """Report progress on the request (nothing when the client asked for none)."""
-        await self.request.session.report_progress(progress, total, message)
+        """Report progress on the request (nothing when the client asked for none, or no
+        longer listens: a task's request was answered with its handle)."""
+        try:
+            await self.request.session.report_progress(progress, total, message)
+        except Exception:  # a notification is best effort: the call goes on
+            MCP.debug("progress of a call not delivered", exc_info=True)
 
     async def log(self, level: str, data: Any, logger: str | None = None) -> None:
         """Send the client a log message, if ``level`` is at or above the level it set.
@@ -194,13 +199,16 @@ class McpContext(CallContext):
             raise ValueError(f"level must be one of {', '.join(LEVELS)}, not {level!r}")
         if not self.modern and LEVELS.index(level) < LEVELS.index(level_of(self.request)):
             return
-        with _era_2025():
-            await self.request.session.send_log_message(
-                level,  # type: ignore[arg-type]
-                data,
-                logger,
-                related_request_id=self.request.request_id,
-            )
+        try:
+            with _era_2025():
+                await self.request.session.send_log_message(
+                    level,  # type: ignore[arg-type]
+                    data,
+                    logger,
+                    related_request_id=self.request.request_id,
+                )
+        except Exception:  # best effort, as progress
+            MCP.debug("log message of a call not delivered", exc_info=True)
 
     async def sample(
         self,
