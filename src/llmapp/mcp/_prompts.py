@@ -5,7 +5,8 @@ Two docstring tags, read like every ``@tag``:
 - ``@tag prompt``: the method is the prompt of its name; its LLM-side parameters are
   the prompt's arguments (MCP sends them as text: ``"3"`` is repaired to ``3`` where
   an integer is wanted, as a tool's arguments are). It returns the prompt: a text (one
-  user message), a list of texts, or a list of ``{"role", "content"}`` messages.
+  user message), a list of texts, or a list of ``{"role", "content"}`` messages; a
+  content (``Image``, ``EmbeddedResource``...) in place of a text is that message's block.
 - ``@tag resource URI-TEMPLATE`` (``@tag resource shop://orders/{number}``): the
   method is a resource template; each ``{name}`` of the template is one of its
   parameters, read from the requested URI (up to the first ``/``, ``?``, ``#`` or
@@ -14,8 +15,9 @@ Two docstring tags, read like every ``@tag``:
   (``%00``, ``%0A``) or to ``.`` or ``..`` is refused with a JSON-RPC error naming the
   parameter, and the method does not run (``files://docs/{name}`` never hands it
   ``../../etc/passwd``). A template without variables is also
-  listed as a plain resource. It returns the content: a text as is, anything else
-  as JSON.
+  listed as a plain resource. It returns the content: a text as is, bytes as ``blob``
+  (its media type from ``Annotated[bytes, ContentMediaType(...)]``), an
+  ``EmbeddedResource`` as its contents, anything else as JSON.
 
 Such a method is a prompt or a resource, not a tool: the user or the application
 picks it, not the model. Wrong arguments are answered with a JSON-RPC error whose
