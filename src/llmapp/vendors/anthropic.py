@@ -30,10 +30,12 @@ No Anthropic package is needed: entries are plain dicts and responses are read b
 
 from __future__ import annotations
 
+import base64
 import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, cast
 
+from llmapp.app._content import Image, describe, is_content
 from llmapp.jsonschema import recursive_definitions, walk
 from llmapp.vendors._calls import (
     Executor,
@@ -284,12 +286,31 @@ async def acall_tools(
 
 
 def _answer(call: ToolCall, result: Any) -> dict[str, Any]:
+    rich = result.success and is_content(getattr(result, "value", None))
     return {
         "type": "tool_result",
         "tool_use_id": call.id,
-        "content": result.message(),
+        "content": _blocks(result.value) if rich else result.message(),
         "is_error": not result.success,
     }
+
+
+_IMAGES = frozenset({"image/jpeg", "image/png", "image/gif", "image/webp"})
+"""The image types Claude reads."""
+
+
+def _blocks(value: Any) -> list[dict[str, Any]]:
+    """Rich content as Claude's own blocks: an image it reads as an ``image`` block, the rest
+    as text (``describe``)."""
+    found: list[dict[str, Any]] = []
+    for item in value if isinstance(value, (list, tuple)) else [value]:
+        if isinstance(item, Image) and item.mime_type in _IMAGES:
+            data = base64.b64encode(item.data).decode()
+            source = {"type": "base64", "media_type": item.mime_type, "data": data}
+            found.append({"type": "image", "source": source})
+        else:
+            found.append({"type": "text", "text": describe(item)})
+    return found
 
 
 def _read_calls(response: Any) -> list[ToolCall]:

@@ -42,6 +42,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Literal, cast
 
+from llmapp.app._content import Audio, Image, describe, is_content
 from llmapp.jsonschema import is_mapping, json_type, recursive_definitions, ref_name, walk
 from llmapp.vendors._calls import Executor, Human, ToolCall, arun, items, per_call, read, run
 from llmapp.vendors._source import export_error, tools_of
@@ -458,7 +459,17 @@ async def acall_tools(
 def _answer(call: ToolCall, result: Any) -> dict[str, Any]:
     key = "output" if result.success else "error"
     name = call.name if isinstance(call.name, str) else ""  # a part that named no function
-    answer: dict[str, Any] = {"name": name, "response": {key: result.message()}}
+    rich = result.success and is_content(getattr(result, "value", None))
+    shown = describe(result.value) if rich else result.message()
+    answer: dict[str, Any] = {"name": name, "response": {key: shown}}
+    if rich:  # images, audio and binary resources as the response's own parts
+        parts = [
+            {"inline_data": {"mime_type": item.mime_type, "data": item.data}}
+            for item in (result.value if isinstance(result.value, list) else [result.value])
+            if isinstance(item, (Image, Audio))
+        ]
+        if parts:
+            answer["parts"] = parts
     if call.id is not None:
         answer = {"id": call.id, **answer}
     return {"function_response": answer}

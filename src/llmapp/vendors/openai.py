@@ -34,9 +34,11 @@ No OpenAI package is needed: entries are plain dicts and responses are read by f
 
 from __future__ import annotations
 
+import base64
 from collections.abc import Callable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, Literal, cast, overload
 
+from llmapp.app._content import Image, describe, is_content
 from llmapp.jsonschema import (
     MAX_REF_HOPS,
     Node,
@@ -370,8 +372,7 @@ def call_tools(
     """
     answer, calls = _read_calls(response)
     return [
-        answer(call, result.message())
-        for call, result in run(app, target, calls, human, **per_call(context))
+        answer(call, result) for call, result in run(app, target, calls, human, **per_call(context))
     ]
 
 
@@ -398,18 +399,38 @@ async def acall_tools(
     """``call_tools`` for async code: the calls run concurrently, answers in call order."""
     answer, calls = _read_calls(response)
     pairs = await arun(app, target, calls, human, **per_call(context))
-    return [answer(call, result.message()) for call, result in pairs]
+    return [answer(call, result) for call, result in pairs]
 
 
-Answer = Callable[[ToolCall, str], dict[str, Any]]
+Answer = Callable[[ToolCall, Any], dict[str, Any]]
 
 
-def _chat_answer(call: ToolCall, text: str) -> dict[str, Any]:
+def _rich(result: Any) -> bool:
+    return bool(result.success) and is_content(getattr(result, "value", None))
+
+
+def _chat_answer(call: ToolCall, result: Any) -> dict[str, Any]:
+    # a chat tool message holds text only: images and the rest are named (``describe``)
+    text = describe(result.value) if _rich(result) else result.message()
     return {"role": "tool", "tool_call_id": call.id, "content": text}
 
 
-def _responses_answer(call: ToolCall, text: str) -> dict[str, Any]:
-    return {"type": "function_call_output", "call_id": call.id, "output": text}
+def _responses_answer(call: ToolCall, result: Any) -> dict[str, Any]:
+    output = _responses_content(result.value) if _rich(result) else result.message()
+    return {"type": "function_call_output", "call_id": call.id, "output": output}
+
+
+def _responses_content(value: Any) -> list[dict[str, Any]]:
+    """Rich content as the Responses API's input parts: an image as ``input_image``, the
+    rest as ``input_text`` (``describe``)."""
+    found: list[dict[str, Any]] = []
+    for item in value if isinstance(value, (list, tuple)) else [value]:
+        if isinstance(item, Image):
+            url = f"data:{item.mime_type};base64,{base64.b64encode(item.data).decode()}"
+            found.append({"type": "input_image", "image_url": url})
+        else:
+            found.append({"type": "input_text", "text": describe(item)})
+    return found
 
 
 def _read_calls(response: Any) -> tuple[Answer, list[ToolCall]]:
