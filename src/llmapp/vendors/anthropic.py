@@ -11,6 +11,10 @@
   method raised.
 - ``problems(schema)``: why strict tool use would refuse an input schema, each
   ``"/json/pointer: reason"``.
+- ``tools(source, defer=..., keep=...)`` marks functions ``"defer_loading": true`` and
+  ``search_tool("bm25" | "regex")`` is Anthropic's tool search tool to send beside them:
+  Claude is shown only what is not deferred and loads the rest by searching.
+- ``plan(source)``: the export that fits strict tool use's limits (``llmapp.vendors._plan``).
 
 ``strict=True`` follows Anthropic's strict tool use (structured outputs) subset:
 optional properties stay optional; every object gets ``additionalProperties: false``;
@@ -31,8 +35,8 @@ No Anthropic package is needed: entries are plain dicts and responses are read b
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, cast
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 from llmapp.jsonschema import recursive_definitions, walk
 from llmapp.vendors._calls import (
@@ -46,7 +50,8 @@ from llmapp.vendors._calls import (
     read,
     run,
 )
-from llmapp.vendors._source import export_error, tools_of
+from llmapp.vendors._defer import Defer, deferred
+from llmapp.vendors._source import Tool, export_error, tools_of
 from llmapp.vendors._subset import (
     Refusal,
     Subset,
@@ -65,9 +70,18 @@ from llmapp.vendors._subset import (
 )
 
 if TYPE_CHECKING:
-    from llmapp.vendors._types import AnthropicTool, AnthropicToolResult
+    from llmapp.vendors._types import AnthropicSearchTool, AnthropicTool, AnthropicToolResult
 
-__all__ = ["SUBSET", "acall_tools", "call_tools", "problems", "strict_input_schema", "tools"]
+__all__ = [
+    "SUBSET",
+    "acall_tools",
+    "call_tools",
+    "entry",
+    "problems",
+    "search_tool",
+    "strict_input_schema",
+    "tools",
+]
 
 Schema = dict[str, Any]
 
@@ -204,12 +218,18 @@ def _request_problems(schemas: list[Schema]) -> list[tuple[str, str]]:
     ]
 
 
-def tools(source: Any, *, strict: bool = False) -> list[AnthropicTool]:
+def tools(
+    source: Any, *, strict: bool = False, defer: Defer = None, keep: Iterable[str] = ()
+) -> list[AnthropicTool]:
     """Anthropic tool entries for an application or an iterable of functions.
 
     Args:
         source: an application (``.functions``) or an iterable of functions.
         strict: follow strict tool use's schema subset and set ``"strict": true``.
+        defer: the functions marked ``"defer_loading": true`` (``True`` for all, names, or
+            a predicate over a function; see ``llmapp.vendors._defer``): Claude sees them
+            only once its tool search tool (``search_tool()``, sent beside them) finds them.
+        keep: names never deferred (``keep=searching.most_used(5)``).
 
     Returns:
         One ``{"name", "description", "input_schema"}`` entry per function.
@@ -227,23 +247,53 @@ def tools(source: Any, *, strict: bool = False) -> list[AnthropicTool]:
     """
     entries: list[dict[str, Any]] = []
     failures: list[tuple[str, str]] = []
-    for tool in tools_of(source):
+    exported = tools_of(source)
+    deferring = deferred(exported, defer, keep)
+    for tool in exported:
         schema = tool.parameters
         if strict:
             schema, found = strict_input_schema(schema)
             failures.extend((f"{tool.name}.{path}".rstrip("."), reason) for path, reason in found)
-        entry: dict[str, Any] = {"name": tool.name}
-        if tool.description is not None:
-            entry["description"] = tool.description
-        entry["input_schema"] = schema
-        if strict:
-            entry["strict"] = True
-        entries.append(entry)
+        entries.append(entry(tool, schema, strict=strict, defer=tool.name in deferring))
     if strict:
         failures.extend(_request_problems([entry["input_schema"] for entry in entries]))
         if failures:
             raise export_error(source, "Anthropic", failures)
     return cast("list[AnthropicTool]", entries)  # the SDK's own TypedDict
+
+
+def entry(tool: Tool, schema: Schema, *, strict: bool, defer: bool = False) -> dict[str, Any]:
+    """One tool entry: ``name``, ``description``, ``input_schema`` (``schema``), then
+    ``strict`` and ``defer_loading`` when set."""
+    made: dict[str, Any] = {"name": tool.name}
+    if tool.description is not None:
+        made["description"] = tool.description
+    made["input_schema"] = schema
+    if strict:
+        made["strict"] = True
+    if defer:
+        made["defer_loading"] = True
+    return made
+
+
+SearchKind = Literal["bm25", "regex"]
+
+
+def search_tool(kind: SearchKind = "bm25") -> AnthropicSearchTool:
+    """Anthropic's own tool search tool, to send beside tools exported with ``defer=``.
+
+    Args:
+        kind: ``"bm25"`` (the model searches in words) or ``"regex"`` (by pattern).
+
+    Example::
+
+        searching = [anthropic.search_tool(), *anthropic.tools(app, defer=True, keep=["help"])]
+        client.messages.create(model=..., max_tokens=1024, messages=messages, tools=searching)
+    """
+    if kind not in ("bm25", "regex"):
+        raise ValueError(f"kind must be 'bm25' or 'regex', not {kind!r}")
+    made = {"type": f"tool_search_tool_{kind}_20251119", "name": f"tool_search_tool_{kind}"}
+    return cast("AnthropicSearchTool", made)  # the SDK's own TypedDict
 
 
 def call_tools(

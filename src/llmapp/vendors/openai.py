@@ -34,7 +34,7 @@ No OpenAI package is needed: entries are plain dicts and responses are read by f
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, Literal, cast, overload
 
 from llmapp.jsonschema import (
@@ -57,6 +57,7 @@ from llmapp.vendors._calls import (
     read,
     run,
 )
+from llmapp.vendors._defer import Defer, deferred
 from llmapp.vendors._source import Tool, export_error, tools_of
 from llmapp.vendors._subset import (
     Refusal,
@@ -79,6 +80,7 @@ if TYPE_CHECKING:
         ChatTool,
         ChatToolMessage,
         Response,
+        ResponsesSearchTool,
         ResponsesTool,
         ResponsesToolOutput,
     )
@@ -89,6 +91,7 @@ __all__ = [
     "accepts",
     "call_tools",
     "problems",
+    "search_tool",
     "strict_parameters",
     "tools",
 ]
@@ -264,9 +267,21 @@ def strict_parameters(schema: Mapping[str, Any]) -> tuple[Schema, list[tuple[str
 @overload
 def tools(source: Any, *, strict: bool = ..., api: Literal["chat"] = ...) -> list[ChatTool]: ...
 @overload
-def tools(source: Any, *, strict: bool = ..., api: Literal["responses"]) -> list[ResponsesTool]: ...
 def tools(
-    source: Any, *, strict: bool = False, api: Api = "chat"
+    source: Any,
+    *,
+    strict: bool = ...,
+    api: Literal["responses"],
+    defer: Defer = ...,
+    keep: Iterable[str] = ...,
+) -> list[ResponsesTool]: ...
+def tools(
+    source: Any,
+    *,
+    strict: bool = False,
+    api: Api = "chat",
+    defer: Defer = None,
+    keep: Iterable[str] = (),
 ) -> list[ChatTool] | list[ResponsesTool]:
     """OpenAI tool entries for an application or an iterable of functions.
 
@@ -274,6 +289,10 @@ def tools(
         source: an application (``.functions``) or an iterable of functions.
         strict: follow structured-output rules and set ``"strict": true``.
         api: ``"chat"`` (Chat Completions) or ``"responses"`` (Responses API).
+        defer: (Responses only) the functions marked ``"defer_loading": true`` (``True``
+            for all, names, or a predicate; see ``llmapp.vendors._defer``): the model
+            sees them once the ``tool_search`` tool (``search_tool()``) loads them.
+        keep: names never deferred (``keep=searching.most_used(5)``).
 
     Returns:
         One entry per function, ready for ``tools=[...]``.
@@ -281,7 +300,8 @@ def tools(
     Raises:
         LlmApplicationError: with ``strict=True``, every ``Class.method.param`` that
             strict mode cannot express.
-        ValueError: an unknown ``api``.
+        ValueError: an unknown ``api``, or ``defer`` with Chat Completions (which has no
+            tool search).
 
     Example::
 
@@ -294,15 +314,50 @@ def tools(
         raise ValueError(f"api must be 'chat' or 'responses', not {api!r}")
     entries: list[dict[str, Any]] = []
     failures: list[tuple[str, str]] = []
-    for tool in tools_of(source):
+    exported = tools_of(source)
+    deferring = deferred(exported, defer, keep)
+    if deferring and api != "responses":
+        raise ValueError("defer needs api='responses': Chat Completions has no tool search")
+    for tool in exported:
         schema = tool.parameters
         if strict:
             schema, found = strict_parameters(schema)
             failures.extend((f"{tool.name}.{path}".rstrip("."), reason) for path, reason in found)
-        entries.append(entry(tool, schema, strict))
+        made = entry(tool, schema, strict)
+        if tool.name in deferring:
+            made["defer_loading"] = True
+        entries.append(made)
     if failures:
         raise export_error(source, "OpenAI", failures)
     return cast("list[ChatTool] | list[ResponsesTool]", entries)  # the SDK's own TypedDicts
+
+
+def search_tool(searching: Any = None) -> ResponsesSearchTool:
+    """The Responses API's ``tool_search`` tool, to send beside tools exported with ``defer=``.
+
+    Args:
+        searching: ``None`` for OpenAI's own (hosted) search of the deferred tools; a
+            ``ToolSearch`` for a search run here, by llmapp's index: the tool is then
+            ``"execution": "client"`` with the search function's description and
+            parameters, and ``call_tools(searching, ...)`` answers each ``tool_search_call``
+            with a ``tool_search_output`` carrying the found functions' definitions.
+
+    Example::
+
+        response = client.responses.create(
+            model=model, input=items,
+            tools=[openai.search_tool(), *openai.tools(app, api="responses", defer=True)],
+        )
+    """
+    made: dict[str, Any] = {"type": "tool_search"}
+    if searching is not None:
+        function = searching.search
+        made.update(
+            execution="client",
+            description=function.description,
+            parameters=function.parameters,
+        )
+    return cast("ResponsesSearchTool", made)  # the SDK's own TypedDict
 
 
 def _fields(tool: Tool, schema: Schema, strict: bool) -> dict[str, Any]:
@@ -368,10 +423,9 @@ def call_tools(
         messages.append(completion.choices[0].message)
         messages += openai.call_tools(app, shop, completion)
     """
-    answer, calls = _read_calls(response)
+    answer, calls = _read_calls(response, app)
     return [
-        answer(call, result.message())
-        for call, result in run(app, target, calls, human, **per_call(context))
+        answer(call, result) for call, result in run(app, target, calls, human, **per_call(context))
     ]
 
 
@@ -396,24 +450,49 @@ async def acall_tools(
     app: Executor, target: Any, response: Any, *, human: Human | None = None, context: Any = None
 ) -> list[Any]:
     """``call_tools`` for async code: the calls run concurrently, answers in call order."""
-    answer, calls = _read_calls(response)
+    answer, calls = _read_calls(response, app)
     pairs = await arun(app, target, calls, human, **per_call(context))
-    return [answer(call, result.message()) for call, result in pairs]
+    return [answer(call, result) for call, result in pairs]
 
 
-Answer = Callable[[ToolCall, str], dict[str, Any]]
+Answer = Callable[[ToolCall, Any], dict[str, Any]]
 
 
-def _chat_answer(call: ToolCall, text: str) -> dict[str, Any]:
-    return {"role": "tool", "tool_call_id": call.id, "content": text}
+def _chat_answer(call: ToolCall, result: Any) -> dict[str, Any]:
+    return {"role": "tool", "tool_call_id": call.id, "content": result.message()}
 
 
-def _responses_answer(call: ToolCall, text: str) -> dict[str, Any]:
-    return {"type": "function_call_output", "call_id": call.id, "output": text}
+def _responses_answer(call: ToolCall, result: Any) -> dict[str, Any]:
+    return {"type": "function_call_output", "call_id": call.id, "output": result.message()}
 
 
-def _read_calls(response: Any) -> tuple[Answer, list[ToolCall]]:
-    """The calls of a chat or responses result, and how that API wants them answered."""
+def _search_answer(app: Any) -> Answer:
+    """Answers a client ``tool_search_call`` with the definitions of the functions found;
+    a function call as ``_responses_answer`` does."""
+
+    def answer(call: ToolCall, result: Any) -> dict[str, Any]:
+        if call.name != app.search_name:
+            return _responses_answer(call, result)
+        found = result.data.get("functions", []) if result.success else []
+        functions = [app.function(each["name"]) for each in found]
+        loaded = tools([f for f in functions if f is not None], api="responses")
+        return {
+            "type": "tool_search_output",
+            "call_id": call.id,
+            "execution": "client",
+            "status": "completed",
+            "tools": loaded,
+        }
+
+    return answer
+
+
+def _read_calls(response: Any, app: Any = None) -> tuple[Answer, list[ToolCall]]:
+    """The calls of a chat or responses result, and how that API wants them answered.
+
+    A client ``tool_search_call`` is a call of the search function of ``app`` (a
+    ``ToolSearch``: ``search_tool(searching)`` asked for it), and no call otherwise.
+    """
     choices = items(response, "choices")
     if choices:
         response = read(choices[0], "message")
@@ -425,9 +504,14 @@ def _read_calls(response: Any) -> tuple[Answer, list[ToolCall]]:
             for function in (read(call, "function"),)
         ]
     output = response if isinstance(response, list) else items(response, "output")
-    return _responses_answer, [
-        ToolCall(identifier, read(item, "name"), read(item, "arguments"))
-        for item in output
-        if read(item, "type") == "function_call"
-        and (identifier := call_id(item, "call_id")) is not None
-    ]
+    search = getattr(app, "search_name", None)
+    calls = []
+    for item in output:
+        kind, identifier = read(item, "type"), call_id(item, "call_id")
+        if identifier is None:
+            continue
+        if kind == "function_call":
+            calls.append(ToolCall(identifier, read(item, "name"), read(item, "arguments")))
+        elif kind == "tool_search_call" and search and read(item, "execution") == "client":
+            calls.append(ToolCall(identifier, search, read(item, "arguments")))
+    return (_search_answer(app) if search else _responses_answer), calls
