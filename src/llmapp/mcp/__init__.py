@@ -12,6 +12,10 @@ Using a server's tools (``application``, ``call``)::
         app = llmapp.mcp.application(await session.list_tools())
         result = await llmapp.mcp.call(session, app.function("search"), model_arguments)
 
+A large application: ``server(app, target, search=True, page_size=100)`` lists a search
+tool and what it found, in pages; ``all_tools(session)`` reads every page of a large
+server (``llmapp.mcp._search``).
+
 Needs the MCP SDK (``pip install 'llmapp[mcp]'``), imported on first use.
 """
 
@@ -22,6 +26,7 @@ from llmapp.mcp._auth import Auth, StaticTokens, identity
 from llmapp.mcp._call import McpToolError, call
 from llmapp.mcp._functions import McpLlmApplication, McpLlmFunction, McpToolProblem, application
 from llmapp.mcp._run import serve
+from llmapp.mcp._search import SearchOptions, all_tools
 from llmapp.mcp._server import HumanHook, Transport, server
 
 __all__ = [
@@ -32,8 +37,10 @@ __all__ = [
     "McpLlmFunction",
     "McpToolError",
     "McpToolProblem",
+    "SearchOptions",
     "StaticTokens",
     "Transport",
+    "all_tools",
     "application",
     "asgi",
     "call",

@@ -62,6 +62,7 @@ from llmapp.mcp._auth import identity
 from llmapp.mcp._elicit import Declined, ask, confirm, form
 from llmapp.mcp._prompts import Templates, is_template
 from llmapp.mcp._sdk import sdk
+from llmapp.mcp._search import Searched, SearchOptions
 from llmapp.vendors.mcp import tool_result, tools
 
 if TYPE_CHECKING:
@@ -90,6 +91,8 @@ def server(
     human: HumanHook | None = None,
     runner: Runner | None = None,
     elicit: bool = True,
+    search: SearchOptions | bool = False,
+    page_size: int | None = None,
 ) -> Server[Any]:
     """The SDK server for an application, not yet running.
 
@@ -105,6 +108,10 @@ def server(
         runner: the worker threads and the per-call timeout (default: ``Runner()`` of its
             own: 32 threads, at most 16 for one function, no timeout).
         elicit: ask the user (MCP elicitation) for human-side values the hook left out.
+        search: list a ``search_tools`` function and the functions this session's
+            searches found, not every function (``True``, or ``SearchOptions``; see
+            ``llmapp.mcp._search``).
+        page_size: most tools per ``tools/list`` page (default: one page).
 
     Returns:
         An ``mcp.server.Server``: run it with ``serve``, mount ``asgi(...)``, or run it
@@ -130,12 +137,20 @@ def server(
             on_list_resource_templates=templates.list_resource_templates,
             on_read_resource=templates.read_resource,
         )
+    list_tools, call_tool = handlers.list_tools, handlers.call_tool
+    if search or page_size is not None:
+        options = search if isinstance(search, SearchOptions) else SearchOptions()
+        served = [function for function in app.functions if function.name in handlers.listed]
+        searched = Searched(
+            served, list_tools, call_tool, search=options if search else None, page_size=page_size
+        )
+        list_tools, call_tool = searched.list_tools, searched.call_tool
     built: Server[Any] = lowlevel.Server(
         name or app.cls.__name__,
         version=version or "",
         instructions=instructions if instructions is not None else _docstring(app.cls),
-        on_list_tools=handlers.list_tools,
-        on_call_tool=handlers.call_tool,
+        on_list_tools=list_tools,
+        on_call_tool=call_tool,
         **extra,
     )
     _served[built] = handlers

@@ -76,7 +76,17 @@ def search_function(name: str, k: int, described: str | None) -> LlmFunction:
         "Search the available functions by what they do. Answers the names and short "
         "descriptions of the closest ones; they can be called from the next turn on."
     )
-    return LlmFunction(name=name, description=description, parameters=parameters)
+    found = {
+        "type": "object",
+        "properties": {"name": {"type": "string"}, "description": {"type": "string"}},
+        "required": ["name", "description"],
+    }
+    output = {
+        "type": "object",
+        "properties": {"functions": {"type": "array", "items": found}},
+        "required": ["functions"],
+    }
+    return LlmFunction(name=name, description=description, parameters=parameters, output=output)
 
 
 class ToolSearch:
