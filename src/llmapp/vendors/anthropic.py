@@ -51,6 +51,7 @@ from llmapp.vendors._calls import (
     run,
 )
 from llmapp.vendors._defer import Defer, deferred
+from llmapp.vendors._plan import Decision, ExportPlan, Limits, moved_keywords, ordered
 from llmapp.vendors._source import Tool, export_error, tools_of
 from llmapp.vendors._subset import (
     Refusal,
@@ -73,10 +74,12 @@ if TYPE_CHECKING:
     from llmapp.vendors._types import AnthropicSearchTool, AnthropicTool, AnthropicToolResult
 
 __all__ = [
+    "LIMITS",
     "SUBSET",
     "acall_tools",
     "call_tools",
     "entry",
+    "plan",
     "problems",
     "search_tool",
     "strict_input_schema",
@@ -199,13 +202,21 @@ def _closed_objects(schema: Any) -> Any:
     return result
 
 
+def _counts(schema: Schema) -> tuple[int, int]:
+    """The optional properties and the union-typed schemas of one input schema."""
+    optional = unions = 0
+    for _, node in walk(schema):
+        if "properties" in node:
+            optional += len(set(node["properties"]) - set(node.get("required", ())))
+        unions += "anyOf" in node or isinstance(node.get("type"), list)
+    return optional, unions
+
+
 def _request_problems(schemas: list[Schema]) -> list[tuple[str, str]]:
     optional = unions = 0
     for schema in schemas:
-        for _, node in walk(schema):
-            if "properties" in node:
-                optional += len(set(node["properties"]) - set(node.get("required", ())))
-            unions += "anyOf" in node or isinstance(node.get("type"), list)
+        more, other = _counts(schema)
+        optional, unions = optional + more, unions + other
     limits = (
         (len(schemas), MAX_STRICT_TOOLS, "strict tools"),
         (optional, MAX_OPTIONAL_PROPERTIES, "optional properties"),
@@ -294,6 +305,74 @@ def search_tool(kind: SearchKind = "bm25") -> AnthropicSearchTool:
         raise ValueError(f"kind must be 'bm25' or 'regex', not {kind!r}")
     made = {"type": f"tool_search_tool_{kind}_20251119", "name": f"tool_search_tool_{kind}"}
     return cast("AnthropicSearchTool", made)  # the SDK's own TypedDict
+
+
+LIMITS = Limits(
+    strict_tools=MAX_STRICT_TOOLS,
+    optional_properties=MAX_OPTIONAL_PROPERTIES,
+    union_properties=MAX_UNION_PROPERTIES,
+)
+"""What strict tool use allows in one request."""
+
+
+def plan(source: Any, *, limits: Limits = LIMITS, prefer: Iterable[str] = ()) -> ExportPlan:
+    """The export that fits strict tool use's limits, decided per function.
+
+    Each function goes strict when strict tool use can express it and the budgets left
+    (``limits``, spent in the order of ``prefer`` then the functions' own) hold it; the
+    others go as plain schemas, every constraint in them. Strict ones have refused
+    constraints moved into descriptions; llmapp's validator checks all of them anyway.
+
+    Args:
+        source: an application or an iterable of functions.
+        limits: the request's budgets (default: Anthropic's documented ones).
+        prefer: names that get the budgets first (``searching.most_used(20)``, say).
+
+    Returns:
+        An ``ExportPlan``: ``tools`` for ``messages.create(tools=...)`` and a
+        ``Decision`` per function (``report()`` prints them).
+    """
+    exported = tools_of(source)
+    entries: list[dict[str, Any]] = [{}] * len(exported)
+    decisions: list[Decision] = [Decision("", False)] * len(exported)
+    tools_left = _budget(limits.strict_tools)
+    optional_left = _budget(limits.optional_properties)
+    unions_left = _budget(limits.union_properties)
+    for index in ordered([tool.name for tool in exported], prefer):
+        tool = exported[index]
+        schema, found = strict_input_schema(tool.parameters)
+        refs = (
+            "kept" if definitions(schema) else "inlined" if definitions(tool.parameters) else "none"
+        )
+        optional, unions = _counts(schema)
+        reason = None
+        if found:
+            where_, why = found[0]
+            reason = f"strict tool use cannot express {where_ or 'the schema'} ({why})"
+        elif tools_left < 1:
+            reason = f"the request already holds {limits.strict_tools} strict tools"
+        elif optional > optional_left:
+            reason = f"its {optional} optional properties pass the {optional_left:g} left"
+        elif unions > unions_left:
+            reason = f"its {unions} union-typed properties pass the {unions_left:g} left"
+        if reason is None:
+            tools_left, optional_left, unions_left = (
+                tools_left - 1,
+                optional_left - optional,
+                unions_left - unions,
+            )
+            moved = moved_keywords(inline_refs(tool.parameters, siblings_only=True)[0], SUBSET)
+            entries[index] = entry(tool, schema, strict=True)
+            decisions[index] = Decision(tool.name, True, moved, refs)
+        else:
+            plain_refs = "kept" if definitions(tool.parameters) else "none"
+            entries[index] = entry(tool, tool.parameters, strict=False)
+            decisions[index] = Decision(tool.name, False, (), plain_refs, reason=reason)
+    return ExportPlan("Anthropic", entries, decisions)
+
+
+def _budget(limit: int | None) -> float:
+    return float("inf") if limit is None else float(limit)
 
 
 def call_tools(

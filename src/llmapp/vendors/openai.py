@@ -58,6 +58,7 @@ from llmapp.vendors._calls import (
     run,
 )
 from llmapp.vendors._defer import Defer, deferred
+from llmapp.vendors._plan import Decision, ExportPlan, Limits, moved_keywords, nesting
 from llmapp.vendors._source import Tool, export_error, tools_of
 from llmapp.vendors._subset import (
     Refusal,
@@ -65,7 +66,9 @@ from llmapp.vendors._subset import (
     anything,
     closed,
     conform,
+    definitions,
     each_refusal,
+    inline_refs,
     is_object,
     json_types,
     one_schema,
@@ -86,10 +89,12 @@ if TYPE_CHECKING:
     )
 
 __all__ = [
+    "LIMITS",
     "SUBSET",
     "acall_tools",
     "accepts",
     "call_tools",
+    "plan",
     "problems",
     "search_tool",
     "strict_parameters",
@@ -330,6 +335,73 @@ def tools(
     if failures:
         raise export_error(source, "OpenAI", failures)
     return cast("list[ChatTool] | list[ResponsesTool]", entries)  # the SDK's own TypedDicts
+
+
+LIMITS = Limits(properties=100, depth=5)
+"""The per-schema limits a planned strict schema keeps to: the figures OpenAI long
+documented for structured outputs (its checker, ``problems``, holds the larger ones it
+documents now, so a schema within these is accepted either way)."""
+
+
+def plan(
+    source: Any, *, api: Api = "chat", limits: Limits = LIMITS, prefer: Iterable[str] = ()
+) -> ExportPlan:
+    """The export that fits OpenAI's structured outputs, decided per function.
+
+    A function goes strict when strict mode can express it (with its ``$ref``s, or else
+    with its definitions inlined) within ``limits``; otherwise as its plain schema with
+    ``"strict": false``, every constraint in it. Strict ones have refused constraints
+    moved into descriptions; llmapp's validator checks all of them anyway.
+
+    Args:
+        source: an application or an iterable of functions.
+        api: ``"chat"`` or ``"responses"``.
+        limits: ``properties`` and ``depth`` per strict schema.
+        prefer: accepted for the same call as the other vendors' planners (OpenAI's
+            limits are per schema: the order changes nothing).
+
+    Returns:
+        An ``ExportPlan``: ``tools`` for ``tools=...`` and a ``Decision`` per function.
+    """
+    made = _ENTRIES.get(api)
+    if made is None:
+        raise ValueError(f"api must be 'chat' or 'responses', not {api!r}")
+    entries: list[dict[str, Any]] = []
+    decisions: list[Decision] = []
+    for tool in tools_of(source):
+        schema, found = strict_parameters(tool.parameters)
+        refs = "kept" if definitions(tool.parameters) else "none"
+        if found and definitions(tool.parameters):
+            inlined, cyclic = inline_refs(tool.parameters)
+            if not cyclic:
+                retried, again = strict_parameters(inlined)
+                if not again:
+                    schema, found, refs = retried, again, "inlined"
+        reason = _over(schema, limits) if not found else None
+        if found:
+            where_, why = found[0]
+            reason = f"strict mode cannot express {where_ or 'the schema'} ({why})"
+        if reason is None:
+            moved = moved_keywords(tool.parameters, SUBSET)
+            entries.append(made(tool, schema, True))
+            decisions.append(Decision(tool.name, True, moved, refs))
+        else:
+            plain = "kept" if definitions(tool.parameters) else "none"
+            entries.append(made(tool, tool.parameters, False))
+            decisions.append(Decision(tool.name, False, (), plain, reason=reason))
+    return ExportPlan(f"OpenAI ({api})", entries, decisions)
+
+
+def _over(schema: Schema, limits: Limits) -> str | None:
+    """Why a strict schema passes ``limits`` (its own properties, its nesting), or None."""
+    inlined, _ = inline_refs(schema)
+    properties = sum(len(node.get("properties", ())) for _, node in walk(inlined))
+    if limits.properties is not None and properties > limits.properties:
+        return f"its {properties} properties pass the {limits.properties} allowed"
+    depth = nesting(inlined)
+    if limits.depth is not None and depth > limits.depth:
+        return f"its objects nest {depth} levels, past the {limits.depth} allowed"
+    return None
 
 
 def search_tool(searching: Any = None) -> ResponsesSearchTool:
