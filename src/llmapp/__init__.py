@@ -63,6 +63,7 @@ if TYPE_CHECKING:
     from llmapp.explain import feedback
     from llmapp.output import StructuredOutput, structured_output
     from llmapp.repair import Parsed, coerce, parse
+    from llmapp.search import EmbeddingRanker, SearchIndex, ToolSearch
     from llmapp.validate import Validator, validator
 
 __version__ = "0.1.0"
@@ -103,6 +104,9 @@ _HOMES: dict[str, str] = {
     "Parsed": "llmapp.repair",
     "coerce": "llmapp.repair",
     "parse": "llmapp.repair",
+    "EmbeddingRanker": "llmapp.search._index",
+    "SearchIndex": "llmapp.search._index",
+    "ToolSearch": "llmapp.search._tool",
     "Validator": "llmapp.validate",
     "validator": "llmapp.validate",
     "UNDEFINED": "llmapp._results",
@@ -125,6 +129,7 @@ __all__ = [
     "Controls",
     "ConversionError",
     "DocumentError",
+    "EmbeddingRanker",
     "ExecutionError",
     "Function",
     "HttpError",
@@ -139,8 +144,10 @@ __all__ = [
     "ResponseError",
     "Runner",
     "SchemaError",
+    "SearchIndex",
     "Separated",
     "StructuredOutput",
+    "ToolSearch",
     "UnknownFunctionError",
     "Validation",
     "ValidationFailure",
