@@ -194,9 +194,10 @@ class SearchIndex(Generic[F]):
         weight = {**WEIGHTS, **(weights or {})}
         fields = tuple(WEIGHTS)
         read = functools.lru_cache(maxsize=4_096)(terms)
-        # One pass: each field's term counts, kept as document * 8 + field -> count per term,
-        # and each field's length; weights need the average lengths, known only at the end.
-        counts: dict[str, dict[int, int]] = {}
+        # One pass: per term, the (document * 8 + field) it occurs in and how often, as
+        # two compact arrays, and each field's length; the weights need the average
+        # lengths, known only at the end.
+        counts: dict[str, tuple[array[int], array[int]]] = {}
         lengths = [array("I") for _ in fields]
         for number, function in enumerate(self.functions):
             doc = document(function, read)
@@ -205,7 +206,11 @@ class SearchIndex(Generic[F]):
                 lengths[place].append(len(words))
                 key = number * 8 + place
                 for word, count in Counter(words).items():
-                    counts.setdefault(word, {})[key] = count
+                    row = counts.get(word)
+                    if row is None:
+                        row = counts[word] = (array("I"), array("I"))
+                    row[0].append(key)
+                    row[1].append(count)
         total = len(self.functions)
         average = [
             (sum(lengths[place]) / total if total else 0.0) or 1.0 for place in range(len(fields))
@@ -214,10 +219,10 @@ class SearchIndex(Generic[F]):
             (weight[field], _FIELD_B[field], average[place]) for place, field in enumerate(fields)
         ]
         # Per term, each function's share of the score, computed once: a query only adds.
-        self._postings: dict[str, tuple[tuple[int, ...], tuple[float, ...]]] = {}
-        for word, row in counts.items():
+        self._postings: dict[str, tuple[array[int], array[float]]] = {}
+        for word, (keys, numbers) in counts.items():
             frequency: dict[int, float] = {}
-            for key, count in row.items():
+            for key, count in zip(keys, numbers, strict=True):
                 number, place = divmod(key, 8)
                 w, b, mean = norms[place]
                 if w:
@@ -226,10 +231,9 @@ class SearchIndex(Generic[F]):
             if not frequency:
                 continue
             idf = math.log(1 + (total - len(frequency) + 0.5) / (len(frequency) + 0.5))
-            self._postings[word] = (
-                tuple(frequency),
-                tuple(idf * tf / (k1 + tf) for tf in frequency.values()),
-            )
+            saturated = (idf * tf / (k1 + tf) for tf in frequency.values())
+            self._postings[word] = (array("I", frequency), array("d", saturated))
+        del counts
 
     def __len__(self) -> int:
         return len(self.functions)
