@@ -144,3 +144,14 @@ def test_short_descriptions() -> None:
         "First paragraph continued."
     )
     assert len(short_description("x" * 500)) == 200
+
+
+def test_tool_searches_of_one_application_share_its_index() -> None:
+    app = application(Shop)
+    assert ToolSearch(app).index is ToolSearch(app).index
+    assert ToolSearch(app).index is not SearchIndex(app)
+
+
+def test_defer_names_must_be_a_list() -> None:
+    with pytest.raises(TypeError, match="not one string"):
+        anthropic.tools(application(Shop), defer="weather")

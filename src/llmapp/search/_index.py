@@ -29,6 +29,8 @@ from __future__ import annotations
 import functools
 import heapq
 import math
+import threading
+import weakref
 from array import array
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -39,7 +41,7 @@ from llmapp.app._function import Function, llm_parameters
 from llmapp.jsonschema import is_mapping
 from llmapp.search._words import terms
 
-__all__ = ["WEIGHTS", "EmbeddingRanker", "Hit", "SearchIndex", "document"]
+__all__ = ["WEIGHTS", "EmbeddingRanker", "Hit", "SearchIndex", "document", "index_of"]
 
 F = TypeVar("F", bound=Function)
 
@@ -277,3 +279,20 @@ class SearchIndex(Generic[F]):
             for number, share in zip(numbers, shares, strict=True):
                 scores[number] = scores.get(number, 0.0) + share
         return scores
+
+
+_INDEXES: weakref.WeakKeyDictionary[Any, SearchIndex[Any]] = weakref.WeakKeyDictionary()
+_LOCK = threading.Lock()
+
+
+def index_of(app: Any) -> SearchIndex[Any]:
+    """The default ``SearchIndex`` of an application, built on first use and kept while the
+    application lives (every ``ToolSearch`` of it shares the one index)."""
+    with _LOCK:
+        try:
+            found = _INDEXES.get(app)
+        except TypeError:  # an application that cannot be weakly held: built each time
+            return SearchIndex(app)
+        if found is None:
+            found = _INDEXES[app] = SearchIndex(app)
+        return found

@@ -14,8 +14,8 @@ target)``. A call of ``search_tools`` is checked like any function's (its argume
 repaired and validated); a call of any other name goes to the application's own
 ``execute`` (every constraint checked there), loaded or not, and loads it.
 
-It remembers what one conversation loaded: make one per conversation (the index, built
-once, may be shared: ``ToolSearch(app, index=shared)``). The loaded set is bounded
+It remembers what one conversation loaded: make one per conversation (the index is built
+once per application and shared: ``llmapp.search._index.index_of``). The loaded set is bounded
 (``max_loaded``, the least recently found dropped first), so a long conversation's
 requests stay small.
 """
@@ -29,7 +29,7 @@ from typing import Any
 from llmapp.app._function import LlmFunction
 from llmapp.app._kernel import check_arguments, model_side
 from llmapp.app._result import CallResult
-from llmapp.search._index import SearchIndex
+from llmapp.search._index import SearchIndex, index_of
 
 __all__ = ["MAX_K", "ToolSearch", "short_description"]
 
@@ -98,7 +98,8 @@ class ToolSearch:
         name: the search function's name.
         k: how many functions a search answers when the model does not say.
         always: names of functions shown from the start (never loaded by a search).
-        index: a ``SearchIndex`` of ``app`` to share (default: one built here).
+        index: the ``SearchIndex`` to search (default: the application's own, built on
+            first use and shared by every ``ToolSearch`` of it).
         max_loaded: most functions loaded at once.
         description: the search function's description (default: a generic one).
 
@@ -132,7 +133,7 @@ class ToolSearch:
             raise ValueError(f"k must be between 1 and {MAX_K}, not {k}")
         self.app = app
         self.search_name = name
-        self.index: SearchIndex[Any] = index if index is not None else SearchIndex(app)
+        self.index: SearchIndex[Any] = index if index is not None else index_of(app)
         self.k = k
         self.max_loaded = max_loaded
         self.used: Counter[str] = Counter()
