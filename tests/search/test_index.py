@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from llmapp import application, llm_application, mcp
 from llmapp.search import EmbeddingRanker, SearchIndex
@@ -164,3 +166,26 @@ def test_an_embedding_ranker_is_fused_in() -> None:
     index = SearchIndex(app, ranker=ranker)
     assert index.search("is it going to rain", 1)[0].name == "weather"
     assert SearchIndex(app).search("is it going to rain", 1) == []
+
+
+@given(st.text(max_size=300), st.integers(min_value=-3, max_value=30))
+@settings(max_examples=200, deadline=None)
+def test_search_never_raises_and_keeps_to_k(query: str, k: int) -> None:
+    found = _SHOP_INDEX.search(query, k)
+    assert len(found) <= max(k, 0)
+    assert len({f.name for f in found}) == len(found)
+
+
+_SHOP_INDEX = SearchIndex(application(Shop))
+
+
+def test_stripe_questions_find_their_operations(corpus: Any) -> None:
+    from llmapp import http
+
+    stripe = http.application(corpus("openapi", "real-apis", "stripe", "spec3.json"))
+    index = SearchIndex(stripe)
+    assert index.search("refund a charge", 1)[0].name == "v1_charges_refund_postByCharge"
+    assert index.search("list the invoices", 1)[0].name == "v1_invoices_get"
+    assert "v1_subscriptions_eraseBySubscription_exposed_id" in [
+        f.name for f in index.search("cancel a subscription", 5)
+    ]
