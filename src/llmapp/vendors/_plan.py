@@ -21,14 +21,14 @@ executed: the export changes what the vendor is shown, never what a call must sa
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from llmapp.jsonschema import walk
 from llmapp.vendors._subset import Subset, movable, where
 
-__all__ = ["Decision", "ExportPlan", "Limits", "moved_keywords", "nesting", "ordered"]
+__all__ = ["Decision", "ExportPlan", "Limits", "moved_keywords", "nesting"]
 
 
 @dataclass(frozen=True)
@@ -136,13 +136,3 @@ def nesting(schema: Mapping[str, Any]) -> int:
             level = sum(1 for token in tokens if token == "properties") + 1
             deepest = max(deepest, level)
     return deepest
-
-
-def ordered(names: list[str], prefer: Iterable[str]) -> list[int]:
-    """The order in which functions get the limited budgets: ``prefer`` first (the most
-    used, say), then the rest in their own order. Returns indices into ``names``."""
-    first = [name for name in dict.fromkeys(prefer) if name in names]
-    position = {name: index for index, name in enumerate(names)}
-    chosen = [position[name] for name in first]
-    taken = set(chosen)
-    return chosen + [index for index in range(len(names)) if index not in taken]

@@ -51,7 +51,7 @@ from llmapp.vendors._calls import (
     run,
 )
 from llmapp.vendors._defer import Defer, deferred
-from llmapp.vendors._plan import Decision, ExportPlan, Limits, moved_keywords, ordered
+from llmapp.vendors._plan import Decision, ExportPlan, Limits, moved_keywords
 from llmapp.vendors._source import Tool, export_error, tools_of
 from llmapp.vendors._subset import (
     Refusal,
@@ -319,8 +319,9 @@ def plan(source: Any, *, limits: Limits = LIMITS, prefer: Iterable[str] = ()) ->
     """The export that fits strict tool use's limits, decided per function.
 
     Each function goes strict when strict tool use can express it and the budgets left
-    (``limits``, spent in the order of ``prefer`` then the functions' own) hold it; the
-    others go as plain schemas, every constraint in them. Strict ones have refused
+    hold it (``limits``, spent on ``prefer`` first, in its order, then on the functions
+    that cost least, so as many as possible go strict); the others go as plain schemas,
+    every constraint in them. Strict ones have refused
     constraints moved into descriptions; llmapp's validator checks all of them anyway.
 
     Args:
@@ -338,13 +339,26 @@ def plan(source: Any, *, limits: Limits = LIMITS, prefer: Iterable[str] = ()) ->
     tools_left = _budget(limits.strict_tools)
     optional_left = _budget(limits.optional_properties)
     unions_left = _budget(limits.union_properties)
-    for index in ordered([tool.name for tool in exported], prefer):
+    strict = [strict_input_schema(tool.parameters) for tool in exported]
+    costs = [_counts(schema) for schema, _ in strict]
+    rank = {name: place for place, name in enumerate(dict.fromkeys(prefer))}
+    # The preferred first, in their order; then the cheapest (stable), so the budgets hold
+    # as many strict tools as they can.
+    order = sorted(
+        range(len(exported)),
+        key=lambda index: (
+            (0, rank[exported[index].name])
+            if exported[index].name in rank
+            else (1, sum(costs[index]))
+        ),
+    )
+    for index in order:
         tool = exported[index]
-        schema, found = strict_input_schema(tool.parameters)
+        schema, found = strict[index]
         refs = (
             "kept" if definitions(schema) else "inlined" if definitions(tool.parameters) else "none"
         )
-        optional, unions = _counts(schema)
+        optional, unions = costs[index]
         reason = None
         if found:
             where_, why = found[0]
