@@ -200,3 +200,39 @@ def test_openai_client_tool_search_is_answered_by_llmapps_index(
     assert answer["type"] == "tool_search_output" and answer["call_id"] == "call_ts"
     assert [each["name"] for each in answer["tools"]] == searching.loaded
     assert REFUND in searching.loaded and len(answer["tools"]) == 2
+
+
+def test_anthropic_custom_tool_search_answers_with_tool_references(
+    kit: Any, loopback: Any, stripe: Any
+) -> None:
+    from anthropic.types import MessageParam, ToolParam
+
+    searching, api = ToolSearch(stripe, k=2, references=True), Stripe()
+    tools = anthropic_vendor.tools([searching.search]) + anthropic_vendor.tools(stripe, defer=True)
+    TypeAdapter(list[ToolParam]).validate_python(tools)
+    assert [t["name"] for t in tools if not t.get("defer_loading")] == ["search_tools"]
+    turns = [
+        kit.anthropic([("toolu_1", "search_tools", {"query": "refund a charge"})]),
+        kit.anthropic([("toolu_2", REFUND, {"charge": "ch_1"})]),
+        kit.anthropic([], "Refunded."),
+    ]
+    loopback.reply = lambda path, body: turns[len(loopback.requests) - 1]
+    client = anthropic.Anthropic(base_url=loopback.url, api_key="test", max_retries=0)
+    messages: list[Any] = [{"role": "user", "content": "Refund charge ch_1."}]
+    answers: list[Any] = []
+    for _ in turns:
+        message = client.messages.create(
+            model="claude-test", max_tokens=512, messages=messages, tools=tools
+        )
+        messages.append({"role": "assistant", "content": message.content})
+        answers = anthropic_vendor.call_tools(searching, api.connection, message)
+        if answers:
+            messages.append({"role": "user", "content": answers})
+    sent = loopback.requests[-1][1]["messages"]
+    TypeAdapter(list[MessageParam]).validate_python(sent)
+    (search_answer,) = sent[2]["content"]
+    assert {block["type"] for block in search_answer["content"]} == {"tool_reference"}
+    referenced = [block["tool_name"] for block in search_answer["content"]]
+    assert len(referenced) == 2 and REFUND in referenced
+    assert set(referenced) == set(searching.loaded)
+    assert [request.url.path for request in api.seen] == ["/v1/charges/ch_1/refund"]

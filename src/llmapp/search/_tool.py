@@ -102,6 +102,9 @@ class ToolSearch:
             first use and shared by every ``ToolSearch`` of it).
         max_loaded: most functions loaded at once.
         description: the search function's description (default: a generic one).
+        references: Anthropic's custom tool search: ``anthropic.call_tools`` answers a
+            search with ``tool_reference`` blocks, which load the functions found from
+            the ones sent deferred (``anthropic.tools(app, defer=True)``).
 
     Attributes:
         search_name: the search function's name.
@@ -128,6 +131,7 @@ class ToolSearch:
         index: SearchIndex[Any] | None = None,
         max_loaded: int = 20,
         description: str | None = None,
+        references: bool = False,
     ) -> None:
         if not 1 <= k <= MAX_K:
             raise ValueError(f"k must be between 1 and {MAX_K}, not {k}")
@@ -136,6 +140,7 @@ class ToolSearch:
         self.index: SearchIndex[Any] = index if index is not None else index_of(app)
         self.k = k
         self.max_loaded = max_loaded
+        self.references = references
         self.used: Counter[str] = Counter()
         self._search = search_function(name, k, description)
         if app.function(name) is not None:

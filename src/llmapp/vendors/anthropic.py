@@ -293,6 +293,11 @@ SearchKind = Literal["bm25", "regex"]
 def search_tool(kind: SearchKind = "bm25") -> AnthropicSearchTool:
     """Anthropic's own tool search tool, to send beside tools exported with ``defer=``.
 
+    A search of llmapp's own instead (Anthropic's custom tool search): send
+    ``ToolSearch(app, references=True)``'s search function beside every function
+    deferred, ``tools([searching.search]) + tools(app, defer=True)``; ``call_tools(searching,
+    ...)`` then answers each search with ``tool_reference`` blocks, which load them.
+
     Args:
         kind: ``"bm25"`` (the model searches in words) or ``"regex"`` (by pattern).
 
@@ -412,7 +417,7 @@ def call_tools(
         messages.append({"role": "user", "content": anthropic.call_tools(app, shop, message)})
     """
     answers = [
-        _answer(*pair)
+        _answer(*pair, app)
         for pair in run(app, target, _read_calls(response), human, **per_call(context))
     ]
     return cast("list[AnthropicToolResult]", answers)  # the SDK's own TypedDicts
@@ -423,14 +428,20 @@ async def acall_tools(
 ) -> list[AnthropicToolResult]:
     """``call_tools`` for async code: the calls run concurrently, answers in call order."""
     pairs = await arun(app, target, _read_calls(response), human, **per_call(context))
-    return cast("list[AnthropicToolResult]", [_answer(*pair) for pair in pairs])
+    return cast("list[AnthropicToolResult]", [_answer(*pair, app) for pair in pairs])
 
 
-def _answer(call: ToolCall, result: Any) -> dict[str, Any]:
+def _answer(call: ToolCall, result: Any, app: Any = None) -> dict[str, Any]:
+    content: Any = result.message()
+    if result.success and getattr(app, "references", False) and call.name == app.search_name:
+        # Custom tool search: Claude loads the deferred tools these blocks name.
+        found = result.data.get("functions", [])
+        content = [{"type": "tool_reference", "tool_name": each["name"]} for each in found]
+        content = content or result.message()
     return {
         "type": "tool_result",
         "tool_use_id": call.id,
-        "content": result.message(),
+        "content": content,
         "is_error": not result.success,
     }
 
