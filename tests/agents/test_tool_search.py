@@ -92,12 +92,27 @@ def test_langchain_and_llamaindex_take_a_tool_search(app: Any, desk: Any) -> Non
     assert not output.is_error and "book" in output.content
 
 
-def test_fastmcp_lists_the_search_function(app: Any, desk: Any) -> None:
+def test_fastmcp_lists_a_function_once_a_search_loaded_it(app: Any, desk: Any) -> None:
     pytest.importorskip("fastmcp")
-    from fastmcp import FastMCP
+    from fastmcp import Client, FastMCP
 
     from llmapp.agents.fastmcp import add_tools
 
     server: FastMCP[Any] = FastMCP("desk")
-    added = add_tools(server, ToolSearch(app), desk)
-    assert [tool.name for tool in added] == ["search_tools"]
+    added = add_tools(server, ToolSearch(app, k=1), desk)
+    assert [tool.name for tool in added] == ["search_tools", "book", "sign", "cancel"]
+
+    async def main() -> dict[str, Any]:
+        async with Client(server) as client:
+            before = [tool.name for tool in await client.list_tools()]
+            found = await client.call_tool("search_tools", {"query": "book a room"})
+            after = [tool.name for tool in await client.list_tools()]
+            booked = await client.call_tool("book", RIGHT)
+        return {"before": before, "found": found, "after": after, "booked": booked}
+
+    out = asyncio.run(main())
+    assert out["before"] == ["search_tools"]
+    assert out["found"].structured_content["functions"][0]["name"] == "book"
+    assert out["after"] == ["search_tools", "book"]
+    assert not out["booked"].is_error
+    assert desk.seen == [("book", ("blue", 4, date(2026, 12, 24)))]

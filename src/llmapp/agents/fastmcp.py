@@ -20,6 +20,10 @@ approval is asked of the user by elicitation (yes / no) and runs only on yes: on
 handshake-era connections by ``ctx.elicit``. A client that cannot be asked gets the
 approval message, ``isError: true``.
 
+Tool search: ``add_tools(server, ToolSearch(app), target)`` adds ``search_tools`` and every
+function, and lists a function once a search loaded it (FastMCP's own search transforms
+work on these tools too).
+
 The server keeps everything else of its own (its other tools, middleware, auth, mounting,
 ``create_proxy``). The other direction, a FastMCP ``Client`` as the session of
 ``llmapp.mcp.application`` / ``call``, needs nothing from here.
@@ -109,8 +113,17 @@ class Visibility(Middleware):
         return [
             tool
             for tool in listed
-            if not isinstance(tool, LlmappTool) or tool._bound.enabled(request)
+            if not isinstance(tool, LlmappTool)
+            or (tool._bound.enabled(request) and _shown(tool._bound))
         ]
+
+
+def _shown(bound: BoundTool) -> bool:
+    """Whether a tool is listed: behind a ``ToolSearch``, only once a search loaded it."""
+    searching = bound.app
+    if getattr(searching, "search_name", None) is None:
+        return True
+    return any(function.name == bound.name for function in getattr(searching, "functions", ()))
 
 
 _APPROVAL = "llmapp-approval"
@@ -205,11 +218,17 @@ def add_tools(
         server = FastMCP("shop")
         add_tools(server, application(Shop), Shop())
     """
+    if getattr(source, "search_name", None) is not None and target is not MISSING:
+        # Behind a ToolSearch: every function is added (FastMCP calls only the tools it
+        # has), and listed once a search loaded it.
+        names = [source.search_name, *(f.name for f in source.app.functions)]
+        source, target = [(source, target, names)], MISSING
     bound = bind(source, target, human=human)
     added = [LlmappTool.of(each) for each in bound]
     for tool in added:
         server.add_tool(tool)
-    hides = any(each.declares("enabled") for each in bound)
+    searched = any(getattr(each.app, "search_name", None) for each in bound)
+    hides = searched or any(each.declares("enabled") for each in bound)
     if hides and not any(isinstance(each, Visibility) for each in server.middleware):
         server.add_middleware(Visibility())
     return added
