@@ -40,6 +40,7 @@ from typing import Any, Generic, TypeVar, cast
 from llmapp.app._function import Function, llm_parameters
 from llmapp.jsonschema import is_mapping
 from llmapp.search._words import terms
+from llmapp.vendors._source import functions_of
 
 __all__ = ["WEIGHTS", "EmbeddingRanker", "Hit", "SearchIndex", "document", "index_of"]
 
@@ -188,8 +189,6 @@ class SearchIndex(Generic[F]):
         ranker: EmbeddingRanker | None = None,
         k1: float = 1.2,
     ) -> None:
-        from llmapp.vendors._source import functions_of
-
         self.functions: list[F] = cast("list[F]", functions_of(source))
         self.ranker = ranker
         self._by_name = {function.name: index for index, function in enumerate(self.functions)}
