@@ -116,3 +116,19 @@ def test_fastmcp_lists_a_function_once_a_search_loaded_it(app: Any, desk: Any) -
     assert out["after"] == ["search_tools", "book"]
     assert not out["booked"].is_error
     assert desk.seen == [("book", ("blue", 4, date(2026, 12, 24)))]
+
+
+def test_the_llamaindex_retriever_offers_what_the_searches_loaded(app: Any, desk: Any) -> None:
+    pytest.importorskip("llama_index.core")
+    from llmapp.agents import llamaindex
+
+    searching = ToolSearch(app, k=1)
+    made = llamaindex.tools((searching, desk, searching.every))
+    assert [tool.metadata.name for tool in made] == ["search_tools", "book", "sign", "cancel"]
+    offered = llamaindex.retriever(made)
+    assert [tool.metadata.name for tool in offered.retrieve("anything")] == ["search_tools"]
+    made[0].call(query="cancel a booking")
+    assert [tool.metadata.name for tool in offered.retrieve("anything")] == [
+        "search_tools",
+        "cancel",
+    ]

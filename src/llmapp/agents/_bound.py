@@ -42,7 +42,7 @@ from llmapp.app import _controls
 from llmapp.vendors._calls import Executor, NotRun, Outcome, ToolCall, arun_one, run_one
 from llmapp.vendors._source import Tool, tools_of
 
-__all__ = ["BoundTool", "HumanValues", "bind", "instructions", "revision"]
+__all__ = ["BoundTool", "HumanValues", "bind", "instructions", "revision", "shown"]
 
 HumanValues = Mapping[str, Mapping[str, Any]] | Callable[[str, Any], Mapping[str, Any] | None]
 """Function name -> human-side values, or ``(function_name, context) -> values``."""
@@ -205,6 +205,16 @@ def revision(bound: Iterable[BoundTool]) -> tuple[int, ...]:
     apps = {id(each.app): each.app for each in bound}
     found = (getattr(app, "revision", None) for app in apps.values())
     return tuple(value for value in found if isinstance(value, int))
+
+
+def shown(bound: BoundTool) -> bool:
+    """Whether a framework lists the tool now: behind a ``ToolSearch``, only once a search
+    loaded it (a toolset holding every tool up front, ``(searching, target,
+    searching.every)``, still lists only what is loaded)."""
+    searching = bound.app
+    if getattr(searching, "search_name", None) is None:
+        return True
+    return any(function.name == bound.name for function in getattr(searching, "functions", ()))
 
 
 def instructions(bound: Iterable[BoundTool]) -> str | None:

@@ -50,7 +50,7 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from pydantic import PrivateAttr
 
 from llmapp._sentinels import MISSING
-from llmapp.agents._bound import BoundTool, HumanValues, bind
+from llmapp.agents._bound import BoundTool, HumanValues, bind, shown
 from llmapp.app import CallResult
 from llmapp.vendors import mcp
 
@@ -114,16 +114,8 @@ class Visibility(Middleware):
             tool
             for tool in listed
             if not isinstance(tool, LlmappTool)
-            or (tool._bound.enabled(request) and _shown(tool._bound))
+            or (tool._bound.enabled(request) and shown(tool._bound))
         ]
-
-
-def _shown(bound: BoundTool) -> bool:
-    """Whether a tool is listed: behind a ``ToolSearch``, only once a search loaded it."""
-    searching = bound.app
-    if getattr(searching, "search_name", None) is None:
-        return True
-    return any(function.name == bound.name for function in getattr(searching, "functions", ()))
 
 
 _APPROVAL = "llmapp-approval"
@@ -221,8 +213,7 @@ def add_tools(
     if getattr(source, "search_name", None) is not None and target is not MISSING:
         # Behind a ToolSearch: every function is added (FastMCP calls only the tools it
         # has), and listed once a search loaded it.
-        names = [source.search_name, *(f.name for f in source.app.functions)]
-        source, target = [(source, target, names)], MISSING
+        source, target = [(source, target, source.every)], MISSING
     bound = bind(source, target, human=human)
     added = [LlmappTool.of(each) for each in bound]
     for tool in added:

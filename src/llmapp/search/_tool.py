@@ -182,6 +182,12 @@ class ToolSearch:
         shown += [self.app.function(name) for name in self._loaded if name not in named]
         return shown
 
+    @property
+    def every(self) -> list[str]:
+        """Every name it answers: the search function's, then each of the application's
+        (a toolset that must hold every tool up front, listing only what is loaded)."""
+        return [self.search_name, *(function.name for function in self.app.functions)]
+
     def function(self, name: str) -> Any:
         """The search function, or any function of the application (loaded or not)."""
         if name == self.search_name:
