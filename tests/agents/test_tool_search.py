@@ -132,3 +132,15 @@ def test_the_llamaindex_retriever_offers_what_the_searches_loaded(app: Any, desk
         "search_tools",
         "cancel",
     ]
+
+
+def test_langchain_binds_what_the_searches_loaded(app: Any, desk: Any) -> None:
+    pytest.importorskip("langchain_core")
+    from llmapp.agents import langchain
+
+    searching = ToolSearch(app, k=1)
+    made = langchain.tools((searching, desk, searching.every))
+    assert [tool.name for tool in langchain.visible(made)] == ["search_tools"]
+    made[0].invoke({"query": "book a room"})
+    assert [tool.name for tool in langchain.visible(made)] == ["search_tools", "book"]
+    assert made[1].invoke(RIGHT) == '{"room": "blue", "seats": 4}'
