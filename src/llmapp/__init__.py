@@ -65,6 +65,7 @@ if TYPE_CHECKING:
     from llmapp.explain import feedback
     from llmapp.output import StructuredOutput, structured_output
     from llmapp.repair import Parsed, coerce, parse
+    from llmapp.search import EmbeddingRanker, SearchIndex, ToolSearch
     from llmapp.validate import Validator, validator
 
 __version__ = "0.1.0"
@@ -107,6 +108,9 @@ _HOMES: dict[str, str] = {
     "Parsed": "llmapp.repair",
     "coerce": "llmapp.repair",
     "parse": "llmapp.repair",
+    "EmbeddingRanker": "llmapp.search._index",
+    "SearchIndex": "llmapp.search._index",
+    "ToolSearch": "llmapp.search._tool",
     "Validator": "llmapp.validate",
     "validator": "llmapp.validate",
     "UNDEFINED": "llmapp._results",
@@ -129,6 +133,7 @@ __all__ = [
     "Controls",
     "ConversionError",
     "DocumentError",
+    "EmbeddingRanker",
     "ExecutionError",
     "FeedbackError",
     "Function",
@@ -144,8 +149,10 @@ __all__ = [
     "ResponseError",
     "Runner",
     "SchemaError",
+    "SearchIndex",
     "Separated",
     "StructuredOutput",
+    "ToolSearch",
     "UnknownFunctionError",
     "Validation",
     "ValidationFailure",

@@ -21,11 +21,15 @@ every argument that will run), so the run ends with ``DeferredToolRequests`` (ad
 ``output_type``) and runs the method once ``DeferredToolResults(approvals={id: True})`` comes
 back; a context parameter of type ``RunContext`` (or of the deps' type) receives it.
 
+Tool search: ``toolset(ToolSearch(app), target)`` shows the model ``search_tools``; the
+functions a search loads are among the tools from the run's next step on.
+
 Needs ``pip install 'llmapp[pydantic-ai]'``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from pydantic_ai import ModelRetry, RunContext, ToolDefinition
@@ -34,7 +38,7 @@ from pydantic_ai.toolsets import AbstractToolset
 from pydantic_ai.toolsets.abstract import ToolsetTool
 
 from llmapp._sentinels import MISSING
-from llmapp.agents._bound import BoundTool, HumanValues, bind, instructions
+from llmapp.agents._bound import BoundTool, HumanValues, bind, instructions, revision
 from llmapp.vendors._calls import Outcome
 
 __all__ = ["ARGUMENTS", "LlmappToolset", "RawArguments", "toolset"]
@@ -71,13 +75,25 @@ class LlmappToolset(AbstractToolset[Any]):
     """llmapp's functions as a pydantic-ai toolset (see the module docstring)."""
 
     def __init__(
-        self, bound: list[BoundTool], *, max_retries: int = 1, id: str | None = None
+        self,
+        bound: list[BoundTool],
+        *,
+        max_retries: int = 1,
+        id: str | None = None,
+        rebind: Callable[[], list[BoundTool]] | None = None,
     ) -> None:
-        self._bound = {each.name: each for each in bound}
         self._id = id
+        self._max_retries = max_retries
+        self._rebind = rebind
+        self._made(bound)
+
+    def _made(self, bound: list[BoundTool]) -> None:
+        self._bound = {each.name: each for each in bound}
+        self._revision = revision(bound)
         self._instructions = instructions(bound)
-        # Made once: pydantic-ai asks for the tools at every step of every run, and copies
-        # a tool (``dataclasses.replace``) where it changes one.
+        max_retries = self._max_retries
+        # Made once (and again only when a tool search loaded functions): pydantic-ai asks
+        # for the tools at every step of every run, and copies a tool where it changes one.
         self._tools = {
             each.name: ToolsetTool(
                 toolset=self,
@@ -101,6 +117,8 @@ class LlmappToolset(AbstractToolset[Any]):
         return self._instructions
 
     async def get_tools(self, ctx: RunContext[Any]) -> dict[str, ToolsetTool[Any]]:
+        if self._rebind is not None and revision(self._bound.values()) != self._revision:
+            self._made(self._rebind())  # a search loaded functions: this step shows them
         tools = dict(self._tools)
         for each in self._conditional:  # hidden for this run's context: not listed
             if not each.enabled(ctx, (ctx.deps,)):
@@ -153,4 +171,6 @@ def toolset(
 
         agent = Agent(model, toolsets=[toolset(application(Shop), Shop())])
     """
-    return LlmappToolset(bind(source, target, human=human), max_retries=max_retries, id=id)
+    bound = bind(source, target, human=human)
+    rebind = (lambda: bind(source, target, human=human)) if revision(bound) else None
+    return LlmappToolset(bound, max_retries=max_retries, id=id, rebind=rebind)

@@ -12,6 +12,10 @@ Using a server's tools (``application``, ``call``)::
         app = llmapp.mcp.application(await session.list_tools())
         result = await llmapp.mcp.call(session, app.function("search"), model_arguments)
 
+A large application: ``server(app, target, search=True, page_size=100)`` lists a search
+tool and what it found, in pages; ``all_tools(session)`` reads every page of a large
+server (``llmapp.mcp._search``).
+
 Needs the MCP SDK (``pip install 'llmapp[mcp]'``), imported on first use.
 """
 
@@ -26,6 +30,7 @@ from llmapp.mcp._context import Elicited, McpContext, NotAskable, Sampled
 from llmapp.mcp._functions import McpLlmApplication, McpLlmFunction, McpToolProblem, application
 from llmapp.mcp._icons import icons
 from llmapp.mcp._run import serve
+from llmapp.mcp._search import SearchOptions, all_tools
 from llmapp.mcp._server import HumanHook, Transport, server, updated
 from llmapp.mcp._tasks import MemoryTaskStore, RedisTaskStore, TaskStore, long_running
 
@@ -47,9 +52,11 @@ __all__ = [
     "RedisTaskStore",
     "ResourceLink",
     "Sampled",
+    "SearchOptions",
     "StaticTokens",
     "TaskStore",
     "Transport",
+    "all_tools",
     "application",
     "asgi",
     "call",

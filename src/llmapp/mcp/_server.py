@@ -71,6 +71,7 @@ from llmapp.mcp._elicit import Declined, WrongAnswer, ask, confirm, form
 from llmapp.mcp._icons import ICONS_ATTRIBUTE
 from llmapp.mcp._prompts import Templates, is_template
 from llmapp.mcp._sdk import sdk
+from llmapp.mcp._search import Searched, SearchOptions
 from llmapp.mcp._subscriptions import Subscriptions
 from llmapp.mcp._tasks import LONG_RUNNING_ATTRIBUTE, MemoryTaskStore, Tasks
 from llmapp.vendors.mcp import tool_result, tools
@@ -109,6 +110,8 @@ def server(
     request_state: Any = None,
     subscriptions: Any = None,
     tasks: Any = None,
+    search: SearchOptions | bool = False,
+    page_size: int | None = None,
 ) -> Server[Any]:
     """The SDK server for an application, not yet running.
 
@@ -134,6 +137,10 @@ def server(
             (default: one in memory; one over Redis or NATS reaches every replica).
         tasks: the ``TaskStore`` of the tasks ``@long_running`` methods run as (default:
             a ``MemoryTaskStore``; ``RedisTaskStore`` for several workers or replicas).
+        search: list a ``search_tools`` function and the functions this session's
+            searches found, not every function (``True``, or ``SearchOptions``; see
+            ``llmapp.mcp._search``).
+        page_size: most tools per ``tools/list`` page (default: one page).
 
     Returns:
         An ``mcp.server.Server``: run it with ``serve``, mount ``asgi(...)``, or run it
@@ -162,6 +169,14 @@ def server(
             on_unsubscribe_resource=handlers.subscriptions.unsubscribe,
             on_subscriptions_listen=handlers.subscriptions.listen,
         )
+    list_tools, call_tool = handlers.list_tools, handlers.call_tool
+    if search or page_size is not None:
+        options = search if isinstance(search, SearchOptions) else SearchOptions()
+        served = [function for function in app.functions if function.name in handlers.listed]
+        searched = Searched(
+            served, list_tools, call_tool, search=options if search else None, page_size=page_size
+        )
+        list_tools, call_tool = searched.list_tools, searched.call_tool
     if templates:
         extra.update(on_completion=handlers.completions.complete)
     exceptions = sdk("mcp.shared.exceptions")
@@ -174,8 +189,8 @@ def server(
             website_url=website_url,
             icons=[sdk("mcp.types").Icon.model_validate(icon) for icon in icons or ()] or None,
             instructions=instructions if instructions is not None else _docstring(app.cls),
-            on_list_tools=handlers.list_tools,
-            on_call_tool=handlers.call_tool,
+            on_list_tools=list_tools,
+            on_call_tool=call_tool,
             on_set_logging_level=_set_level,
             **extra,
         )
