@@ -12,6 +12,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import settings
+
+# Tests never assert timings: hypothesis's per-example deadline would fail a property
+# test on a busy machine for being slow, not wrong.
+settings.register_profile("llmapp", deadline=None)
+settings.load_profile("llmapp")
 
 CORPORA = Path(
     os.environ.get("LLMAPP_CORPORA") or Path(__file__).resolve().parents[2] / "shared" / "corpora"
