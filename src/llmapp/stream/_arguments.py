@@ -1,0 +1,516 @@
+"""``ArgumentStream``: one function's arguments read and checked while the model writes them.
+
+The text is read once, delta by delta, by a JSON state machine on an explicit stack
+(one frame per open object or array): a run of string characters, digits or blanks is
+taken by one regular-expression match, so a delta costs what its own characters cost,
+whatever came before it. A frame holds its container (the ``partial`` value: complete
+leaves only), its path and its ``Position`` (what its schema lets the stream judge).
+
+A mistake is reported by ``feed`` once no continuation of the text can mend it:
+
+- a value of a JSON type its place refuses, at its first character (an object, an array,
+  a number, ``true``/``false``; a string and ``null`` wait until they are complete, since
+  the call step repairs ``"3"``, a stringified object and a ``null`` for an optional key);
+- a complete value its schema refuses, as the call step's check of that schema alone
+  says it (repaired where refused, then validated: ``Position.check``);
+- a key its object does not allow, once the key is closed; a key written twice;
+- too many items, once the item past ``maxItems`` starts; a required key, too few items,
+  once their container closes.
+
+An issue seen before its value was complete has ``UNDEFINED`` for its value.
+
+Anything the stream does not read as strict JSON (a comment, a single quote, a second
+value...) stops its judging for good: what the lenient reader makes of it is
+``finish``'s answer alone. ``finish`` is the call step itself (``app._kernel``) on the
+whole text, so it answers exactly as ``execute`` would; a key written twice is its one
+addition (JSON keeps the last value, so the first one's mistakes would vanish), and
+such a call is refused.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from typing import Any, Final
+
+from llmapp import explain, repair
+from llmapp._results import UNDEFINED, ValidationFailure, ValidationIssue
+from llmapp.app._kernel import Checked, check_arguments, failed, model_side
+from llmapp.app._result import CallResult
+from llmapp.jsonschema import ROOT, step
+from llmapp.stream._positions import ARRAY, OBJECT, Position, Positions
+
+__all__ = ["ArgumentStream", "stream"]
+
+_BLANK = re.compile(r"[ \t\n\r]*")
+_RUN = re.compile(r'[^"\\\x00-\x1f]*')
+_NUMBER_RUN = re.compile(r"[-+0-9.eE]*")
+_WORD_RUN = re.compile(r"[a-z]*")
+_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?")
+_WORDS: Final = {"true": True, "false": False, "null": None}
+_STARTS_NUMBER = frozenset("-0123456789")
+
+# A frame's states: an object cycles KEY -> COLON -> VALUE -> NEXT, an array ITEM -> NEXT.
+_KEY, _COLON, _VALUE, _NEXT, _ITEM = range(5)
+# The token being read across deltas.
+_NONE, _STRING, _KEY_TEXT, _NUMBER_TOKEN, _WORD = range(5)
+
+_TABLES: dict[int, tuple[Any, Positions]] = {}
+_TABLES_SIZE: Final = 256
+
+
+class _Frame:
+    __slots__ = ("container", "index", "key", "object", "path", "position", "reported", "state",
+                 "whole")  # fmt: skip
+
+    def __init__(
+        self, opener: str, path: str, position: Position | None, whole: Position | None
+    ) -> None:
+        self.object = opener == "{"
+        self.container: Any = {} if self.object else []
+        self.state = _KEY if self.object else _ITEM
+        self.path = path
+        self.position = position
+        """Judged part by part (a plain object or array), or None."""
+        self.whole = whole
+        """Judged whole when it closes, or None."""
+        self.key: str | None = None
+        self.index = 0
+        self.reported = False
+
+
+def stream(function: Any, *, max_length: int = repair.MAX_LENGTH) -> ArgumentStream:
+    """An ``ArgumentStream`` for ``function`` (a class method, an HTTP operation or an MCP
+    tool): feed it the model's argument text as it arrives.
+
+    Example::
+
+        stream = llmapp.stream(app.function("order"))
+        for delta in deltas:
+            for issue in stream.feed(delta):
+                print("definite mistake:", issue.path, issue.expected)
+        answer = stream.finish()     # what execute's check gives for the whole text
+    """
+    return ArgumentStream(function, max_length=max_length)
+
+
+class ArgumentStream:
+    """The arguments of one call, read and checked while the model writes them.
+
+    Attributes:
+        function: the function called.
+        length: characters fed so far.
+        stopped: why judging stopped early (text the stream does not read as strict
+            JSON, too long, too deep), or None.
+        issues: every definite mistake reported so far, in order.
+    """
+
+    def __init__(self, function: Any, *, max_length: int = repair.MAX_LENGTH) -> None:
+        self.function = function
+        self.max_length = max_length
+        side = model_side(function)
+        self._side = side
+        self._before: Callable[[Any], Any] | None = _before_check(function)
+        # A hook sees repaired data only and strict-mode nulls are removed before the
+        # check: in both cases the schema alone cannot say what is definite.
+        checks = not side.hooked and self._before is None
+        self._table = _table(side.schema) if checks else None
+        self._text: list[str] = []
+        self.length = 0
+        self.stopped: str | None = None
+        self.issues: list[ValidationIssue] = []
+        self.duplicates: list[ValidationIssue] = []
+        self._new: list[ValidationIssue] = []
+        self._stack: list[_Frame] = []
+        self._root: Any = UNDEFINED
+        self._done = False
+        self._token = _NONE
+        self._parts: list[str] = []
+        self._escape = False
+        self._early = False  # the token's mistake was reported at its first character
+
+    # --- public ----------------------------------------------------------------------
+
+    @property
+    def partial(self) -> Any:
+        """The arguments read so far, complete leaves only (None before the first ``{``).
+
+        Read it, do not change it: the stream keeps filling it.
+        """
+        return None if self._root is UNDEFINED else self._root
+
+    @property
+    def complete(self) -> bool:
+        """Whether the arguments' outermost value is closed."""
+        return self._done
+
+    def feed(self, delta: str) -> list[ValidationIssue]:
+        """Read the next piece of the text; the mistakes that became definite with it."""
+        self._text.append(delta)
+        self.length += len(delta)
+        if self.stopped is not None:
+            return []
+        if self.length > self.max_length:
+            self._stop(f"the text is longer than {self.max_length:,} characters")
+            return []
+        new = self._new = []
+        try:
+            self._read(delta)
+        except (ValueError, RecursionError) as unread:  # a value json reads otherwise
+            self._stop(str(unread))
+        self.issues.extend(new)
+        return new
+
+    def finish(self) -> Checked | CallResult:
+        """The call step's answer for the whole text (``execute``'s, before the call):
+        ``Checked(data, repairs)``, or the failed ``CallResult`` with its feedback.
+
+        A key written twice is refused, with every mistake ``feed`` reported."""
+        text = "".join(self._text)
+        side = self._side
+        answer = check_arguments(
+            self.function, text, side, max_length=self.max_length, before_check=self._before
+        )
+        if not self.duplicates or (isinstance(answer, CallResult) and _unread(answer)):
+            return answer
+        issues = list(self.issues)
+        data: Any = self.partial
+        repairs: tuple[str, ...] = ()
+        if isinstance(answer, CallResult):
+            repairs = answer.repairs
+            if isinstance(answer.validation, ValidationFailure):
+                data = answer.validation.data
+                issues.extend(answer.validation.errors)
+        else:
+            data, repairs = answer
+        return failed(self.function, ValidationFailure(data, _distinct(issues)), repairs)
+
+    def feedback(self) -> str:
+        """Text for the model after the call was stopped at the mistakes seen so far: its
+        arguments as read (complete values only), each mistake marked, and how much of
+        the text was read."""
+        shown = self.partial if self.partial is not None else {}
+        text = explain.feedback(ValidationFailure(shown, list(self.issues)))
+        return (
+            f"{text}\n\nThe call was stopped after the first {self.length:,} characters of "
+            "its arguments, at these mistakes, and did not run: write the whole call again "
+            "with them corrected."
+        )
+
+    def missing(self) -> list[str]:
+        """The paths still missing where the text stopped: the value being written and the
+        required keys of every open object not written yet (what a cut call lacked)."""
+        paths: list[str] = []
+        for frame in self._stack:
+            if frame.position is None or not frame.object:
+                continue
+            for key in frame.position.required:
+                if key not in frame.container:
+                    paths.append(frame.path + step(key))
+        return paths
+
+    # --- reading ---------------------------------------------------------------------
+
+    def _stop(self, why: str) -> None:
+        self.stopped = why
+
+    def _read(self, text: str) -> None:
+        end = len(text)
+        position = 0
+        while position < end and self.stopped is None:
+            token = self._token
+            if token in (_STRING, _KEY_TEXT):
+                position = self._string(text, position)
+            elif token == _NUMBER_TOKEN:
+                position = self._run(text, position, _NUMBER_RUN)
+            elif token == _WORD:
+                position = self._run(text, position, _WORD_RUN)
+            else:
+                position = _BLANK.match(text, position).end()  # type: ignore[union-attr]
+                if position < end:
+                    self._structure(text[position], text)
+                    position += 1
+
+    def _structure(self, char: str, text: str) -> None:
+        stack = self._stack
+        if not stack:
+            if self._done or char != "{":
+                self._stop(f"unexpected {char!r} outside the arguments' object")
+                return
+            position = self._table.at(self._side.schema) if self._table is not None else None
+            self._open(char, ROOT, position, None)
+            return
+        frame = stack[-1]
+        state = frame.state
+        if state in (_VALUE, _ITEM):
+            if char == "]" and not frame.object:
+                self._close(frame)
+            else:
+                self._value(frame, char)
+        elif state == _KEY:
+            if char == '"':
+                self._token, self._parts = _KEY_TEXT, []
+            elif char == "}":
+                self._close(frame)
+            else:
+                self._stop(f"unexpected {char!r} where a key was expected")
+        elif state == _COLON:
+            if char == ":":
+                frame.state = _VALUE
+            else:
+                self._stop(f"unexpected {char!r} where ':' was expected")
+        elif char == ",":
+            frame.state = _KEY if frame.object else _ITEM
+        elif char == ("}" if frame.object else "]"):
+            self._close(frame)
+        else:
+            self._stop(f"unexpected {char!r} after a value")
+
+    def _value(self, frame: _Frame, char: str) -> None:
+        """A value starts at ``char`` in ``frame``."""
+        if not frame.object:
+            position = self._item_position(frame)
+        else:
+            position = frame.position.property(frame.key) if frame.position else None  # type: ignore[arg-type]
+        self._early = False
+        if position is not None and position.accepts is not None:
+            kind = _kind_of(char)
+            if (
+                kind is not None
+                and kind not in position.accepts
+                and not (kind == "integer" and "number" in position.accepts)
+                and not (kind == "number" and "integer" in position.accepts)
+            ):
+                self._issue(ValidationIssue(self._child_path(frame), position.expected, UNDEFINED))
+                self._early = True
+        if char in "{[":
+            path = self._child_path(frame)
+            if self._early or position is None:
+                self._open(char, path, None, None)
+            elif position.kind == (OBJECT if char == "{" else ARRAY):
+                self._open(char, path, position, None)
+            else:
+                self._open(char, path, None, position)
+        elif char == '"':
+            self._token, self._parts = _STRING, []
+        elif char in _STARTS_NUMBER:
+            self._token, self._parts = _NUMBER_TOKEN, [char]
+        elif char in "tfn":
+            self._token, self._parts = _WORD, [char]
+        else:
+            self._stop(f"unexpected {char!r} where a value was expected")
+
+    def _item_position(self, frame: _Frame) -> Position | None:
+        position = frame.position
+        if position is None:
+            return None
+        count = len(frame.container)
+        if position.max_items is not None and count >= position.max_items and not frame.reported:
+            frame.reported = True
+            self._issue(ValidationIssue(frame.path, position.expected, UNDEFINED))
+        return position.item()
+
+    def _child_path(self, frame: _Frame) -> str:
+        if frame.object:
+            return frame.path + step(frame.key)
+        return frame.path + "[" + str(len(frame.container)) + "]"
+
+    def _open(
+        self, char: str, path: str, position: Position | None, whole: Position | None
+    ) -> None:
+        if len(self._stack) >= repair.MAX_DEPTH:
+            self._stop(f"nesting deeper than {repair.MAX_DEPTH} levels")
+            return
+        frame = _Frame(char, path, position, whole)
+        if self._stack:
+            self._attach(frame.container)
+        else:
+            self._root = frame.container
+        self._stack.append(frame)
+
+    def _attach(self, value: Any) -> None:
+        frame = self._stack[-1]
+        if frame.object:
+            frame.container[frame.key] = value
+            frame.state = _NEXT
+        else:
+            frame.container.append(value)
+            frame.state = _NEXT
+
+    def _close(self, frame: _Frame) -> None:
+        self._stack.pop()
+        position = frame.position
+        if position is not None:
+            if frame.object:
+                for key in position.required:
+                    if key not in frame.container:
+                        expected = position.expected_of_property(key)
+                        self._issue(ValidationIssue(frame.path + step(key), expected, UNDEFINED))
+            elif len(frame.container) < position.min_items and not frame.reported:
+                self._issue(ValidationIssue(frame.path, position.expected, frame.container))
+        elif frame.whole is not None:
+            self._judge(frame.whole, frame.container, frame.path)
+        if not self._stack:
+            self._done = True
+
+    # --- tokens ----------------------------------------------------------------------
+
+    def _string(self, text: str, position: int) -> int:
+        parts, end = self._parts, len(text)
+        while position < end:
+            if self._escape:
+                parts.append(text[position])
+                position += 1
+                self._escape = False
+            run = _RUN.match(text, position)
+            assert run is not None  # the pattern matches the empty string
+            parts.append(run.group())
+            position = run.end()
+            if position >= end:
+                break
+            char = text[position]
+            position += 1
+            if char == '"':
+                raw = "".join(parts)
+                value = json.loads('"' + raw + '"') if "\\" in raw else raw
+                self._token = _NONE
+                if self._stack[-1].state == _KEY:
+                    self._key(value)
+                else:
+                    self._scalar(value)
+                return position
+            if char != "\\":
+                self._stop("a control character inside a string")
+                return end
+            parts.append(char)
+            self._escape = True
+        return position
+
+    def _run(self, text: str, position: int, pattern: re.Pattern[str]) -> int:
+        run = pattern.match(text, position)
+        assert run is not None
+        self._parts.append(run.group())
+        if run.end() >= len(text):
+            return run.end()
+        written = "".join(self._parts)
+        self._token = _NONE
+        if pattern is _WORD_RUN:
+            if written not in _WORDS:
+                self._stop(f"{written!r} is not a JSON value")
+                return len(text)
+            self._scalar(_WORDS[written])
+            return run.end()
+        number = _NUMBER.fullmatch(written)
+        if number is None:
+            self._stop(f"{written!r} is not a JSON number")
+            return len(text)
+        value: Any = float(written) if number.group(1) or number.group(2) else int(written)
+        if value in (float("inf"), float("-inf")):
+            self._stop(f"{written} overflows a float")
+            return len(text)
+        self._scalar(value)
+        return run.end()
+
+    def _key(self, key: str) -> None:
+        frame = self._stack[-1]
+        frame.key = key
+        frame.state = _COLON
+        if key in frame.container:
+            issue = ValidationIssue(
+                frame.path + step(key),
+                "undefined",
+                UNDEFINED,
+                "this key was written twice: JSON keeps only the last value",
+            )
+            self.duplicates.append(issue)
+            self._issue(issue)
+            frame.position = None  # what follows in this object may vanish: not judged
+            return
+        position = frame.position
+        if position is not None and position.property(key) is None:
+            self._issue(ValidationIssue(frame.path + step(key), "undefined", UNDEFINED))
+
+    def _scalar(self, value: Any) -> None:
+        frame = self._stack[-1]
+        early, self._early = self._early, False
+        if frame.object:
+            position = frame.position.property(frame.key) if frame.position else None  # type: ignore[arg-type]
+            # A null for an optional key is read as "not given" by the call step.
+            skip = value is None and (
+                frame.position is None or frame.key not in frame.position.required
+            )
+        else:
+            position = frame.position.item() if frame.position else None
+            skip = False
+        if position is not None and not early and not skip:
+            self._judge(position, value, self._child_path(frame))
+        self._attach(value)
+
+    def _judge(self, position: Position, value: Any, path: str) -> None:
+        for issue in position.check(value):
+            self._issue(_moved(issue, path))
+
+    def _issue(self, issue: ValidationIssue) -> None:
+        self._new.append(issue)
+
+
+def _kind_of(char: str) -> str | None:
+    """The JSON type a value starting with ``char`` has, when no repair can change it."""
+    if char == "{":
+        return "object"
+    if char == "[":
+        return "array"
+    if char in _STARTS_NUMBER:
+        return "number"
+    if char in "tf":
+        return "boolean"
+    return None  # a string may be repaired, a null may mean "not given"
+
+
+def _moved(issue: ValidationIssue, path: str) -> ValidationIssue:
+    """``issue`` (its path from ``$input``) placed at ``path``."""
+    return ValidationIssue(
+        path + issue.path[len(ROOT) :], issue.expected, issue.value, issue.description
+    )
+
+
+def _distinct(issues: list[ValidationIssue]) -> list[ValidationIssue]:
+    seen: set[tuple[str, str]] = set()
+    kept = []
+    for issue in issues:
+        key = (issue.path, issue.expected)
+        if key not in seen:
+            seen.add(key)
+            kept.append(issue)
+    return kept
+
+
+def _unread(answer: CallResult) -> bool:
+    """Whether the call step refused the text itself (cut, unreadable, too long)."""
+    validation = answer.validation
+    return isinstance(validation, ValidationFailure) and any(
+        issue.path == ROOT and issue.expected == "JSON object" for issue in validation.errors
+    )
+
+
+def _table(schema: Any) -> Positions:
+    key = id(schema)
+    found = _TABLES.get(key)
+    if found is not None and found[0] is schema:
+        return found[1]
+    table = Positions(schema)
+    _TABLES[key] = (schema, table)
+    while len(_TABLES) > _TABLES_SIZE:
+        del _TABLES[next(iter(_TABLES))]
+    return table
+
+
+def _before_check(function: Any) -> Callable[[Any], Any] | None:
+    """The MCP door's removal of strict mode's nulls (``llmapp.mcp.call``), else None."""
+    source = getattr(function, "source_parameters", None)
+    if source is None:
+        return None
+    from llmapp.mcp._call import without_strict_nulls  # the MCP door, loaded only for it
+
+    return lambda data: without_strict_nulls(data, source, source)
