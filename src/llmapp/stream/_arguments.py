@@ -61,8 +61,17 @@ _TABLES_SIZE: Final = 256
 
 
 class _Frame:
-    __slots__ = ("container", "index", "key", "object", "path", "position", "reported", "state",
-                 "whole")  # fmt: skip
+    __slots__ = (
+        "container",
+        "index",
+        "key",
+        "object",
+        "path",
+        "position",
+        "reported",
+        "state",
+        "whole",
+    )
 
     def __init__(
         self, opener: str, path: str, position: Position | None, whole: Position | None

@@ -185,8 +185,9 @@ def _cut_result(call: _Call) -> CallResult:
     if arguments is None:
         issue = ValidationIssue(ROOT, "JSON object", text, "the output was cut off")
         feedback = "The output was cut off by the token limit before this call was complete."
-        return CallResult(call.name, False, validation=ValidationFailure(text, [issue]),
-                          feedback=feedback)  # fmt: skip
+        return CallResult(
+            call.name, False, validation=ValidationFailure(text, [issue]), feedback=feedback
+        )
     answer = arguments.finish()
     missing = arguments.missing()
     lacking = f" Still missing: {', '.join(missing)}." if missing else ""

@@ -26,9 +26,17 @@ __all__ = ["ARRAY", "FREE", "OBJECT", "VALUE", "Position", "Positions"]
 OBJECT, ARRAY, VALUE, FREE = "object", "array", "value", "free"
 
 _ANNOTATIONS: Final = frozenset(
-    {"title", "description", "default", "examples", "$comment", "deprecated", "readOnly",
-     "writeOnly"}
-)  # fmt: skip
+    {
+        "title",
+        "description",
+        "default",
+        "examples",
+        "$comment",
+        "deprecated",
+        "readOnly",
+        "writeOnly",
+    }
+)
 _PLAIN_OBJECT: Final = _ANNOTATIONS | {
     "type",
     "properties",
