@@ -195,3 +195,9 @@ def test_every_exception_lives_in_one_module() -> None:
     }
     assert exceptions <= set(llmapp._errors.__all__)
     assert llmapp.validate.SchemaError is llmapp.SchemaError
+
+
+def test_streaming_is_exported():
+    from llmapp.streaming import ArgumentStream, stream
+
+    assert llmapp.stream is stream and llmapp.ArgumentStream is ArgumentStream

@@ -63,6 +63,7 @@ if TYPE_CHECKING:
     from llmapp.explain import feedback
     from llmapp.output import StructuredOutput, structured_output
     from llmapp.repair import Parsed, coerce, parse
+    from llmapp.streaming import ArgumentStream, stream
     from llmapp.validate import Validator, validator
 
 __version__ = "0.1.0"
@@ -103,6 +104,8 @@ _HOMES: dict[str, str] = {
     "Parsed": "llmapp.repair",
     "coerce": "llmapp.repair",
     "parse": "llmapp.repair",
+    "ArgumentStream": "llmapp.streaming",
+    "stream": "llmapp.streaming",
     "Validator": "llmapp.validate",
     "validator": "llmapp.validate",
     "UNDEFINED": "llmapp._results",
@@ -119,6 +122,7 @@ __all__ = [
     "UNDEFINED",
     "Approval",
     "ArgumentError",
+    "ArgumentStream",
     "BuildProblem",
     "CallContext",
     "CallResult",
@@ -156,6 +160,7 @@ __all__ = [
     "llm_application",
     "merge_parameters",
     "parse",
+    "stream",
     "structured_output",
     "validates",
     "validator",

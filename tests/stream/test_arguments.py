@@ -12,7 +12,7 @@ import llmapp
 import llmapp.http
 import llmapp.mcp
 from llmapp import UNDEFINED, CallResult, application, llm_application, validates
-from llmapp.stream import ArgumentStream, stream
+from llmapp.streaming import ArgumentStream, stream
 
 
 @dataclass

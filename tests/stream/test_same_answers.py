@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from llmapp import LlmFunction, ValidationFailure
 from llmapp.app._kernel import check_arguments, model_side
 from llmapp.app._result import CallResult
-from llmapp.stream import stream
+from llmapp.streaming import stream
 
 KEYS = ["a", "b", "c", "d-e"]
 

@@ -14,10 +14,10 @@ import pytest
 from annotated_types import Ge, MaxLen
 
 from llmapp import application, llm_application
-from llmapp.stream import CallFinished, CallMistake, CallStarted
-from llmapp.stream import anthropic as anthropic_stream
-from llmapp.stream import gemini as gemini_stream
-from llmapp.stream import openai as openai_stream
+from llmapp.streaming import CallFinished, CallMistake, CallStarted
+from llmapp.streaming import anthropic as anthropic_stream
+from llmapp.streaming import gemini as gemini_stream
+from llmapp.streaming import openai as openai_stream
 
 
 @dataclass

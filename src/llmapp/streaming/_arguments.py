@@ -39,7 +39,7 @@ from llmapp._results import UNDEFINED, ValidationFailure, ValidationIssue
 from llmapp.app._kernel import Checked, check_arguments, failed, model_side
 from llmapp.app._result import CallResult
 from llmapp.jsonschema import ROOT, step
-from llmapp.stream._positions import ARRAY, OBJECT, Position, Positions
+from llmapp.streaming._positions import ARRAY, OBJECT, Position, Positions
 
 __all__ = ["ArgumentStream", "stream"]
 

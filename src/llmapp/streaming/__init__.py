@@ -4,12 +4,12 @@
 method, an OpenAPI operation, an MCP tool): ``feed(delta)`` returns the mistakes that
 became definite with that piece of text, ``partial`` is the value read so far, and
 ``finish()`` is the call step's answer for the whole text. The vendor helpers
-(``llmapp.stream.openai``, ``.anthropic``, ``.gemini``) read each SDK's own stream
+(``llmapp.streaming.openai``, ``.anthropic``, ``.gemini``) read each SDK's own stream
 events and yield, per tool call, its name, each definite mistake and its result.
 """
 
-from llmapp.stream._arguments import ArgumentStream, stream
-from llmapp.stream._events import CallFinished, CallMistake, CallStarted, StreamEvent
+from llmapp.streaming._arguments import ArgumentStream, stream
+from llmapp.streaming._events import CallFinished, CallMistake, CallStarted, StreamEvent
 
 __all__ = [
     "ArgumentStream",

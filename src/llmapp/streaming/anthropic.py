@@ -14,8 +14,8 @@ import json
 from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator
 from typing import Any
 
-from llmapp.stream._calls import adrive, drive
-from llmapp.stream._events import StreamEvent
+from llmapp.streaming._calls import adrive, drive
+from llmapp.streaming._events import StreamEvent
 from llmapp.vendors._calls import Human, call_id, read
 
 __all__ = ["astream_calls", "stream_calls"]
@@ -25,7 +25,7 @@ def stream_calls(
     app: Any, target: Any, events: Iterable[Any], *, human: Human | None = None, **options: Any
 ) -> Iterator[StreamEvent]:
     """Each tool call of an Anthropic stream: its name, its definite mistakes, its result
-    (arguments as for ``llmapp.stream.openai.stream_calls``)."""
+    (arguments as for ``llmapp.streaming.openai.stream_calls``)."""
     return drive(app, target, events, _steps, human, options)
 
 

@@ -13,7 +13,7 @@ runs). ``astream_calls`` is the same over an async stream, running calls with
 Example::
 
     events = client.chat.completions.create(model=..., messages=..., tools=..., stream=True)
-    for event in llmapp.stream.openai.stream_calls(app, Shop(), events):
+    for event in llmapp.streaming.openai.stream_calls(app, Shop(), events):
         if isinstance(event, CallMistake):
             events.close()             # stop the generation: the call is wrong already
             ...                        # answer the call with event.feedback
@@ -25,8 +25,8 @@ from __future__ import annotations
 from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator
 from typing import Any
 
-from llmapp.stream._calls import adrive, drive
-from llmapp.stream._events import StreamEvent
+from llmapp.streaming._calls import adrive, drive
+from llmapp.streaming._events import StreamEvent
 from llmapp.vendors._calls import Human, call_id, items, read
 
 __all__ = ["astream_calls", "stream_calls"]
