@@ -50,6 +50,32 @@ _WORD_RUN = re.compile(r"[a-z]*")
 _NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?")
 _WORDS: Final = {"true": True, "false": False, "null": None}
 _STARTS_NUMBER = frozenset("-0123456789")
+_NOT_VALUES = frozenset("]},:")
+_CLOSERS = frozenset('"}]')
+_GOES_ON = frozenset("-+.0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+
+
+def _reject(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def _finite(written: str) -> float:
+    value = float(written)
+    if value - value != 0.0:  # 1e999: the call step reads it otherwise
+        raise ValueError(f"{written} overflows a float")
+    return value
+
+
+def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    made = dict(pairs)
+    if len(made) != len(pairs):  # a key written twice: read piece by piece, it is reported
+        raise ValueError("a key written twice")
+    return made
+
+
+_SCAN: Callable[[str, int], tuple[Any, int]] = json.JSONDecoder(  # type: ignore[attr-defined]
+    object_pairs_hook=_pairs, parse_constant=_reject, parse_float=_finite
+).scan_once
 
 # A frame's states: an object cycles KEY -> COLON -> VALUE -> NEXT, an array ITEM -> NEXT.
 _KEY, _COLON, _VALUE, _NEXT, _ITEM = range(5)
@@ -237,9 +263,35 @@ class ArgumentStream:
                 position = self._run(text, position, _WORD_RUN)
             else:
                 position = _BLANK.match(text, position).end()  # type: ignore[union-attr]
-                if position < end:
-                    self._structure(text[position], text)
-                    position += 1
+                if position >= end:
+                    break
+                char = text[position]
+                if self._stack and char not in _NOT_VALUES:
+                    scanned = self._scan(self._stack[-1], text, position, char)
+                    if scanned:
+                        position = scanned
+                        continue
+                self._structure(char, text)
+                position += 1
+
+    def _scan(self, frame: _Frame, text: str, position: int, char: str) -> int:
+        """Read a key or a value that is whole in ``text`` with the C scanner (where most of
+        a text in long pieces is read); its end, or 0 to read it character by character
+        (not whole here, a key written twice inside, or not strict JSON)."""
+        state = frame.state
+        if state not in (_VALUE, _ITEM) and not (state == _KEY and char == '"'):
+            return 0
+        try:
+            value, stop = _SCAN(text, position)
+        except (StopIteration, ValueError, RecursionError):
+            return 0
+        if text[stop - 1] not in _CLOSERS and (stop >= len(text) or text[stop] in _GOES_ON):
+            return 0  # a number or a word that goes on (in the next piece, or wrongly)
+        if state == _KEY:
+            self._key(value)
+        else:
+            self._complete(frame, char, value)
+        return stop
 
     def _structure(self, char: str, text: str) -> None:
         stack = self._stack
@@ -278,21 +330,8 @@ class ArgumentStream:
 
     def _value(self, frame: _Frame, char: str) -> None:
         """A value starts at ``char`` in ``frame``."""
-        if not frame.object:
-            position = self._item_position(frame)
-        else:
-            position = frame.position.property(frame.key) if frame.position else None  # type: ignore[arg-type]
-        self._early = False
-        if position is not None and position.accepts is not None:
-            kind = _kind_of(char)
-            if (
-                kind is not None
-                and kind not in position.accepts
-                and not (kind == "integer" and "number" in position.accepts)
-                and not (kind == "number" and "integer" in position.accepts)
-            ):
-                self._issue(ValidationIssue(self._child_path(frame), position.expected, UNDEFINED))
-                self._early = True
+        position = self._child_position(frame)
+        self._early = self._wrong_kind(frame, position, char, UNDEFINED)
         if char in "{[":
             path = self._child_path(frame)
             if self._early or position is None:
@@ -359,7 +398,8 @@ class ArgumentStream:
             elif len(frame.container) < position.min_items and not frame.reported:
                 self._issue(ValidationIssue(frame.path, position.expected, frame.container))
         elif frame.whole is not None:
-            self._judge(frame.whole, frame.container, frame.path)
+            for issue in frame.whole.check(frame.container):
+                self._issue(_moved(issue, frame.path))
         if not self._stack:
             self._done = True
 
@@ -445,20 +485,49 @@ class ArgumentStream:
         early, self._early = self._early, False
         if frame.object:
             position = frame.position.property(frame.key) if frame.position else None  # type: ignore[arg-type]
-            # A null for an optional key is read as "not given" by the call step.
-            skip = value is None and (
-                frame.position is None or frame.key not in frame.position.required
-            )
         else:
             position = frame.position.item() if frame.position else None
-            skip = False
-        if position is not None and not early and not skip:
-            self._judge(position, value, self._child_path(frame))
+        if position is not None and not early:
+            self._judge(frame, position, value)
         self._attach(value)
 
-    def _judge(self, position: Position, value: Any, path: str) -> None:
-        for issue in position.check(value):
-            self._issue(_moved(issue, path))
+    def _complete(self, frame: _Frame, char: str, value: Any) -> None:
+        """A whole value read at once: judged as the pieces of it would have been."""
+        position = self._child_position(frame)
+        if position is not None and not self._wrong_kind(frame, position, char, value):
+            self._judge(frame, position, value)
+        self._attach(value)
+
+    def _child_position(self, frame: _Frame) -> Position | None:
+        """The position of the value starting in ``frame``; an item past ``maxItems`` is
+        reported here, as it starts."""
+        if frame.object:
+            return frame.position.property(frame.key) if frame.position else None  # type: ignore[arg-type]
+        return self._item_position(frame)
+
+    def _wrong_kind(self, frame: _Frame, position: Position | None, char: str, value: Any) -> bool:
+        """Report a value whose first character shows a type its place refuses."""
+        accepts = position.accepts if position is not None else None
+        kind = _kind_of(char)
+        if accepts is None or kind is None or kind in accepts:
+            return False
+        if kind == "number" and "integer" in accepts:
+            return False
+        self._issue(ValidationIssue(self._child_path(frame), position.expected, value))  # type: ignore[union-attr]
+        return True
+
+    def _judge(self, frame: _Frame, position: Position, value: Any) -> None:
+        """Report what the call step says of a complete value in ``frame`` (before it is
+        attached: its path is the next one)."""
+        # A null for an optional declared key is read as "not given" by the call step.
+        declared = frame.position.properties if frame.position is not None else ()
+        if value is None and frame.key in declared and frame.key not in frame.position.required:  # type: ignore[union-attr]
+            return
+        issues = position.check(value)
+        if issues:
+            path = self._child_path(frame)
+            for issue in issues:
+                self._issue(_moved(issue, path))
 
     def _issue(self, issue: ValidationIssue) -> None:
         self._new.append(issue)

@@ -106,23 +106,24 @@ class Position:
     def check(self, value: Any) -> list[ValidationIssue]:
         """What the call step says of ``value`` complete here: repaired where refused,
         then checked, issue paths from ``$input`` (the caller moves them)."""
-        checked = self._checked
-        if checked is None:
+        checks = self._checks
+        if checks is None or checks[0](value):  # the generated checker: most values pass
             return []
-        validation = checked(value)
+        validation = checks[1](value)
         return [] if isinstance(validation, ValidationSuccess) else list(validation.errors)
 
     @cached_property
-    def _checked(self) -> Callable[[Any], Validation] | None:
-        """The call step's check of this subschema alone; None when it cannot be built
-        (a reference the subschema cannot reach on its own): nothing is said here then."""
+    def _checks(self) -> tuple[Callable[[Any], bool], Callable[[Any], Validation]] | None:
+        """The generated checker of this subschema alone and the call step's check of it;
+        None when it cannot be built (a reference the subschema cannot reach on its own):
+        nothing is said here then."""
         schema = self.table.standalone(self.schema)
         try:
             check = validate.validator(schema)
         except (SchemaError, RecursionError, ValueError, TypeError):
             return None
         coercion = repair.coercer(schema)
-        return lambda value: coercion.checked(value, check)
+        return check.is_valid, lambda value: coercion.checked(value, check)
 
 
 class Positions:

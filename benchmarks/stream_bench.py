@@ -1,0 +1,346 @@
+"""``python -m benchmarks.stream_bench [--quick]``: checking a tool call while it is written.
+
+Three tables:
+
+1. **Feed cost**: ``ArgumentStream.feed`` over the whole text in deltas of 1, 16 and 256
+   characters, divided by the call step on the whole text (``check_arguments``: read,
+   repair, validate), on the payloads of the validation benchmark (S, M, L, P, F, valid
+   and with three mistakes). Targets: at most 25x, 10x and 5x.
+2. **Linear**: the same feed on the order with 10, 20 and 40 items and the tree with 100
+   and 200 nodes: twice the text, twice the cost (within 20%); beside it, the way streamed
+   JSON is checked in Python today, re-reading the prefix at every delta with
+   ``pydantic_core.from_json(prefix, allow_partial=True)`` and validating it with
+   ``TypeAdapter.validate_python(..., experimental_allow_partial=True)``: its cost grows
+   with the square of the text.
+3. **Saved**: on wrong arguments, the share of the text written before the first
+   definite mistake (median, 90th percentile): the share of the generation a caller who
+   stops there saves. Over the invalid payloads, over generated wrong arguments (one
+   mistake put into a valid value of each function of the samchon shopping application:
+   a wrong type, a value outside its enum, a key that must not be there, a required key
+   left out), and over the recorded mistakes of ``../shared/corpora/samchon-openapi``
+   when it holds any (the copy there has none: its ``function-calling`` folder was left
+   out).
+
+Each timing is the median of the repeats, in µs per call. Not part of ``python -m benchmarks``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import json
+import random
+import statistics
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from benchmarks._report import fmt, fmt_ratio, table
+from benchmarks.payloads import PAYLOADS, Payload, Targets, format_payloads, order_with_items
+
+__all__ = ["main"]
+
+SIZES = (1, 16, 256)
+TARGETS = {1: 25.0, 16: 10.0, 256: 5.0}
+CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpora" / "samchon-openapi"
+
+
+def _median_us(run: Callable[[], Any], repeats: int, budget: float = 0.05) -> float:
+    """Median µs per call of ``run`` over ``repeats`` rounds of about ``budget`` seconds."""
+    started = time.perf_counter()
+    run()
+    once = max(time.perf_counter() - started, 1e-7)
+    number = max(1, int(budget / once))
+    rounds = []
+    for _ in range(repeats):
+        started = time.perf_counter()
+        for _ in range(number):
+            run()
+        rounds.append((time.perf_counter() - started) / number * 1e6)
+    return statistics.median(rounds)
+
+
+def _deltas(text: str, size: int) -> list[str]:
+    return [text[i : i + size] for i in range(0, len(text), size)]
+
+
+def _feeder(function: Any, deltas: list[str]) -> Callable[[], Any]:
+    from llmapp import stream
+
+    def run() -> Any:
+        arguments = stream(function)
+        feed = arguments.feed
+        for delta in deltas:
+            feed(delta)
+        return arguments
+
+    return run
+
+
+def _whole(function: Any, text: str) -> Callable[[], Any]:
+    from llmapp.app._kernel import check_arguments, model_side
+
+    side = model_side(function)
+    return lambda: check_arguments(function, text, side)
+
+
+def _reparse(adapter: Any, deltas: list[str]) -> Callable[[], Any]:
+    from pydantic import ValidationError
+    from pydantic_core import from_json
+
+    prefixes = []
+    text = ""
+    for delta in deltas:
+        text += delta
+        prefixes.append(text)
+
+    def run() -> None:
+        for prefix in prefixes:
+            try:
+                data = from_json(prefix, allow_partial=True)
+                adapter.validate_python(data, experimental_allow_partial=True)
+            except (ValidationError, ValueError):
+                pass
+
+    return run
+
+
+def feed_cost(payloads: list[Payload], repeats: int) -> tuple[str, list[tuple[str, float, bool]]]:
+    from llmapp import application
+
+    app = application(Targets)
+    rows, verdicts = [], []
+    for payload in payloads:
+        function = app.function(payload.method)
+        text = json.dumps(payload.data)
+        whole = _median_us(_whole(function, text), repeats)
+        cells = [payload.label, f"{len(text):,}", fmt(whole)]
+        for size in SIZES:
+            fed = _median_us(_feeder(function, _deltas(text, size)), repeats)
+            share = fed / whole
+            cells += [fmt(fed), fmt_ratio(share)]
+            verdicts.append((f"{payload.label} {size}-char", share, share <= TARGETS[size]))
+        rows.append(cells)
+    headers = ["payload", "chars", "whole µs"]
+    for size in SIZES:
+        headers += [f"feed {size} µs", f"÷ whole (≤{TARGETS[size]:g}x)"]
+    return table(headers, rows), verdicts
+
+
+def linear(repeats: int, quick: bool) -> str:
+    from pydantic import TypeAdapter
+
+    from benchmarks.payloads import Order, Tree, _tree
+    from llmapp import application
+
+    app = application(Targets)
+    cases = [
+        ("order", 10, "place_order", Order, order_with_items(10)),
+        ("order", 20, "place_order", Order, order_with_items(20)),
+        ("order", 40, "place_order", Order, order_with_items(40)),
+        ("tree", 100, "save_tree", Tree, {"root": _tree(100)["root"]}),
+        ("tree", 200, "save_tree", Tree, {"root": _tree(200)["root"]}),
+    ]
+    rows = []
+    previous: dict[tuple[str, int], float] = {}
+    for name, count, method, kind, data in cases:
+        function = app.function(method)
+        adapter = TypeAdapter(kind)
+        text = json.dumps(data)
+        cells = [f"{name} ×{count}", f"{len(text):,}"]
+        for size in (1, 16):
+            deltas = _deltas(text, size)
+            fed = _median_us(_feeder(function, deltas), repeats)
+            before = previous.get((name, size))
+            growth = "" if before is None else f" ({fed / before:.2f}x)"
+            previous[(name, size)] = fed
+            if quick and size == 1 and len(text) > 6_000:
+                reread = None
+            else:
+                reread = _median_us(_reparse(adapter, deltas), max(1, repeats // 2), 0.01)
+            cells += [fmt(fed) + growth, fmt(reread), fmt_ratio(reread / fed if reread else None)]
+        rows.append(cells)
+    headers = ["text", "chars"]
+    for size in (1, 16):
+        headers += [f"feed {size} µs (growth)", f"re-read {size} µs", "re-read ÷ feed"]
+    return table(headers, rows)
+
+
+# --- the share of the text read before the first definite mistake -------------------------
+
+
+def first_mistake(function: Any, text: str) -> float | None:
+    """The share of ``text`` fed when the first definite mistake was reported, or None."""
+    from llmapp import stream
+
+    arguments = stream(function)
+    for position, char in enumerate(text, 1):
+        if arguments.feed(char):
+            return position / len(text)
+    return None
+
+
+def _example(schema: Any, root: Any, rng: random.Random, depth: int = 0) -> Any:
+    """A value ``schema`` accepts, most of the time (checked by the caller)."""
+    if isinstance(schema, dict) and "$ref" in schema:
+        name = schema["$ref"].split("/")[-1]
+        return _example(root["$defs"][name], root, rng, depth + 1)
+    if not isinstance(schema, dict) or depth > 12:
+        return None
+    if "const" in schema:
+        return schema["const"]
+    if "enum" in schema:
+        return rng.choice(schema["enum"])
+    for keyword in ("oneOf", "anyOf"):
+        if keyword in schema:
+            branches = [b for b in schema[keyword] if b.get("type") != "null"] or schema[keyword]
+            return _example(rng.choice(branches), root, rng, depth + 1)
+    kind = schema.get("type")
+    if isinstance(kind, list):
+        kind = next((k for k in kind if k != "null"), "null")
+    if kind == "object" or "properties" in schema:
+        properties = schema.get("properties", {})
+        required = set(schema.get("required", ()))
+        return {
+            key: _example(sub, root, rng, depth + 1)
+            for key, sub in properties.items()
+            if key in required or rng.random() < 0.5
+        }
+    if kind == "array":
+        count = max(schema.get("minItems", 0), rng.randint(1, 3))
+        count = min(count, schema.get("maxItems", count))
+        return [_example(schema.get("items", {}), root, rng, depth + 1) for _ in range(count)]
+    if kind == "integer":
+        low = schema.get("minimum", 0)
+        return int(max(low, min(schema.get("maximum", low + 100), low + rng.randint(0, 50))))
+    if kind == "number":
+        low = schema.get("minimum", 0)
+        return float(min(schema.get("maximum", low + 100), low + rng.random() * 50))
+    if kind == "boolean":
+        return rng.random() < 0.5
+    if kind == "null":
+        return None
+    return _string(schema, rng)
+
+
+def _string(schema: dict[str, Any], rng: random.Random) -> str:
+    formats = {
+        "uuid": "5f0c6f4e-8e1b-4d5e-9a53-2b3c4d5e6f70",
+        "date-time": "2024-05-01T12:30:00Z",
+        "date": "2024-05-01",
+        "email": "ada@example.com",
+        "uri": "https://example.com/a",
+        "ipv4": "127.0.0.1",
+        "ipv6": "::1",
+    }
+    text = formats.get(schema.get("format", ""), "word " * rng.randint(1, 4))
+    return text[: schema.get("maxLength", len(text))].ljust(schema.get("minLength", 0), "x")
+
+
+def _leaves(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    if isinstance(value, dict):
+        found = [path] if path else []
+        for key, item in value.items():
+            found += _leaves(item, (*path, key))
+        return found
+    if isinstance(value, list):
+        return [path] + [p for i, item in enumerate(value) for p in _leaves(item, (*path, i))]
+    return [path]
+
+
+def _wrong(value: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    """``value`` with one mistake: a wrong type, an extra key, a required key left out."""
+    wrong = copy.deepcopy(value)
+    path = rng.choice(_leaves(wrong) or [()])
+    *parents, last = path if path else (None,)
+    holder: Any = wrong
+    for step in parents:
+        holder = holder[step]
+    mistake = rng.choice(("type", "extra", "missing"))
+    if mistake == "extra" or last is None:
+        target = holder[last] if last is not None and isinstance(holder[last], dict) else wrong
+        target["unexpectedKey"] = 1
+    elif mistake == "missing" and isinstance(holder, dict):
+        del holder[last]
+    else:
+        current = holder[last]
+        holder[last] = "wrong" if not isinstance(current, str) else 12345
+    return wrong
+
+
+def generated(count: int) -> tuple[list[float], int]:
+    """Shares for wrong arguments generated for the samchon shopping functions."""
+    from llmapp import LlmFunction
+
+    path = CORPUS / "test" / "examples" / "mcp" / "3.1.application.json"
+    if not path.exists():
+        return [], 0
+    functions = json.loads(path.read_text())["functions"]
+    rng = random.Random(7)
+    shares: list[float] = []
+    never = 0
+    tries = 0
+    while len(shares) + never < count and tries < count * 20:
+        tries += 1
+        spec = rng.choice(functions)
+        function = LlmFunction(spec["name"], None, spec["parameters"])
+        value = _example(function.parameters, function.parameters, rng)
+        if not isinstance(value, dict) or not function.validate(value).success:
+            continue
+        wrong = _wrong(value, rng)
+        if function.validate(wrong).success:
+            continue
+        share = first_mistake(function, json.dumps(wrong, indent=1))
+        if share is None:
+            never += 1
+        else:
+            shares.append(share)
+    return shares, never
+
+
+def saved(quick: bool) -> str:
+    from llmapp import application
+
+    app = application(Targets)
+    rows = []
+    invalid = [p for p in [*PAYLOADS, *format_payloads()] if not p.valid]
+    shares = [first_mistake(app.function(p.method), json.dumps(p.data)) for p in invalid]
+    seen = [s for s in shares if s is not None]
+    rows.append(_share_row("invalid payloads (S, M, L, P, F)", seen, len(shares) - len(seen)))
+    found, never = generated(60 if quick else 400)
+    rows.append(_share_row("generated, samchon shopping functions", found, never))
+    rows.append(["recorded mistakes, samchon-openapi", "0", "n/a", "n/a", "none in the copy"])
+    return table(["wrong arguments", "calls", "median read", "p90 read", "no early mistake"], rows)
+
+
+def _share_row(label: str, shares: list[float], never: int) -> list[str]:
+    if not shares:
+        return [label, str(never), "n/a", "n/a", str(never)]
+    ordered = sorted(shares)
+    p90 = ordered[min(len(ordered) - 1, int(0.9 * len(ordered)))]
+    median = statistics.median(ordered)
+    return [label, str(len(shares) + never), f"{median:.0%}", f"{p90:.0%}", str(never)]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--quick", action="store_true", help="fewer repeats and payloads")
+    options = parser.parse_args()
+    repeats = 3 if options.quick else 7
+    payloads = [*PAYLOADS, *format_payloads()]
+    text, verdicts = feed_cost(payloads, repeats)
+    print("## Feed cost (÷ the call step on the whole text)\n")
+    print(text)
+    print("\n## Linear: feed against re-reading the prefix at every delta\n")
+    print(linear(repeats, options.quick))
+    print("\n## Saved: share of the text written before the first definite mistake\n")
+    print(saved(options.quick))
+    print("\n## Targets\n")
+    missed = [label for label, _, held in verdicts if not held]
+    print(f"{len(verdicts) - len(missed)}/{len(verdicts)} feed-cost targets hold", end="")
+    print(f"; missed: {', '.join(missed)}" if missed else "")
+
+
+if __name__ == "__main__":
+    main()
