@@ -51,6 +51,17 @@ _NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?")
 _WORDS: Final = {"true": True, "false": False, "null": None}
 _STARTS_NUMBER = frozenset("-0123456789")
 _NOT_VALUES = frozenset("]},:")
+
+
+_PRINTABLE = frozenset(map(chr, range(0x20, 0x7F))) - {'"', "\\"}
+_QUIET: Final[tuple[frozenset[str], ...]] = (
+    frozenset(" \t\n\r"),  # no token: blanks
+    _PRINTABLE,  # a string (other characters take the long way)
+    _PRINTABLE,  # a key
+    frozenset("0123456789"),  # a number
+    frozenset("abcdefghijklmnopqrstuvwxyz"),  # a word
+    frozenset(),  # stopped
+)
 _CLOSERS = frozenset('"}]')
 _GOES_ON = frozenset("-+.0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
 
@@ -80,7 +91,7 @@ _SCAN: Callable[[str, int], tuple[Any, int]] = json.JSONDecoder(  # type: ignore
 # A frame's states: an object cycles KEY -> COLON -> VALUE -> NEXT, an array ITEM -> NEXT.
 _KEY, _COLON, _VALUE, _NEXT, _ITEM = range(5)
 # The token being read across deltas.
-_NONE, _STRING, _KEY_TEXT, _NUMBER_TOKEN, _WORD = range(5)
+_NONE, _STRING, _KEY_TEXT, _NUMBER_TOKEN, _WORD, _STOPPED = range(6)
 
 _TABLES: dict[int, tuple[Any, Positions]] = {}
 _TABLES_SIZE: Final = 256
@@ -183,6 +194,13 @@ class ArgumentStream:
     def feed(self, delta: str) -> list[ValidationIssue]:
         """Read the next piece of the text; the mistakes that became definite with it."""
         self._text.append(delta)
+        # One character inside a string, a number or the blanks between values changes
+        # nothing but the text kept: most pieces of one character, done in a few tests.
+        if delta in _QUIET[self._token] and not self._escape and self.length < self.max_length:
+            self.length += 1
+            if self._token:
+                self._parts.append(delta)
+            return []
         self.length += len(delta)
         if self.stopped is not None:
             return []
@@ -249,6 +267,7 @@ class ArgumentStream:
 
     def _stop(self, why: str) -> None:
         self.stopped = why
+        self._token = _STOPPED
 
     def _read(self, text: str) -> None:
         end = len(text)
@@ -266,7 +285,7 @@ class ArgumentStream:
                 if position >= end:
                     break
                 char = text[position]
-                if self._stack and char not in _NOT_VALUES:
+                if position + 1 < end and self._stack and char not in _NOT_VALUES:
                     scanned = self._scan(self._stack[-1], text, position, char)
                     if scanned:
                         position = scanned
@@ -281,6 +300,8 @@ class ArgumentStream:
         state = frame.state
         if state not in (_VALUE, _ITEM) and not (state == _KEY and char == '"'):
             return 0
+        if not _may_end(text, position, char):
+            return 0  # no end in this piece: an exception spared
         try:
             value, stop = _SCAN(text, position)
         except (StopIteration, ValueError, RecursionError):
@@ -531,6 +552,18 @@ class ArgumentStream:
 
     def _issue(self, issue: ValidationIssue) -> None:
         self._new.append(issue)
+
+
+def _may_end(text: str, position: int, char: str) -> bool:
+    """Whether the value starting at ``position`` may end within ``text``."""
+    if char == '"':
+        return text.find('"', position + 1) > 0
+    if char == "{":
+        return text.find("}", position) > 0
+    if char == "[":
+        return text.find("]", position) > 0
+    run = _NUMBER_RUN if char in _STARTS_NUMBER else _WORD_RUN
+    return run.match(text, position + 1).end() < len(text)  # type: ignore[union-attr]
 
 
 def _kind_of(char: str) -> str | None:

@@ -49,6 +49,7 @@ _PLAIN_ARRAY: Final = _ANNOTATIONS | {"type", "items", "minItems", "maxItems"}
 _UNTYPED: Final = ("anyOf", "oneOf", "allOf", "not", "if", "$ref", "nullable")
 """Keywords that make the JSON types a value may have more than ``type`` says."""
 _MAX_HOPS: Final = 32
+_MAX_CHILDREN: Final = 1_000
 
 
 class Position:
@@ -70,6 +71,9 @@ class Position:
         self.items: Any = True
         self.min_items = 0
         self.max_items: int | None = None
+        self._children: dict[str, Position | None] = {}
+        """Each key's position, once asked (keys of the schema, or of the model's text:
+        at most ``_MAX_CHILDREN`` of those kept)."""
         resolved = table.resolved(schema)
         self.kind, self.accepts = _kind(resolved)
         if self.kind == OBJECT:
@@ -88,6 +92,15 @@ class Position:
 
     def property(self, key: str) -> Position | None:
         """The position of ``key``'s value; None when the key must not be there."""
+        found = self._children.get(key, self)
+        if found is not self:
+            return found
+        made = self._property(key)
+        if len(self._children) < _MAX_CHILDREN:
+            self._children[key] = made
+        return made
+
+    def _property(self, key: str) -> Position | None:
         if key in self.properties:
             return self.table.at(self.properties[key])
         if self.additional is False:
