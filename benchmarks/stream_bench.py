@@ -43,7 +43,15 @@ __all__ = ["main"]
 
 SIZES = (1, 16, 256)
 TARGETS = {1: 25.0, 16: 10.0, 256: 5.0}
-CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpora" / "samchon-openapi"
+_HOMES = Path(__file__).resolve().parents[2:4]  # beside the project, or beside its worktrees
+CORPUS = next(
+    (
+        home / "shared" / "corpora" / "samchon-openapi"
+        for home in _HOMES
+        if (home / "shared" / "corpora").exists()
+    ),
+    _HOMES[0] / "shared" / "corpora" / "samchon-openapi",
+)
 
 
 def _median_us(run: Callable[[], Any], repeats: int, budget: float = 0.05) -> float:
@@ -249,27 +257,39 @@ def _leaves(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
     return [path]
 
 
-def _wrong(value: dict[str, Any], rng: random.Random) -> dict[str, Any]:
-    """``value`` with one mistake: a wrong type, an extra key, a required key left out."""
+def _wrong(value: dict[str, Any], rng: random.Random, mistake: str) -> dict[str, Any]:
+    """``value`` with one mistake of the kind asked, at a random place: a value of a wrong
+    type, a key that must not be there (at a random place among its siblings), a
+    required key left out."""
     wrong = copy.deepcopy(value)
-    path = rng.choice(_leaves(wrong) or [()])
-    *parents, last = path if path else (None,)
-    holder: Any = wrong
-    for step in parents:
-        holder = holder[step]
-    mistake = rng.choice(("type", "extra", "missing"))
-    if mistake == "extra" or last is None:
-        target = holder[last] if last is not None and isinstance(holder[last], dict) else wrong
-        target["unexpectedKey"] = 1
-    elif mistake == "missing" and isinstance(holder, dict):
+    paths = _leaves(wrong) or [()]
+    if mistake == "extra":
+        paths = [p for p in paths if isinstance(_at(wrong, p), dict)] or [()]
+    path = rng.choice(paths)
+    if mistake == "extra":
+        target = _at(wrong, path)
+        items = list(target.items())
+        items.insert(rng.randint(0, len(items)), ("unexpectedKey", 1))
+        target.clear()
+        target.update(items)
+        return wrong
+    if not path:
+        return wrong
+    holder, last = _at(wrong, path[:-1]), path[-1]
+    if mistake == "missing" and isinstance(holder, dict):
         del holder[last]
-    else:
-        current = holder[last]
-        holder[last] = "wrong" if not isinstance(current, str) else 12345
+    elif mistake == "type":
+        holder[last] = "wrong" if not isinstance(holder[last], str) else 12345
     return wrong
 
 
-def generated(count: int) -> tuple[list[float], int]:
+def _at(value: Any, path: tuple[Any, ...]) -> Any:
+    for step in path:
+        value = value[step]
+    return value
+
+
+def generated(count: int, mistake: str) -> tuple[list[float], int]:
     """Shares for wrong arguments generated for the samchon shopping functions."""
     from llmapp import LlmFunction
 
@@ -288,7 +308,7 @@ def generated(count: int) -> tuple[list[float], int]:
         value = _example(function.parameters, function.parameters, rng)
         if not isinstance(value, dict) or not function.validate(value).success:
             continue
-        wrong = _wrong(value, rng)
+        wrong = _wrong(value, rng, mistake)
         if function.validate(wrong).success:
             continue
         share = first_mistake(function, json.dumps(wrong, indent=1))
@@ -308,8 +328,10 @@ def saved(quick: bool) -> str:
     shares = [first_mistake(app.function(p.method), json.dumps(p.data)) for p in invalid]
     seen = [s for s in shares if s is not None]
     rows.append(_share_row("invalid payloads (S, M, L, P, F)", seen, len(shares) - len(seen)))
-    found, never = generated(60 if quick else 400)
-    rows.append(_share_row("generated, samchon shopping functions", found, never))
+    labels = {"type": "a wrong type", "extra": "a key not allowed", "missing": "a key left out"}
+    for mistake, label in labels.items():
+        found, never = generated(40 if quick else 300, mistake)
+        rows.append(_share_row(f"generated for samchon shopping: {label}", found, never))
     rows.append(["recorded mistakes, samchon-openapi", "0", "n/a", "n/a", "none in the copy"])
     return table(["wrong arguments", "calls", "median read", "p90 read", "no early mistake"], rows)
 
