@@ -187,6 +187,11 @@ class ArgumentStream:
         return None if self._root is UNDEFINED else self._root
 
     @property
+    def text(self) -> str:
+        """The text fed so far, as written."""
+        return "".join(self._text)
+
+    @property
     def complete(self) -> bool:
         """Whether the arguments' outermost value is closed."""
         return self._done
@@ -220,10 +225,12 @@ class ArgumentStream:
         ``Checked(data, repairs)``, or the failed ``CallResult`` with its feedback.
 
         A key written twice is refused, with every mistake ``feed`` reported."""
-        text = "".join(self._text)
-        side = self._side
         answer = check_arguments(
-            self.function, text, side, max_length=self.max_length, before_check=self._before
+            self.function,
+            self.text,
+            self._side,
+            max_length=self.max_length,
+            before_check=self._before,
         )
         if not self.duplicates or (isinstance(answer, CallResult) and _unread(answer)):
             return answer
