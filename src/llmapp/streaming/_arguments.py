@@ -51,6 +51,10 @@ _NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?")
 _WORDS: Final = {"true": True, "false": False, "null": None}
 _STARTS_NUMBER = frozenset("-0123456789")
 _NOT_VALUES = frozenset("]},:")
+_KEY_TEXT_RE = r'"((?:[^"\\\x00-\x1f]|\\.)*)"[ \t\n\r]*:[ \t\n\r]*'
+_FIRST_MEMBER = re.compile(r"[ \t\n\r]*" + _KEY_TEXT_RE)
+_NEXT_MEMBER = re.compile(r"[ \t\n\r]*,[ \t\n\r]*" + _KEY_TEXT_RE)
+_NEXT_ITEM = re.compile(r"[ \t\n\r]*,[ \t\n\r]*")
 
 
 _PRINTABLE = frozenset(map(chr, range(0x20, 0x7F))) - {'"', "\\"}
@@ -288,8 +292,10 @@ class ArgumentStream:
             elif token == _WORD:
                 position = self._run(text, position, _WORD_RUN)
             else:
+                if self._stack and self._stack[-1].state in (_KEY, _ITEM, _NEXT):
+                    position = self._members(self._stack[-1], text, position)
                 position = _BLANK.match(text, position).end()  # type: ignore[union-attr]
-                if position >= end:
+                if position >= end or self.stopped is not None:
                     break
                 char = text[position]
                 if position + 1 < end and self._stack and char not in _NOT_VALUES:
@@ -299,6 +305,42 @@ class ArgumentStream:
                         continue
                 self._structure(char, text)
                 position += 1
+
+    def _members(self, frame: _Frame, text: str, position: int) -> int:
+        """Members (``"key": value`` in an object, items in an array) whole in ``text``, read
+        in one loop with the C scanner: where most of a text in long pieces goes. Where
+        the next one is not whole here, the reading goes on piece by piece from there."""
+        end = len(text)
+        while True:
+            state = frame.state
+            if frame.object:
+                pattern = _NEXT_MEMBER if state == _NEXT else _FIRST_MEMBER
+            else:
+                pattern = _NEXT_ITEM if state == _NEXT else _BLANK
+            member = pattern.match(text, position)
+            if member is None:
+                return position
+            start = member.end()
+            if start + 1 >= end:
+                return position
+            char = text[start]
+            if char in _NOT_VALUES or not _may_end(text, start, char):
+                return position
+            try:
+                value, stop = _SCAN(text, start)
+            except (StopIteration, ValueError, RecursionError):
+                return position
+            if text[stop - 1] not in _CLOSERS and (stop >= end or text[stop] in _GOES_ON):
+                return position
+            if frame.object:
+                raw = member.group(1)
+                frame.state = _KEY
+                self._key(json.loads('"' + raw + '"') if "\\" in raw else raw)
+            frame.state = _VALUE if frame.object else _ITEM
+            self._complete(frame, char, value)
+            position = stop
+            if self.stopped is not None:
+                return position
 
     def _scan(self, frame: _Frame, text: str, position: int, char: str) -> int:
         """Read a key or a value that is whole in ``text`` with the C scanner (where most of
