@@ -21,7 +21,9 @@ Three tables:
    when it holds any (the copy there has none: its ``function-calling`` folder was left
    out).
 
-Each timing is the median of the repeats, in µs per call. Not part of ``python -m benchmarks``.
+Each timing is the median of the repeats, in µs per call; the runs compared are timed in
+the same rounds, and a ratio is the median of the rounds' ratios. Not part of
+``python -m benchmarks``.
 """
 
 from __future__ import annotations
@@ -114,7 +116,28 @@ def _reparse(adapter: Any, deltas: list[str]) -> Callable[[], Any]:
     return run
 
 
+def _interleaved(runs: dict[str, Callable[[], Any]], rounds: int) -> dict[str, list[float]]:
+    """µs per call of each run, round by round, the runs of one round timed one after the
+    other: the machine's load, which moves from second to second on shared cores, weighs
+    on the runs of a round alike, so their ratios per round hold where the times do not."""
+    numbers = {}
+    for name, run in runs.items():
+        started = time.perf_counter()
+        run()
+        numbers[name] = max(1, int(0.02 / max(time.perf_counter() - started, 1e-7)))
+    times: dict[str, list[float]] = {name: [] for name in runs}
+    for _ in range(rounds):
+        for name, run in runs.items():
+            started = time.perf_counter()
+            for _ in range(numbers[name]):
+                run()
+            times[name].append((time.perf_counter() - started) / numbers[name] * 1e6)
+    return times
+
+
 def feed_cost(payloads: list[Payload], repeats: int) -> tuple[str, list[tuple[str, float, bool]]]:
+    """Each payload's whole-text check and its feeds, interleaved; the ratio is the median
+    of the ratios of the rounds."""
     from llmapp import application
 
     app = application(Targets)
@@ -122,12 +145,15 @@ def feed_cost(payloads: list[Payload], repeats: int) -> tuple[str, list[tuple[st
     for payload in payloads:
         function = app.function(payload.method)
         text = json.dumps(payload.data)
-        whole = _median_us(_whole(function, text), repeats)
-        cells = [payload.label, f"{len(text):,}", fmt(whole)]
+        runs = {"whole": _whole(function, text)}
+        runs.update({str(size): _feeder(function, _deltas(text, size)) for size in SIZES})
+        times = _interleaved(runs, repeats)
+        whole = times["whole"]
+        cells = [payload.label, f"{len(text):,}", fmt(statistics.median(whole))]
         for size in SIZES:
-            fed = _median_us(_feeder(function, _deltas(text, size)), repeats)
-            share = fed / whole
-            cells += [fmt(fed), fmt_ratio(share)]
+            fed = times[str(size)]
+            share = statistics.median(f / w for f, w in zip(fed, whole, strict=True))
+            cells += [fmt(statistics.median(fed)), fmt_ratio(share)]
             verdicts.append((f"{payload.label} {size}-char", share, share <= TARGETS[size]))
         rows.append(cells)
     headers = ["payload", "chars", "whole µs"]
@@ -163,8 +189,8 @@ def linear(repeats: int, quick: bool) -> str:
             before = previous.get((name, size))
             growth = "" if before is None else f" ({fed / before:.2f}x)"
             previous[(name, size)] = fed
-            if quick and size == 1 and len(text) > 6_000:
-                reread = None
+            if size == 1 and len(text) > (2_000 if quick else 6_000):
+                reread = None  # minutes a round: the square of the text
             else:
                 reread = _median_us(_reparse(adapter, deltas), max(1, repeats // 2), 0.01)
             cells += [fmt(fed) + growth, fmt(reread), fmt_ratio(reread / fed if reread else None)]
@@ -349,7 +375,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="fewer repeats and payloads")
     options = parser.parse_args()
-    repeats = 3 if options.quick else 7
+    repeats = 5 if options.quick else 15
     payloads = [*PAYLOADS, *format_payloads()]
     text, verdicts = feed_cost(payloads, repeats)
     print("## Feed cost (÷ the call step on the whole text)\n")
