@@ -21,8 +21,9 @@ Three tables:
    when it holds any (the copy there has none: its ``function-calling`` folder was left
    out).
 
-Each timing is the median of the repeats, in µs per call; the runs compared are timed in
-the same rounds, and a ratio is the median of the rounds' ratios. Not part of
+Each timing is the median of the repeats, in µs of this process's CPU time per call (the
+time other processes take the shared cores is not counted); the runs compared are timed
+in the same rounds, and a ratio is the median of the rounds' ratios. Not part of
 ``python -m benchmarks``.
 """
 
@@ -56,18 +57,30 @@ CORPUS = next(
 )
 
 
-def _median_us(run: Callable[[], Any], repeats: int, budget: float = 0.05) -> float:
-    """Median µs per call of ``run`` over ``repeats`` rounds of about ``budget`` seconds."""
-    started = time.perf_counter()
+def _calibrated(run: Callable[[], Any], seconds: float) -> int:
+    """How many calls of ``run`` (warmed: its first call compiles) take about ``seconds``:
+    long enough that the CPU clock, which may tick by milliseconds, reads them right."""
     run()
-    once = max(time.perf_counter() - started, 1e-7)
-    number = max(1, int(budget / once))
+    count = 1
+    while True:
+        started = time.perf_counter()
+        for _ in range(count):
+            run()
+        elapsed = time.perf_counter() - started
+        if elapsed >= seconds / 4:
+            return max(1, int(count * seconds / elapsed))
+        count *= 4
+
+
+def _median_us(run: Callable[[], Any], repeats: int, budget: float = 0.05) -> float:
+    """Median µs of CPU time per call of ``run`` over ``repeats`` rounds of about ``budget``."""
+    number = _calibrated(run, budget)
     rounds = []
     for _ in range(repeats):
-        started = time.perf_counter()
+        started = time.process_time()
         for _ in range(number):
             run()
-        rounds.append((time.perf_counter() - started) / number * 1e6)
+        rounds.append((time.process_time() - started) / number * 1e6)
     return statistics.median(rounds)
 
 
@@ -120,18 +133,14 @@ def _interleaved(runs: dict[str, Callable[[], Any]], rounds: int) -> dict[str, l
     """µs per call of each run, round by round, the runs of one round timed one after the
     other: the machine's load, which moves from second to second on shared cores, weighs
     on the runs of a round alike, so their ratios per round hold where the times do not."""
-    numbers = {}
-    for name, run in runs.items():
-        started = time.perf_counter()
-        run()
-        numbers[name] = max(1, int(0.02 / max(time.perf_counter() - started, 1e-7)))
+    numbers = {name: _calibrated(run, 0.04) for name, run in runs.items()}
     times: dict[str, list[float]] = {name: [] for name in runs}
     for _ in range(rounds):
         for name, run in runs.items():
-            started = time.perf_counter()
+            started = time.process_time()
             for _ in range(numbers[name]):
                 run()
-            times[name].append((time.perf_counter() - started) / numbers[name] * 1e6)
+            times[name].append((time.process_time() - started) / numbers[name] * 1e6)
     return times
 
 
@@ -163,41 +172,45 @@ def feed_cost(payloads: list[Payload], repeats: int) -> tuple[str, list[tuple[st
 
 
 def linear(repeats: int, quick: bool) -> str:
+    """Feeds of texts 1x, 2x and 4x long, timed in the same rounds (growth: the median of
+    the rounds' ratios), beside re-reading the prefix at every delta."""
     from pydantic import TypeAdapter
 
     from benchmarks.payloads import Order, Tree, _tree
     from llmapp import application
 
     app = application(Targets)
-    cases = [
-        ("order", 10, "place_order", Order, order_with_items(10)),
-        ("order", 20, "place_order", Order, order_with_items(20)),
-        ("order", 40, "place_order", Order, order_with_items(40)),
-        ("tree", 100, "save_tree", Tree, {"root": _tree(100)["root"]}),
-        ("tree", 200, "save_tree", Tree, {"root": _tree(200)["root"]}),
+    families = [
+        ("order", "place_order", Order, [(n, order_with_items(n)) for n in (10, 20, 40)]),
+        ("tree", "save_tree", Tree, [(n, {"root": _tree(n)["root"]}) for n in (100, 200, 400)]),
     ]
     rows = []
-    previous: dict[tuple[str, int], float] = {}
-    for name, count, method, kind, data in cases:
+    for name, method, kind, sizes in families:
         function = app.function(method)
         adapter = TypeAdapter(kind)
-        text = json.dumps(data)
-        cells = [f"{name} ×{count}", f"{len(text):,}"]
+        texts = {count: json.dumps(data) for count, data in sizes}
         for size in (1, 16):
-            deltas = _deltas(text, size)
-            fed = _median_us(_feeder(function, deltas), repeats)
-            before = previous.get((name, size))
-            growth = "" if before is None else f" ({fed / before:.2f}x)"
-            previous[(name, size)] = fed
-            if size == 1 and len(text) > (2_000 if quick else 6_000):
-                reread = None  # minutes a round: the square of the text
-            else:
-                reread = _median_us(_reparse(adapter, deltas), max(1, repeats // 2), 0.01)
-            cells += [fmt(fed) + growth, fmt(reread), fmt_ratio(reread / fed if reread else None)]
-        rows.append(cells)
-    headers = ["text", "chars"]
-    for size in (1, 16):
-        headers += [f"feed {size} µs (growth)", f"re-read {size} µs", "re-read ÷ feed"]
+            runs = {str(c): _feeder(function, _deltas(t, size)) for c, t in texts.items()}
+            times = _interleaved(runs, repeats)
+            previous: list[float] | None = None
+            for count, text in texts.items():
+                fed = times[str(count)]
+                growth = ""
+                if previous is not None:
+                    ratios = [b / a for a, b in zip(previous, fed, strict=True)]
+                    growth = f" ({statistics.median(ratios):.2f}x)"
+                previous = fed
+                if size == 1 and len(text) > (2_000 if quick else 6_000):
+                    reread = None  # minutes a round: the square of the text
+                else:
+                    deltas = _deltas(text, size)
+                    reread = _median_us(_reparse(adapter, deltas), max(1, repeats // 3), 0.01)
+                median = statistics.median(fed)
+                rows.append(
+                    [f"{name} ×{count}", f"{len(text):,}", str(size), fmt(median) + growth,
+                     fmt(reread), fmt_ratio(reread / median if reread else None)]
+                )  # fmt: skip
+    headers = ["text", "chars", "delta", "feed µs (growth)", "re-read µs", "re-read ÷ feed"]
     return table(headers, rows)
 
 
