@@ -15,7 +15,7 @@ from llmapp.app._kernel import check_arguments, model_side
 from llmapp.app._result import CallResult
 from llmapp.streaming import stream
 
-KEYS = ["a", "b", "c", "d-e", "q\"é"]
+KEYS = ["a", "b", "c", "d-e", 'q"é']
 
 SCALARS = [
     {"type": "string"},
