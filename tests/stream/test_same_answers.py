@@ -84,6 +84,8 @@ SCHEMAS = st.recursive(
         arrays(children),
         st.builds(lambda a, b: {"anyOf": [a, b]}, children, children),
         st.builds(lambda a: {"type": ["object", "null"], "properties": {"a": a}}, children),
+        st.builds(lambda a: {"oneOf": [a, {"type": "null"}]}, children),
+        st.builds(lambda a: {"anyOf": [{"type": "null", "title": "none"}, a]}, children),
     ),
     max_leaves=8,
 )
@@ -106,8 +108,9 @@ def value_for(data: st.DataObject, schema: Any, depth: int = 0) -> Any:
         schema = DEFS[schema["$ref"].rsplit("/", 1)[1]]
     if not isinstance(schema, dict):
         return data.draw(SCALAR_VALUES)
-    if "anyOf" in schema:
-        return value_for(data, data.draw(st.sampled_from(schema["anyOf"])), depth + 1)
+    for keyword in ("anyOf", "oneOf"):
+        if keyword in schema:
+            return value_for(data, data.draw(st.sampled_from(schema[keyword])), depth + 1)
     if schema.get("type") == "array":
         count = data.draw(st.integers(0, 4))
         return [value_for(data, schema["items"], depth + 1) for _ in range(count)]

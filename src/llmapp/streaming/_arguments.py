@@ -408,6 +408,10 @@ class ArgumentStream:
                 self._open(char, path, None, None)
             elif position.kind == (OBJECT if char == "{" else ARRAY):
                 self._open(char, path, position, None)
+            elif position.inner is not None and position.inner.kind == (
+                OBJECT if char == "{" else ARRAY
+            ):
+                self._open(char, path, position.inner, None)
             else:
                 self._open(char, path, None, position)
         elif char == '"':

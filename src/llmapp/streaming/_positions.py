@@ -74,8 +74,17 @@ class Position:
         self._children: dict[str, Position | None] = {}
         """Each key's position, once asked (keys of the schema, or of the model's text:
         at most ``_MAX_CHILDREN`` of those kept)."""
+        self.inner: Position | None = None
+        """For ``S | null`` (``anyOf``/``oneOf`` of a schema and null), where ``S`` is a
+        plain object or array: an object or array here is ``S``'s, judged part by part
+        (the validator walks the one branch that takes it, and repair enters it alike)."""
         resolved = table.resolved(schema)
         self.kind, self.accepts = _kind(resolved)
+        if self.kind == VALUE:
+            branch = _nullable(resolved, table)
+            if branch is not None:
+                inner = table.at(branch)
+                self.inner = inner if inner.kind in (OBJECT, ARRAY) else None
         if self.kind == OBJECT:
             self.properties = resolved.get("properties", {})
             self.required = tuple(resolved.get("required", ()))
@@ -183,6 +192,30 @@ class Positions:
                 made = {**schema, "$defs": defs}
             self._standalone[key] = made
         return self._standalone[key]
+
+
+def _nullable(schema: Any, table: Positions) -> Any:
+    """``S`` of a schema that is only ``anyOf``/``oneOf`` of ``S`` and null, else None."""
+    if not isinstance(schema, Mapping):
+        return None
+    keywords = set(schema) - _ANNOTATIONS
+    if keywords not in ({"anyOf"}, {"oneOf"}):
+        return None
+    branches = schema[keywords.pop()]
+    if not isinstance(branches, list) or len(branches) != 2:
+        return None
+    nulls = [_is_null(table.resolved(branch)) for branch in branches]
+    if nulls.count(True) != 1:
+        return None
+    return branches[nulls.index(False)]
+
+
+def _is_null(schema: Any) -> bool:
+    return (
+        isinstance(schema, Mapping)
+        and schema.get("type") == "null"
+        and set(schema) <= _ANNOTATIONS | {"type"}
+    )
 
 
 def _kind(schema: Any) -> tuple[str, frozenset[str] | None]:
