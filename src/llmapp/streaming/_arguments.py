@@ -2,9 +2,12 @@
 
 The text is read once, delta by delta, by a JSON state machine on an explicit stack
 (one frame per open object or array): a run of string characters, digits or blanks is
-taken by one regular-expression match, so a delta costs what its own characters cost,
-whatever came before it. A frame holds its container (the ``partial`` value: complete
-leaves only), its path and its ``Position`` (what its schema lets the stream judge).
+taken by one regular-expression match, and a key or value whole in a piece is read by
+json's C scanner (``_members``, ``_scan``), so a delta costs what its own characters
+cost, whatever came before it. A frame holds its container (the ``partial`` value:
+complete leaves only), its path and its ``Position`` (what its schema lets the stream
+judge). Kept: the frames of the open containers, the value read and the text (which
+``finish`` reads whole).
 
 A mistake is reported by ``feed`` once no continuation of the text can mend it:
 
@@ -31,6 +34,7 @@ from __future__ import annotations
 
 import json
 import re
+import threading
 from collections.abc import Callable
 from typing import Any, Final
 
@@ -99,12 +103,12 @@ _NONE, _STRING, _KEY_TEXT, _NUMBER_TOKEN, _WORD, _STOPPED = range(6)
 
 _TABLES: dict[int, tuple[Any, Positions]] = {}
 _TABLES_SIZE: Final = 256
+_TABLES_LOCK = threading.Lock()
 
 
 class _Frame:
     __slots__ = (
         "container",
-        "index",
         "key",
         "object",
         "path",
@@ -126,7 +130,6 @@ class _Frame:
         self.whole = whole
         """Judged whole when it closes, or None."""
         self.key: str | None = None
-        self.index = 0
         self.reported = False
 
 
@@ -154,6 +157,8 @@ class ArgumentStream:
         stopped: why judging stopped early (text the stream does not read as strict
             JSON, too long, too deep), or None.
         issues: every definite mistake reported so far, in order.
+        duplicates: the keys written twice (each also among ``issues``): ``finish``
+            refuses such a call.
     """
 
     def __init__(self, function: Any, *, max_length: int = repair.MAX_LENGTH) -> None:
@@ -664,9 +669,10 @@ def _table(schema: Any) -> Positions:
     if found is not None and found[0] is schema:
         return found[1]
     table = Positions(schema)
-    _TABLES[key] = (schema, table)
-    while len(_TABLES) > _TABLES_SIZE:
-        del _TABLES[next(iter(_TABLES))]
+    with _TABLES_LOCK:
+        _TABLES[key] = (schema, table)  # holds the schema: its id is not reused meanwhile
+        while len(_TABLES) > _TABLES_SIZE:
+            del _TABLES[next(iter(_TABLES))]
     return table
 
 
