@@ -347,3 +347,15 @@ def test_two_calls_the_first_runs_when_the_second_starts() -> None:
     finished = [e for e in seen if isinstance(e, CallFinished)]
     assert [f.id for f in finished] == ["call_1", "call_2"]
     assert len(shop.ran) == 2 and shop.ran[0][0] <= len(events)
+
+
+def test_the_application_s_bound_on_the_text_holds_while_streaming() -> None:
+    @llm_application(max_length=60)
+    class Short:
+        def order(self, customer: str, status: Literal["sent", "held"], items: list[Item]) -> str:
+            return customer
+
+    seen = list(openai_stream.stream_calls(application(Short), Short(), chat_chunks(VALID)))
+    finished = [e for e in seen if isinstance(e, CallFinished)]
+    assert not finished[0].result.success
+    assert "more than the 60" in (finished[0].result.feedback or "")

@@ -17,6 +17,7 @@ import dataclasses
 from collections.abc import AsyncIterable, AsyncIterator, Callable, Iterable, Iterator, Mapping
 from typing import Any, Union
 
+from llmapp import repair
 from llmapp._results import ValidationFailure, ValidationIssue
 from llmapp.app._result import CallResult
 from llmapp.jsonschema import ROOT
@@ -77,7 +78,9 @@ class Calls:
         # The model writes one call after another: a new one means the others ended.
         ended, self._open = list(self._open.values()), {}
         function = self.app.function(name) if isinstance(name, str) else None
-        arguments = ArgumentStream(function) if function is not None else None
+        # A class application's own bound on the text read (``LlmConfig.max_length``).
+        limit = getattr(getattr(self.app, "config", None), "max_length", repair.MAX_LENGTH)
+        arguments = ArgumentStream(function, max_length=limit) if function is not None else None
         call = self._open[key] = _Call(self._count, id, name, arguments)
         self._count += 1
         return [CallStarted(call.index, id, name)], ended, []
