@@ -71,6 +71,7 @@ _QUIET: Final[tuple[frozenset[str], ...]] = (
     frozenset(),  # stopped
 )
 _CLOSERS = frozenset('"}]')
+_SEPARATORS = frozenset(",:")
 _GOES_ON = frozenset("-+.0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
 
 
@@ -215,6 +216,12 @@ class ArgumentStream:
             if self._token:
                 self._parts.append(delta)
             return []
+        if delta in _SEPARATORS and not self._token and self._stack:
+            frame = self._stack[-1]  # a comma or a colon where one belongs: a state moves
+            if frame.state == (_NEXT if delta == "," else _COLON) and self.length < self.max_length:
+                self.length += 1
+                frame.state = _VALUE if delta == ":" else _KEY if frame.object else _ITEM
+                return []
         self.length += len(delta)
         if self.stopped is not None:
             return []
