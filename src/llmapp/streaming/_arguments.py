@@ -72,6 +72,7 @@ _QUIET: Final[tuple[frozenset[str], ...]] = (
 )
 _CLOSERS = frozenset('"}]')
 _SEPARATORS = frozenset(",:")
+_MEMBERS_FROM: Final = 48
 _GOES_ON = frozenset("-+.0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
 
 
@@ -304,7 +305,13 @@ class ArgumentStream:
             elif token == _WORD:
                 position = self._run(text, position, _WORD_RUN)
             else:
-                if self._stack and self._stack[-1].state in (_KEY, _ITEM, _NEXT):
+                # Members in one loop pay off where a piece holds several; in a short
+                # rest of a piece, the attempts that fail cost more than they save.
+                if (
+                    end - position > _MEMBERS_FROM
+                    and self._stack
+                    and self._stack[-1].state in (_KEY, _ITEM, _NEXT)
+                ):
                     position = self._members(self._stack[-1], text, position)
                 position = _BLANK.match(text, position).end()  # type: ignore[union-attr]
                 if position >= end or self.stopped is not None:
