@@ -170,6 +170,7 @@ def test_every_public_exception_is_importable_from_llmapp_and_is_an_llmapp_error
         "ConversionError",
         "ResponseError",
         "ExecutionError",
+        "FeedbackError",
         "LlmApplicationError",
     ]
     for name in names:

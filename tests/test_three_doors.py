@@ -20,7 +20,8 @@ import json
 import re
 import uuid
 from collections.abc import Mapping
-from typing import Any, Literal
+from dataclasses import dataclass
+from typing import Annotated, Any, Literal, Optional
 
 import anyio
 import pytest
@@ -37,6 +38,7 @@ import llmapp
 import llmapp.http
 import llmapp.mcp
 from llmapp import CallResult, application
+from llmapp.markers import Human
 from llmapp.vendors import mcp as mcp_vendor
 
 
@@ -263,6 +265,68 @@ def test_the_same_repaired_text_reports_the_same_repairs(doors: Doors, case: str
     assert all(order == received[0] for order in received)
 
 
+PARTIAL = {
+    "a bracket closed by another kind": (
+        '{"order": {"lines": [{"sku": "SKU-1", "count": 1}}, "quantity": 2}}'
+    ),
+    "a second value after the first": json.dumps({"order": VALID})
+    + "\n"
+    + json.dumps({"order": {**VALID, "quantity": 4}}),
+    "an example quoted in prose before the call": (
+        'The format is {"order": {}}; my call: ' + json.dumps({"order": VALID})
+    ),
+    "a key with no value": '{"order": ' + json.dumps(VALID)[:-1] + ', "note": }}',
+    "a number completed from 1e": '{"order": ' + json.dumps({**VALID, "quantity": 0})[:-2] + "1e}}",
+}
+
+
+def _where(result: CallResult) -> str:
+    """The refusal's first two lines, character counts and the door's root key left out."""
+    lines = result.message().splitlines()[:2]
+    return re.sub(r"character [0-9,]+", "character N", "\n".join(lines)).replace("body", "order")
+
+
+@pytest.mark.parametrize("case", list(PARTIAL), ids=list(PARTIAL))
+def test_the_same_text_read_only_in_part_gets_the_same_refusal_at_every_door(
+    doors: Doors, case: str
+) -> None:
+    received.clear()
+    text = PARTIAL[case]
+    results = {door: doors.text(door, text) for door in ("class", "http", "mcp")}
+    for door, result in results.items():
+        assert not result.success, (door, result)
+        assert result.message().startswith("Your arguments could be read only in part"), door
+    assert _where(results["http"]) == _where(results["class"])
+    assert _where(results["mcp"]) == _where(results["class"])
+    # The sinks run the class door's step: a vendor's call_tools and a framework toolset.
+    from llmapp.agents._bound import bind
+    from llmapp.vendors import openai
+
+    call = {"id": "1", "type": "function", "function": {"name": "order", "arguments": text}}
+    (answer,) = openai.call_tools(doors.cls, Shop(), {"role": "assistant", "tool_calls": [call]})
+    assert answer["content"] == results["class"].message()
+    assert bind([(doors.cls, Shop())])[0].run(text).message() == results["class"].message()
+    assert received == []
+
+
+def test_an_answer_read_only_in_part_is_refused_by_structured_output() -> None:
+    """``structured_output(...).parse`` reads through the same call step: the same refusals."""
+    output = llmapp.structured_output(Order)
+    whole = output.parse(json.dumps(VALID))
+    assert whole.success and whole.value.quantity == 2
+    answers = [
+        '{"lines": [{"sku": "SKU-1", "count": 1}}, "quantity": 2}',
+        json.dumps(VALID) + "\n" + json.dumps({**VALID, "quantity": 4}),
+        "The format is {}; my answer: " + json.dumps(VALID),
+        json.dumps(VALID)[:-1] + ', "note": }',
+        json.dumps({**VALID, "quantity": 0})[:-2] + "1e}",
+    ]
+    for answer in answers:
+        result = output.parse(answer)
+        assert not result.success, answer
+        assert result.message().startswith("Your arguments could be read only in part"), answer
+
+
 class Token(BaseModel):
     token: str | int
     note: int = 0
@@ -462,3 +526,107 @@ def test_one_strict_form_for_a_document_body_and_a_tool_input() -> None:
     assert strict["required"] == ["a", "c"]
     # and the tool's own constraint is still enforced on the call
     assert not mcp.require("x").validate({"a": {"b": "z"}}).success
+
+
+SECRET = "postgres://admin:DB-PASSWORD-1234@db.internal/accounts"
+
+
+def _unreachable(arguments: Any) -> None:
+    raise ConnectionError(f"{SECRET} unreachable")
+
+
+def _refusing(arguments: Any) -> None:
+    raise llmapp.FeedbackError("that order cannot be placed today", path="$input.order")
+
+
+def test_a_validation_hook_s_exception_reaches_no_door_s_model_verbatim() -> None:
+    """Every door that runs a hook (the class, HTTP, the MCP server, vendors' call_tools,
+    a framework toolset) tells the model only that the check failed, or what a
+    ``FeedbackError`` says."""
+    from llmapp.agents._bound import bind
+    from llmapp.vendors import openai
+
+    def answers(hook: Any) -> dict[str, str]:
+        hooked = {"order": llmapp.after_types(hook)}
+        cls = application(Shop, validate=hooked)
+        http = llmapp.http.application(
+            fastapi_app().openapi(), naming="operationId", validate=hooked
+        )
+        arguments = {"order": VALID}
+
+        async def by_http() -> str:
+            transport = httpx.ASGITransport(app=fastapi_app())
+            async with httpx.AsyncClient(transport=transport) as client:
+                connection = llmapp.http.Connection("http://testserver", client=client)
+                result = await http.aexecute(connection, "order", {"body": VALID})
+                return result.message()
+
+        async def by_mcp_server() -> str:
+            async with Client(llmapp.mcp.server(cls, Shop())) as client:
+                result = await client.call_tool("order", arguments)
+                assert result.is_error
+                return str(result.content[0].text)
+
+        call = {"id": "1", "type": "function", "function": {"name": "order"}}
+        call["function"]["arguments"] = json.dumps(arguments)  # type: ignore[index]
+        completion = {"role": "assistant", "tool_calls": [call]}
+        return {
+            "execute": cls.execute(Shop(), "order", arguments).message(),
+            "aexecute": anyio.run(cls.aexecute, Shop(), "order", arguments).message(),
+            "http": anyio.run(by_http),
+            "mcp server": anyio.run(by_mcp_server),
+            "call_tools": openai.call_tools(cls, Shop(), completion)[0]["content"],
+            "toolset": bind([(cls, Shop())])[0].run(json.dumps(arguments)).message(),
+        }
+
+    received.clear()
+    for door, message in answers(_unreachable).items():
+        assert "DB-PASSWORD" not in message and "db.internal" not in message, door
+        assert "the validation hook failed: ConnectionError" in message, door
+    for door, message in answers(_refusing).items():
+        assert "that order cannot be placed today" in message, door
+    assert received == []
+
+
+@dataclass
+class Card:
+    label: str
+    number: Annotated[str, Human()]
+
+
+class Till:
+    def checkout(self, cart: str, card: Optional[Card] = None) -> str:  # noqa: UP045
+        """Check out."""
+        return f"{cart} paid with {'invoice' if card is None else card.number}"
+
+
+def test_a_human_hook_learns_which_parameters_the_model_sent_at_every_door() -> None:
+    """Names only: the MCP server's hook and a toolset's hook read ``sent_parameters()``,
+    and supply a card's human half only when the model sent a card."""
+    from llmapp.agents._bound import bind
+
+    seen: list[frozenset[str]] = []
+
+    def supplied() -> dict[str, Any]:
+        sent = llmapp.sent_parameters()
+        seen.append(sent)
+        return {"card": {"number": "4111"}} if "card" in sent else {}
+
+    async def by_mcp_server() -> list[str]:
+        async def hook(function: Any, context: Any) -> dict[str, Any]:
+            return supplied()
+
+        server = llmapp.mcp.server(application(Till), Till(), human=hook, elicit=False)
+        async with Client(server) as client:
+            answers = []
+            for arguments in ({"cart": "c1", "card": {"label": "visa"}}, {"cart": "c2"}):
+                result = await client.call_tool("checkout", arguments)
+                answers.append(str(result.content[0].text))
+            return answers
+
+    assert anyio.run(by_mcp_server) == ['"c1 paid with 4111"', '"c2 paid with invoice"']
+    (tool,) = bind([(application(Till), Till())], human=lambda name, context: supplied())
+    assert tool.run('{"cart": "c3", "card": {"label": "visa"}}').value == "c3 paid with 4111"
+    assert anyio.run(tool.arun, '{"cart": "c4"}').value == "c4 paid with invoice"
+    assert seen == [frozenset({"cart", "card"}), frozenset({"cart"})] * 2
+    assert llmapp.sent_parameters() == frozenset()  # outside a hook: nothing

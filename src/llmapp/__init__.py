@@ -30,6 +30,7 @@ if TYPE_CHECKING:
         ConversionError,
         DocumentError,
         ExecutionError,
+        FeedbackError,
         HttpError,
         LlmappError,
         LlmApplicationError,
@@ -60,6 +61,7 @@ if TYPE_CHECKING:
         merge_parameters,
         validates,
     )
+    from llmapp.app._sent import sent_parameters
     from llmapp.explain import feedback
     from llmapp.output import StructuredOutput, structured_output
     from llmapp.repair import Parsed, coerce, parse
@@ -71,6 +73,7 @@ __version__ = "0.1.0"
 _HOMES: dict[str, str] = {
     "BuildProblem": "llmapp._errors",
     "ExecutionError": "llmapp._errors",
+    "FeedbackError": "llmapp._errors",
     "LlmApplicationError": "llmapp._errors",
     "LlmappError": "llmapp._errors",
     "Problem": "llmapp._errors",
@@ -90,6 +93,7 @@ _HOMES: dict[str, str] = {
     "LlmFunction": "llmapp.app._function",
     "Separated": "llmapp.app._function",
     "merge_parameters": "llmapp.app._merge",
+    "sent_parameters": "llmapp.app._sent",
     "Runner": "llmapp.app._runner",
     "feedback": "llmapp.explain",
     "ConversionError": "llmapp._errors",
@@ -130,6 +134,7 @@ __all__ = [
     "ConversionError",
     "DocumentError",
     "ExecutionError",
+    "FeedbackError",
     "Function",
     "HttpError",
     "LlmApplication",
@@ -160,6 +165,7 @@ __all__ = [
     "llm_application",
     "merge_parameters",
     "parse",
+    "sent_parameters",
     "stream",
     "structured_output",
     "validates",

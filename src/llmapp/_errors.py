@@ -7,6 +7,9 @@
     │                                 (problems: list[BuildProblem], "Class.method.param: reason")
     ├── ExecutionError (here)         run time: the application used wrongly (not the LLM's
     │                                 fault), e.g. a required human-side value is missing
+    ├── FeedbackError (here)          raised by a validation hook: its message is for the
+    │                                 model (any other exception a hook raises is logged,
+    │                                 and the model reads only that the check failed)
     ├── UnknownFunctionError (here)   ``require(name)`` named no function (also a KeyError)
     ├── SchemaError (here)            a schema no validator can be compiled from
     ├── ConversionError (here)        Python refused a value the schema allowed
@@ -40,11 +43,13 @@ if TYPE_CHECKING:
     from llmapp.validate._result import ValidationFailure
 
 __all__ = [
+    "MAX_FEEDBACK",
     "ArgumentError",
     "BuildProblem",
     "ConversionError",
     "DocumentError",
     "ExecutionError",
+    "FeedbackError",
     "HttpError",
     "LlmApplicationError",
     "LlmappError",
@@ -108,6 +113,43 @@ class LlmApplicationError(LlmappError):
 
 class ExecutionError(LlmappError):
     """The application was used wrongly by its caller (not by the LLM)."""
+
+
+MAX_FEEDBACK: Final = 1_000
+"""Most characters of a ``FeedbackError``'s message the model reads."""
+
+
+class FeedbackError(LlmappError):
+    """Raised by a validation hook to tell the model what is wrong with its arguments.
+
+    A hook checks arguments against the application's own state (an account exists, a
+    slot is free), so it reaches databases and services, and an exception it raises may
+    hold their addresses and passwords. So a hook's exception is not the model's to read:
+    llmapp logs it and tells the model only that its arguments could not be checked.
+    This one is the exception: its message is written *for* the model, and becomes the
+    feedback's description at ``path`` (the name says so: it is feedback, raised).
+
+    Attributes:
+        message: the text the model reads (cut to ``MAX_FEEDBACK`` characters).
+        path: where, from ``$input`` (``$input.to``), like ``ValidationIssue.path``.
+        expected: what was expected there, like ``ValidationIssue.expected``.
+
+    Example::
+
+        @validates("transfer", after_types=True)
+        def _known(arguments):
+            if not accounts.exists(arguments["to"]):
+                raise FeedbackError("no account of that name; list_accounts() names them",
+                                    path="$input.to", expected="an existing account")
+    """
+
+    def __init__(
+        self, message: str, *, path: str = "$input", expected: str = "valid arguments"
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.path = path
+        self.expected = expected
 
 
 class UnknownFunctionError(LlmappError, KeyError):

@@ -76,7 +76,9 @@ def test_an_approved_elicitation_runs_the_destructive_call(era: dict[str, Any]) 
         return await session.call_tool("wipe", {"reason": "leak"}, raise_on_error=False)
 
     result = _session(vault, body, elicitation_handler=approve, **era)
-    assert asked == ['Approve the call of wipe with {"reason": "leak"}?']
+    assert asked == [
+        'Approve the call of wipe?\nreason: "leak"'
+    ]  # the one question every door asks
     assert vault.log == ["leak"]
     assert result.is_error is False and result.structured_content == {"result": "wiped"}
 

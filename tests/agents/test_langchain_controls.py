@@ -86,6 +86,7 @@ def test_a_destructive_call_pauses_the_graph_until_the_human_answers(
         "tool": "wipe",
         "arguments": {"reason": "leak"},
         "description": "Wipe the vault.",
+        "question": 'Approve the call of wipe?\nreason: "leak"',
     }
     assert vault.log == []
     state = graph.invoke(Command(resume=resume), config)

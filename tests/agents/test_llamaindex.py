@@ -121,7 +121,7 @@ def test_a_destructive_call_waits_for_the_humans_answer_in_the_workflow(
     assert isinstance(question, ApprovalRequest)
     assert question.tool == "wipe" and question.arguments == {"reason": "leak"}
     assert question.description == "Wipe the vault."
-    assert question.prefix == "Approve the call of wipe? (yes / no)"
+    assert question.prefix == 'Approve the call of wipe?\nreason: "leak"\n(yes / no)'
     assert vault.log == ran
     assert tool_answers(seen) == [told]
     assert str(output) == "done"

@@ -101,7 +101,10 @@ def test_a_destructive_call_is_deferred_for_approval_and_runs_once_approved() ->
     assert isinstance(first.output, DeferredToolRequests)
     (request,) = first.output.approvals
     assert request.tool_name == "wipe" and vault.log == []
-    assert first.output.metadata[request.tool_call_id] == {"arguments": {"reason": "leak"}}
+    assert first.output.metadata[request.tool_call_id] == {
+        "arguments": {"reason": "leak"},
+        "question": 'Approve the call of wipe?\nreason: "leak"',
+    }
     second = agent.run_sync(
         message_history=first.all_messages(),
         deps=Deps("ann"),

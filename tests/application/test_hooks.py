@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import logging
+
 import pytest
 
 from llmapp import (
+    FeedbackError,
     LlmApplicationError,
     ValidationFailure,
     ValidationIssue,
@@ -14,6 +17,7 @@ from llmapp import (
     llm_application,
     validates,
 )
+from llmapp._errors import MAX_FEEDBACK
 
 
 class Bank:
@@ -78,16 +82,52 @@ def test_after_types_runs_generated_validation_first():
     assert function.validate({"amount": 1, "to": "x"}).success
 
 
-def test_raising_hook_becomes_a_failed_validation():
+def test_raising_hook_becomes_a_failed_validation_without_its_text(caplog):
     def broken(arguments):
-        raise RuntimeError("database is down")
+        raise RuntimeError("postgres://admin:DB-PASSWORD@db/accounts is down")
 
     app = application(Bank, validate={"transfer": broken})
     validation = app.function("transfer").validate({"amount": 1, "to": "x"})
     assert not validation.success
-    assert "RuntimeError: database is down" in validation.errors[0].description
-    result = app.execute(Bank(), "transfer", {"amount": 1, "to": "x"})
+    assert validation.errors[0].description == (
+        "the arguments could not be checked (the validation hook failed: RuntimeError)"
+    )
+    with caplog.at_level(logging.WARNING, logger="llmapp.app"):
+        result = app.execute(Bank(), "transfer", {"amount": 1, "to": "x"})
     assert not result.success and result.error is None
+    assert "DB-PASSWORD" not in result.message()
+    # The developer reads the whole exception in the log, with the function named.
+    assert "call transfer: the validation hook raised" in caplog.text
+    assert "DB-PASSWORD" in caplog.text
+
+
+def test_a_feedback_error_is_the_hook_speaking_to_the_model():
+    def known(arguments):
+        if arguments["to"] != "alice":
+            raise FeedbackError(
+                "no account of that name; list_accounts() names them",
+                path="$input.to",
+                expected="an existing account",
+            )
+
+    app = application(Bank, validate={"transfer": after_types(known)})
+    result = app.execute(Bank(), "transfer", {"amount": 1, "to": "bob"})
+    (issue,) = result.validation.errors
+    assert (issue.path, issue.expected) == ("$input.to", "an existing account")
+    assert issue.description == "no account of that name; list_accounts() names them"
+    assert '"to": "bob" // ❌' in result.message()
+    assert "list_accounts() names them" in result.message()
+    assert app.execute(Bank(), "transfer", {"amount": 1, "to": "alice"}).success
+
+
+def test_a_feedback_error_s_message_is_bounded_and_its_defaults_place_it_at_the_root():
+    def chatty(arguments):
+        raise FeedbackError("x" * 50_000)
+
+    validation = application(Bank, validate={"transfer": chatty}).function("transfer").validate({})
+    (issue,) = validation.errors
+    assert (issue.path, issue.expected) == ("$input", "valid arguments")
+    assert len(issue.description) == MAX_FEEDBACK + 1 and issue.description.endswith("…")
 
 
 class _Unprintable(Exception):
@@ -102,7 +142,9 @@ def test_a_hook_raising_an_exception_that_cannot_be_printed_is_a_failed_validati
     app = application(Bank, validate={"transfer": broken})
     validation = app.function("transfer").validate({"amount": 1, "to": "x"})
     assert not validation.success
-    assert validation.errors[0].description == "validation hook raised _Unprintable"
+    assert validation.errors[0].description == (
+        "the arguments could not be checked (the validation hook failed: _Unprintable)"
+    )
     result = app.execute(Bank(), "transfer", {"amount": 1, "to": "x"})
     assert not result.success and "_Unprintable" in result.message()
 

@@ -58,6 +58,43 @@ def test_the_model_s_null_stays_null_whatever_the_human_gave():
     assert result.value == "none"
 
 
+@dataclass
+class Inner:
+    note: str
+    meta: Optional[Meta] = None  # noqa: UP045
+
+
+class Nested:
+    def keep(self, inner: Inner, metas: dict[str, Meta] | None = None) -> str:
+        """Keep."""
+        found = "none" if inner.meta is None else inner.meta.owner_id
+        return f"{found} {sorted(metas or {})}"
+
+
+@pytest.mark.parametrize("human", [None, {"meta": {"owner_id": "u1"}}], ids=["without", "with"])
+@pytest.mark.parametrize("model", [{"meta": None}, {}], ids=["null", "left out"])
+def test_leaving_out_an_optional_value_with_a_human_half_is_the_model_s_null(
+    model: dict[str, Any], human: dict[str, Any] | None
+) -> None:
+    """A hook that cannot see whether the model gave ``meta`` may always supply its half."""
+    result = application(Docs).execute(Docs(), "save", model, human=human)
+    assert result.success and result.value == "none"
+
+
+def test_a_left_out_value_with_a_human_half_is_null_at_any_depth() -> None:
+    app = application(Nested)
+    human = {"inner": {"meta": {"owner_id": "u1"}}, "metas": {"a": {"owner_id": "u2"}}}
+    left_out = app.execute(Nested(), "keep", {"inner": {"note": "n"}, "metas": None}, human=human)
+    assert left_out.value == "none []"
+    omitted = app.execute(Nested(), "keep", {"inner": {"note": "n"}}, human=human)
+    assert omitted.value == "none []"
+    given = {"inner": {"note": "n", "meta": {"title": "t"}}, "metas": {"a": {"title": "t"}}}
+    assert app.execute(Nested(), "keep", given, human=human).value == "u1 ['a']"
+    # the human's half alone is still checked when the model gave its half
+    with pytest.raises(ExecutionError, match=r"missing \$input\.inner\.meta\.owner_id"):
+        app.execute(Nested(), "keep", given, human={"metas": human["metas"]})
+
+
 def test_optional_list_of_dataclasses_with_a_human_field_is_split():
     app = application(Docs)
     model = {"metas": [{"title": "a"}, {"title": "b"}]}

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import datetime
+import decimal
+import enum
 import json
 from dataclasses import dataclass
 from typing import Annotated, Any
@@ -100,6 +103,80 @@ def test_a_short_value_is_masked_as_a_whole_word_only() -> None:
 )
 def test_each_form_of_a_value_is_masked(value: Any, text: str) -> None:
     assert Masker.of(value).mask(f"<{text}>") == "<***>"
+
+
+class Slotted:
+    __slots__ = ("token", "user")
+
+    def __init__(self, user: str, token: str) -> None:
+        self.user, self.token = user, token
+
+
+class SlottedChild(Slotted):
+    __slots__ = "pin"
+
+    def __init__(self, user: str, token: str, pin: str) -> None:
+        super().__init__(user, token)
+        self.pin = pin
+
+
+class Clearance(enum.Enum):
+    TOP_SECRET = "level-5"
+
+
+@dataclass
+class Masked:
+    """A dataclass whose own str() shows its value in a form of its own."""
+
+    number: str
+
+    def __str__(self) -> str:
+        return f"card ending {self.number[-4:]}-X"
+
+
+class Badge:
+    """An object whose own str() is neither its repr nor its attributes."""
+
+    def __str__(self) -> str:
+        return "BADGE-0042-ZX"
+
+
+@pytest.mark.parametrize(
+    ("value", "text"),
+    [
+        # str() forms, as an f-string writes a value: not the JSON text (ISO, "P3DT...")
+        (datetime.datetime(1987, 3, 14, 9, 26, 53), "1987-03-14 09:26:53"),
+        (datetime.datetime(1987, 3, 14, 9, 26, 53, 120), "1987-03-14 09:26:53.000120"),
+        (datetime.date(1987, 3, 14), "1987-03-14"),
+        (datetime.timedelta(days=3, hours=4, minutes=5, seconds=6), "3 days, 4:05:06"),
+        (datetime.timedelta(minutes=5), "0:05:00"),
+        (decimal.Decimal("1E+2"), "1E+2"),
+        (decimal.Decimal("12.50"), "12.50"),
+        (Badge(), "BADGE-0042-ZX"),
+        (Masked("4111-1111-1111-1111"), "card ending 1111-X"),
+        (Clearance.TOP_SECRET, "Clearance.TOP_SECRET"),
+        (Clearance.TOP_SECRET, "TOP_SECRET"),
+        (Clearance.TOP_SECRET, "level-5"),
+        # attributes kept in __slots__ (no vars()), the class's own and its bases'
+        (Slotted("ann", "SLOTTED-TOKEN-4242"), "SLOTTED-TOKEN-4242"),
+        (SlottedChild("ann", "PARENT-TOKEN", "PIN-9876"), "PARENT-TOKEN"),
+        (SlottedChild("ann", "PARENT-TOKEN", "PIN-9876"), "PIN-9876"),
+    ],
+)
+def test_str_forms_and_slotted_attributes_are_masked(value: Any, text: str) -> None:
+    assert Masker.of({"value": value}).mask(f"at {text} here") == "at *** here"
+
+
+def test_str_forms_are_masked_in_a_method_error() -> None:
+    @llm_application
+    class Clinic:
+        def book(self, note: str, birth: Annotated[datetime.datetime, Human()]) -> str:
+            """Book."""
+            raise ValueError(f"no record born {birth}")
+
+    born = datetime.datetime(1987, 3, 14, 9, 26, 53)
+    result = application(Clinic).execute(Clinic(), "book", '{"note": "n"}', human={"birth": born})
+    assert result.message() == "The function raised ValueError: no record born ***"
 
 
 def test_single_characters_booleans_and_none_are_left_alone() -> None:

@@ -103,7 +103,9 @@ def test_a_call_that_needs_approval_is_asked_of_the_user(approve: bool, ran: lis
             )
         )
     assert vault.log == ran
-    assert asked == ['Approve the call of wipe with {"reason": "leak"}?']
+    assert asked == [
+        'Approve the call of wipe?\nreason: "leak"'
+    ]  # the one question every door asks
     assert result.is_error is (not approve)
 
 

@@ -249,12 +249,42 @@ REPAIRS: list[tuple[str, str, Any, tuple[str, ...]]] = [
 ]
 
 
-@pytest.mark.parametrize(
-    ("text", "data", "repairs"), [c[1:] for c in REPAIRS], ids=[c[0] for c in REPAIRS]
-)
-def test_each_repair(text: str, data: Any, repairs: tuple[str, ...]) -> None:
+# The cases whose repair drops or invents part of the text (``unread`` says where): the
+# call step refuses them. Cut-off texts are refused as ``truncated``; the rest read whole.
+LOSSY = {
+    "string then prose with brackets": "a value before the JSON, at character 1: \"'x' then \"",
+    "text after": 'text after the value, from character 10: "Hope this helps."',
+    "two values": 'text after the value, from character 10: "{\\"b\\": 2}"',
+    "number then prose": 'a value before the JSON, at character 1: "1. call it with "',
+    "doubled comma": "a comma with no item before it at $input[1], character 4",
+    "leading comma": "a comma with no item before it at $input[0], character 2",
+    "missing commas in array": "two items with no comma between them at $input, character 4",
+    "key then comma": 'the key "a" has no value, at $input.a, character 5',
+    "mismatched closer": (
+        "a '}' closes an array at $input.a, which only a ']' closes, at character 12"
+    ),
+    "stray closer": "a ']' that closes nothing at $input, character 8",
+    "undefined": "undefined at $input.a, character 7: JSON has no such value (it would be read as null)",
+    "nan and infinity": (
+        "NaN at $input.a, character 7: JSON has no such number (it would be read as null)"
+    ),
+    "huge float": "the number 1e999 is too large for a float, at $input[0], character 2",
+    "lenient numbers": "the number 007 has a leading zero, at $input[3], character 14",
+    "truncated exponent": "the number 1e is incomplete, at $input[0], character 2",
+    "garbage characters skipped": 'a character that is not JSON, "@", at $input.a, character 7',
+    "stray colon": "a ':' where none belongs at $input, character 3",
+}
+
+
+@pytest.mark.parametrize(("case", "text", "data", "repairs"), REPAIRS, ids=[c[0] for c in REPAIRS])
+def test_each_repair(case: str, text: str, data: Any, repairs: tuple[str, ...]) -> None:
     parsed = parse(text)
     assert (parsed.data, parsed.repairs, parsed.error) == (data, repairs, None)
+    assert parsed.unread == LOSSY.get(case)
+
+
+def test_every_lossy_case_is_a_case() -> None:
+    assert set(LOSSY) <= {case for case, *_ in REPAIRS}
 
 
 @pytest.mark.parametrize(
@@ -329,16 +359,20 @@ def test_ints_stay_ints_and_big_ints_survive() -> None:
     assert type(parse("[1, 2,]").data[0]) is int
 
 
-def test_nan_in_otherwise_valid_json_becomes_null() -> None:
+def test_nan_in_otherwise_valid_json_becomes_null_and_is_unread() -> None:
     result = parse('{"a": NaN}')
     assert result.data == {"a": None}
     assert result.repairs == ("read NaN/Infinity as null",)
+    assert result.unread is not None and result.unread.startswith("NaN at $input.a")
 
 
-def test_more_digits_than_python_converts_become_null() -> None:
+def test_more_digits_than_python_converts_become_null_and_are_unread() -> None:
     result = parse("[" + "9" * 5000 + "]")
     assert result.success and result.data == [None]
     assert result.repairs == ("read a number too long to convert as null",)
+    assert result.unread == (
+        "a number of 5,000 digits, more than can be read, at $input[0], character 2"
+    )
 
 
 @pytest.mark.parametrize(
@@ -359,7 +393,11 @@ def test_nothing_to_read_is_an_error_not_an_exception(text: str, error: str) -> 
 def test_bytes_are_utf8_and_bad_bytes_are_replaced() -> None:
     assert parse('{"a": "é"}'.encode()) == Parsed({"a": "é"}, ())
     assert parse(b'\xef\xbb\xbf{"a": 1}') == Parsed({"a": 1}, ("removed a byte-order mark",))
-    assert parse(b'{"a": "\xff"}') == Parsed({"a": "\ufffd"}, ("replaced invalid UTF-8 bytes",))
+    assert parse(b'{"a": "\xff"}') == Parsed(
+        {"a": "\ufffd"},
+        ("replaced invalid UTF-8 bytes",),
+        unread="bytes that are not UTF-8 from byte 8 (each read as \ufffd)",
+    )
 
 
 def test_not_text_is_an_error() -> None:

@@ -106,3 +106,44 @@ def test_merging_with_nothing_or_itself_gives_the_value(value: Any) -> None:
     assert merge_values(value, None) == value
     assert merge_values(None, value) is None  # the model's null stays null
     assert merge_values(value, value) == value
+
+
+def test_with_the_halves_schemas_a_split_key_the_model_left_out_is_its_null() -> None:
+    """``card: Optional[Card]``, Card split: the model's half is ``label``, the human's
+    ``number`` (through references and the Optional wrapper, as ``split_parameters`` writes)."""
+    from llmapp.separate import split_parameters
+
+    parameters = {
+        "type": "object",
+        "properties": {
+            "cart": {"type": "string"},
+            "card": {"anyOf": [{"$ref": "#/$defs/Card"}, {"type": "null"}], "default": None},
+            "token": {"type": "string", "x-llmapp-human": True},
+        },
+        "required": ["cart", "token"],
+        "additionalProperties": False,
+        "$defs": {
+            "Card": {
+                "type": "object",
+                "properties": {
+                    "label": {"type": "string"},
+                    "number": {"type": "string", "x-llmapp-human": True},
+                },
+                "required": ["label", "number"],
+                "additionalProperties": False,
+            }
+        },
+    }
+    sides = split_parameters(parameters, lambda schema: bool(schema.get("x-llmapp-human")))
+    human = {"card": {"number": "4111"}, "token": "t"}
+    # left out: the human's half of card is dropped; the wholly human token is taken
+    assert merge_values({"cart": "c"}, human, sides) == {"cart": "c", "token": "t"}
+    assert merge_values({"cart": "c", "card": None}, human, sides) == {
+        "cart": "c",
+        "card": None,
+        "token": "t",
+    }
+    given = {"cart": "c", "card": {"label": "visa"}}
+    assert merge_values(given, human, sides)["card"] == {"label": "visa", "number": "4111"}
+    # without the schemas, every human key is taken, as before
+    assert merge_values({"cart": "c"}, human)["card"] == {"number": "4111"}

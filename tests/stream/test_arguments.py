@@ -130,7 +130,7 @@ def test_text_that_is_not_strict_json_stops_the_judging_finish_answers() -> None
         arguments.feed(text)
         assert arguments.stopped is not None
         assert arguments.feed('"status": "wrong"') == []
-        expected = APP.execute(Shop(), "order", text)
+        expected = APP.execute(Shop(), "order", arguments.text)  # the extra piece too
         answer = arguments.finish()
         if isinstance(answer, CallResult):
             assert (answer.success, answer.feedback) == (expected.success, expected.feedback)

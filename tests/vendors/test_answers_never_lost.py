@@ -131,3 +131,100 @@ def test_a_name_that_is_no_text_is_an_unknown_function_with_human_values_too() -
     for human in (None, {"pay": {"card": "4111-1111"}}):
         (answer,) = openai.call_tools(application(Shop), Shop(), message, human=human)
         assert answer["content"].startswith("There is no function named \"['pay']\"")
+
+
+async def _cancelled_underneath() -> None:
+    """What a client library does to a request it gave up on: its future is cancelled."""
+    future = asyncio.get_running_loop().create_future()
+    future.cancel()
+    await future
+
+
+@llm_application
+class Flaky:
+    def __init__(self) -> None:
+        self.ran: list[int] = []
+        self.started = asyncio.Event()
+
+    async def pay(self, amount: int) -> str:
+        """Pay."""
+        self.ran.append(amount)
+        return f"paid {amount}"
+
+    async def flaky(self) -> str:
+        """A request its client cancelled underneath it."""
+        await _cancelled_underneath()
+        return "never"
+
+    async def slow(self) -> str:
+        """Slow."""
+        self.started.set()
+        await asyncio.sleep(60)
+        return "late"
+
+
+FLAKY_CALLS = [("1", "pay", '{"amount": 5}'), ("2", "flaky", "{}")]
+
+
+def test_a_method_s_own_cancelled_error_is_its_call_s_error() -> None:
+    app = application(Flaky)
+    result = asyncio.run(app.aexecute(Flaky(), "flaky", "{}"))
+    assert not result.success and isinstance(result.error, asyncio.CancelledError)
+    assert result.message() == "The function raised CancelledError."
+    sync = app.execute(Flaky(), "flaky", "{}")  # no loop running: asyncio.run inside
+    assert not sync.success and isinstance(sync.error, asyncio.CancelledError)
+
+
+@pytest.mark.parametrize("calls", [FLAKY_CALLS, FLAKY_CALLS[1:]])
+def test_a_batch_answers_every_call_when_one_raises_its_own_cancelled_error(
+    calls: list[tuple[str, str, str]],
+) -> None:
+    shop = Flaky()
+    answers = asyncio.run(openai.acall_tools(application(Flaky), shop, _chat(*calls)))
+    assert [a["tool_call_id"] for a in answers] == [i for i, _, _ in calls]
+    assert answers[-1]["content"] == "The function raised CancelledError."
+    assert shop.ran == ([5] if len(calls) == 2 else [])
+
+
+def test_a_real_cancellation_of_the_batch_still_propagates() -> None:
+    async def main() -> None:
+        shop = Flaky()
+        calls = _chat(("1", "pay", '{"amount": 5}'), ("2", "slow", "{}"))
+        batch = asyncio.ensure_future(openai.acall_tools(application(Flaky), shop, calls))
+        await shop.started.wait()
+        batch.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await batch
+        single = asyncio.ensure_future(application(Flaky).aexecute(shop, "slow", "{}"))
+        await asyncio.sleep(0.05)
+        single.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await single
+
+    asyncio.run(main())
+
+
+class _CancellingSession:
+    """An MCP session whose request its own library cancelled."""
+
+    async def call_tool(self, name: str, arguments: Any) -> dict[str, Any]:
+        await _cancelled_underneath()
+        return {}
+
+
+def test_an_mcp_session_s_own_cancelled_error_is_the_call_s_error() -> None:
+    result = asyncio.run(llmapp.mcp.call(_CancellingSession(), TOOLS.function("ok"), {}))
+    assert not result.success and isinstance(result.error, asyncio.CancelledError)
+
+
+@llm_application
+class SyncFlaky:
+    def flaky(self) -> str:
+        """A sync method whose library raised CancelledError in its thread."""
+        raise asyncio.CancelledError()
+
+
+def test_a_sync_method_s_cancelled_error_in_a_worker_thread_is_its_call_s_error() -> None:
+    result = asyncio.run(application(SyncFlaky).aexecute(SyncFlaky(), "flaky", "{}"))
+    assert not result.success and isinstance(result.error, asyncio.CancelledError)
+    assert application(SyncFlaky).execute(SyncFlaky(), "flaky", "{}").success is False

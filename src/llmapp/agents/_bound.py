@@ -35,6 +35,7 @@ from typing import Any
 
 from llmapp._sentinels import MISSING
 from llmapp.app import _controls
+from llmapp.app._sent import sending
 from llmapp.vendors._calls import Executor, NotRun, Outcome, ToolCall, arun_one, run_one
 from llmapp.vendors._source import Tool, tools_of
 
@@ -113,7 +114,8 @@ class BoundTool:
         call = ToolCall(None, self.name, arguments)
         options = self._options(context, carried, approved)
         try:
-            human = self._human(context)
+            with sending(arguments):  # the hook may ask which parameters the model sent
+                human = self._human(context)
         except Exception as error:  # see _human
             return NotRun.because(call, error)
         return run_one(self.app, self.target, call, human, options)
@@ -133,7 +135,8 @@ class BoundTool:
         call = ToolCall(None, self.name, arguments)
         options = self._options(context, carried, approved)
         try:
-            human = self._human(context)
+            with sending(arguments):  # the hook may ask which parameters the model sent
+                human = self._human(context)
         except Exception as error:  # see _human
             return _answered(NotRun.because(call, error))
         return arun_one(self.app, self.target, call, human, options)

@@ -13,7 +13,8 @@ Controls: the request's ``Context`` is the call's context (``enabled`` predicate
 context parameters of type ``Context`` receive it). A tool hidden for a request is not in
 its ``tools/list`` (a FastMCP middleware on ``on_list_tools``, added once per server when a
 function declares ``enabled``) and its calls are answered as unknown. A call that needs
-approval is asked of the user by elicitation (yes / no) and runs only on yes: on
+approval is asked of the user by elicitation (yes / no; the approval's ``question``, which
+shows every argument that will run, the decisive ones first and whole) and runs only on yes: on
 2026-07-28 connections by FastMCP's multi-round-trip guard (the tool answers
 ``input_required`` with the question, sealing a digest of the arguments in its
 ``requestState``; the client's elicitation handler answers and the client retries), on
@@ -146,8 +147,8 @@ def _digest(approval: Any) -> str:
 
 
 def _asked(approval: Any) -> str:
-    shown = json.dumps(approval.arguments, ensure_ascii=False, default=str)[:2_000]
-    return f"Approve the call of {approval.name} with {shown}?"
+    question: str = approval.question  # every argument that will run, as every door asks
+    return question
 
 
 def _can_ask(context: Any) -> bool:

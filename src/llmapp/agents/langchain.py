@@ -13,7 +13,9 @@ reaching the model. An MCP application's calls are asynchronous: run its tools w
 ``ainvoke`` (or an async graph); ``invoke`` raises ``ExecutionError``.
 
 Controls: a call that needs approval (``@approval``, ``@tag destructive``) is LangGraph's
-``interrupt`` with ``{"tool", "arguments", "description"}``: the graph pauses, and resuming
+``interrupt`` with ``{"tool", "arguments", "description", "question"}`` (``question``: what
+to show the human, every argument that will run, the decisive ones first and whole;
+``arguments`` in the schema's order): the graph pauses, and resuming
 with ``Command(resume=True)`` (or ``{"approved": True}``) runs the method, anything else
 answers the model that the human declined. Without LangGraph such a call is refused. The
 values of ``config["configurable"]`` are the call's context: an ``enabled`` predicate reads
@@ -92,6 +94,7 @@ def _approved(result: Outcome) -> bool:
             "tool": approval.name,
             "arguments": approval.arguments,
             "description": approval.description,
+            "question": approval.question,
         }
     )
     if decision is True or (isinstance(decision, dict) and decision.get("approved") is True):

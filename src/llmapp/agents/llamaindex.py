@@ -73,10 +73,11 @@ class ApprovalRequest(InputRequiredEvent):
     """The question of one call that waits for a human's approval, on the event stream."""
 
     prefix: str
-    """The question, as LlamaIndex's ``InputRequiredEvent`` prompts carry it."""
+    """The question, as LlamaIndex's ``InputRequiredEvent`` prompts carry it: every argument
+    that will run, the decisive ones first and whole (``Approval.question``)."""
     tool: str
     arguments: Any = None
-    """The model's own arguments (never a human-side value)."""
+    """The model's own arguments (never a human-side value), in the schema's order."""
     description: str | None = None
     approval_id: str
     """What the ``HumanResponseEvent`` answering it carries, so answers meet their calls."""
@@ -145,7 +146,7 @@ async def _approved(context: Any, approval: Any) -> bool:
     text = json.dumps([approval.name, approval.arguments], sort_keys=True, default=str)
     approval_id = hashlib.sha256(text.encode()).hexdigest()[:32]
     question = ApprovalRequest(
-        prefix=f"Approve the call of {approval.name}? (yes / no)",
+        prefix=f"{approval.question}\n(yes / no)",
         tool=approval.name,
         arguments=approval.arguments,
         description=approval.description,

@@ -16,7 +16,8 @@ toolset's instructions.
 
 Controls: a tool hidden for the run's context (``@controls(enabled=...)``, given
 ``(ctx, ctx.deps)``) is not among the run's tools; a call that needs approval raises
-``ApprovalRequired``, so the run ends with ``DeferredToolRequests`` (add it to the agent's
+``ApprovalRequired`` (its metadata: ``arguments`` and the ``question`` to show the human,
+every argument that will run), so the run ends with ``DeferredToolRequests`` (add it to the agent's
 ``output_type``) and runs the method once ``DeferredToolResults(approvals={id: True})`` comes
 back; a context parameter of type ``RunContext`` (or of the deps' type) receives it.
 
@@ -125,7 +126,8 @@ class LlmappToolset(AbstractToolset[Any]):
         )
         approval = getattr(result, "approval", None)
         if approval is not None:  # the run ends here, with the call among its deferred ones
-            raise ApprovalRequired(metadata={"arguments": approval.arguments})
+            metadata = {"arguments": approval.arguments, "question": approval.question}
+            raise ApprovalRequired(metadata=metadata)
         return answer(result)
 
     async def watch(

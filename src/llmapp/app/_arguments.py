@@ -1,9 +1,10 @@
 """The model's call before any function runs: its arguments read completely, its name known.
 
 Shared by every kind of application (class methods, HTTP operations, MCP tools), so
-that all of them refuse the same things the same way: argument text that is cut off
-or unreadable (never half-run), text past ``max_length`` (bounded cost), and a name
-that is no function of the table (answered with the names that exist).
+that all of them refuse the same things the same way: argument text that is cut off,
+unreadable, or read only in part (``Parsed.unread``: never half-run), text past
+``max_length`` (bounded cost), and a name that is no function of the table (answered
+with the names that exist).
 """
 
 from __future__ import annotations
@@ -41,7 +42,8 @@ def read_arguments(
 
     Returns:
         ``(data, repairs)``, or a failed ``CallResult`` whose feedback tells the model its
-        text was cut off (and where), could not be read, or holds a lone surrogate
+        text was cut off (and where), could not be read, could be read only in part (what
+        was not read as written, and where), or holds a lone surrogate
         (``repair.lone_surrogates``: each at its path); nothing may run then.
     """
     read = read_model_arguments(name, arguments, max_length, deprecated)
@@ -64,14 +66,22 @@ def read_model_arguments(
             return _unless_surrogates(name, dict(arguments), (), deprecated, scan=True)
         if not isinstance(arguments, (bytes, bytearray)):
             return _unless_surrogates(name, arguments, (), deprecated, scan=True)
-    data, repairs, error, truncated = repair.read_text(arguments, max_length=max_length)
-    reason = error or truncated
+    data, repairs, error, truncated, unread = repair.read_text(arguments, max_length=max_length)
+    reason = error or truncated or unread
     if reason is None:
         if not repair.may_hold_surrogates(arguments):
             return data, repairs, False
         return _unless_surrogates(name, data, repairs, deprecated, scan=True)
     shown = arguments if isinstance(arguments, str) else repr(arguments[:max_length])
-    text = explain.unreadable(reason, repairs, truncated=error is None, text=shown)
+    # A reading that dropped or invented part of the text is refused like one cut off:
+    # the call would run with something other than what the model sent.
+    text = explain.unreadable(
+        reason,
+        repairs,
+        truncated=error is None and truncated is not None,
+        partial=error is None and truncated is None,
+        text=shown,
+    )
     issue = ValidationIssue("$input", "JSON object", shown[:max_length], reason)
     return CallResult(
         name=name,

@@ -18,7 +18,7 @@ from llmapp.app._controls import declared_controls
 from llmapp.app._decorator import declared_hooks
 from llmapp.app._execute import Plan
 from llmapp.app._function import LlmFunction, OnFirstUse, Separated, compile_validator
-from llmapp.app._kernel import ModelSide
+from llmapp.app._kernel import ModelSide, hooked
 from llmapp.app._separation import refusals, separation
 from llmapp.introspect import inspect_class
 from llmapp.introspect.model import MethodSpec, TypeGraph
@@ -159,7 +159,9 @@ def _plan(
         owner=cls,
         max_length=config.max_length,
         side=ModelSide(
-            model_side, function.validate if hook is not None else generated, hook is not None
+            model_side,
+            hooked(function.validate, separated) if hook is not None else generated,
+            hook is not None,
         ),
         convert=OnFirstUse(_converter, (method, graph)),
         returns_array=_may_be_array(schemas.output),

@@ -6,7 +6,10 @@ Declared on a method, with docstring tags where a plain value says it (as ``@tag
 - ``@approval`` (also ``@tag destructive``), or ``@controls(approval=True)`` /
   ``approval=lambda arguments, context: ...``: the call does not run until the caller
   approves it (``execute(..., approved=True)``); until then ``execute`` answers a
-  ``CallResult`` whose ``approval`` says what to show the human;
+  ``CallResult`` whose ``approval`` says what to show the human: its ``question`` shows
+  every argument in the schema's order, the decisive ones first and whole
+  (``@controls(decisive=("to", "amount"))``, by default every scalar one; see
+  ``llmapp.app._question``), and every door that asks a human asks it;
 - ``@timeout SECONDS`` or ``@controls(timeout=...)``: most seconds one call may take, sync
   or async, answered to the model as a bounded ``TimeoutError`` (the ``Runner``'s own
   time limit, the smaller of the two when both are set);
@@ -26,6 +29,7 @@ that is a ``T`` (``llmapp.introspect._context``). Such a parameter is in no sche
 
 from __future__ import annotations
 
+import inspect
 import logging
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
@@ -33,6 +37,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from llmapp._errors import ExecutionError
 from llmapp._record import Record
+from llmapp.app._question import approval_question
 from llmapp.app._result import CallResult
 from llmapp.introspect._context import is_framework_context
 from llmapp.introspect._docstrings import parse_docstring
@@ -116,11 +121,14 @@ class Controls(Record):
         approval: ``True``, ``False``, or ``(arguments, context) -> bool`` over the model's
             arguments.
         timeout: most seconds one call may take, or ``None``.
+        decisive: the parameters an approval question shows first and never cuts;
+            empty: every parameter whose schema is a scalar.
     """
 
     enabled: Enabled | None = None
     approval: bool | NeedsApproval = False
     timeout: float | None = None
+    decisive: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -129,13 +137,17 @@ class Approval:
 
     Attributes:
         name: the function the model called.
-        arguments: the model's own arguments (never a human-side value), to show the human.
+        arguments: the model's own arguments (never a human-side value), in the order of
+            the function's schema.
         description: the function's description.
+        question: what to ask the human: every argument that will run, the decisive ones
+            first and whole (``llmapp.app._question``). Every door that asks shows this.
     """
 
     name: str
     arguments: Any
     description: str | None = None
+    question: str = ""
 
     def message(self) -> str:
         """The text for the model until the human decides."""
@@ -147,30 +159,64 @@ def controls(
     enabled: Enabled | None = None,
     approval: bool | NeedsApproval | None = None,
     timeout: float | None = None,
+    decisive: Iterable[str] | None = None,
 ) -> Callable[[F], F]:
     """Declare a method's controls (see the module docstring); the method is returned as is.
+
+    ``decisive`` names the parameters an approval question shows first and never cuts
+    (default: every parameter whose schema is a scalar).
+
+    Raises:
+        ValueError: a timeout that is not a positive number; a decisive name that is not
+            a parameter of the method.
 
     Example::
 
         class Bank:
             @controls(enabled=lambda ctx: ctx.get(User).admin, approval=True, timeout=5)
-            def transfer(self, amount: float, to: str) -> None: ...
+            def transfer(self, note: str, amount: float, to: str) -> None: ...
     """
     if timeout is not None and not _positive(timeout):
         raise ValueError(f"timeout must be a positive number of seconds, not {timeout!r}")
+    if isinstance(decisive, str):
+        raise ValueError(f"decisive takes parameter names, not the text {decisive!r}")
+    named = tuple(decisive) if decisive is not None else None
     # Only what is given is declared: an override's approval=False lifts an inherited one.
     given = {
         name: value
-        for name, value in (("enabled", enabled), ("approval", approval), ("timeout", timeout))
+        for name, value in (
+            ("enabled", enabled),
+            ("approval", approval),
+            ("timeout", timeout),
+            ("decisive", named),
+        )
         if value is not None
     }
 
     def mark(method: F) -> F:
         inner = getattr(method, "__func__", method)  # staticmethod / classmethod
+        if named:
+            _check_names(inner, named)
         setattr(inner, CONTROLS_ATTRIBUTE, given)
         return method
 
     return mark
+
+
+def _check_names(method: Any, names: tuple[str, ...]) -> None:
+    """A decisive name must be a parameter: a misspelt one would quietly show nothing first."""
+    try:
+        parameters = inspect.signature(method).parameters
+    except (TypeError, ValueError):  # no signature to check against
+        return
+    if any(each.kind is inspect.Parameter.VAR_KEYWORD for each in parameters.values()):
+        return  # the keys of **kwargs: Unpack[...] are parameters too, known only later
+    unknown = [name for name in names if name not in parameters]
+    if unknown:
+        raise ValueError(
+            f"decisive names {', '.join(map(repr, unknown))}: not parameters of "
+            f"{getattr(method, '__qualname__', method)!r}"
+        )
 
 
 def declared_controls(cls: type, method: MethodSpec) -> Controls | None:
@@ -195,7 +241,8 @@ def declared_controls(cls: type, method: MethodSpec) -> Controls | None:
     enabled, approval, timeout = found.get("enabled"), found.get("approval"), found.get("timeout")
     if enabled is None and not approval and timeout is None:  # what ``Controls()`` holds
         return None
-    return Controls(enabled=enabled, approval=approval or False, timeout=timeout)
+    decisive = tuple(found.get("decisive", ()))
+    return Controls(enabled=enabled, approval=approval or False, timeout=timeout, decisive=decisive)
 
 
 def _own_controls(function: Any) -> dict[str, Any]:
@@ -316,7 +363,7 @@ def admit(prepared: Call | CallResult, context: Any, approved: bool) -> Call | C
     if not approved and declares(function, "approval"):
         arguments = _model_arguments(prepared)
         if needs_approval(function, arguments, context):
-            approval = Approval(function.name, arguments, function.description)
+            approval = asking(function, arguments)
             return CallResult(
                 name=function.name,
                 success=False,
@@ -325,6 +372,26 @@ def admit(prepared: Call | CallResult, context: Any, approved: bool) -> Call | C
                 approval=approval,
             )
     return with_context(prepared, context)
+
+
+def asking(function: Any, arguments: Any) -> Approval:
+    """The approval of a call of ``function`` with the model's checked ``arguments``."""
+    schema = function.llm_parameters
+    separated = function.separated
+    human = separated.human if separated is not None else None
+    declared = of(function)
+    question = approval_question(
+        function.name,
+        arguments,
+        schema,
+        decisive=declared.decisive if declared is not None else (),
+        human=(human or {}).get("properties") or (),
+    )
+    if isinstance(arguments, Mapping):  # the schema's order, as the question shows them
+        properties = schema.get("properties") or {}
+        order = {key: index for index, key in enumerate(properties)}
+        arguments = dict(sorted(arguments.items(), key=lambda item: order.get(item[0], len(order))))
+    return Approval(function.name, arguments, function.description, question)
 
 
 def with_context(call: Call, context: Any) -> Call:

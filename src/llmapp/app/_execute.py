@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
 from llmapp import convert
+from llmapp._cancelled import cancellation
 from llmapp._errors import ExecutionError
 from llmapp._frozen import quick_init
 from llmapp._record import Record
@@ -204,7 +205,7 @@ class Call:
             repairs=self.repairs,
         )
 
-    def raised(self, error: Exception) -> CallResult:
+    def raised(self, error: BaseException) -> CallResult:
         return CallResult(
             name=self.plan.function.name,
             success=False,
@@ -227,6 +228,12 @@ def run_sync(call: Call, raise_errors: bool) -> CallResult:
             value = call.materialised(value)
     except Exception as error:
         if raise_errors:
+            raise
+        return call.raised(error)
+    except BaseException as error:
+        # No task of the caller's runs here (no loop, or a plain method called on it):
+        # a CancelledError is the method's own failure.
+        if raise_errors or not cancellation(error):
             raise
         return call.raised(error)
     return call.returned(value)

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from logging import WARNING, Logger
 from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
 
 from llmapp import validate
+from llmapp._errors import MAX_FEEDBACK, FeedbackError
 from llmapp._results import (
     Validation,
     ValidationFailure,
@@ -14,6 +16,7 @@ from llmapp._results import (
     ValidationSuccess,
 )
 from llmapp.app._controls import Controls
+from llmapp.app._log import APP, masked_traceback
 
 __all__ = [
     "Function",
@@ -39,11 +42,14 @@ class Separated:
         human: the parameters schema a human fills in, or ``None``.
         validate: validation of the LLM side; a human-side key sent by the LLM
             is reported as superfluous (``expected == "undefined"``).
+        validate_human: validation of the human side; a key a human supplies that is the
+            model's to give is reported as superfluous, as ``validate`` reports the converse.
     """
 
     llm: Schema
     human: Schema | None
     validate: Callable[[Any], Validation] | None = None
+    validate_human: Callable[[Any], Validation] | None = None
 
 
 class OnFirstUse(Generic[T, R]):
@@ -193,12 +199,12 @@ class LlmFunction:
     def validate(self, arguments: Any) -> Validation:
         """Check arguments against the parameters schema (or the method's hook).
 
-        Never raises: a hook that raises becomes a failed ``Validation`` with
-        the exception's message.
+        Never raises: a hook that raises becomes a failed ``Validation`` (``run_hook``:
+        a ``FeedbackError``'s message for the model, any other exception logged).
         """
         if self.hook is None:
             return self._generated(arguments)
-        return run_hook(self.hook, arguments)
+        return run_hook(self.hook, arguments, self.name)
 
     def validate_types(self, arguments: Any) -> Validation:
         """The generated validation alone, whatever hook the function has."""
@@ -222,11 +228,31 @@ def llm_parameters(function: Any) -> Schema:
     return parameters
 
 
-def run_hook(hook: Callable[[Any], Validation], arguments: Any) -> Validation:
+def run_hook(
+    hook: Callable[[Any], Validation], arguments: Any, name: str = "", log: Logger = APP
+) -> Validation:
+    """The hook's validation of ``arguments``; never raises.
+
+    A ``FeedbackError`` is the hook speaking to the model: its message becomes the issue's
+    description. Any other exception is the hook's bug or a service it reached failing,
+    and its text may hold their secrets (a DSN with its password): it is logged on
+    ``log`` (the door's logger) for the developer, and the model reads only its kind.
+    """
     try:
         outcome: object = hook(arguments)
-    except Exception as error:  # a hook's bug is reported, never propagated
-        return _hook_failure(arguments, f"validation hook raised {_said(error)}")
+    except FeedbackError as told:
+        return _hook_failure(arguments, _told(told), told.path, told.expected)
+    except Exception as error:  # a hook's failure is reported, never propagated
+        if log.isEnabledFor(WARNING):
+            log.warning(
+                "call %s: the validation hook raised; the model was told only its kind:\n%s",
+                name,
+                masked_traceback(error),
+            )
+        kind = type(error).__name__
+        return _hook_failure(
+            arguments, f"the arguments could not be checked (the validation hook failed: {kind})"
+        )
     if isinstance(outcome, (ValidationSuccess, ValidationFailure)):
         return outcome
     return _hook_failure(
@@ -234,16 +260,21 @@ def run_hook(hook: Callable[[Any], Validation], arguments: Any) -> Validation:
     )
 
 
-def _said(error: Exception) -> str:
-    """``Kind: message``, or ``Kind`` alone when the exception cannot give its text."""
+def _told(error: FeedbackError) -> str:
+    """What a hook told the model, bounded; never raises."""
     try:
-        return f"{type(error).__name__}: {error}"
-    except Exception:  # an exception whose __str__ raises must not escape the check
-        return type(error).__name__
+        text = str(error.message)
+    except Exception:  # a message whose __str__ raises must not escape the check
+        return "the arguments were refused by a check"
+    return text if len(text) <= MAX_FEEDBACK else text[:MAX_FEEDBACK] + "…"
 
 
-def _hook_failure(arguments: Any, reason: str) -> ValidationFailure:
-    issue = ValidationIssue("$input", "valid arguments", arguments, description=reason)
+def _hook_failure(
+    arguments: Any, reason: str, path: Any = "$input", expected: Any = "valid arguments"
+) -> ValidationFailure:
+    path = path if isinstance(path, str) else "$input"
+    expected = expected if isinstance(expected, str) else "valid arguments"
+    issue = ValidationIssue(path, expected, arguments, description=reason)
     return ValidationFailure(arguments, [issue])
 
 

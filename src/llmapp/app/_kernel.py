@@ -17,7 +17,7 @@ import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 from llmapp import explain, repair
 from llmapp.app._arguments import read_model_arguments
@@ -26,9 +26,28 @@ from llmapp.app._result import CallResult
 from llmapp.jsonschema import too_deep
 from llmapp.validate._result import Validation, ValidationFailure, ValidationIssue
 
-__all__ = ["Checked", "ModelSide", "check_arguments", "model_side", "too_deep_refusal"]
+__all__ = [
+    "Called",
+    "Checked",
+    "ModelSide",
+    "check_arguments",
+    "failed",
+    "hooked",
+    "model_side",
+    "too_deep_refusal",
+]
 
 Schema = dict[str, Any]
+
+
+class Called(Protocol):
+    """What the call step reads of what is called: every ``Function``, and a structured
+    output's answer (``llmapp.output``), which is read by the same rules."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def deprecated(self) -> bool: ...
 
 
 @dataclass(frozen=True)
@@ -80,12 +99,54 @@ def model_side(function: Function) -> ModelSide:
     else:
         schema, check = function.checked_parameters, function.validate_types
     if getattr(function, "hook", None) is not None:  # an MCP tool has none
-        return ModelSide(schema, function.validate, hooked=True)
+        return ModelSide(schema, hooked(function.validate, separated), hooked=True)
     return ModelSide(schema, check)
 
 
+def hooked(validate: Callable[[Any], Validation], separated: Any) -> Callable[[Any], Validation]:
+    """The check of a function with a hook (``validate``): the hook, then, for a separated
+    function, a refusal of each human-side key the hook let through."""
+    model = getattr(separated, "validate", None)
+    human = getattr(separated, "validate_human", None)
+    if model is None or human is None:
+        return validate
+    return _model_keys_only(validate, model, human)
+
+
+def _model_keys_only(
+    hook: Callable[[Any], Validation],
+    model: Callable[[Any], Validation],
+    human: Callable[[Any], Validation],
+) -> Callable[[Any], Validation]:
+    """The hook, then a refusal of each key it let through that is the human side's.
+
+    A hook replaces the generated validation, the model side's refusal of human-side keys
+    with it: without this, a model's ``user_id`` would be the value a call runs with (a
+    value has one source). Keys neither side has stay the hook's to judge.
+    """
+
+    def checked(data: Any) -> Validation:
+        outcome = hook(data)
+        if not outcome.success:
+            return outcome
+        foreign = _superfluous(model(outcome.data))
+        if not foreign:
+            return outcome
+        neither = {issue.path for issue in _superfluous(human(outcome.data))}
+        taken = [issue for issue in foreign if issue.path not in neither]
+        return ValidationFailure(outcome.data, taken) if taken else outcome
+
+    return checked
+
+
+def _superfluous(outcome: Validation) -> list[ValidationIssue]:
+    if isinstance(outcome, ValidationFailure):
+        return [issue for issue in outcome.errors if issue.expected == "undefined"]
+    return []
+
+
 def check_arguments(
-    function: Function,
+    function: Called,
     arguments: Any,
     side: ModelSide,
     *,
@@ -95,7 +156,7 @@ def check_arguments(
     """Read, repair and check the model's arguments for ``function``.
 
     Args:
-        function: the function called (its ``name`` and ``deprecated``).
+        function: what is called (its ``name`` and ``deprecated``).
         arguments: the model's raw text, a mapping, or None.
         side: the schema repaired against and the check (``model_side``).
         max_length: most characters of argument text read.
@@ -129,7 +190,7 @@ def check_arguments(
 
 
 def failed(
-    function: Function,
+    function: Called,
     failure: ValidationFailure,
     repairs: tuple[str, ...] = (),
     text: str | None = None,

@@ -11,10 +11,12 @@ What is masked, for every value found in the sources:
 
 - where it is found: the sources themselves, the values (not the keys) of mappings, the
   items of lists, tuples and sets, the fields of dataclasses, NamedTuples, attrs classes
-  and pydantic models, the attributes of other objects (``vars()``), at most
+  and pydantic models, the attributes of other objects (``vars()`` and ``__slots__``), at most
   ``MAX_VALUES`` values and ``MAX_LEVELS`` levels deep;
 - texts and numbers as written (``str``, ``repr`` of a number, and the JSON text of
-  dates, UUIDs, decimals and enums, as ``llmapp.convert.to_json`` writes them); bytes
+  dates, UUIDs, decimals and enums, as ``llmapp.convert.to_json`` writes them, and the
+  ``str()`` of any other value whose class writes its own, as an f-string shows it:
+  ``2031-07-04 13:37:11``, ``3 days, 4:05:06``); bytes
   decoded as UTF-8 where they decode; bytes, and texts as their UTF-8 bytes, as ``repr``
   shows them (``b'...'``), in hex and in base64;
 - each of those in its escaped forms too: as a JSON string holds it (``json.dumps``,
@@ -180,9 +182,10 @@ def _members(value: Any, found: list[Any]) -> list[Any]:
         return list(value.values())
     if isinstance(value, (list, tuple, set, frozenset)):
         return list(value)
-    if isinstance(value, enum.Enum):
-        return [value.value]
+    if isinstance(value, enum.Enum):  # as JSON writes it, by its name, and as str() shows it
+        return [value.value, value.name, str(value)]
     if dataclasses.is_dataclass(value):
+        _own_str(value, None, found)
         return [getattr(value, field.name, None) for field in dataclasses.fields(value)]
     shown = convert.to_json(value)
     members: list[Any] = []
@@ -190,10 +193,33 @@ def _members(value: Any, found: list[Any]) -> list[Any]:
         found.append(shown)
     elif isinstance(shown, (Mapping, list)):
         members.append(shown)
+    _own_str(value, shown, found)
     attributes = getattr(value, "__dict__", None)
     if isinstance(attributes, dict):
         members.extend(attributes.values())
+    members.extend(_slotted(value))
     return members
+
+
+def _own_str(value: Any, shown: Any, found: list[Any]) -> None:
+    """An f-string or a message writes ``str(value)``, which may differ from the JSON text
+    (a space where ISO has "T", "3 days, 4:05:06", "1E+2", a class's own ``__str__``):
+    it is a form too, when the class writes its own."""
+    if getattr(type(value), "__str__", None) is not object.__str__:
+        written = str(value)
+        if written != shown:
+            found.append(written)
+
+
+def _slotted(value: Any) -> list[Any]:
+    """The attributes an object keeps in ``__slots__`` (it may have no ``__dict__``)."""
+    held: list[Any] = []
+    for cls in type(value).__mro__[:MAX_LEVELS]:
+        slots = cls.__dict__.get("__slots__", ())
+        for name in (slots,) if isinstance(slots, str) else slots:
+            if name not in ("__dict__", "__weakref__") and len(held) < MAX_VALUES:
+                held.append(getattr(value, name, None))
+    return held
 
 
 def _written(value: Any) -> set[str]:

@@ -37,6 +37,7 @@ from collections import deque
 from collections.abc import Callable, Coroutine, Mapping
 from typing import TYPE_CHECKING, Any, Final
 
+from llmapp._cancelled import cancellation, own_cancellation
 from llmapp.app._controls import time_limit
 from llmapp.app._function import OnFirstUse
 from llmapp.app._result import CallResult, error_text
@@ -337,6 +338,10 @@ def _call_here(
         if raise_errors:
             raise
         return prepared.raised(error)
+    except BaseException as error:  # in a worker thread no task of the caller's runs
+        if raise_errors or not cancellation(error):
+            raise
+        return prepared.raised(error)
     return prepared.returned(value)
 
 
@@ -349,6 +354,10 @@ async def _awaited(call: Call, start: Callable[..., Any], raise_errors: bool) ->
         value = call.materialised(value)
     except Exception as error:
         if raise_errors:
+            raise
+        return call.raised(error)
+    except BaseException as error:  # a CancelledError the method raised, not its task's
+        if raise_errors or not own_cancellation(error):
             raise
         return call.raised(error)
     return call.returned(value)

@@ -39,11 +39,13 @@ def separation(
 
     Returns:
         The ``Separated`` (``None`` when nothing is human-side and not ``keep_empty``),
-        with ``validate`` compiled on first use from the model's side; and that side.
+        with ``validate`` compiled on first use from the model's side and
+        ``validate_human`` from the human side; and the model's side.
     """
     llm, human = separate.split_parameters(parameters, predicate)
     if human is None and not keep_empty:
         return None, checked
     model_side = llm if checked is parameters else separate.split_parameters(checked, predicate)[0]
     check = OnFirstUse(compile_validator, model_side)
-    return Separated(llm=llm, human=human, validate=check), model_side
+    human_check = OnFirstUse(compile_validator, human) if human is not None else None
+    return Separated(llm=llm, human=human, validate=check, validate_human=human_check), model_side

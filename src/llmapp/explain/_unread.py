@@ -15,14 +15,21 @@ _QUOTED: Final = 80
 
 
 def unreadable(
-    reason: str, repairs: Sequence[str] = (), *, truncated: bool = False, text: str = ""
+    reason: str,
+    repairs: Sequence[str] = (),
+    *,
+    truncated: bool = False,
+    partial: bool = False,
+    text: str = "",
 ) -> str:
-    """Tell the model its arguments could not be read (or were cut off), and where.
+    """Tell the model its arguments could not be read (cut off, or read only in part), and where.
 
     Args:
-        reason: why, with where (``parse``'s ``error`` or ``truncated``).
+        reason: why, with where (``parse``'s ``error``, ``truncated`` or ``unread``).
         repairs: what the lenient reader repaired on the way, listed for the model.
         truncated: the text ended inside a value: the model's output was cut off.
+        partial: a value was read, but it does not hold all the text as written (text
+            after it, a bracket closed by another kind...): ``reason`` says what and where.
         text: the model's text, of which the start (and, when cut off, the end) is quoted.
 
     Example:
@@ -35,6 +42,12 @@ def unreadable(
             "Your arguments were cut off before they were complete, so the function was not called."
         )
         advice = "Send the whole JSON object again, shorter if you can."
+    elif partial:
+        first = (
+            "Your arguments could be read only in part, so the function was not called: "
+            "part of what you sent would have been dropped or changed."
+        )
+        advice = "Send the arguments again as one JSON object, with nothing before or after it."
     else:
         first = "Your arguments could not be read, so the function was not called."
         advice = "Send the arguments again as one JSON object."

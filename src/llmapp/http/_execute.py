@@ -27,6 +27,7 @@ from time import perf_counter
 from typing import TYPE_CHECKING, Any
 
 from llmapp import repair
+from llmapp._cancelled import own_cancellation
 from llmapp._errors import ArgumentError, ExecutionError, HttpError
 from llmapp._results import ValidationFailure
 from llmapp.app import unknown_function
@@ -238,6 +239,10 @@ async def _acall(
         if raise_errors:
             raise
         return prepared.failed(function, error)
+    except BaseException as error:  # the client's own CancelledError, this task not cancelled
+        if raise_errors or not own_cancellation(error):
+            raise
+        return prepared.failed(function, error)
     return prepared.answered(function, response, raise_errors)
 
 
@@ -267,7 +272,9 @@ class _Prepared:
             return self.failed(function, ResponseError("the body is nested too deeply to show"))
         return _result(function, success=True, value=response.body, data=data, repairs=self.repairs)
 
-    def failed(self, function: HttpLlmFunction, error: Exception, value: Any = None) -> CallResult:
+    def failed(
+        self, function: HttpLlmFunction, error: BaseException, value: Any = None
+    ) -> CallResult:
         text = error_text(error, self.hidden)
         return _result(function, error=error, value=value, feedback=text, repairs=self.repairs)
 

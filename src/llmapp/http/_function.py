@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from llmapp.app import function_data
 from llmapp.app._function import OnFirstUse, compile_validator, llm_parameters, run_hook
+from llmapp.app._log import HTTP
 
 if TYPE_CHECKING:
     from llmapp import Separated, Validation
@@ -149,7 +150,7 @@ class HttpLlmFunction:
     def validate(self, arguments: Any) -> Validation:
         """Check arguments against the parameters (or the hook); never raises."""
         if self.hook is not None:
-            return run_hook(self.hook, arguments)
+            return run_hook(self.hook, arguments, self.name, HTTP)
         return self._generated(arguments)
 
     def validate_types(self, arguments: Any) -> Validation:

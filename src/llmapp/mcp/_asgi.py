@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from llmapp.mcp._auth import Auth, check_bind
+from llmapp.mcp._auth import Auth, check_bind, rebinding_check
 
 if TYPE_CHECKING:
     from starlette.types import Receive, Scope, Send
@@ -56,8 +56,10 @@ def asgi(
         stateless: keep no session between requests (for several workers or replicas).
         json_response: answer with JSON instead of an event stream (default: when
             stateless, or when no call sends anything but its answer).
-        host: the host it will be reached at: the SDK protects a loopback host against
-            DNS rebinding; any other host needs ``auth`` or ``allow_unauthenticated``.
+        host: the host it will be reached at: a loopback host, in any spelling
+            (``127.0.0.2``, ``[::1]``), is served behind the SDK's DNS-rebinding check
+            (a ``Host`` or ``Origin`` header naming another host is answered 421 or 403);
+            any other host needs ``auth`` or ``allow_unauthenticated``.
         auth: bearer-token authentication (see ``Auth``).
         allow_unauthenticated: serve a non-loopback host without ``auth`` (a proxy in
             front checks).
@@ -89,6 +91,7 @@ def asgi(
         stateless_http=stateless,
         json_response=json_response,
         host=host,
+        transport_security=rebinding_check(host),
         **settings,
     )
     return McpAsgiApp(starlette, built, json_response)

@@ -23,6 +23,7 @@ from collections.abc import Mapping
 from time import perf_counter
 from typing import TYPE_CHECKING, Any, Final
 
+from llmapp._cancelled import own_cancellation
 from llmapp._errors import McpToolError
 from llmapp.app import CallResult
 from llmapp.app._kernel import check_arguments, failed, model_side, too_deep_refusal
@@ -137,6 +138,12 @@ async def _call(
             raise late from None
         return CallResult(
             name=name, success=False, error=late, feedback=error_text(late), repairs=repairs
+        )
+    except BaseException as own:  # the session's own CancelledError, this task not cancelled
+        if raise_errors or not own_cancellation(own):
+            raise
+        return CallResult(
+            name=name, success=False, error=own, feedback=error_text(own), repairs=repairs
         )
     content = [_wire(block) for block in answer.get("content") or []]
     if answer.get("isError"):

@@ -7,18 +7,28 @@ function's human-side schema when every human-side property is one of those, and
 ``None`` otherwise (such a function cannot be asked for). ``ask`` sends it with the
 SDK's ``session.elicit_form`` and returns the user's answer; the model never sees
 the request or the answer.
+
+The answer fills only what was asked: a key the form did not ask for (one the hook or
+the token already supplied, or one the function does not have) makes the whole answer
+refused (``WrongAnswer``), and so does a value the human-side schema of its field refuses
+(checked with every constraint, including those a form cannot carry). The call does not
+run; the refusal names paths and expected types, never a value.
 """
 
 from __future__ import annotations
 
-import json
-from collections.abc import Mapping
+import functools
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Final
 
-if TYPE_CHECKING:
-    from llmapp.app import LlmFunction
+from llmapp.validate import validator
 
-__all__ = ["Declined", "ask", "form"]
+if TYPE_CHECKING:
+    from llmapp._results import Validation
+    from llmapp.app import LlmFunction
+    from llmapp.app._controls import Approval
+
+__all__ = ["Declined", "WrongAnswer", "ask", "form"]
 
 _KEPT: Final = {
     "string": ("title", "description", "minLength", "maxLength", "format", "default"),
@@ -31,6 +41,10 @@ _FORMATS: Final = frozenset({"email", "uri", "date", "date-time"})
 
 class Declined(Exception):
     """The user declined or cancelled the form, or the client cannot show one."""
+
+
+class WrongAnswer(Exception):
+    """The answer holds a key that was not asked for, or a value its field refuses."""
 
 
 def form(function: LlmFunction, missing: frozenset[str] | None = None) -> dict[str, Any] | None:
@@ -88,7 +102,47 @@ async def ask(context: Any, function: LlmFunction, schema: dict[str, Any]) -> di
         raise Declined(f"the user could not be asked ({type(error).__name__})") from error
     if answer.action != "accept" or answer.content is None:
         raise Declined(f"the user chose {answer.action!r}")
-    return dict(answer.content)
+    return checked(function, schema, dict(answer.content))
+
+
+_MAX_LISTED: Final = 10
+
+
+def checked(
+    function: LlmFunction, schema: Mapping[str, Any], answer: dict[str, Any]
+) -> dict[str, Any]:
+    """``answer`` when it fills only the fields of ``schema``, each as the human side wants.
+
+    Raises:
+        WrongAnswer: a key that was not asked for, or a value its field refuses.
+    """
+    asked = schema.get("properties") or {}
+    foreign = sum(1 for key in answer if key not in asked)
+    if foreign:  # the keys are the client's text: counted, not repeated
+        raise WrongAnswer(f"the user's answer holds {foreign} field(s) that were not asked for")
+    outcome = _answer_check(function, frozenset(asked), tuple(schema.get("required", ())))(answer)
+    if not outcome.success:
+        wrong = [f"{issue.path}: {issue.expected}" for issue in outcome.errors[:_MAX_LISTED]]
+        raise WrongAnswer("the user's answer does not fit: " + "; ".join(wrong))
+    return answer
+
+
+@functools.lru_cache(maxsize=256)
+def _answer_check(
+    function: LlmFunction, keys: frozenset[str], required: tuple[str, ...]
+) -> Callable[[Any], Validation]:
+    """The validator of an answer to the form of ``keys``: the human side's own schemas."""
+    human: Mapping[str, Any] = (function.separated.human if function.separated else None) or {}
+    properties = human.get("properties") or {}
+    schema: dict[str, Any] = {
+        "type": "object",
+        "properties": {key: properties[key] for key in sorted(keys) if key in properties},
+        "required": list(required),
+        "additionalProperties": False,
+    }
+    if "$defs" in human:
+        schema["$defs"] = human["$defs"]
+    return validator(schema)
 
 
 _APPROVE: Final = {
@@ -98,8 +152,9 @@ _APPROVE: Final = {
 }
 
 
-async def confirm(context: Any, name: str, arguments: Any) -> bool:
-    """Ask the user whether a call that needs approval may run (MCP elicitation).
+async def confirm(context: Any, approval: Approval) -> bool:
+    """Ask the user whether a call that needs approval may run (MCP elicitation): the
+    approval's question, every argument that will run shown (``llmapp.app._question``).
 
     Raises:
         Declined: the client cannot be asked, or the user did not answer.
@@ -108,14 +163,10 @@ async def confirm(context: Any, name: str, arguments: Any) -> bool:
     capabilities = getattr(session, "client_capabilities", None)
     if session is None or getattr(capabilities, "elicitation", None) is None:
         raise Declined("this client cannot ask its user for an approval")
-    shown = json.dumps(arguments, ensure_ascii=False, default=str)[:_MAX_SHOWN]
-    message = f"Approve the call of {name} with {shown}?"
     try:
-        answer = await session.elicit_form(message, _APPROVE, getattr(context, "request_id", None))
+        request = getattr(context, "request_id", None)
+        answer = await session.elicit_form(approval.question, _APPROVE, request)
     except Exception as error:  # no back channel (stateless HTTP), a closed connection
         raise Declined(f"the user could not be asked ({type(error).__name__})") from error
     content = answer.content if answer.action == "accept" else None
     return isinstance(content, Mapping) and content.get("approve") is True
-
-
-_MAX_SHOWN: Final = 2_000

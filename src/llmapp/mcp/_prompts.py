@@ -9,7 +9,11 @@ Two docstring tags, read like every ``@tag``:
 - ``@tag resource URI-TEMPLATE`` (``@tag resource shop://orders/{number}``): the
   method is a resource template; each ``{name}`` of the template is one of its
   parameters, read from the requested URI (up to the first ``/``, ``?``, ``#`` or
-  character of the template that follows it). A template without variables is also
+  character of the template that follows it), then percent-decoded. A value is one
+  segment: one that decodes to a ``/`` or ``\\`` (``%2F``, ``%5C``), a control character
+  (``%00``, ``%0A``) or to ``.`` or ``..`` is refused with a JSON-RPC error naming the
+  parameter, and the method does not run (``files://docs/{name}`` never hands it
+  ``../../etc/passwd``). A template without variables is also
   listed as a plain resource. It returns the content: a text as is, anything else
   as JSON.
 
@@ -36,6 +40,8 @@ __all__ = ["Templates", "is_template"]
 PROMPT_TAG: Final = "prompt"
 RESOURCE_TAG: Final = "resource"
 _VARIABLE = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
+_NOT_IN_A_SEGMENT = re.compile(r"[/\\\x00-\x1f\x7f-\x9f]")
+"""What a decoded template value may not hold: a path separator, a control character."""
 _INVALID_PARAMS: Final = -32602
 
 Execute = Callable[[str, Mapping[str, Any], Any], Awaitable["CallResult"]]
@@ -109,7 +115,7 @@ class Templates:
         for matcher, _, function in self.resources:
             found = matcher.fullmatch(uri)
             if found is not None:
-                variables = {key: unquote(value) for key, value in found.groupdict().items()}
+                variables = {key: _segment(key, value) for key, value in found.groupdict().items()}
                 result = await self._call(context, function, variables)
                 value = result.value
                 text = value if isinstance(value, str) else json.dumps(result.data)
@@ -182,6 +188,22 @@ def _matcher(uri: str) -> re.Pattern[str]:
         last, previous = variable.end(), variable
     parts.append(re.escape(uri[last:]) + r"\Z")
     return re.compile("".join(parts))
+
+
+def _segment(name: str, raw: str) -> str:
+    """A template variable's value, percent-decoded; one path segment or an error.
+
+    Decoding comes after matching, so ``%2F`` inside a value would become a ``/`` the
+    template's own ``/`` never let through: a method joining it to a folder would walk
+    out of it.
+    """
+    value = unquote(raw)
+    if _NOT_IN_A_SEGMENT.search(value) or value in (".", ".."):
+        raise _error(
+            f"the URI's {name} is not one path segment once decoded: a template parameter "
+            "may not hold '/', '\\' or a control character, nor be '.' or '..'"
+        )
+    return value
 
 
 def _mime(function: LlmFunction) -> str:

@@ -41,10 +41,13 @@ type ``ServerRequestContext`` or ``AccessToken`` receives it.
 
 What the hook leaves out, when the client supports elicitation and each missing value is
 a primitive a form can hold, is asked of the user with the SDK's ``elicit_form`` and
-merged into the call; the model never sees the form or the answer. A hook that raises
-is answered ``isError: true`` with a generic text (hooks read secrets: the exception and
-its traceback go to the ``llmapp.mcp`` logger only); a value still missing is answered
-with the path that lacks one, never a value.
+merged into the call; the model never sees the form or the answer. A value has one
+source: the answer may fill only the fields the form asked, each checked against the
+human side's schema; a key it was not asked (one the hook or the token supplied) or a
+value that does not fit refuses the call, which does not run (``_elicit.checked``). A
+hook that raises is answered ``isError: true`` with a generic text (hooks read secrets:
+the exception and its traceback go to the ``llmapp.mcp`` logger only); a value still
+missing is answered with the path that lacks one, never a value.
 """
 
 from __future__ import annotations
@@ -58,8 +61,9 @@ from typing import TYPE_CHECKING, Any, Literal
 from llmapp._errors import ExecutionError
 from llmapp.app import CallResult, Masker, Runner, _controls, unknown_function
 from llmapp.app._log import MCP, log_call
+from llmapp.app._sent import sending
 from llmapp.mcp._auth import identity
-from llmapp.mcp._elicit import Declined, ask, confirm, form
+from llmapp.mcp._elicit import Declined, WrongAnswer, ask, confirm, form
 from llmapp.mcp._prompts import Templates, is_template
 from llmapp.mcp._sdk import sdk
 from llmapp.vendors.mcp import tool_result, tools
@@ -264,14 +268,15 @@ class _Handlers:
         function = self.app.function(name)
         human: Mapping[str, Any] | None = None
         try:
-            human = await self._human(function, context)
+            with sending(arguments):  # the hook may ask which parameters the model sent
+                human = await self._human(function, context)
             values = _context_of(context)
             # The unlogged step: this call's one record is the server's, below.
             result = await self.app._aexecute(
                 self.target, name, arguments, human, False, self.runner, values, False
             )
             if result.approval is not None and self.elicit:  # controls: ask the user
-                if await confirm(context, name, result.approval.arguments):
+                if await confirm(context, result.approval):
                     result = await self.app._aexecute(
                         self.target, name, arguments, human, False, self.runner, values, True
                     )
@@ -310,12 +315,16 @@ class _Handlers:
             schema = form(function, missing)
             if schema is not None:
                 try:
-                    supplied.update(await ask(context, function, schema))
+                    answer = await ask(context, function, schema)
                 except Declined as declined:
                     raise _Unavailable(
                         f"{function.name} could not run: values from the user are "
                         f"missing ({declined})."
                     ) from declined
+                except WrongAnswer as wrong:
+                    raise _Unavailable(f"{function.name} could not run: {wrong}.") from wrong
+                # Only keys that were missing: nothing the hook or the token gave is replaced.
+                supplied.update(answer)
         return supplied
 
 

@@ -5,10 +5,12 @@ be (a dataclass, a TypedDict, ``list[Product]``, ``Literal[...]``...). Its schem
 the same type model and emitter as a method's parameters; an object type is the schema's
 root, anything else is wrapped as ``{"result": ...}`` (vendors want an object at the root),
 as ``llmapp.vendors.mcp.output_schema`` wraps a function's output. ``parse(text)`` reads the
-model's answer through the same steps as a tool call: the lenient reader and its size limit
-(``read_arguments``), ``coerce``, the generated validator, ``feedback`` for the next try,
-and the compiled converter to ``T``. It returns a ``CallResult``: ``value`` is the ``T``,
-``data`` the JSON, ``message()`` the feedback when the answer was wrong.
+model's answer through the call step every door shares (``llmapp.app._kernel``): the
+lenient reader and its size limit, refusing an answer read only in part (text after the
+value, a bracket closed by another kind...), the repairs the schema allows, the generated
+validator, ``feedback`` for the next try, and then the compiled converter to ``T``. It
+returns a ``CallResult``: ``value`` is the ``T``, ``data`` the JSON, ``message()`` the
+feedback when the answer was wrong.
 
 Each vendor's request fields, ready to spread into the SDK call: ``openai()`` (Chat
 ``response_format``; ``api="responses"`` the ``text.format``), ``anthropic()`` (a forced
@@ -26,14 +28,14 @@ from collections.abc import Callable
 from functools import cached_property
 from typing import Any, Generic, Literal, TypeVar, overload
 
-from llmapp import convert, explain
+from llmapp import convert
 from llmapp._errors import LlmApplicationError
 from llmapp._results import ValidationFailure, ValidationIssue
-from llmapp.app import CallResult, read_arguments
+from llmapp.app import CallResult
+from llmapp.app._kernel import ModelSide, check_arguments, failed
 from llmapp.app._result import error_text
 from llmapp.introspect._types import TypeBuilder, type_name
 from llmapp.jsonschema import Path
-from llmapp.repair import coerce
 from llmapp.schema._emit import SchemaEmitter
 from llmapp.validate import validator
 from llmapp.vendors import anthropic, gemini, openai
@@ -77,7 +79,10 @@ class StructuredOutput(Generic[T]):
         described = self.schema.get("description")
         self.description: str | None = described if isinstance(described, str) else None
         self._node, self._graph = node, graph
-        self._check = validator(self.schema)
+        self._side = ModelSide(self.schema, validator(self.schema))
+
+    deprecated = False
+    """An answer is never deprecated (what the call step reads of what it calls)."""
 
     def __repr__(self) -> str:
         return f"<StructuredOutput {self.name}>"
@@ -103,15 +108,11 @@ class StructuredOutput(Generic[T]):
             result = output.parse(completion.choices[0].message.content)
             booking = result.value if result.success else retry_with(result.message())
         """
-        read = read_arguments(self.name, answer)
-        if isinstance(read, CallResult):
-            return read
-        data, repairs = read
-        validation = self._check(coerce(data, self.schema))
-        if not validation.success:
-            return self._failed(validation, repairs)
-        checked = validation.data
-        inner = checked.get(RESULT) if self.wrapped else checked
+        checked = check_arguments(self, answer, self._side)
+        if isinstance(checked, CallResult):
+            return checked
+        data, repairs = checked
+        inner = data.get(RESULT) if self.wrapped else data
         try:
             value = self._convert(inner)
         except convert.ConversionError as refused:
@@ -120,17 +121,8 @@ class StructuredOutput(Generic[T]):
             issue = ValidationIssue(
                 str(Path(segments)), refused.expected, _at(data, segments), reason
             )
-            return self._failed(ValidationFailure(data, [issue]), repairs)
+            return failed(self, ValidationFailure(data, [issue]), repairs)
         return CallResult(name=self.name, success=True, value=value, data=inner, repairs=repairs)
-
-    def _failed(self, failure: Any, repairs: tuple[str, ...]) -> CallResult:
-        return CallResult(
-            name=self.name,
-            success=False,
-            validation=failure,
-            feedback=explain.feedback(failure),
-            repairs=repairs,
-        )
 
     def _vendor_schema(self, vendor: str, strict: bool, strict_form: Strict) -> Schema:
         if not strict:

@@ -12,12 +12,27 @@ What the tolerant reader repairs, each recorded in ``Parsed.repairs``:
   at the very end of the text;
 - lenient numbers (``+1``, ``.5``, ``5.``, ``007``).
 
+The line between a repair and a refusal: a repair that cannot change the meaning of what
+the model wrote is made silently (noted in ``repairs``): a code fence and prose around it
+that holds no ``{``, ``[`` or second fence, prose before the value, comments, trailing
+commas, a doubled or missing comma between the members of an object, a missing colon
+between a key and its value, single quotes, unquoted keys, bare words, ``True``/``False``/``None``,
+``+1``/``.5``/``5.``, a byte-order mark, a raw control character or an unknown escape kept
+as written. A repair that drops or invents part of what the model sent is made too, so
+``data`` shows what could be read, but ``unread`` says what and where, and the call step
+runs nothing: text after the value (a second value, a correction, prose), a value before
+the JSON, a bracket closed by another kind, a closing bracket that closes nothing, a key
+with no value, a comma with no item before it or two items with no comma between them in
+an array, a character that is not JSON, ``1e`` (incomplete) or ``010`` (a leading zero),
+``NaN``, ``Infinity``, ``undefined`` and numbers too large to read (read as ``null``),
+invalid UTF-8 bytes (replaced).
+
 Decisions:
 
 - Valid JSON takes the fast path (the standard decoder) and reports no repairs.
 - ``NaN``, ``Infinity`` and ``-Infinity`` (and numbers too large for a float) are not JSON: they
-  are read as ``null`` with a repair note, as JavaScript's ``JSON.stringify`` would write them.
-  The validator then reports the ``null`` where a number was expected.
+  are read as ``null`` with a repair note, as JavaScript's ``JSON.stringify`` would write them,
+  and ``unread`` names them: the call step runs no call with a ``null`` the model never wrote.
 - A lone surrogate escape (``"\\ud800"``) is read as written, as ``json.loads`` reads it:
   no repair can know the character meant. ``lone_surrogates`` finds each one with its
   path, and the call step refuses such arguments with that feedback.
@@ -45,7 +60,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from llmapp.repair import MAX_DEPTH, MAX_LENGTH
-from llmapp.repair._reader import Notes, read_lenient
+from llmapp.repair._reader import Notes, quoted, read_lenient
 
 __all__ = ["Parsed", "Reading", "parse", "read_text"]
 
@@ -63,12 +78,17 @@ class Parsed:
         error: why the text could not be read at all (``data`` is then ``None``).
         truncated: where the text was cut off inside a value, or ``None`` when it is
             whole; ``data`` then holds what was read, closed where the text ended.
+        unread: what of the text ``data`` does not hold as written (dropped or invented:
+            text after the value, a bracket closed by another kind, ``1e``...) and where,
+            the first such place; ``None`` when every repair kept the meaning. The call
+            step refuses such a reading, as it refuses a truncated one.
     """
 
     data: Any
     repairs: tuple[str, ...]
     error: str | None = None
     truncated: str | None = None
+    unread: str | None = None
 
     @property
     def success(self) -> bool:
@@ -98,8 +118,8 @@ def parse(
     return Parsed(*read_text(text, max_depth=max_depth, max_length=max_length))
 
 
-Reading = tuple[Any, tuple[str, ...], str | None, str | None]
-"""``Parsed``'s fields as a tuple: (data, repairs, error, truncated)."""
+Reading = tuple[Any, tuple[str, ...], str | None, str | None, str | None]
+"""``Parsed``'s fields as a tuple: (data, repairs, error, truncated, unread)."""
 
 
 def read_text(
@@ -107,45 +127,50 @@ def read_text(
 ) -> Reading:
     """``parse`` as a ``Reading`` tuple: what the call step uses, without a ``Parsed`` per call."""
     notes: Notes | None = None  # made only when a repair is noted: valid text needs none
+    unread: str | None = None
     if not isinstance(text, str):
         if not isinstance(text, (bytes, bytearray)):
-            return None, (), f"expected str or bytes, got {type(text).__name__}", None
+            return None, (), f"expected str or bytes, got {type(text).__name__}", None, None
         if len(text) > max_length:
             return _too_long(len(text), max_length)
         notes = Notes()
-        text = _decode(bytes(text), notes)
+        text, unread = _decode(bytes(text), notes)
     if len(text) > max_length:
         return _too_long(len(text), max_length)
+    skipped = 0
     if text.startswith("\ufeff"):
-        text, notes = text[1:], notes or Notes()
+        text, notes, skipped = text[1:], notes or Notes(), 1
         notes.add("bom")
     try:
         data = _strict(text)
     except (ValueError, RecursionError, StopIteration):
-        return _read_slowly(text, notes or Notes(), max_depth)
+        return _read_slowly(text, notes or Notes(), max_depth, skipped, unread)
     repairs = () if notes is None else notes.render()
     deep = len(text) > 2 * max_depth and _may_nest_deeper(text, max_depth)
     if deep and _deeper_than(data, max_depth):
-        return None, repairs, f"nesting deeper than {max_depth} levels", None
-    return data, repairs, None, None
+        return None, repairs, f"nesting deeper than {max_depth} levels", None, None
+    return data, repairs, None, None, unread
 
 
-def _read_slowly(text: str, notes: Notes, max_depth: int) -> Reading:
-    text = _unfence(text, notes)
+def _read_slowly(
+    text: str, notes: Notes, max_depth: int, skipped: int, unread: str | None
+) -> Reading:
+    body, offset, outside = _unfence(text, notes)
     try:
-        found = read_lenient(text, notes, max_depth)
+        found = read_lenient(body, notes, max_depth, skipped + offset)
     except Exception as exc:  # a bug in the reader must not break the caller's loop
-        return None, notes.render(), f"internal error while reading: {exc!r}", None
+        return None, notes.render(), f"internal error while reading: {exc!r}", None, None
     if found.error is not None:
-        return None, notes.render(), found.error, None
-    return found.value, notes.render(), None, found.cut
+        return None, notes.render(), found.error, None, None
+    return found.value, notes.render(), None, found.cut, unread or found.unread or outside
 
 
-def _unfence(text: str, notes: Notes) -> str:
-    """The body of the first Markdown code fence, when no JSON precedes the fence."""
+def _unfence(text: str, notes: Notes) -> tuple[str, int, str | None]:
+    """The body of the first Markdown code fence, when no JSON precedes the fence: the
+    body, where it starts, and what after the fence may hold another value (or None)."""
     start = text.find("```")
     if start == -1 or "{" in text[:start] or "[" in text[:start]:
-        return text
+        return text, 0, None
     opening = _FENCE.match(text, start)
     body_start = opening.end() if opening else start + 3
     closing = _CLOSING_FENCE.search(text, body_start)
@@ -154,18 +179,25 @@ def _unfence(text: str, notes: Notes) -> str:
     if text[:start].strip():
         notes.add("prefix")
     if end == -1:
-        return text[body_start:]
-    if text[end + 3 :].strip():
+        return text[body_start:], body_start, None
+    after = text[end + 3 :]
+    outside = None
+    if after.strip():
         notes.add("suffix")
-    return text[body_start:end]
+        # Prose after the fence is the model talking; a bracket or a second fence there
+        # may be a second value (a correction, the real call), and no reading can choose.
+        if "{" in after or "[" in after or "```" in after:
+            outside = f"text after the code fence, from character {end + 4:,}: {quoted(after)}"
+    return text[body_start:end], body_start, outside
 
 
-def _decode(raw: bytes, notes: Notes) -> str:
+def _decode(raw: bytes, notes: Notes) -> tuple[str, str | None]:
     try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError:
+        return raw.decode("utf-8"), None
+    except UnicodeDecodeError as bad:
         notes.add("decode")
-        return raw.decode("utf-8", "replace")
+        where = f"bytes that are not UTF-8 from byte {bad.start + 1:,} (each read as \ufffd)"
+        return raw.decode("utf-8", "replace"), where
 
 
 def _reject_constant(name: str) -> Any:
@@ -204,6 +236,7 @@ def _too_long(length: int, max_length: int) -> Reading:
         None,
         (),
         f"the text has {length:,} characters, more than the {max_length:,} accepted",
+        None,
         None,
     )
 

@@ -1,7 +1,16 @@
-"""The tolerant JSON reader behind ``parse``: a state machine on an explicit stack."""
+"""The tolerant JSON reader behind ``parse``: a state machine on an explicit stack.
+
+Each repair is noted (``Notes``). A repair that cannot change the meaning of what the
+model wrote (a comment removed, a trailing comma, a single-quoted string, ``True``) is
+only noted; one that drops or invents part of it (text after the value, a bracket closed
+by another kind, a key with no value, ``1e`` read as ``1``, ``NaN`` read as ``null``)
+also sets ``Read.unread``: what was not read as written and where, the first one met.
+The call step runs nothing from such a reading (``_parse`` says where the line lies).
+"""
 
 from __future__ import annotations
 
+import json
 import math
 import re
 from typing import Any, Final, NamedTuple
@@ -67,6 +76,8 @@ _LITERALS: Final[dict[str, tuple[Any, str | None]]] = {
 }
 _TRUNCATABLE = ("true", "false", "null")
 _VALUE_START = frozenset("{[\"'-+.0123456789")
+_LEADING_ZEROS = re.compile(r"[-+]?0\d")
+_QUOTED: Final = 40
 
 # Parser states. An object frame cycles KEY -> COLON -> VALUE -> NEXT -> KEY; an array
 # frame cycles ITEM -> NEXT -> ITEM.
@@ -116,23 +127,38 @@ class Read(NamedTuple):
     error: str | None = None
     cut: str | None = None
     """Where the text ended inside a value (output cut off), or ``None`` when it is whole."""
+    unread: str | None = None
+    """What of the text the value does not hold as written (dropped or invented), and
+    where: the first such place; ``None`` when every repair kept the meaning."""
 
 
-def read_lenient(text: str, notes: Notes, max_depth: int) -> Read:
-    """Read one JSON-like value from ``text`` (never raises on any text)."""
-    return _Reader(text, notes, max_depth).run()
+def read_lenient(text: str, notes: Notes, max_depth: int, offset: int = 0) -> Read:
+    """Read one JSON-like value from ``text`` (never raises on any text).
+
+    ``offset``: where ``text`` starts in the model's whole text (a fence's body), so that
+    the characters ``unread`` names are counted in the text the model wrote.
+    """
+    return _Reader(text, notes, max_depth, offset).run()
+
+
+def quoted(text: str) -> str:
+    """A short piece of the model's text, quoted as JSON writes a string."""
+    piece = text[:_QUOTED]
+    return json.dumps(piece, ensure_ascii=False) + ("…" if len(text) > _QUOTED else "")
 
 
 class _Reader:
-    def __init__(self, text: str, notes: Notes, max_depth: int) -> None:
+    def __init__(self, text: str, notes: Notes, max_depth: int, offset: int = 0) -> None:
         self.text = text
         self.end = len(text)
         self.pos = 0
         self.notes = notes
         self.max_depth = max_depth
+        self.offset = offset
         self.stack: list[_Frame] = []
         self.root: Any = _NOTHING
         self.cut: str | None = None
+        self.unread: str | None = None
 
     def run(self) -> Read:
         start = self._locate()
@@ -150,12 +176,31 @@ class _Reader:
         self._skip()
         if self.pos < self.end:
             self.notes.add("suffix")
-        return Read(self.root, None, self.cut)
+            rest = self.text[self.pos :]
+            self._lose(f"text after the value, from character {self._at()}: {quoted(rest)}")
+        return Read(self.root, None, self.cut, self.unread)
+
+    def _at(self, pos: int | None = None) -> str:
+        """The character at ``pos`` (the reader's position), counted from 1 in the whole text."""
+        return f"{(self.pos if pos is None else pos) + self.offset + 1:,}"
+
+    def _lose(self, what: str) -> None:
+        """Record that the value does not hold part of the text as written (the first place)."""
+        if self.unread is None:
+            self.unread = what
 
     def _cut(self, inside: str, *, in_scalar: bool) -> None:
         """Record that the text ends inside a value (the first place only)."""
         if self.cut is not None:
             return
+        self.cut = (
+            f"the text ends inside {inside} at {self._path(in_scalar=in_scalar)}, "
+            f"after {self.end + self.offset:,} characters"
+        )
+
+    def _path(self, *, in_scalar: bool) -> Path:
+        """Where the reader is: the path of the value it reads (``in_scalar``) or of the
+        container it is in."""
         segments: list[str | int] = []
         for depth, frame in enumerate(self.stack):
             innermost = depth == len(self.stack) - 1
@@ -168,8 +213,7 @@ class _Reader:
                 and not (innermost and not in_scalar)
             ):
                 segments.append(frame.key)
-        where = Path(segments)
-        self.cut = f"the text ends inside {inside} at {where}, after {self.end:,} characters"
+        return Path(segments)
 
     def _locate(self) -> int | None:
         """Where the value starts: a scalar that is the whole text, else the first bracket."""
@@ -184,8 +228,17 @@ class _Reader:
             return self.pos
         if first != -1:
             self.notes.add("prefix")
+            if self._scalar_reads():  # "1. call it with {...}", "'x' then {...}"
+                skipped = self.text[self.pos : first]
+                self._lose(f"a value before the JSON, at character {self._at()}: {quoted(skipped)}")
             return first
         return None
+
+    def _scalar_reads(self) -> bool:
+        """Whether a value (not a word of prose, nor a bullet's dash) is read here."""
+        probe = _Reader(self.text, Notes(), self.max_depth)
+        probe.pos = self.pos
+        return probe._scalar(bare_words=False) is not _NOTHING
 
     def _scalar_is_whole(self) -> bool:
         """Whether a scalar read here ends the text (``"a [b]"`` is a string, not ``["b"]``)."""
@@ -248,6 +301,11 @@ class _Reader:
         elif state in (_OBJ_NEXT, _ARR_NEXT):
             if self._value_starts(char):
                 self.notes.add("missing_comma")
+                if state == _ARR_NEXT:  # ["a" "b"]: two items, or one text cut in two?
+                    self._lose(
+                        f"two items with no comma between them at "
+                        f"{self._path(in_scalar=False)}, character {self._at()}"
+                    )
                 frame.state = _KEY_STATE if state == _OBJ_NEXT else _ITEM
             else:
                 self._unexpected()
@@ -301,11 +359,23 @@ class _Reader:
             frame.after_comma = True
         elif frame.state in (_KEY_STATE, _ITEM):
             self.notes.add("extra_comma")
+            if frame.state == _ITEM:  # [1,, 2]: an item left out (JavaScript reads a hole)
+                self._lose(
+                    f"a comma with no item before it at {self._path(in_scalar=True)}, "
+                    f"character {self._at(self.pos - 1)}"
+                )
         else:  # a key followed by a comma: it has no value
             self.notes.add("incomplete_key")
+            self._no_value(frame, self.pos - 1)
             frame.key = None
             frame.state = _KEY_STATE
             frame.after_comma = True
+
+    def _no_value(self, frame: _Frame, pos: int, *, popped: bool = False) -> None:
+        key = frame.key if frame.key is not None else ""
+        # A popped frame is the value its parent reads: the parent's path reaches it.
+        where = self._path(in_scalar=popped).key(key)
+        self._lose(f"the key {quoted(key)} has no value, at {where}, character {self._at(pos)}")
 
     def _colon(self) -> None:
         self.pos += 1
@@ -314,6 +384,10 @@ class _Reader:
             frame.state = _VALUE
         else:
             self.notes.add("unexpected")
+            self._lose(
+                f"a ':' where none belongs at {self._path(in_scalar=False)}, "
+                f"character {self._at(self.pos - 1)}"
+            )
 
     def _close(self, closer: str) -> None:
         self.pos += 1
@@ -322,10 +396,19 @@ class _Reader:
                 break
         else:
             self.notes.add("stray_bracket")
+            self._lose(
+                f"a {closer!r} that closes nothing at {self._path(in_scalar=False)}, "
+                f"character {self._at(self.pos - 1)}"
+            )
             return
         unclosed = len(self.stack) - 1 - index
         if unclosed:
             self.notes.add("unclosed_bracket", unclosed)
+            kind = "an array" if self.stack[-1].closer == "]" else "an object"
+            self._lose(
+                f"a {closer!r} closes {kind} at {self._path(in_scalar=False)}, which only "
+                f"a {self.stack[-1].closer!r} closes, at character {self._at(self.pos - 1)}"
+            )
         while len(self.stack) > index:
             self._finish(self.stack.pop())
 
@@ -339,6 +422,8 @@ class _Reader:
     def _finish(self, frame: _Frame) -> None:
         if frame.state in (_COLON, _VALUE):
             self.notes.add("incomplete_key")
+            if self.cut is None:  # the text ended there: the cut says so already
+                self._no_value(frame, self.pos - 1, popped=True)
         elif frame.after_comma:
             self.notes.add("trailing_comma")
         self._attach(frame.container)
@@ -362,6 +447,10 @@ class _Reader:
 
     def _unexpected(self) -> None:
         self.notes.add("unexpected")
+        self._lose(
+            f"a character that is not JSON, {quoted(self.text[self.pos])}, at "
+            f"{self._path(in_scalar=True)}, character {self._at()}"
+        )
         self.pos += 1
 
     def _scalar(self, *, bare_words: bool) -> Any:
@@ -370,6 +459,7 @@ class _Reader:
         if char in "\"'":
             return self._string()
         if char in "-+" and text.startswith("Infinity", pos + 1):
+            self._no_such_number(text[pos : pos + 9])
             self.pos += 9
             self.notes.add("nonfinite")
             return None
@@ -399,8 +489,17 @@ class _Reader:
             return _NOTHING
         if note is not None:
             self.notes.add(note)
+            if note in ("nonfinite", "undefined"):
+                self._no_such_number(word.group())
         self.pos = word.end()
         return value
+
+    def _no_such_number(self, written: str) -> None:
+        what = "value" if written == "undefined" else "number"
+        self._lose(
+            f"{written} at {self._path(in_scalar=True)}, character {self._at()}: "
+            f"JSON has no such {what} (it would be read as null)"
+        )
 
     def _is_truncated_literal(self, word: re.Match[str]) -> bool:
         return word.end() == self.end and any(
@@ -415,21 +514,39 @@ class _Reader:
         return match.group().rstrip()
 
     def _number(self, written: str, end: int) -> Any:
-        self.pos = end
         core = written.rstrip("eE+-")
         if core != written or not _STRICT_NUMBER.fullmatch(core):
             self.notes.add("number")
+            # "1e" is not 1, and "010" is 8 to JavaScript: no single number was written.
+            if core != written or _LEADING_ZEROS.match(core):
+                why = "is incomplete" if core != written else "has a leading zero"
+                self._lose(
+                    f"the number {written[:_QUOTED]} {why}, at {self._path(in_scalar=True)}, "
+                    f"character {self._at()}"
+                )
         if "." in core or "e" in core or "E" in core:
             value = float(core)
             if math.isinf(value):
+                self._lose(
+                    f"the number {written[:_QUOTED]} is too large for a float, at "
+                    f"{self._path(in_scalar=True)}, character {self._at()}"
+                )
+                self.pos = end
                 self.notes.add("nonfinite")
                 return None
+            self.pos = end
             return value
         try:
-            return int(core)
+            number: int | None = int(core)
         except ValueError:  # past Python's limit on digits converted
+            self._lose(
+                f"a number of {len(core):,} digits, more than can be read, at "
+                f"{self._path(in_scalar=True)}, character {self._at()}"
+            )
+            number = None
             self.notes.add("huge_number")
-            return None
+        self.pos = end
+        return number
 
     def _string(self) -> str:
         quote = self.text[self.pos]

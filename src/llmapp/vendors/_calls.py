@@ -11,8 +11,9 @@ answers back in its own shape; running them is shared:
   for each call the framework hands it).
 
 Neither raises for one call: a call whose ``execute`` raises (a misuse, a lost
-connection, a bug) is answered ``NotRun``, so the answers of the calls that ran, before
-or beside it, are never lost.
+connection, a bug, a ``CancelledError`` of its own while its task was not cancelled) is
+answered ``NotRun``, so the answers of the calls that ran, before or beside it, are never
+lost. A cancellation of the batch itself (its task cancelled) still propagates.
 
 ``app`` is anything with ``execute``/``aexecute(target, name, arguments, human=...)``
 returning a result with ``success`` and ``message()`` (``Executor``, ``Outcome``):
@@ -37,6 +38,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from llmapp._cancelled import own_cancellation
 from llmapp._frozen import quick_init
 
 __all__ = [
@@ -138,8 +140,15 @@ async def arun(
     calls = list(calls)
     if len(calls) == 1:  # nothing to run beside it: awaited here, without gather's task
         return [(calls[0], await arun_one(app, target, calls[0], human, options))]
-    results = await asyncio.gather(*(arun_one(app, target, call, human, options) for call in calls))
-    return list(zip(calls, results, strict=True))
+    # A child's own CancelledError comes back as a value (where Python cannot tell it from
+    # a cancellation, 3.10); a cancellation of this batch still raises here.
+    results = await asyncio.gather(
+        *(arun_one(app, target, call, human, options) for call in calls), return_exceptions=True
+    )
+    return [
+        (call, NotRun.because(call, result) if isinstance(result, BaseException) else result)
+        for call, result in zip(calls, results, strict=True)
+    ]
 
 
 def run_one(
@@ -161,6 +170,10 @@ async def arun_one(
         human_side = _human(human, call.name)
         return await app.aexecute(target, call.name, call.arguments, human=human_side, **options)
     except Exception as error:  # the other calls' answers must not be lost with it
+        return NotRun.because(call, error)
+    except BaseException as error:  # a CancelledError the call raised, its task not cancelled
+        if not own_cancellation(error):
+            raise
         return NotRun.because(call, error)
 
 
