@@ -68,3 +68,12 @@ def test_a_long_text_is_read_at_most_to_max_length() -> None:
     for _ in range(500):
         arguments.feed(json.dumps({"v": 1}) + ", ")
     assert arguments.stopped is not None and "longer than" in arguments.stopped
+
+
+def test_a_piece_that_is_not_text_is_the_caller_s_mistake() -> None:
+    import pytest
+
+    arguments = stream(FUNCTION)
+    with pytest.raises(TypeError, match="takes text, not bytes"):
+        arguments.feed(b'{"a": []}')  # type: ignore[arg-type]
+    assert arguments.text == "" and arguments.issues == []

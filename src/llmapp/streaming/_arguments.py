@@ -208,7 +208,13 @@ class ArgumentStream:
         return self._done
 
     def feed(self, delta: str) -> list[ValidationIssue]:
-        """Read the next piece of the text; the mistakes that became definite with it."""
+        """Read the next piece of the text; the mistakes that became definite with it.
+
+        Raises:
+            TypeError: ``delta`` is not text (a caller's mistake, not the model's).
+        """
+        if type(delta) is not str and not isinstance(delta, str):
+            raise TypeError(f"feed() takes text, not {type(delta).__name__}")
         self._text.append(delta)
         # One character inside a string, a number or the blanks between values changes
         # nothing but the text kept: most pieces of one character, done in a few tests.
