@@ -4,6 +4,7 @@ modules written to disk for a test."""
 from __future__ import annotations
 
 import importlib.util
+import os
 import sys
 import textwrap
 from collections.abc import Callable, Iterator
@@ -12,7 +13,11 @@ from typing import Any
 
 import pytest
 
-CORPORA = Path(__file__).resolve().parents[2] / "shared" / "corpora"
+CORPORA = Path(
+    os.environ.get("LLMAPP_CORPORA") or Path(__file__).resolve().parents[2] / "shared" / "corpora"
+)
+"""``../shared/corpora`` beside the repository, or ``LLMAPP_CORPORA`` (a worktree's own
+parent has none)."""
 
 
 @pytest.fixture(scope="session")

@@ -202,3 +202,23 @@ def test_streaming_is_exported():
     from llmapp.streaming import ArgumentStream, stream
 
     assert llmapp.stream is stream and llmapp.ArgumentStream is ArgumentStream
+
+
+def test_tool_search_names_are_exported_and_load_on_first_use():
+    # ``import llmapp`` loads no search code; the first use of a name loads its module.
+    code = "\n".join(
+        [
+            "import sys, llmapp",
+            "print('llmapp.search._index' in sys.modules)",
+            "print(llmapp.SearchIndex.__module__, llmapp.ToolSearch.__module__)",
+            "print(llmapp.EmbeddingRanker is llmapp.search.EmbeddingRanker)",
+        ]
+    )
+    completed = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    )
+    assert completed.stdout.splitlines() == [
+        "False",
+        "llmapp.search._index llmapp.search._tool",
+        "True",
+    ]

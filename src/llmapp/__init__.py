@@ -65,6 +65,7 @@ if TYPE_CHECKING:
     from llmapp.explain import feedback
     from llmapp.output import StructuredOutput, structured_output
     from llmapp.repair import Parsed, coerce, parse
+    from llmapp.search import EmbeddingRanker, SearchIndex, ToolSearch
     from llmapp.streaming import ArgumentStream, stream
     from llmapp.validate import Validator, validator
 
@@ -110,6 +111,9 @@ _HOMES: dict[str, str] = {
     "parse": "llmapp.repair",
     "ArgumentStream": "llmapp.streaming",
     "stream": "llmapp.streaming",
+    "EmbeddingRanker": "llmapp.search._index",
+    "SearchIndex": "llmapp.search._index",
+    "ToolSearch": "llmapp.search._tool",
     "Validator": "llmapp.validate",
     "validator": "llmapp.validate",
     "UNDEFINED": "llmapp._results",
@@ -133,6 +137,7 @@ __all__ = [
     "Controls",
     "ConversionError",
     "DocumentError",
+    "EmbeddingRanker",
     "ExecutionError",
     "FeedbackError",
     "Function",
@@ -148,8 +153,10 @@ __all__ = [
     "ResponseError",
     "Runner",
     "SchemaError",
+    "SearchIndex",
     "Separated",
     "StructuredOutput",
+    "ToolSearch",
     "UnknownFunctionError",
     "Validation",
     "ValidationFailure",

@@ -132,7 +132,9 @@ def _parser() -> argparse.ArgumentParser:
         "--no-elicit", action="store_true", help="never ask the user for human-side values"
     )
     mcp.add_argument(
-        "--stateless", action="store_true", help="HTTP without sessions, JSON responses"
+        "--stateless",
+        action="store_true",
+        help="HTTP without sessions (JSON responses unless a method takes its McpContext)",
     )
     mcp.add_argument(
         "--workers", type=int, default=1, help="HTTP worker processes (implies --stateless)"

@@ -21,6 +21,8 @@ import mcp.types as types
 from llmapp import application
 from llmapp.vendors.mcp import tools
 
+DIALECT = "https://json-schema.org/draft/2020-12/schema"
+
 ROOT = Path(__file__).resolve().parents[2]
 SERVED = "tests/mcp/served.py:Desk"
 
@@ -87,12 +89,17 @@ async def converse(session: Any) -> None:
     listed = await session.list_tools()
     from tests.mcp.served import Desk
 
-    expected = tools(application(Desk))
+    # a 2025-11-25 session is told the schemas' dialect, 2020-12
+    expected = [
+        {**tool, "inputSchema": {"$schema": DIALECT, **tool["inputSchema"]}}
+        for tool in tools(application(Desk))
+    ]
     assert [
         tool.model_dump(by_alias=True, exclude_none=True, mode="json") for tool in listed.tools
     ] == expected
     by_name = {tool.name: tool for tool in listed.tools}
     assert by_name["place_order"].input_schema == {
+        "$schema": DIALECT,
         "type": "object",
         "properties": {
             "sku": {

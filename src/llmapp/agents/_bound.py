@@ -10,6 +10,10 @@ is therefore an application with its target:
 - ``(app, target, functions)``: only those functions of ``app`` (functions or names);
 - an iterable of such tuples: functions of several doors in one toolset.
 
+An application may be a ``ToolSearch`` (``llmapp.search``): its functions are its search
+function and what the searches loaded, so they change during a run; ``revision(bound)``
+says when, and a toolset whose framework asks for the tools at every step binds again then.
+
 ``bind(source, target, human=...)`` reads any of these into ``BoundTool``s, and checks that
 no two share a name. ``human`` gives the human side of each call: a mapping (function
 name -> values) or a callable ``(function_name, context) -> values`` given the framework's
@@ -39,7 +43,7 @@ from llmapp.app._sent import sending
 from llmapp.vendors._calls import Executor, NotRun, Outcome, ToolCall, arun_one, run_one
 from llmapp.vendors._source import Tool, tools_of
 
-__all__ = ["BoundTool", "HumanValues", "bind", "instructions"]
+__all__ = ["BoundTool", "HumanValues", "bind", "instructions", "revision", "shown"]
 
 HumanValues = Mapping[str, Mapping[str, Any]] | Callable[[str, Any], Mapping[str, Any] | None]
 """Function name -> human-side values, or ``(function_name, context) -> values``."""
@@ -195,6 +199,25 @@ def bind(
     if repeated:
         raise ValueError(f"two functions share a name: {', '.join(repeated)}")
     return bound
+
+
+def revision(bound: Iterable[BoundTool]) -> tuple[int, ...]:
+    """The revisions of the tool searches among ``bound``'s applications (``ToolSearch``):
+    when it changes, a search loaded functions and a toolset that lists its tools at every
+    step lists them anew (empty: nothing behind ``bound`` changes)."""
+    apps = {id(each.app): each.app for each in bound}
+    found = (getattr(app, "revision", None) for app in apps.values())
+    return tuple(value for value in found if isinstance(value, int))
+
+
+def shown(bound: BoundTool) -> bool:
+    """Whether a framework lists the tool now: behind a ``ToolSearch``, only once a search
+    loaded it (a toolset holding every tool up front, ``(searching, target,
+    searching.every)``, still lists only what is loaded)."""
+    searching = bound.app
+    if getattr(searching, "search_name", None) is None:
+        return True
+    return any(function.name == bound.name for function in getattr(searching, "functions", ()))
 
 
 def instructions(bound: Iterable[BoundTool]) -> str | None:

@@ -21,6 +21,10 @@ shows every argument that will run, the decisive ones first and whole) and runs 
 handshake-era connections by ``ctx.elicit``. A client that cannot be asked gets the
 approval message, ``isError: true``.
 
+Tool search: ``add_tools(server, ToolSearch(app), target)`` adds ``search_tools`` and every
+function, and lists a function once a search loaded it (FastMCP's own search transforms
+work on these tools too).
+
 The server keeps everything else of its own (its other tools, middleware, auth, mounting,
 ``create_proxy``). The other direction, a FastMCP ``Client`` as the session of
 ``llmapp.mcp.application`` / ``call``, needs nothing from here.
@@ -47,7 +51,7 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from pydantic import PrivateAttr
 
 from llmapp._sentinels import MISSING
-from llmapp.agents._bound import BoundTool, HumanValues, bind
+from llmapp.agents._bound import BoundTool, HumanValues, bind, shown
 from llmapp.app import CallResult
 from llmapp.vendors import mcp
 
@@ -110,7 +114,8 @@ class Visibility(Middleware):
         return [
             tool
             for tool in listed
-            if not isinstance(tool, LlmappTool) or tool._bound.enabled(request)
+            if not isinstance(tool, LlmappTool)
+            or (tool._bound.enabled(request) and shown(tool._bound))
         ]
 
 
@@ -206,11 +211,16 @@ def add_tools(
         server = FastMCP("shop")
         add_tools(server, application(Shop), Shop())
     """
+    if getattr(source, "search_name", None) is not None and target is not MISSING:
+        # Behind a ToolSearch: every function is added (FastMCP calls only the tools it
+        # has), and listed once a search loaded it.
+        source, target = [(source, target, source.every)], MISSING
     bound = bind(source, target, human=human)
     added = [LlmappTool.of(each) for each in bound]
     for tool in added:
         server.add_tool(tool)
-    hides = any(each.declares("enabled") for each in bound)
+    searched = any(getattr(each.app, "search_name", None) for each in bound)
+    hides = searched or any(each.declares("enabled") for each in bound)
     if hides and not any(isinstance(each, Visibility) for each in server.middleware):
         server.add_middleware(Visibility())
     return added

@@ -24,6 +24,10 @@ them and context parameters receive them by type. LangChain binds tools once, so
 (``chat_model.bind_tools(visible(made, config))`` in the graph's model node) and the model
 is not offered a hidden tool; a call of one anyway is answered as an unknown function.
 
+Tool search: ``made = tools((searching, target, searching.every))`` holds every function of a
+``ToolSearch`` (the ``ToolNode`` runs any of them); ``visible(made, config)`` is
+``search_tools`` and what the searches loaded so far, to bind in the model node.
+
 Needs ``pip install 'llmapp[langchain]'`` (and ``langgraph`` for ``ToolNode``).
 """
 
@@ -37,7 +41,7 @@ from langchain_core.tools import BaseTool, ToolException
 from pydantic import PrivateAttr
 
 from llmapp._sentinels import MISSING
-from llmapp.agents._bound import BoundTool, HumanValues, bind
+from llmapp.agents._bound import BoundTool, HumanValues, bind, shown
 from llmapp.vendors._calls import Outcome
 
 __all__ = ["LlmappTool", "tools", "visible"]
@@ -141,4 +145,4 @@ def visible(tools: Iterable[LlmappTool], config: RunnableConfig | None = None) -
     """
     given: RunnableConfig = config if config is not None else {}
     carried = _carried(given)
-    return [tool for tool in tools if tool._bound.enabled(given, carried)]
+    return [tool for tool in tools if tool._bound.enabled(given, carried) and shown(tool._bound)]

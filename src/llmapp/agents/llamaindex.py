@@ -23,6 +23,10 @@ names, and it answers with the tools whose ``enabled`` predicate accepts the ste
 receive), so the model is never shown a hidden tool and LlamaIndex answers a call of one
 as a tool that is not there. ``visible(made, ctx)`` gives the same list for any context.
 
+Tool search: ``retriever(tools((searching, target, searching.every)))`` holds every
+function of a ``ToolSearch`` and offers each step ``search_tools`` and what the searches
+loaded so far.
+
 Approval is LlamaIndex's human in the loop: a call that needs it waits with
 ``ctx.wait_for_event(HumanResponseEvent, ...)``, which writes an ``InputRequiredEvent`` to
 the event stream (an ``ApprovalRequest``: ``prefix``, the question; ``tool``,
@@ -50,7 +54,7 @@ from llama_index.core.workflow import Context, HumanResponseEvent, InputRequired
 from workflows.errors import WorkflowRuntimeError
 
 from llmapp._sentinels import MISSING
-from llmapp.agents._bound import BoundTool, HumanValues, bind
+from llmapp.agents._bound import BoundTool, HumanValues, bind, shown
 from llmapp.app import CallResult
 from llmapp.vendors._calls import Outcome
 
@@ -208,7 +212,7 @@ class VisibleTools(ObjectRetriever[LlmappTool]):
         self._tools = list(tools)
 
     def retrieve(self, str_or_query_bundle: QueryType) -> list[LlmappTool]:
-        return visible(self._tools, _step_context())
+        return [tool for tool in visible(self._tools, _step_context()) if shown(tool._bound)]
 
     async def aretrieve(self, str_or_query_bundle: QueryType) -> list[LlmappTool]:
         return self.retrieve(str_or_query_bundle)

@@ -21,12 +21,17 @@ approval has ``needs_approval``, so the run stops with an interruption until
 ``state.approve(...)``; a context parameter of type ``ToolContext`` (or of the run context's
 own type) receives it.
 
+Large applications: ``tools(app, target, defer=True, keep=[...])`` marks the tools
+``defer_loading`` for the SDK's own ``ToolSearchTool()`` (Responses models); or
+``tools(ToolSearch(app), target)`` gives ``search_tools`` (llmapp's index) and the functions
+loaded so far: build the agent's tools again between turns to carry what a search loaded.
+
 Needs ``pip install 'llmapp[openai-agents]'``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
 
 from agents import FunctionTool, RunContextWrapper
@@ -35,6 +40,7 @@ from agents.tool_context import ToolContext
 from llmapp._sentinels import MISSING
 from llmapp.agents._bound import BoundTool, HumanValues, bind
 from llmapp.vendors import openai
+from llmapp.vendors._defer import Defer, deferred
 from llmapp.vendors._source import export_error
 
 __all__ = ["tools"]
@@ -46,6 +52,8 @@ def tools(
     *,
     strict: bool | None = None,
     human: HumanValues | None = None,
+    defer: Defer = None,
+    keep: Iterable[str] = (),
 ) -> list[FunctionTool]:
     """Agents SDK tools for llmapp's functions.
 
@@ -55,6 +63,10 @@ def tools(
         target: what the calls of ``source`` run on.
         strict: OpenAI's strict mode: ``True``, ``False``, or ``None`` to follow the schema.
         human: the human side: function name -> values, or ``(name, ToolContext) -> values``.
+        defer: the tools made ``defer_loading`` (``True`` for all, names, or a predicate
+            over a function; ``llmapp.vendors._defer``): the Responses API shows them once
+            the agent's ``ToolSearchTool()`` finds them.
+        keep: names never deferred.
 
     Raises:
         LlmApplicationError: with ``strict=True``, every ``Class.method.param`` that strict
@@ -66,7 +78,9 @@ def tools(
     """
     made: list[FunctionTool] = []
     failures: list[tuple[str, str]] = []
-    for each in bind(source, target, human=human):
+    bound = bind(source, target, human=human)
+    deferring = deferred([each.tool for each in bound], defer, keep)
+    for each in bound:
         schema = each.parameters
         if strict:
             schema, found = openai.strict_parameters(schema)
@@ -81,6 +95,7 @@ def tools(
                 strict_json_schema=is_strict,
                 is_enabled=_enabled(each) if each.declares("enabled") else True,
                 needs_approval=_approval(each) if each.declares("approval") else False,
+                defer_loading=each.name in deferring,
             )
         )
     if failures:

@@ -28,12 +28,15 @@ reads them through ``llmapp.stream`` and yields, per call of one of its tools,
 ``CallStarted`` and each ``CallMistake`` as soon as it is definite; pydantic-ai still runs
 the call (and answers a wrong one with llmapp's feedback) once the response is whole.
 
+Tool search: ``toolset(ToolSearch(app), target)`` shows the model ``search_tools``; the
+functions a search loads are among the tools from the run's next step on.
+
 Needs ``pip install 'llmapp[pydantic-ai]'``.
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterable, AsyncIterator, Iterable
+from collections.abc import AsyncIterable, AsyncIterator, Callable, Iterable
 from typing import Any
 
 from pydantic_ai import ModelRetry, RunContext, ToolDefinition
@@ -42,7 +45,7 @@ from pydantic_ai.toolsets import AbstractToolset
 from pydantic_ai.toolsets.abstract import ToolsetTool
 
 from llmapp._sentinels import MISSING
-from llmapp.agents._bound import BoundTool, HumanValues, bind, instructions
+from llmapp.agents._bound import BoundTool, HumanValues, bind, instructions, revision
 from llmapp.streaming import ArgumentStream, CallMistake, CallStarted
 from llmapp.vendors._calls import Outcome
 
@@ -80,13 +83,25 @@ class LlmappToolset(AbstractToolset[Any]):
     """llmapp's functions as a pydantic-ai toolset (see the module docstring)."""
 
     def __init__(
-        self, bound: list[BoundTool], *, max_retries: int = 1, id: str | None = None
+        self,
+        bound: list[BoundTool],
+        *,
+        max_retries: int = 1,
+        id: str | None = None,
+        rebind: Callable[[], list[BoundTool]] | None = None,
     ) -> None:
-        self._bound = {each.name: each for each in bound}
         self._id = id
+        self._max_retries = max_retries
+        self._rebind = rebind
+        self._made(bound)
+
+    def _made(self, bound: list[BoundTool]) -> None:
+        self._bound = {each.name: each for each in bound}
+        self._revision = revision(bound)
         self._instructions = instructions(bound)
-        # Made once: pydantic-ai asks for the tools at every step of every run, and copies
-        # a tool (``dataclasses.replace``) where it changes one.
+        max_retries = self._max_retries
+        # Made once (and again only when a tool search loaded functions): pydantic-ai asks
+        # for the tools at every step of every run, and copies a tool where it changes one.
         self._tools = {
             each.name: ToolsetTool(
                 toolset=self,
@@ -110,6 +125,8 @@ class LlmappToolset(AbstractToolset[Any]):
         return self._instructions
 
     async def get_tools(self, ctx: RunContext[Any]) -> dict[str, ToolsetTool[Any]]:
+        if self._rebind is not None and revision(self._bound.values()) != self._revision:
+            self._made(self._rebind())  # a search loaded functions: this step shows them
         tools = dict(self._tools)
         for each in self._conditional:  # hidden for this run's context: not listed
             if not each.enabled(ctx, (ctx.deps,)):
@@ -209,4 +226,6 @@ def toolset(
 
         agent = Agent(model, toolsets=[toolset(application(Shop), Shop())])
     """
-    return LlmappToolset(bind(source, target, human=human), max_retries=max_retries, id=id)
+    bound = bind(source, target, human=human)
+    rebind = (lambda: bind(source, target, human=human)) if revision(bound) else None
+    return LlmappToolset(bound, max_retries=max_retries, id=id, rebind=rebind)

@@ -3,6 +3,14 @@
 from llmapp.app._application import LlmApplication, application
 from llmapp.app._arguments import read_arguments, unknown_function
 from llmapp.app._config import LlmConfig, after_types
+from llmapp.app._content import (
+    Audio,
+    EmbeddedResource,
+    Image,
+    ResourceLink,
+    describe,
+    is_content,
+)
 from llmapp.app._decorator import llm_application, validates
 from llmapp.app._function import Function, LlmFunction, Separated, function_data
 from llmapp.app._mask import Masker
@@ -11,17 +19,23 @@ from llmapp.app._result import CallResult
 from llmapp.app._runner import Runner
 
 __all__ = [
+    "Audio",
     "CallResult",
+    "EmbeddedResource",
     "Function",
+    "Image",
     "LlmApplication",
     "LlmConfig",
     "LlmFunction",
     "Masker",
+    "ResourceLink",
     "Runner",
     "Separated",
     "after_types",
     "application",
+    "describe",
     "function_data",
+    "is_content",
     "llm_application",
     "merge_parameters",
     "read_arguments",

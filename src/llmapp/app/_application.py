@@ -238,6 +238,12 @@ class LlmApplication(FunctionTable[LlmFunction]):
         plan = self._plans.get(name) if isinstance(name, str) else None
         return plan is not None and bool(plan.method.context)
 
+    def method(self, name: str) -> Any:
+        """The Python method behind ``name`` as its class holds it, or ``None``: what a sink
+        reads the method's own declarations from (its return annotation, its decorators)."""
+        plan = self._plans.get(name) if isinstance(name, str) else None
+        return None if plan is None else getattr(plan.owner, plan.method.name, None)
+
 
 async def _answered(result: CallResult) -> CallResult:
     """A call answered without running (an unknown or hidden function), as an awaitable."""

@@ -3,7 +3,8 @@
 A parameter is a context parameter when its annotation is ``Annotated[T, Context()]``, or
 when it is (a parametrisation of) one of the agent frameworks' own context types:
 pydantic-ai's ``RunContext``, the Agents SDK's ``ToolContext`` / ``RunContextWrapper``, the
-MCP SDK's ``Context`` / ``ServerRequestContext``, FastMCP's ``Context``. Those types are
+MCP SDK's ``Context`` / ``ServerRequestContext``, FastMCP's ``Context``, llmapp's own
+``llmapp.mcp.McpContext``. Those types are
 recognised by module and name, so no framework is imported to ask.
 """
 
@@ -28,6 +29,7 @@ _FRAMEWORK_TYPES = frozenset(
         ("mcp", "ServerRequestContext"),
         ("mcp", "RequestContext"),
         ("fastmcp", "Context"),
+        ("llmapp", "McpContext"),
     }
 )
 

@@ -14,7 +14,8 @@ as N uvicorn workers (what ``llmapp mcp --workers N`` starts) or N replicas behi
 load balancer, without sticky sessions.
 
 A request is answered with one JSON body rather than an event stream (``json_response``)
-when stateless, and with sessions too when no call can send anything but its answer
+when stateless (unless a method takes the call's context: its progress and log messages
+ride the stream), and with sessions too when no call can send anything but its answer
 (``answers_only``: nothing asks the user, no hook or method is handed the request
 context). An event stream per answer costs the server more than the call itself; a
 server whose calls may ask the user keeps it, since a request's JSON answer has no room
@@ -77,7 +78,7 @@ def asgi(
         api = FastAPI()
         api.mount("/tools", llmapp.mcp.asgi(Shop, Shop(), path="/mcp"))  # /tools/mcp
     """
-    from llmapp.mcp._server import answers_only, server
+    from llmapp.mcp._server import answers_only, notifies, server
 
     check_bind(host, auth, allow_unauthenticated)
     built = server(app, target, **options)
@@ -85,7 +86,9 @@ def asgi(
     if auth is not None:
         settings = {"auth": auth.settings(), "token_verifier": auth.verifier}
     if json_response is None:
-        json_response = stateless or answers_only(built)
+        # stateless, nothing is asked (no back channel), but a method's progress and log
+        # messages ride its request's stream
+        json_response = not notifies(built) if stateless else answers_only(built)
     starlette = built.streamable_http_app(
         streamable_http_path=path,
         stateless_http=stateless,

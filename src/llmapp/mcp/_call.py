@@ -18,14 +18,16 @@ Each call is logged to ``llmapp.mcp`` (``llmapp.app._log``).
 
 from __future__ import annotations
 
+import inspect
 import json
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from time import perf_counter
 from typing import TYPE_CHECKING, Any, Final
 
 from llmapp._cancelled import own_cancellation
 from llmapp._errors import McpToolError
 from llmapp.app import CallResult
+from llmapp.app._content import describe, from_blocks
 from llmapp.app._kernel import check_arguments, failed, model_side, too_deep_refusal
 from llmapp.app._log import MCP, log_call, log_raised
 from llmapp.app._mask import Masker
@@ -49,6 +51,21 @@ MAX_NESTING: Final = 190
 a message past about 250 levels, and its server (pydantic-core's reader) drops one past
 200 unanswered, the JSON-RPC envelope holding the arguments three levels down."""
 _UNCARRIED: Final = ", more than an MCP message carries"
+_LIMIT: Final = "llmapp.mcp.call(max_message=)"
+
+Progress = Callable[[float, "float | None", "str | None"], Any]
+"""``(progress, total, message)``: told of a call's progress notifications."""
+
+
+def _awaited(progress: Progress) -> Callable[[float, float | None, str | None], Awaitable[None]]:
+    """The SDK awaits its progress callback: a plain function is wrapped."""
+
+    async def told(done: float, total: float | None, message: str | None) -> None:
+        found = progress(done, total, message)
+        if inspect.isawaitable(found):
+            await found
+
+    return told
 
 
 async def call(
@@ -60,6 +77,7 @@ async def call(
     raise_errors: bool = False,
     deadline: float | None = DEADLINE,
     max_message: int = MAX_MESSAGE,
+    progress: Progress | None = None,
 ) -> CallResult:
     """Check a model's arguments, then call the tool on a live MCP session.
 
@@ -76,10 +94,17 @@ async def call(
             call is answered as failed with a ``TimeoutError``.
         max_message: most characters of the result shown to the model (``data``); a
             longer one is cut, and ``value`` keeps it whole.
+        progress: ``(progress, total, message)`` (or a coroutine function of them), told
+            of each progress notification the server sends while the call runs.
 
     Returns:
         A ``CallResult``. With wrong arguments: ``validation`` and ``feedback``, and the
-        server was not called. With a tool error: ``error`` (an ``McpToolError``).
+        server was not called. With a tool error: ``error`` (an ``McpToolError``). A
+        result holding more than text (images, audio, resources) without structured
+        content: ``value`` is the list of its blocks as ``Image``, ``Audio``,
+        ``EmbeddedResource``, ``ResourceLink`` and texts (the vendors' ``call_tools`` give
+        them to the model as the vendor's own blocks), ``data`` the texts with each other
+        block named, never its bytes.
 
     Example::
 
@@ -89,7 +114,7 @@ async def call(
     started = perf_counter()
     try:
         result = await _call(
-            session, function, arguments, human, raise_errors, deadline, max_message
+            session, function, arguments, human, raise_errors, deadline, max_message, progress
         )
     except Exception as error:  # raise_errors, the session's failure, or a misuse
         log_raised(MCP, function.name, error, perf_counter() - started, Masker.of(human))
@@ -106,6 +131,7 @@ async def _call(
     raise_errors: bool,
     deadline: float | None,
     max_message: int,
+    progress: Progress | None = None,
 ) -> CallResult:
     name = function.name
     source = function.source_parameters
@@ -126,12 +152,16 @@ async def _call(
         failure, text = refusal
         return failed(function, failure, checked.repairs, text)
     sent, repairs = join(function, checked.data, human), checked.repairs
-    send = getattr(session, "call_tool_mcp", None) or session.call_tool
+    fastmcp = getattr(session, "call_tool_mcp", None)
+    send = fastmcp or session.call_tool
+    told: dict[str, Any] = {}
+    if progress is not None:  # the SDK's and FastMCP's names for it
+        told = {"progress_handler" if fastmcp else "progress_callback": _awaited(progress)}
     import anyio  # the MCP SDK's own dependency: every session that can be called has it
 
     try:
         with anyio.fail_after(deadline):
-            answer = _wire(await send(name, sent))
+            answer = _wire(await send(name, sent, **told))
     except TimeoutError:
         late = TimeoutError(f"{name} did not answer within {deadline:g} s")
         if raise_errors:
@@ -154,6 +184,10 @@ async def _call(
         shown = error_text(error, Masker.of(human))
         return CallResult(name=name, success=False, error=error, feedback=shown, repairs=repairs)
     structured = answer.get("structuredContent")
+    rich = from_blocks(content) if structured is None else None
+    if rich is not None:  # images, audio, resources: named for the model, kept in value
+        shown = for_model(describe(rich), "", Masker.of(human), max_message, _LIMIT)
+        return CallResult(name=name, success=True, value=rich, data=shown, repairs=repairs)
     try:
         value = structured if structured is not None else _from_text(_text(content))
     except RecursionError:  # a text result nested deeper than Python reads
@@ -161,7 +195,7 @@ async def _call(
         return CallResult(
             name=name, success=False, error=error, feedback=error_text(error), repairs=repairs
         )
-    data = for_model(value, "", Masker.of(human), max_message, "llmapp.mcp.call(max_message=)")
+    data = for_model(value, "", Masker.of(human), max_message, _LIMIT)
     return CallResult(name=name, success=True, value=value, data=data, repairs=repairs)
 
 

@@ -5,7 +5,8 @@ Two docstring tags, read like every ``@tag``:
 - ``@tag prompt``: the method is the prompt of its name; its LLM-side parameters are
   the prompt's arguments (MCP sends them as text: ``"3"`` is repaired to ``3`` where
   an integer is wanted, as a tool's arguments are). It returns the prompt: a text (one
-  user message), a list of texts, or a list of ``{"role", "content"}`` messages.
+  user message), a list of texts, or a list of ``{"role", "content"}`` messages; a
+  content (``Image``, ``EmbeddedResource``...) in place of a text is that message's block.
 - ``@tag resource URI-TEMPLATE`` (``@tag resource shop://orders/{number}``): the
   method is a resource template; each ``{name}`` of the template is one of its
   parameters, read from the requested URI (up to the first ``/``, ``?``, ``#`` or
@@ -14,8 +15,9 @@ Two docstring tags, read like every ``@tag``:
   (``%00``, ``%0A``) or to ``.`` or ``..`` is refused with a JSON-RPC error naming the
   parameter, and the method does not run (``files://docs/{name}`` never hands it
   ``../../etc/passwd``). A template without variables is also
-  listed as a plain resource. It returns the content: a text as is, anything else
-  as JSON.
+  listed as a plain resource. It returns the content: a text as is, bytes as ``blob``
+  (its media type from ``Annotated[bytes, ContentMediaType(...)]``), an
+  ``EmbeddedResource`` as its contents, anything else as JSON.
 
 Such a method is a prompt or a resource, not a tool: the user or the application
 picks it, not the model. Wrong arguments are answered with a JSON-RPC error whose
@@ -30,6 +32,9 @@ from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Any, Final
 from urllib.parse import unquote
 
+from llmapp.app._content import CONTENT_TYPES, EmbeddedResource, block, resource_contents
+from llmapp.mcp._context import InputRequired
+from llmapp.mcp._icons import ICONS_ATTRIBUTE
 from llmapp.mcp._sdk import sdk
 
 if TYPE_CHECKING:
@@ -75,10 +80,14 @@ class Templates:
             uri = _resource_uri(function)
             if PROMPT_TAG in function.tags:
                 self.prompts[function.name] = function
-                prompts.append(_prompt(types, function))
+                prompts.append(_prompt(types, function, _shown(app, function)))
             elif uri is not None:
                 self.resources.append((_matcher(uri), uri, function))
-                entry = {"name": function.name, "description": function.description}
+                entry = {
+                    "name": function.name,
+                    "description": function.description,
+                    **_shown(app, function),
+                }
                 if _VARIABLE.search(uri):
                     templates.append(
                         types.ResourceTemplate(uri_template=uri, mime_type=_mime(function), **entry)
@@ -91,6 +100,10 @@ class Templates:
 
     def __bool__(self) -> bool:
         return bool(self.prompts or self.resources)
+
+    def serves(self, uri: str) -> bool:
+        """Whether a resource or a template of the application matches ``uri``."""
+        return any(matcher.fullmatch(uri) for matcher, _, _ in self.resources)
 
     async def list_prompts(self, context: Any, params: Any) -> Any:
         return self.prompt_list
@@ -106,6 +119,8 @@ class Templates:
         if function is None:
             raise _error(f"no prompt named {params.name!r}: {sorted(self.prompts)}")
         result = await self._call(context, function, dict(params.arguments or {}))
+        if isinstance(result.error, InputRequired):  # 2026-07-28: ask, then run again
+            return result.error.result()
         return self.types.GetPromptResult(
             description=function.description, messages=_messages(self.types, result.value)
         )
@@ -117,24 +132,45 @@ class Templates:
             if found is not None:
                 variables = {key: _segment(key, value) for key, value in found.groupdict().items()}
                 result = await self._call(context, function, variables)
-                value = result.value
-                text = value if isinstance(value, str) else json.dumps(result.data)
-                contents = self.types.TextResourceContents(
-                    uri=uri, text=text, mime_type=_mime(function)
+                if isinstance(result.error, InputRequired):
+                    return result.error.result()
+                return self.types.ReadResourceResult.model_validate(
+                    {"contents": [_contents(uri, function, result)]}
                 )
-                return self.types.ReadResourceResult(contents=[contents])
         raise _error(f"no resource matches {uri[:200]!r}")
 
     async def _call(
         self, context: Any, function: LlmFunction, arguments: dict[str, Any]
     ) -> CallResult:
         result: CallResult = await self.execute(function.name, arguments, context)
-        if not result.success:
+        if not result.success and not isinstance(result.error, InputRequired):
             raise _error(result.message())
         return result
 
 
-def _prompt(types: Any, function: LlmFunction) -> Any:
+def _shown(app: LlmApplication, function: LlmFunction) -> dict[str, Any]:
+    """A prompt's or resource's title and icons (``@title``, ``@icons``), where declared."""
+    shown: dict[str, Any] = {}
+    if function.title:
+        shown["title"] = function.title
+    found = getattr(app.method(function.name), ICONS_ATTRIBUTE, None)
+    if found:
+        shown["icons"] = [dict(icon) for icon in found]
+    return shown
+
+
+def _contents(uri: str, function: LlmFunction, result: CallResult) -> dict[str, Any]:
+    """A resource's contents: bytes as ``blob``, a text as is, anything else as JSON."""
+    value = result.value
+    if isinstance(value, EmbeddedResource):
+        return resource_contents(value)
+    if isinstance(value, (bytes, bytearray)):
+        return resource_contents(EmbeddedResource(uri, bytes(value), _mime(function)))
+    text = value if isinstance(value, str) else json.dumps(result.data)
+    return {"uri": uri, "mimeType": _mime(function), "text": text}
+
+
+def _prompt(types: Any, function: LlmFunction, shown: dict[str, Any]) -> Any:
     schema = function.separated.llm if function.separated is not None else function.parameters
     required = set(schema.get("required", ()))
     arguments = [
@@ -143,7 +179,14 @@ def _prompt(types: Any, function: LlmFunction) -> Any:
         )
         for name, field in (schema.get("properties") or {}).items()
     ]
-    return types.Prompt(name=function.name, description=function.description, arguments=arguments)
+    return types.Prompt.model_validate(
+        {
+            "name": function.name,
+            "description": function.description,
+            "arguments": [argument.model_dump(exclude_none=True) for argument in arguments],
+            **shown,
+        }
+    )
 
 
 def _messages(types: Any, value: Any) -> list[Any]:
@@ -153,10 +196,11 @@ def _messages(types: Any, value: Any) -> list[Any]:
         role, content = "user", item
         if isinstance(item, Mapping):
             role, content = item.get("role", "user"), item.get("content", "")
-        text = content if isinstance(content, str) else json.dumps(content, default=str)
-        messages.append(
-            types.PromptMessage(role=role, content=types.TextContent(type="text", text=text))
-        )
+        if isinstance(content, (str, *CONTENT_TYPES)):
+            shown = block(content)
+        else:
+            shown = {"type": "text", "text": json.dumps(content, default=str)}
+        messages.append(types.PromptMessage.model_validate({"role": role, "content": shown}))
     return messages
 
 
@@ -207,7 +251,14 @@ def _segment(name: str, raw: str) -> str:
 
 
 def _mime(function: LlmFunction) -> str:
+    """The media type a resource declares (``Annotated[bytes, ContentMediaType(...)]``), else
+    what its return type is: a text, bytes, or JSON."""
     output = function.output or {}
+    declared = output.get("contentMediaType")
+    if isinstance(declared, str):
+        return declared
+    if output.get("contentEncoding") == "base64":
+        return "application/octet-stream"
     return "text/plain" if output.get("type") == "string" else "application/json"
 
 

@@ -54,18 +54,26 @@ from __future__ import annotations
 
 import inspect
 import time
+import warnings
 import weakref
 from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Any, Literal
 
 from llmapp._errors import ExecutionError
 from llmapp.app import CallResult, Masker, Runner, _controls, unknown_function
+from llmapp.app._content import blocks, is_content, returns_content
 from llmapp.app._log import MCP, log_call
 from llmapp.app._sent import sending
 from llmapp.mcp._auth import identity
+from llmapp.mcp._completion import Completions
+from llmapp.mcp._context import InputRequired, McpContext, set_level
 from llmapp.mcp._elicit import Declined, WrongAnswer, ask, confirm, form
+from llmapp.mcp._icons import ICONS_ATTRIBUTE
 from llmapp.mcp._prompts import Templates, is_template
 from llmapp.mcp._sdk import sdk
+from llmapp.mcp._search import Searched, SearchOptions
+from llmapp.mcp._subscriptions import Subscriptions
+from llmapp.mcp._tasks import LONG_RUNNING_ATTRIBUTE, MemoryTaskStore, Tasks
 from llmapp.vendors.mcp import tool_result, tools
 
 if TYPE_CHECKING:
@@ -74,7 +82,7 @@ if TYPE_CHECKING:
 
     from llmapp.app import LlmApplication, LlmFunction
 
-__all__ = ["HumanHook", "Transport", "answers_only", "served", "server"]
+__all__ = ["HumanHook", "Transport", "answers_only", "notifies", "served", "server", "updated"]
 
 HumanHook = Callable[[Any, Any], "Mapping[str, Any] | Awaitable[Mapping[str, Any] | None] | None"]
 """``(function, context) -> values``: the human side of a call, from the request context."""
@@ -82,6 +90,8 @@ HumanHook = Callable[[Any, Any], "Mapping[str, Any] | Awaitable[Mapping[str, Any
 Transport = Literal["stdio", "streamable-http"]
 
 _served: weakref.WeakKeyDictionary[Any, _Handlers] = weakref.WeakKeyDictionary()
+
+DIALECT = "https://json-schema.org/draft/2020-12/schema"
 
 
 def server(
@@ -94,6 +104,14 @@ def server(
     human: HumanHook | None = None,
     runner: Runner | None = None,
     elicit: bool = True,
+    title: str | None = None,
+    icons: list[Mapping[str, Any]] | None = None,
+    website_url: str | None = None,
+    request_state: Any = None,
+    subscriptions: Any = None,
+    tasks: Any = None,
+    search: SearchOptions | bool = False,
+    page_size: int | None = None,
 ) -> Server[Any]:
     """The SDK server for an application, not yet running.
 
@@ -109,6 +127,20 @@ def server(
         runner: the worker threads and the per-call timeout (default: ``Runner()`` of its
             own: 32 threads, at most 16 for one function, no timeout).
         elicit: ask the user (MCP elicitation) for human-side values the hook left out.
+        title: the server's title, for people (its ``name`` is for programs).
+        icons: the server's icons: ``{"src": URL, "mimeType": ..., "sizes": [...]}``.
+        website_url: the server's web site.
+        request_state: the SDK's ``RequestStateSecurity`` sealing the state a
+            2026-07-28 call carries between its rounds (default: a key of this
+            process; several workers or replicas share ``RequestStateSecurity(keys=...)``).
+        subscriptions: the SDK's ``SubscriptionBus`` resource updates are published on
+            (default: one in memory; one over Redis or NATS reaches every replica).
+        tasks: the ``TaskStore`` of the tasks ``@long_running`` methods run as (default:
+            a ``MemoryTaskStore``; ``RedisTaskStore`` for several workers or replicas).
+        search: list a ``search_tools`` function and the functions this session's
+            searches found, not every function (``True``, or ``SearchOptions``; see
+            ``llmapp.mcp._search``).
+        page_size: most tools per ``tools/list`` page (default: one page).
 
     Returns:
         An ``mcp.server.Server``: run it with ``serve``, mount ``asgi(...)``, or run it
@@ -123,7 +155,7 @@ def server(
 
         app = application(app)
     lowlevel = sdk("mcp.server.lowlevel")
-    handlers = _Handlers(app, target, human, runner or Runner(), elicit)
+    handlers = _Handlers(app, target, human, runner or Runner(), elicit, subscriptions, tasks)
     templates = handlers.templates
     extra: dict[str, Any] = {}
     if templates.prompts:
@@ -133,17 +165,84 @@ def server(
             on_list_resources=templates.list_resources,
             on_list_resource_templates=templates.list_resource_templates,
             on_read_resource=templates.read_resource,
+            on_subscribe_resource=handlers.subscriptions.subscribe,
+            on_unsubscribe_resource=handlers.subscriptions.unsubscribe,
+            on_subscriptions_listen=handlers.subscriptions.listen,
         )
-    built: Server[Any] = lowlevel.Server(
-        name or app.cls.__name__,
-        version=version or "",
-        instructions=instructions if instructions is not None else _docstring(app.cls),
-        on_list_tools=handlers.list_tools,
-        on_call_tool=handlers.call_tool,
-        **extra,
-    )
+    list_tools, call_tool = handlers.list_tools, handlers.call_tool
+    if search or page_size is not None:
+        options = search if isinstance(search, SearchOptions) else SearchOptions()
+        served = [function for function in app.functions if function.name in handlers.listed]
+        searched = Searched(
+            served, list_tools, call_tool, search=options if search else None, page_size=page_size
+        )
+        list_tools, call_tool = searched.list_tools, searched.call_tool
+    if templates:
+        extra.update(on_completion=handlers.completions.complete)
+    exceptions = sdk("mcp.shared.exceptions")
+    with warnings.catch_warnings():  # logging is deprecated in the 2026 protocol; 2025 has it
+        warnings.simplefilter("ignore", exceptions.MCPDeprecationWarning)
+        built: Server[Any] = lowlevel.Server(
+            name or app.cls.__name__,
+            version=version or "",
+            title=title,
+            website_url=website_url,
+            icons=[sdk("mcp.types").Icon.model_validate(icon) for icon in icons or ()] or None,
+            instructions=instructions if instructions is not None else _docstring(app.cls),
+            on_list_tools=list_tools,
+            on_call_tool=call_tool,
+            on_set_logging_level=_set_level,
+            **extra,
+        )
+    if handlers.tasks is not None:
+        _serve_tasks(built, handlers.tasks)
+        built.middleware.append(handlers.start_task)
+    boundary = sdk("mcp.server.request_state")
+    security = request_state or boundary.RequestStateSecurity.ephemeral()
+    built.middleware.append(boundary.RequestStateBoundary(security, default_audience=built.name))
     _served[built] = handlers
     return built
+
+
+async def updated(built: Server[Any], uri: str) -> None:
+    """Tell the clients of a server built by ``server`` subscribed to ``uri`` that it changed.
+
+    Example::
+
+        await llmapp.mcp.updated(mcp_server, "bank://statements/2026-03")
+    """
+    await _served[built].subscriptions.updated(uri)
+
+
+def _serve_tasks(built: Server[Any], tasks: Tasks) -> None:
+    """The 2025-11-25 spec's task methods, and the capability that says they are served."""
+    types = sdk("mcp.types")
+    built.add_request_handler("tasks/get", types.GetTaskRequestParams, tasks.get)
+    built.add_request_handler("tasks/result", types.GetTaskPayloadRequestParams, tasks.result)
+    built.add_request_handler("tasks/cancel", types.CancelTaskRequestParams, tasks.cancel)
+    built.add_request_handler("tasks/list", types.PaginatedRequestParams, tasks.list)
+    derive = built.get_capabilities
+
+    def capabilities(*args: Any, **kwargs: Any) -> Any:
+        # the SDK derives capabilities from the spec's handlers, which tasks are not among
+        found = derive(*args, **kwargs)
+        if kwargs.get("protocol_version") not in versions.MODERN_PROTOCOL_VERSIONS:
+            found.tasks = types.ServerTasksCapability(
+                list=types.TasksListCapability(),
+                cancel=types.TasksCancelCapability(),
+                requests=types.ServerTasksRequestsCapability(
+                    tools=types.TasksToolsCapability(call=types.TasksCallCapability())
+                ),
+            )
+        return found
+
+    versions = sdk("mcp_types.version")
+    built.get_capabilities = capabilities  # type: ignore[method-assign]
+
+
+async def _set_level(context: ServerRequestContext[Any], params: Any) -> Any:
+    set_level(context, params.level)
+    return sdk("mcp.types").EmptyResult()
 
 
 def answers_only(built: Server[Any]) -> bool:
@@ -154,6 +253,13 @@ def answers_only(built: Server[Any]) -> bool:
     method is handed the request context to notify or ask through.
     """
     return _served[built].answers_only
+
+
+def notifies(built: Server[Any]) -> bool:
+    """Whether a method of a server built by ``server`` is handed its call's context, so may
+    send progress and log messages while it runs."""
+    handlers = _served[built]
+    return any(handlers.app.takes_context(function.name) for function in handlers.app.functions)
 
 
 def served(built: Server[Any], where: str) -> str:
@@ -180,6 +286,8 @@ class _Handlers:
         human: HumanHook | None,
         runner: Runner,
         elicit: bool,
+        bus: Any = None,
+        store: Any = None,
     ) -> None:
         types = sdk("mcp.types")
         self.app = app
@@ -196,14 +304,42 @@ class _Handlers:
             else:
                 self.unlisted.append(function.name)
         self.listed = frozenset(function.name for function in listed)
-        self.tools = [types.Tool.model_validate(entry) for entry in tools(listed)]
+        self.content = frozenset(
+            function.name for function in listed if returns_content(_returns(app, function))
+        )
+        self.long_running = {
+            function.name: declared
+            for function in listed
+            if (declared := getattr(app.method(function.name), LONG_RUNNING_ATTRIBUTE, None))
+        }
+        self.tasks = (
+            Tasks(store or MemoryTaskStore(), self.execute, self.answer)
+            if self.long_running
+            else None
+        )
+        entries = tools(listed)
+        for entry in entries:
+            _declared(app, entry, entry["name"] in self.content)
+            if entry["name"] in self.long_running:
+                entry["execution"] = {"taskSupport": "optional"}
+        self.tools = [types.Tool.model_validate(entry) for entry in entries]
         self.listing: ListToolsResult = types.ListToolsResult(tools=self.tools)
+        # 2025-11-25 made JSON Schema 2020-12 the schemas' dialect, and names it
+        self.listing_2020_12 = types.ListToolsResult(
+            tools=[_dialect(types, tool) for tool in self.tools]
+        )
         self.controlled = {
             function.name: function
             for function in listed
             if _controls.declares(function, "enabled")
         }
         self.templates = Templates(app, self.execute)
+        self.subscriptions = Subscriptions(self.templates.serves, bus)
+        self.completions = Completions(
+            app,
+            self.templates.prompts,
+            {uri: function for _, uri, function in self.templates.resources},
+        )
         self.answers_only = not any(self._may_send(function) for function in app.functions)
 
     def _suppliable(self, function: LlmFunction) -> bool:
@@ -225,16 +361,17 @@ class _Handlers:
         return self.human is not None or (self.elicit and form(function) is not None)
 
     async def list_tools(self, context: ServerRequestContext[Any], params: Any) -> ListToolsResult:
+        listing = self.listing if _before_2020_12(context) else self.listing_2020_12
         if not self.controlled:
-            return self.listing
+            return listing
         values = _context_of(context)
         shown = [
             tool
-            for tool in self.tools
+            for tool in listing.tools
             if tool.name not in self.controlled
             or _controls.enabled(self.controlled[tool.name], values)
         ]
-        return self.listing.model_copy(update={"tools": shown})
+        return listing.model_copy(update={"tools": shown})
 
     def _enabled(self, name: str, context: Any) -> bool:
         """Whether the listed tool ``name`` exists for this request (its ``enabled`` control)."""
@@ -258,9 +395,40 @@ class _Handlers:
             log_call(MCP, result, 0.0)
         else:
             result = await self.execute(name, params.arguments, context)
-        answer = tool_result(self.app.function(name), result)
+        if isinstance(result.error, InputRequired):  # 2026-07-28: ask, then run again
+            return result.error.result()
+        answer = self.answer(name, result)
         answer["resultType"] = "complete"
         return answer
+
+    async def start_task(self, ctx: ServerRequestContext[Any, Any], call_next: Any) -> Any:
+        """Middleware: a ``tools/call`` asking for a task of a long-running tool starts one.
+
+        The SDK checks a ``tools/call`` answer against ``CallToolResult`` (it carries the
+        2025-11-25 tasks as types only), so the ``CreateTaskResult`` is answered here,
+        before its check, as the SDK lets a middleware do.
+        """
+        params: Any = ctx.params
+        name = params.get("name") if ctx.method == "tools/call" and params else None
+        if (
+            self.tasks is None
+            or name not in self.long_running
+            or params.get("task") is None
+            or not self._enabled(name, ctx)
+        ):
+            return await call_next(ctx)
+        try:
+            asked = sdk("mcp.types").TaskMetadata.model_validate(params["task"])
+        except ValueError:  # a malformed ttl: the method's own stands
+            asked = None
+        declared = self.long_running[name]
+        return await self.tasks.start(name, params.get("arguments"), ctx, declared, asked)
+
+    def answer(self, name: str, result: CallResult) -> dict[str, Any]:
+        """The ``CallToolResult`` (wire spelling) of one call: content blocks for content."""
+        if result.success and (name in self.content or is_content(result.value)):
+            return {"content": blocks(result.value), "isError": False}
+        return tool_result(self.app.function(name), result)
 
     async def execute(self, name: str, arguments: Any, context: Any) -> CallResult:
         """One call through the application, its human side supplied, logged."""
@@ -270,7 +438,9 @@ class _Handlers:
         try:
             with sending(arguments):  # the hook may ask which parameters the model sent
                 human = await self._human(function, context)
-            values = _context_of(context)
+            values: Any = _context_of(context)
+            if self.app.takes_context(name):  # only a method that takes one is handed it
+                values = McpContext(context, values[1:], self.subscriptions)
             # The unlogged step: this call's one record is the server's, below.
             result = await self.app._aexecute(
                 self.target, name, arguments, human, False, self.runner, values, False
@@ -290,6 +460,9 @@ class _Handlers:
             result = _refused(name, str(refused))
         except ExecutionError as error:  # the server's setup; its text names paths, never values
             result = _refused(name, f"{name} could not run: {error}")
+        if isinstance(result.error, InputRequired):  # a round of the call, not its end
+            MCP.debug("call %s: waits for the client's answer", name)
+            return result
         own = _controls.CallContext.of(_context_of(context)).own()  # the verified token
         log_call(MCP, result, time.perf_counter() - started, Masker.of(human, *own))
         return result
@@ -330,6 +503,37 @@ class _Handlers:
 
 class _Unavailable(Exception):
     """The human side of a call cannot be had: answered with this text."""
+
+
+def _returns(app: LlmApplication, function: LlmFunction) -> Any:
+    """The return annotation of the method behind ``function``, or ``None``."""
+    import typing
+
+    method = app.method(function.name)
+    try:
+        return typing.get_type_hints(method, include_extras=True).get("return")
+    except Exception:  # an unresolvable hint: the application reported it when built
+        return None
+
+
+def _declared(app: LlmApplication, entry: dict[str, Any], content: bool) -> None:
+    """What a method declares for its ``tools/list`` entry beyond its schema: no
+    ``outputSchema`` when it returns content blocks, its ``@icons``."""
+    if content:
+        entry.pop("outputSchema", None)
+    found = getattr(app.method(entry["name"]), ICONS_ATTRIBUTE, None)
+    if found:
+        entry["icons"] = [dict(icon) for icon in found]
+
+
+def _before_2020_12(context: Any) -> bool:
+    version = str(getattr(context, "protocol_version", "") or "")
+    return version < "2025-11-25"
+
+
+def _dialect(types: Any, tool: Any) -> Any:
+    schema = {"$schema": DIALECT, **tool.input_schema}
+    return tool.model_copy(update={"input_schema": schema})
 
 
 def _context_of(context: Any) -> tuple[Any, ...]:

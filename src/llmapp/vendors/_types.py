@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from anthropic.types import Message as AnthropicMessage
     from anthropic.types import ToolParam as AnthropicTool
     from anthropic.types import ToolResultBlockParam as AnthropicToolResult
+    from anthropic.types import ToolSearchToolBm25_20251119Param, ToolSearchToolRegex20251119Param
     from google.genai.types import FunctionDeclarationDict as GeminiTool
     from google.genai.types import GenerateContentResponse as GeminiResponse
     from google.genai.types import PartDict as GeminiPart
@@ -25,12 +26,16 @@ if TYPE_CHECKING:
     from openai.types.chat import ChatCompletionToolMessageParam as ChatToolMessage
     from openai.types.responses import FunctionToolParam as ResponsesTool
     from openai.types.responses import Response
+    from openai.types.responses import ToolSearchToolParam as ResponsesSearchTool
     from openai.types.responses.response_input_param import (
         FunctionCallOutput as ResponsesToolOutput,
     )
 
+    AnthropicSearchTool = ToolSearchToolBm25_20251119Param | ToolSearchToolRegex20251119Param
+
 __all__ = [
     "AnthropicMessage",
+    "AnthropicSearchTool",
     "AnthropicTool",
     "AnthropicToolResult",
     "ChatCompletion",
@@ -41,6 +46,7 @@ __all__ = [
     "GeminiResponse",
     "GeminiTool",
     "Response",
+    "ResponsesSearchTool",
     "ResponsesTool",
     "ResponsesToolOutput",
 ]

@@ -11,6 +11,10 @@
   method raised.
 - ``problems(schema)``: why strict tool use would refuse an input schema, each
   ``"/json/pointer: reason"``.
+- ``tools(source, defer=..., keep=...)`` marks functions ``"defer_loading": true`` and
+  ``search_tool("bm25" | "regex")`` is Anthropic's tool search tool to send beside them:
+  Claude is shown only what is not deferred and loads the rest by searching.
+- ``plan(source)``: the export that fits strict tool use's limits (``llmapp.vendors._plan``).
 
 ``strict=True`` follows Anthropic's strict tool use (structured outputs) subset:
 optional properties stay optional; every object gets ``additionalProperties: false``;
@@ -30,10 +34,12 @@ No Anthropic package is needed: entries are plain dicts and responses are read b
 
 from __future__ import annotations
 
+import base64
 import re
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, cast
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Any, Literal, cast
 
+from llmapp.app._content import Image, describe, is_content
 from llmapp.jsonschema import recursive_definitions, walk
 from llmapp.vendors._calls import (
     Executor,
@@ -46,7 +52,9 @@ from llmapp.vendors._calls import (
     read,
     run,
 )
-from llmapp.vendors._source import export_error, tools_of
+from llmapp.vendors._defer import Defer, deferred
+from llmapp.vendors._plan import Decision, ExportPlan, Limits, moved_keywords
+from llmapp.vendors._source import Tool, export_error, tools_of
 from llmapp.vendors._subset import (
     Refusal,
     Subset,
@@ -65,9 +73,20 @@ from llmapp.vendors._subset import (
 )
 
 if TYPE_CHECKING:
-    from llmapp.vendors._types import AnthropicTool, AnthropicToolResult
+    from llmapp.vendors._types import AnthropicSearchTool, AnthropicTool, AnthropicToolResult
 
-__all__ = ["SUBSET", "acall_tools", "call_tools", "problems", "strict_input_schema", "tools"]
+__all__ = [
+    "LIMITS",
+    "SUBSET",
+    "acall_tools",
+    "call_tools",
+    "entry",
+    "plan",
+    "problems",
+    "search_tool",
+    "strict_input_schema",
+    "tools",
+]
 
 Schema = dict[str, Any]
 
@@ -185,13 +204,21 @@ def _closed_objects(schema: Any) -> Any:
     return result
 
 
+def _counts(schema: Schema) -> tuple[int, int]:
+    """The optional properties and the union-typed schemas of one input schema."""
+    optional = unions = 0
+    for _, node in walk(schema):
+        if "properties" in node:
+            optional += len(set(node["properties"]) - set(node.get("required", ())))
+        unions += "anyOf" in node or isinstance(node.get("type"), list)
+    return optional, unions
+
+
 def _request_problems(schemas: list[Schema]) -> list[tuple[str, str]]:
     optional = unions = 0
     for schema in schemas:
-        for _, node in walk(schema):
-            if "properties" in node:
-                optional += len(set(node["properties"]) - set(node.get("required", ())))
-            unions += "anyOf" in node or isinstance(node.get("type"), list)
+        more, other = _counts(schema)
+        optional, unions = optional + more, unions + other
     limits = (
         (len(schemas), MAX_STRICT_TOOLS, "strict tools"),
         (optional, MAX_OPTIONAL_PROPERTIES, "optional properties"),
@@ -204,12 +231,18 @@ def _request_problems(schemas: list[Schema]) -> list[tuple[str, str]]:
     ]
 
 
-def tools(source: Any, *, strict: bool = False) -> list[AnthropicTool]:
+def tools(
+    source: Any, *, strict: bool = False, defer: Defer = None, keep: Iterable[str] = ()
+) -> list[AnthropicTool]:
     """Anthropic tool entries for an application or an iterable of functions.
 
     Args:
         source: an application (``.functions``) or an iterable of functions.
         strict: follow strict tool use's schema subset and set ``"strict": true``.
+        defer: the functions marked ``"defer_loading": true`` (``True`` for all, names, or
+            a predicate over a function; see ``llmapp.vendors._defer``): Claude sees them
+            only once its tool search tool (``search_tool()``, sent beside them) finds them.
+        keep: names never deferred (``keep=searching.most_used(5)``).
 
     Returns:
         One ``{"name", "description", "input_schema"}`` entry per function.
@@ -227,23 +260,140 @@ def tools(source: Any, *, strict: bool = False) -> list[AnthropicTool]:
     """
     entries: list[dict[str, Any]] = []
     failures: list[tuple[str, str]] = []
-    for tool in tools_of(source):
+    exported = tools_of(source)
+    deferring = deferred(exported, defer, keep)
+    for tool in exported:
         schema = tool.parameters
         if strict:
             schema, found = strict_input_schema(schema)
             failures.extend((f"{tool.name}.{path}".rstrip("."), reason) for path, reason in found)
-        entry: dict[str, Any] = {"name": tool.name}
-        if tool.description is not None:
-            entry["description"] = tool.description
-        entry["input_schema"] = schema
-        if strict:
-            entry["strict"] = True
-        entries.append(entry)
+        entries.append(entry(tool, schema, strict=strict, defer=tool.name in deferring))
     if strict:
         failures.extend(_request_problems([entry["input_schema"] for entry in entries]))
         if failures:
             raise export_error(source, "Anthropic", failures)
     return cast("list[AnthropicTool]", entries)  # the SDK's own TypedDict
+
+
+def entry(tool: Tool, schema: Schema, *, strict: bool, defer: bool = False) -> dict[str, Any]:
+    """One tool entry: ``name``, ``description``, ``input_schema`` (``schema``), then
+    ``strict`` and ``defer_loading`` when set."""
+    made: dict[str, Any] = {"name": tool.name}
+    if tool.description is not None:
+        made["description"] = tool.description
+    made["input_schema"] = schema
+    if strict:
+        made["strict"] = True
+    if defer:
+        made["defer_loading"] = True
+    return made
+
+
+SearchKind = Literal["bm25", "regex"]
+
+
+def search_tool(kind: SearchKind = "bm25") -> AnthropicSearchTool:
+    """Anthropic's own tool search tool, to send beside tools exported with ``defer=``.
+
+    A search of llmapp's own instead (Anthropic's custom tool search): send
+    ``ToolSearch(app, references=True)``'s search function beside every function
+    deferred, ``tools([searching.search]) + tools(app, defer=True)``; ``call_tools(searching,
+    ...)`` then answers each search with ``tool_reference`` blocks, which load them.
+
+    Args:
+        kind: ``"bm25"`` (the model searches in words) or ``"regex"`` (by pattern).
+
+    Example::
+
+        searching = [anthropic.search_tool(), *anthropic.tools(app, defer=True, keep=["help"])]
+        client.messages.create(model=..., max_tokens=1024, messages=messages, tools=searching)
+    """
+    if kind not in ("bm25", "regex"):
+        raise ValueError(f"kind must be 'bm25' or 'regex', not {kind!r}")
+    made = {"type": f"tool_search_tool_{kind}_20251119", "name": f"tool_search_tool_{kind}"}
+    return cast("AnthropicSearchTool", made)  # the SDK's own TypedDict
+
+
+LIMITS = Limits(
+    strict_tools=MAX_STRICT_TOOLS,
+    optional_properties=MAX_OPTIONAL_PROPERTIES,
+    union_properties=MAX_UNION_PROPERTIES,
+)
+"""What strict tool use allows in one request."""
+
+
+def plan(source: Any, *, limits: Limits = LIMITS, prefer: Iterable[str] = ()) -> ExportPlan:
+    """The export that fits strict tool use's limits, decided per function.
+
+    Each function goes strict when strict tool use can express it and the budgets left
+    hold it (``limits``, spent on ``prefer`` first, in its order, then on the functions
+    that cost least, so as many as possible go strict); the others go as plain schemas,
+    every constraint in them. Strict ones have refused
+    constraints moved into descriptions; llmapp's validator checks all of them anyway.
+
+    Args:
+        source: an application or an iterable of functions.
+        limits: the request's budgets (default: Anthropic's documented ones).
+        prefer: names that get the budgets first (``searching.most_used(20)``, say).
+
+    Returns:
+        An ``ExportPlan``: ``tools`` for ``messages.create(tools=...)`` and a
+        ``Decision`` per function (``report()`` prints them).
+    """
+    exported = tools_of(source)
+    entries: list[dict[str, Any]] = [{}] * len(exported)
+    decisions: list[Decision] = [Decision("", False)] * len(exported)
+    tools_left = _budget(limits.strict_tools)
+    optional_left = _budget(limits.optional_properties)
+    unions_left = _budget(limits.union_properties)
+    strict = [strict_input_schema(tool.parameters) for tool in exported]
+    costs = [_counts(schema) for schema, _ in strict]
+    rank = {name: place for place, name in enumerate(dict.fromkeys(prefer))}
+    # The preferred first, in their order; then the cheapest (stable), so the budgets hold
+    # as many strict tools as they can.
+    order = sorted(
+        range(len(exported)),
+        key=lambda index: (
+            (0, rank[exported[index].name])
+            if exported[index].name in rank
+            else (1, sum(costs[index]))
+        ),
+    )
+    for index in order:
+        tool = exported[index]
+        schema, found = strict[index]
+        refs = (
+            "kept" if definitions(schema) else "inlined" if definitions(tool.parameters) else "none"
+        )
+        optional, unions = costs[index]
+        reason = None
+        if found:
+            where_, why = found[0]
+            reason = f"strict tool use cannot express {where_ or 'the schema'} ({why})"
+        elif tools_left < 1:
+            reason = f"the request already holds {limits.strict_tools} strict tools"
+        elif optional > optional_left:
+            reason = f"its {optional} optional properties pass the {optional_left:g} left"
+        elif unions > unions_left:
+            reason = f"its {unions} union-typed properties pass the {unions_left:g} left"
+        if reason is None:
+            tools_left, optional_left, unions_left = (
+                tools_left - 1,
+                optional_left - optional,
+                unions_left - unions,
+            )
+            moved = moved_keywords(inline_refs(tool.parameters, siblings_only=True)[0], SUBSET)
+            entries[index] = entry(tool, schema, strict=True)
+            decisions[index] = Decision(tool.name, True, moved, refs)
+        else:
+            plain_refs = "kept" if definitions(tool.parameters) else "none"
+            entries[index] = entry(tool, tool.parameters, strict=False)
+            decisions[index] = Decision(tool.name, False, (), plain_refs, reason=reason)
+    return ExportPlan("Anthropic", entries, decisions)
+
+
+def _budget(limit: int | None) -> float:
+    return float("inf") if limit is None else float(limit)
 
 
 def call_tools(
@@ -269,7 +419,7 @@ def call_tools(
         messages.append({"role": "user", "content": anthropic.call_tools(app, shop, message)})
     """
     answers = [
-        _answer(*pair)
+        _answer(*pair, app)
         for pair in run(app, target, _read_calls(response), human, **per_call(context))
     ]
     return cast("list[AnthropicToolResult]", answers)  # the SDK's own TypedDicts
@@ -280,16 +430,41 @@ async def acall_tools(
 ) -> list[AnthropicToolResult]:
     """``call_tools`` for async code: the calls run concurrently, answers in call order."""
     pairs = await arun(app, target, _read_calls(response), human, **per_call(context))
-    return cast("list[AnthropicToolResult]", [_answer(*pair) for pair in pairs])
+    return cast("list[AnthropicToolResult]", [_answer(*pair, app) for pair in pairs])
 
 
-def _answer(call: ToolCall, result: Any) -> dict[str, Any]:
+def _answer(call: ToolCall, result: Any, app: Any = None) -> dict[str, Any]:
+    rich = result.success and is_content(getattr(result, "value", None))
+    content: Any = _blocks(result.value) if rich else result.message()
+    if result.success and getattr(app, "references", False) and call.name == app.search_name:
+        # Custom tool search: Claude loads the deferred tools these blocks name.
+        found = result.data.get("functions", [])
+        content = [{"type": "tool_reference", "tool_name": each["name"]} for each in found]
+        content = content or result.message()
     return {
         "type": "tool_result",
         "tool_use_id": call.id,
-        "content": result.message(),
+        "content": content,
         "is_error": not result.success,
     }
+
+
+_IMAGES = frozenset({"image/jpeg", "image/png", "image/gif", "image/webp"})
+"""The image types Claude reads."""
+
+
+def _blocks(value: Any) -> list[dict[str, Any]]:
+    """Rich content as Claude's own blocks: an image it reads as an ``image`` block, the rest
+    as text (``describe``)."""
+    found: list[dict[str, Any]] = []
+    for item in value if isinstance(value, (list, tuple)) else [value]:
+        if isinstance(item, Image) and item.mime_type in _IMAGES:
+            data = base64.b64encode(item.data).decode()
+            source = {"type": "base64", "media_type": item.mime_type, "data": data}
+            found.append({"type": "image", "source": source})
+        else:
+            found.append({"type": "text", "text": describe(item)})
+    return found
 
 
 def _read_calls(response: Any) -> list[ToolCall]:

@@ -39,11 +39,14 @@ No google-genai package is needed: entries are plain dicts and responses are rea
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import json
+from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any, Literal, cast
 
+from llmapp.app._content import Audio, Image, describe, is_content
 from llmapp.jsonschema import is_mapping, json_type, recursive_definitions, ref_name, walk
 from llmapp.vendors._calls import Executor, Human, ToolCall, arun, items, per_call, read, run
+from llmapp.vendors._plan import Decision, ExportPlan, moved_keywords
 from llmapp.vendors._source import export_error, tools_of
 from llmapp.vendors._subset import (
     Refusal,
@@ -71,6 +74,7 @@ __all__ = [
     "call_tools",
     "openapi_parameters",
     "openapi_problems",
+    "plan",
     "problems",
     "strict_parameters",
     "tools",
@@ -418,6 +422,71 @@ def tools(source: Any, *, strict: bool = False, schema: Form = "json") -> list[G
     return cast("list[GeminiTool]", declarations)  # the SDK's own TypedDict
 
 
+_DESCRIBED = 4_000
+"""Most characters of a schema written into a description (the last form a plan tries)."""
+
+
+def plan(source: Any, *, prefer: Iterable[str] = ()) -> ExportPlan:
+    """The export Gemini accepts whole, decided per function.
+
+    Gemini refuses a request for one schema it cannot read, so each function goes in
+    the first form its checker accepts: the JSON-Schema subset (``parameters_json_schema``,
+    refused keywords moved into descriptions); the same with definitions inlined; the
+    OpenAPI ``Schema`` form (``parameters``); and last, an open object whose description
+    carries the schema as JSON (the model reads it; llmapp's validator enforces it).
+    Gemini has no per-tool strict flag: ``Decision.strict`` is true for the JSON-Schema
+    forms, which ``FunctionCallingConfig(mode="VALIDATED")`` decodes against.
+
+    Args:
+        source: an application or an iterable of functions.
+        prefer: accepted for the same call as the other planners (the order changes nothing).
+
+    Returns:
+        An ``ExportPlan``: ``tools`` for ``types.Tool(function_declarations=...)`` and a
+        ``Decision`` per function.
+    """
+    declarations: list[dict[str, Any]] = []
+    decisions: list[Decision] = []
+    for tool in tools_of(source):
+        key, schema, decision = _planned(tool.name, tool.parameters)
+        declaration: dict[str, Any] = {"name": tool.name}
+        if tool.description is not None:
+            declaration["description"] = tool.description
+        declaration[key] = schema
+        declarations.append(declaration)
+        decisions.append(decision)
+    return ExportPlan("Gemini", declarations, decisions)
+
+
+def _planned(name: str, parameters: Schema) -> tuple[str, Schema, Decision]:
+    """``(declaration key, schema, decision)``: the first form Gemini's checker accepts."""
+    refs = "kept" if definitions(parameters) else "none"
+    schema, found = strict_parameters(parameters)
+    moved = moved_keywords(_const_as_enum(parameters), SUBSET)
+    if not found:
+        return "parameters_json_schema", schema, Decision(name, True, moved, refs)
+    where_, why = found[0]
+    reason = f"the JSON-Schema subset cannot express {where_ or 'the schema'} ({why})"
+    inlined, cyclic = inline_refs(parameters)
+    if not cyclic:
+        schema, again = strict_parameters(inlined)
+        if not again:
+            decision = Decision(name, True, moved, "inlined", reason=reason)
+            return "parameters_json_schema", schema, decision
+        schema, again = openapi_parameters(parameters)
+        if not again:
+            moved = moved_keywords(inlined, OPENAPI_SUBSET)
+            decision = Decision(name, False, moved, "inlined", "openapi", reason)
+            return "parameters", schema, decision
+    text = json.dumps(parameters, ensure_ascii=False)[:_DESCRIBED]
+    described: Schema = {
+        "type": "object",
+        "description": f"The arguments follow this JSON Schema: {text}",
+    }
+    decision = Decision(name, False, ("(root): the whole schema",), "none", "described", reason)
+    return "parameters_json_schema", described, decision
+
+
 def call_tools(
     app: Executor, target: Any, response: Any, *, human: Human | None = None, context: Any = None
 ) -> list[GeminiPart]:
@@ -458,7 +527,17 @@ async def acall_tools(
 def _answer(call: ToolCall, result: Any) -> dict[str, Any]:
     key = "output" if result.success else "error"
     name = call.name if isinstance(call.name, str) else ""  # a part that named no function
-    answer: dict[str, Any] = {"name": name, "response": {key: result.message()}}
+    rich = result.success and is_content(getattr(result, "value", None))
+    shown = describe(result.value) if rich else result.message()
+    answer: dict[str, Any] = {"name": name, "response": {key: shown}}
+    if rich:  # images, audio and binary resources as the response's own parts
+        parts = [
+            {"inline_data": {"mime_type": item.mime_type, "data": item.data}}
+            for item in (result.value if isinstance(result.value, list) else [result.value])
+            if isinstance(item, (Image, Audio))
+        ]
+        if parts:
+            answer["parts"] = parts
     if call.id is not None:
         answer = {"id": call.id, **answer}
     return {"function_response": answer}

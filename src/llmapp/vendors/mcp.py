@@ -9,12 +9,15 @@
   same entries, so a hand-written transport answers exactly as the server does.
 - ``tool_result(function, result)``: one ``CallToolResult`` dict for one call's result.
 
-Schemas: ``inputSchema`` is what the model composes (``separated.llm`` where a human
-supplies the rest: human-side parameters never appear). ``outputSchema`` must describe
-an object, so a function returning anything else (a list, a string, ``Product | None``)
-gets ``{"type": "object", "properties": {"result": ...}, "required": ["result"]}`` and
-its ``structuredContent`` is ``{"result": value}``; an output that is a reference to an
-object definition is that definition, with the ``$defs`` beside it.
+Schemas: a naive ``datetime`` or ``time`` (the OpenAPI registry's ``date-time-local`` and
+``time-local``, which JSON Schema lacks) is described by its pattern (``LOCAL_FORMATS``), so
+no MCP client warns of a format it does not know. ``inputSchema`` is what the model
+composes (``separated.llm`` where a human supplies the rest: human-side parameters never
+appear). ``outputSchema`` must describe an object, so a function returning anything else
+(a list, a string, ``Product | None``) gets ``{"type": "object", "properties": {"result":
+...}, "required": ["result"]}`` and its ``structuredContent`` is ``{"result": value}``; an
+output that is a reference to an object definition is that definition, with the ``$defs``
+beside it.
 
 Annotations come from ``@tag`` lines (case, ``-`` and ``_`` do not matter)::
 
@@ -49,7 +52,16 @@ from llmapp.jsonschema import Resolver, declared_types, name_of, ref_name
 from llmapp.vendors._calls import Executor, Human, ToolCall, arun, per_call, read, run
 from llmapp.vendors._source import Tool, ToolFunction, export_error, tools_of
 
-__all__ = ["ANNOTATION_TAGS", "acall_tools", "call_tools", "output_schema", "tool_result", "tools"]
+__all__ = [
+    "ANNOTATION_TAGS",
+    "LOCAL_FORMATS",
+    "acall_tools",
+    "call_tools",
+    "output_schema",
+    "portable",
+    "tool_result",
+    "tools",
+]
 
 Schema = dict[str, Any]
 
@@ -105,14 +117,44 @@ def _entry(tool: Tool, schema: Schema) -> dict[str, Any]:
         entry["title"] = title
     if tool.description is not None:
         entry["description"] = tool.description
-    entry["inputSchema"] = schema
+    entry["inputSchema"] = portable(schema)
     output = output_schema(tool.output)
     if output is not None:
-        entry["outputSchema"] = output[0]
+        entry["outputSchema"] = portable(output[0])
     annotations = _annotations(tool.tags)
     if annotations:
         entry["annotations"] = annotations
     return entry
+
+
+LOCAL_FORMATS = {
+    "date-time-local": r"^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?$",
+    "time-local": r"^\d{2}:\d{2}:\d{2}(\.\d+)?$",
+}
+"""The OpenAPI registry's formats without an offset (a naive ``datetime`` or ``time``), as the
+pattern each names: JSON Schema has no such format, and the MCP SDKs' validators (ajv in
+TypeScript) warn about every format they do not know."""
+
+
+def portable(schema: Any) -> Any:
+    """``schema`` with each format MCP clients do not know (``LOCAL_FORMATS``) given as its
+    pattern; the schema itself when it has none (the usual case: nothing is copied)."""
+    if isinstance(schema, dict):
+        changed = {key: portable(value) for key, value in schema.items()}
+        local = (
+            LOCAL_FORMATS.get(str(changed.get("format")))
+            if changed.get("type") == "string"
+            else None
+        )
+        if local is not None:
+            del changed["format"]
+            changed.setdefault("pattern", local)
+        same = local is None and all(changed[key] is schema[key] for key in schema)
+        return schema if same else changed
+    if isinstance(schema, list):
+        items = [portable(item) for item in schema]
+        return schema if all(a is b for a, b in zip(items, schema, strict=True)) else items
+    return schema
 
 
 def _annotations(tags: Iterable[str]) -> dict[str, bool]:

@@ -34,9 +34,11 @@ No OpenAI package is needed: entries are plain dicts and responses are read by f
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+import base64
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, Literal, cast, overload
 
+from llmapp.app._content import Image, describe, is_content
 from llmapp.jsonschema import (
     MAX_REF_HOPS,
     Node,
@@ -57,6 +59,8 @@ from llmapp.vendors._calls import (
     read,
     run,
 )
+from llmapp.vendors._defer import Defer, deferred
+from llmapp.vendors._plan import Decision, ExportPlan, Limits, moved_keywords, nesting
 from llmapp.vendors._source import Tool, export_error, tools_of
 from llmapp.vendors._subset import (
     Refusal,
@@ -64,7 +68,9 @@ from llmapp.vendors._subset import (
     anything,
     closed,
     conform,
+    definitions,
     each_refusal,
+    inline_refs,
     is_object,
     json_types,
     one_schema,
@@ -79,16 +85,20 @@ if TYPE_CHECKING:
         ChatTool,
         ChatToolMessage,
         Response,
+        ResponsesSearchTool,
         ResponsesTool,
         ResponsesToolOutput,
     )
 
 __all__ = [
+    "LIMITS",
     "SUBSET",
     "acall_tools",
     "accepts",
     "call_tools",
+    "plan",
     "problems",
+    "search_tool",
     "strict_parameters",
     "tools",
 ]
@@ -264,9 +274,21 @@ def strict_parameters(schema: Mapping[str, Any]) -> tuple[Schema, list[tuple[str
 @overload
 def tools(source: Any, *, strict: bool = ..., api: Literal["chat"] = ...) -> list[ChatTool]: ...
 @overload
-def tools(source: Any, *, strict: bool = ..., api: Literal["responses"]) -> list[ResponsesTool]: ...
 def tools(
-    source: Any, *, strict: bool = False, api: Api = "chat"
+    source: Any,
+    *,
+    strict: bool = ...,
+    api: Literal["responses"],
+    defer: Defer = ...,
+    keep: Iterable[str] = ...,
+) -> list[ResponsesTool]: ...
+def tools(
+    source: Any,
+    *,
+    strict: bool = False,
+    api: Api = "chat",
+    defer: Defer = None,
+    keep: Iterable[str] = (),
 ) -> list[ChatTool] | list[ResponsesTool]:
     """OpenAI tool entries for an application or an iterable of functions.
 
@@ -274,6 +296,10 @@ def tools(
         source: an application (``.functions``) or an iterable of functions.
         strict: follow structured-output rules and set ``"strict": true``.
         api: ``"chat"`` (Chat Completions) or ``"responses"`` (Responses API).
+        defer: (Responses only) the functions marked ``"defer_loading": true`` (``True``
+            for all, names, or a predicate; see ``llmapp.vendors._defer``): the model
+            sees them once the ``tool_search`` tool (``search_tool()``) loads them.
+        keep: names never deferred (``keep=searching.most_used(5)``).
 
     Returns:
         One entry per function, ready for ``tools=[...]``.
@@ -281,7 +307,8 @@ def tools(
     Raises:
         LlmApplicationError: with ``strict=True``, every ``Class.method.param`` that
             strict mode cannot express.
-        ValueError: an unknown ``api``.
+        ValueError: an unknown ``api``, or ``defer`` with Chat Completions (which has no
+            tool search).
 
     Example::
 
@@ -294,15 +321,117 @@ def tools(
         raise ValueError(f"api must be 'chat' or 'responses', not {api!r}")
     entries: list[dict[str, Any]] = []
     failures: list[tuple[str, str]] = []
-    for tool in tools_of(source):
+    exported = tools_of(source)
+    deferring = deferred(exported, defer, keep)
+    if deferring and api != "responses":
+        raise ValueError("defer needs api='responses': Chat Completions has no tool search")
+    for tool in exported:
         schema = tool.parameters
         if strict:
             schema, found = strict_parameters(schema)
             failures.extend((f"{tool.name}.{path}".rstrip("."), reason) for path, reason in found)
-        entries.append(entry(tool, schema, strict))
+        made = entry(tool, schema, strict)
+        if tool.name in deferring:
+            made["defer_loading"] = True
+        entries.append(made)
     if failures:
         raise export_error(source, "OpenAI", failures)
     return cast("list[ChatTool] | list[ResponsesTool]", entries)  # the SDK's own TypedDicts
+
+
+LIMITS = Limits(properties=100, depth=5)
+"""The per-schema limits a planned strict schema keeps to: the figures OpenAI long
+documented for structured outputs (its checker, ``problems``, holds the larger ones it
+documents now, so a schema within these is accepted either way)."""
+
+
+def plan(
+    source: Any, *, api: Api = "chat", limits: Limits = LIMITS, prefer: Iterable[str] = ()
+) -> ExportPlan:
+    """The export that fits OpenAI's structured outputs, decided per function.
+
+    A function goes strict when strict mode can express it (with its ``$ref``s, or else
+    with its definitions inlined) within ``limits``; otherwise as its plain schema with
+    ``"strict": false``, every constraint in it. Strict ones have refused constraints
+    moved into descriptions; llmapp's validator checks all of them anyway.
+
+    Args:
+        source: an application or an iterable of functions.
+        api: ``"chat"`` or ``"responses"``.
+        limits: ``properties`` and ``depth`` per strict schema.
+        prefer: accepted for the same call as the other vendors' planners (OpenAI's
+            limits are per schema: the order changes nothing).
+
+    Returns:
+        An ``ExportPlan``: ``tools`` for ``tools=...`` and a ``Decision`` per function.
+    """
+    made = _ENTRIES.get(api)
+    if made is None:
+        raise ValueError(f"api must be 'chat' or 'responses', not {api!r}")
+    entries: list[dict[str, Any]] = []
+    decisions: list[Decision] = []
+    for tool in tools_of(source):
+        schema, found = strict_parameters(tool.parameters)
+        refs = "kept" if definitions(tool.parameters) else "none"
+        if found and definitions(tool.parameters):
+            inlined, cyclic = inline_refs(tool.parameters)
+            if not cyclic:
+                retried, again = strict_parameters(inlined)
+                if not again:
+                    schema, found, refs = retried, again, "inlined"
+        reason = _over(schema, limits) if not found else None
+        if found:
+            where_, why = found[0]
+            reason = f"strict mode cannot express {where_ or 'the schema'} ({why})"
+        if reason is None:
+            moved = moved_keywords(tool.parameters, SUBSET)
+            entries.append(made(tool, schema, True))
+            decisions.append(Decision(tool.name, True, moved, refs))
+        else:
+            plain = "kept" if definitions(tool.parameters) else "none"
+            entries.append(made(tool, tool.parameters, False))
+            decisions.append(Decision(tool.name, False, (), plain, reason=reason))
+    return ExportPlan(f"OpenAI ({api})", entries, decisions)
+
+
+def _over(schema: Schema, limits: Limits) -> str | None:
+    """Why a strict schema passes ``limits`` (its own properties, its nesting), or None."""
+    inlined, _ = inline_refs(schema)
+    properties = sum(len(node.get("properties", ())) for _, node in walk(inlined))
+    if limits.properties is not None and properties > limits.properties:
+        return f"its {properties} properties pass the {limits.properties} allowed"
+    depth = nesting(inlined)
+    if limits.depth is not None and depth > limits.depth:
+        return f"its objects nest {depth} levels, past the {limits.depth} allowed"
+    return None
+
+
+def search_tool(searching: Any = None) -> ResponsesSearchTool:
+    """The Responses API's ``tool_search`` tool, to send beside tools exported with ``defer=``.
+
+    Args:
+        searching: ``None`` for OpenAI's own (hosted) search of the deferred tools; a
+            ``ToolSearch`` for a search run here, by llmapp's index: the tool is then
+            ``"execution": "client"`` with the search function's description and
+            parameters, and ``call_tools(searching, ...)`` answers each ``tool_search_call``
+            with a ``tool_search_output`` carrying the found functions' definitions.
+
+    Example::
+
+        response = client.responses.create(
+            model=model, input=items,
+            tools=[openai.search_tool(), *openai.tools(app, api="responses", defer=True)],
+        )
+    """
+    made: dict[str, Any] = {"type": "tool_search"}
+    if searching is not None:
+        function = searching.search
+        made.update(
+            execution="client",
+            description=function.description,
+            parameters=function.parameters,
+        )
+    return cast("ResponsesSearchTool", made)  # the SDK's own TypedDict
 
 
 def _fields(tool: Tool, schema: Schema, strict: bool) -> dict[str, Any]:
@@ -368,10 +497,9 @@ def call_tools(
         messages.append(completion.choices[0].message)
         messages += openai.call_tools(app, shop, completion)
     """
-    answer, calls = _read_calls(response)
+    answer, calls = _read_calls(response, app)
     return [
-        answer(call, result.message())
-        for call, result in run(app, target, calls, human, **per_call(context))
+        answer(call, result) for call, result in run(app, target, calls, human, **per_call(context))
     ]
 
 
@@ -396,24 +524,69 @@ async def acall_tools(
     app: Executor, target: Any, response: Any, *, human: Human | None = None, context: Any = None
 ) -> list[Any]:
     """``call_tools`` for async code: the calls run concurrently, answers in call order."""
-    answer, calls = _read_calls(response)
+    answer, calls = _read_calls(response, app)
     pairs = await arun(app, target, calls, human, **per_call(context))
-    return [answer(call, result.message()) for call, result in pairs]
+    return [answer(call, result) for call, result in pairs]
 
 
-Answer = Callable[[ToolCall, str], dict[str, Any]]
+Answer = Callable[[ToolCall, Any], dict[str, Any]]
 
 
-def _chat_answer(call: ToolCall, text: str) -> dict[str, Any]:
+def _rich(result: Any) -> bool:
+    return bool(result.success) and is_content(getattr(result, "value", None))
+
+
+def _chat_answer(call: ToolCall, result: Any) -> dict[str, Any]:
+    # a chat tool message holds text only: images and the rest are named (``describe``)
+    text = describe(result.value) if _rich(result) else result.message()
     return {"role": "tool", "tool_call_id": call.id, "content": text}
 
 
-def _responses_answer(call: ToolCall, text: str) -> dict[str, Any]:
-    return {"type": "function_call_output", "call_id": call.id, "output": text}
+def _responses_answer(call: ToolCall, result: Any) -> dict[str, Any]:
+    output = _responses_content(result.value) if _rich(result) else result.message()
+    return {"type": "function_call_output", "call_id": call.id, "output": output}
 
 
-def _read_calls(response: Any) -> tuple[Answer, list[ToolCall]]:
-    """The calls of a chat or responses result, and how that API wants them answered."""
+def _responses_content(value: Any) -> list[dict[str, Any]]:
+    """Rich content as the Responses API's input parts: an image as ``input_image``, the
+    rest as ``input_text`` (``describe``)."""
+    found: list[dict[str, Any]] = []
+    for item in value if isinstance(value, (list, tuple)) else [value]:
+        if isinstance(item, Image):
+            url = f"data:{item.mime_type};base64,{base64.b64encode(item.data).decode()}"
+            found.append({"type": "input_image", "image_url": url})
+        else:
+            found.append({"type": "input_text", "text": describe(item)})
+    return found
+
+
+def _search_answer(app: Any) -> Answer:
+    """Answers a client ``tool_search_call`` with the definitions of the functions found;
+    a function call as ``_responses_answer`` does."""
+
+    def answer(call: ToolCall, result: Any) -> dict[str, Any]:
+        if call.name != app.search_name:
+            return _responses_answer(call, result)
+        found = result.data.get("functions", []) if result.success else []
+        functions = [app.function(each["name"]) for each in found]
+        loaded = tools([f for f in functions if f is not None], api="responses")
+        return {
+            "type": "tool_search_output",
+            "call_id": call.id,
+            "execution": "client",
+            "status": "completed",
+            "tools": loaded,
+        }
+
+    return answer
+
+
+def _read_calls(response: Any, app: Any = None) -> tuple[Answer, list[ToolCall]]:
+    """The calls of a chat or responses result, and how that API wants them answered.
+
+    A client ``tool_search_call`` is a call of the search function of ``app`` (a
+    ``ToolSearch``: ``search_tool(searching)`` asked for it), and no call otherwise.
+    """
     choices = items(response, "choices")
     if choices:
         response = read(choices[0], "message")
@@ -425,9 +598,14 @@ def _read_calls(response: Any) -> tuple[Answer, list[ToolCall]]:
             for function in (read(call, "function"),)
         ]
     output = response if isinstance(response, list) else items(response, "output")
-    return _responses_answer, [
-        ToolCall(identifier, read(item, "name"), read(item, "arguments"))
-        for item in output
-        if read(item, "type") == "function_call"
-        and (identifier := call_id(item, "call_id")) is not None
-    ]
+    search = getattr(app, "search_name", None)
+    calls = []
+    for item in output:
+        kind, identifier = read(item, "type"), call_id(item, "call_id")
+        if identifier is None:
+            continue
+        if kind == "function_call":
+            calls.append(ToolCall(identifier, read(item, "name"), read(item, "arguments")))
+        elif kind == "tool_search_call" and search and read(item, "execution") == "client":
+            calls.append(ToolCall(identifier, search, read(item, "arguments")))
+    return (_search_answer(app) if search else _responses_answer), calls
