@@ -198,6 +198,12 @@ def test_every_exception_lives_in_one_module() -> None:
     assert llmapp.validate.SchemaError is llmapp.SchemaError
 
 
+def test_streaming_is_exported():
+    from llmapp.streaming import ArgumentStream, stream
+
+    assert llmapp.stream is stream and llmapp.ArgumentStream is ArgumentStream
+
+
 def test_tool_search_names_are_exported_and_load_on_first_use():
     # ``import llmapp`` loads no search code; the first use of a name loads its module.
     code = "\n".join(

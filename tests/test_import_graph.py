@@ -24,7 +24,7 @@ KNOWN_SINK_IMPORTS: dict[tuple[str, str], str] = {}
 
 SOURCES = ("llmapp.http", "llmapp.mcp._call", "llmapp.mcp._functions")
 """Where functions come from (the OpenAPI and MCP doors); the MCP server is a sink."""
-SINKS = ("llmapp.vendors", "llmapp.agents")
+SINKS = ("llmapp.vendors", "llmapp.agents", "llmapp.streaming")
 """Where functions go (vendor exports, agent-framework toolsets)."""
 LEAVES = ("llmapp._results", "llmapp._patterns", "llmapp._ecma", "llmapp.jsonschema")
 """Shared vocabulary: what a leaf reaches is other leaves and llmapp's own small helper

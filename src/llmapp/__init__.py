@@ -66,6 +66,7 @@ if TYPE_CHECKING:
     from llmapp.output import StructuredOutput, structured_output
     from llmapp.repair import Parsed, coerce, parse
     from llmapp.search import EmbeddingRanker, SearchIndex, ToolSearch
+    from llmapp.streaming import ArgumentStream, stream
     from llmapp.validate import Validator, validator
 
 __version__ = "0.1.0"
@@ -108,6 +109,8 @@ _HOMES: dict[str, str] = {
     "Parsed": "llmapp.repair",
     "coerce": "llmapp.repair",
     "parse": "llmapp.repair",
+    "ArgumentStream": "llmapp.streaming",
+    "stream": "llmapp.streaming",
     "EmbeddingRanker": "llmapp.search._index",
     "SearchIndex": "llmapp.search._index",
     "ToolSearch": "llmapp.search._tool",
@@ -127,6 +130,7 @@ __all__ = [
     "UNDEFINED",
     "Approval",
     "ArgumentError",
+    "ArgumentStream",
     "BuildProblem",
     "CallContext",
     "CallResult",
@@ -169,6 +173,7 @@ __all__ = [
     "merge_parameters",
     "parse",
     "sent_parameters",
+    "stream",
     "structured_output",
     "validates",
     "validator",

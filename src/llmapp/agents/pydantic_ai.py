@@ -21,6 +21,13 @@ every argument that will run), so the run ends with ``DeferredToolRequests`` (ad
 ``output_type``) and runs the method once ``DeferredToolResults(approvals={id: True})`` comes
 back; a context parameter of type ``RunContext`` (or of the deps' type) receives it.
 
+Streaming: pydantic-ai hands out a tool call's arguments as the model writes them
+(``PartStartEvent``/``PartDeltaEvent`` with ``ToolCallPartDelta.args_delta``, from
+``agent.run_stream_events()`` or an ``event_stream_handler``). ``toolset.watch(events)``
+reads them through ``llmapp.stream`` and yields, per call of one of its tools,
+``CallStarted`` and each ``CallMistake`` as soon as it is definite; pydantic-ai still runs
+the call (and answers a wrong one with llmapp's feedback) once the response is whole.
+
 Tool search: ``toolset(ToolSearch(app), target)`` shows the model ``search_tools``; the
 functions a search loads are among the tools from the run's next step on.
 
@@ -29,7 +36,7 @@ Needs ``pip install 'llmapp[pydantic-ai]'``.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import AsyncIterable, AsyncIterator, Callable, Iterable
 from typing import Any
 
 from pydantic_ai import ModelRetry, RunContext, ToolDefinition
@@ -39,6 +46,7 @@ from pydantic_ai.toolsets.abstract import ToolsetTool
 
 from llmapp._sentinels import MISSING
 from llmapp.agents._bound import BoundTool, HumanValues, bind, instructions, revision
+from llmapp.streaming import ArgumentStream, CallMistake, CallStarted
 from llmapp.vendors._calls import Outcome
 
 __all__ = ["ARGUMENTS", "LlmappToolset", "RawArguments", "toolset"]
@@ -138,6 +146,53 @@ class LlmappToolset(AbstractToolset[Any]):
             metadata = {"arguments": approval.arguments, "question": approval.question}
             raise ApprovalRequired(metadata=metadata)
         return answer(result)
+
+    async def watch(
+        self, events: AsyncIterable[Any] | Iterable[Any]
+    ) -> AsyncIterator[CallStarted | CallMistake]:
+        """Each call of this toolset's tools in a stream of pydantic-ai events: its name,
+        then each mistake in its arguments as soon as it is definite (``llmapp.stream``).
+
+        Example::
+
+            async with agent.run_stream_events(prompt) as events:
+                async for seen in tools.watch(events):
+                    print(seen)                      # CallStarted, CallMistake...
+
+        Calls of other toolsets' tools, arguments given whole as an object and every other
+        event are passed over.
+        """
+        streams: dict[int, tuple[str, str, ArgumentStream]] = {}
+        async for event in _each(events):
+            kind = getattr(event, "event_kind", None)
+            if kind == "part_start":
+                part = event.part
+                bound = self._bound.get(getattr(part, "tool_name", None) or "")
+                if getattr(part, "part_kind", None) != "tool-call" or bound is None:
+                    streams.pop(event.index, None)
+                    continue
+                call = (part.tool_call_id, part.tool_name, ArgumentStream(bound.tool.function))
+                streams[event.index] = call
+                yield CallStarted(event.index, part.tool_call_id, part.tool_name)
+                text = part.args if isinstance(part.args, str) else ""
+            elif kind == "part_delta" and event.index in streams:
+                delta = getattr(event.delta, "args_delta", None)
+                text = delta if isinstance(delta, str) else ""
+            else:
+                continue
+            id, name, arguments = streams[event.index]
+            issues = arguments.feed(text) if text else []
+            if issues:
+                yield CallMistake(event.index, id, name, issues, arguments.feedback())
+
+
+async def _each(events: AsyncIterable[Any] | Iterable[Any]) -> AsyncIterator[Any]:
+    if isinstance(events, AsyncIterable):
+        async for event in events:
+            yield event
+    else:
+        for event in events:
+            yield event
 
 
 def answer(result: Outcome) -> Any:

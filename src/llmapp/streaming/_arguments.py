@@ -1,0 +1,706 @@
+"""``ArgumentStream``: one function's arguments read and checked while the model writes them.
+
+The text is read once, delta by delta, by a JSON state machine on an explicit stack
+(one frame per open object or array): a run of string characters, digits or blanks is
+taken by one regular-expression match, and a key or value whole in a piece is read by
+json's C scanner (``_members``, ``_scan``), so a delta costs what its own characters
+cost, whatever came before it. A frame holds its container (the ``partial`` value:
+complete leaves only), its path and its ``Position`` (what its schema lets the stream
+judge). Kept: the frames of the open containers, the value read and the text (which
+``finish`` reads whole).
+
+A mistake is reported by ``feed`` once no continuation of the text can mend it:
+
+- a value of a JSON type its place refuses, at its first character (an object, an array,
+  a number, ``true``/``false``; a string and ``null`` wait until they are complete, since
+  the call step repairs ``"3"``, a stringified object and a ``null`` for an optional key);
+- a complete value its schema refuses, as the call step's check of that schema alone
+  says it (repaired where refused, then validated: ``Position.check``);
+- a key its object does not allow, once the key is closed; a key written twice;
+- too many items, once the item past ``maxItems`` starts; a required key, too few items,
+  once their container closes.
+
+An issue seen before its value was complete has ``UNDEFINED`` for its value.
+
+Anything the stream does not read as strict JSON (a comment, a single quote, a second
+value...) stops its judging for good: what the lenient reader makes of it is
+``finish``'s answer alone. ``finish`` is the call step itself (``app._kernel``) on the
+whole text, so it answers exactly as ``execute`` would; a key written twice is its one
+addition (JSON keeps the last value, so the first one's mistakes would vanish), and
+such a call is refused.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+from collections.abc import Callable
+from typing import Any, Final
+
+from llmapp import explain, repair
+from llmapp._results import UNDEFINED, ValidationFailure, ValidationIssue
+from llmapp.app._kernel import Checked, check_arguments, failed, model_side
+from llmapp.app._result import CallResult
+from llmapp.jsonschema import ROOT, step
+from llmapp.streaming._positions import ARRAY, OBJECT, Position, Positions
+
+__all__ = ["ArgumentStream", "stream"]
+
+_BLANK = re.compile(r"[ \t\n\r]*")
+_RUN = re.compile(r'[^"\\\x00-\x1f]*')
+_NUMBER_RUN = re.compile(r"[-+0-9.eE]*")
+_WORD_RUN = re.compile(r"[a-z]*")
+_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?")
+_WORDS: Final = {"true": True, "false": False, "null": None}
+_STARTS_NUMBER = frozenset("-0123456789")
+_NOT_VALUES = frozenset("]},:")
+_KEY_TEXT_RE = r'"((?:[^"\\\x00-\x1f]|\\.)*)"[ \t\n\r]*:[ \t\n\r]*'
+_FIRST_MEMBER = re.compile(r"[ \t\n\r]*" + _KEY_TEXT_RE)
+_NEXT_MEMBER = re.compile(r"[ \t\n\r]*,[ \t\n\r]*" + _KEY_TEXT_RE)
+_NEXT_ITEM = re.compile(r"[ \t\n\r]*,[ \t\n\r]*")
+
+
+_PRINTABLE = frozenset(map(chr, range(0x20, 0x7F))) - {'"', "\\"}
+_QUIET: Final[tuple[frozenset[str], ...]] = (
+    frozenset(" \t\n\r"),  # no token: blanks
+    _PRINTABLE,  # a string (other characters take the long way)
+    _PRINTABLE,  # a key
+    frozenset("0123456789"),  # a number
+    frozenset("abcdefghijklmnopqrstuvwxyz"),  # a word
+    frozenset(),  # stopped
+)
+_CLOSERS = frozenset('"}]')
+_SEPARATORS = frozenset(",:")
+_MEMBERS_FROM: Final = 48
+_GOES_ON = frozenset("-+.0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+
+
+def _reject(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def _finite(written: str) -> float:
+    value = float(written)
+    if value - value != 0.0:  # 1e999: the call step reads it otherwise
+        raise ValueError(f"{written} overflows a float")
+    return value
+
+
+def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    made = dict(pairs)
+    if len(made) != len(pairs):  # a key written twice: read piece by piece, it is reported
+        raise ValueError("a key written twice")
+    return made
+
+
+_SCAN: Callable[[str, int], tuple[Any, int]] = json.JSONDecoder(  # type: ignore[attr-defined]
+    object_pairs_hook=_pairs, parse_constant=_reject, parse_float=_finite
+).scan_once
+
+# A frame's states: an object cycles KEY -> COLON -> VALUE -> NEXT, an array ITEM -> NEXT.
+_KEY, _COLON, _VALUE, _NEXT, _ITEM = range(5)
+# The token being read across deltas.
+_NONE, _STRING, _KEY_TEXT, _NUMBER_TOKEN, _WORD, _STOPPED = range(6)
+
+_TABLES: dict[int, tuple[Any, Positions]] = {}
+_TABLES_SIZE: Final = 256
+_TABLES_LOCK = threading.Lock()
+
+
+class _Frame:
+    __slots__ = (
+        "container",
+        "key",
+        "object",
+        "path",
+        "position",
+        "reported",
+        "state",
+        "whole",
+    )
+
+    def __init__(
+        self, opener: str, path: str, position: Position | None, whole: Position | None
+    ) -> None:
+        self.object = opener == "{"
+        self.container: Any = {} if self.object else []
+        self.state = _KEY if self.object else _ITEM
+        self.path = path
+        self.position = position
+        """Judged part by part (a plain object or array), or None."""
+        self.whole = whole
+        """Judged whole when it closes, or None."""
+        self.key: str | None = None
+        self.reported = False
+
+
+def stream(function: Any, *, max_length: int = repair.MAX_LENGTH) -> ArgumentStream:
+    """An ``ArgumentStream`` for ``function`` (a class method, an HTTP operation or an MCP
+    tool): feed it the model's argument text as it arrives.
+
+    Example::
+
+        stream = llmapp.stream(app.function("order"))
+        for delta in deltas:
+            for issue in stream.feed(delta):
+                print("definite mistake:", issue.path, issue.expected)
+        answer = stream.finish()     # what execute's check gives for the whole text
+    """
+    return ArgumentStream(function, max_length=max_length)
+
+
+class ArgumentStream:
+    """The arguments of one call, read and checked while the model writes them.
+
+    Attributes:
+        function: the function called.
+        length: characters fed so far.
+        stopped: why judging stopped early (text the stream does not read as strict
+            JSON, too long, too deep), or None.
+        issues: every definite mistake reported so far, in order.
+        duplicates: the keys written twice (each also among ``issues``): ``finish``
+            refuses such a call.
+    """
+
+    def __init__(self, function: Any, *, max_length: int = repair.MAX_LENGTH) -> None:
+        self.function = function
+        self.max_length = max_length
+        side = model_side(function)
+        self._side = side
+        self._before: Callable[[Any], Any] | None = _before_check(function)
+        # A hook sees repaired data only and strict-mode nulls are removed before the
+        # check: in both cases the schema alone cannot say what is definite.
+        checks = not side.hooked and self._before is None
+        self._table = _table(side.schema) if checks else None
+        self._text: list[str] = []
+        self.length = 0
+        self.stopped: str | None = None
+        self.issues: list[ValidationIssue] = []
+        self.duplicates: list[ValidationIssue] = []
+        self._new: list[ValidationIssue] = []
+        self._stack: list[_Frame] = []
+        self._root: Any = UNDEFINED
+        self._done = False
+        self._token = _NONE
+        self._parts: list[str] = []
+        self._escape = False
+        self._early = False  # the token's mistake was reported at its first character
+
+    # --- public ----------------------------------------------------------------------
+
+    @property
+    def partial(self) -> Any:
+        """The arguments read so far, complete leaves only (None before the first ``{``).
+
+        Read it, do not change it: the stream keeps filling it.
+        """
+        return None if self._root is UNDEFINED else self._root
+
+    @property
+    def text(self) -> str:
+        """The text fed so far, as written."""
+        return "".join(self._text)
+
+    @property
+    def complete(self) -> bool:
+        """Whether the arguments' outermost value is closed."""
+        return self._done
+
+    def feed(self, delta: str) -> list[ValidationIssue]:
+        """Read the next piece of the text; the mistakes that became definite with it.
+
+        Raises:
+            TypeError: ``delta`` is not text (a caller's mistake, not the model's).
+        """
+        if type(delta) is not str and not isinstance(delta, str):
+            raise TypeError(f"feed() takes text, not {type(delta).__name__}")
+        self._text.append(delta)
+        # One character inside a string, a number or the blanks between values changes
+        # nothing but the text kept: most pieces of one character, done in a few tests.
+        if delta in _QUIET[self._token] and not self._escape and self.length < self.max_length:
+            self.length += 1
+            if self._token:
+                self._parts.append(delta)
+            return []
+        if delta in _SEPARATORS and not self._token and self._stack:
+            frame = self._stack[-1]  # a comma or a colon where one belongs: a state moves
+            if frame.state == (_NEXT if delta == "," else _COLON) and self.length < self.max_length:
+                self.length += 1
+                frame.state = _VALUE if delta == ":" else _KEY if frame.object else _ITEM
+                return []
+        self.length += len(delta)
+        if self.stopped is not None:
+            return []
+        if self.length > self.max_length:
+            self._stop(f"the text is longer than {self.max_length:,} characters")
+            return []
+        new = self._new = []
+        try:
+            self._read(delta)
+        except (ValueError, RecursionError) as unread:  # a value json reads otherwise
+            self._stop(str(unread))
+        self.issues.extend(new)
+        return new
+
+    def finish(self) -> Checked | CallResult:
+        """The call step's answer for the whole text (``execute``'s, before the call):
+        ``Checked(data, repairs)``, or the failed ``CallResult`` with its feedback.
+
+        A key written twice is refused, with every mistake ``feed`` reported."""
+        answer = check_arguments(
+            self.function,
+            self.text,
+            self._side,
+            max_length=self.max_length,
+            before_check=self._before,
+        )
+        if not self.duplicates or (isinstance(answer, CallResult) and _unread(answer)):
+            return answer
+        issues = list(self.issues)
+        data: Any = self.partial
+        repairs: tuple[str, ...] = ()
+        if isinstance(answer, CallResult):
+            repairs = answer.repairs
+            if isinstance(answer.validation, ValidationFailure):
+                data = answer.validation.data
+                issues.extend(answer.validation.errors)
+        else:
+            data, repairs = answer
+        return failed(self.function, ValidationFailure(data, _distinct(issues)), repairs)
+
+    def feedback(self) -> str:
+        """Text for the model after the call was stopped at the mistakes seen so far: its
+        arguments as read (complete values only), each mistake marked, and how much of
+        the text was read."""
+        shown = self.partial if self.partial is not None else {}
+        text = explain.feedback(ValidationFailure(shown, list(self.issues)))
+        return (
+            f"{text}\n\nThe call was stopped after the first {self.length:,} characters of "
+            "its arguments, at these mistakes, and did not run: write the whole call again "
+            "with them corrected."
+        )
+
+    def missing(self) -> list[str]:
+        """The paths still missing where the text stopped: the value being written and the
+        required keys of every open object not written yet (what a cut call lacked)."""
+        paths: list[str] = []
+        for frame in self._stack:
+            if frame.position is None or not frame.object:
+                continue
+            for key in frame.position.required:
+                if key not in frame.container:
+                    paths.append(frame.path + step(key))
+        return paths
+
+    # --- reading ---------------------------------------------------------------------
+
+    def _stop(self, why: str) -> None:
+        self.stopped = why
+        self._token = _STOPPED
+
+    def _read(self, text: str) -> None:
+        end = len(text)
+        position = 0
+        while position < end and self.stopped is None:
+            token = self._token
+            if token in (_STRING, _KEY_TEXT):
+                position = self._string(text, position)
+            elif token == _NUMBER_TOKEN:
+                position = self._run(text, position, _NUMBER_RUN)
+            elif token == _WORD:
+                position = self._run(text, position, _WORD_RUN)
+            else:
+                # Members in one loop pay off where a piece holds several; in a short
+                # rest of a piece, the attempts that fail cost more than they save.
+                if (
+                    end - position > _MEMBERS_FROM
+                    and self._stack
+                    and self._stack[-1].state in (_KEY, _ITEM, _NEXT)
+                ):
+                    position = self._members(self._stack[-1], text, position)
+                position = _BLANK.match(text, position).end()  # type: ignore[union-attr]
+                if position >= end or self.stopped is not None:
+                    break
+                char = text[position]
+                if position + 1 < end and self._stack and char not in _NOT_VALUES:
+                    scanned = self._scan(self._stack[-1], text, position, char)
+                    if scanned:
+                        position = scanned
+                        continue
+                self._structure(char, text)
+                position += 1
+
+    def _members(self, frame: _Frame, text: str, position: int) -> int:
+        """Members (``"key": value`` in an object, items in an array) whole in ``text``, read
+        in one loop with the C scanner: where most of a text in long pieces goes. Where
+        the next one is not whole here, the reading goes on piece by piece from there."""
+        end = len(text)
+        while True:
+            state = frame.state
+            if frame.object:
+                pattern = _NEXT_MEMBER if state == _NEXT else _FIRST_MEMBER
+            else:
+                pattern = _NEXT_ITEM if state == _NEXT else _BLANK
+            member = pattern.match(text, position)
+            if member is None:
+                return position
+            start = member.end()
+            if start + 1 >= end:
+                return position
+            char = text[start]
+            if char in _NOT_VALUES or not _may_end(text, start, char):
+                return position
+            try:
+                value, stop = _SCAN(text, start)
+            except (StopIteration, ValueError, RecursionError):
+                return position
+            if text[stop - 1] not in _CLOSERS and (stop >= end or text[stop] in _GOES_ON):
+                return position
+            if frame.object:
+                raw = member.group(1)
+                frame.state = _KEY
+                self._key(json.loads('"' + raw + '"') if "\\" in raw else raw)
+            frame.state = _VALUE if frame.object else _ITEM
+            self._complete(frame, char, value)
+            position = stop
+            if self.stopped is not None:
+                return position
+
+    def _scan(self, frame: _Frame, text: str, position: int, char: str) -> int:
+        """Read a key or a value that is whole in ``text`` with the C scanner (where most of
+        a text in long pieces is read); its end, or 0 to read it character by character
+        (not whole here, a key written twice inside, or not strict JSON)."""
+        state = frame.state
+        if state not in (_VALUE, _ITEM) and not (state == _KEY and char == '"'):
+            return 0
+        if not _may_end(text, position, char):
+            return 0  # no end in this piece: an exception spared
+        try:
+            value, stop = _SCAN(text, position)
+        except (StopIteration, ValueError, RecursionError):
+            return 0
+        if text[stop - 1] not in _CLOSERS and (stop >= len(text) or text[stop] in _GOES_ON):
+            return 0  # a number or a word that goes on (in the next piece, or wrongly)
+        if state == _KEY:
+            self._key(value)
+        else:
+            self._complete(frame, char, value)
+        return stop
+
+    def _structure(self, char: str, text: str) -> None:
+        stack = self._stack
+        if not stack:
+            if self._done or char != "{":
+                self._stop(f"unexpected {char!r} outside the arguments' object")
+                return
+            position = self._table.at(self._side.schema) if self._table is not None else None
+            self._open(char, ROOT, position, None)
+            return
+        frame = stack[-1]
+        state = frame.state
+        if state in (_VALUE, _ITEM):
+            if char == "]" and not frame.object:
+                self._close(frame)
+            else:
+                self._value(frame, char)
+        elif state == _KEY:
+            if char == '"':
+                self._token, self._parts = _KEY_TEXT, []
+            elif char == "}":
+                self._close(frame)
+            else:
+                self._stop(f"unexpected {char!r} where a key was expected")
+        elif state == _COLON:
+            if char == ":":
+                frame.state = _VALUE
+            else:
+                self._stop(f"unexpected {char!r} where ':' was expected")
+        elif char == ",":
+            frame.state = _KEY if frame.object else _ITEM
+        elif char == ("}" if frame.object else "]"):
+            self._close(frame)
+        else:
+            self._stop(f"unexpected {char!r} after a value")
+
+    def _value(self, frame: _Frame, char: str) -> None:
+        """A value starts at ``char`` in ``frame``."""
+        position = self._child_position(frame)
+        self._early = self._wrong_kind(frame, position, char, UNDEFINED)
+        if char in "{[":
+            path = self._child_path(frame)
+            if self._early or position is None:
+                self._open(char, path, None, None)
+            elif position.kind == (OBJECT if char == "{" else ARRAY):
+                self._open(char, path, position, None)
+            elif position.inner is not None and position.inner.kind == (
+                OBJECT if char == "{" else ARRAY
+            ):
+                self._open(char, path, position.inner, None)
+            else:
+                self._open(char, path, None, position)
+        elif char == '"':
+            self._token, self._parts = _STRING, []
+        elif char in _STARTS_NUMBER:
+            self._token, self._parts = _NUMBER_TOKEN, [char]
+        elif char in "tfn":
+            self._token, self._parts = _WORD, [char]
+        else:
+            self._stop(f"unexpected {char!r} where a value was expected")
+
+    def _item_position(self, frame: _Frame) -> Position | None:
+        position = frame.position
+        if position is None:
+            return None
+        count = len(frame.container)
+        if position.max_items is not None and count >= position.max_items and not frame.reported:
+            frame.reported = True
+            self._issue(ValidationIssue(frame.path, position.expected, UNDEFINED))
+        return position.item()
+
+    def _child_path(self, frame: _Frame) -> str:
+        if frame.object:
+            return frame.path + step(frame.key)
+        return frame.path + "[" + str(len(frame.container)) + "]"
+
+    def _open(
+        self, char: str, path: str, position: Position | None, whole: Position | None
+    ) -> None:
+        if len(self._stack) >= repair.MAX_DEPTH:
+            self._stop(f"nesting deeper than {repair.MAX_DEPTH} levels")
+            return
+        frame = _Frame(char, path, position, whole)
+        if self._stack:
+            self._attach(frame.container)
+        else:
+            self._root = frame.container
+        self._stack.append(frame)
+
+    def _attach(self, value: Any) -> None:
+        frame = self._stack[-1]
+        if frame.object:
+            frame.container[frame.key] = value
+            frame.state = _NEXT
+        else:
+            frame.container.append(value)
+            frame.state = _NEXT
+
+    def _close(self, frame: _Frame) -> None:
+        self._stack.pop()
+        position = frame.position
+        if position is not None:
+            if frame.object:
+                for key in position.required:
+                    if key not in frame.container:
+                        expected = position.expected_of_property(key)
+                        self._issue(ValidationIssue(frame.path + step(key), expected, UNDEFINED))
+            elif len(frame.container) < position.min_items and not frame.reported:
+                self._issue(ValidationIssue(frame.path, position.expected, frame.container))
+        elif frame.whole is not None:
+            for issue in frame.whole.check(frame.container):
+                self._issue(_moved(issue, frame.path))
+        if not self._stack:
+            self._done = True
+
+    # --- tokens ----------------------------------------------------------------------
+
+    def _string(self, text: str, position: int) -> int:
+        parts, end = self._parts, len(text)
+        while position < end:
+            if self._escape:
+                parts.append(text[position])
+                position += 1
+                self._escape = False
+            run = _RUN.match(text, position)
+            assert run is not None  # the pattern matches the empty string
+            parts.append(run.group())
+            position = run.end()
+            if position >= end:
+                break
+            char = text[position]
+            position += 1
+            if char == '"':
+                raw = "".join(parts)
+                value = json.loads('"' + raw + '"') if "\\" in raw else raw
+                self._token = _NONE
+                if self._stack[-1].state == _KEY:
+                    self._key(value)
+                else:
+                    self._scalar(value)
+                return position
+            if char != "\\":
+                self._stop("a control character inside a string")
+                return end
+            parts.append(char)
+            self._escape = True
+        return position
+
+    def _run(self, text: str, position: int, pattern: re.Pattern[str]) -> int:
+        run = pattern.match(text, position)
+        assert run is not None
+        self._parts.append(run.group())
+        if run.end() >= len(text):
+            return run.end()
+        written = "".join(self._parts)
+        self._token = _NONE
+        if pattern is _WORD_RUN:
+            if written not in _WORDS:
+                self._stop(f"{written!r} is not a JSON value")
+                return len(text)
+            self._scalar(_WORDS[written])
+            return run.end()
+        number = _NUMBER.fullmatch(written)
+        if number is None:
+            self._stop(f"{written!r} is not a JSON number")
+            return len(text)
+        value: Any = float(written) if number.group(1) or number.group(2) else int(written)
+        if value in (float("inf"), float("-inf")):
+            self._stop(f"{written} overflows a float")
+            return len(text)
+        self._scalar(value)
+        return run.end()
+
+    def _key(self, key: str) -> None:
+        frame = self._stack[-1]
+        frame.key = key
+        frame.state = _COLON
+        if key in frame.container:
+            issue = ValidationIssue(
+                frame.path + step(key),
+                "undefined",
+                UNDEFINED,
+                "this key was written twice: JSON keeps only the last value",
+            )
+            self.duplicates.append(issue)
+            self._issue(issue)
+            frame.position = None  # what follows in this object may vanish: not judged
+            return
+        position = frame.position
+        if position is not None and position.property(key) is None:
+            self._issue(ValidationIssue(frame.path + step(key), "undefined", UNDEFINED))
+
+    def _scalar(self, value: Any) -> None:
+        frame = self._stack[-1]
+        early, self._early = self._early, False
+        if frame.object:
+            position = frame.position.property(frame.key) if frame.position else None  # type: ignore[arg-type]
+        else:
+            position = frame.position.item() if frame.position else None
+        if position is not None and not early:
+            self._judge(frame, position, value)
+        self._attach(value)
+
+    def _complete(self, frame: _Frame, char: str, value: Any) -> None:
+        """A whole value read at once: judged as the pieces of it would have been."""
+        position = self._child_position(frame)
+        if position is not None and not self._wrong_kind(frame, position, char, value):
+            self._judge(frame, position, value)
+        self._attach(value)
+
+    def _child_position(self, frame: _Frame) -> Position | None:
+        """The position of the value starting in ``frame``; an item past ``maxItems`` is
+        reported here, as it starts."""
+        if frame.object:
+            return frame.position.property(frame.key) if frame.position else None  # type: ignore[arg-type]
+        return self._item_position(frame)
+
+    def _wrong_kind(self, frame: _Frame, position: Position | None, char: str, value: Any) -> bool:
+        """Report a value whose first character shows a type its place refuses."""
+        accepts = position.accepts if position is not None else None
+        kind = _kind_of(char)
+        if accepts is None or kind is None or kind in accepts:
+            return False
+        if kind == "number" and "integer" in accepts:
+            return False
+        self._issue(ValidationIssue(self._child_path(frame), position.expected, value))  # type: ignore[union-attr]
+        return True
+
+    def _judge(self, frame: _Frame, position: Position, value: Any) -> None:
+        """Report what the call step says of a complete value in ``frame`` (before it is
+        attached: its path is the next one)."""
+        # A null for an optional declared key is read as "not given" by the call step.
+        declared = frame.position.properties if frame.position is not None else ()
+        if value is None and frame.key in declared and frame.key not in frame.position.required:  # type: ignore[union-attr]
+            return
+        issues = position.check(value)
+        if issues:
+            path = self._child_path(frame)
+            for issue in issues:
+                self._issue(_moved(issue, path))
+
+    def _issue(self, issue: ValidationIssue) -> None:
+        self._new.append(issue)
+
+
+def _may_end(text: str, position: int, char: str) -> bool:
+    """Whether the value starting at ``position`` may end within ``text``."""
+    if char == '"':
+        return text.find('"', position + 1) > 0
+    if char == "{":
+        return text.find("}", position) > 0
+    if char == "[":
+        return text.find("]", position) > 0
+    run = _NUMBER_RUN if char in _STARTS_NUMBER else _WORD_RUN
+    return run.match(text, position + 1).end() < len(text)  # type: ignore[union-attr]
+
+
+def _kind_of(char: str) -> str | None:
+    """The JSON type a value starting with ``char`` has, when no repair can change it."""
+    if char == "{":
+        return "object"
+    if char == "[":
+        return "array"
+    if char in _STARTS_NUMBER:
+        return "number"
+    if char in "tf":
+        return "boolean"
+    return None  # a string may be repaired, a null may mean "not given"
+
+
+def _moved(issue: ValidationIssue, path: str) -> ValidationIssue:
+    """``issue`` (its path from ``$input``) placed at ``path``."""
+    return ValidationIssue(
+        path + issue.path[len(ROOT) :], issue.expected, issue.value, issue.description
+    )
+
+
+def _distinct(issues: list[ValidationIssue]) -> list[ValidationIssue]:
+    seen: set[tuple[str, str]] = set()
+    kept = []
+    for issue in issues:
+        key = (issue.path, issue.expected)
+        if key not in seen:
+            seen.add(key)
+            kept.append(issue)
+    return kept
+
+
+def _unread(answer: CallResult) -> bool:
+    """Whether the call step refused the text itself (cut, unreadable, too long)."""
+    validation = answer.validation
+    return isinstance(validation, ValidationFailure) and any(
+        issue.path == ROOT and issue.expected == "JSON object" for issue in validation.errors
+    )
+
+
+def _table(schema: Any) -> Positions:
+    key = id(schema)
+    found = _TABLES.get(key)
+    if found is not None and found[0] is schema:
+        return found[1]
+    table = Positions(schema)
+    with _TABLES_LOCK:
+        _TABLES[key] = (schema, table)  # holds the schema: its id is not reused meanwhile
+        while len(_TABLES) > _TABLES_SIZE:
+            del _TABLES[next(iter(_TABLES))]
+    return table
+
+
+def _before_check(function: Any) -> Callable[[Any], Any] | None:
+    """The MCP door's removal of strict mode's nulls (``llmapp.mcp.call``), else None."""
+    source = getattr(function, "source_parameters", None)
+    if source is None:
+        return None
+    from llmapp.mcp._call import without_strict_nulls  # the MCP door, loaded only for it
+
+    return lambda data: without_strict_nulls(data, source, source)

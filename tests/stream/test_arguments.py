@@ -1,0 +1,225 @@
+"""What ``ArgumentStream.feed`` calls definite, when, and what it leaves to ``finish``."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Annotated, Any, Literal
+
+from annotated_types import Ge, MaxLen
+
+import llmapp
+import llmapp.http
+import llmapp.mcp
+from llmapp import UNDEFINED, CallResult, application, llm_application, validates
+from llmapp.streaming import ArgumentStream, stream
+
+
+@dataclass
+class Item:
+    sku: str
+    quantity: Annotated[int, Ge(1)]
+
+
+@llm_application
+class Shop:
+    def order(
+        self,
+        customer: str,
+        status: Literal["sent", "held"],
+        items: Annotated[list[Item], MaxLen(2)],
+        note: str | None = None,
+        count: int = 1,
+    ) -> str:
+        """Place an order."""
+        return f"{customer}:{status}:{len(items)}"
+
+
+APP = application(Shop)
+ORDER = APP.function("order")
+
+
+def fed(arguments: ArgumentStream, *pieces: str) -> list[list[tuple[str, str]]]:
+    return [[(i.path, i.expected) for i in arguments.feed(piece)] for piece in pieces]
+
+
+def test_a_wrong_type_is_definite_at_its_first_character() -> None:
+    arguments = stream(ORDER)
+    assert fed(arguments, '{"customer": "ann", "items": ', "{", '"sku"') == [
+        [],
+        [("$input.items", "Array<Item> & MaxItems<2>")],
+        [],
+    ]
+    assert arguments.issues[0].value is UNDEFINED  # seen before the value was complete
+
+
+def test_what_the_call_step_repairs_is_not_a_mistake() -> None:
+    items = json.dumps(json.dumps([{"sku": "a", "quantity": "2"}]))
+    text = f'{{"customer": "ann", "status": "sent", "items": {items}, "count": "3", "note": null}}'
+    arguments = stream(ORDER)
+    assert [arguments.feed(char) for char in text] == [[]] * len(text)
+    answer = arguments.finish()
+    assert not isinstance(answer, CallResult)
+    assert answer.data["items"] == [{"sku": "a", "quantity": 2}] and answer.data["count"] == 3
+
+
+def test_a_closed_string_outside_its_enum() -> None:
+    arguments = stream(ORDER)
+    assert fed(arguments, '{"status": "shi', 'pped"', ",") == [
+        [],
+        [("$input.status", '("sent" | "held")')],
+        [],
+    ]
+
+
+def test_an_unknown_key_once_its_name_is_closed() -> None:
+    arguments = stream(ORDER)
+    assert fed(arguments, '{"colour', '": ') == [[], [("$input.colour", "undefined")]]
+
+
+def test_a_required_key_is_missing_only_when_its_object_closes() -> None:
+    arguments = stream(ORDER)
+    assert fed(arguments, '{"items": [{"sku": "a"', "}", "]") == [
+        [],
+        [("$input.items[0].quantity", "integer & Minimum<1>")],
+        [],
+    ]
+    assert fed(arguments, ', "customer": "b", "status": "sent"', "}") == [[], []]
+
+
+def test_too_many_items_once_the_one_too_many_starts() -> None:
+    arguments = stream(ORDER)
+    item = '{"sku": "a", "quantity": 1}'
+    assert fed(arguments, f'{{"items": [{item}, {item}, ', "{") == [
+        [],
+        [("$input.items", "Array<Item> & MaxItems<2>")],
+    ]
+
+
+def test_partial_holds_complete_values_only() -> None:
+    arguments = stream(ORDER)
+    arguments.feed('{"customer": "an')
+    assert arguments.partial == {}
+    arguments.feed('n", "items": [{"sku": "x", "quantity": 1')
+    assert arguments.partial == {"customer": "ann", "items": [{"sku": "x"}]}
+    arguments.feed("0}]")
+    assert arguments.partial == {"customer": "ann", "items": [{"sku": "x", "quantity": 10}]}
+    assert not arguments.complete
+
+
+def test_a_key_written_twice_is_refused() -> None:
+    text = '{"customer": "ann", "status": "lost", "items": [], "status": "sent"}'
+    arguments = stream(ORDER)
+    reported = [(i.path, i.expected) for i in arguments.feed(text)]
+    assert reported == [("$input.status", '("sent" | "held")'), ("$input.status", "undefined")]
+    answer = arguments.finish()
+    assert isinstance(answer, CallResult) and not answer.success
+    assert answer.validation is not None
+    assert {(i.path, i.expected) for i in answer.validation.errors} >= set(reported)
+    assert APP.execute(Shop(), "order", text).success  # JSON keeps the last: execute runs
+
+
+def test_text_that_is_not_strict_json_stops_the_judging_finish_answers() -> None:
+    for text in (
+        '{"customer": "ann", // who\n "status": "sent", "items": []}',
+        '{"customer": \'ann\', "status": "sent", "items": []}',
+        '{"customer": "ann", "status": "sent", "items": []} and more',
+        '{"customer": "ann", "status": "sent", "items": [}',
+    ):
+        arguments = stream(ORDER)
+        arguments.feed(text)
+        assert arguments.stopped is not None
+        assert arguments.feed('"status": "wrong"') == []
+        expected = APP.execute(Shop(), "order", arguments.text)  # the extra piece too
+        answer = arguments.finish()
+        if isinstance(answer, CallResult):
+            assert (answer.success, answer.feedback) == (expected.success, expected.feedback)
+        else:
+            assert expected.success
+
+
+def test_finish_is_execute_s_answer() -> None:
+    wrong = '{"customer": 3, "status": "sent", "items": [{"sku": "a", "quantity": 0}]}'
+    arguments = stream(ORDER)
+    for char in wrong:
+        arguments.feed(char)
+    answer, expected = arguments.finish(), APP.execute(Shop(), "order", wrong)
+    assert isinstance(answer, CallResult)
+    assert answer == expected
+    right = '{"customer": "a", "status": "sent", "items": []}'
+    arguments = stream(ORDER)
+    arguments.feed(right)
+    checked = arguments.finish()
+    assert not isinstance(checked, CallResult) and checked.data == json.loads(right)
+
+
+def test_a_text_past_max_length_stops_and_is_refused() -> None:
+    arguments = stream(ORDER, max_length=20)
+    arguments.feed('{"customer": "a very long name indeed"')
+    assert arguments.stopped is not None
+    answer = arguments.finish()
+    assert isinstance(answer, CallResult) and "more than the 20" in (answer.feedback or "")
+
+
+def test_a_hook_judges_alone() -> None:
+    @llm_application
+    class Hooked:
+        def order(self, status: Literal["sent", "held"]) -> str:
+            return status
+
+        @validates("order")
+        def _check(arguments: Any) -> llmapp.Validation:
+            return llmapp.ValidationSuccess(arguments)
+
+    function = application(Hooked).function("order")
+    arguments = stream(function)
+    assert arguments.feed('{"status": "lost", "other": 1}') == []
+    assert not isinstance(arguments.finish(), CallResult)
+
+
+def test_every_door() -> None:
+    body = {
+        "type": "object",
+        "properties": {"status": {"type": "string", "enum": ["sent", "held"]}},
+        "required": ["status"],
+    }
+    document = {
+        "openapi": "3.1.0",
+        "info": {"title": "t", "version": "1"},
+        "paths": {
+            "/orders": {
+                "post": {
+                    "requestBody": {"content": {"application/json": {"schema": body}}},
+                    "responses": {"200": {"description": "ok"}},
+                }
+            }
+        },
+    }
+    http = llmapp.http.application(document).functions[0]
+    mcp = llmapp.mcp.application([{"name": "order", "inputSchema": body}]).functions[0]
+    assert fed(stream(http), '{"body": {"status": "lost"') == [
+        [("$input.body.status", '("sent" | "held")')]
+    ]
+    assert fed(stream(mcp), '{"status": "lost"') == [[("$input.status", '("sent" | "held")')]]
+
+
+def test_strict_mcp_nulls_are_left_to_finish() -> None:
+    tool = {
+        "name": "order",
+        "inputSchema": {
+            "type": "object",
+            "properties": {"n": {"type": "integer"}, "s": {"type": "string"}},
+            "required": ["s"],
+        },
+    }
+    function = llmapp.mcp.application([tool], strict=True).functions[0]
+    arguments = stream(function)
+    assert arguments.feed('{"s": "x", "n": null}') == []
+    answer = arguments.finish()
+    assert not isinstance(answer, CallResult) and answer.data == {"s": "x"}
+
+
+def test_missing_names_what_a_cut_text_lacked() -> None:
+    arguments = stream(ORDER)
+    arguments.feed('{"customer": "ann", "items": [{"sku": "a", ')
+    assert arguments.missing() == ["$input.status", "$input.items[0].quantity"]

@@ -1,0 +1,79 @@
+"""Whatever the model writes, ``feed`` and ``finish`` never raise, and a text is read at
+most once: nesting, length and hostile characters are bounded."""
+
+from __future__ import annotations
+
+import json
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from llmapp import LlmFunction
+from llmapp.app._result import CallResult
+from llmapp.streaming import stream
+
+SCHEMA = {
+    "type": "object",
+    "properties": {
+        "a": {"type": "array", "items": {"$ref": "#/$defs/Node"}, "maxItems": 3},
+        "b": {"anyOf": [{"type": "integer"}, {"type": "string", "pattern": "^(a+)+$"}]},
+    },
+    "required": ["a"],
+    "additionalProperties": False,
+    "$defs": {
+        "Node": {
+            "type": "object",
+            "properties": {"n": {"$ref": "#/$defs/Node"}, "v": {"type": "number"}},
+            "additionalProperties": False,
+        }
+    },
+}
+FUNCTION = LlmFunction("f", None, SCHEMA)
+PIECES = st.sampled_from(
+    ['{', '}', '[', ']', '"', ':', ',', '\\', '\\u', 'd83d', 'a', '1', '-', '.', 'e', ' ',
+     'true', 'nul', '"a"', '"n":', '{"v": 1e999}', '\x00', '\ud800', '//', "'", 'NaN']
+)  # fmt: skip
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.one_of(PIECES, st.text(max_size=5)), max_size=40))
+def test_any_pieces(pieces: list[str]) -> None:
+    arguments = stream(FUNCTION)
+    for piece in pieces:
+        assert isinstance(arguments.feed(piece), list)
+    arguments.finish()
+    arguments.feedback()
+    arguments.missing()
+
+
+def test_deep_nesting_stops_without_recursion() -> None:
+    arguments = stream(FUNCTION)
+    text = '{"a": [' + '{"n": ' * 5_000
+    for start in range(0, len(text), 7):
+        arguments.feed(text[start : start + 7])
+    assert arguments.stopped is not None and "nesting" in arguments.stopped
+    answer = arguments.finish()
+    assert isinstance(answer, CallResult) and not answer.success
+
+
+def test_deep_nesting_in_one_piece() -> None:
+    arguments = stream(FUNCTION)
+    arguments.feed('{"a": [' + '{"n": ' * 5_000 + "{}" + "}" * 5_000 + "]}")
+    assert isinstance(arguments.finish(), CallResult)
+
+
+def test_a_long_text_is_read_at_most_to_max_length() -> None:
+    arguments = stream(FUNCTION, max_length=1_000)
+    arguments.feed('{"a": [')
+    for _ in range(500):
+        arguments.feed(json.dumps({"v": 1}) + ", ")
+    assert arguments.stopped is not None and "longer than" in arguments.stopped
+
+
+def test_a_piece_that_is_not_text_is_the_caller_s_mistake() -> None:
+    import pytest
+
+    arguments = stream(FUNCTION)
+    with pytest.raises(TypeError, match="takes text, not bytes"):
+        arguments.feed(b'{"a": []}')  # type: ignore[arg-type]
+    assert arguments.text == "" and arguments.issues == []
