@@ -12,6 +12,7 @@ writes code.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from llmapp.jsonschema import (
@@ -23,6 +24,7 @@ from llmapp.jsonschema import (
     is_schema,
     name_of,
     ref_name,
+    subschemas,
 )
 
 from .._digraph import on_cycles, reachable
@@ -36,6 +38,10 @@ _JSON_TYPE_SET = frozenset(JSON_TYPES)
 _KIND_RANKS = {keyword: rank for rank, keyword in enumerate(KIND_CHECKED)}
 _KIND_SET = frozenset(KIND_CHECKED)
 _UNION_LISTS = ("allOf", "anyOf", "oneOf")
+_DEFINITIONS = ("$defs", "definitions")
+_FEW_ROUTES = 16
+"""At most this many ``$ref`` chains to any definition: no need to count what a value meets."""
+_CANONICAL = json.JSONEncoder(sort_keys=True, allow_nan=True, check_circular=False)
 _UNION_SINGLES = ("not", "if", "then", "else")
 
 
@@ -50,6 +56,8 @@ class Analysis:
         self._targets: dict[str, Node | None] = {}
         self._types: dict[str, frozenset[str] | None] = {}
         self._refs: dict[str, list[Node]] = {}
+        self._branches: dict[tuple[str, str], list[Node]] = {}
+        self._followed: set[str] = set()
         self._expected: dict[str, str] = {}
         self._naming: set[str] = set()
         self.targets: frozenset[str] = frozenset()
@@ -160,6 +168,87 @@ class Analysis:
                     stack.append(self.child(current, keyword))
         return found
 
+    def unfolded(self, limit: int) -> Node | None:
+        """Where checking one value may apply more than ``limit`` subschemas, or None.
+
+        Counts how many subschemas checking one value may apply, each ``$ref`` followed (a
+        definition on a cycle counted once where it is named: its repeats follow the
+        value's depth), capped at ``limit + 1``.
+
+        A schema's size does not bound its cost: a definition naming the next twice, 22
+        times over, is 1.6 KB and applies four million subschemas to a value. Iterative,
+        each node counted once however many places reach it.
+        """
+        if self._routes(_FEW_ROUTES) <= _FEW_ROUTES:
+            return None  # each subschema applied a few times at most: the schema's size rules
+        sizes: dict[str, int] = {}
+        stack: list[tuple[Node, list[Node] | None]] = [(self.root, None)]
+        while stack:
+            node, below = stack.pop()
+            if below is None:
+                if node.pointer in sizes:
+                    continue
+                below = self._unfolding(node)
+                stack.append((node, below))
+                stack.extend((child, None) for child in below if child.pointer not in sizes)
+                continue
+            total = 1 + sum(sizes[child.pointer] for child in below)
+            if self.target(node) is not None and node.pointer not in self._followed:
+                total += 1  # a definition on a cycle, counted where it is named
+            sizes[node.pointer] = min(total, limit + 1)
+            if total > limit:
+                return node  # its subschemas are each within the limit: the deepest past it
+        return None
+
+    def _routes(self, limit: int) -> int:
+        """How many chains of ``$ref``s lead from the root to a definition (recursion cut,
+        repeats counted; capped at ``limit + 1``): at most that many copies of any
+        subschema are applied to one value. Reads the references alone."""
+        counts: dict[str, int] = {}
+        stack: list[tuple[Node, bool]] = [(self.root, False)]
+        while stack:
+            node, ready = stack.pop()
+            if node.pointer in counts:
+                continue
+            below = [t for t in self._named(node) if t.pointer not in self.recursive]
+            if not ready:
+                stack.append((node, True))
+                stack.extend((target, False) for target in below if target.pointer not in counts)
+                continue
+            total = 1 + sum(counts[target.pointer] for target in below)
+            counts[node.pointer] = min(total, limit + 1)
+        return counts[self.root.pointer]
+
+    def _named(self, node: Node) -> list[Node]:
+        """The targets of the references in ``node``'s subtree outside the definitions it
+        holds (those count where they are named), repeats included."""
+        inner = tuple(f"{node.pointer}/{keyword}/" for keyword in _DEFINITIONS)
+        return [
+            target
+            for holder in self.resolver.refs_under(node)
+            if not holder.pointer.startswith(inner) and (target := self.target(holder)) is not None
+        ]
+
+    def _unfolding(self, node: Node) -> list[Node]:
+        """The nodes ``unfolded`` adds up below ``node``: its subschemas (``allOf``/``anyOf``
+        without repeats, definitions only where named) and a ``$ref``'s target unless
+        that is on a cycle."""
+        schema = node.schema
+        if not is_mapping(schema):
+            return []
+        found = []
+        for tokens, _ in subschemas(schema):
+            if tokens[0] not in _DEFINITIONS and tokens[0] not in _UNION_LISTS:
+                found.append(self.child(node, *tokens))
+        for keyword in _UNION_LISTS:
+            if isinstance(schema.get(keyword), list):
+                found.extend(self.branches(node, keyword))
+        target = self.target(node)
+        if target is not None and target.pointer not in self.recursive:
+            self._followed.add(node.pointer)
+            found.append(target)
+        return found
+
     def may_raise(self, node: Node) -> bool:
         """Whether checking ``node`` can reach a recursive definition (and its depth guard)."""
         return any(target.pointer in self.reaching for target in self.refs_in(node))
@@ -224,7 +313,42 @@ class Analysis:
         if not isinstance(value, list) or not value:
             self.report(node, keyword, "must be a non-empty array of schemas")
             return []
-        return [self.child(node, keyword, str(i)) for i in range(len(value))]
+        if len(value) == 1:
+            return [self.child(node, keyword, "0")]
+        key = (node.pointer, keyword)
+        found = self._branches.get(key)
+        if found is None:
+            found = [self.child(node, keyword, str(i)) for i in range(len(value))]
+            if keyword != "oneOf":
+                found = self._distinct(found)
+            self._branches[key] = found
+        return found
+
+    def _distinct(self, branches: list[Node]) -> list[Node]:
+        """``allOf``/``anyOf`` branches without repeats: a value passes X and X (or X or X)
+        when it passes X, so a repeat is written and checked once. A chain of definitions
+        each naming the next twice would otherwise double the work at every link."""
+        seen: set[tuple[str, str]] = set()
+        kept = []
+        for branch in branches:
+            identity = self._identity(branch)
+            if identity is None or identity not in seen:
+                kept.append(branch)
+                if identity is not None:
+                    seen.add(identity)
+        return kept
+
+    def _identity(self, branch: Node) -> tuple[str, str] | None:
+        """What a branch checks: the target of a bare ``$ref``, else its canonical JSON
+        read under its base URI (None when it has none: kept as it is)."""
+        if self.is_bare_ref(branch):
+            target = self.target(branch)
+            if target is not None:
+                return ("#", target.pointer)
+        try:
+            return (branch.base, _CANONICAL.encode(branch.schema))
+        except (TypeError, ValueError, RecursionError):
+            return None
 
     # -- expected texts ------------------------------------------------------------
 

@@ -17,6 +17,7 @@ if TYPE_CHECKING:
 __all__ = [
     "DepthExceeded",
     "FailedValues",
+    "Memo",
     "as_dict",
     "count_true",
     "exactly_one",
@@ -264,3 +265,64 @@ def passes(check: Any, value: object, depth: int) -> bool:
 def count_true(*outcomes: object) -> int:
     """How many oneOf branches matched."""
     return sum(1 for outcome in outcomes if outcome)
+
+
+class Memo:
+    """What the checkers and walkers of some definitions found for each value, during
+    one call (``_repeats``: definitions on a ``$ref`` cycle that one place in a value
+    may meet twice, whose work would double at every level of the value).
+
+    Keyed by the function and the value's ``id``, each entry holding the value itself:
+    a value kept alive keeps its ``id``, so an entry answers only for that very object,
+    whichever thread asks. Emptied before and after each call; a call that fills
+    ``LIMIT`` entries starts afresh (time, never a wrong answer). A walker's entry also
+    holds the list it appended to and what it appended: walked again at the same path
+    into the same list, it appends nothing (the issues are there); into another list
+    (``_unions.tie`` walks branches aside), it appends them again.
+    """
+
+    LIMIT = 1 << 16
+
+    __slots__ = ("entries",)
+
+    def __init__(self) -> None:
+        self.entries: dict[Any, Any] = {}
+
+    def clear(self) -> None:
+        self.entries.clear()
+
+    def check(self, function: Any) -> Any:
+        """``function`` (a checker) answering once per value."""
+        entries = self.entries
+
+        def remembered(v: Any, d: int) -> bool:
+            key = (function, id(v))
+            found = entries.get(key)
+            if found is not None and found[0] is v:
+                return found[1]  # type: ignore[no-any-return]
+            outcome = function(v, d)
+            if len(entries) >= self.LIMIT:
+                entries.clear()
+            entries[key] = (v, outcome)
+            return outcome  # type: ignore[no-any-return]
+
+        return remembered
+
+    def walk(self, function: Any) -> Any:
+        """``function`` (a walker) walking once per value and path."""
+        entries = self.entries
+
+        def remembered(v: Any, p: str, e: list[Any], d: int) -> None:
+            key = (function, id(v), p)
+            found = entries.get(key)
+            if found is not None and found[0] is v:
+                if found[1] is not e:
+                    e.extend(found[2])
+                return
+            start = len(e)
+            function(v, p, e, d)
+            if len(entries) >= self.LIMIT:
+                entries.clear()
+            entries[key] = (v, e, e[start:])
+
+        return remembered

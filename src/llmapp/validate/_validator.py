@@ -19,8 +19,9 @@ from ._codegen import Generator
 from ._filenames import handing_on, register, release, take_serial
 from ._functions import CHECK, WALK
 from ._patterns import Matcher, PatternBudget, explain_timeouts, forget_timeouts
+from ._repeats import repeated
 from ._result import Validation, ValidationFailure, ValidationIssue, ValidationSuccess
-from ._runtime import DepthExceeded
+from ._runtime import DepthExceeded, Memo
 from ._schema_depth import MAX_SCHEMA_DEPTH, depth_problem
 from ._schema_error import SchemaError
 from ._shared import Closures
@@ -71,6 +72,7 @@ class Validator:
         "_generator",
         "_guarded",
         "_lines",
+        "_memo",
         "_namespace",
         "_searches",
         "_serial",
@@ -103,6 +105,10 @@ class Validator:
         # The header is comments only: blank lines in its place keep the line numbers and
         # spare the tokenizer reading them again for every validator.
         exec(compile("\n" * len(header) + source, self.filename, "exec"), namespace)
+        remembered = repeated(generator.analysis)
+        self._memo = _Remembered(remembered, self._stems) if remembered else None
+        if self._memo is not None:
+            self._memo.wrap(namespace, CHECK)
         self._check: Callable[[Any, int], bool] = namespace[check]
         self._walk: Walker | None = None
         self._generator: Generator | None = generator
@@ -110,7 +116,7 @@ class Validator:
         self._failed = generator.failed if generator.recursive else None
         self._searches = True  # whether the code searches patterns: known with the walker
         self._bounded = not self._budgeted()
-        self._guarded = self._failed is not None or not self._bounded
+        self._guarded = self._failed is not None or not self._bounded or self._memo is not None
 
     @property
     def bounded(self) -> bool:
@@ -152,13 +158,20 @@ class Validator:
         backtrack share one ``PatternBudget`` over the checker and the walker."""
         if self._failed is not None:
             self._failed.ids.clear()  # deep only steers walks, which stay right whatever it holds
-        with PatternBudget():
-            try:
-                if self._check(value, 0):
-                    return ValidationSuccess(value)
-            except Exception:
-                pass  # DepthExceeded, RecursionError or a hostile object: the walker explains
-            return self._failure(value)
+        memo = self._memo
+        if memo is not None:
+            memo.results.clear()
+        try:
+            with PatternBudget():
+                try:
+                    if self._check(value, 0):
+                        return ValidationSuccess(value)
+                except Exception:
+                    pass  # DepthExceeded, RecursionError or a hostile object: the walker explains
+                return self._failure(value)
+        finally:
+            if memo is not None:
+                memo.results.clear()  # the values it holds are the caller's
 
     def _failure(self, value: object) -> ValidationFailure:
         """The failure for a value the checker refused (or could not judge): every issue."""
@@ -180,8 +193,15 @@ class Validator:
     def is_valid(self, value: object) -> bool:
         """True when ``value`` matches the schema; the fast path, no issues built."""
         if self._guarded:
-            with PatternBudget():
-                return self._checks(value)
+            memo = self._memo
+            if memo is not None:
+                memo.results.clear()
+            try:
+                with PatternBudget():
+                    return self._checks(value)
+            finally:
+                if memo is not None:
+                    memo.results.clear()
         return self._checks(value)
 
     def _checks(self, value: object) -> bool:
@@ -219,7 +239,10 @@ class Validator:
             self._searches = any(isinstance(value, Matcher) for value in namespace.values())
             self._searches |= any(sub._searches for sub in self._subs)
             self._bounded = not self._budgeted()
-            self._guarded = self._failed is not None or not self._bounded
+            self._guarded = self._failed is not None or not self._bounded or self._memo is not None
+            if self._memo is not None:
+                self._memo.wrap(namespace, CHECK)
+                self._memo.wrap(namespace, WALK)
             written: Walker = namespace[name]
             self._walk = written
             generator.functions.share = None
@@ -277,6 +300,32 @@ class Validator:
 
 
 _PREFIX = {CHECK: "c_", WALK: "w_"}
+
+
+class _Remembered:
+    """The definitions whose functions answer once per value in a call (``_repeats``),
+    and the one ``Memo`` they share."""
+
+    __slots__ = ("pointers", "results", "stems", "wrapped")
+
+    def __init__(self, pointers: frozenset[str], stems: dict[str, str]) -> None:
+        self.pointers = pointers
+        self.stems = stems
+        self.results = Memo()
+        self.wrapped: set[str] = set()
+
+    def wrap(self, namespace: dict[str, Any], mode: str) -> None:
+        """Replace the written functions of those definitions by remembering ones (the
+        generated code calls them through the namespace)."""
+        for pointer in self.pointers:
+            stem = self.stems.get(pointer)
+            name = None if stem is None else _PREFIX[mode] + stem
+            if name is None or name in self.wrapped or name not in namespace:
+                continue
+            self.wrapped.add(name)
+            function = namespace[name]
+            memo = self.results
+            namespace[name] = memo.check(function) if mode == CHECK else memo.walk(function)
 
 
 def _share(
