@@ -188,6 +188,8 @@ class Validator:
             explain_timeouts(errors)
         if self._failed is not None:
             self._failed.clear()  # the walk used what the checkers noted: a fresh start
+        if len(errors) > 1:
+            errors = _bounded(errors)
         return ValidationFailure(value, errors)
 
     def is_valid(self, value: object) -> bool:
@@ -300,6 +302,36 @@ class Validator:
 
 
 _PREFIX = {CHECK: "c_", WALK: "w_"}
+
+MAX_ISSUES_PER_PATH = 16
+"""Most issues one path keeps; the rest are counted in one more issue there."""
+
+
+def _bounded(errors: list[ValidationIssue]) -> list[ValidationIssue]:
+    """The issues without repeats (one place checked twice against one subschema says
+    the same thing twice), at most ``MAX_ISSUES_PER_PATH`` per path, in their order; the
+    first one past the limit at a path stays, saying how many were left out."""
+    kept: list[ValidationIssue] = []
+    seen: set[tuple[str, str, str | None, int]] = set()
+    per_path: dict[str, int] = {}
+    past: dict[str, ValidationIssue] = {}
+    for issue in errors:
+        key = (issue._path, issue._expected, issue._description, id(issue._value))
+        if key in seen:
+            continue
+        seen.add(key)
+        count = per_path[issue._path] = per_path.get(issue._path, 0) + 1
+        if count <= MAX_ISSUES_PER_PATH:
+            kept.append(issue)
+        elif count == MAX_ISSUES_PER_PATH + 1:
+            past[issue._path] = issue
+    if not past:
+        return kept if len(kept) < len(errors) else errors
+    for path, issue in past.items():
+        rest = per_path[path] - MAX_ISSUES_PER_PATH
+        reason = f"{rest:,} issues at this path left out, this one among them"
+        kept.append(ValidationIssue(path, issue._expected, issue._value, reason))
+    return kept
 
 
 class _Remembered:
