@@ -39,7 +39,7 @@ _KIND_RANKS = {keyword: rank for rank, keyword in enumerate(KIND_CHECKED)}
 _KIND_SET = frozenset(KIND_CHECKED)
 _UNION_LISTS = ("allOf", "anyOf", "oneOf")
 _DEFINITIONS = ("$defs", "definitions")
-_FEW_ROUTES = 16
+_FEW_ROUTES = 64
 """At most this many ``$ref`` chains to any definition: no need to count what a value meets."""
 _CANONICAL = json.JSONEncoder(sort_keys=True, allow_nan=True, check_circular=False)
 _UNION_SINGLES = ("not", "if", "then", "else")
@@ -203,17 +203,20 @@ class Analysis:
     def _routes(self, limit: int) -> int:
         """How many chains of ``$ref``s lead from the root to a definition (recursion cut,
         repeats counted; capped at ``limit + 1``): at most that many copies of any
-        subschema are applied to one value. Reads the references alone."""
+        subschema are applied to one value. Reads the references alone: ``n`` of them
+        make at most ``2 ** n`` chains (each chain is a set of them, in nesting order)."""
+        if len(self.resolver.refs) < limit.bit_length():
+            return 1 << len(self.resolver.refs)
         counts: dict[str, int] = {}
-        stack: list[tuple[Node, bool]] = [(self.root, False)]
+        stack: list[tuple[Node, list[Node] | None]] = [(self.root, None)]
         while stack:
-            node, ready = stack.pop()
+            node, below = stack.pop()
             if node.pointer in counts:
                 continue
-            below = [t for t in self._named(node) if t.pointer not in self.recursive]
-            if not ready:
-                stack.append((node, True))
-                stack.extend((target, False) for target in below if target.pointer not in counts)
+            if below is None:
+                below = [t for t in self._named(node) if t.pointer not in self.recursive]
+                stack.append((node, below))
+                stack.extend((target, None) for target in below if target.pointer not in counts)
                 continue
             total = 1 + sum(counts[target.pointer] for target in below)
             counts[node.pointer] = min(total, limit + 1)
@@ -222,7 +225,9 @@ class Analysis:
     def _named(self, node: Node) -> list[Node]:
         """The targets of the references in ``node``'s subtree outside the definitions it
         holds (those count where they are named), repeats included."""
-        inner = tuple(f"{node.pointer}/{keyword}/" for keyword in _DEFINITIONS)
+        if node.pointer:
+            return self.refs_in(node)  # a definition holding definitions counts them too
+        inner = tuple(f"/{keyword}/" for keyword in _DEFINITIONS)
         return [
             target
             for holder in self.resolver.refs_under(node)
@@ -328,27 +333,28 @@ class Analysis:
         """``allOf``/``anyOf`` branches without repeats: a value passes X and X (or X or X)
         when it passes X, so a repeat is written and checked once. A chain of definitions
         each naming the next twice would otherwise double the work at every link."""
-        seen: set[tuple[str, str]] = set()
-        kept = []
+        kept: list[Node] = []
         for branch in branches:
-            identity = self._identity(branch)
-            if identity is None or identity not in seen:
+            if not any(self._same(branch, other) for other in kept):
                 kept.append(branch)
-                if identity is not None:
-                    seen.add(identity)
         return kept
 
-    def _identity(self, branch: Node) -> tuple[str, str] | None:
-        """What a branch checks: the target of a bare ``$ref``, else its canonical JSON
-        read under its base URI (None when it has none: kept as it is)."""
-        if self.is_bare_ref(branch):
-            target = self.target(branch)
-            if target is not None:
-                return ("#", target.pointer)
+    def _same(self, one: Node, other: Node) -> bool:
+        """Whether two branches check the same: bare ``$ref``s to one target, or equal
+        JSON read under one base URI (Python's ``==`` first, quick to say no; then the
+        JSON texts, where ``1 == True`` is not)."""
+        if self.is_bare_ref(one) and self.is_bare_ref(other):
+            target, found = self.target(one), self.target(other)
+            if target is not None and found is not None and target.pointer == found.pointer:
+                return True
+        if one.base != other.base:
+            return False
         try:
-            return (branch.base, _CANONICAL.encode(branch.schema))
+            return bool(one.schema == other.schema) and _CANONICAL.encode(
+                one.schema
+            ) == _CANONICAL.encode(other.schema)
         except (TypeError, ValueError, RecursionError):
-            return None
+            return False
 
     # -- expected texts ------------------------------------------------------------
 

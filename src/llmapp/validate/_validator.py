@@ -188,7 +188,7 @@ class Validator:
             explain_timeouts(errors)
         if self._failed is not None:
             self._failed.clear()  # the walk used what the checkers noted: a fresh start
-        if len(errors) > 1:
+        if len(errors) > MAX_ISSUES_PER_PATH:  # fewer cannot pass the bound on one path
             errors = _bounded(errors)
         return ValidationFailure(value, errors)
 
@@ -310,7 +310,8 @@ MAX_ISSUES_PER_PATH = 16
 def _bounded(errors: list[ValidationIssue]) -> list[ValidationIssue]:
     """The issues without repeats (one place checked twice against one subschema says
     the same thing twice), at most ``MAX_ISSUES_PER_PATH`` per path, in their order; the
-    first one past the limit at a path stays, saying how many were left out."""
+    first one past the limit at a path stays, saying how many were left out. Only for a
+    list longer than the limit: a shorter one is kept as it is, repeats and all."""
     kept: list[ValidationIssue] = []
     seen: set[tuple[str, str, str | None, int]] = set()
     per_path: dict[str, int] = {}
