@@ -18,8 +18,9 @@ import pytest
 import llmapp.mcp
 from llmapp import SchemaError, validator
 from llmapp.http import application as http_application
+from llmapp.validate._runtime import Memo
 from llmapp.validate._schema_depth import MAX_UNFOLDED
-from llmapp.validate._validator import MAX_ISSUES_PER_PATH
+from llmapp.validate._validator import MAX_ISSUES_PER_PATH, NOT_CHECKED_WORK
 
 
 def _chain(levels: int, link: Any, *, prefix: str = "#/$defs/") -> dict[str, Any]:
@@ -162,3 +163,17 @@ def test_issues_per_path_are_bounded_with_a_count_of_the_rest() -> None:
     assert last.path == "$input"
     assert last.description is not None and "24 issues at this path left out" in last.description
     assert json.dumps([issue.path for issue in failure.errors])  # plain data
+
+
+def test_a_call_past_its_budget_of_checks_is_refused_with_a_clear_issue(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(Memo, "BUDGET", 50)
+    check = validator({**_TWICE, "$comment": "a validator of its own"})
+    assert check(_nested(10, "a")).success  # within the budget
+    failure = check(_nested(200, "a"))
+    assert [(issue.path, issue.description) for issue in failure.errors] == [
+        ("$input", NOT_CHECKED_WORK)
+    ]
+    assert not check.is_valid(_nested(200, "a"))
+    assert check(_nested(10, "a")).success  # each call has the whole budget

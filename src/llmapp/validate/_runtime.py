@@ -18,6 +18,7 @@ __all__ = [
     "DepthExceeded",
     "FailedValues",
     "Memo",
+    "WorkExceeded",
     "as_dict",
     "count_true",
     "exactly_one",
@@ -79,6 +80,11 @@ class FailedValues:
             ids.clear()
         ids.add(id(value))
         return False
+
+
+class WorkExceeded(Exception):
+    """Stops a call that ran more checks than ``Memo.BUDGET``; the ``Validator`` reports
+    the value as not checked."""
 
 
 class DepthExceeded(Exception):
@@ -282,14 +288,25 @@ class Memo:
     """
 
     LIMIT = 1 << 16
+    BUDGET = 1_000_000
+    """Most checks and walks of those definitions one call runs (answers remembered do
+    not count): past it the call stops with ``WorkExceeded``, reported as not checked.
+    Calls running at once on one validator share it."""
 
-    __slots__ = ("entries",)
+    __slots__ = ("entries", "left")
 
     def __init__(self) -> None:
         self.entries: dict[Any, Any] = {}
+        self.left = self.BUDGET
 
     def clear(self) -> None:
         self.entries.clear()
+        self.left = self.BUDGET
+
+    def spend(self) -> None:
+        self.left -= 1
+        if self.left < 0:
+            raise WorkExceeded
 
     def check(self, function: Any) -> Any:
         """``function`` (a checker) answering once per value."""
@@ -300,6 +317,7 @@ class Memo:
             found = entries.get(key)
             if found is not None and found[0] is v:
                 return found[1]  # type: ignore[no-any-return]
+            self.spend()
             outcome = function(v, d)
             if len(entries) >= self.LIMIT:
                 entries.clear()
@@ -319,6 +337,7 @@ class Memo:
                 if found[1] is not e:
                     e.extend(found[2])
                 return
+            self.spend()
             start = len(e)
             function(v, p, e, d)
             if len(entries) >= self.LIMIT:

@@ -21,7 +21,7 @@ from ._functions import CHECK, WALK
 from ._patterns import Matcher, PatternBudget, explain_timeouts, forget_timeouts
 from ._repeats import repeated
 from ._result import Validation, ValidationFailure, ValidationIssue, ValidationSuccess
-from ._runtime import DepthExceeded, Memo
+from ._runtime import DepthExceeded, Memo, WorkExceeded
 from ._schema_depth import MAX_SCHEMA_DEPTH, depth_problem
 from ._schema_error import SchemaError
 from ._shared import Closures
@@ -275,7 +275,9 @@ class Validator:
         """Explain a walk that could not finish (or found nothing the checker refused)."""
         if isinstance(error, DepthExceeded):
             return  # the walker recorded the depth issue before unwinding
-        if isinstance(error, RecursionError):
+        if isinstance(error, WorkExceeded):
+            reason = NOT_CHECKED_WORK
+        elif isinstance(error, RecursionError):
             reason = "nested too deeply to validate"
         elif error is not None:
             reason = f"could not be validated ({type(error).__name__} while reading the value)"
@@ -302,6 +304,11 @@ class Validator:
 
 
 _PREFIX = {CHECK: "c_", WALK: "w_"}
+
+NOT_CHECKED_WORK = (
+    "not checked: checking this value took more steps than one call may (the schema "
+    "checks some of its definitions twice at every level of the value)"
+)
 
 MAX_ISSUES_PER_PATH = 16
 """Most issues one path keeps; the rest are counted in one more issue there."""
