@@ -347,8 +347,8 @@ class Analysis:
             target, found = self.target(one), self.target(other)
             if target is not None and found is not None and target.pointer == found.pointer:
                 return True
-        if one.base != other.base:
-            return False
+        if one.base != other.base or not is_mapping(one.schema):
+            return False  # a boolean branch costs nothing: kept, and its issue with it
         try:
             return bool(one.schema == other.schema) and _CANONICAL.encode(
                 one.schema
