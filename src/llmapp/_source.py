@@ -221,7 +221,12 @@ def describe(value: Any) -> str:
     if callable(value) and hasattr(value, "__qualname__") and not isinstance(value, re.Pattern):
         return f"{getattr(value, '__module__', '?')}.{value.__qualname__}"
     text = repr(value)
+    if len(text) > _DESCRIBED:  # the comment names the value; a long one would grow the source
+        text = f"{text[:_DESCRIBED]}... ({len(text):,} characters)"
     return text.replace("\n", "\\n").replace("\r", "\\r")
+
+
+_DESCRIBED = 400
 
 
 def register(filename: str, source: str) -> None:

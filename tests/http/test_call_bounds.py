@@ -237,3 +237,82 @@ async def _async_redirect(app: Any, host: str, headers: dict[str, str], to: str)
     ) as client:
         connection = Connection(host, headers=headers, client=client)
         return await app.aexecute(connection, "redirect_get", {"query": {"to": to}})
+
+
+class _TokenAuth(httpx.Auth):
+    """A custom auth flow that adds a header of its own (not ``Authorization``)."""
+
+    def auth_flow(self, request: httpx.Request) -> Any:
+        request.headers["X-Token"] = "FLOW-TOKEN-9"
+        yield request
+
+
+def _two_origins(seen: list[tuple[str, dict[str, str]]]) -> httpx.MockTransport:
+    """``a.test`` redirects ``/pets`` to ``/here`` (same origin), which redirects to
+    ``b.test``; every request is recorded with its headers."""
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        seen.append((str(request.url), {k.lower(): v for k, v in request.headers.items()}))
+        if request.url.path == "/pets":
+            return httpx.Response(302, headers={"location": "/here"})
+        if request.url.host == "a.test":
+            return httpx.Response(302, headers={"location": "http://b.test/collect"})
+        return httpx.Response(200, json={})
+
+    return httpx.MockTransport(answer)
+
+
+def _credentials(seen: list[tuple[str, dict[str, str]]]) -> list[tuple[str, list[str]]]:
+    names = ("authorization", "x-token")
+    return [(url, [headers[name] for name in names if name in headers]) for url, headers in seen]
+
+
+@pytest.mark.parametrize(
+    "auth", [("svc", "CLIENT-PASSWORD-123"), _TokenAuth()], ids=["basic", "flow"]
+)
+def test_the_clients_auth_never_crosses_origins_and_runs_as_httpx_runs_it(auth: Any) -> None:
+    app = application(
+        {
+            "openapi": "3.0.3",
+            "info": {"title": "t", "version": "1"},
+            "paths": {"/pets": {"get": {"responses": {"200": {"description": "ok"}}}}},
+        }
+    )
+    ours: list[tuple[str, dict[str, str]]] = []
+    client = httpx.Client(follow_redirects=True, auth=auth, transport=_two_origins(ours))
+    assert app.execute(Connection("http://a.test", client=client), "pets_get", "{}").success
+    theirs: list[tuple[str, dict[str, str]]] = []
+    plain = httpx.Client(follow_redirects=True, auth=auth, transport=_two_origins(theirs))
+    plain.get("http://a.test/pets")
+    sent = _credentials(ours)
+    assert [url for url, _ in sent] == [url for url, _ in _credentials(theirs)]
+    assert sent[0][1] and sent[1][1]  # the first origin keeps the credential, as with httpx
+    assert sent[2] == ("http://b.test/collect", [])
+    if isinstance(auth, tuple):  # httpx itself drops Authorization on another origin
+        assert sent == _credentials(theirs)
+
+
+def test_the_async_client_auth_never_crosses_origins() -> None:
+    app = application(
+        {
+            "openapi": "3.0.3",
+            "info": {"title": "t", "version": "1"},
+            "paths": {"/pets": {"get": {"responses": {"200": {"description": "ok"}}}}},
+        }
+    )
+    seen: list[tuple[str, dict[str, str]]] = []
+    sync = _two_origins(seen)
+
+    async def answer(request: httpx.Request) -> httpx.Response:
+        return sync.handle_request(request)
+
+    async def call() -> Any:
+        transport = httpx.MockTransport(answer)
+        auth = ("svc", "ASYNC-PASSWORD-1")
+        async with httpx.AsyncClient(
+            follow_redirects=True, auth=auth, transport=transport
+        ) as client:
+            return await app.aexecute(Connection("http://a.test", client=client), "pets_get", "{}")
+
+    assert asyncio.run(call()).success
+    assert _credentials(seen)[-1] == ("http://b.test/collect", [])

@@ -4,6 +4,7 @@ change the server, leak the connection's or the human's secrets, or raise."""
 from __future__ import annotations
 
 import asyncio
+import base64
 from typing import Any
 
 import httpx
@@ -161,6 +162,77 @@ def test_a_response_echoing_the_connections_secrets_is_masked_for_the_model() ->
         result = app.execute(Connection("http://api.test", client=client), "pets_get", "{}")
     assert result.data["headers"]["x-client-key"] == "***"
     assert result.data["headers"]["user-agent"].startswith("python-httpx")
+
+
+def _basic(user: str, password: str, encoding: str = "utf-8") -> str:
+    return base64.b64encode(f"{user}:{password}".encode(encoding)).decode()
+
+
+def _echoed(connection: Connection) -> str:
+    """What the model reads of a 422 echoing the whole request, as many frameworks do."""
+
+    app = application(document({"/pets": {"get": {"responses": OK}}}))
+    return app.execute(connection, "pets_get", "{}").message()
+
+
+def _echo(request: httpx.Request) -> httpx.Response:
+    headers = dict(request.headers)
+    return httpx.Response(422, json={"url": str(request.url), "headers": headers})
+
+
+@pytest.mark.parametrize(
+    ("label", "options", "secrets"),
+    [
+        (
+            "host query",
+            {"host": "http://api.test/?api_key=HOST-QUERY-SECRET"},
+            ["HOST-QUERY-SECRET"],
+        ),
+        (
+            "host userinfo",
+            {"host": "http://svc:HOST-PASSWORD@api.test"},
+            ["HOST-PASSWORD", _basic("svc", "HOST-PASSWORD")],
+        ),
+        (
+            "encoded userinfo",
+            {"host": "http://svc:P%C3%A4SS-WORD-9@api.test"},
+            ["P%C3%A4SS-WORD-9", "PäSS-WORD-9", _basic("svc", "PäSS-WORD-9")],
+        ),
+        ("client params", {"params": {"api_key": "CLIENT-PARAM-SECRET"}}, ["CLIENT-PARAM-SECRET"]),
+        (
+            "client basic auth",
+            {"auth": ("svc", "CLIENT-AUTH-PASSWORD")},
+            ["CLIENT-AUTH-PASSWORD", _basic("svc", "CLIENT-AUTH-PASSWORD")],
+        ),
+        (
+            "client digest auth",
+            {"auth": httpx.DigestAuth("svc", "DIGEST-PASSWORD-7")},
+            ["DIGEST-PASSWORD-7"],
+        ),
+    ],
+)
+def test_every_secret_the_connection_sends_is_masked_wherever_it_came_from(
+    label: str, options: dict[str, Any], secrets: list[str]
+) -> None:
+    host = options.pop("host", "http://api.test")
+    if options:
+        client = httpx.Client(transport=httpx.MockTransport(_echo), **options)
+        connection = Connection(host, client=client)
+    else:
+        connection = Connection(host, transport=httpx.MockTransport(_echo))
+    message = _echoed(connection)
+    assert "422" in message or "api.test" in message
+    assert [secret for secret in secrets if secret in message] == [], label
+
+
+def test_the_password_inside_a_basic_header_is_masked_when_echoed_decoded() -> None:
+    def decoded(request: httpx.Request) -> httpx.Response:
+        credential = request.headers["authorization"].split()[1]
+        return httpx.Response(401, json={"user": base64.b64decode(credential).decode()})
+
+    client = httpx.Client(transport=httpx.MockTransport(decoded), auth=("svc", "PASS-WORD-55"))
+    message = _echoed(Connection("http://api.test", client=client))
+    assert "PASS-WORD-55" not in message
 
 
 # --- human values never come back through an error -------------------------------------------

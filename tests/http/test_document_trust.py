@@ -121,6 +121,74 @@ def test_the_document_and_its_files_share_one_byte_budget(
         application(path)
 
 
+def _spellings(word: str, count: int) -> list[str]:
+    """``count`` ways of writing ``word`` in a fragment (percent-encoded letters)."""
+    found = []
+    for mask in range(count):
+        letters = [
+            f"%{ord(c):02X}" if mask >> i & 1 else c
+            for i, c in enumerate(word[: count.bit_length()])
+        ]
+        found.append("".join(letters) + word[count.bit_length() :])
+    return found
+
+
+def test_every_spelling_of_a_reference_brings_in_one_target(tmp_path: Path) -> None:
+    folder = tmp_path / "spec"
+    folder.mkdir()
+    (folder / "lib.json").write_text(
+        json.dumps({"Pet": {"type": "string"}, "a/b": {"type": "integer"}})
+    )
+    refs = [f"lib.json#/{spelled}" for spelled in _spellings("Pet", 8)]
+    refs += ["./lib.json#/Pet", "lib%2Ejson#/Pet", "lib.json#/a~1b", "lib.json#/a%7E1b"]
+    spec = document({}, components={})
+    properties = {f"f{i}": {"$ref": ref} for i, ref in enumerate(refs)}
+    spec["paths"] = {"/x": body_operation({"type": "object", "properties": properties})}
+    path = folder / "api.json"
+    path.write_text(json.dumps(spec))
+    loaded = load(path)
+    assert sorted(loaded["components"]["schemas"]) == ["Pet", "a/b"]
+    properties = loaded["paths"]["/x"]["post"]["requestBody"]["content"]["application/json"][
+        "schema"
+    ]["properties"]
+    assert {prop["$ref"] for prop in properties.values()} == {
+        "#/components/schemas/Pet",
+        "#/components/schemas/a~1b",
+    }
+    assert application(path).errors == []
+
+
+def test_what_a_document_copies_counts_against_its_byte_budget(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = tmp_path / "spec"
+    folder.mkdir()
+    inner = {"type": "object", "properties": {f"p{i}": {"type": "string"} for i in range(200)}}
+    target = {"type": "object", "properties": {"b": inner}}
+    (folder / "lib.json").write_text(json.dumps({"A": target}))
+    refs = {"a": "lib.json#/A", "b": "lib.json#/A/properties/b"}
+    path = write_spec(folder, refs)
+    read = path.stat().st_size + (folder / "lib.json").stat().st_size
+    copied = len(json.dumps(target, separators=(",", ":")))
+    monkeypatch.setattr(document_module, "MAX_DOCUMENT_BYTES", read + copied + 100)
+    errors = errors_by_path(application(path))
+    assert "/a" not in errors  # the first copy fits
+    assert "what it copies of them together exceed" in errors["/b"]
+
+
+def test_a_document_brings_in_a_bounded_number_of_targets(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = tmp_path / "spec"
+    folder.mkdir()
+    (folder / "lib.json").write_text(json.dumps({f"T{i}": {"type": "string"} for i in range(5)}))
+    monkeypatch.setattr(document_module, "MAX_BUNDLED_TARGETS", 3)
+    path = write_spec(folder, {f"t{i}": f"lib.json#/T{i}" for i in range(5)})
+    errors = errors_by_path(application(path))
+    assert sorted(errors) == ["/t3", "/t4"]
+    assert "more than 3 targets" in errors["/t4"]
+
+
 def test_remote_references_are_never_fetched(tmp_path: Path) -> None:
     hits: list[str] = []
 

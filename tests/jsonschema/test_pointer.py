@@ -7,6 +7,7 @@ import pytest
 from llmapp.jsonschema import (
     MISSING,
     escape_token,
+    normal_fragment,
     pointer_from,
     pointer_tokens,
     resolve_pointer,
@@ -51,3 +52,25 @@ def test_resolve_pointer(pointer: str, expected: object) -> None:
 def test_a_pointer_must_start_with_a_slash() -> None:
     with pytest.raises(ValueError):
         pointer_tokens("a/b")
+
+
+@pytest.mark.parametrize(
+    ("spellings", "normal"),
+    [
+        (["/Pet", "#/Pet", "/%50et", "/%50%65%74", "#/P%65t"], "/Pet"),
+        (["/a~1b", "/a%7E1b", "/a%7e1b"], "/a~1b"),
+        (["/a~0b", "/a%7E0b"], "/a~0b"),
+        (["/a%2Fb", "/a/b"], "/a/b"),
+        (["Anchor", "%41nchor"], "Anchor"),
+        (["", "#"], ""),
+    ],
+)
+def test_every_spelling_of_a_fragment_has_one_normal_form(
+    spellings: list[str], normal: str
+) -> None:
+    assert {normal_fragment(spelled) for spelled in spellings} == {normal}
+    document = {"Pet": 1, "a/b": 2, "a~b": 3, "a": {"b": 4}}
+    for spelled in spellings:
+        assert resolve_pointer(document, spelled, fragment=True) == resolve_pointer(
+            document, normal_fragment(spelled)
+        ) or not normal.startswith("/")

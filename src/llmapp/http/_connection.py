@@ -10,12 +10,13 @@ names the header or key, never its value.
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
-from urllib.parse import urlsplit
+from urllib.parse import parse_qsl, unquote, urlsplit
 
 from llmapp._unicode import has_surrogates
 from llmapp.app._shown import MAX_MESSAGE
@@ -109,23 +110,35 @@ class Connection:
     def secrets(self) -> dict[str, Any]:
         """The connection's values that must never reach the model, as the masker reads them.
 
-        Header (``own_headers``), query and cookie values (the client's cookies too), a
-        credential after its scheme (``Bearer``), and a password in the host.
+        Whatever the connection sends of its own, from wherever it came: header
+        (``own_headers``), query and cookie values (the client's ``params`` and cookies
+        too), the query and the user and password written in the host (and the ``Basic``
+        credential httpx builds from them), the client's ``auth`` (its attributes, and
+        the user and password inside a ``Basic`` header it sends); a credential after
+        its scheme (``Bearer``) on its own too.
         """
-        values: list[str] = []
-        for value in [*self.own_headers().values(), *self.query.values()]:
+        values: list[Any] = []
+        for value in [*self.own_headers().values(), *self.query.values(), *self._params()]:
             text = value.decode("latin-1") if isinstance(value, bytes) else str(value)
-            values.append(text)
-            credential = text.partition(" ")[2].strip()
-            if credential:
-                values.append(credential)
+            values.extend(_credential_forms(text))
         jar = getattr(getattr(self.client, "cookies", None), "jar", ())
         with contextlib.suppress(Exception):  # a client of another kind: no cookies to add
             values.extend(str(cookie.value) for cookie in jar)
-        password = urlsplit(self.host).password
-        if password:
-            values.append(password)
+        values.extend(_host_secrets(self.host))
+        auth = getattr(self.client, "auth", None)
+        if auth is not None:
+            values.append(auth)  # the masker reads its attributes (a DigestAuth's password)
+            header = getattr(auth, "_auth_header", None)  # httpx.BasicAuth keeps only this
+            if isinstance(header, str):
+                values.extend(_credential_forms(header))
         return {"connection": values}
+
+    def _params(self) -> list[Any]:
+        """The values of the client's own ``params``, sent with every request."""
+        params: Any = getattr(self.client, "params", None)
+        with contextlib.suppress(Exception):  # a client of another kind: none
+            return [value for _, value in params.multi_items()]
+        return []
 
     def resolved_deadline(self) -> float | None:
         """Seconds the whole call may take, or None."""
@@ -140,6 +153,41 @@ class Connection:
     def resolved_timeout(self) -> Any:
         """httpx's timeout for each step of a request."""
         return DEFAULT_TIMEOUT if self.timeout is MISSING else self.timeout
+
+
+def _credential_forms(text: str) -> list[Any]:
+    """A header or query value, the credential after its scheme, and for ``Basic`` the
+    user and password it encodes (a server may echo them decoded)."""
+    forms: list[Any] = [text]
+    scheme, _, credential = text.partition(" ")
+    credential = credential.strip()
+    if not credential:
+        return forms
+    forms.append(credential)
+    if scheme.lower() == "basic":
+        with contextlib.suppress(ValueError):  # not base64: the credential as written
+            pair = base64.b64decode(credential, validate=True).decode("latin-1")
+            user, _, password = pair.partition(":")
+            forms.extend(form for form in (pair, user, password) if form)
+    return forms
+
+
+def _host_secrets(host: str) -> list[Any]:
+    """What the host itself carries: its query values, and its user and password as
+    written, decoded, and as the pair httpx sends in a ``Basic`` header (the masker
+    adds its base64; the pair's Latin-1 bytes are given too, for a server that reads
+    it so)."""
+    parts = urlsplit(host)
+    found: list[Any] = [value for _, value in parse_qsl(parts.query, keep_blank_values=True)]
+    user, password = parts.username or "", parts.password or ""
+    for text in (user, password):
+        found.extend((text, unquote(text)))
+    if user or password:
+        pair = f"{unquote(user)}:{unquote(password)}"
+        found.append(pair)
+        with contextlib.suppress(UnicodeEncodeError):
+            found.append(pair.encode("latin-1"))
+    return [value for value in found if value]
 
 
 def _check_host(host: Any) -> None:

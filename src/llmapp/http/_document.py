@@ -4,15 +4,18 @@ References to other files (``Pet.json``, ``../common/Error.yaml#/Error``) are re
 relative to the file that holds them, when the document was given as a path, and
 copied into the document's own schema section (``definitions`` in Swagger 2.0,
 ``components/schemas`` otherwise) under a name of their own; each reference then
-points there. A target is bundled once however often it is referenced, and before
-its own references are followed, so cycles between files end.
+points there. A target is bundled once however often it is referenced and however its
+reference is spelled (``lib.json#/Pet``, ``./lib.json#/%50et``: the path resolved, the
+fragment percent-decoded and escaped one way), and before its own references are
+followed, so cycles between files end.
 
 A document names files, so what it may read is confined: only regular files inside the
 document's own folder (or the folders the caller names as ``roots``), symbolic links
 resolved first, and at most ``MAX_DOCUMENT_BYTES`` for the document and all the files
-it references together. URLs are never fetched. A reference that is refused, or to a file
-that cannot be read, is left as it is, and the reason kept: the operations that use it
-are errors that say why (``refused``).
+it references together, the bytes of what it copies from them counted in too, and at
+most ``MAX_BUNDLED_TARGETS`` targets. URLs are never fetched. A reference that is
+refused, or to a file that cannot be read, is left as it is, and the reason kept: the
+operations that use it are errors that say why (``refused``).
 
 YAML is read with YAML 1.2 meaning and bounded aliases (``_yaml``); JSON too deeply
 nested for ``json`` is read by the same iterative reader (JSON is YAML 1.2).
@@ -27,15 +30,34 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import unquote
 
 from llmapp._errors import DocumentError
 from llmapp._fresh import fresh_name
-from llmapp.jsonschema import MISSING, copy_json, escape_token, is_mapping, resolve_pointer
+from llmapp.jsonschema import (
+    MISSING,
+    copy_json,
+    escape_token,
+    is_mapping,
+    normal_fragment,
+    resolve_pointer,
+    unescape_token,
+)
 
-__all__ = ["MAX_DOCUMENT_BYTES", "DocumentError", "Loaded", "load", "load_document"]
+__all__ = [
+    "MAX_BUNDLED_TARGETS",
+    "MAX_DOCUMENT_BYTES",
+    "DocumentError",
+    "Loaded",
+    "load",
+    "load_document",
+]
 
 MAX_DOCUMENT_BYTES = 64 * 1024 * 1024
-"""Most bytes read for one document: its own file and every file it references, together."""
+"""Most bytes read for one document: its own file, every file it references and every
+target it copies from them, together."""
+MAX_BUNDLED_TARGETS = 10_000
+"""Most targets in other files one document brings in (each becomes a definition)."""
 
 
 @dataclass
@@ -215,26 +237,55 @@ class _Bundler:
         if ":" in location.split("/", 1)[0]:
             self.refused[ref] = "a URL: references are never fetched"
             return None, None
-        target_file = (file.parent / location).resolve()
+        # One key per target however the reference spells it: the path as the file it
+        # names, the fragment percent-decoded and escaped one way.
+        target_file = (file.parent / unquote(location)).resolve()
+        fragment = normal_fragment(fragment)
         key = (target_file, fragment)
         if key in self.local:
             return self.local[key], None
         document = self.file(target_file, ref)
         if document is None:
             return None, None
-        target = resolve_pointer(document, fragment, fragment=True) if fragment else document
+        target = resolve_pointer(document, fragment) if fragment.startswith("/") else MISSING
+        target = document if not fragment else target
         if target is MISSING:
             return None, None
         if target_file == self.root_path:
             self.local[key] = "#" + fragment
             return self.local[key], None
-        name = self.fresh(fragment.rpartition("/")[2] or target_file.stem)
+        copied = self.brought_in(target, ref)
+        if copied is None:
+            return None, None
+        name = self.fresh(unescape_token(fragment.rpartition("/")[2]) or target_file.stem)
         section = self.section()
         local = "#/" + "/".join(escape_token(t) for t in (*self.section_tokens, name))
         self.local[key] = local
-        copied = copy_json(target)
         section[name] = copied
         return local, (copied, target_file)
+
+    def brought_in(self, target: Any, ref: str) -> Any:
+        """A copy of ``target`` for the root document, or None (the reason kept) when it
+        would pass the bounds: the bytes it copies count against what the document may
+        read (``MAX_DOCUMENT_BYTES``, with the files read), and at most
+        ``MAX_BUNDLED_TARGETS`` targets are copied."""
+        if len(self.local) >= MAX_BUNDLED_TARGETS:
+            self.refused[ref] = (
+                f"the document refers to more than {MAX_BUNDLED_TARGETS:,} targets in other files"
+            )
+            return None
+        try:
+            size = len(json.dumps(target, ensure_ascii=False, separators=(",", ":")).encode())
+        except (TypeError, ValueError, RecursionError):
+            size = 0  # a target no JSON writes: it is refused where it is used
+        if size > self.reader.left:
+            self.refused[ref] = (
+                f"the document, its files and what it copies of them together exceed "
+                f"{MAX_DOCUMENT_BYTES:,} bytes"
+            )
+            return None
+        self.reader.left -= size
+        return copy_json(target)
 
     def file(self, path: Path, ref: str) -> Any:
         if path not in self.files:

@@ -17,7 +17,9 @@
   connection's goes without the connection's headers (and those set on its client).
   httpx alone drops only ``Authorization`` and ``Cookie``, so an ``X-Api-Key`` would
   follow the redirect; and an event hook on the caller's client would change a client
-  that is not ours.
+  that is not ours. The client's ``auth`` flow runs on the first hop only, as when httpx
+  follows redirects itself: a later hop carries the ``Authorization`` header httpx keeps
+  (same origin) or drops (another origin), and no credential the flow would add again.
 """
 
 from __future__ import annotations
@@ -98,11 +100,15 @@ def _exchange(
     client: httpx.Client, options: dict[str, Any], connection: Connection, end: float | None
 ) -> HttpResponse:
     request = client.build_request(**options, timeout=_capped(client.timeout, end))
+    auth, added = _httpx().USE_CLIENT_DEFAULT, frozenset[str]()
     for _ in range(client.max_redirects + 1):
         _in_time(connection, end)
-        response = client.send(request, stream=True, follow_redirects=False)
+        built = frozenset(request.headers.keys())  # the auth flow changes the request itself
+        response = client.send(request, auth=auth, stream=True, follow_redirects=False)
+        if auth is not None:  # the client's auth runs on the first hop only, as in httpx
+            auth, added = None, _added(built, response)
         try:
-            following = _next(client, response, connection)
+            following = _next(client, response, connection, added)
             if following is None:
                 return _read(response, response.iter_bytes(), connection, end)
         finally:
@@ -115,11 +121,15 @@ async def _aexchange(
     client: httpx.AsyncClient, options: dict[str, Any], connection: Connection, end: float | None
 ) -> HttpResponse:
     request = client.build_request(**options, timeout=_capped(client.timeout, end))
+    auth, added = _httpx().USE_CLIENT_DEFAULT, frozenset[str]()
     for _ in range(client.max_redirects + 1):
         _in_time(connection, end)
-        response = await client.send(request, stream=True, follow_redirects=False)
+        built = frozenset(request.headers.keys())  # the auth flow changes the request itself
+        response = await client.send(request, auth=auth, stream=True, follow_redirects=False)
+        if auth is not None:  # the client's auth runs on the first hop only, as in httpx
+            auth, added = None, _added(built, response)
         try:
-            following = _next(client, response, connection)
+            following = _next(client, response, connection, added)
             if following is None:
                 body = _Body(connection, end)
                 async for chunk in response.aiter_bytes():
@@ -131,16 +141,24 @@ async def _aexchange(
     raise _httpx().TooManyRedirects("Exceeded maximum allowed redirects.", request=request)
 
 
-def _next(client: Any, response: httpx.Response, connection: Connection) -> httpx.Request | None:
+def _next(
+    client: Any, response: httpx.Response, connection: Connection, added: frozenset[str]
+) -> httpx.Request | None:
     """The next hop when the client follows redirects, without the connection's headers
-    when it goes to another origin."""
+    nor those the client's auth added (``added``) when it goes to another origin."""
     following = response.next_request
     if following is None or not client.follow_redirects:
         return None
     if _origin(following.url) != _origin(_httpx().URL(connection.host)):
-        for name in connection.own_headers():
+        for name in (*connection.own_headers(), *added):
             following.headers.pop(name, None)
     return following
+
+
+def _added(built: frozenset[str], response: httpx.Response) -> frozenset[str]:
+    """The headers the client's auth flow (or its event hooks) put on the request sent
+    (``built``: the names it had before)."""
+    return frozenset(response.request.headers.keys()) - built
 
 
 def _origin(url: httpx.URL) -> tuple[str, str, int | None]:

@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from ._path import REMEMBERED_PATH, ROOT, Path, Segment, parse_path, step
     from ._pointer import (
         escape_token,
+        normal_fragment,
         pointer_from,
         pointer_tokens,
         resolve_pointer,
@@ -63,7 +64,14 @@ _LAZY = {
     **dict.fromkeys(("Problem", "normalise"), "._normalise"),
     **dict.fromkeys(("REMEMBERED_PATH", "ROOT", "Path", "Segment", "parse_path", "step"), "._path"),
     **dict.fromkeys(
-        ("escape_token", "pointer_from", "pointer_tokens", "resolve_pointer", "unescape_token"),
+        (
+            "escape_token",
+            "normal_fragment",
+            "pointer_from",
+            "pointer_tokens",
+            "resolve_pointer",
+            "unescape_token",
+        ),
         "._pointer",
     ),
     **dict.fromkeys(
@@ -111,6 +119,7 @@ __all__ = [
     "json_type",
     "keywords",
     "name_of",
+    "normal_fragment",
     "normalise",
     "parse_path",
     "pointer_from",

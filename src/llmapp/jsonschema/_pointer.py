@@ -9,6 +9,7 @@ from llmapp._sentinels import MISSING
 
 __all__ = [
     "escape_token",
+    "normal_fragment",
     "percent_decoded",
     "pointer_from",
     "pointer_tokens",
@@ -28,6 +29,16 @@ def percent_decoded(text: str) -> str:
     from urllib.parse import unquote
 
     return unquote(text)
+
+
+def normal_fragment(fragment: str) -> str:
+    """One spelling for every way of writing a fragment that names the same target:
+    percent-decoded first (``/%5Aonk`` -> ``/Zonk``, ``/%7E1`` -> ``/~1``), then a JSON
+    pointer's tokens escaped only where they must be."""
+    text = percent_decoded(fragment[1:] if fragment.startswith("#") else fragment)
+    if not text.startswith("/"):
+        return text  # empty, or an anchor's name
+    return pointer_from(unescape_token(token) for token in text[1:].split("/"))
 
 
 def escape_token(token: str) -> str:

@@ -27,7 +27,14 @@ where an analysis of the pattern proves it linear (``_linear``), else by RE2 in 
 time, or (lookaround, backreferences) by ``regex`` with a time limit per search and a
 budget per call, past which the value is reported as "pattern could not be checked in
 time" or "not checked" (``_patterns``); a schema nested more than 100 levels, or
-chaining more than 500 ``$ref``s, is a ``SchemaError`` (``_schema_depth``). Bounded
+chaining more than 500 ``$ref``s, is a ``SchemaError`` (``_schema_depth``). Cost follows
+the schema's size, not its unfolding: repeated ``allOf``/``anyOf`` branches are written
+once, a schema applying more than ``MAX_UNFOLDED`` subschemas to one value once its
+``$ref``s are followed is a ``SchemaError`` at the deepest place past it
+(``Analysis.unfolded``), a recursive definition one place may meet twice answers once per
+value in a call (``_repeats``, ``_runtime.Memo``: past ``Memo.BUDGET`` checks a call
+reports the value as not checked), and a path keeps at most ``MAX_ISSUES_PER_PATH``
+issues. Bounded
 memory: a validator's source leaves ``linecache`` with it, under a file name the next
 validator takes again (``_filenames``), the cache of validators keeps the table a fresh
 one takes, and schemas holding the same plain ``$defs`` closure share its compiled

@@ -12,6 +12,7 @@ writes code.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from llmapp.jsonschema import (
@@ -23,6 +24,7 @@ from llmapp.jsonschema import (
     is_schema,
     name_of,
     ref_name,
+    subschemas,
 )
 
 from .._digraph import on_cycles, reachable
@@ -36,6 +38,10 @@ _JSON_TYPE_SET = frozenset(JSON_TYPES)
 _KIND_RANKS = {keyword: rank for rank, keyword in enumerate(KIND_CHECKED)}
 _KIND_SET = frozenset(KIND_CHECKED)
 _UNION_LISTS = ("allOf", "anyOf", "oneOf")
+_DEFINITIONS = ("$defs", "definitions")
+_FEW_ROUTES = 64
+"""At most this many ``$ref`` chains to any definition: no need to count what a value meets."""
+_CANONICAL = json.JSONEncoder(sort_keys=True, allow_nan=True, check_circular=False)
 _UNION_SINGLES = ("not", "if", "then", "else")
 
 
@@ -50,6 +56,8 @@ class Analysis:
         self._targets: dict[str, Node | None] = {}
         self._types: dict[str, frozenset[str] | None] = {}
         self._refs: dict[str, list[Node]] = {}
+        self._branches: dict[tuple[str, str], list[Node]] = {}
+        self._followed: set[str] = set()
         self._expected: dict[str, str] = {}
         self._naming: set[str] = set()
         self.targets: frozenset[str] = frozenset()
@@ -160,6 +168,92 @@ class Analysis:
                     stack.append(self.child(current, keyword))
         return found
 
+    def unfolded(self, limit: int) -> Node | None:
+        """Where checking one value may apply more than ``limit`` subschemas, or None.
+
+        Counts how many subschemas checking one value may apply, each ``$ref`` followed (a
+        definition on a cycle counted once where it is named: its repeats follow the
+        value's depth), capped at ``limit + 1``.
+
+        A schema's size does not bound its cost: a definition naming the next twice, 22
+        times over, is 1.6 KB and applies four million subschemas to a value. Iterative,
+        each node counted once however many places reach it.
+        """
+        if self._routes(_FEW_ROUTES) <= _FEW_ROUTES:
+            return None  # each subschema applied a few times at most: the schema's size rules
+        sizes: dict[str, int] = {}
+        stack: list[tuple[Node, list[Node] | None]] = [(self.root, None)]
+        while stack:
+            node, below = stack.pop()
+            if below is None:
+                if node.pointer in sizes:
+                    continue
+                below = self._unfolding(node)
+                stack.append((node, below))
+                stack.extend((child, None) for child in below if child.pointer not in sizes)
+                continue
+            total = 1 + sum(sizes[child.pointer] for child in below)
+            if self.target(node) is not None and node.pointer not in self._followed:
+                total += 1  # a definition on a cycle, counted where it is named
+            sizes[node.pointer] = min(total, limit + 1)
+            if total > limit:
+                return node  # its subschemas are each within the limit: the deepest past it
+        return None
+
+    def _routes(self, limit: int) -> int:
+        """How many chains of ``$ref``s lead from the root to a definition (recursion cut,
+        repeats counted; capped at ``limit + 1``): at most that many copies of any
+        subschema are applied to one value. Reads the references alone: ``n`` of them
+        make at most ``2 ** n`` chains (each chain is a set of them, in nesting order)."""
+        if len(self.resolver.refs) < limit.bit_length():
+            return 1 << len(self.resolver.refs)
+        counts: dict[str, int] = {}
+        stack: list[tuple[Node, list[Node] | None]] = [(self.root, None)]
+        while stack:
+            node, below = stack.pop()
+            if node.pointer in counts:
+                continue
+            if below is None:
+                below = [t for t in self._named(node) if t.pointer not in self.recursive]
+                stack.append((node, below))
+                stack.extend((target, None) for target in below if target.pointer not in counts)
+                continue
+            total = 1 + sum(counts[target.pointer] for target in below)
+            counts[node.pointer] = min(total, limit + 1)
+        return counts[self.root.pointer]
+
+    def _named(self, node: Node) -> list[Node]:
+        """The targets of the references in ``node``'s subtree outside the definitions it
+        holds (those count where they are named), repeats included."""
+        if node.pointer:
+            return self.refs_in(node)  # a definition holding definitions counts them too
+        inner = tuple(f"/{keyword}/" for keyword in _DEFINITIONS)
+        return [
+            target
+            for holder in self.resolver.refs_under(node)
+            if not holder.pointer.startswith(inner) and (target := self.target(holder)) is not None
+        ]
+
+    def _unfolding(self, node: Node) -> list[Node]:
+        """The nodes ``unfolded`` adds up below ``node``: its subschemas (``allOf``/``anyOf``
+        without repeats, definitions only where named) and a ``$ref``'s target unless
+        that is on a cycle."""
+        schema = node.schema
+        if not is_mapping(schema):
+            return []
+        found = []
+        for tokens, _ in subschemas(schema):
+            if tokens[0] not in _DEFINITIONS and tokens[0] not in _UNION_LISTS:
+                found.append(self.child(node, *tokens))
+        for keyword in _UNION_LISTS:
+            if isinstance(schema.get(keyword), list):
+                found.extend(self.branches(node, keyword))
+        target = self.target(node)
+        if target is not None and target.pointer not in self.recursive:
+            self._followed.add(node.pointer)
+            found.append(target)
+        return found
+
     def may_raise(self, node: Node) -> bool:
         """Whether checking ``node`` can reach a recursive definition (and its depth guard)."""
         return any(target.pointer in self.reaching for target in self.refs_in(node))
@@ -224,7 +318,43 @@ class Analysis:
         if not isinstance(value, list) or not value:
             self.report(node, keyword, "must be a non-empty array of schemas")
             return []
-        return [self.child(node, keyword, str(i)) for i in range(len(value))]
+        if len(value) == 1:
+            return [self.child(node, keyword, "0")]
+        key = (node.pointer, keyword)
+        found = self._branches.get(key)
+        if found is None:
+            found = [self.child(node, keyword, str(i)) for i in range(len(value))]
+            if keyword != "oneOf":
+                found = self._distinct(found)
+            self._branches[key] = found
+        return found
+
+    def _distinct(self, branches: list[Node]) -> list[Node]:
+        """``allOf``/``anyOf`` branches without repeats: a value passes X and X (or X or X)
+        when it passes X, so a repeat is written and checked once. A chain of definitions
+        each naming the next twice would otherwise double the work at every link."""
+        kept: list[Node] = []
+        for branch in branches:
+            if not any(self._same(branch, other) for other in kept):
+                kept.append(branch)
+        return kept
+
+    def _same(self, one: Node, other: Node) -> bool:
+        """Whether two branches check the same: bare ``$ref``s to one target, or equal
+        JSON read under one base URI (Python's ``==`` first, quick to say no; then the
+        JSON texts, where ``1 == True`` is not)."""
+        if self.is_bare_ref(one) and self.is_bare_ref(other):
+            target, found = self.target(one), self.target(other)
+            if target is not None and found is not None and target.pointer == found.pointer:
+                return True
+        if one.base != other.base or not is_mapping(one.schema):
+            return False  # a boolean branch costs nothing: kept, and its issue with it
+        try:
+            return bool(one.schema == other.schema) and _CANONICAL.encode(
+                one.schema
+            ) == _CANONICAL.encode(other.schema)
+        except (TypeError, ValueError, RecursionError):
+            return False
 
     # -- expected texts ------------------------------------------------------------
 

@@ -39,6 +39,7 @@ from typing import Any
 from llmapp._sentinels import MISSING
 from llmapp.jsonschema import step
 
+from .._errors import BuildProblem
 from .._source import Emitter, describe
 from . import _runtime, _unions
 from ._analysis import Analysis
@@ -47,6 +48,7 @@ from ._conditions import Conditions
 from ._expressions import Expressions
 from ._functions import CHECK, WALK, Functions, Share
 from ._result import UNDEFINED, ValidationIssue
+from ._schema_depth import MAX_UNFOLDED
 from ._schema_error import SchemaError
 from ._walk import WalkWriter
 from ._writer import Parts
@@ -115,9 +117,17 @@ class Generator:
         Every build problem is found here: the walkers read the same subschemas. The
         source goes below ``header()``.
         """
-        name = self.functions.name(self.analysis.root, CHECK)
+        analysis = self.analysis
+        unfolded = analysis.unfolded(MAX_UNFOLDED)
+        if unfolded is not None:
+            reason = (
+                f"checking a value would apply more than {MAX_UNFOLDED:,} subschemas once its "
+                "$refs are followed (definitions named again and again)"
+            )
+            raise SchemaError([BuildProblem("#" + unfolded.pointer, reason)])
+        name = self.functions.name(analysis.root, CHECK)
         source = self._drain()
-        if self.analysis.problems:
+        if analysis.problems:
             raise SchemaError(list(self.analysis.problems.values()))
         return source, name
 

@@ -17,6 +17,8 @@ if TYPE_CHECKING:
 __all__ = [
     "DepthExceeded",
     "FailedValues",
+    "Memo",
+    "WorkExceeded",
     "as_dict",
     "count_true",
     "exactly_one",
@@ -78,6 +80,11 @@ class FailedValues:
             ids.clear()
         ids.add(id(value))
         return False
+
+
+class WorkExceeded(Exception):
+    """Stops a call that ran more checks than ``Memo.BUDGET``; the ``Validator`` reports
+    the value as not checked."""
 
 
 class DepthExceeded(Exception):
@@ -264,3 +271,77 @@ def passes(check: Any, value: object, depth: int) -> bool:
 def count_true(*outcomes: object) -> int:
     """How many oneOf branches matched."""
     return sum(1 for outcome in outcomes if outcome)
+
+
+class Memo:
+    """What the checkers and walkers of some definitions found for each value, during
+    one call (``_repeats``: definitions on a ``$ref`` cycle that one place in a value
+    may meet twice, whose work would double at every level of the value).
+
+    Keyed by the function and the value's ``id``, each entry holding the value itself:
+    a value kept alive keeps its ``id``, so an entry answers only for that very object,
+    whichever thread asks. Emptied before and after each call; a call that fills
+    ``LIMIT`` entries starts afresh (time, never a wrong answer). A walker's entry also
+    holds the list it appended to and what it appended: walked again at the same path
+    into the same list, it appends nothing (the issues are there); into another list
+    (``_unions.tie`` walks branches aside), it appends them again.
+    """
+
+    LIMIT = 1 << 16
+    BUDGET = 1_000_000
+    """Most checks and walks of those definitions one call runs (answers remembered do
+    not count): past it the call stops with ``WorkExceeded``, reported as not checked.
+    Calls running at once on one validator share it."""
+
+    __slots__ = ("entries", "left")
+
+    def __init__(self) -> None:
+        self.entries: dict[Any, Any] = {}
+        self.left = self.BUDGET
+
+    def clear(self) -> None:
+        self.entries.clear()
+        self.left = self.BUDGET
+
+    def spend(self) -> None:
+        self.left -= 1
+        if self.left < 0:
+            raise WorkExceeded
+
+    def check(self, function: Any) -> Any:
+        """``function`` (a checker) answering once per value."""
+        entries = self.entries
+
+        def remembered(v: Any, d: int) -> bool:
+            key = (function, id(v))
+            found = entries.get(key)
+            if found is not None and found[0] is v:
+                return found[1]  # type: ignore[no-any-return]
+            self.spend()
+            outcome = function(v, d)
+            if len(entries) >= self.LIMIT:
+                entries.clear()
+            entries[key] = (v, outcome)
+            return outcome  # type: ignore[no-any-return]
+
+        return remembered
+
+    def walk(self, function: Any) -> Any:
+        """``function`` (a walker) walking once per value and path."""
+        entries = self.entries
+
+        def remembered(v: Any, p: str, e: list[Any], d: int) -> None:
+            key = (function, id(v), p)
+            found = entries.get(key)
+            if found is not None and found[0] is v:
+                if found[1] is not e:
+                    e.extend(found[2])
+                return
+            self.spend()
+            start = len(e)
+            function(v, p, e, d)
+            if len(entries) >= self.LIMIT:
+                entries.clear()
+            entries[key] = (v, e, e[start:])
+
+        return remembered

@@ -11,7 +11,11 @@ So ``validator()`` refuses, with the pointer of the first place that is too deep
   (the test suite's deepest inline nesting is 80; real schemas a few tens);
 - ``enum``/``const`` values nested more than ``MAX_SCHEMA_DEPTH`` levels;
 - a chain of subschemas that follows more than ``MAX_REF_DEPTH`` (500) ``$ref``s, not
-  counting recursion (Stripe's API reaches about 100).
+  counting recursion (Stripe's API reaches about 100);
+- (checked by the generator, which knows which ``allOf``/``anyOf`` branches repeat) a
+  schema that applies more than ``MAX_UNFOLDED`` subschemas to one value once its
+  references are followed: a definition that names the next one twice, twenty times
+  over, is small and costs a million checks.
 
 Both walks are iterative and linear in the schema's size. A schema whose JSON text is
 given and is too small to break either limit is not walked (``_within_limits``).
@@ -26,7 +30,7 @@ from llmapp.jsonschema import Node, Resolver, is_mapping, pointer_from, subschem
 
 from .._errors import BuildProblem
 
-__all__ = ["MAX_REF_DEPTH", "MAX_SCHEMA_DEPTH", "depth_problem"]
+__all__ = ["MAX_REF_DEPTH", "MAX_SCHEMA_DEPTH", "MAX_UNFOLDED", "depth_problem"]
 
 MAX_SCHEMA_DEPTH = 100
 """Most levels of nested subschemas, and of nesting inside one ``enum``/``const`` value."""
@@ -34,6 +38,12 @@ MAX_SCHEMA_DEPTH = 100
 MAX_REF_DEPTH = 500
 """Most ``$ref``s one chain of subschemas may follow (recursion excepted): each is a call
 when a value is checked, and a valid value must not run out of stack."""
+
+MAX_UNFOLDED = 100_000
+"""Most subschemas checking one value may apply, every ``$ref`` followed (recursion
+counted once where it is named, ``Analysis.unfolded``): a schema past it is refused, so
+a value's check costs at most this many steps per place in the value. The largest
+operation of the OpenAPI corpora applies under 200."""
 
 
 def depth_problem(schema: Any, text: str | None = None) -> BuildProblem | None:

@@ -19,8 +19,9 @@ from ._codegen import Generator
 from ._filenames import handing_on, register, release, take_serial
 from ._functions import CHECK, WALK
 from ._patterns import Matcher, PatternBudget, explain_timeouts, forget_timeouts
+from ._repeats import repeated
 from ._result import Validation, ValidationFailure, ValidationIssue, ValidationSuccess
-from ._runtime import DepthExceeded
+from ._runtime import DepthExceeded, Memo, WorkExceeded
 from ._schema_depth import MAX_SCHEMA_DEPTH, depth_problem
 from ._schema_error import SchemaError
 from ._shared import Closures
@@ -71,6 +72,7 @@ class Validator:
         "_generator",
         "_guarded",
         "_lines",
+        "_memo",
         "_namespace",
         "_searches",
         "_serial",
@@ -103,6 +105,10 @@ class Validator:
         # The header is comments only: blank lines in its place keep the line numbers and
         # spare the tokenizer reading them again for every validator.
         exec(compile("\n" * len(header) + source, self.filename, "exec"), namespace)
+        remembered = repeated(generator.analysis)
+        self._memo = _Remembered(remembered, self._stems) if remembered else None
+        if self._memo is not None:
+            self._memo.wrap(namespace, CHECK)
         self._check: Callable[[Any, int], bool] = namespace[check]
         self._walk: Walker | None = None
         self._generator: Generator | None = generator
@@ -110,7 +116,7 @@ class Validator:
         self._failed = generator.failed if generator.recursive else None
         self._searches = True  # whether the code searches patterns: known with the walker
         self._bounded = not self._budgeted()
-        self._guarded = self._failed is not None or not self._bounded
+        self._guarded = self._failed is not None or not self._bounded or self._memo is not None
 
     @property
     def bounded(self) -> bool:
@@ -152,13 +158,20 @@ class Validator:
         backtrack share one ``PatternBudget`` over the checker and the walker."""
         if self._failed is not None:
             self._failed.ids.clear()  # deep only steers walks, which stay right whatever it holds
-        with PatternBudget():
-            try:
-                if self._check(value, 0):
-                    return ValidationSuccess(value)
-            except Exception:
-                pass  # DepthExceeded, RecursionError or a hostile object: the walker explains
-            return self._failure(value)
+        memo = self._memo
+        if memo is not None:
+            memo.results.clear()
+        try:
+            with PatternBudget():
+                try:
+                    if self._check(value, 0):
+                        return ValidationSuccess(value)
+                except Exception:
+                    pass  # DepthExceeded, RecursionError or a hostile object: the walker explains
+                return self._failure(value)
+        finally:
+            if memo is not None:
+                memo.results.clear()  # the values it holds are the caller's
 
     def _failure(self, value: object) -> ValidationFailure:
         """The failure for a value the checker refused (or could not judge): every issue."""
@@ -175,13 +188,22 @@ class Validator:
             explain_timeouts(errors)
         if self._failed is not None:
             self._failed.clear()  # the walk used what the checkers noted: a fresh start
+        if len(errors) > MAX_ISSUES_PER_PATH:  # fewer cannot pass the bound on one path
+            errors = _bounded(errors)
         return ValidationFailure(value, errors)
 
     def is_valid(self, value: object) -> bool:
         """True when ``value`` matches the schema; the fast path, no issues built."""
         if self._guarded:
-            with PatternBudget():
-                return self._checks(value)
+            memo = self._memo
+            if memo is not None:
+                memo.results.clear()
+            try:
+                with PatternBudget():
+                    return self._checks(value)
+            finally:
+                if memo is not None:
+                    memo.results.clear()
         return self._checks(value)
 
     def _checks(self, value: object) -> bool:
@@ -219,7 +241,10 @@ class Validator:
             self._searches = any(isinstance(value, Matcher) for value in namespace.values())
             self._searches |= any(sub._searches for sub in self._subs)
             self._bounded = not self._budgeted()
-            self._guarded = self._failed is not None or not self._bounded
+            self._guarded = self._failed is not None or not self._bounded or self._memo is not None
+            if self._memo is not None:
+                self._memo.wrap(namespace, CHECK)
+                self._memo.wrap(namespace, WALK)
             written: Walker = namespace[name]
             self._walk = written
             generator.functions.share = None
@@ -250,7 +275,9 @@ class Validator:
         """Explain a walk that could not finish (or found nothing the checker refused)."""
         if isinstance(error, DepthExceeded):
             return  # the walker recorded the depth issue before unwinding
-        if isinstance(error, RecursionError):
+        if isinstance(error, WorkExceeded):
+            reason = NOT_CHECKED_WORK
+        elif isinstance(error, RecursionError):
             reason = "nested too deeply to validate"
         elif error is not None:
             reason = f"could not be validated ({type(error).__name__} while reading the value)"
@@ -277,6 +304,68 @@ class Validator:
 
 
 _PREFIX = {CHECK: "c_", WALK: "w_"}
+
+NOT_CHECKED_WORK = (
+    "not checked: checking this value took more steps than one call may (the schema "
+    "checks some of its definitions twice at every level of the value)"
+)
+
+MAX_ISSUES_PER_PATH = 16
+"""Most issues one path keeps; the rest are counted in one more issue there."""
+
+
+def _bounded(errors: list[ValidationIssue]) -> list[ValidationIssue]:
+    """The issues without repeats (one place checked twice against one subschema says
+    the same thing twice), at most ``MAX_ISSUES_PER_PATH`` per path, in their order; the
+    first one past the limit at a path stays, saying how many were left out. Only for a
+    list longer than the limit: a shorter one is kept as it is, repeats and all."""
+    kept: list[ValidationIssue] = []
+    seen: set[tuple[str, str, str | None, int]] = set()
+    per_path: dict[str, int] = {}
+    past: dict[str, ValidationIssue] = {}
+    for issue in errors:
+        key = (issue._path, issue._expected, issue._description, id(issue._value))
+        if key in seen:
+            continue
+        seen.add(key)
+        count = per_path[issue._path] = per_path.get(issue._path, 0) + 1
+        if count <= MAX_ISSUES_PER_PATH:
+            kept.append(issue)
+        elif count == MAX_ISSUES_PER_PATH + 1:
+            past[issue._path] = issue
+    if not past:
+        return kept if len(kept) < len(errors) else errors
+    for path, issue in past.items():
+        rest = per_path[path] - MAX_ISSUES_PER_PATH
+        reason = f"{rest:,} issues at this path left out, this one among them"
+        kept.append(ValidationIssue(path, issue._expected, issue._value, reason))
+    return kept
+
+
+class _Remembered:
+    """The definitions whose functions answer once per value in a call (``_repeats``),
+    and the one ``Memo`` they share."""
+
+    __slots__ = ("pointers", "results", "stems", "wrapped")
+
+    def __init__(self, pointers: frozenset[str], stems: dict[str, str]) -> None:
+        self.pointers = pointers
+        self.stems = stems
+        self.results = Memo()
+        self.wrapped: set[str] = set()
+
+    def wrap(self, namespace: dict[str, Any], mode: str) -> None:
+        """Replace the written functions of those definitions by remembering ones (the
+        generated code calls them through the namespace)."""
+        for pointer in self.pointers:
+            stem = self.stems.get(pointer)
+            name = None if stem is None else _PREFIX[mode] + stem
+            if name is None or name in self.wrapped or name not in namespace:
+                continue
+            self.wrapped.add(name)
+            function = namespace[name]
+            memo = self.results
+            namespace[name] = memo.check(function) if mode == CHECK else memo.walk(function)
 
 
 def _share(

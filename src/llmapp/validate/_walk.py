@@ -319,12 +319,19 @@ class WalkWriter(Writer):
         info = union_info(self.analysis, self.out, node, keyword, branches)
         choice = self.functions.local("branch")
         self.out.line(f"{choice} = _pick({v}, {path.code()}, e, {info})")
+        tie = _may_tie(self.analysis, branches)
+        depth = "d + 1" if any(self.analysis.may_raise(b) for b in branches) else "d"
         for index, branch in enumerate(branches):
             with self.out.block(f"{'if' if index == 0 else 'elif'} {choice} == {index}:"):
-                self.block(branch, v, path)
-        if _may_tie(self.analysis, branches):
+                if tie and has_structure(branch.schema):
+                    # Its walker is written for ``_tie`` anyway: called, not written again
+                    # here (nested unions would write each branch once per level above it).
+                    walker = self.functions.name(branch, WALK)
+                    self.out.line(f"{walker}({v}, {path.code()}, e, {depth})")
+                else:
+                    self.block(branch, v, path)
+        if tie:
             walkers = ", ".join(self.functions.name(branch, WALK) for branch in branches)
-            depth = "d + 1" if any(self.analysis.may_raise(b) for b in branches) else "d"
             with self.out.block(f"elif {choice} != -1:"):
                 self.out.line(f"_tie({v}, {path.code()}, e, {depth}, {choice}, ({walkers},))")
 
