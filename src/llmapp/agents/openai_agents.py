@@ -29,7 +29,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from agents import FunctionTool, RunContextWrapper
+from agents import FunctionTool, RunContextWrapper, Tool
 from agents.tool_context import ToolContext
 
 from llmapp._sentinels import MISSING
@@ -46,8 +46,11 @@ def tools(
     *,
     strict: bool | None = None,
     human: HumanValues | None = None,
-) -> list[FunctionTool]:
-    """Agents SDK tools for llmapp's functions.
+) -> list[Tool]:
+    """Agents SDK tools for llmapp's functions (``FunctionTool``s).
+
+    The list is typed as the SDK's own ``list[Tool]``, which ``Agent(tools=...)`` takes (a
+    ``list[FunctionTool]`` would not pass a type checker: lists are invariant).
 
     Args:
         source: an application (with ``target``), or ``(app, target)`` /
@@ -64,7 +67,7 @@ def tools(
 
         agent = Agent(name="shop", tools=tools(application(Shop), Shop()))
     """
-    made: list[FunctionTool] = []
+    made: list[Tool] = []
     failures: list[tuple[str, str]] = []
     for each in bind(source, target, human=human):
         schema = each.parameters
