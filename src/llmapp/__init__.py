@@ -47,63 +47,65 @@ if TYPE_CHECKING:
         ValidationIssue,
         ValidationSuccess,
     )
-    from llmapp.app import (
-        CallResult,
-        Function,
-        LlmApplication,
-        LlmConfig,
-        LlmFunction,
-        Runner,
-        Separated,
-        after_types,
-        application,
-        llm_application,
-        merge_parameters,
-        validates,
-    )
+    from llmapp.app._application import LlmApplication, application
+    from llmapp.app._config import LlmConfig, after_types
+    from llmapp.app._controls import Approval, CallContext, Controls, controls
+    from llmapp.app._decorator import llm_application, validates
+    from llmapp.app._function import Function, LlmFunction, Separated
+    from llmapp.app._merge import merge_parameters
+    from llmapp.app._result import CallResult
+    from llmapp.app._runner import Runner
     from llmapp.app._sent import sent_parameters
     from llmapp.explain import feedback
     from llmapp.output import StructuredOutput, structured_output
     from llmapp.repair import Parsed, coerce, parse
-    from llmapp.search import EmbeddingRanker, SearchIndex, ToolSearch
+    from llmapp.search._index import EmbeddingRanker, SearchIndex
+    from llmapp.search._tool import ToolSearch
     from llmapp.streaming import ArgumentStream, stream
     from llmapp.validate import Validator, validator
 
 __version__ = "0.1.0"
 
+# Each public name and the module defining it, as the imports above say it
+# which type checkers read instead (tests/typing/test_public_names.py keeps the two equal).
 _HOMES: dict[str, str] = {
+    "ArgumentError": "llmapp._errors",
     "BuildProblem": "llmapp._errors",
+    "ConversionError": "llmapp._errors",
+    "DocumentError": "llmapp._errors",
     "ExecutionError": "llmapp._errors",
     "FeedbackError": "llmapp._errors",
-    "LlmApplicationError": "llmapp._errors",
+    "HttpError": "llmapp._errors",
     "LlmappError": "llmapp._errors",
+    "LlmApplicationError": "llmapp._errors",
+    "McpToolError": "llmapp._errors",
     "Problem": "llmapp._errors",
+    "ResponseError": "llmapp._errors",
+    "SchemaError": "llmapp._errors",
     "UnknownFunctionError": "llmapp._errors",
-    "CallResult": "llmapp.app._result",
-    "Approval": "llmapp.app._controls",
-    "CallContext": "llmapp.app._controls",
-    "Controls": "llmapp.app._controls",
-    "controls": "llmapp.app._controls",
+    "UNDEFINED": "llmapp._results",
+    "Validation": "llmapp._results",
+    "ValidationFailure": "llmapp._results",
+    "ValidationIssue": "llmapp._results",
+    "ValidationSuccess": "llmapp._results",
     "LlmApplication": "llmapp.app._application",
     "application": "llmapp.app._application",
     "LlmConfig": "llmapp.app._config",
     "after_types": "llmapp.app._config",
+    "Approval": "llmapp.app._controls",
+    "CallContext": "llmapp.app._controls",
+    "Controls": "llmapp.app._controls",
+    "controls": "llmapp.app._controls",
     "llm_application": "llmapp.app._decorator",
     "validates": "llmapp.app._decorator",
     "Function": "llmapp.app._function",
     "LlmFunction": "llmapp.app._function",
     "Separated": "llmapp.app._function",
     "merge_parameters": "llmapp.app._merge",
-    "sent_parameters": "llmapp.app._sent",
+    "CallResult": "llmapp.app._result",
     "Runner": "llmapp.app._runner",
+    "sent_parameters": "llmapp.app._sent",
     "feedback": "llmapp.explain",
-    "ConversionError": "llmapp._errors",
-    "DocumentError": "llmapp._errors",
-    "ArgumentError": "llmapp._errors",
-    "HttpError": "llmapp._errors",
-    "ResponseError": "llmapp._errors",
-    "McpToolError": "llmapp._errors",
-    "SchemaError": "llmapp._errors",
     "StructuredOutput": "llmapp.output",
     "structured_output": "llmapp.output",
     "Parsed": "llmapp.repair",
@@ -116,14 +118,10 @@ _HOMES: dict[str, str] = {
     "ToolSearch": "llmapp.search._tool",
     "Validator": "llmapp.validate",
     "validator": "llmapp.validate",
-    "UNDEFINED": "llmapp._results",
-    "Validation": "llmapp._results",
-    "ValidationFailure": "llmapp._results",
-    "ValidationIssue": "llmapp._results",
-    "ValidationSuccess": "llmapp._results",
 }
 
-__getattr__, __dir__ = _lazy_names(__name__, _HOMES)
+if not TYPE_CHECKING:  # a misspelled name stays an error for type checkers
+    __getattr__, __dir__ = _lazy_names(__name__, _HOMES)
 
 
 __all__ = [

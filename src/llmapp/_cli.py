@@ -4,29 +4,49 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import importlib.util
+import inspect
 import json
 import os
 import socket
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from llmapp._errors import LlmappError
+from llmapp._targets import TargetError, find, load_module, where
 
 __all__ = ["main"]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the exit status."""
+    """Run the command line; returns the exit status.
+
+    A reader that stops early (``llmapp schema ... | head -1``) ends the command quietly
+    with the status a program killed by ``SIGPIPE`` has, 141, and no traceback.
+    """
+    try:
+        status = _run(argv)
+        sys.stdout.flush()  # a closed pipe shows here, while the handler below still runs
+    except BrokenPipeError:
+        # Python flushes stdout again at exit and would complain: point it at nowhere first.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return _BROKEN_PIPE
+    return status
+
+
+_BROKEN_PIPE = 128 + 13
+"""The status of a command whose reader went away (``SIGPIPE`` is signal 13)."""
+
+
+def _run(argv: Sequence[str] | None) -> int:
     parser = _parser()
     options = parser.parse_args(argv)
     if options.command == "openapi":
         return _openapi(options)
     try:
         cls = load_class(options.target)
-    except (ImportError, AttributeError, OSError, SyntaxError, ValueError) as error:
+    except (TargetError, ValueError) as error:
         print(f"llmapp: cannot load {options.target!r}: {error}", file=sys.stderr)
         return 2
     if options.command == "mcp":
@@ -66,36 +86,16 @@ def vendor_tools(source: object, vendor: str, *, strict: bool) -> object:
 
 
 def load_class(target: str) -> type:
-    """Find ``module.path:Class`` or ``path/to/file.py:Class``."""
+    """Find ``module.path:Class`` or ``path/to/file.py:Class``.
+
+    Raises:
+        TargetError: the module cannot be imported or has no such class (one line).
+        ValueError: ``target`` is not of that form.
+    """
     location, separator, name = target.rpartition(":")
     if not separator or not location or not name:
         raise ValueError("expected MODULE:CLASS or path/to/file.py:CLASS")
-    module = _load_file(Path(location)) if location.endswith(".py") else _load_module(location)
-    found = module
-    for part in name.split("."):
-        found = getattr(found, part)
-    if not isinstance(found, type):
-        raise ValueError(f"{name} is not a class")
-    return found
-
-
-def _load_module(name: str) -> object:
-    if "" not in sys.path and str(Path.cwd()) not in sys.path:
-        sys.path.insert(0, str(Path.cwd()))
-    return importlib.import_module(name)
-
-
-def _load_file(path: Path) -> object:
-    if not path.is_file():
-        raise OSError(f"no such file: {path}")
-    module_name = f"_llmapp_cli_{path.stem}"
-    spec = importlib.util.spec_from_file_location(module_name, path)
-    if spec is None or spec.loader is None:
-        raise ImportError(f"cannot import {path}")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[module_name] = module  # dataclasses and forward references look the module up
-    spec.loader.exec_module(module)
-    return module
+    return cast("type", find(load_module(location), name, "class", inspect.isclass))
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -210,7 +210,7 @@ def _serve_mcp(cls: type, options: argparse.Namespace) -> int:
             log_level=options.log_level,
             **settings,
         )
-    except (LlmappError, AttributeError, TypeError, ValueError, ImportError, OSError) as error:
+    except (LlmappError, TargetError, TypeError, ValueError, ImportError, OSError) as error:
         print(f"llmapp: cannot serve {options.target!r}: {error}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:  # Ctrl-C before or after the server ran: a quiet stop too
@@ -225,7 +225,7 @@ def _mcp_settings(cls: type, options: argparse.Namespace) -> dict[str, Any]:
 
     settings: dict[str, Any] = {
         "app": application(cls),
-        "target": load_callable(cls, options.factory)() if options.factory else cls(),
+        "target": _instance(cls, options.factory),
         "name": options.name,
         "path": options.path,
         "stateless": options.stateless or options.workers > 1,
@@ -246,19 +246,23 @@ def _mcp_settings(cls: type, options: argparse.Namespace) -> dict[str, Any]:
     return settings
 
 
+def _instance(cls: type, factory: str | None) -> object:
+    """What is served: ``factory()`` or ``cls()``, an exception in either one line."""
+    make = load_callable(cls, factory) if factory else cls
+    try:
+        return make()
+    except Exception as error:
+        raise TargetError(f"{factory or cls.__name__}() failed: {where(error)}") from None
+
+
 def load_callable(cls: type, spec: str) -> Any:
     """``MODULE:NAME`` or ``path/to/file.py:NAME``, or a bare name in the class's module."""
     if ":" in spec:
         location, _, name = spec.rpartition(":")
-        module: Any = (
-            _load_file(Path(location)) if location.endswith(".py") else _load_module(location)
-        )
+        module = load_module(location)
     else:
         module, name = sys.modules[cls.__module__], spec
-    found = getattr(module, name)
-    if not callable(found):
-        raise TypeError(f"{spec} is not callable")
-    return found
+    return find(module, name, "callable", callable)
 
 
 _WORKER_ENV = "LLMAPP_MCP_WORKER"

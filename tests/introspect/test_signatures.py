@@ -92,7 +92,9 @@ FUNCTIONS: list[Any] = [
 ]
 
 
-@pytest.mark.parametrize("function", FUNCTIONS, ids=lambda f: getattr(f, "__name__", repr(f)))
+@pytest.mark.parametrize(
+    "function", FUNCTIONS, ids=lambda f: getattr(f, "__name__", type(f).__name__)
+)
 def test_signature_of_reads_what_inspect_reads(function: Any) -> None:
     signature = inspect.signature(function)
     expected = [

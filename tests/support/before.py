@@ -2,8 +2,9 @@
 
 ``load(commit, "llmapp/explain/_text.py")`` reads the file from git and runs it as a module
 of its own name (``before_<commit>_<path>``); its imports are today's llmapp. The test that
-uses it skips, with its reason, where git or the commit is not there, or where a name the
-module imports has left today's llmapp.
+uses it fails, saying how to fetch the history, in a shallow clone (``require``); it skips,
+with its reason, where there is no git repository at all (an unpacked source archive), or
+where a name the module imports has left today's llmapp.
 """
 
 from __future__ import annotations
@@ -17,8 +18,37 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 
 
+def require(commit: str) -> None:
+    """Fail (shallow clone, commit missing) or skip (no git) unless ``commit`` can be read."""
+    try:
+        known = subprocess.run(
+            ["git", "-C", str(ROOT), "cat-file", "-e", f"{commit}^{{commit}}"],
+            capture_output=True,
+            check=False,
+        )
+        shallow = subprocess.run(
+            ["git", "-C", str(ROOT), "rev-parse", "--is-shallow-repository"],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+    except FileNotFoundError:
+        pytest.skip("git is not installed: the earlier commit cannot be read")
+    if known.returncode == 0:
+        return
+    if shallow.returncode != 0:  # not a repository: a source archive
+        pytest.skip(f"{ROOT} is not a git repository: commit {commit} cannot be read")
+    how = (
+        "this clone is shallow: `git fetch --unshallow` brings the history"
+        if shallow.stdout.strip() == "true"
+        else "fetch the project's full history (`git fetch origin`)"
+    )
+    pytest.fail(f"this test compares against commit {commit}, which is not here: {how}")
+
+
 def load(commit: str, path: str) -> types.ModuleType:
-    """The module at ``src/<path>`` in ``commit``; skips the test when it cannot be read."""
+    """The module at ``src/<path>`` in ``commit`` (see ``require``)."""
+    require(commit)
     try:
         shown = subprocess.run(
             ["git", "-C", str(ROOT), "show", f"{commit}:src/{path}"],
@@ -29,7 +59,7 @@ def load(commit: str, path: str) -> types.ModuleType:
     except FileNotFoundError:
         pytest.skip("git is not installed: the earlier module cannot be read")
     if shown.returncode != 0:
-        pytest.skip(f"src/{path} at {commit} is not in this clone's history")
+        pytest.fail(f"src/{path} is not in commit {commit}: {shown.stderr.strip()}")
     name = f"before_{commit}_" + path.removesuffix(".py").replace("/", "_")
     module = types.ModuleType(name)
     module.__file__ = f"<{commit}:{path}>"

@@ -1,13 +1,23 @@
-"""mypy --strict accepts a decorated class used normally, and the hook decorator type-checks."""
+"""mypy --strict on what a user writes: a decorated class, misspelled imports, and every
+Python example of the README and the docs pages.
+
+mypy runs once for all of them (its start-up, reading llmapp and the SDKs, is most of the
+cost, and the cache `mypy --strict src` leaves saves most of it); each test reads its own
+file's lines of that one run.
+"""
 
 from __future__ import annotations
 
+import importlib.util
 import os
+import re
 import subprocess
 import sys
-from pathlib import Path
 
-SRC = Path(__file__).resolve().parents[2] / "src"
+import pytest
+from tests.support.examples import NEEDS_PYTHON_3_11, ROOT, Example, examples
+
+SRC = ROOT / "src"
 
 PROGRAM = '''
 from __future__ import annotations
@@ -48,29 +58,82 @@ name: str = application(Counter).functions[0].name
 reveal_type(Counter)
 '''
 
+MISSPELLED = """
+from llmapp import aplication
+from llmapp.repair import coerse
+from llmapp import CallContext, controls
+reveal_type(controls)
+reveal_type(CallContext)
+"""
 
-def test_decorated_class_keeps_its_type(tmp_path: Path) -> None:
-    program = tmp_path / "program.py"
-    program.write_text(PROGRAM)
-    environment = {**os.environ, "MYPYPATH": str(SRC)}
+
+def _checkable(example: Example) -> bool:
+    """False for an example whose framework is not installed (3.11-only extras on 3.10)."""
+    imported = set(re.findall(r"^(?:from|import) (\w+)", example.source, re.M))
+    return all(importlib.util.find_spec(name) for name in imported & NEEDS_PYTHON_3_11)
+
+
+EXAMPLES = examples()
+
+
+@pytest.fixture(scope="module")
+def mypy_output(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[str]]:
+    """Each checked file's stem -> the lines mypy --strict printed for it."""
+    folder = tmp_path_factory.mktemp("mypy")
+    programs = {"program": PROGRAM, "misspelled": MISSPELLED}
+    programs |= {each.module: each.source for each in EXAMPLES if _checkable(each)}
+    for name, source in programs.items():
+        (folder / f"{name}.py").write_text(source, encoding="utf-8")
     completed = subprocess.run(
         [
             sys.executable,
             "-m",
             "mypy",
             "--strict",
-            "--no-incremental",
+            # The project's own settings and cache: what `mypy --strict src` (CI runs it
+            # first) has read of llmapp and the SDKs is not read again.
             "--config-file",
-            os.devnull,
-            str(program),
+            str(ROOT / "pyproject.toml"),
+            "--cache-dir",
+            str(ROOT / ".mypy_cache"),
+            *sorted(f"{name}.py" for name in programs),
         ],
         capture_output=True,
         text=True,
-        env=environment,
-        cwd=tmp_path,
+        env={**os.environ, "MYPYPATH": str(SRC)},
+        cwd=folder,
         check=False,
     )
-    output = completed.stdout + completed.stderr
+    assert completed.returncode in (0, 1), completed.stdout + completed.stderr
+    lines: dict[str, list[str]] = {name: [] for name in programs}
+    for line in completed.stdout.splitlines():
+        stem = line.partition(".py:")[0]
+        if stem in lines:
+            lines[stem].append(line)
+    return lines
+
+
+def test_decorated_class_keeps_its_type(mypy_output: dict[str, list[str]]) -> None:
+    output = "\n".join(mypy_output["program"])
     assert 'Revealed type is "def (start: ' in output and '-> program.Counter"' in output, output
     errors = [line for line in output.splitlines() if ": error:" in line]
     assert errors == [], output
+
+
+def test_a_misspelled_import_fails_mypy(mypy_output: dict[str, list[str]]) -> None:
+    output = "\n".join(mypy_output["misspelled"])
+    assert 'Module "llmapp" has no attribute "aplication"' in output, output
+    assert 'Module "llmapp.repair" has no attribute "coerse"' in output, output
+    assert 'Revealed type is "Any"' not in output, output
+
+
+def test_there_are_examples() -> None:
+    assert len(EXAMPLES) >= 5
+
+
+@pytest.mark.parametrize("example", EXAMPLES, ids=[each.name for each in EXAMPLES])
+def test_example_passes_mypy_strict(example: Example, mypy_output: dict[str, list[str]]) -> None:
+    if not _checkable(example):
+        pytest.skip("its framework needs Python 3.11 (the extra installs nothing on 3.10)")
+    errors = [line for line in mypy_output[example.module] if ": error:" in line]
+    assert errors == [], f"{example.name}:\n" + "\n".join(mypy_output[example.module])

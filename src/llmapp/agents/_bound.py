@@ -31,9 +31,11 @@ to the framework's own approval mechanism.
 
 from __future__ import annotations
 
+import logging
+import warnings
 from collections import Counter
 from collections.abc import Awaitable, Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
@@ -43,7 +45,26 @@ from llmapp.app._sent import sending
 from llmapp.vendors._calls import Executor, NotRun, Outcome, ToolCall, arun_one, run_one
 from llmapp.vendors._source import Tool, tools_of
 
-__all__ = ["BoundTool", "HumanValues", "bind", "instructions", "revision", "shown"]
+__all__ = [
+    "BoundTool",
+    "HumanValues",
+    "HumanValuesWarning",
+    "bind",
+    "instructions",
+    "revision",
+    "shown",
+]
+
+LOG = logging.getLogger("llmapp.agents")
+
+
+class HumanValuesWarning(UserWarning):
+    """A toolset's ``human=`` gives a tool a key it does not take: every such call fails.
+
+    Said to the developer (a warning and a ``llmapp.agents`` log record, once per tool and
+    keys), since the model, told only that the call could not run, cannot mend it.
+    """
+
 
 HumanValues = Mapping[str, Mapping[str, Any]] | Callable[[str, Any], Mapping[str, Any] | None]
 """Function name -> human-side values, or ``(function_name, context) -> values``."""
@@ -66,6 +87,7 @@ class BoundTool:
     target: Any
     human: HumanValues | None
     source: Any
+    _warned: set[frozenset[str]] = field(default_factory=set, compare=False, repr=False)
 
     @property
     def name(self) -> str:
@@ -157,8 +179,34 @@ class BoundTool:
             return None
         if callable(self.human):
             values = self.human(self.name, context)
+            self._check(values)
             return {self.name: values} if values is not None else None
+        self._check(self.human.get(self.name))
         return self.human
+
+    @cached_property
+    def human_keys(self) -> frozenset[str]:
+        """The keys of its human side (the values a human supplies), empty where none."""
+        separated = getattr(self.tool.function, "separated", None)
+        schema = getattr(separated, "human", None) or {}
+        return frozenset(schema.get("properties", ()))
+
+    def _check(self, values: Any) -> None:
+        """Warn the developer, once per keys, when ``values`` has keys the tool does not take."""
+        if not isinstance(values, Mapping):
+            return
+        unknown = frozenset(str(key) for key in values) - self.human_keys
+        if not unknown or unknown in self._warned:
+            return
+        self._warned.add(unknown)
+        takes = ", ".join(sorted(self.human_keys)) or "no human-side values"
+        message = (
+            f"human= gives tool {self.name!r} the key(s) {', '.join(sorted(unknown))}, which "
+            f"it does not take (it takes: {takes}); its calls fail, and the model is told only "
+            "that the call could not run"
+        )
+        LOG.warning("%s", message)
+        warnings.warn(message, HumanValuesWarning, stacklevel=4)
 
 
 async def _answered(outcome: Outcome) -> Outcome:

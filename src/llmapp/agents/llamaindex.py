@@ -43,13 +43,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 from llama_index.core.objects import ObjectRetriever
 from llama_index.core.schema import QueryType
-from llama_index.core.tools import FunctionTool, ToolMetadata, ToolOutput
+from llama_index.core.tools import BaseTool, FunctionTool, ToolMetadata, ToolOutput
 from llama_index.core.workflow import Context, HumanResponseEvent, InputRequiredEvent
 from workflows.errors import WorkflowRuntimeError
 
@@ -58,7 +58,11 @@ from llmapp.agents._bound import BoundTool, HumanValues, bind, shown
 from llmapp.app import CallResult
 from llmapp.vendors._calls import Outcome
 
+AgentTool = BaseTool | Callable[..., Any]
+"""What LlamaIndex's agents take as a tool (``tools()`` gives ``LlmappTool``s)."""
+
 __all__ = [
+    "AgentTool",
     "ApprovalRequest",
     "LlmappTool",
     "SchemaMetadata",
@@ -175,8 +179,12 @@ def _arguments(args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
 
 def tools(
     source: Any, target: Any = MISSING, *, human: HumanValues | None = None
-) -> list[LlmappTool]:
-    """LlamaIndex tools for llmapp's functions.
+) -> list[AgentTool]:
+    """LlamaIndex tools for llmapp's functions (``LlmappTool``s).
+
+    The list is typed as what the agents take (``FunctionAgent(tools=...)``,
+    ``ReActAgent``, ``AgentWorkflow``): ``list[BaseTool | Callable]`` (a ``list[LlmappTool]``
+    would not pass a type checker: lists are invariant).
 
     Args:
         source: an application (with ``target``), or ``(app, target)`` /
@@ -191,34 +199,38 @@ def tools(
     return [LlmappTool(each) for each in bind(source, target, human=human)]
 
 
-def visible(tools: Iterable[LlmappTool], ctx: Any = None) -> list[LlmappTool]:
+def visible(tools: Iterable[AgentTool], ctx: Any = None) -> list[AgentTool]:
     """The tools that exist for a workflow ``Context`` (``@controls(enabled=...)``), in order.
 
     The predicate reads what the tools' calls read: the ``Context`` (``None`` outside a
-    workflow).
+    workflow). Tools that are not llmapp's are always there.
     """
-    return [tool for tool in tools if tool._bound.enabled(ctx)]
+    return [tool for tool in tools if not isinstance(tool, LlmappTool) or tool._bound.enabled(ctx)]
 
 
-class VisibleTools(ObjectRetriever[LlmappTool]):
+class VisibleTools(ObjectRetriever[AgentTool]):
     """An agent's tools as LlamaIndex retrieves them: those enabled for the running step.
 
     Built by ``retriever``; the query (the user's message, or the name of the tool a call
     names) does not choose among them, the step's ``Context`` does.
     """
 
-    def __init__(self, tools: Iterable[LlmappTool]) -> None:
+    def __init__(self, tools: Iterable[AgentTool]) -> None:
         # No index behind it: the retriever and node mapping of the base class stay unset.
         self._tools = list(tools)
 
-    def retrieve(self, str_or_query_bundle: QueryType) -> list[LlmappTool]:
-        return [tool for tool in visible(self._tools, _step_context()) if shown(tool._bound)]
+    def retrieve(self, str_or_query_bundle: QueryType) -> list[AgentTool]:
+        return [
+            tool
+            for tool in visible(self._tools, _step_context())
+            if not isinstance(tool, LlmappTool) or shown(tool._bound)
+        ]
 
-    async def aretrieve(self, str_or_query_bundle: QueryType) -> list[LlmappTool]:
+    async def aretrieve(self, str_or_query_bundle: QueryType) -> list[AgentTool]:
         return self.retrieve(str_or_query_bundle)
 
 
-def retriever(tools: Iterable[LlmappTool]) -> VisibleTools:
+def retriever(tools: Iterable[AgentTool]) -> VisibleTools:
     """LlamaIndex's tool retriever over ``tools``, offering each step the tools enabled for it.
 
     Example::

@@ -34,7 +34,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
 
-from agents import FunctionTool, RunContextWrapper
+from agents import FunctionTool, RunContextWrapper, Tool
 from agents.tool_context import ToolContext
 
 from llmapp._sentinels import MISSING
@@ -54,8 +54,11 @@ def tools(
     human: HumanValues | None = None,
     defer: Defer = None,
     keep: Iterable[str] = (),
-) -> list[FunctionTool]:
-    """Agents SDK tools for llmapp's functions.
+) -> list[Tool]:
+    """Agents SDK tools for llmapp's functions (``FunctionTool``s).
+
+    The list is typed as the SDK's own ``list[Tool]``, which ``Agent(tools=...)`` takes (a
+    ``list[FunctionTool]`` would not pass a type checker: lists are invariant).
 
     Args:
         source: an application (with ``target``), or ``(app, target)`` /
@@ -76,7 +79,7 @@ def tools(
 
         agent = Agent(name="shop", tools=tools(application(Shop), Shop()))
     """
-    made: list[FunctionTool] = []
+    made: list[Tool] = []
     failures: list[tuple[str, str]] = []
     bound = bind(source, target, human=human)
     deferring = deferred([each.tool for each in bound], defer, keep)

@@ -236,7 +236,16 @@ def declared_controls(cls: type, method: MethodSpec) -> Controls | None:
         function = getattr(raw, "__func__", raw)
         if not callable(function):  # shadowed by a plain attribute: nothing above counts
             break
-        for name, value in _own_controls(function).items():
+        own = _own_controls(function)
+        if "approval" not in found and own.get("approval") is True and _by_tag(function):
+            # Said once, at build: a tag that also stops every call is easy to miss.
+            logger.info(
+                "%s.%s: @tag destructive: each call waits for a human's approval "
+                "(execute(..., approved=True); @controls(approval=False) lifts it)",
+                cls.__name__,
+                method.name,
+            )
+        for name, value in own.items():
             found.setdefault(name, value)
     enabled, approval, timeout = found.get("enabled"), found.get("approval"), found.get("timeout")
     if enabled is None and not approval and timeout is None:  # what ``Controls()`` holds
@@ -256,6 +265,15 @@ def _own_controls(function: Any) -> dict[str, Any]:
     if seconds is not None:  # the decorator's and the docstring's: the smaller stands
         own["timeout"] = min(seconds, own.get("timeout", seconds))
     return own
+
+
+def _by_tag(function: Any) -> bool:
+    """Whether a definition's approval comes from ``@tag destructive`` alone."""
+    given = getattr(function, CONTROLS_ATTRIBUTE, None)
+    if isinstance(given, Mapping) and "approval" in given:
+        return False
+    doc = parse_docstring(getattr(function, "__doc__", None))
+    return not doc.approval and "destructive" in doc.tags
 
 
 def _seconds(text: str | None) -> float | None:

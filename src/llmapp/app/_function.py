@@ -282,8 +282,9 @@ def function_data(function: Any, **first: Any) -> dict[str, Any]:
     """Any kind of function (class, HTTP, MCP) as plain JSON-ready data, ``first`` leading.
 
     The keys every function shares, in one order: ``name``, ``description`` (when it has
-    one), ``parameters``, ``output``, ``deprecated``, ``tags``, and ``separated`` (when it
-    has a human side).
+    one), ``parameters``, ``output``, ``deprecated``, ``tags``, ``approval`` (when calls
+    wait for a human's approval: ``"always"``, or ``"when its predicate says"``) and
+    ``separated`` (when it has a human side).
     """
     data: dict[str, Any] = {**first, "name": function.name}
     if function.description is not None:
@@ -292,6 +293,9 @@ def function_data(function: Any, **first: Any) -> dict[str, Any]:
     data["output"] = function.output
     data["deprecated"] = function.deprecated
     data["tags"] = list(function.tags)
+    approval = getattr(getattr(function, "controls", None), "approval", False)
+    if approval:  # ``@approval``, ``@tag destructive`` or ``@controls(approval=...)``
+        data["approval"] = "always" if approval is True else "when its predicate says"
     separated = getattr(function, "separated", None)
     if separated is not None:
         data["separated"] = {"llm": separated.llm, "human": separated.human}

@@ -57,7 +57,8 @@ _LAZY = {
     "to_json": "._to_json",
 }
 
-__getattr__, __dir__ = _lazy_names(__name__, _LAZY)
+if not TYPE_CHECKING:  # a misspelled name stays an error for type checkers
+    __getattr__, __dir__ = _lazy_names(__name__, _LAZY)
 
 
 __all__ = [

@@ -17,7 +17,8 @@ if TYPE_CHECKING:
 
 _LAZY = {"feedback": "._text", "unreadable": "._unread"}
 
-__getattr__, __dir__ = _lazy_names(__name__, _LAZY)
+if not TYPE_CHECKING:  # a misspelled name stays an error for type checkers
+    __getattr__, __dir__ = _lazy_names(__name__, _LAZY)
 
 
 __all__ = ["feedback", "unreadable"]

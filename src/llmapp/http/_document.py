@@ -86,6 +86,7 @@ def load(
 
     Raises:
         DocumentError: the text is neither JSON nor YAML, or is not an object; the file
+            is missing (a one-line text ending in ``.json``/``.yaml``/``.yml`` is a path),
             is not a regular file or is larger than ``MAX_DOCUMENT_BYTES``.
     """
     return load_document(source, roots=roots).document
@@ -109,9 +110,20 @@ def load_document(
             raise DocumentError(f"{path}: {refused}") from None
         bundler = _Bundler(path, _read(text, str(path)), files)
         return Loaded(bundler.run(), bundler.refused)
+    if isinstance(source, str) and _names_a_file(source):
+        raise DocumentError(f"{source}: no such file (a path was given, not a document's text)")
     if isinstance(source, str):
         return Loaded(_read(source, "the document text"))
     raise DocumentError(f"expected a dict, a path or text, not {type(source).__name__}")
+
+
+def _names_a_file(text: str) -> bool:
+    """Whether one line of text is a document's file name rather than the document."""
+    line = text.strip()
+    return "\n" not in line and not line.startswith("{") and line.lower().endswith(_SUFFIXES)
+
+
+_SUFFIXES = (".json", ".yaml", ".yml")
 
 
 def _is_file(text: str) -> bool:

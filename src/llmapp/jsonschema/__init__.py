@@ -91,7 +91,8 @@ _LAZY = {
     **dict.fromkeys(("JSON_TYPES", "accepts_anything", "declared_types", "json_type"), "._types"),
 }
 
-__getattr__, __dir__ = _lazy_names(__name__, _LAZY)
+if not TYPE_CHECKING:  # a misspelled name stays an error for type checkers
+    __getattr__, __dir__ = _lazy_names(__name__, _LAZY)
 
 __all__ = [
     "JSON_TYPES",

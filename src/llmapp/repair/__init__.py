@@ -36,7 +36,8 @@ _LAZY = {
     "read_text": "._parse",
 }
 
-__getattr__, __dir__ = _lazy_names(__name__, _LAZY)
+if not TYPE_CHECKING:  # a misspelled name stays an error for type checkers
+    __getattr__, __dir__ = _lazy_names(__name__, _LAZY)
 
 
 __all__ = [

@@ -33,7 +33,8 @@ _LAZY = {
     "human_inside_whole": "._whole",
 }
 
-__getattr__, __dir__ = _lazy_names(__name__, _LAZY)
+if not TYPE_CHECKING:  # a misspelled name stays an error for type checkers
+    __getattr__, __dir__ = _lazy_names(__name__, _LAZY)
 
 
 __all__ = [

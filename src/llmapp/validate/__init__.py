@@ -74,7 +74,8 @@ if TYPE_CHECKING:
 # result classes (from this package) but compiles no validator until one is called.
 _LAZY = {"Validator": "._validator", "validator": "._validator", "expected_of": "._expected"}
 
-__getattr__, __dir__ = _lazy_names(__name__, _LAZY)
+if not TYPE_CHECKING:  # a misspelled name stays an error for type checkers
+    __getattr__, __dir__ = _lazy_names(__name__, _LAZY)
 
 
 __all__ = [
