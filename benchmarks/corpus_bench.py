@@ -1,0 +1,181 @@
+"""``python -m benchmarks.corpus_bench [--quick]``: the call step over a corpus.
+
+Every signature of the generated corpus (``corpus.py``: 300, seeded) is timed on its
+three argument texts (valid, 1 mistake, 3 mistakes), two steps side by side:
+
+| step | llmapp | peer |
+|------|--------|------|
+| validate | ``LlmFunction.validate(data)`` on the parsed arguments | pydantic strict, extra keys forbidden: ``TypeAdapter(Args).validate_python(data)``, ``.errors()`` on failure |
+| execute | ``app.execute(tools, name, text)``: parse, repair, validate, convert, call, and the feedback text on a mistake | ``json.loads`` + the same ``validate_python`` + the call; ``.errors()`` on failure |
+
+Each row reports the **geometric mean** of the ratios (llmapp ÷ pydantic) over the
+corpus and the **worst** ratio, with the worst signature printed, so the next gap is
+named by the run itself. Before timing, each text's verdict is checked on both sides
+(valid accepted, the mistakes refused); disagreements are counted in the report.
+
+``--quick`` (part of ``python -m benchmarks --quick``) times every fifth signature with
+shorter loops. Also a section of ``python -m benchmarks`` (``--only corpus``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from benchmarks import corpus
+from benchmarks._report import fmt_ratio, table
+from benchmarks._timing import Settings, Unavailable, measure_all
+
+__all__ = ["run"]
+
+PAYLOADS = ("valid", "1 mistake", "3 mistakes")
+STEPS = ("validate", "execute")
+
+
+@dataclass(frozen=True)
+class _Brief(Settings):
+    """Shorter loops than the other sections: 300 signatures x 3 texts x 2 steps x 2 peers."""
+
+    @property
+    def target_seconds(self) -> float:
+        return 0.002 if self.quick else 0.005
+
+    @property
+    def repeats(self) -> int:
+        return 3 if self.quick else 5
+
+
+def _peer(case: corpus.Case) -> tuple[Callable[[Any], object], Callable[[str], object]]:
+    """pydantic's validate step and its execute step (``json.loads`` + validate + call)."""
+    from pydantic import TypeAdapter, ValidationError
+
+    adapter = TypeAdapter(case.peer)
+    validate_python, loads, function = adapter.validate_python, json.loads, case.call
+    assert function is not None
+    names = list(case.peer.model_fields)
+
+    def validate(data: Any) -> object:
+        try:
+            return validate_python(data)
+        except ValidationError as error:
+            return error.errors()
+
+    def execute(text: str) -> object:
+        try:
+            args = validate_python(loads(text))
+        except ValidationError as error:
+            return error.errors()
+        return function(**{name: getattr(args, name) for name in names})
+
+    return validate, execute
+
+
+def _agrees(case: corpus.Case, ours: Callable[[Any], Any], theirs: Callable[[Any], object]) -> int:
+    """How many of the case's texts get a verdict other than intended, on either side."""
+    wrong = 0
+    for label, text in case.texts.items():
+        data, intended = json.loads(text), label == "valid"
+        refused = theirs(data)
+        if ours(data).success is not intended or isinstance(refused, list) is intended:
+            wrong += 1
+    return wrong
+
+
+def run(settings: Settings) -> tuple[str, dict[str, Any]]:
+    """Every chosen signature timed on both steps; the report and its figures."""
+    try:
+        from llmapp import application
+    except ImportError as exc:  # pragma: no cover - the benchmark runs from a checkout
+        raise Unavailable(str(exc)) from exc
+    built = corpus.generate()
+    chosen = built.cases[::5] if settings.quick else built.cases
+    app, tools = application(built.tools), built.tools()
+    brief = _Brief(quick=settings.quick)
+    ratios: dict[str, list[tuple[float, corpus.Case]]] = {
+        f"{step}, {payload}": [] for step in STEPS for payload in PAYLOADS
+    }
+    disagreements: list[str] = []
+    for case in chosen:
+        function = app.require(case.name)
+        validate, execute = _peer(case)
+        if _agrees(case, function.validate, validate):
+            disagreements.append(case.name)
+        for payload in PAYLOADS:
+            text = case.texts[payload]
+            data = json.loads(text)
+            timed = measure_all(
+                {
+                    "validate llmapp": (function.validate, data),
+                    "validate pydantic": (validate, data),
+                    "execute llmapp": (lambda t, n=case.name: app.execute(tools, n, t), text),
+                    "execute pydantic": (execute, text),
+                },
+                brief,
+            )
+            for step in STEPS:
+                ratio = timed[f"{step} llmapp"] / timed[f"{step} pydantic"]
+                ratios[f"{step}, {payload}"].append((ratio, case))
+    rows: dict[str, dict[str, Any]] = {}
+    for label, found in ratios.items():
+        worst, case = max(found, key=lambda pair: pair[0])
+        rows[label] = {
+            "geomean": math.exp(sum(math.log(value) for value, _ in found) / len(found)),
+            "worst": worst,
+            "worst_case": case.name,
+            "worst_signature": case.signature,
+            "worst_values": case.values,
+        }
+    figures = {
+        "cases": len(chosen),
+        "of": len(built.cases),
+        "seed": corpus.SEED,
+        "disagreements": disagreements,
+        "rows": rows,
+    }
+    return _report(figures), figures
+
+
+def _report(figures: dict[str, Any]) -> str:
+    rows = [
+        [
+            label,
+            fmt_ratio(row["geomean"]),
+            fmt_ratio(row["worst"]),
+            f"`{row['worst_case']}` ({row['worst_values']} values)",
+        ]
+        for label, row in figures["rows"].items()
+    ]
+    worst = dict.fromkeys(row["worst_signature"] for row in figures["rows"].values())
+    agree = (
+        "every text got its intended verdict on both sides"
+        if not figures["disagreements"]
+        else f"{len(figures['disagreements'])} signatures where a verdict differs: "
+        + ", ".join(figures["disagreements"][:10])
+    )
+    return "\n\n".join(
+        [
+            f"## 7. The call step over a generated corpus ({figures['cases']} of "
+            f"{figures['of']} signatures, seed {figures['seed']})",
+            "Ratios llmapp ÷ pydantic strict+forbid (validate) and ÷ json.loads + "
+            "TypeAdapter + call (execute); below 1.00x llmapp is faster. "
+            f"Verdicts: {agree}.",
+            table(["step, arguments", "geometric mean", "worst", "worst signature"], rows),
+            "The worst signatures:\n\n```python\n" + "\n".join(worst) + "\n```",
+        ]
+    )
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="every fifth signature, short loops")
+    args = parser.parse_args(argv)
+    text, _ = run(Settings(quick=args.quick))
+    print(text)
+
+
+if __name__ == "__main__":
+    main()
