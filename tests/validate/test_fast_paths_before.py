@@ -16,8 +16,13 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from tests.support import before
+from tests.validate.test_regex_safety import finishes
 
-from llmapp import _scalar_types
+from llmapp import _iso8601 as iso
+from llmapp import _patterns, _scalar_types
+from llmapp._ecma import LINEAR, STDLIB, translate
+from llmapp._linear import linear_method
+from llmapp._patterns import compile_pattern
 from llmapp.validate import _runtime
 
 BEFORE = "2627079"
@@ -193,3 +198,169 @@ def test_a_tiny_decimal_is_still_not_a_multiple_of_a_cent() -> None:
     assert _runtime.numeric_text("4.02", "multipleOf", 0.01) is True
     assert _runtime.multiple_of(4.02, 0.01) is True
     assert _runtime.multiple_of(1e-300, 0.01) is False
+
+
+# -- dates and date-times -----------------------------------------------------------------
+
+_DATE_CHECKS = ("is_date", "is_date_time", "is_date_time_local", "is_time", "is_time_local")
+
+
+@pytest.fixture(scope="module")
+def old_iso() -> types.ModuleType:
+    return before.load(BEFORE, "llmapp/_iso8601.py")
+
+
+ADVERSARIAL_MOMENTS = [
+    "2024-05-01T12:30:00Z",
+    "2024-05-01T12:30:00z",
+    "2024-05-01t12:30:00Z",
+    "2024-05-01T12:30:00+02:00",
+    "2024-05-01T12:30:00-05:30",
+    "2024-05-01T12:30:00+05:60",
+    "2024-05-01T12:30:00+24:00",
+    "2024-05-01T12:30:00+23:59",
+    "2024-05-01T12:30:00+0530",
+    "2024-05-01T12:30:00+05",
+    "2024-05-01T12:30:00+05:30:15",
+    "2024-05-01T12:30:00.123456Z",
+    "2024-05-01T12:30:00.123456789-00:00",
+    "2024-05-01T12:30:00.Z",
+    "2024-05-01T12:30:00,5Z",
+    "2024-05-01T12:30:00.5+02:00Z",
+    "2024-05-01T12:30:00Z+02:00",
+    "2024-05-01T12:30:00.1234567x+02:00",
+    "2024-05-01T12:30:00.١٢Z",
+    "2024-05-01T12:30:00.12+0٥:30",
+    "2024-05-01T12:30:00+02:3٥",
+    "2024-05-01T24:00:00Z",
+    "2024-05-01T24:00:00+02:00",
+    "2024-05-01T23:59:60Z",
+    "2016-12-31T23:59:60Z",
+    "2016-12-31T23:59:60+00:00",
+    "2016-12-31T18:59:60-05:00",
+    "0000-01-01T00:00:00Z",
+    "2023-02-29T00:00:00Z",
+    "2024-02-29T00:00:00+01:00",
+    "2024-04-31T00:00:00Z",
+    "2024-05-01 12:30:00+02:00",
+    "2024-05-01T12:30+02:00",
+    "2024-05-01T12:30:0+02:00",
+    "20240501T123000Z",
+    "2024-W18-3T12:30:00Z",
+    "２０２４-05-01T12:30:00Z",
+    "2024-05-01T12:30:00 +02:00",
+    "2024-05-01T12:30:00",
+    "2024-05-01T12:30:00.25",
+    "2024-05-01T12:30:00.",
+    "2024-05-01",
+    "2024-5-01",
+    "2024-05-01\n",
+    "0000-01-01",
+    "2023-02-29",
+    "12:30:00Z",
+    "12:30:00+02:00",
+    "12:30:00.5-05:30",
+    "12:30:00+05:60",
+    "23:59:60Z",
+    "24:00:00Z",
+    "12:30:00",
+    "12:30:00.999",
+    "12:30:00.",
+    "12:30",
+    "",
+]
+
+
+@pytest.mark.parametrize("text", ADVERSARIAL_MOMENTS)
+@pytest.mark.parametrize("name", _DATE_CHECKS)
+def test_date_checks_agree_on_adversarial_texts(
+    old_iso: types.ModuleType, name: str, text: str
+) -> None:
+    assert getattr(iso, name)(text) == getattr(old_iso, name)(text), (name, text)
+
+
+_MOMENT_PIECES = st.sampled_from(
+    ["2024", "0000", "-", "05", "02", "13", "29", "31", "T", "t", " ", ":", "12", "23",
+     "24", "59", "60", "00", ".", ",", "5", "123456", "Z", "z", "+", "-05:00", "+23:59",
+     "+05", "0530", "+05:60", "٥", "２", "W18", "\n"]
+)  # fmt: skip
+
+
+def _moments() -> st.SearchStrategy[str]:
+    usual = st.builds(
+        lambda d, c, f, z: d + c + f + z,
+        st.sampled_from(["2024-05-01T", "2016-12-31T", "2023-02-29T", "2024-13-01T", ""]),
+        st.sampled_from(["12:30:00", "23:59:60", "24:00:00", "12:30", "123000", "18:59:60"]),
+        st.sampled_from(["", ".5", ".123456789", ",5", ".", ".1234567x", ".1٢", " "]),
+        st.sampled_from(["", "Z", "z", "+05:00", "-05:30", "+05", "+0530", "+05:60", "+0٥:00"]),
+    )
+    return st.one_of(
+        usual,
+        st.lists(_MOMENT_PIECES, max_size=9).map("".join),
+        st.datetimes(timezones=st.none() | st.timezones()).map(lambda d: d.isoformat()),
+        st.dates().map(str),
+        st.times(timezones=st.none() | st.timezones()).map(lambda t: t.isoformat()),
+    )
+
+
+@settings(max_examples=1500, deadline=None)
+@given(name=st.sampled_from(_DATE_CHECKS), text=_moments())
+def test_date_checks_agree_on_generated_texts(
+    old_iso: types.ModuleType, name: str, text: str
+) -> None:
+    assert getattr(iso, name)(text) == getattr(old_iso, name)(text), (name, text)
+
+
+# -- patterns -------------------------------------------------------------------------------
+
+ONE_RETRY = [
+    "^[a-zA-Z0-9._%+-]+@[a-zA-Z0-9.-]+\\.[a-zA-Z]{2,}$",
+    "^[a-z0-9._%+-]+@[a-z0-9.-]+\\.[a-z]{2,}$",
+    "^[a-z0-9-.]+\\.(?:com|org|net)$",
+    "^\\d*\\d$",
+    "^[0-9a-f:]+:[0-9]{2,5}$",
+]
+"""Patterns the one-retry rule moved from RE2 to ``re``."""
+
+
+@pytest.mark.parametrize("pattern", ONE_RETRY)
+def test_one_retry_patterns_moved_from_re2_to_re(pattern: str) -> None:
+    old = before.load(BEFORE, "llmapp/_linear.py")
+    translated = translate(pattern, STDLIB)
+    assert old.linear_method(translated) is None
+    assert linear_method(translated) == "match"
+    assert compile_pattern(pattern).engine == "re"
+
+
+_EMAILISH = st.lists(
+    st.sampled_from(
+        ["a", "Z", "0", "9", ".", "-", "_", "%", "+", "@", "com", "xy", ":", "12", " ", "é", "\n"]
+    ),
+    max_size=14,
+).map("".join)
+
+
+@settings(max_examples=800, deadline=None)
+@given(pattern=st.sampled_from(ONE_RETRY), text=_EMAILISH)
+def test_re_and_re2_agree_on_one_retry_patterns(pattern: str, text: str) -> None:
+    ours = compile_pattern(pattern)
+    program = _patterns._re2_program(pattern, LINEAR)
+    assert program is not None and program.ok()
+    theirs = _patterns._LinearMatcher(pattern, program)
+    assert (ours.search(text) is None) == (theirs.search(text) is None), text
+
+
+@pytest.mark.parametrize("pattern", ONE_RETRY)
+def test_one_retry_patterns_stay_linear_on_hostile_texts(pattern: str) -> None:
+    matcher, size = compile_pattern(pattern), 100_000
+    texts = [
+        "a@" + "." * size + "!",
+        "a@" + ".a" * size + "!",
+        "a@" + ".aa" * size + "!",
+        "a@" + "a." * size + "!",
+        "a" * size + "@" + "a" * size + "!",
+        "1" * size + "x",
+        "a:" * size + "1",
+    ]
+    for text in texts:
+        finishes(lambda t=text: matcher.search(t), seconds=10)
