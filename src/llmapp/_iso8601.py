@@ -375,9 +375,7 @@ def is_date_time(text: str) -> bool:
         # The most usual of all in one slice: '2024-05-01T12:30:00Z' and
         # '2024-05-01T12:30:00+02:00' (the slice holds the offset's sign and colon).
         shape = text[4::3]
-        if shape == "--T::Z" or (
-            len(text) == 25 and shape in _OFFSET_SHAPES and text[23] <= "5"
-        ):
+        if shape == "--T::Z" or (len(text) == 25 and shape in _OFFSET_SHAPES and text[23] <= "5"):
             return True
         if value.tzinfo is not None and shape[:5] == "--T::" and _tail(text, 19):
             return True
