@@ -234,6 +234,26 @@ def _corpus_rows(results: dict[str, Any]) -> list[Row]:
     return rows
 
 
+def _large_build_rows(results: dict[str, Any]) -> list[Row]:
+    """Issue 33: a 5,000-method build costs at most 1.15x the ms/method of 1,000 (full runs)."""
+    if "scale" not in results:
+        return []
+    built = results["scale"]["build"].get("llmapp_preloaded", {})
+    if "5000" not in built:
+        return []
+    rows = []
+    for phase, label in (("schemas", "schemas"), ("total", "with every validator compiled")):
+        large, base = built["5000"]["cold"][phase] / 5000, built["1000"]["cold"][phase] / 1000
+        rows.append(
+            [
+                f"build, 5,000 methods ({label}): ms/method <= 1.15x the figure at 1,000",
+                f"{large * 1000:.3f} against {base * 1000:.3f} ms/method ({large / base:.2f}x)",
+                _verdict(large, large <= 1.15 * base),
+            ]
+        )
+    return rows
+
+
 def targets(results: dict[str, Any]) -> list[Row]:
     """(target, measured, holds) rows for every section that ran."""
     rows: list[Row] = []
@@ -244,6 +264,7 @@ def targets(results: dict[str, Any]) -> list[Row]:
         _memory_rows,
         _validator_memory_rows,
         _corpus_rows,
+        _large_build_rows,
     ):
         try:
             rows += section(results)

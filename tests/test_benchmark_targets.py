@@ -105,3 +105,16 @@ def test_the_corpus_is_seeded_and_each_text_gets_its_intended_verdict() -> None:
                 assert not intended, (case.signature, text)
             else:
                 assert intended, (case.signature, text)
+
+
+def test_a_large_build_holds_when_its_ms_per_method_stays_within_15_percent() -> None:
+    def cold(schemas: float, total: float) -> dict[str, Any]:
+        return {"cold": {"schemas": schemas, "total": total}}
+
+    built = {"1000": cold(0.4, 1.0), "5000": cold(2.2, 6.0)}  # 1.10x and 1.20x
+    results = {"scale": {"build": {"llmapp_preloaded": built}}}
+    verdicts = {target: holds for target, _, holds in targets(results) if "5,000" in target}
+    assert verdicts == {
+        "build, 5,000 methods (schemas): ms/method <= 1.15x the figure at 1,000": "yes",
+        "build, 5,000 methods (with every validator compiled): ms/method <= 1.15x the figure at 1,000": "NO",
+    }
