@@ -42,11 +42,11 @@ class _Brief(Settings):
 
     @property
     def target_seconds(self) -> float:
-        return 0.002 if self.quick else 0.005
+        return 0.004 if self.quick else 0.005
 
     @property
     def repeats(self) -> int:
-        return 3 if self.quick else 5
+        return 5
 
 
 def _peer(case: corpus.Case) -> tuple[Callable[[Any], object], Callable[[str], object]]:
