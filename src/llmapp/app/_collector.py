@@ -1,7 +1,7 @@
-"""``paused_collector()``: the cyclic garbage collector off while a build or a compile runs.
+"""``paused_collector()``: the cyclic garbage collector off while a build runs.
 
-A build (and a validator's compile) allocates many objects that live as long as the
-application and makes almost no garbage cycles. The collector's passes are triggered by
+A build allocates many objects that live as long as the application and makes almost
+no garbage cycles. The collector's passes are triggered by
 allocation counts and each older-generation pass walks every object alive, so with the
 collector on, a large class paid it over and over on what it had already built: about
 half of a 5,000-method build. Paused, the objects are still collected, at the first

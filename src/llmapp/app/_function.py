@@ -13,7 +13,6 @@ from llmapp._results import (
     ValidationIssue,
     ValidationSuccess,
 )
-from llmapp.app._collector import paused_collector
 from llmapp.app._controls import Controls
 
 __all__ = [
@@ -74,8 +73,7 @@ class OnFirstUse(Generic[T, R]):
     def get(self) -> Callable[[T], R]:
         """What ``compile`` made, compiled now if no call has needed it yet."""
         if self._compiled is None:
-            with paused_collector():
-                self._compiled = self.compile(self.source)
+            self._compiled = self.compile(self.source)
         return self._compiled
 
     @property
