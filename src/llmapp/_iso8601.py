@@ -331,6 +331,8 @@ def is_time(text: str) -> bool:
     """RFC 3339 full-time: an offset is required; second 60 only at 23:59 UTC."""
     if len(text) < 9:
         return False  # shorter than the grammar's shortest, '12:30:00Z'
+    if text[-1] not in "Zz" and text[-6] not in "+-":
+        return False  # no offset where the grammar ends with one: a local time
     try:
         value = time.fromisoformat(text)
     except ValueError:
@@ -367,6 +369,8 @@ def is_date_time(text: str) -> bool:
     """RFC 3339 date-time: an offset is required."""
     if len(text) < 20:
         return False  # shorter than the grammar's shortest, '2024-05-01T12:30:00Z'
+    if text[-1] not in "Zz" and text[-6] not in "+-":
+        return False  # no offset where the grammar ends with one: a local date-time
     try:
         value = datetime.fromisoformat(text)
     except ValueError:
