@@ -269,14 +269,36 @@ def numeric_text(text: str, keyword: str, bound: int | float) -> bool:
     """Whether the number a ``decimal`` string writes passes a numeric keyword, read
     exactly as ``Decimal`` (the bound as the decimal it prints as). Text that is not a
     decimal passes: the ``format`` keyword refuses it."""
-    if not is_decimal(text):
+    value = _short_decimal(text) if len(text) <= _SHORT_DECIMAL else _read_decimal(text)
+    if value is None:
         return True
+    if value is _UNREADABLE:
+        return False
     try:
-        value = _decimal_class()(text)
         exact = _decimal_bound(type(bound) is int, bound)
         return bool(_NUMERIC_TESTS[keyword](value, exact))
     except ArithmeticError:  # "1e999999" % 0.01: too far apart to tell, so not a multiple
         return False
+
+
+_UNREADABLE: Any = object()
+"""A decimal numeral ``Decimal`` refuses to read: it passes no numeric keyword."""
+
+
+def _read_decimal(text: str) -> Any:
+    """The ``Decimal`` a decimal string writes; None for text that is not one."""
+    if not is_decimal(text):
+        return None
+    try:
+        return _decimal_class()(text)
+    except ArithmeticError:
+        return _UNREADABLE
+
+
+_SHORT_DECIMAL = 40
+"""Texts up to this length are read once for all the bounds beside them (a money field
+has a minimum, a maximum and a multipleOf: three reads of the same text before)."""
+_short_decimal = lru_cache(maxsize=64)(_read_decimal)
 
 
 def exactly_one(*outcomes: object) -> bool:
