@@ -381,6 +381,14 @@ def is_date_time(text: str) -> bool:
         shape = text[4::3]
         if shape == "--T::Z" or (len(text) == 25 and shape in _OFFSET_SHAPES and text[23] <= "5"):
             return True
+        if (
+            len(text) == 24
+            and text[23] == "Z"
+            and shape[:6] == "--T::."
+            and text[20:23].isdigit()
+            and text.isascii()
+        ):
+            return True  # JavaScript's toISOString, '2024-05-01T12:30:00.000Z'
         if value.tzinfo is not None and shape[:5] == "--T::" and _tail(text, 19):
             return True
     return _date_time(text, True)
