@@ -33,7 +33,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["COUNT", "SEED", "Case", "Corpus", "generate"]
+__all__ = ["COUNT", "NAMED", "SEED", "Case", "Corpus", "generate"]
 
 COUNT = 300
 SEED = 33
@@ -104,6 +104,8 @@ class Sequence(Type):
     kind: str = "list"
     low: int = 0
     high: int | None = None
+    count: int | None = None
+    """Exactly this many items in the valid value (the named tools), else drawn."""
 
     def _constraints(self) -> list[str]:
         found = []
@@ -125,7 +127,9 @@ class Sequence(Type):
 
     def value(self, rng: Rng, scale: int) -> Json:
         high = self.high if self.high is not None else max(self.low, scale)
-        count = rng.randint(self.low, max(self.low, min(high, scale)))
+        count = self.count
+        if count is None:
+            count = rng.randint(self.low, max(self.low, min(high, scale)))
         items = [self.item.value(rng, max(1, scale // 4)) for _ in range(count)]
         if self.kind != "list":
             unique: list[Json] = []
@@ -862,6 +866,8 @@ class Corpus:
     cases: list[Case]
     tools: type
     source: str
+    named: list[Case] = field(default_factory=list)
+    """The named tools (``NAMED``): reported row by row, outside the corpus's means."""
 
 
 def _count(value: Json) -> int:
@@ -889,41 +895,54 @@ def _mistakes(rng: Rng, arguments: Record, valid: Json, count: int) -> Json:
 
 
 def generate(count: int = COUNT, seed: int = SEED) -> Corpus:
-    """``count`` signatures from ``seed``: the same seed, the same corpus."""
+    """``count`` signatures from ``seed``, then the named tools (``NAMED``): the same seed,
+    the same corpus."""
     rng = random.Random(seed)
-    mine, peers, methods, plain, cases = (
-        [_HEADER],
-        [],
-        ["class Tools:", '    """The corpus tools."""'],
-        [],
-        [],
-    )
-    drawn = []
+    source = _Source()
     for index in range(count):
-        ctx, arguments, scale = _signature(rng, index)
+        source.add(rng, *_signature(rng, index), f"Tool {index}.")
+    for name in NAMED:
+        source.add(rng, *_named(rng, name), f"The {name} tool.")
+    module = _load(source.text(), f"benchmarks._corpus_{seed}_{count}")
+    cases = [
+        Case(name, signature, texts, values, getattr(module, f"Args_{name}"), getattr(module, name))
+        for name, signature, texts, values in source.drawn
+    ]
+    return Corpus(cases[:count], module.Tools, source.text(), cases[count:])
+
+
+class _Source:
+    """The module's text, one signature at a time: its tool, its peer, its texts."""
+
+    def __init__(self) -> None:
+        self.mine, self.peers, self.plain = [_HEADER], list[str](), list[str]()
+        self.methods = ["class Tools:", '    """The corpus tools."""']
+        self.drawn: list[tuple[str, str, dict[str, str], int]] = []
+
+    def add(self, rng: Rng, ctx: _Context, arguments: Record, scale: int, doc: str) -> None:
         for name, members in ctx.enums.items():
-            mine.append(
-                f"class {name}(Enum):\n" + "\n".join(f"    {m.upper()} = {m!r}" for m in members)
-            )
+            lines = "\n".join(f"    {m.upper()} = {m!r}" for m in members)
+            self.mine.append(f"class {name}(Enum):\n{lines}")
         for record in ctx.records:
             ours, theirs = record.source()
-            mine.append(ours)
-            peers.append(theirs)
+            self.mine.append(ours)
+            self.peers.append(theirs)
         params = [
             f"{item.name}: {item.type.ours()}" + (" = None" if item.optional else "")
             for item in arguments.fields
         ]
-        signature = f"def {arguments.name}(self, {', '.join(params)}) -> int:"
-        methods += [f"    {signature}", f'        """Tool {index}."""', "        return 1", ""]
-        plain.append(f"def {arguments.name}(**arguments: object) -> int:\n    return 1")
-        peer = [f"class Args_{index:03d}(BaseModel):", "    model_config = STRICT"]
+        name = arguments.name
+        signature = f"def {name}(self, {', '.join(params)}) -> int:"
+        self.methods += [f"    {signature}", f'        """{doc}"""', "        return 1", ""]
+        self.plain.append(f"def {name}(**arguments: object) -> int:\n    return 1")
+        peer = [f"class Args_{name}(BaseModel):", "    model_config = STRICT"]
         peer += [
             f"    {item.name}: {item.type.theirs()}" + (" = None" if item.optional else "")
             for item in arguments.fields
         ]
-        peers.append("\n".join(peer))
+        self.peers.append("\n".join(peer))
         valid = arguments.value(rng, scale)
-        while _count(valid) > _MOST_VALUES + 1:
+        while _count(valid) > _MOST_VALUES + 1 and scale > 1:  # a named tool may hold more
             scale = max(1, scale // 2)
             valid = arguments.value(rng, scale)
         texts = {
@@ -931,13 +950,105 @@ def generate(count: int = COUNT, seed: int = SEED) -> Corpus:
             "1 mistake": json.dumps(_mistakes(rng, arguments, valid, 1)),
             "3 mistakes": json.dumps(_mistakes(rng, arguments, valid, 3)),
         }
-        drawn.append((arguments.name, signature.replace("self, ", ""), texts, _count(valid) - 1))
-    source = "\n\n\n".join([*mine, *peers, *plain, "\n".join(methods)]) + "\n"
-    module = _load(source, f"benchmarks._corpus_{seed}_{count}")
-    for index, (name, signature, texts, values) in enumerate(drawn):
-        model = getattr(module, f"Args_{index:03d}")
-        cases.append(Case(name, signature, texts, values, model, getattr(module, name)))
-    return Corpus(cases, module.Tools, source)
+        self.drawn.append((name, signature.replace("self, ", ""), texts, _count(valid) - 1))
+
+    def text(self) -> str:
+        parts = [*self.mine, *self.peers, *self.plain, "\n".join(self.methods)]
+        return "\n\n\n".join(parts) + "\n"
+
+
+# --- the named tools: the shapes issue 33 measured by hand ------------------------------
+
+NAMED = ("order", "calendar", "search")
+
+
+def _named(rng: Rng, name: str) -> tuple[_Context, Record, int]:
+    """An order of 50 lines (``Decimal`` prices in cents, UUIDs, ``dict[str, str]``), a
+    calendar event (attendees with e-mails, 20 date-times with offsets, a duration,
+    enums, optionals) and a flat search of 8 scalars."""
+    ctx = _Context(name)
+    text = Scalar("str", "str", lambda r: _words(r))
+    ident = Scalar("UUID", _lax("UUID"), lambda r: str(uuid.UUID(int=r.getrandbits(128))))
+    email = Scalar("Email", "EmailStr", lambda r: f"{r.choice(_WORDS)}@example.org", lambda r: "x")
+    moment = Scalar("datetime", _lax("datetime"), _moment(rng, True), lambda r: "2024-13-01")
+    if name == "order":
+        money = 'Annotated[Decimal, Ge(Decimal("0")), MultipleOf(Decimal("0.01"))]'
+        price = Scalar(
+            money,
+            money.replace("Decimal, ", "Decimal, Strict(False), ", 1),
+            lambda r: f"{r.randint(1, 99999) / 100:.2f}",
+            lambda r: "1.005",
+        )
+        quantity = Scalar(
+            "Annotated[int, Ge(1)]", "Annotated[int, Ge(1)]", lambda r: r.randint(1, 9)
+        )
+        line = Record("Line_order", "dataclass", [], None)
+        line.fields = [
+            Field("sku", ident),
+            Field("quantity", quantity),
+            Field("price", price),
+            Field("attributes", Mapping(text)),
+        ]
+        customer = Record(
+            "Customer_order", "typeddict", [Field("id", ident), Field("email", email)]
+        )
+        ctx.records += [line, customer]
+        fields = [
+            Field("id", ident),
+            Field("customer", customer),
+            Field("lines", Sequence(line, count=50)),
+            Field("note", Optional(text), optional=True),
+        ]
+        return ctx, Record("order", "arguments", fields), 2
+    if name == "calendar":
+        role = ctx.enum(rng)
+        members = ctx.enums[role]
+        attendee = Record("Attendee_calendar", "model", [], None)
+        attendee.fields = [
+            Field("email", email),
+            Field("name", text),
+            Field("role", Scalar(role, _lax(role), lambda r: r.choice(members), lambda r: "?")),
+            Field("optional", Optional(Scalar("bool", "bool", lambda r: r.random() < 0.5))),
+        ]
+        ctx.records.append(attendee)
+        duration = Scalar("timedelta", _lax("timedelta"), _duration, lambda r: "soon")
+        fields = [
+            Field("title", text),
+            Field("start", moment),
+            Field("end", moment),
+            Field("duration", duration),
+            Field("attendees", Sequence(attendee, count=8)),
+            Field("reminders", Sequence(moment, count=18)),
+            Field("location", Optional(text), optional=True),
+        ]
+        return ctx, Record("calendar", "arguments", fields), 2
+    fields = [
+        Field("query", text),
+        Field(
+            "limit",
+            Scalar(
+                "Annotated[int, Ge(1), Le(100)]",
+                "Annotated[int, Ge(1), Le(100)]",
+                lambda r: r.randint(1, 100),
+                lambda r: 500,
+            ),
+        ),
+        Field("exact", Scalar("bool", "bool", lambda r: r.random() < 0.5)),
+        Field("page", Scalar("int", "int", lambda r: r.randint(0, 9))),
+        Field("since", Scalar("date", _lax("date"), _date, lambda r: "2024-02-30")),
+        Field(
+            "sort",
+            Scalar(
+                "Literal['price', 'rating']",
+                "Literal['price', 'rating']",
+                lambda r: r.choice(["price", "rating"]),
+                lambda r: "name",
+            ),
+        ),
+        Field("min_price", Scalar("float", "float", lambda r: round(r.uniform(0, 99), 2))),
+        Field("region", Optional(text), optional=True),
+    ]
+    return ctx, Record("search", "arguments", fields), 1
 
 
 def _load(source: str, name: str) -> types.ModuleType:

@@ -17,7 +17,9 @@ with loops five times longer (the lesser ratio kept). Before timing, each text's
 (valid accepted, the mistakes refused); disagreements are counted in the report.
 
 ``--quick`` (part of ``python -m benchmarks --quick``) times every fifth signature with
-shorter loops. Also a section of ``python -m benchmarks`` (``--only corpus``).
+shorter loops. The named tools (``corpus.NAMED``: an order of 50 lines with ``Decimal``
+prices, a calendar event with offset date-times, a flat search) are reported row by row,
+outside the means. Also a section of ``python -m benchmarks`` (``--only corpus``).
 """
 
 from __future__ import annotations
@@ -164,6 +166,16 @@ def run(settings: Settings) -> tuple[str, dict[str, Any]]:
         step, payload = label.split(", ", 1)
         for name in sorted(found, key=found.__getitem__)[-_CONFIRMED:]:
             found[name] = min(found[name], timers[name].ratios(payload, longer)[step])
+    named = {}
+    for case in built.named:
+        timer = _Timer(app, tools, case)
+        named[case.name] = {
+            f"{step}, {payload}": value
+            for payload in PAYLOADS
+            for step, value in timer.ratios(payload, longer).items()
+        }
+        if timer.disagrees:
+            timers[case.name] = timer
     cases = {case.name: case for case in chosen}
     rows: dict[str, dict[str, Any]] = {}
     for label, found in ratios.items():
@@ -181,6 +193,8 @@ def run(settings: Settings) -> tuple[str, dict[str, Any]]:
         "seed": corpus.SEED,
         "disagreements": [name for name, timer in timers.items() if timer.disagrees],
         "rows": rows,
+        "named": named,
+        "named_signatures": {case.name: case.signature for case in built.named},
     }
     return _report(figures), figures
 
@@ -211,6 +225,15 @@ def _report(figures: dict[str, Any]) -> str:
             f"Verdicts: {agree}.",
             table(["step, arguments", "geometric mean", "worst", "worst signature"], rows),
             "The worst signatures:\n\n```python\n" + "\n".join(worst) + "\n```",
+            "The named tools (the shapes issue 33 measured by hand), outside the means:",
+            table(
+                ["tool", *(f"{step}, {payload}" for step in STEPS for payload in PAYLOADS)],
+                [
+                    [name, *(fmt_ratio(row[f"{s}, {p}"]) for s in STEPS for p in PAYLOADS)]
+                    for name, row in figures["named"].items()
+                ],
+            ),
+            "```python\n" + "\n".join(figures["named_signatures"].values()) + "\n```",
         ]
     )
 

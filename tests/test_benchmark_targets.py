@@ -94,7 +94,7 @@ def test_the_corpus_is_seeded_and_each_text_gets_its_intended_verdict() -> None:
     ):
         assert needed in built.source, needed
     app, peers = application(built.tools), TypeAdapter
-    for case in built.cases:
+    for case in [*built.cases, *built.named]:
         function, adapter = app.require(case.name), peers(case.peer)
         for payload, text in case.texts.items():
             data, intended = json.loads(text), payload == "valid"
