@@ -1,4 +1,4 @@
-"""``python -m benchmarks [--quick] [--json out.json] [--only validation,build,import,scale,memory]``.
+"""``python -m benchmarks [--quick] [--json out.json] [--only validation,build,import,scale,memory,corpus]``.
 
 Runs every benchmark side by side in one run, prints markdown tables of medians
 and ratios, then the targets with whether each holds. Installs nothing: a peer
@@ -20,7 +20,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from benchmarks import build, imports, memory, scale, validation
+from benchmarks import build, corpus_bench, imports, memory, scale, validation
 from benchmarks._report import table
 from benchmarks._targets import targets
 from benchmarks._timing import ROOT, Settings
@@ -31,6 +31,7 @@ SECTIONS = {
     "import": imports.run,
     "scale": scale.run,
     "memory": memory.run,
+    "corpus": corpus_bench.run,
 }
 _DISTRIBUTIONS = [
     "llmapp",

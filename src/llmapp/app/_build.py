@@ -13,6 +13,7 @@ from typing import Any
 
 from llmapp import convert
 from llmapp._errors import BuildProblem, LlmApplicationError, class_location
+from llmapp.app._collector import paused_collector
 from llmapp.app._config import LlmConfig, SchemaPredicate, ValidationHook, bind_generated
 from llmapp.app._controls import declared_controls
 from llmapp.app._decorator import declared_hooks
@@ -31,6 +32,11 @@ __all__ = ["build"]
 
 def build(cls: type, config: LlmConfig) -> list[Plan]:
     """Every function of ``cls``; raises ``LlmApplicationError`` listing all problems."""
+    with paused_collector():
+        return _build(cls, config)
+
+
+def _build(cls: type, config: LlmConfig) -> list[Plan]:
     spec = inspect_class(cls)
     problems: list[BuildProblem] = list(spec.problems)
     declared = declared_hooks(cls)
