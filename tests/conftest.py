@@ -12,7 +12,15 @@ from typing import Any
 
 import pytest
 
-CORPORA = Path(__file__).resolve().parents[2] / "shared" / "corpora"
+# ../shared/corpora beside the repository, or beside a folder holding it (a git worktree).
+CORPORA = next(
+    (
+        p / "shared" / "corpora"
+        for p in Path(__file__).resolve().parents[1:]
+        if (p / "shared" / "corpora").is_dir()
+    ),
+    Path(__file__).resolve().parents[2] / "shared" / "corpora",
+)
 
 
 @pytest.fixture(scope="session")
