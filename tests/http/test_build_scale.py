@@ -27,7 +27,11 @@ def document(operations: int, components: int) -> dict[str, Any]:
             "type": "object",
             "properties": {
                 "id": {"type": "integer", "minimum": i},
-                **({"next": {"$ref": f"#/components/schemas/Item{i + 1}"}} if i % 2 == 0 else {}),
+                **(
+                    {"next": {"$ref": f"#/components/schemas/Item{i + 1}"}}
+                    if i % 2 == 0 and i + 1 < components
+                    else {}
+                ),
             },
         }
         for i in range(components)
@@ -122,3 +126,30 @@ def test_nested_and_concurrent_pauses_restore_once() -> None:
     release.set()
     thread.join(5)
     assert gc.isenabled()
+
+
+def test_many_operations_of_one_name_are_numbered_in_order() -> None:
+    # Each name resumes from the last suffix its base was given (no walk over the names
+    # before it); the names are the ones ``fresh_name`` gives one by one.
+    ids = ["op", "op_3", *["op"] * 5, "op_2", "op"]
+    raw = document(operations=len(ids), components=1)
+    for (_, item), operation_id in zip(raw["paths"].items(), ids, strict=True):
+        item["post"]["operationId"] = operation_id
+    names = [f.name for f in application(raw, naming="operationId").functions]
+    assert names == ["op", "op_3", "op_2", "op_4", "op_5", "op_6", "op_7", "op_2_2", "op_8"]
+
+
+def test_many_aliases_in_one_namespace_stay_apart() -> None:
+    # GET /things/{a0}, /things/{a1}, ...: one namespace, an alias for each, and a
+    # child segment ``getByA0`` that takes the first alias.
+    paths: dict[str, Any] = {
+        f"/things/{{a{i}}}": {"get": {"responses": {"200": {"description": "ok"}}}}
+        for i in range(40)
+    }
+    paths["/things/getByA0"] = {"get": {"responses": {"200": {"description": "ok"}}}}
+    paths["/things/{b}"] = {"get": {"responses": {"200": {"description": "ok"}}}}
+    raw = {"openapi": "3.0.3", "info": {"title": "t", "version": "1"}, "paths": paths}
+    names = [f.name for f in application(raw).functions]
+    assert names[:2] == ["things__getByA0", "things_getByA1"]
+    assert names[-2:] == ["things_getByA0_get", "things_getByB"]
+    assert len(set(names)) == len(names)
