@@ -10,7 +10,7 @@ python -m benchmarks.openapi_corpus_bench --runs 3 --only real-apis --sizes 1000
 Every figure is a fresh process (nothing cached between runs), the median of ``--runs``:
 
 - llmapp: ``llmapp.http.application(path)`` (reading the file included), once the
-  modules the conversion uses are imported (a one-operation document is converted
+  modules the conversion uses are imported (a two-operation document is converted
   first, as a server's first request would have done);
 - @samchon/openapi: ``HttpLlm.application({document: OpenApi.convert(raw)})`` with its
   defaults, ``raw`` read by ``JSON.parse`` or js-yaml (``benchmarks/openapi_samchon.js``),
@@ -68,11 +68,27 @@ WARM: dict[str, Any] = {
                 },
                 "responses": {"200": {"description": "ok"}},
             }
-        }
+        },
+        "/upload": {
+            "post": {
+                "requestBody": {
+                    "content": {
+                        "multipart/form-data": {
+                            "schema": {
+                                "type": "object",
+                                "properties": {"file": {"type": "string", "format": "binary"}},
+                            }
+                        }
+                    }
+                },
+                "responses": {"200": {"description": "ok"}},
+            }
+        },
     },
 }
-"""A one-operation document converted before the timed one (as YAML text): the lazily
-imported modules, as node's figures start once the package and js-yaml are required."""
+"""A two-operation document converted before the timed one (as YAML text, with a file
+part a human sends): the lazily imported modules, as node's figures start once the
+package and js-yaml are required."""
 
 
 def generated(operations: int) -> dict[str, Any]:
