@@ -176,24 +176,24 @@ def llmapp_child(path: str) -> dict[str, float]:
     }
 
 
-def _environment() -> dict[str, str]:
-    """The children's environment: this tree's ``src`` first; bytecode cached, as an
-    installed package has it."""
+def _environment(tree: Path) -> dict[str, str]:
+    """The children's environment: ``tree``'s ``src`` first (this benchmark from this
+    tree); bytecode cached, as an installed package has it."""
     environment = dict(os.environ)
     environment.pop("PYTHONDONTWRITEBYTECODE", None)
-    source = str(ROOT / "src")
     environment["PYTHONPATH"] = os.pathsep.join(
-        [source, str(ROOT), *filter(None, [environment.get("PYTHONPATH")])]
+        [str(tree / "src"), str(ROOT), *filter(None, [environment.get("PYTHONPATH")])]
     )
     return environment
 
 
-def _once(command: list[str], timeout: float) -> dict[str, float] | str:
+def _once(command: list[str], timeout: float, tree: Path = ROOT) -> dict[str, float] | str:
     """One fresh process's figures, or why it gave none."""
     try:
         done = subprocess.run(
-            command, capture_output=True, text=True, cwd=ROOT, timeout=timeout, env=_environment()
-        )
+            command, capture_output=True, text=True, cwd=ROOT, timeout=timeout,
+            env=_environment(tree),
+        )  # fmt: skip
     except subprocess.TimeoutExpired:
         return f"over {timeout:.0f} s"
     if done.returncode != 0:
@@ -204,11 +204,13 @@ def _once(command: list[str], timeout: float) -> dict[str, float] | str:
     return figures
 
 
-def _median(command: list[str], runs: int, budget: float, timeout: float) -> dict[str, Any] | str:
+def _median(
+    command: list[str], runs: int, budget: float, timeout: float, tree: Path = ROOT
+) -> dict[str, Any] | str:
     found: list[dict[str, float]] = []
     for _ in range(runs):
         started = time.perf_counter()
-        one = _once(command, timeout)
+        one = _once(command, timeout, tree)
         if isinstance(one, str):
             return one
         found.append(one)
@@ -257,12 +259,20 @@ def measure(path: Path, name: str, options: argparse.Namespace, missing: str | N
     theirs: dict[str, Any] | str = missing or _median(
         ["node", str(NODE_SCRIPT), str(path)], options.runs, options.budget, options.timeout
     )
+    before: list[str] = []
+    if options.against is not None:
+        old = _median(python, options.runs, options.budget, options.timeout, options.against)
+        if isinstance(old, str) or isinstance(mine, str):
+            before = [NA, NA]
+        else:
+            before = [fmt(old["build"]), fmt_ratio(mine["build"] / old["build"])]
     if isinstance(mine, str):
-        return [name, NA, NA, NA, NA, NA, NA, NA, f"llmapp: {mine}"]
+        return [name, NA, NA, NA, NA, NA, NA, NA, *before, f"llmapp: {mine}"]
     built = mine["build"]
     counts = f"{int(mine['functions'])} / {int(mine['errors'])}"
     if isinstance(theirs, str):
-        return [name, counts, NA, fmt(built), NA, fmt(mine["import"], 0), NA, NA, f"node: {theirs}"]
+        imported = fmt(mine["import"], 0)
+        return [name, counts, NA, fmt(built), NA, NA, imported, NA, *before, f"node: {theirs}"]
     converted = theirs["read"] + theirs["convert"] + theirs["application"]
     note = (
         "" if theirs["runs"] == options.runs else f"node: {int(theirs['runs'])} run(s), over budget"
@@ -273,9 +283,10 @@ def measure(path: Path, name: str, options: argparse.Namespace, missing: str | N
         f"{int(theirs['functions'])} / {int(theirs['errors'])}",
         fmt(built),
         fmt(converted),
+        fmt_ratio(built / converted),
         fmt(mine["import"], 0),
         fmt(theirs["import"], 0),
-        fmt_ratio(built / converted),
+        *before,
         note,
     ]
 
@@ -291,6 +302,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--timeout", type=float, default=900.0, help="seconds a process may take")
     parser.add_argument("--no-node", action="store_true", help="llmapp alone")
     parser.add_argument("--install", action="store_true", help="npm install the node peer")
+    parser.add_argument(
+        "--against", type=Path, help="another checkout (its src) for before/after columns"
+    )
     parser.add_argument("--child", help=argparse.SUPPRESS)
     options = parser.parse_args(argv)
     if options.child:
@@ -310,27 +324,37 @@ def main(argv: list[str] | None = None) -> int:
         )
     if not CORPORA.exists():
         print(f"corpora not found at {CORPORA}: generated documents only")
-    per_operation: dict[int, float] = {}
+    # ms/operation of the generated documents: which column of a row, by whom
+    columns = {"llmapp": 3, "@samchon/openapi": 4}
+    if options.against is not None:
+        columns[f"llmapp at {options.against.name}"] = 8
+    per_operation: dict[str, dict[int, float]] = {who: {} for who in columns}
     with tempfile.TemporaryDirectory() as folder:
         for size in (int(s) for s in options.sizes.split(",") if s):
             path = Path(folder) / f"generated-{size}.json"
             path.write_text(json.dumps(generated(size)), encoding="utf-8")
             row = measure(path, f"generated, {size:,} operations", options, missing)
             rows.append(row)
-            if row[3] != NA:
-                per_operation[size] = float(row[3].replace(",", "")) / size
+            for who, column in columns.items():
+                if row[column] != NA:
+                    per_operation[who][size] = float(row[column].replace(",", "")) / size
     print(f"\nmedian of {options.runs} fresh processes a side; ms")
     headers = ["document", "llmapp functions / errors", "node functions / errors",
-               "llmapp build", "node read + convert + application", "llmapp import",
-               "node require", "llmapp ÷ node", "note"]  # fmt: skip
+               "llmapp build", "node read + convert + application", "llmapp ÷ node",
+               "llmapp import", "node require"]  # fmt: skip
+    if options.against is not None:
+        headers += [f"llmapp build, {options.against.name}", "after ÷ before"]
+    headers.append("note")
     print(table(headers, rows))
-    if len(per_operation) > 1:
-        small, large = min(per_operation), max(per_operation)
-        growth = per_operation[large] / per_operation[small]
-        print(
-            f"\nllmapp ms/operation: {per_operation[small]:.3f} at {small:,}, "
-            f"{per_operation[large]:.3f} at {large:,} ({growth:.2f}x)"
-        )
+    print()
+    for who, found in per_operation.items():
+        if len(found) > 1:
+            small, large = min(found), max(found)
+            growth = found[large] / found[small]
+            print(
+                f"{who} ms/operation: {found[small]:.3f} at {small:,}, "
+                f"{found[large]:.3f} at {large:,} ({growth:.2f}x)"
+            )
     return 0
 
 
