@@ -171,6 +171,7 @@ _SEPARATE_COMMANDS = """
 
 - `python -m benchmarks.openapi_bench`: converting Stripe's OpenAPI document, beside FastMCP.
 - `python -m benchmarks.openapi_corpus`: every corpus document's operations, functions, errors.
+- `python -m benchmarks.openapi_corpus_bench`: each corpus document and 1,000/5,000-operation ones, beside @samchon/openapi 6 under node.
 - `python -m benchmarks.mcp_bench`: MCP tools/call round trips over stdio, beside the SDK's server.
 - `python -m benchmarks.cold_start`: the first `application(cls)` of a fresh process.
 - `python -m benchmarks.validator_differential`: verdicts and issues against commit 1d22dbe."""

@@ -9,8 +9,8 @@ from collections.abc import Iterator
 import pytest
 
 from llmapp import application
+from llmapp._collection import paused_collection
 from llmapp.app import _build
-from llmapp.app._collector import paused_collector
 
 
 @pytest.fixture
@@ -25,9 +25,9 @@ def collector() -> Iterator[None]:
 
 def test_the_collector_is_off_inside_and_as_it_was_after(collector: None) -> None:
     gc.enable()
-    with paused_collector():
+    with paused_collection():
         assert not gc.isenabled()
-        with paused_collector():
+        with paused_collection():
             assert not gc.isenabled()
         assert not gc.isenabled()  # the outer pause still runs
     assert gc.isenabled()
@@ -35,14 +35,14 @@ def test_the_collector_is_off_inside_and_as_it_was_after(collector: None) -> Non
 
 def test_a_program_that_disabled_the_collector_keeps_it_disabled(collector: None) -> None:
     gc.disable()
-    with paused_collector():
+    with paused_collection():
         pass
     assert not gc.isenabled()
 
 
 def test_the_collector_comes_back_when_the_block_raises(collector: None) -> None:
     gc.enable()
-    with pytest.raises(ValueError), paused_collector():
+    with pytest.raises(ValueError), paused_collection():
         raise ValueError
     assert gc.isenabled()
 
@@ -52,12 +52,12 @@ def test_overlapping_pauses_in_threads_end_with_the_last(collector: None) -> Non
     inside, release = threading.Event(), threading.Event()
 
     def other() -> None:
-        with paused_collector():
+        with paused_collection():
             inside.set()
             release.wait(5)
 
     thread = threading.Thread(target=other)
-    with paused_collector():
+    with paused_collection():
         thread.start()
         inside.wait(5)
     assert not gc.isenabled()  # the other thread's pause still runs

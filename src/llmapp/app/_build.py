@@ -12,8 +12,8 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from llmapp import convert
+from llmapp._collection import paused_collection
 from llmapp._errors import BuildProblem, LlmApplicationError, class_location
-from llmapp.app._collector import paused_collector
 from llmapp.app._config import LlmConfig, SchemaPredicate, ValidationHook, bind_generated
 from llmapp.app._controls import declared_controls
 from llmapp.app._decorator import declared_hooks
@@ -32,7 +32,7 @@ __all__ = ["build"]
 
 def build(cls: type, config: LlmConfig) -> list[Plan]:
     """Every function of ``cls``; raises ``LlmApplicationError`` listing all problems."""
-    with paused_collector():
+    with paused_collection():
         return _build(cls, config)
 
 
