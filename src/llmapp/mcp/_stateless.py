@@ -8,7 +8,8 @@ land, in this process: each question the server sends carries an unguessable req
 (``llmapp-ask-`` and a random token); the POST answering it is handed to the transport
 of the call that asked, whose dispatcher is waiting for it (the SDK's own correlation,
 validation and ``202 Accepted``). The manager's stateless path is the SDK's own, with
-that one difference: ``asgi(stateless=True)`` installs ``Asks.handle`` in its place.
+that one difference: ``asgi(stateless=True)`` puts ``Asks.handle`` in its place
+(``install``), behind the SDK's bearer auth and body limit as before.
 
 The rules every door keeps:
 
@@ -102,6 +103,8 @@ class Asks:
         requestor = _requestor(scope)
         if scope.get("method") == "POST":
             body = await _body(receive)
+            if body is None:
+                return  # the client went away before its request was whole
             receive = _replay(body, receive)
             answered = _answer_id(body)
             if answered is not _NOT_AN_ANSWER:
@@ -233,13 +236,14 @@ def _requestor(scope: Scope) -> Any:
     return bearer.authorization_context(user)
 
 
-async def _body(receive: Receive) -> bytes:
-    """The whole body (its size is bounded by the SDK's body-limit middleware in front)."""
+async def _body(receive: Receive) -> bytes | None:
+    """The whole body (its size is bounded by the SDK's body-limit middleware in front), or
+    None when the client disconnected first."""
     chunks = []
     while True:
         message = await receive()
         if message["type"] != "http.request":
-            break
+            return None
         chunks.append(message.get("body", b""))
         if not message.get("more_body", False):
             break
