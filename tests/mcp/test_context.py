@@ -135,20 +135,6 @@ class Curious:
         return str(answer.action)
 
 
-def test_a_2025_stateless_session_cannot_be_asked_and_the_call_says_why() -> None:
-    mounted = llmapp.mcp.asgi(Curious, Curious(), stateless=True)
-
-    async def main(url: str) -> Any:
-        async with Client(url, mode="legacy", elicitation_callback=Asked().elicitation) as client:
-            return await client.call_tool("ask", {})
-
-    with serving(mounted) as base:
-        result = anyio.run(main, f"{base}/mcp")
-    assert result.is_error
-    assert "NotAskable" in result.content[0].text
-    assert "no way to ask the client" in result.content[0].text
-
-
 def test_an_answer_to_a_question_never_asked_is_not_taken() -> None:
     """A 2026 client sending answers with no sealed state: the method asks as if none came."""
     mounted = llmapp.mcp.asgi(Curious, Curious(), stateless=True)

@@ -11,7 +11,10 @@ it, and stops with the parent's loop. Run as the whole application (uvicorn, or
 ``stateless=True`` keeps no session between requests (each request is answered by
 a fresh session): any worker or replica can answer any request, so the same server runs
 as N uvicorn workers (what ``llmapp mcp --workers N`` starts) or N replicas behind any
-load balancer, without sticky sessions.
+load balancer, without sticky sessions. A method may still ask a 2025 client (sampling,
+elicitation) on the call's event stream: the answer comes back in a POST of its own, which
+``_stateless.Asks`` hands to the call that asked, in the same process (with several
+workers, a 2025 client that is asked needs sessions; a 2026-07-28 client needs nothing).
 
 A request is answered with one JSON body rather than an event stream (``json_response``)
 when stateless (unless a method takes the call's context: its progress and log messages
@@ -79,6 +82,7 @@ def asgi(
         api.mount("/tools", llmapp.mcp.asgi(Shop, Shop(), path="/mcp"))  # /tools/mcp
     """
     from llmapp.mcp._server import answers_only, notifies, server
+    from llmapp.mcp._stateless import install
 
     check_bind(host, auth, allow_unauthenticated)
     built = server(app, target, **options)
@@ -86,8 +90,8 @@ def asgi(
     if auth is not None:
         settings = {"auth": auth.settings(), "token_verifier": auth.verifier}
     if json_response is None:
-        # stateless, nothing is asked (no back channel), but a method's progress and log
-        # messages ride its request's stream
+        # stateless, a method's progress, log messages and questions ride its request's
+        # stream
         json_response = not notifies(built) if stateless else answers_only(built)
     starlette = built.streamable_http_app(
         streamable_http_path=path,
@@ -97,6 +101,8 @@ def asgi(
         transport_security=rebinding_check(host),
         **settings,
     )
+    if stateless:
+        install(built.session_manager)  # a 2025 client's answers find the call that asked
     return McpAsgiApp(starlette, built, json_response)
 
 

@@ -44,9 +44,10 @@ repeatable (reads, not writes), or ask first; and let ``InputRequired`` through 
 bound to the questions the server asked (the SDK seals the round's state), so a client
 cannot answer a question that was never asked.
 
-A 2025 session without a back channel (the stateless HTTP transport) cannot be asked:
-``sample`` and ``elicit`` raise ``NotAskable``, which answers the call as failed with
-its message.
+On the stateless HTTP transport a 2025 client is asked as in a session, on the call's
+event stream (``_stateless``: its answer finds the call in this process). A request
+answered with one JSON body (``json_response``) has no room for a question: ``sample`` and
+``elicit`` raise ``NotAskable``, which answers the call as failed with its message.
 """
 
 from __future__ import annotations
@@ -326,13 +327,16 @@ class McpContext(CallContext):
         if getattr(session, "can_send_request", True) is False:
             raise NotAskable(_NO_CHANNEL)
         capabilities = getattr(session, "client_capabilities", None)
-        if getattr(capabilities, capability, None) is None:
+        # a stateless request carries no capabilities (they were declared at initialize, to
+        # another transport): ask, and a client that cannot answers with an error
+        if capabilities is not None and getattr(capabilities, capability, None) is None:
             raise NotAskable(f"the client declared no {capability} capability: {why}")
 
 
 _NO_CHANNEL: Final = (
-    "this connection has no way to ask the client (the stateless HTTP transport in the "
-    "2025 protocol): use sessions, or a client of the 2026-07-28 protocol"
+    "this request has no way to ask the client (it is answered with one JSON body, or "
+    "too many questions wait): serve it with event streams (json_response=False), or use "
+    "a client of the 2026-07-28 protocol"
 )
 
 
