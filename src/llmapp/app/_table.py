@@ -58,6 +58,21 @@ class FunctionTable(Generic[F]):
         close = close_names(name, available) if isinstance(name, str) else []
         raise UnknownFunctionError(str(name), told.feedback or "", close)
 
+    name: str = "llmapp"
+    """The application's name, for the programs it is served to (an MCP server's name)."""
+
+    description: str | None = None
+    """What the application is for, or ``None`` (an MCP server's instructions)."""
+
+    def takes_context(self, name: str) -> bool:
+        """Whether ``context=`` reaches the code behind ``name``: only a class method's own
+        context parameter does; a request or a remote tool takes none."""
+        return False
+
+    def method(self, name: str) -> Any:
+        """The Python method behind ``name``, or ``None`` (only a class's functions have one)."""
+        return None
+
     def to_list(self) -> list[dict[str, Any]]:
         """Every function as plain JSON-ready data."""
         return [function.to_dict() for function in self.functions]
