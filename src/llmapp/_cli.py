@@ -395,7 +395,7 @@ def mcp_config(cls: type | None, options: argparse.Namespace) -> dict[str, Any]:
     if options.no_elicit:
         args.append("--no-elicit")
     entry = {"command": sys.executable, "args": args}
-    if not options.target.rpartition(":")[0].endswith(".py"):
+    if not is_document(options.target) and not options.target.rpartition(":")[0].endswith(".py"):
         entry["env"] = {"PYTHONPATH": os.pathsep.join(filter(None, [str(Path.cwd())]))}
     return {"mcpServers": {name: entry}}
 

@@ -140,3 +140,40 @@ def test_the_cli_serves_a_document_with_headers_from_the_environment(
     assert not answers["secure"].is_error
     assert json.loads(_text(answers["secure"])) == {"key": "***"}
     assert "k-123" not in (tmp_path / "stderr.txt").read_text()
+
+
+DOCUMENT = {
+    "openapi": "3.1.0",
+    "info": {"title": "tiny", "version": "1"},
+    "servers": [{"url": "https://tiny.example"}],
+    "paths": {"/ping": {"get": {"responses": {"200": {"description": "ok"}}}}},
+}
+
+
+def test_the_cli_prints_a_document_s_client_configuration(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from llmapp._cli import main
+
+    document = tmp_path / "tiny.json"
+    document.write_text(json.dumps(DOCUMENT))
+    argv = ["mcp", str(document), "--header-env", "X-Key=TINY_KEY", "--print-config"]
+    assert main(argv) == 0
+    entry = json.loads(capsys.readouterr().out)["mcpServers"]["tiny"]
+    resolved = str(document.resolve())
+    assert entry["args"] == ["-m", "llmapp", "mcp", resolved, "--header-env", "X-Key=TINY_KEY"]
+    assert "env" not in entry  # a document needs no module on the path
+
+
+def test_the_cli_refuses_an_unset_header_variable_without_serving(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from llmapp._cli import main
+
+    document = tmp_path / "tiny.yaml"
+    document.write_text(json.dumps(DOCUMENT))  # JSON is YAML
+    monkeypatch.delenv("TINY_KEY", raising=False)
+    assert main(["mcp", str(document), "--header-env", "X-Key=TINY_KEY"]) == 1
+    assert "--header-env X-Key=TINY_KEY: the variable is empty or unset" in capsys.readouterr().err
+    assert main(["mcp", str(document), "--factory", "make"]) == 1
+    assert "--factory is for a class" in capsys.readouterr().err

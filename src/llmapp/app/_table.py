@@ -6,8 +6,9 @@ build problems collected: always empty for a class, whose problems raise
 ``LlmApplicationError`` since they are the user's own code to fix; a document or a tool
 list is someone else's, so one bad operation must not cost the others). Each adds
 ``execute``/``aexecute`` with one signature, ``(target, name, arguments, human=None, *,
-raise_errors=False) -> CallResult``, where ``target`` is what the last step needs (an
-instance, a ``Connection``, a ``ClientSession``).
+raise_errors=False, context=None, approved=False) -> CallResult``, where ``target`` is
+what the last step needs (an instance, a ``Connection``, a ``ClientSession``; ``None`` for
+a composition, whose parts carry theirs): the ``Application`` protocol (``_compose``).
 
 ``function(name)`` is a lookup (``None`` for a missing name, for code that probes);
 ``require(name)`` is for code that knows the name: a missing one raises
