@@ -207,6 +207,13 @@ def test_a_prefixed_function_keeps_its_origin_its_human_side_and_its_controls() 
     assert renamed.separated == own.separated and renamed.parameters == own.parameters
     assert app.method("order") is not None and app.method("n_search") is None
     assert app.takes_context("order") is False
+    # the verbs every door has: a document has no method and takes no context
+    for door in (world.shop_app, world.notes_app, app):
+        assert isinstance(door, llmapp.Application)
+    assert world.notes_app.takes_context("search") is False
+    assert world.notes_app.method("search") is None
+    assert (world.shop_app.name, world.notes_app.name) == ("Shop", "notes")
+    assert world.notes_app.description == "Keeps notes."
     with pytest.raises(llmapp.ExecutionError, match="takes no target"):
         app.execute(world.shop, "order", {})
 
