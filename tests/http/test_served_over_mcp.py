@@ -177,3 +177,25 @@ def test_the_cli_refuses_an_unset_header_variable_without_serving(
     assert "--header-env X-Key=TINY_KEY: the variable is empty or unset" in capsys.readouterr().err
     assert main(["mcp", str(document), "--factory", "make"]) == 1
     assert "--factory is for a class" in capsys.readouterr().err
+
+
+def test_a_document_served_over_streamable_http_as_an_asgi_app(server: Server) -> None:
+    """``asgi(http_app, connection)`` on uvicorn, the SDK's streamable-HTTP client: the call
+    reaches the FastAPI server behind it; the wrong one does not."""
+    from tests.mcp.production import serving
+    from tests.mcp.test_asgi import session_calls
+
+    app = llmapp.http.application(_document(server))
+    mounted = llmapp.mcp.asgi(app, llmapp.http.Connection(server.url))
+    before = server.seen.count
+    with serving(mounted) as base:
+        valid, wrong = anyio.run(
+            lambda: session_calls(
+                f"{base}/mcp",
+                ("items_getByItem_id", {"item_id": 5}),
+                ("items_getByItem_id", {"item_id": "five"}),
+            )
+        )
+    assert not valid.is_error and json.loads(_text(valid)) == {"id": 5}
+    assert wrong.is_error and "$input.item_id" in _text(wrong)
+    assert server.seen.count - before == 1
