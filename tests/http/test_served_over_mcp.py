@@ -199,3 +199,25 @@ def test_a_document_served_over_streamable_http_as_an_asgi_app(server: Server) -
     assert not valid.is_error and json.loads(_text(valid)) == {"id": 5}
     assert wrong.is_error and "$input.item_id" in _text(wrong)
     assert server.seen.count - before == 1
+
+
+def test_a_served_document_s_call_is_logged_once_by_its_door_with_its_secrets_masked(
+    server: Server, caplog: pytest.LogCaptureFixture
+) -> None:
+    app = llmapp.http.application(_document(server))
+    connection = llmapp.http.Connection(
+        server.url, headers={"X-Api-Key": "header-secret-9"}, query={"key": "query-secret-8"}
+    )
+    served = llmapp.mcp.server(app, connection)
+
+    async def main() -> types.CallToolResult:
+        async with Client(served) as client:
+            return await client.call_tool("items_getByItem_id", {"item_id": 404})
+
+    with caplog.at_level("DEBUG", logger="llmapp"):
+        answer = anyio.run(main)
+    assert answer.is_error
+    records = [record for record in caplog.records if "items_getByItem_id" in record.getMessage()]
+    assert [record.name for record in records] == ["llmapp.http"]
+    for secret in ("header-secret-9", "query-secret-8"):
+        assert secret not in caplog.text and secret not in _text(answer)

@@ -8,8 +8,9 @@ are explained before anything reaches the upstream server), and a composition
 (``llmapp.compose``, whose parts carry their targets: ``server(composed)``). What only a
 class has (prompts, resources, context parameters, ``@long_running``, icons, content
 blocks, controls) is served where the function has it. A call of a class function runs
-in the server's ``Runner``; the other doors' calls are awaited on the loop (their own
-I/O), and each door also logs the call on its own logger.
+in the server's ``Runner`` and is logged by the server; the other doors' calls are
+awaited on the loop (their own I/O) and logged by their door, which masks what only it
+knows (a connection's headers and query keys).
 
 The server is the SDK's low-level ``mcp.server.Server``; the class's docstring (another
 application's ``description``) is its ``instructions``. Its handlers:
@@ -445,10 +446,13 @@ class _Handlers:
         return tool_result(self.app.function(name), result)
 
     async def execute(self, name: str, arguments: Any, context: Any) -> CallResult:
-        """One call through the application, its human side supplied, logged."""
+        """One call through the application, its human side supplied, logged once: by the
+        server for a class (whose unlogged step it runs), else by the door itself, which
+        masks what only it knows (a connection's headers and query keys)."""
         started = time.perf_counter()
         function = self.app.function(name)
         human: Mapping[str, Any] | None = None
+        by_door = False
         try:
             with sending(arguments):  # the hook may ask which parameters the model sent
                 human = await self._human(function, context)
@@ -456,24 +460,27 @@ class _Handlers:
             if self.app.takes_context(name):  # only a method that takes one is handed it
                 values = McpContext(context, values[1:], self.subscriptions)
             result = await self._run(name, arguments, human, values, False)
+            by_door = not isinstance(self.app, LlmApplication)
             if result.approval is not None and self.elicit:  # controls: ask the user
                 if await confirm(context, result.approval):
                     result = await self._run(name, arguments, human, values, True)
                 else:
+                    by_door = False
                     result = _refused(
                         name, f"The user declined the call of {name}; it did not run."
                     )
         except Declined:  # the client cannot be asked: the approval message stands
             pass
         except _Unavailable as refused:
-            result = _refused(name, str(refused))
+            by_door, result = False, _refused(name, str(refused))
         except ExecutionError as error:  # the server's setup; its text names paths, never values
-            result = _refused(name, f"{name} could not run: {error}")
+            by_door, result = False, _refused(name, f"{name} could not run: {error}")
         if isinstance(result.error, InputRequired):  # a round of the call, not its end
             MCP.debug("call %s: waits for the client's answer", name)
             return result
-        own = _controls.CallContext.of(_context_of(context)).own()  # the verified token
-        log_call(MCP, result, time.perf_counter() - started, Masker.of(human, *own))
+        if not by_door:
+            own = _controls.CallContext.of(_context_of(context)).own()  # the verified token
+            log_call(MCP, result, time.perf_counter() - started, Masker.of(human, *own))
         return result
 
     def _run(
