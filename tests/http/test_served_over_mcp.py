@@ -221,3 +221,18 @@ def test_a_served_document_s_call_is_logged_once_by_its_door_with_its_secrets_ma
     assert [record.name for record in records] == ["llmapp.http"]
     for secret in ("header-secret-9", "query-secret-8"):
         assert secret not in caplog.text and secret not in _text(answer)
+
+
+def test_a_document_s_tags_never_make_an_operation_a_prompt_or_a_resource() -> None:
+    """``@tag prompt`` on a class method makes it a prompt; a document's own tags are its
+    authors' words, so an operation tagged ``prompt`` or ``resource x://y`` stays a tool."""
+    document = json.loads(json.dumps(DOCUMENT))
+    document["paths"]["/ping"]["get"]["tags"] = ["prompt", "resource x://y"]
+    app = llmapp.http.application(document)
+    served = llmapp.mcp.server(app, llmapp.http.Connection("https://tiny.example"))
+
+    async def main() -> Any:
+        async with Client(served) as client:
+            return await client.list_tools()
+
+    assert [tool.name for tool in anyio.run(main).tools] == ["ping_get"]
