@@ -630,3 +630,102 @@ def test_a_human_hook_learns_which_parameters_the_model_sent_at_every_door() -> 
     assert anyio.run(tool.arun, '{"cart": "c4"}').value == "c4 paid with invoice"
     assert seen == [frozenset({"cart", "card"}), frozenset({"cart"})] * 2
     assert llmapp.sent_parameters() == frozenset()  # outside a hook: nothing
+
+
+# --- the sinks: every vendor's call_tools and the MCP server, for every door -------------
+
+SINK_CASES = ["nested object: a pattern", "union", "several mistakes at once"]
+
+
+def _vendor_texts(answers: dict[str, list[Any]]) -> dict[str, str]:
+    """The one text each vendor's answer hands the model."""
+    gemini_answer = answers["gemini"][0]["function_response"]["response"]
+    return {
+        "openai": answers["openai"][0]["content"],
+        "anthropic": answers["anthropic"][0]["content"],
+        "gemini": gemini_answer.get("error", gemini_answer.get("output")),
+    }
+
+
+async def _through_the_sinks(app: Any, target: Any, arguments: Any) -> dict[str, str]:
+    from llmapp.vendors import anthropic, gemini, openai
+
+    text = json.dumps(arguments)
+    messages = {
+        "openai": {
+            "role": "assistant",
+            "tool_calls": [
+                {"id": "c1", "type": "function", "function": {"name": "order", "arguments": text}}
+            ],
+        },
+        "anthropic": {
+            "content": [{"type": "tool_use", "id": "c1", "name": "order", "input": arguments}]
+        },
+        "gemini": {"parts": [{"function_call": {"id": "c1", "name": "order", "args": arguments}}]},
+    }
+    vendors = {"openai": openai, "anthropic": anthropic, "gemini": gemini}
+    answers = {
+        name: await vendors[name].acall_tools(app, target, message, context="the user")
+        for name, message in messages.items()
+    }
+    texts = _vendor_texts(answers)
+    async with Client(llmapp.mcp.server(app, target)) as client:
+        served = await client.call_tool("order", arguments)
+        assert served.is_error
+        texts["mcp server"] = "\n".join(getattr(block, "text", "") for block in served.content)
+    return texts
+
+
+@pytest.mark.parametrize("case", SINK_CASES, ids=SINK_CASES)
+def test_every_sink_answers_a_wrong_call_as_its_door_does_and_nothing_runs(case: str) -> None:
+    """Each door's own feedback reaches the model unchanged through every vendor's
+    ``acall_tools`` and through the MCP server serving that door (a class, a document on
+    its connection, another MCP server's tools: the proxy), with a context given; so the
+    same wrong arguments get the same issues at every sink."""
+    received.clear()
+    order = WRONG[case]
+    found: dict[str, CallResult] = {}
+    texts: dict[str, dict[str, str]] = {}
+
+    async def main() -> None:
+        transport = httpx.ASGITransport(app=fastapi_app())
+        async with (
+            httpx.AsyncClient(transport=transport) as client,
+            Client(llmapp.mcp.server(application(Shop), Shop())) as upstream,
+        ):
+            connection = llmapp.http.Connection("http://testserver", client=client)
+            by_mcp = llmapp.mcp.application(await upstream.session.list_tools())
+            by_http = llmapp.http.application(fastapi_app().openapi(), naming="operationId")
+            doors = {
+                "class": (application(Shop), Shop(), {"order": order}),
+                "http": (by_http, connection, {"body": order}),
+                "mcp": (by_mcp, upstream.session, {"order": order}),
+            }
+            for door, (app, target, arguments) in doors.items():
+                found[door] = await app.aexecute(target, "order", arguments, context="the user")
+                texts[door] = await _through_the_sinks(app, target, arguments)
+
+    anyio.run(main)
+    assert issues(found["http"], "body") == issues(found["class"], "order")
+    assert issues(found["mcp"], "order") == issues(found["class"], "order")
+    for door, result in found.items():
+        assert set(texts[door].values()) == {result.feedback}, door
+    from llmapp.vendors import openai
+
+    synced = openai.call_tools(
+        application(Shop),
+        Shop(),
+        {
+            "role": "assistant",
+            "tool_calls": [
+                {
+                    "id": "c1",
+                    "type": "function",
+                    "function": {"name": "order", "arguments": json.dumps({"order": order})},
+                }
+            ],
+        },
+        context="the user",
+    )
+    assert synced[0]["content"] == found["class"].feedback
+    assert received == []

@@ -48,6 +48,7 @@ if TYPE_CHECKING:
         ValidationSuccess,
     )
     from llmapp.app._application import LlmApplication, application
+    from llmapp.app._compose import Application, ComposedApplication, compose
     from llmapp.app._config import LlmConfig, after_types
     from llmapp.app._controls import Approval, CallContext, Controls, controls
     from llmapp.app._decorator import llm_application, validates
@@ -89,6 +90,9 @@ _HOMES: dict[str, str] = {
     "ValidationIssue": "llmapp._results",
     "ValidationSuccess": "llmapp._results",
     "LlmApplication": "llmapp.app._application",
+    "Application": "llmapp.app._compose",
+    "ComposedApplication": "llmapp.app._compose",
+    "compose": "llmapp.app._compose",
     "application": "llmapp.app._application",
     "LlmConfig": "llmapp.app._config",
     "after_types": "llmapp.app._config",
@@ -126,12 +130,14 @@ if not TYPE_CHECKING:  # a misspelled name stays an error for type checkers
 
 __all__ = [
     "UNDEFINED",
+    "Application",
     "Approval",
     "ArgumentError",
     "ArgumentStream",
     "BuildProblem",
     "CallContext",
     "CallResult",
+    "ComposedApplication",
     "Controls",
     "ConversionError",
     "DocumentError",
@@ -165,6 +171,7 @@ __all__ = [
     "after_types",
     "application",
     "coerce",
+    "compose",
     "controls",
     "feedback",
     "llm_application",

@@ -44,6 +44,8 @@ def _run(argv: Sequence[str] | None) -> int:
     options = parser.parse_args(argv)
     if options.command == "openapi":
         return _openapi(options)
+    if options.command == "mcp" and is_document(options.target):
+        return _serve_mcp(None, options)
     try:
         cls = load_class(options.target)
     except (TargetError, ValueError) as error:
@@ -111,8 +113,24 @@ def _parser() -> argparse.ArgumentParser:
     schema.add_argument(
         "--vendor", choices=sorted(VENDORS), help="print what that vendor's tools() returns"
     )
-    mcp = commands.add_parser("mcp", help="serve a class as an MCP server (extra: mcp)")
-    mcp.add_argument("target", help="MODULE:CLASS or path/to/file.py:CLASS")
+    mcp = commands.add_parser(
+        "mcp", help="serve a class or an OpenAPI document as an MCP server (extra: mcp)"
+    )
+    mcp.add_argument(
+        "target", help="MODULE:CLASS, path/to/file.py:CLASS or an OpenAPI document (.json/.yaml)"
+    )
+    mcp.add_argument(
+        "--base-url",
+        help="a document's server: where its calls are sent (default: its first server URL)",
+    )
+    mcp.add_argument(
+        "--header-env",
+        action="append",
+        default=[],
+        metavar="NAME=VAR",
+        help="send header NAME with every call of a document, its value read from the "
+        "environment variable VAR (repeatable)",
+    )
     mcp.add_argument("--transport", choices=("stdio", "streamable-http"), default="stdio")
     mcp.add_argument("--host", default="127.0.0.1", help="HTTP address (default 127.0.0.1)")
     mcp.add_argument("--port", type=int, default=8000, help="HTTP port (default 8000)")
@@ -190,8 +208,14 @@ def _openapi(options: argparse.Namespace) -> int:
     return 0
 
 
-def _serve_mcp(cls: type, options: argparse.Namespace) -> int:
-    """``llmapp mcp``: serve ``cls()`` (or ``factory()``) until stopped."""
+def is_document(target: str) -> bool:
+    """Whether ``llmapp mcp``'s target is an OpenAPI document (not ``MODULE:CLASS``)."""
+    return Path(target).suffix.lower() in (".json", ".yaml", ".yml")
+
+
+def _serve_mcp(cls: type | None, options: argparse.Namespace) -> int:
+    """``llmapp mcp``: serve ``cls()`` (or ``factory()``), or a document (``cls`` None)
+    on its server, until stopped."""
     if options.print_config:
         print(json.dumps(mcp_config(cls, options), indent=2))
         return 0
@@ -218,14 +242,22 @@ def _serve_mcp(cls: type, options: argparse.Namespace) -> int:
     return 0
 
 
-def _mcp_settings(cls: type, options: argparse.Namespace) -> dict[str, Any]:
-    """What ``serve``/``asgi`` are given for these options (the app, target and hook loaded)."""
+def _mcp_settings(cls: type | None, options: argparse.Namespace) -> dict[str, Any]:
+    """What ``serve``/``asgi`` are given for these options (the app, target and hook loaded;
+    for a document, ``cls`` is None: its application on a ``Connection``)."""
     from llmapp.app import Runner, application
     from llmapp.mcp import Auth, StaticTokens
 
+    if cls is None:
+        app, target = _document(options)
+    else:
+        if options.base_url or options.header_env:
+            raise ValueError("--base-url and --header-env are for an OpenAPI document")
+        app = application(cls)
+        target = _instance(cls, options.factory)
     settings: dict[str, Any] = {
-        "app": application(cls),
-        "target": _instance(cls, options.factory),
+        "app": app,
+        "target": target,
         "name": options.name,
         "path": options.path,
         "stateless": options.stateless or options.workers > 1,
@@ -234,6 +266,8 @@ def _mcp_settings(cls: type, options: argparse.Namespace) -> dict[str, Any]:
         "runner": Runner(threads=options.threads, timeout=options.timeout),
     }
     if options.human:
+        if cls is None:
+            raise ValueError("--human MODULE:FUNCTION is for a class (a document has no module)")
         settings["human"] = load_callable(cls, options.human)
     if options.token_env:
         token = os.environ.get(options.token_env, "").strip()
@@ -255,6 +289,30 @@ def _instance(cls: type, factory: str | None) -> object:
         raise TargetError(f"{factory or cls.__name__}() failed: {where(error)}") from None
 
 
+def _document(options: argparse.Namespace) -> tuple[Any, Any]:
+    """A document's application and the ``Connection`` its calls are sent on."""
+    from llmapp.http import Connection, application
+
+    if options.factory:
+        raise ValueError("--factory is for a class; a document is served on --base-url")
+    app = application(Path(options.target))
+    for problem in app.errors:
+        print(f"llmapp: {problem}", file=sys.stderr)
+    host = options.base_url or (app.servers[0] if app.servers else None)
+    if not host:
+        raise ValueError("the document declares no server: give --base-url")
+    headers: dict[str, str] = {}
+    for spec in options.header_env:
+        name, equals, variable = spec.partition("=")
+        if not equals or not name.strip() or not variable.strip():
+            raise ValueError(f"--header-env {spec!r}: expected NAME=VARIABLE")
+        value = os.environ.get(variable.strip(), "")
+        if not value:  # the value is a secret: only the variable is named
+            raise ValueError(f"--header-env {spec}: the variable is empty or unset")
+        headers[name.strip()] = value
+    return app, Connection(host, headers=headers)
+
+
 def load_callable(cls: type, spec: str) -> Any:
     """``MODULE:NAME`` or ``path/to/file.py:NAME``, or a bare name in the class's module."""
     if ":" in spec:
@@ -268,7 +326,7 @@ def load_callable(cls: type, spec: str) -> Any:
 _WORKER_ENV = "LLMAPP_MCP_WORKER"
 
 
-def _serve_workers(cls: type, options: argparse.Namespace, settings: dict[str, Any]) -> int:
+def _serve_workers(cls: type | None, options: argparse.Namespace, settings: dict[str, Any]) -> int:
     """``--workers N``: uvicorn's worker processes, each building the same stateless app."""
     import uvicorn
     import uvicorn.supervisors
@@ -313,13 +371,14 @@ def mcp_worker_app() -> Any:
 
     options = argparse.Namespace(**json.loads(os.environ[_WORKER_ENV]))
     log_to_stderr(options.log_level)
-    settings = _mcp_settings(load_class(options.target), options)
+    cls = None if is_document(options.target) else load_class(options.target)
+    settings = _mcp_settings(cls, options)
     return asgi(settings.pop("app"), settings.pop("target"), host=options.host, **settings)
 
 
-def mcp_config(cls: type, options: argparse.Namespace) -> dict[str, Any]:
+def mcp_config(cls: type | None, options: argparse.Namespace) -> dict[str, Any]:
     """The ``mcpServers`` entry of Claude Desktop's (and most IDEs') client configuration."""
-    name = options.name or cls.__name__
+    name = options.name or (cls.__name__ if cls is not None else Path(options.target).stem)
     if options.transport == "streamable-http":
         entry: dict[str, Any] = {
             "type": "http",
@@ -333,15 +392,21 @@ def mcp_config(cls: type, options: argparse.Namespace) -> dict[str, Any]:
         value = getattr(options, flag)
         if value is not None:
             args += [f"--{flag}", _absolute(str(value))]
+    if options.base_url:
+        args += ["--base-url", options.base_url]
+    for spec in options.header_env:
+        args += ["--header-env", spec]
     if options.no_elicit:
         args.append("--no-elicit")
     entry = {"command": sys.executable, "args": args}
-    if not options.target.rpartition(":")[0].endswith(".py"):
+    if not is_document(options.target) and not options.target.rpartition(":")[0].endswith(".py"):
         entry["env"] = {"PYTHONPATH": os.pathsep.join(filter(None, [str(Path.cwd())]))}
     return {"mcpServers": {name: entry}}
 
 
 def _absolute(target: str) -> str:
+    if is_document(target):
+        return str(Path(target).resolve())
     location, _, name = target.rpartition(":")
     if location.endswith(".py"):
         return f"{Path(location).resolve()}:{name}"

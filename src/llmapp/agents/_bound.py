@@ -6,7 +6,8 @@ the parameters: ``llmapp.vendors._source``) and how a call runs (the application
 is therefore an application with its target:
 
 - ``(app, target)``: every function of a class application on its instance, of an HTTP
-  application on its ``Connection``, of an MCP application on its session;
+  application on its ``Connection``, of an MCP application on its session, of a
+  composition (``llmapp.compose``) on ``None`` (its parts carry their targets);
 - ``(app, target, functions)``: only those functions of ``app`` (functions or names);
 - an iterable of such tuples: functions of several doors in one toolset.
 

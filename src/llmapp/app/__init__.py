@@ -2,6 +2,7 @@
 
 from llmapp.app._application import LlmApplication, application
 from llmapp.app._arguments import read_arguments, unknown_function
+from llmapp.app._compose import Application, ComposedApplication, Origin, compose
 from llmapp.app._config import LlmConfig, after_types
 from llmapp.app._content import (
     Audio,
@@ -19,8 +20,10 @@ from llmapp.app._result import CallResult
 from llmapp.app._runner import Runner
 
 __all__ = [
+    "Application",
     "Audio",
     "CallResult",
+    "ComposedApplication",
     "EmbeddedResource",
     "Function",
     "Image",
@@ -28,11 +31,13 @@ __all__ = [
     "LlmConfig",
     "LlmFunction",
     "Masker",
+    "Origin",
     "ResourceLink",
     "Runner",
     "Separated",
     "after_types",
     "application",
+    "compose",
     "describe",
     "function_data",
     "is_content",

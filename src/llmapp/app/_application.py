@@ -33,6 +33,7 @@ class LlmApplication(FunctionTable[LlmFunction]):
         errors: always empty: a class's problems raise ``LlmApplicationError`` when it is
             built (``FunctionTable`` says why).
         config: the configuration it was built with.
+        name: the class's name.
         description: what the application is for: the class's own docstring (summary and
             long description, tags and sections removed; typia's
             ``ILlmApplication.description``), or ``None``. The toolsets give it to their
@@ -43,6 +44,7 @@ class LlmApplication(FunctionTable[LlmFunction]):
         self, cls: type, config: LlmConfig, plans: list[Plan], description: str | None = None
     ) -> None:
         self.cls = cls
+        self.name = cls.__name__
         self.config = config
         self.description = description
         super().__init__([plan.function for plan in plans])

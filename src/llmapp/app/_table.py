@@ -6,8 +6,9 @@ build problems collected: always empty for a class, whose problems raise
 ``LlmApplicationError`` since they are the user's own code to fix; a document or a tool
 list is someone else's, so one bad operation must not cost the others). Each adds
 ``execute``/``aexecute`` with one signature, ``(target, name, arguments, human=None, *,
-raise_errors=False) -> CallResult``, where ``target`` is what the last step needs (an
-instance, a ``Connection``, a ``ClientSession``).
+raise_errors=False, context=None, approved=False) -> CallResult``, where ``target`` is
+what the last step needs (an instance, a ``Connection``, a ``ClientSession``; ``None`` for
+a composition, whose parts carry theirs): the ``Application`` protocol (``_compose``).
 
 ``function(name)`` is a lookup (``None`` for a missing name, for code that probes);
 ``require(name)`` is for code that knows the name: a missing one raises
@@ -57,6 +58,21 @@ class FunctionTable(Generic[F]):
         told = unknown_function(name, available)
         close = close_names(name, available) if isinstance(name, str) else []
         raise UnknownFunctionError(str(name), told.feedback or "", close)
+
+    name: str = "llmapp"
+    """The application's name, for the programs it is served to (an MCP server's name)."""
+
+    description: str | None = None
+    """What the application is for, or ``None`` (an MCP server's instructions)."""
+
+    def takes_context(self, name: str) -> bool:
+        """Whether ``context=`` reaches the code behind ``name``: only a class method's own
+        context parameter does; a request or a remote tool takes none."""
+        return False
+
+    def method(self, name: str) -> Any:
+        """The Python method behind ``name``, or ``None`` (only a class's functions have one)."""
+        return None
 
     def to_list(self) -> list[dict[str, Any]]:
         """Every function as plain JSON-ready data."""

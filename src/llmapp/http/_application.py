@@ -54,6 +54,8 @@ class HttpLlmApplication(FunctionTable[HttpLlmFunction]):
         errors: one ``OperationError`` per operation that could not be converted.
         config: the configuration it was built with.
         servers: the server URLs the document declares.
+        name: the document's ``info.title`` (default ``"openapi"``).
+        description: the document's ``info.description``, or ``None``.
     """
 
     def __init__(
@@ -62,10 +64,14 @@ class HttpLlmApplication(FunctionTable[HttpLlmFunction]):
         errors: list[OperationError],
         config: HttpLlmConfig,
         servers: list[str],
+        name: str = "openapi",
+        description: str | None = None,
     ) -> None:
         super().__init__(functions, errors)
         self.config = config
         self.servers = servers
+        self.name = name
+        self.description = description
 
     def __repr__(self) -> str:
         return f"<HttpLlmApplication: {len(self.functions)} functions, {len(self.errors)} errors>"
@@ -78,6 +84,8 @@ class HttpLlmApplication(FunctionTable[HttpLlmFunction]):
         human: Mapping[str, Any] | None = None,
         *,
         raise_errors: bool = False,
+        context: Any = None,
+        approved: bool = False,
     ) -> CallResult:
         """Run the call an LLM asked for against the server, if its arguments are right.
 
@@ -88,6 +96,8 @@ class HttpLlmApplication(FunctionTable[HttpLlmFunction]):
             human: values a human supplied for the human side of a separated function.
             raise_errors: re-raise a non-2xx answer (``HttpError``) or a transport failure
                 instead of capturing it in ``error``.
+            context: accepted as every application accepts it; an operation takes none.
+            approved: accepted likewise; an operation declares no approval.
 
         Returns:
             A ``CallResult``: ``data`` is the decoded 2xx body; wrong arguments give
@@ -106,6 +116,8 @@ class HttpLlmApplication(FunctionTable[HttpLlmFunction]):
         human: Mapping[str, Any] | None = None,
         *,
         raise_errors: bool = False,
+        context: Any = None,
+        approved: bool = False,
     ) -> CallResult:
         """``execute`` for async code (an ``httpx.AsyncClient``)."""
         from llmapp.http._execute import acall
@@ -169,7 +181,18 @@ def application(
         parsed = upgrade(loaded.document)
         built, errors = _convert(parsed, config, loaded.refused)
         functions = _named(built, config)
-    return HttpLlmApplication(functions, errors, config, parsed.servers)
+    name, description = _info(loaded.document)
+    return HttpLlmApplication(functions, errors, config, parsed.servers, name, description)
+
+
+def _info(document: Any) -> tuple[str, str | None]:
+    """The document's title (the name it is served under) and description, cleaned."""
+    info = document.get("info") if isinstance(document, Mapping) else None
+    info = info if isinstance(info, Mapping) else {}
+    title, description = info.get("title"), info.get("description")
+    name = clean_text(title).strip() if isinstance(title, str) else ""
+    text = clean_text(description).strip() if isinstance(description, str) else ""
+    return name or "openapi", text or None
 
 
 def _convert(

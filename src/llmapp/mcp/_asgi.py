@@ -34,14 +34,14 @@ from llmapp.mcp._auth import Auth, check_bind, rebinding_check
 if TYPE_CHECKING:
     from starlette.types import Receive, Scope, Send
 
-    from llmapp.app import LlmApplication
+    from llmapp.app import Application
 
 __all__ = ["McpAsgiApp", "asgi"]
 
 
 def asgi(
-    app: LlmApplication | type,
-    target: Any,
+    app: Application | type,
+    target: Any = None,
     *,
     path: str = "/mcp",
     stateless: bool = False,
@@ -54,7 +54,7 @@ def asgi(
     """The MCP server of an application as an ASGI application (streamable HTTP).
 
     Args:
-        app: an ``LlmApplication``, or a class.
+        app: any application (``llmapp.Application``), or a class.
         target: what the calls run on (see ``server``).
         path: the endpoint's path inside this application.
         stateless: keep no session between requests (for several workers or replicas).

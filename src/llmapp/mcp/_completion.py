@@ -31,7 +31,7 @@ from llmapp.jsonschema import Resolver, is_mapping
 from llmapp.mcp._sdk import sdk
 
 if TYPE_CHECKING:
-    from llmapp.app import LlmApplication, LlmFunction
+    from llmapp.app import Application, LlmFunction
 
 __all__ = ["MAX_VALUES", "Completions", "completes"]
 
@@ -69,7 +69,7 @@ class Completions:
     """The completion handler of one application's prompts and resource templates."""
 
     def __init__(
-        self, app: LlmApplication, prompts: Mapping[str, Any], templates: Mapping[str, Any]
+        self, app: Application, prompts: Mapping[str, Any], templates: Mapping[str, Any]
     ) -> None:
         self.app = app
         self.prompts = prompts  # prompt name -> function

@@ -146,10 +146,14 @@ class McpLlmApplication(FunctionTable[McpLlmFunction]):
     Attributes:
         functions: one ``McpLlmFunction`` per convertible tool, in the listed order.
         errors: one or more ``McpToolProblem`` per tool that could not be converted.
+        name: the name it is served under again (``application(tools, name=...)``).
     """
 
-    def __init__(self, functions: list[McpLlmFunction], errors: list[McpToolProblem]) -> None:
+    def __init__(
+        self, functions: list[McpLlmFunction], errors: list[McpToolProblem], name: str = "mcp"
+    ) -> None:
         super().__init__(functions, errors)
+        self.name = name
 
     def __repr__(self) -> str:
         return f"<McpLlmApplication {len(self.functions)} functions, {len(self.errors)} errors>"
@@ -162,6 +166,8 @@ class McpLlmApplication(FunctionTable[McpLlmFunction]):
         human: Mapping[str, Any] | None = None,
         *,
         raise_errors: bool = False,
+        context: Any = None,
+        approved: bool = False,
     ) -> CallResult:
         """Run the call a model asked for on a live ``ClientSession`` (see ``llmapp.mcp.call``).
 
@@ -172,6 +178,8 @@ class McpLlmApplication(FunctionTable[McpLlmFunction]):
             human: values for the human side of a separated function.
             raise_errors: re-raise the tool's error (``McpToolError``) or the session's
                 failure instead of capturing it in ``error``.
+            context: accepted as every application accepts it; a remote tool takes none.
+            approved: accepted likewise; a remote tool declares no approval.
 
         Raises:
             ExecutionError: missing or unknown ``human`` values (a tool takes them only
@@ -192,6 +200,8 @@ class McpLlmApplication(FunctionTable[McpLlmFunction]):
         human: Mapping[str, Any] | None = None,
         *,
         raise_errors: bool = False,
+        context: Any = None,
+        approved: bool = False,
     ) -> CallResult:
         """Not available: an MCP session is asynchronous.
 
@@ -202,7 +212,11 @@ class McpLlmApplication(FunctionTable[McpLlmFunction]):
 
 
 def application(
-    tools: Any, *, strict: bool = False, separate: SchemaPredicate | None = None
+    tools: Any,
+    *,
+    strict: bool = False,
+    separate: SchemaPredicate | None = None,
+    name: str = "mcp",
 ) -> McpLlmApplication:
     """LLM functions for an MCP server's tools.
 
@@ -217,6 +231,7 @@ def application(
         separate: a predicate over a schema: ``True`` for values a human supplies
             (``aexecute(..., human=...)``), never shown to the model; a human value
             inside a union or tuple is an error, as for classes and documents.
+        name: the name the tools are served under again (``llmapp.mcp.server``).
 
     Returns:
         An ``McpLlmApplication``: ``functions`` for the tools that convert, ``errors``
@@ -232,19 +247,19 @@ def application(
     errors: list[McpToolProblem] = []
     listed: set[str] = set()
     for tool in _tools(tools):
-        name = tool.get("name") if isinstance(tool, Mapping) else None
-        if isinstance(name, str) and name in listed:
-            reason = f"a second tool named {name!r}: the first one listed keeps the name"
-            errors.append(McpToolProblem(name, "name", reason))
+        named = tool.get("name") if isinstance(tool, Mapping) else None
+        if isinstance(named, str) and named in listed:
+            reason = f"a second tool named {named!r}: the first one listed keeps the name"
+            errors.append(McpToolProblem(named, "name", reason))
             continue
-        if isinstance(name, str):
-            listed.add(name)
+        if isinstance(named, str):
+            listed.add(named)
         converted = _function(tool, strict, separate)
         if isinstance(converted, McpLlmFunction):
             functions.append(converted)
         else:
             errors += converted
-    return McpLlmApplication(functions, errors)
+    return McpLlmApplication(functions, errors, name)
 
 
 def _tools(tools: Any) -> Iterable[dict[str, Any]]:

@@ -38,7 +38,7 @@ from llmapp.mcp._icons import ICONS_ATTRIBUTE
 from llmapp.mcp._sdk import sdk
 
 if TYPE_CHECKING:
-    from llmapp.app import CallResult, LlmApplication, LlmFunction
+    from llmapp.app import Application, CallResult, LlmFunction
 
 __all__ = ["Templates", "is_template"]
 
@@ -53,8 +53,11 @@ Execute = Callable[[str, Mapping[str, Any], Any], Awaitable["CallResult"]]
 """``(name, arguments, context) -> CallResult``: the server's own call of a function."""
 
 
-def is_template(function: LlmFunction) -> bool:
-    """The function is a prompt or a resource (so not a tool)."""
+def is_template(function: LlmFunction, app: Application | None = None) -> bool:
+    """The function is a prompt or a resource (so not a tool). Only a class method's tags
+    say so: an operation's or a remote tool's tags are a document's words (of ``app``)."""
+    if app is not None and app.method(function.name) is None:
+        return False
     return PROMPT_TAG in function.tags or _resource_uri(function) is not None
 
 
@@ -69,7 +72,7 @@ def _resource_uri(function: LlmFunction) -> str | None:
 class Templates:
     """The prompts and resource templates of one application, and their handlers."""
 
-    def __init__(self, app: LlmApplication, execute: Execute) -> None:
+    def __init__(self, app: Application, execute: Execute) -> None:
         types = sdk("mcp.types")
         self.types = types
         self.execute = execute
@@ -77,6 +80,8 @@ class Templates:
         self.resources: list[tuple[re.Pattern[str], str, LlmFunction]] = []
         prompts, templates, plain = [], [], []
         for function in app.functions:
+            if not is_template(function, app):
+                continue
             uri = _resource_uri(function)
             if PROMPT_TAG in function.tags:
                 self.prompts[function.name] = function
@@ -148,7 +153,7 @@ class Templates:
         return result
 
 
-def _shown(app: LlmApplication, function: LlmFunction) -> dict[str, Any]:
+def _shown(app: Application, function: LlmFunction) -> dict[str, Any]:
     """A prompt's or resource's title and icons (``@title``, ``@icons``), where declared."""
     shown: dict[str, Any] = {}
     if function.title:

@@ -23,14 +23,14 @@ from llmapp.mcp._sdk import sdk
 from llmapp.mcp._server import Transport, served, server
 
 if TYPE_CHECKING:
-    from llmapp.app import LlmApplication
+    from llmapp.app import Application
 
 __all__ = ["quietly", "serve", "url"]
 
 
 def serve(
-    app: LlmApplication | type,
-    target: Any,
+    app: Application | type,
+    target: Any = None,
     transport: Transport = "stdio",
     *,
     host: str = "127.0.0.1",
@@ -45,7 +45,7 @@ def serve(
     """Run an application as an MCP server until it is stopped.
 
     Args:
-        app: an ``LlmApplication``, or a class.
+        app: any application (``llmapp.Application``), or a class.
         target: what the calls run on (see ``server``).
         transport: ``"stdio"`` (the process's stdin and stdout) or ``"streamable-http"``.
         host: the address to listen on over HTTP (only this machine by default; any

@@ -1,7 +1,19 @@
 """An application served as an MCP server: ``server(app, target)`` builds it, ``serve`` runs it.
 
-The server is the SDK's low-level ``mcp.server.Server``; the class's docstring is its
-``instructions``. Its handlers:
+Any application is served (``llmapp.Application``): a class's on its instance, an OpenAPI
+document's on its ``Connection`` (each call that passes the checks is sent to the HTTP
+server; a wrong one is answered with the feedback and nothing is sent), another MCP
+server's tools on a live ``ClientSession`` to it (a validating proxy: the model's mistakes
+are explained before anything reaches the upstream server), and a composition
+(``llmapp.compose``, whose parts carry their targets: ``server(composed)``). What only a
+class has (prompts, resources, context parameters, ``@long_running``, icons, content
+blocks, controls) is served where the function has it. A call of a class function runs
+in the server's ``Runner`` and is logged by the server; the other doors' calls are
+awaited on the loop (their own I/O) and logged by their door, which masks what only it
+knows (a connection's headers and query keys).
+
+The server is the SDK's low-level ``mcp.server.Server``; the class's docstring (another
+application's ``description``) is its ``instructions``. Its handlers:
 
 - ``tools/list``: ``llmapp.vendors.mcp.tools`` of the functions it serves, built once:
   the model's side of each function's parameters as ``inputSchema``, ``outputSchema``
@@ -60,7 +72,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Any, Literal
 
 from llmapp._errors import ExecutionError
-from llmapp.app import CallResult, Masker, Runner, _controls, unknown_function
+from llmapp.app import CallResult, LlmApplication, Masker, Runner, _controls, unknown_function
 from llmapp.app._content import blocks, is_content, returns_content
 from llmapp.app._log import MCP, log_call
 from llmapp.app._sent import sending
@@ -80,7 +92,7 @@ if TYPE_CHECKING:
     from mcp.server import Server, ServerRequestContext
     from mcp.types import CallToolRequestParams, ListToolsResult
 
-    from llmapp.app import LlmApplication, LlmFunction
+    from llmapp.app import Application, LlmFunction
 
 __all__ = ["HumanHook", "Transport", "answers_only", "notifies", "served", "server", "updated"]
 
@@ -95,8 +107,8 @@ DIALECT = "https://json-schema.org/draft/2020-12/schema"
 
 
 def server(
-    app: LlmApplication | type,
-    target: Any,
+    app: Application | type,
+    target: Any = None,
     *,
     name: str | None = None,
     version: str | None = None,
@@ -116,13 +128,16 @@ def server(
     """The SDK server for an application, not yet running.
 
     Args:
-        app: an ``LlmApplication``, or a class (its ``application(cls)`` is used).
+        app: any application (``llmapp.Application``), or a class (its
+            ``application(cls)`` is used).
         target: what the calls run on: an instance of the class (or the class itself
-            when every method is static or a class method).
-        name: the server's name (default: the class's name).
+            when every method is static or a class method), an HTTP application's
+            ``Connection``, an MCP application's ``ClientSession``; ``None`` for a
+            composed application.
+        name: the server's name (default: the application's ``name``: the class's).
         version: the server's version (default: none).
         instructions: what the server tells clients about using it (default: the
-            class's docstring).
+            class's docstring, or the application's ``description``).
         human: supplies the human side of separated functions (see the module docstring).
         runner: the worker threads and the per-call timeout (default: ``Runner()`` of its
             own: 32 threads, at most 16 for one function, no timeout).
@@ -183,12 +198,12 @@ def server(
     with warnings.catch_warnings():  # logging is deprecated in the 2026 protocol; 2025 has it
         warnings.simplefilter("ignore", exceptions.MCPDeprecationWarning)
         built: Server[Any] = lowlevel.Server(
-            name or app.cls.__name__,
+            name or app.name,
             version=version or "",
             title=title,
             website_url=website_url,
             icons=[sdk("mcp.types").Icon.model_validate(icon) for icon in icons or ()] or None,
-            instructions=instructions if instructions is not None else _docstring(app.cls),
+            instructions=instructions if instructions is not None else _instructions(app),
             on_list_tools=list_tools,
             on_call_tool=call_tool,
             on_set_logging_level=_set_level,
@@ -270,7 +285,7 @@ def served(built: Server[Any], where: str) -> str:
         counts.append(f"{len(handlers.templates.prompts)} prompts")
     if handlers.templates.resources:
         counts.append(f"{len(handlers.templates.resources)} resources")
-    line = f"llmapp mcp: serving {handlers.app.cls.__name__} ({', '.join(counts)}) {where}"
+    line = f"llmapp mcp: serving {handlers.app.name} ({', '.join(counts)}) {where}"
     if handlers.unlisted:
         line += f"; not listed, nobody can supply their human side: {', '.join(handlers.unlisted)}"
     return line
@@ -281,7 +296,7 @@ class _Handlers:
 
     def __init__(
         self,
-        app: LlmApplication,
+        app: Application,
         target: Any,
         human: HumanHook | None,
         runner: Runner,
@@ -297,7 +312,7 @@ class _Handlers:
         self.elicit = elicit
         listed, self.unlisted = [], []
         for function in app.functions:
-            if is_template(function):
+            if is_template(function, app):
                 continue
             if self._suppliable(function):
                 listed.append(function)
@@ -307,7 +322,7 @@ class _Handlers:
         self.content = frozenset(
             function.name for function in listed if returns_content(_returns(app, function))
         )
-        self.long_running = {
+        self.long_running: dict[str, Any] = {
             function.name: declared
             for function in listed
             if (declared := getattr(app.method(function.name), LONG_RUNNING_ATTRIBUTE, None))
@@ -431,41 +446,59 @@ class _Handlers:
         return tool_result(self.app.function(name), result)
 
     async def execute(self, name: str, arguments: Any, context: Any) -> CallResult:
-        """One call through the application, its human side supplied, logged."""
+        """One call through the application, its human side supplied, logged once: by the
+        server for a class (whose unlogged step it runs), else by the door itself, which
+        masks what only it knows (a connection's headers and query keys)."""
         started = time.perf_counter()
         function = self.app.function(name)
         human: Mapping[str, Any] | None = None
+        by_door = False
         try:
             with sending(arguments):  # the hook may ask which parameters the model sent
                 human = await self._human(function, context)
             values: Any = _context_of(context)
             if self.app.takes_context(name):  # only a method that takes one is handed it
                 values = McpContext(context, values[1:], self.subscriptions)
-            # The unlogged step: this call's one record is the server's, below.
-            result = await self.app._aexecute(
-                self.target, name, arguments, human, False, self.runner, values, False
-            )
+            result = await self._run(name, arguments, human, values, False)
+            by_door = not isinstance(self.app, LlmApplication)
             if result.approval is not None and self.elicit:  # controls: ask the user
                 if await confirm(context, result.approval):
-                    result = await self.app._aexecute(
-                        self.target, name, arguments, human, False, self.runner, values, True
-                    )
+                    result = await self._run(name, arguments, human, values, True)
                 else:
+                    by_door = False
                     result = _refused(
                         name, f"The user declined the call of {name}; it did not run."
                     )
         except Declined:  # the client cannot be asked: the approval message stands
             pass
         except _Unavailable as refused:
-            result = _refused(name, str(refused))
+            by_door, result = False, _refused(name, str(refused))
         except ExecutionError as error:  # the server's setup; its text names paths, never values
-            result = _refused(name, f"{name} could not run: {error}")
+            by_door, result = False, _refused(name, f"{name} could not run: {error}")
         if isinstance(result.error, InputRequired):  # a round of the call, not its end
             MCP.debug("call %s: waits for the client's answer", name)
             return result
-        own = _controls.CallContext.of(_context_of(context)).own()  # the verified token
-        log_call(MCP, result, time.perf_counter() - started, Masker.of(human, *own))
+        if not by_door:
+            own = _controls.CallContext.of(_context_of(context)).own()  # the verified token
+            log_call(MCP, result, time.perf_counter() - started, Masker.of(human, *own))
         return result
+
+    def _run(
+        self,
+        name: str,
+        arguments: Any,
+        human: Mapping[str, Any] | None,
+        values: Any,
+        approved: bool,
+    ) -> Awaitable[CallResult]:
+        if isinstance(self.app, LlmApplication):
+            # The unlogged step, in the server's runner: this call's one record is the server's.
+            return self.app._aexecute(
+                self.target, name, arguments, human, False, self.runner, values, approved
+            )
+        return self.app.aexecute(
+            self.target, name, arguments, human, context=values, approved=approved
+        )
 
     async def _human(self, function: LlmFunction | None, context: Any) -> Mapping[str, Any] | None:
         separated = function.separated if function is not None else None
@@ -505,7 +538,7 @@ class _Unavailable(Exception):
     """The human side of a call cannot be had: answered with this text."""
 
 
-def _returns(app: LlmApplication, function: LlmFunction) -> Any:
+def _returns(app: Application, function: LlmFunction) -> Any:
     """The return annotation of the method behind ``function``, or ``None``."""
     import typing
 
@@ -516,7 +549,7 @@ def _returns(app: LlmApplication, function: LlmFunction) -> Any:
         return None
 
 
-def _declared(app: LlmApplication, entry: dict[str, Any], content: bool) -> None:
+def _declared(app: Application, entry: dict[str, Any], content: bool) -> None:
     """What a method declares for its ``tools/list`` entry beyond its schema: no
     ``outputSchema`` when it returns content blocks, its ``@icons``."""
     if content:
@@ -547,6 +580,13 @@ def _context_of(context: Any) -> tuple[Any, ...]:
 
 def _refused(name: str, text: str) -> CallResult:
     return CallResult(name=name, success=False, feedback=text)
+
+
+def _instructions(app: Application) -> str | None:
+    """A class's whole docstring; another application's description."""
+    if isinstance(app, LlmApplication):
+        return _docstring(app.cls)
+    return app.description
 
 
 def _docstring(cls: type) -> str | None:

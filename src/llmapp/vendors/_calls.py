@@ -16,8 +16,9 @@ answered ``NotRun``, so the answers of the calls that ran, before or beside it, 
 lost. A cancellation of the batch itself (its task cancelled) still propagates.
 
 ``app`` is anything with ``execute``/``aexecute(target, name, arguments, human=...)``
-returning a result with ``success`` and ``message()`` (``Executor``, ``Outcome``):
-a class application, and the HTTP and MCP applications alike. ``human`` maps a
+returning a result with ``success`` and ``message()`` (``Executor``, ``Outcome``): any
+``llmapp.Application`` (a class, a document, an MCP server's tools, a composition;
+``context=`` is accepted by every one of them). ``human`` maps a
 function name to the values a human supplied for that function's human side.
 
 ``read(obj, name)`` reads a field from an SDK object or its plain-dict form;
@@ -118,8 +119,8 @@ def call_id(obj: Any, name: str) -> str | None:
 
 
 def per_call(context: Any) -> dict[str, Any]:
-    """The ``execute`` options of a call's context: none when no context was given, so
-    applications without per-call controls (HTTP, MCP) are called as before."""
+    """The ``execute`` options of a call's context: none when no context was given (an
+    ``Executor`` of one's own need not take one; every llmapp application does)."""
     return {} if context is None else {"context": context}
 
 

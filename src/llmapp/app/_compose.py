@@ -1,0 +1,320 @@
+"""``Application``, what every door offers, and ``compose``: one application made of several.
+
+Every application (a class's ``LlmApplication``, an OpenAPI document's
+``HttpLlmApplication``, an MCP server's ``McpLlmApplication``, a ``ComposedApplication``)
+has the verbs of ``Application``: ``functions``, ``function(name)``,
+``aexecute(target, name, arguments, human=, *, raise_errors=, context=, approved=)``
+answering a ``CallResult``, ``takes_context(name)``, ``method(name)``, a ``name`` and a
+``description``. The sinks (the MCP server, the vendors' ``call_tools``, the toolsets) read
+only these, so each serves any application. ``context`` is accepted by every door; only a
+class method's controls and context parameter read it.
+
+``compose`` binds each application to its target (the instance, the ``Connection``, the
+``ClientSession``) and lists their functions as one. Each function keeps its own human
+side, controls and origin: a call is routed to the application it came from, on that
+application's target, under the name that application knows it by. So a composed
+application takes no target (``aexecute(None, name, ...)``): its parts carry theirs.
+
+Names stay unique: two parts listing one name is a build problem naming both origins,
+unless ``prefix`` gives one of them (or both) a prefix; a prefixed name must still be one
+the vendors accept (``FUNCTION_NAME``). A part's function list is read once, when composed
+(a ``ToolSearch``, whose functions change during a run, is composed as it is then).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any, Protocol, runtime_checkable
+
+from llmapp._errors import BuildProblem, ExecutionError, LlmApplicationError
+from llmapp.app import _controls
+from llmapp.app._arguments import unknown_function
+from llmapp.app._result import CallResult
+from llmapp.app._table import FunctionTable
+from llmapp.introspect._methods import FUNCTION_NAME
+
+__all__ = ["Application", "ComposedApplication", "Origin", "compose"]
+
+
+@runtime_checkable
+class Application(Protocol):
+    """What every application offers, whatever door its functions came in by.
+
+    Attributes:
+        functions: its functions, in a stable order.
+        errors: what could not become a function (a document's operation, a tool).
+        name: its name, for the programs it is served to.
+        description: what it is for, or ``None``.
+    """
+
+    functions: list[Any]
+    errors: list[Any]
+    name: str
+    description: str | None
+
+    def function(self, name: str) -> Any:
+        """The function called ``name``, or ``None``."""
+        ...
+
+    def takes_context(self, name: str) -> bool:
+        """Whether ``context=`` reaches the code behind ``name`` (a class method's parameter)."""
+        ...
+
+    def method(self, name: str) -> Any:
+        """The Python method behind ``name``, or ``None``."""
+        ...
+
+    async def aexecute(
+        self,
+        target: Any,
+        name: str,
+        arguments: Any,
+        human: Mapping[str, Any] | None = None,
+        *,
+        raise_errors: bool = False,
+        context: Any = None,
+        approved: bool = False,
+    ) -> CallResult:
+        """Run the call a model asked for on ``target``, if its arguments are right."""
+        ...
+
+
+@dataclass(frozen=True)
+class Origin:
+    """Where a composed function comes from.
+
+    Attributes:
+        app: the application that has it.
+        target: what its calls run on (the instance, the ``Connection``, the session).
+        name: its name in ``app``.
+    """
+
+    app: Application
+    target: Any
+    name: str
+
+
+class ComposedApplication(FunctionTable[Any]):
+    """Several applications as one, each bound to its target (see the module docstring).
+
+    Attributes:
+        functions: the functions of every part, in the order the parts were given,
+            each under its composed name.
+        errors: the parts' own errors, together.
+        name: the name given to ``compose``, else the parts' names joined by ``+``.
+        description: the parts' descriptions, each once, or ``None``.
+    """
+
+    def __init__(
+        self,
+        functions: list[Any],
+        origins: dict[str, Origin],
+        errors: list[Any],
+        name: str,
+        description: str | None,
+    ) -> None:
+        super().__init__(functions, errors)
+        self._origins = origins
+        self.name = name
+        self.description = description
+
+    def __repr__(self) -> str:
+        return f"<ComposedApplication {self.name}: {len(self.functions)} functions>"
+
+    def origin(self, name: str) -> Origin | None:
+        """Where the function called ``name`` comes from, or ``None``."""
+        return self._origins.get(name) if isinstance(name, str) else None
+
+    def takes_context(self, name: str) -> bool:
+        origin = self.origin(name)
+        return origin is not None and origin.app.takes_context(origin.name)
+
+    def method(self, name: str) -> Any:
+        origin = self.origin(name)
+        return None if origin is None else origin.app.method(origin.name)
+
+    def execute(
+        self,
+        target: None,
+        name: str,
+        arguments: Any,
+        human: Mapping[str, Any] | None = None,
+        *,
+        raise_errors: bool = False,
+        context: Any = None,
+        approved: bool = False,
+    ) -> CallResult:
+        """Run the call on the application its function came from (see ``aexecute``).
+
+        Raises:
+            ExecutionError: as the part's own ``execute`` raises it (an MCP part has none:
+                its session is asynchronous).
+        """
+        origin = self._route(target, name, context)
+        if isinstance(origin, CallResult):
+            return origin
+        execute = getattr(origin.app, "execute", None)
+        if execute is None:
+            raise ExecutionError(f"{name} runs only asynchronously: use aexecute()")
+        result = execute(
+            origin.target,
+            origin.name,
+            arguments,
+            human,
+            raise_errors=raise_errors,
+            context=context,
+            approved=approved,
+        )
+        return _renamed(result, name)
+
+    async def aexecute(
+        self,
+        target: None,
+        name: str,
+        arguments: Any,
+        human: Mapping[str, Any] | None = None,
+        *,
+        raise_errors: bool = False,
+        context: Any = None,
+        approved: bool = False,
+    ) -> CallResult:
+        """Run the call on the application its function came from, on that part's target.
+
+        Args:
+            target: ``None``: each part carries its own target.
+            name: the function name the model gave (the composed name).
+            arguments: the model's arguments, as for any application.
+            human: the human side of that function's call.
+            raise_errors: as for the part's own ``aexecute``.
+            context: the call's context; a class part's controls and context parameters
+                read it, the other parts take none.
+            approved: a human approved this call (a class function that needs approval).
+
+        Returns:
+            The part's ``CallResult``, under the composed name; an unknown or hidden name
+            is answered with the functions that exist for this context.
+        """
+        origin = self._route(target, name, context)
+        if isinstance(origin, CallResult):
+            return origin
+        result = await origin.app.aexecute(
+            origin.target,
+            origin.name,
+            arguments,
+            human,
+            raise_errors=raise_errors,
+            context=context,
+            approved=approved,
+        )
+        return _renamed(result, name)
+
+    def _route(self, target: Any, name: str, context: Any) -> Origin | CallResult:
+        if target is not None:
+            raise ExecutionError("a composed application takes no target: its parts carry theirs")
+        origin = self.origin(name)
+        function = self.function(name)
+        if origin is None or not _controls.enabled(function, context):  # controls: hidden
+            names = [each.name for each in _controls.visible(self.functions, context)]
+            return unknown_function(name, names)
+        return origin
+
+
+def _renamed(result: CallResult, name: str) -> CallResult:
+    """The part's answer under the name the model used."""
+    return result if result.name == name else replace(result, name=name)
+
+
+def compose(
+    *parts: Application | tuple[Application, Any],
+    prefix: Mapping[Application, str] | None = None,
+    name: str | None = None,
+) -> ComposedApplication:
+    """One application made of several, each bound to what its calls run on.
+
+    Args:
+        parts: ``(app, target)`` pairs (a class application and its instance, an HTTP
+            application and its ``Connection``, an MCP application and its session), or
+            an application that takes no target (a ``ComposedApplication``).
+        prefix: application -> the prefix of its functions' names (``{github: "gh_"}``),
+            to keep two parts' names apart.
+        name: the composed application's name (default: the parts' names joined by ``+``).
+
+    Returns:
+        A ``ComposedApplication``: served, exported and used in toolsets like any other;
+        its calls take no target (``aexecute(None, name, arguments)``).
+
+    Raises:
+        LlmApplicationError: two functions share a name (each origin named), or a prefixed
+            name is not one the vendors accept.
+        TypeError: a part is neither form.
+
+    Example::
+
+        app = llmapp.compose(
+            (application(Shop), Shop()),
+            (github, llmapp.http.Connection("https://api.github.com")),
+            (files, session),
+            prefix={github: "github_"},
+        )
+        result = await app.aexecute(None, "github_repos_get", text)
+    """
+    prefixes = dict(prefix or {})
+    functions: list[Any] = []
+    origins: dict[str, Origin] = {}
+    errors: list[Any] = []
+    problems: list[BuildProblem] = []
+    apps: list[Application] = []
+    for part in parts:
+        app, target = _part(part)
+        apps.append(app)
+        errors += app.errors
+        added = prefixes.pop(app, "")
+        for function in app.functions:
+            composed = added + function.name
+            if composed in origins:
+                first = origins[composed].app
+                reason = f"listed by {_named(first)} and by {_named(app)}: give one a prefix"
+                problems.append(BuildProblem(composed, reason))
+                continue
+            if not FUNCTION_NAME.fullmatch(composed):
+                reason = f"not a name the vendors accept ({FUNCTION_NAME.pattern})"
+                problems.append(BuildProblem(composed, reason))
+                continue
+            origins[composed] = _origin(app, target, function.name)
+            functions.append(function if not added else replace(function, name=composed))
+    if prefixes:
+        named = ", ".join(_named(app) for app in prefixes)
+        problems.append(BuildProblem("prefix", f"names no part: {named}"))
+    if problems:
+        raise LlmApplicationError("the composition", problems)
+    descriptions = dict.fromkeys(app.description for app in apps if app.description)
+    return ComposedApplication(
+        functions,
+        origins,
+        errors,
+        name or "+".join(app.name for app in apps) or "composed",
+        "\n\n".join(text for text in descriptions if text) or None,
+    )
+
+
+def _part(part: Any) -> tuple[Application, Any]:
+    if isinstance(part, tuple) and len(part) == 2 and isinstance(part[0], Application):
+        return part[0], part[1]
+    if isinstance(part, ComposedApplication):
+        return part, None
+    raise TypeError(
+        f"compose takes (app, target) pairs, or a composed application; not {type(part).__name__}"
+    )
+
+
+def _origin(app: Application, target: Any, name: str) -> Origin:
+    if isinstance(app, ComposedApplication):  # a composition in a composition: its own part
+        inner = app.origin(name)
+        assert inner is not None
+        return inner
+    return Origin(app, target, name)
+
+
+def _named(app: Any) -> str:
+    return f"{type(app).__name__} {app.name!r}"
