@@ -194,28 +194,30 @@ def check_arguments(
 def _named_twice(failure: ValidationFailure) -> ValidationFailure:
     """The failure, each stringified object the repair step left unread for a key written
     twice in it saying which key and where (its path, its character in that string)."""
-    issues = failure.errors
-    named = [_twice(issue) if type(issue.value) is str else issue for issue in issues]
-    if all(new is old for new, old in zip(named, issues, strict=True)):
-        return failure
-    return ValidationFailure(failure.data, named)
+    issues = failure._errors  # the slots: the refusal path of every wrong call reads them
+    named: list[ValidationIssue] | None = None
+    for index, issue in enumerate(issues):
+        value = issue._value
+        if type(value) is str and "{" in value and issue._description is None:
+            found = _twice(issue, value)
+            if found is not None:
+                named = named or list(issues)
+                named[index] = found
+    return failure if named is None else ValidationFailure(failure._data, named)
 
 
-def _twice(issue: ValidationIssue) -> ValidationIssue:
-    value: str = issue.value
-    if issue.description is not None or "{" not in value:
-        return issue
+def _twice(issue: ValidationIssue, value: str) -> ValidationIssue | None:
     found = repair.written_twice(value)
     if found is None:
-        return issue
+        return None
     inner, character = found
-    where = issue.path + str(inner)[len(ROOT) :]
+    where = issue._path + str(inner)[len(ROOT) :]
     reason = (
         f"this text holds JSON whose key {where} is written twice (the second at its "
         f"character {character:,}): JSON keeps only the last value, so it was not read; "
         "write each key once"
     )
-    return ValidationIssue(issue.path, issue.expected, value, reason)
+    return ValidationIssue(issue._path, issue._expected, value, reason)
 
 
 def failed(
