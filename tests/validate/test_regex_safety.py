@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from llmapp import _patterns, application, coerce, llm_application, validator
-from llmapp._patterns import TIMED_OUT, compile_pattern, is_pattern
+from llmapp._patterns import NOT_CHECKED, TIMED_OUT, compile_pattern, is_pattern
 from llmapp.markers import Pattern
 
 T = TypeVar("T")
@@ -95,7 +95,10 @@ def test_patterns_re2_cannot_run_have_a_time_limit() -> None:
     assert not failure.success
     [issue] = failure.errors
     assert issue.expected == f"string & Pattern<{evil!r}>".replace("'", '"')
-    assert issue.description == TIMED_OUT == "pattern could not be checked in time"
+    # The search gives up, or (on a busy machine) the call's budget ran out before it:
+    # either way the value is reported as not checked, never a hang or an exception.
+    assert issue.description in (TIMED_OUT, NOT_CHECKED)
+    assert TIMED_OUT == "pattern could not be checked in time"
     assert check("b").errors[0].description is None  # an ordinary mismatch
     keys = validator({"type": "object", "propertyNames": {"pattern": evil}})
     failure = finishes(lambda: keys({BAD: 1, "b": 2}))
