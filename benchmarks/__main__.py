@@ -1,4 +1,4 @@
-"""``python -m benchmarks [--quick] [--json out.json] [--only validation,build,import,scale,memory]``.
+"""``python -m benchmarks [--quick] [--json out.json] [--only validation,build,import,scale,memory,corpus]``.
 
 Runs every benchmark side by side in one run, prints markdown tables of medians
 and ratios, then the targets with whether each holds. Installs nothing: a peer
@@ -20,7 +20,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from benchmarks import build, imports, memory, scale, validation
+from benchmarks import build, corpus_bench, imports, memory, scale, validation
 from benchmarks._report import table
 from benchmarks._targets import targets
 from benchmarks._timing import ROOT, Settings
@@ -31,6 +31,7 @@ SECTIONS = {
     "import": imports.run,
     "scale": scale.run,
     "memory": memory.run,
+    "corpus": corpus_bench.run,
 }
 _DISTRIBUTIONS = [
     "llmapp",
@@ -170,6 +171,7 @@ _SEPARATE_COMMANDS = """
 
 - `python -m benchmarks.openapi_bench`: converting Stripe's OpenAPI document, beside FastMCP.
 - `python -m benchmarks.openapi_corpus`: every corpus document's operations, functions, errors.
+- `python -m benchmarks.openapi_corpus_bench`: each corpus document and 1,000/5,000-operation ones, beside @samchon/openapi 6 under node.
 - `python -m benchmarks.mcp_bench`: MCP tools/call round trips over stdio, beside the SDK's server.
 - `python -m benchmarks.cold_start`: the first `application(cls)` of a fresh process.
 - `python -m benchmarks.validator_differential`: verdicts and issues against commit 1d22dbe."""

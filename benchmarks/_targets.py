@@ -206,6 +206,54 @@ def _validator_memory_rows(results: dict[str, Any]) -> list[Row]:
     ]
 
 
+# Issue 33: (row, geometric mean at most, worst at most), llmapp ÷ the peer over the corpus.
+_CORPUS_BOUNDS = {
+    "validate, valid": (0.7, 1.2),
+    "validate, 1 mistake": (0.7, 1.2),
+    "validate, 3 mistakes": (0.7, 1.2),
+    "execute, valid": (1.5, 2.5),
+    "execute, 1 mistake": (2.5, 4.0),
+    "execute, 3 mistakes": (2.5, 4.0),
+}
+
+
+def _corpus_rows(results: dict[str, Any]) -> list[Row]:
+    if "corpus" not in results:
+        return []
+    rows = []
+    for label, (mean, worst) in _CORPUS_BOUNDS.items():
+        found = results["corpus"]["rows"][label]
+        holds = found["geomean"] <= mean and found["worst"] <= worst
+        rows.append(
+            [
+                f"corpus, {label}: geometric mean <= {mean}x, worst <= {worst}x",
+                f"{found['geomean']:.2f}x, worst {found['worst']:.2f}x ({found['worst_case']})",
+                _verdict(found["geomean"], holds),
+            ]
+        )
+    return rows
+
+
+def _large_build_rows(results: dict[str, Any]) -> list[Row]:
+    """Issue 33: a 5,000-method build costs at most 1.15x the ms/method of 1,000 (full runs)."""
+    if "scale" not in results:
+        return []
+    built = results["scale"]["build"].get("llmapp_preloaded", {})
+    if "5000" not in built:
+        return []
+    rows = []
+    for phase, label in (("schemas", "schemas"), ("total", "with every validator compiled")):
+        large, base = built["5000"]["cold"][phase] / 5000, built["1000"]["cold"][phase] / 1000
+        rows.append(
+            [
+                f"build, 5,000 methods ({label}): ms/method <= 1.15x the figure at 1,000",
+                f"{large * 1000:.3f} against {base * 1000:.3f} ms/method ({large / base:.2f}x)",
+                _verdict(large, large <= 1.15 * base),
+            ]
+        )
+    return rows
+
+
 def targets(results: dict[str, Any]) -> list[Row]:
     """(target, measured, holds) rows for every section that ran."""
     rows: list[Row] = []
@@ -215,6 +263,8 @@ def targets(results: dict[str, Any]) -> list[Row]:
         _import_rows,
         _memory_rows,
         _validator_memory_rows,
+        _corpus_rows,
+        _large_build_rows,
     ):
         try:
             rows += section(results)

@@ -20,7 +20,11 @@ from benchmarks._report import table
 from benchmarks._timing import ROOT
 from llmapp.http import application
 
-CORPORA = ROOT.parent / "shared" / "corpora"
+CORPORA = next(
+    (p / "shared" / "corpora" for p in ROOT.parents if (p / "shared" / "corpora").is_dir()),
+    ROOT.parent / "shared" / "corpora",
+)
+"""``shared/corpora`` beside the repository or beside a folder holding it (a worktree)."""
 
 
 def is_document(path: Path) -> bool:

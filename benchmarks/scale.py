@@ -2,7 +2,8 @@
 
 Build: the generated class at 10, 100 and 1,000 methods, each in fresh processes
 (cold; median of 3, 1 with --quick), llmapp (its modules imported first) next to pydantic ``create_model`` as a reference; the 1,000-method
-run also reports peak RSS (``resource.getrusage(...).ru_maxrss``).
+run also reports peak RSS (``resource.getrusage(...).ru_maxrss``). A full run also builds
+5,000 methods with llmapp: a build linear in its size costs the same per method there.
 Validation: an order with 1, 10, 100 and 1,000 items (valid).
 Cost is called linear when ten times the size costs 7x to 13x the time. At 1,000
 items every peer, the hand-written one included, grows a little faster than 10x
@@ -26,6 +27,8 @@ from benchmarks.validation import schemas
 __all__ = ["run"]
 
 METHODS = [10, 100, 1000]
+LARGE = 5000
+"""The large build (full runs only, llmapp alone): its ms/method against 1,000's."""
 ITEMS = [1, 10, 100, 1000]
 _SCALE_PEERS = ["llmapp_preloaded", "pydantic"]
 """llmapp with its modules imported first: its lazy imports are a fixed cost that would
@@ -45,6 +48,10 @@ def _mib(kib: int | None) -> str:
     return "n/a" if kib is None else f"{kib / 1024:.1f} MiB"
 
 
+def _sizes(settings: Settings, peer: str) -> list[int]:
+    return METHODS if settings.quick or peer != "llmapp_preloaded" else [*METHODS, LARGE]
+
+
 def _cold_all(settings: Settings) -> dict[str, dict[int | str, Any]]:
     """Median of each phase over fresh processes (3 in a full run, 1 with --quick), the
     runs going round-robin over peers and sizes so load changes land on all alike."""
@@ -52,7 +59,7 @@ def _cold_all(settings: Settings) -> dict[str, dict[int | str, Any]]:
     found: dict[str, dict[int | str, Any]] = {peer: {} for peer in _SCALE_PEERS}
     for _ in range(min(settings.cold_runs, 3)):
         for peer in _SCALE_PEERS:
-            for count in METHODS:
+            for count in _sizes(settings, peer):
                 if count in found[peer]:
                     continue  # unavailable
                 try:
@@ -84,8 +91,23 @@ def _build(settings: Settings) -> tuple[str, dict[str, Any]]:
         per_method = (
             None if t is None else t * 1000 / c for t, c in zip(totals, METHODS, strict=True)
         )
-        rows.append([label, *(fmt(value, 3) for value in per_method), _growth(totals)])
-    headers = ["peer", *(f"{c:,} methods: ms/method" for c in METHODS), "100 -> 1,000"]
+        large = found[peer].get(LARGE, {}).get("cold", {}).get(phase)
+        rows.append(
+            [
+                label,
+                *(fmt(value, 3) for value in per_method),
+                _growth(totals),
+                fmt(None if large is None else large * 1000 / LARGE, 3),
+                fmt_ratio(ratio(large and large / LARGE, totals[-1] and totals[-1] / METHODS[-1])),
+            ]
+        )
+    headers = [
+        "peer",
+        *(f"{c:,} methods: ms/method" for c in METHODS),
+        "100 -> 1,000",
+        f"{LARGE:,} methods: ms/method",
+        f"ms/method at {LARGE:,} ÷ at {METHODS[-1]:,}",
+    ]
     lines = [table(headers, rows)]
     for peer in _SCALE_PEERS:
         rss = found[peer][METHODS[-1]].get("rss_kib")

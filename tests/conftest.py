@@ -19,11 +19,20 @@ from hypothesis import settings
 settings.register_profile("llmapp", deadline=None)
 settings.load_profile("llmapp")
 
-CORPORA = Path(
-    os.environ.get("LLMAPP_CORPORA") or Path(__file__).resolve().parents[2] / "shared" / "corpora"
+CORPORA = (
+    Path(os.environ["LLMAPP_CORPORA"])
+    if os.environ.get("LLMAPP_CORPORA")
+    else next(
+        (
+            p / "shared" / "corpora"
+            for p in Path(__file__).resolve().parents[1:]
+            if (p / "shared" / "corpora").is_dir()
+        ),
+        Path(__file__).resolve().parents[2] / "shared" / "corpora",
+    )
 )
-"""``../shared/corpora`` beside the repository, or ``LLMAPP_CORPORA`` (a worktree's own
-parent has none)."""
+"""``LLMAPP_CORPORA``, or ``../shared/corpora`` beside the repository or beside a folder
+holding it (a git worktree)."""
 
 
 @pytest.fixture(scope="session")

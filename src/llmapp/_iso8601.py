@@ -281,9 +281,38 @@ def _leap_second_ok(
 # fractions, anything after a sixth fraction digit (``.1234567x``), a space before the
 # offset, ``+05``, ``+0530`` and ``+05:30:15`` offsets, minute 60 in an offset and
 # (since 3.12) hour 24. The separators (``text[4:17:3]``) and the hour are tested here,
-# the fraction and offset after the seconds by ``_TAIL`` unless the text ends there.
-_TAIL = r"(?:\.[0-9]+)?(?:Z|[+-][0-9]{2}:[0-5][0-9])\Z"
-_TAIL_LOCAL = r"(?:\.[0-9]+)?\Z"
+# the fraction and offset after the seconds by ``_tail`` and ``_fraction``: a few
+# characters, where a regular expression cost several times ``fromisoformat`` itself.
+
+
+_OFFSET_SHAPES = frozenset({"--T::+:", "--T::-:"})
+
+
+def _fraction(text: str, start: int, end: int) -> bool:
+    """``text[start:end]`` is empty or RFC 3339's ``.`` and ASCII digits."""
+    return start == end or (
+        end > start + 1
+        and text[start] == "."
+        and text[start + 1 : end].isdigit()
+        and text[start:end].isascii()
+    )
+
+
+def _tail(text: str, start: int) -> bool:
+    """After the seconds ``fromisoformat`` read: a fraction, then ``Z`` or ``+hh:mm``.
+
+    The offset's digits and its hours under 24 are ``fromisoformat``'s checks; RFC 3339
+    adds only that its minute is under 60 and that nothing but the fraction is between.
+    """
+    if text[-1] == "Z":
+        return _fraction(text, start, len(text) - 1)
+    return (
+        text[-6] in "+-"
+        and text[-3] == ":"
+        and text[-2] <= "5"
+        and len(text) - 6 >= start
+        and _fraction(text, start, len(text) - 6)
+    )
 
 
 def is_date(text: str) -> bool:
@@ -302,6 +331,8 @@ def is_time(text: str) -> bool:
     """RFC 3339 full-time: an offset is required; second 60 only at 23:59 UTC."""
     if len(text) < 9:
         return False  # shorter than the grammar's shortest, '12:30:00Z'
+    if text[-1] not in "Zz" and text[-6] not in "+-":
+        return False  # no offset where the grammar ends with one: a local time
     try:
         value = time.fromisoformat(text)
     except ValueError:
@@ -310,7 +341,7 @@ def is_time(text: str) -> bool:
         value.tzinfo is not None
         and text[2:6:3] == "::"
         and text[:2] != "24"
-        and (text[8:] == "Z" or _regex(_TAIL).match(text, 8) is not None)
+        and (text[8:] == "Z" or _tail(text, 8))
     ):
         return True
     return _time(text, True)
@@ -328,7 +359,7 @@ def is_time_local(text: str) -> bool:
         value.tzinfo is None
         and text[2:6:3] == "::"
         and text[:2] != "24"
-        and (len(text) == 8 or _regex(_TAIL_LOCAL).match(text, 8) is not None)
+        and _fraction(text, 8, len(text))
     ):
         return True
     return _time(text, False)
@@ -338,19 +369,28 @@ def is_date_time(text: str) -> bool:
     """RFC 3339 date-time: an offset is required."""
     if len(text) < 20:
         return False  # shorter than the grammar's shortest, '2024-05-01T12:30:00Z'
+    if text[-1] not in "Zz" and text[-6] not in "+-":
+        return False  # no offset where the grammar ends with one: a local date-time
     try:
         value = datetime.fromisoformat(text)
     except ValueError:
         return _date_time(text, True)
-    if text[4::3] == "--T::Z" and (text[11] < "2" or text[12] < "4"):
-        return True  # the most usual of all, '2024-05-01T12:30:00Z', in one slice
-    if (
-        value.tzinfo is not None
-        and text[4:17:3] == "--T::"
-        and text[11:13] != "24"
-        and (text[19:] == "Z" or _regex(_TAIL).match(text, 19) is not None)
-    ):
-        return True
+    if text[11] < "2" or text[12] < "4":  # not hour 24, which Python 3.12 reads
+        # The most usual of all in one slice: '2024-05-01T12:30:00Z' and
+        # '2024-05-01T12:30:00+02:00' (the slice holds the offset's sign and colon).
+        shape = text[4::3]
+        if shape == "--T::Z" or (len(text) == 25 and shape in _OFFSET_SHAPES and text[23] <= "5"):
+            return True
+        if (
+            len(text) == 24
+            and text[23] == "Z"
+            and shape[:6] == "--T::."
+            and text[20:23].isdigit()
+            and text.isascii()
+        ):
+            return True  # JavaScript's toISOString, '2024-05-01T12:30:00.000Z'
+        if value.tzinfo is not None and shape[:5] == "--T::" and _tail(text, 19):
+            return True
     return _date_time(text, True)
 
 
@@ -366,7 +406,7 @@ def is_date_time_local(text: str) -> bool:
         value.tzinfo is None
         and text[4:17:3] == "--T::"
         and text[11:13] != "24"
-        and (len(text) == 19 or _regex(_TAIL_LOCAL).match(text, 19) is not None)
+        and _fraction(text, 19, len(text))
     ):
         return True
     return _date_time(text, False)

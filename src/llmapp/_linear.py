@@ -19,6 +19,12 @@ shows that backtracking cannot blow up. The rule, ``is_linear(translated)``:
    fails before it, so a match attempt costs time linear in the text (``(a|a)*``,
    ``(a+)+``, ``(.*a){12}`` and ``(a|aa)+`` are refused; ``^[a-z]+(?:\\.[a-z]+)*$`` is
    not).
+   One exception, for an anchored pattern only (``_one_retry``): a repetition of a
+   single character whose stop overlaps what follows, when what follows starts with
+   one required character that nothing after it consumes (``[a-z0-9.-]+\\.[a-z]{2,}$``,
+   the common e-mail pattern's domain). Backtracking then tries the rest at each
+   character given back, but each try stops before the next place another could
+   start: the tries read disjoint stretches of the text.
 3. **A search tries every start**: the pattern is anchored (``^`` heads every branch:
    every other start fails at once), or what an attempt must match before the rest can
    no longer fail (a tail of optional, assertion-free items, and the required part of a
@@ -83,9 +89,10 @@ def linear_method(translated: str) -> str | None:
     try:
         parsed = sre_parse.parse(translated, _C.SRE_FLAG_ASCII)
         items = list(parsed)
-        _sequence(items, ())
         if _anchored(items):
+            _whole(items)
             return "match"
+        _sequence(items, ())
         return "search" if _attempt_width(items) <= MAX_UNANCHORED_WIDTH else None
     except (_Refused, _C.error, RecursionError, OverflowError):
         return None
@@ -189,6 +196,68 @@ def _item(op: Any, av: Any, follow: Chars, check: bool) -> Chars:
     if op is _C.FAILURE:  # ``(?!)`` on Python 3.13 and newer: zero-width, never matches
         return follow
     raise _Refused  # GROUPREF, GROUPREF_EXISTS, ATOMIC_GROUP, POSSESSIVE_REPEAT, ...
+
+
+def _whole(items: list[tuple[Any, Any]]) -> None:
+    """An anchored pattern's rule: deterministic (``_sequence``), or deterministic but
+    for one repetition of a single character whose rest retries cheaply (``_one_retry``)."""
+    try:
+        _sequence(items, ())
+    except _Refused:
+        for index in range(len(items)):
+            try:
+                _one_retry(items, index)
+            except _Refused:
+                continue
+            return
+        raise
+
+
+def _one_retry(items: list[tuple[Any, Any]], index: int) -> None:
+    """Refuses unless ``items[index]`` is a repetition of one character ``X`` whose stop
+    may overlap the rest ``S``, and ``S`` starts with one required character of a set
+    ``F`` that nothing later in ``S`` consumes: ``[a-z.-]+\\.[a-z]{2,}$`` (the common
+    e-mail pattern's domain).
+
+    ``X`` then gives back one character at a time and ``S`` is tried at each: an attempt
+    fails at once where the text holds no ``F``, and elsewhere consumes only non-``F``
+    characters after its first, so it stops before the next ``F``: the attempts read
+    disjoint stretches, linear in all. ``S`` and what precedes ``X`` are deterministic,
+    so nothing else retries; the pattern is anchored, so there is one start.
+    """
+    op, av = items[index]
+    rest = items[index + 1 :]
+    if op not in _REPEATS or len(av[2]) != 1 or not rest:
+        raise _Refused
+    (body_op, _), (first_op, first_av) = av[2][0], rest[0]
+    if body_op not in _SINGLE or first_op not in _SINGLE:
+        raise _Refused
+    starts = _item(first_op, first_av, (), False)
+    if _overlap(starts, _consumed(rest[1:])):
+        raise _Refused
+    _sequence(rest, ())
+    _sequence(items[:index], _sequence(items[index:], (), check=False))
+
+
+_SINGLE = frozenset({_C.LITERAL, _C.NOT_LITERAL, _C.ANY, _C.IN})
+
+
+def _consumed(items: list[tuple[Any, Any]]) -> Chars:
+    """Every character ``items`` may consume; refuses a lookaround (it reads ahead)."""
+    found: Chars = ()
+    for op, av in items:
+        if op in _SINGLE:
+            found = _union(found, _item(op, av, (), False))
+        elif op is _C.SUBPATTERN:
+            found = _union(found, _consumed(list(av[-1])))
+        elif op is _C.BRANCH:
+            for branch in av[1]:
+                found = _union(found, _consumed(list(branch)))
+        elif op in _REPEATS:
+            found = _union(found, _consumed(list(av[2])))
+        elif op is not _C.AT:
+            raise _Refused
+    return found
 
 
 def _nullable(items: list[tuple[Any, Any]]) -> bool:

@@ -45,6 +45,7 @@ __all__ = [
     "Form",
     "Scalar",
     "decimal_multiple",
+    "exact_context",
     "format_checks",
     "scalar_of",
     "strict_formats",
@@ -170,17 +171,35 @@ def decimal_multiple(value: Any, bound: Any) -> bool:
     """Whether the ``Decimal`` ``value`` is a multiple of ``bound``, exactly.
 
     Every exponent a text can write is kept and any rounding is an error: the default
-    context rounds ``1e-999999999 % 0.01`` to 0, as if it were a multiple.
+    context rounds ``1e-999999999 % 0.01`` to 0, as if it were a multiple. The quotient
+    holds the default precision's 28 digits.
 
     Raises:
         ArithmeticError: the two are too far apart to tell (``1e999999 % 0.01``).
     """
-    import decimal  # the value is a Decimal: the module is loaded already
+    return bool(exact_context(28).remainder(value, bound) == 0)
 
-    with decimal.localcontext() as context:  # its keywords need Python 3.11
-        context.Emin, context.Emax = decimal.MIN_EMIN, decimal.MAX_EMAX
-        context.traps[decimal.Inexact] = True
-        return bool(value % bound == 0)
+
+@cache
+def exact_context(precision: int) -> Any:
+    """A decimal context that keeps every exponent and refuses to round (``Inexact``).
+
+    Built once and passed to its own methods, rather than entered with ``localcontext``
+    for each value (what a decimal ``multipleOf`` cost most).
+    """
+    import decimal  # a Decimal is being judged: the module is loaded already
+
+    return decimal.Context(
+        prec=precision,
+        Emin=decimal.MIN_EMIN,
+        Emax=decimal.MAX_EMAX,
+        traps=[
+            decimal.InvalidOperation,
+            decimal.DivisionByZero,
+            decimal.Overflow,
+            decimal.Inexact,
+        ],
+    )
 
 
 def _anything(text: str) -> bool:

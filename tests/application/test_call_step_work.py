@@ -106,3 +106,37 @@ def test_a_schema_is_prepared_once() -> None:
     assert repair.coercer(schema) is repair.coercer(schema)
     assert repair.coerce({"n": "3"}, schema) == {"n": 3}
     assert repair.coercer(dict(schema)) is not repair.coercer(schema)
+
+
+class Ledger:
+    def book(self, entry: tuple[Annotated[int, Ge(1)], str] | None = None) -> int:
+        """Book an entry."""
+        return 0 if entry is None else entry[0]
+
+
+def test_a_refusal_inside_a_union_nothing_repairs_is_checked_once() -> None:
+    """The walk enters the union whole, and keeps what it did not repair: the first
+    check's failure is the answer, not a second validation of an equal copy."""
+    app = application(Ledger)
+    plan = app._plans["book"]
+    calls: list[Any] = []
+    check = plan.side.checker
+
+    def counted(data: Any) -> Any:
+        calls.append(data)
+        return check(data)
+
+    coercion = repair.coercer(plan.side.schema)
+    data = {"entry": [{"wrong": True}, "memo"]}
+    validation = coercion.checked(data, counted)
+    assert not validation.success and len(calls) == 1
+    assert coercion.repair(data, validation.errors) is data
+    repaired = coercion.checked({"entry": ["3", "memo"]}, counted)  # "3" is repaired
+    assert repaired.success and repaired.data == {"entry": [3, "memo"]}
+    assert len(calls) == 3
+
+
+def test_coerce_still_copies_what_it_keeps() -> None:
+    data = {"entry": [1, "memo"]}
+    copied = repair.coercer(application(Ledger)._plans["book"].side.schema)(data)
+    assert copied == data and copied is not data and copied["entry"] is not data["entry"]

@@ -45,10 +45,11 @@ REDOS = [
     "(([a-z]{2,3})|([a-z]{2,3}[.]{1}[a-z]{2,3}))$",  # OWASP: e-mail validation
     "^[a-zA-Z]+(([',.\\- ][a-zA-Z ])?[a-zA-Z]*)*$",  # OWASP: person name
     "^(([a-z])+.)+[A-Z]([a-z])+$",  # OWASP
-    "^[a-z0-9._%+-]+@[a-z0-9.-]+\\.[a-z]{2,}$",  # polynomial: [a-z0-9.-]+ then \.
-    "^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$",  # polynomial, the same way
+    "^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$",  # polynomial: [^\\s@]+ then \\. then [^\\s@]+ again
+    "^[a.]*\\.[a.]*$",  # what follows the one retry consumes its own start
+    "[a.]+\\.a+$",  # a retry, unanchored: every start pays it
+    "^[a.]+[a.]+\\.a+$",  # two retries
     "^\\d+\\.?\\d*$",
-    "^\\d*\\d$",
     "a*b",  # unanchored: quadratic on aaaa...
     "[a-z]+@",
     "(\\d+)\\1",  # a backreference
@@ -83,6 +84,12 @@ ORDINARY = [
     "^[]$",
     "^[^]+$",
     "^\\u00e9+$",
+    # one retry (issue 33): the domain gives back characters, and each try of
+    # \\.[a-z]{2,}$ stops before the next dot, so the tries read disjoint stretches
+    "^[a-z0-9._%+-]+@[a-z0-9.-]+\\.[a-z]{2,}$",
+    "^[a-zA-Z0-9._%+-]+@[a-zA-Z0-9.-]+\\.[a-zA-Z]{2,}$",
+    "^[a-z0-9-.]+\\.(?:com|org|net)$",
+    "^\\d*\\d$",  # each try of the last \\d reads one character
 ]
 
 
@@ -102,7 +109,9 @@ def test_the_rule_reads_the_parsed_pattern() -> None:
     assert is_linear(translate("^(a|b)+$", STDLIB))
     assert not is_linear(translate("^(a|ab|b)+$", STDLIB))  # b starts two branches
     assert not is_linear(translate("^(a?)+$", STDLIB))  # a body that may match nothing
-    assert not is_linear(translate("^a{2,5}a$", STDLIB))  # go on or stop: both read a
+    assert not is_linear(translate("^a{2,5}ab*a$", STDLIB))  # go on or stop: both read a
+    assert is_linear(translate("^a{2,5}ab*$", STDLIB))  # the same, one retry: b* stops at a
+    assert not is_linear(translate("a{2,5}ab*$", STDLIB))  # one retry at every start
     assert is_linear(translate("^a{5}a$", STDLIB))  # a count without choice
     width = MAX_UNANCHORED_WIDTH
     assert is_linear(translate("a" * width, STDLIB))

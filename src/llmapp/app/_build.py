@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from llmapp import convert
+from llmapp._collection import paused_collection
 from llmapp._errors import BuildProblem, LlmApplicationError, class_location
 from llmapp.app._config import LlmConfig, SchemaPredicate, ValidationHook, bind_generated
 from llmapp.app._controls import declared_controls
@@ -31,6 +32,11 @@ __all__ = ["build"]
 
 def build(cls: type, config: LlmConfig) -> list[Plan]:
     """Every function of ``cls``; raises ``LlmApplicationError`` listing all problems."""
+    with paused_collection():
+        return _build(cls, config)
+
+
+def _build(cls: type, config: LlmConfig) -> list[Plan]:
     spec = inspect_class(cls)
     problems: list[BuildProblem] = list(spec.problems)
     declared = declared_hooks(cls)

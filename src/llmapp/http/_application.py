@@ -7,6 +7,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path as FilePath
 from typing import TYPE_CHECKING, Any, Literal
 
+from llmapp._collection import paused_collection
 from llmapp._errors import LlmappError
 from llmapp._untrusted import clean_text
 from llmapp.app._separation import refusals, separation
@@ -163,10 +164,11 @@ def application(
     if max_name_length < 16:
         raise ValueError(f"max_name_length must be at least 16, not {max_name_length}")
     config = HttpLlmConfig(strict, separate, max_name_length, naming, dict(validate or {}))
-    loaded = load_document(document, roots=roots)
-    parsed = upgrade(loaded.document)
-    built, errors = _convert(parsed, config, loaded.refused)
-    functions = _named(built, config)
+    with paused_collection():
+        loaded = load_document(document, roots=roots)
+        parsed = upgrade(loaded.document)
+        built, errors = _convert(parsed, config, loaded.refused)
+        functions = _named(built, config)
     return HttpLlmApplication(functions, errors, config, parsed.servers)
 
 
@@ -184,8 +186,13 @@ def _convert(
     table = SchemaTable(parsed.schemas, pieces, section)
     errors: list[OperationError] = []
     built: list[tuple[Draft, HttpLlmFunction]] = []
+    # The validators compiled to check each function, held until the build ends: the
+    # definitions they share stay compiled while they live, so an operation reaching
+    # definitions an earlier one compiled does not compile them again, however many
+    # validators the cache has dropped since.
+    held: list[object] = []
     for each, offset in zip(drafts, offsets, strict=True):
-        outcome = _assemble(each, table, offset, config)
+        outcome = _assemble(each, table, offset, config, held)
         if isinstance(outcome, HttpLlmFunction):
             built.append((each, outcome))
         else:
@@ -249,7 +256,7 @@ def _operation_id(raw: Mapping[str, Any]) -> str | None:
 
 
 def _assemble(
-    each: Draft, table: SchemaTable, offset: int, config: HttpLlmConfig
+    each: Draft, table: SchemaTable, offset: int, config: HttpLlmConfig, held: list[object]
 ) -> HttpLlmFunction | tuple[str, list[str]]:
     """The function of a draft whose schemas were normalised, or its error."""
     if each.error is not None:
@@ -331,19 +338,19 @@ def _assemble(
             return ("separation", [f"{each.operation.where}: {p}: {r}" for p, r in inside])
         split, _ = separation(function.parameters, function.checked_parameters, predicate)
         function = replace(function, separated=split)
-    unchecked = _uncompiled(function.checked_parameters)
+    unchecked = _uncompiled(function.checked_parameters, held)
     if unchecked:
         return ("schema", [f"{each.operation.where}: parameters{p}" for p in unchecked])
     return function
 
 
-def _uncompiled(parameters: Schema) -> list[str]:
+def _uncompiled(parameters: Schema, held: list[object]) -> list[str]:
     """What keeps the validator of ``parameters`` from compiling (the validator is cached:
-    the function's first call reuses it)."""
+    the function's first call reuses it); the validator is added to ``held``."""
     from llmapp.validate import SchemaError, validator
 
     try:
-        validator(parameters)
+        held.append(validator(parameters))
     except SchemaError as error:
         return [str(problem) for problem in error.problems]
     except (LlmappError, RecursionError) as error:

@@ -27,8 +27,6 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from llmapp._fresh import fresh_name
-
 __all__ = ["Naming", "assign_names", "identifier_key"]
 
 _RESERVED = frozenset(
@@ -146,13 +144,17 @@ def _accessors(namings: Sequence[Naming]) -> None:
             elements.setdefault((), _Element()).children.add(namespace[0])
     for namespace, element in elements.items():
         aliases = [alias for _, alias in element.entries]
+        # Taken: the children and every other entry's alias as it stands (counted, so
+        # a namespace of many entries costs no set rebuilt per entry).
+        children = {_normalise(c) for c in element.children}
+        others = Counter(_normalise(a) for a in aliases)
         for index, (naming, _) in enumerate(element.entries):
-            taken = {_normalise(c) for c in element.children}
-            taken.update(_normalise(a) for i, a in enumerate(aliases) if i != index)
             alias = _normalise(aliases[index])
-            while alias in taken:
+            others[alias] -= 1
+            while alias in children or others[alias] > 0:
                 alias = "_" + alias
             aliases[index] = alias
+            others[alias] += 1
             declared = tuple(naming.predefined or ())
             if declared and predefined.get(declared) == 1:
                 naming.accessor = [str(part) for part in declared]
@@ -188,12 +190,13 @@ def assign_names(namings: Sequence[Naming], max_length: int, operation_id: bool)
     _accessors(namings)
     names: list[str] = []
     taken: set[str] = set()
+    counters: dict[str, int] = {}
     for naming in namings:
         if operation_id and naming.operation_id:
             base = _clean(naming.operation_id)
         else:
             base = _clean("_".join(naming.accessor))
-        name = fresh_name(base, taken)
+        name = _fresh(base, taken, counters)
         taken.add(name)
         names.append(name)
     for index, naming in enumerate(namings):
@@ -202,6 +205,19 @@ def assign_names(namings: Sequence[Naming], max_length: int, operation_id: bool)
             names[index] = _shorten(names[index], naming.accessor, max_length, taken)
             taken.add(names[index])
     return names
+
+
+def _fresh(base: str, taken: set[str], counters: dict[str, int]) -> str:
+    """``fresh_name(base, taken)``, going on from the last suffix ``base`` was given: names
+    are only added to ``taken`` meanwhile, so the ones skipped then are still taken, and
+    many operations of one name cost one step each, not one per name before them."""
+    counter = counters.get(base, 1)
+    name = base if counter == 1 else f"{base}_{counter}"
+    while name in taken:
+        counter += 1
+        name = f"{base}_{counter}"
+    counters[base] = counter
+    return name
 
 
 def _shorten(name: str, accessor: Sequence[str], max_length: int, taken: set[str]) -> str:

@@ -45,8 +45,15 @@ def _integer(text: str) -> int:
     return int(text, 10)
 
 
+_NOT_TEXT_STARTS = frozenset("~nNtTfF+-.0123456789")
+"""The first characters of every plain scalar that is not a string (null, booleans,
+numbers, and the refused ``.inf``/``.nan``): any other first character is a string."""
+
+
 def _plain(text: str) -> Any:
     """A plain (unquoted, untagged) scalar by the YAML 1.2 core schema."""
+    if text and text[0] not in _NOT_TEXT_STARTS:
+        return text
     if _NULL.fullmatch(text):
         return None
     if text in _BOOL:
@@ -105,10 +112,17 @@ def read_yaml(text: str, where: str) -> Any:
 
     # The C parser when built: a large YAML document reads several times faster.
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    parser = None
     try:
-        return _Builder(where).run(yaml.parse(text, Loader=loader))
+        parser = loader(text)
+        # Events straight from the parser until it has none (what ``yaml.parse`` yields,
+        # without a generator between).
+        return _Builder(where).run(iter(parser.get_event, None))
     except yaml.YAMLError as error:
         raise ValueError(f"{where} is neither JSON nor YAML: {error}") from error
+    finally:
+        if parser is not None:
+            parser.dispose()
 
 
 class _Builder:
@@ -128,9 +142,28 @@ class _Builder:
         return ValueError(f"{self.where}, line {mark.line + 1}, column {mark.column + 1}: {reason}")
 
     def run(self, events: Any) -> Any:
+        stack = self.stack
         for event in events:
             kind = type(event).__name__
-            if kind == "DocumentStartEvent":
+            if kind == "ScalarEvent" and event.tag is None and event.anchor is None and stack:
+                # The common case, inlined: an untagged scalar placed in its parent.
+                text = event.value
+                if event.implicit[0]:
+                    try:
+                        text = _plain(text)
+                    except ValueError as error:
+                        raise self.fail(event, str(error)) from None
+                top = stack[-1]
+                top.size += 1
+                held = top.value
+                if isinstance(held, list):
+                    held.append(text)
+                elif top.key is None:
+                    top.key = self.new_key(event, held)
+                else:
+                    held[top.key] = text
+                    top.key = None
+            elif kind == "DocumentStartEvent":
                 self.documents += 1
                 if self.documents > 1:
                     raise self.fail(event, "a second YAML document in the text")
@@ -192,6 +225,13 @@ class _Builder:
             raise self.fail(event, "merge keys (<<) are YAML 1.1, not YAML 1.2")
         return str(text)
 
+    def new_key(self, event: Any, mapping: dict[str, Any]) -> str:
+        """The key a scalar gives, refused if the mapping has it already."""
+        key = self.key_of(event)
+        if key in mapping:
+            raise self.fail(event, f"the key {key!r} is given twice")
+        return key
+
     def put(self, event: Any, value: Any, size: int, anchor: str | None) -> None:
         """Place a finished value in its parent (a key, a mapping's value, an item)."""
         if anchor is not None:
@@ -207,10 +247,7 @@ class _Builder:
         elif parent.key is None:
             if type(event).__name__ != "ScalarEvent":
                 raise self.fail(event, "a key must be a scalar written in place, not an alias")
-            key = self.key_of(event)
-            if key in container:
-                raise self.fail(event, f"the key {key!r} is given twice")
-            parent.key = key
+            parent.key = self.new_key(event, container)
         else:
             container[parent.key] = value
             parent.key = None

@@ -42,6 +42,7 @@ doing only the work a call needs: it validates first and repairs only what was r
 
 from __future__ import annotations
 
+import operator
 import re
 import threading
 from collections import OrderedDict
@@ -292,7 +293,7 @@ def _from_string(text: str, kinds: Kinds) -> Any:
 class _Walk:
     """One repair run over the data: the schema's answers come from its ``SchemaIndex``."""
 
-    __slots__ = ("_active", "_at", "_children", "_index")
+    __slots__ = ("_active", "_at", "_children", "_index", "_keep")
 
     def __init__(
         self,
@@ -304,6 +305,9 @@ class _Walk:
         self._active: set[int] = set()  # containers on the current path: a cycle stops there
         self._children = children or {}  # the members with an issue at or under them, by path
         self._at = at or set()  # every path with an issue
+        # ``repair`` (a walk along issues) keeps a container nothing in was repaired, so
+        # its caller knows by identity that the check it already has still holds.
+        self._keep = children is not None
 
     def value(self, value: Any, schema: Any, depth: int) -> Any:
         if depth > _MAX_DEPTH or type(value) in _KEPT:
@@ -383,10 +387,13 @@ class _Walk:
     def _members(self, value: Any, schema: Mapping[str, Any], depth: int) -> Any:
         index = self._index
         if isinstance(value, list):
-            return [
+            items = [
                 self.value(item, index.item_schema(schema, position), depth + 1)
                 for position, item in enumerate(value)
             ]
+            if self._keep and type(value) is list and all(map(operator.is_, items, value)):
+                return value
+            return items
         required = schema.get("required")
         needed = required if isinstance(required, list) else ()
         members = {}
@@ -395,6 +402,13 @@ class _Walk:
             if item is None and key not in needed and index.null_means_absent(schema, key, sub):
                 continue
             members[key] = self.value(item, sub, depth + 1)
+        if (
+            self._keep
+            and type(value) is dict
+            and len(members) == len(value)
+            and all(map(operator.is_, members.values(), value.values()))
+        ):
+            return value
         return members
 
     def _string(self, text: str, schema: Mapping[str, Any], depth: int) -> Any:

@@ -7,11 +7,13 @@ code's own safety net catches what a hostile ``__eq__`` or ``__iter__`` might ra
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any
 
-from llmapp._scalar_types import decimal_multiple, is_decimal
+from llmapp._scalar_types import decimal_multiple, exact_context, is_decimal
 
 if TYPE_CHECKING:
+    from decimal import Decimal
     from fractions import Fraction
 
 __all__ = [
@@ -220,12 +222,29 @@ def multiple_of(value: int | float, divisor: int | float) -> bool:
     """Exact multipleOf, reading floats as the decimals they print as (0.0075 / 0.0001)."""
     if type(value) is int and type(divisor) is int:
         return value % divisor == 0
+    # Decimal arithmetic with digits enough for the quotient and the remainder of any two
+    # floats is exact, and many times cheaper than two ``Fraction``s read from text.
+    if value - value == 0 and divisor - divisor == 0:  # finite: NaN and infinities raise below
+        context = exact_context(_FLOAT_DIGITS)
+        read = context.create_decimal
+        try:
+            return bool(context.remainder(read(_text(value)), read(_text(divisor))) == 0)
+        except ArithmeticError:  # an int longer than any float: exact fractions decide
+            pass
     quotient = _exact(value) / _exact(divisor)
     return quotient.denominator == 1
 
 
+_FLOAT_DIGITS = 700
+"""Digits of the quotient of the largest float by the smallest, and of their remainder."""
+
+
+def _text(number: int | float) -> int | str:
+    return int(number) if isinstance(number, int) else repr(float(number))
+
+
 def _exact(number: int | float) -> Fraction:
-    from fractions import Fraction  # imports decimal: only when a float multipleOf is checked
+    from fractions import Fraction
 
     return Fraction(int(number)) if isinstance(number, int) else Fraction(repr(float(number)))
 
@@ -239,20 +258,54 @@ _NUMERIC_TESTS: dict[str, Any] = {
 }
 
 
+@cache
+def _decimal_class() -> type[Decimal]:
+    # Looked up once: an import statement in the per-value path cost more than the check.
+    from decimal import Decimal  # only once a bounded decimal string is checked
+
+    return Decimal
+
+
+@lru_cache(maxsize=256)
+def _decimal_bound(integer: bool, bound: int | float) -> Decimal:
+    """A schema's bound as the decimal it prints as (keyed by its kind: ``1`` is not ``1.0``)."""
+    return _decimal_class()(bound if integer else repr(float(bound)))
+
+
 def numeric_text(text: str, keyword: str, bound: int | float) -> bool:
     """Whether the number a ``decimal`` string writes passes a numeric keyword, read
     exactly as ``Decimal`` (the bound as the decimal it prints as). Text that is not a
     decimal passes: the ``format`` keyword refuses it."""
-    if not is_decimal(text):
+    value = _short_decimal(text) if len(text) <= _SHORT_DECIMAL else _read_decimal(text)
+    if value is None:
         return True
-    from decimal import Decimal  # only when a bounded decimal string is checked
-
+    if value is _UNREADABLE:
+        return False
     try:
-        value = Decimal(text)
-        exact = Decimal(bound if type(bound) is int else repr(float(bound)))
+        exact = _decimal_bound(type(bound) is int, bound)
         return bool(_NUMERIC_TESTS[keyword](value, exact))
     except ArithmeticError:  # "1e999999" % 0.01: too far apart to tell, so not a multiple
         return False
+
+
+_UNREADABLE: Any = object()
+"""A decimal numeral ``Decimal`` refuses to read: it passes no numeric keyword."""
+
+
+def _read_decimal(text: str) -> Any:
+    """The ``Decimal`` a decimal string writes; None for text that is not one."""
+    if not is_decimal(text):
+        return None
+    try:
+        return _decimal_class()(text)
+    except ArithmeticError:
+        return _UNREADABLE
+
+
+_SHORT_DECIMAL = 40
+"""Texts up to this length are read once for all the bounds beside them (a money field
+has a minimum, a maximum and a multipleOf: three reads of the same text before)."""
+_short_decimal = lru_cache(maxsize=64)(_read_decimal)
 
 
 def exactly_one(*outcomes: object) -> bool:

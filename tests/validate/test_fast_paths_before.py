@@ -1,0 +1,372 @@
+"""The call step's faster paths (issue 33) accept and refuse exactly what the old ones did.
+
+Each old path is read from git at the commit before the change (``tests/support/before``)
+and run beside today's on generated (hypothesis) and adversarial inputs: ``multipleOf``
+on floats and on decimal strings (read with ``Decimal`` arithmetic instead of
+``Fraction``), the date and date-time readers, and the patterns ``re`` now runs.
+"""
+
+from __future__ import annotations
+
+import math
+import types
+from decimal import Decimal
+
+import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+from tests.support import before
+from tests.validate.test_regex_safety import finishes
+
+from llmapp import _iso8601 as iso
+from llmapp import _patterns, _scalar_types
+from llmapp._ecma import LINEAR, STDLIB, translate
+from llmapp._linear import linear_method
+from llmapp._patterns import compile_pattern
+from llmapp.validate import _runtime
+
+BEFORE = "2627079"
+"""The commit before issue 33's fast paths."""
+
+
+@pytest.fixture(scope="module")
+def old_scalars() -> types.ModuleType:
+    return before.load(BEFORE, "llmapp/_scalar_types.py")
+
+
+@pytest.fixture(scope="module")
+def old_runtime(old_scalars: types.ModuleType) -> types.ModuleType:
+    scalars = old_scalars
+    runtime = before.load(BEFORE, "llmapp/validate/_runtime.py")
+    # The old runtime imported today's ``decimal_multiple``: give it its own.
+    runtime._NUMERIC_TESTS["multipleOf"] = scalars.decimal_multiple
+    runtime.decimal_multiple = scalars.decimal_multiple
+    return runtime
+
+
+def _outcome(check: object, *args: object) -> object:
+    """The answer, or the kind of exception raised (both paths must raise alike)."""
+    try:
+        return check(*args)  # type: ignore[operator]
+    except Exception as error:  # the kind is what is compared
+        return type(error)
+
+
+ADVERSARIAL_FLOATS = [
+    0.0,
+    -0.0,
+    5e-324,
+    1.7976931348623157e308,
+    -1.7976931348623157e308,
+    0.1,
+    0.3,
+    0.0075,
+    0.0001,
+    1e-300,
+    1e300,
+    123456789.01,
+    2.5,
+    3,
+    10**40,
+    -(10**30),
+    10**800,
+    True,
+    math.inf,
+    -math.inf,
+    math.nan,
+]
+
+
+@pytest.mark.parametrize("value", ADVERSARIAL_FLOATS)
+@pytest.mark.parametrize("divisor", [0.01, 0.1, 0.3, 5e-324, 1e300, 2.5, 7, 10**30, 1e-7])
+def test_float_multiple_of_agrees_on_adversarial_numbers(
+    old_runtime: types.ModuleType, value: float, divisor: float
+) -> None:
+    assert _outcome(_runtime.multiple_of, value, divisor) == _outcome(
+        old_runtime.multiple_of, value, divisor
+    )
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    value=st.one_of(st.floats(allow_nan=False, allow_infinity=False), st.integers()),
+    divisor=st.one_of(
+        st.floats(min_value=1e-320, max_value=1e308),
+        st.sampled_from([0.01, 0.05, 0.1, 0.25, 0.5, 1.5, 1e-10]),
+        st.integers(min_value=1, max_value=10**20),
+    ),
+)
+@example(value=4.02, divisor=0.01)
+@example(value=0.07, divisor=0.01)
+def test_float_multiple_of_agrees_on_generated_numbers(
+    old_runtime: types.ModuleType, value: float, divisor: float
+) -> None:
+    assert _outcome(_runtime.multiple_of, value, divisor) == _outcome(
+        old_runtime.multiple_of, value, divisor
+    )
+
+
+ADVERSARIAL_TEXTS = [
+    "0",
+    "-0",
+    "0.00",
+    "12.34",
+    "12.345",
+    "1e-999999999",
+    "-1e-999999999",
+    "1e999999",
+    "1e-999999",
+    "9" * 27 + ".99",
+    "9" * 28 + ".99",
+    "9" * 29 + ".00",
+    "1.00000000000000000000000000000000000",
+    "1.000000000000000000000000000000000001",
+    "0." + "0" * 40 + "1",
+    "1E+27",
+    "1E+28",
+    "1E+29",
+    ".5",
+    "5.",
+    "+3.0",
+    "12.3e1",
+    "NaN",
+    "Infinity",
+    "1_000",
+    "١٢",
+    " 1",
+]
+
+
+@pytest.mark.parametrize("text", ADVERSARIAL_TEXTS)
+@pytest.mark.parametrize(
+    ("keyword", "bound"),
+    [
+        ("multipleOf", 0.01),
+        ("multipleOf", 0.5),
+        ("multipleOf", 1),
+        ("multipleOf", 3),
+        ("multipleOf", 1e-7),
+        ("multipleOf", 1e300),
+        ("minimum", 0),
+        ("maximum", 100000),
+        ("exclusiveMinimum", 0.0),
+        ("exclusiveMaximum", 1e300),
+    ],
+)
+def test_decimal_text_agrees_on_adversarial_texts(
+    old_runtime: types.ModuleType, text: str, keyword: str, bound: float
+) -> None:
+    assert _outcome(_runtime.numeric_text, text, keyword, bound) == _outcome(
+        old_runtime.numeric_text, text, keyword, bound
+    )
+
+
+_DIGITS = st.text(alphabet="0123456789", min_size=1, max_size=40)
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    whole=_DIGITS,
+    fraction=st.one_of(st.just(""), _DIGITS),
+    exponent=st.one_of(st.just(""), st.integers(-(10**10), 10**10).map(lambda e: f"e{e}")),
+    sign=st.sampled_from(["", "-", "+"]),
+    bound=st.sampled_from([0.01, 0.05, 0.5, 1, 7, 1e-12, 1e20, 0.3]),
+)
+def test_decimal_text_multiple_of_agrees_on_generated_texts(
+    old_runtime: types.ModuleType, whole: str, fraction: str, exponent: str, sign: str, bound: float
+) -> None:
+    text = f"{sign}{whole}{'.' + fraction if fraction else ''}{exponent}"
+    assert _outcome(_runtime.numeric_text, text, "multipleOf", bound) == _outcome(
+        old_runtime.numeric_text, text, "multipleOf", bound
+    )
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    value=st.decimals(allow_nan=False, allow_infinity=False),
+    bound=st.decimals(min_value=Decimal("1e-30"), max_value=Decimal("1e30"), places=None),
+)
+def test_decimal_multiple_agrees_on_generated_decimals(
+    old_scalars: types.ModuleType, value: Decimal, bound: Decimal
+) -> None:
+    old = old_scalars.decimal_multiple
+    assert _outcome(_scalar_types.decimal_multiple, value, bound) == _outcome(old, value, bound)
+
+
+def test_a_tiny_decimal_is_still_not_a_multiple_of_a_cent() -> None:
+    assert _runtime.numeric_text("1e-999999999", "multipleOf", 0.01) is False
+    assert _runtime.numeric_text("4.02", "multipleOf", 0.01) is True
+    assert _runtime.multiple_of(4.02, 0.01) is True
+    assert _runtime.multiple_of(1e-300, 0.01) is False
+
+
+# -- dates and date-times -----------------------------------------------------------------
+
+_DATE_CHECKS = ("is_date", "is_date_time", "is_date_time_local", "is_time", "is_time_local")
+
+
+@pytest.fixture(scope="module")
+def old_iso() -> types.ModuleType:
+    return before.load(BEFORE, "llmapp/_iso8601.py")
+
+
+ADVERSARIAL_MOMENTS = [
+    "2024-05-01T12:30:00Z",
+    "2024-05-01T12:30:00z",
+    "2024-05-01t12:30:00Z",
+    "2024-05-01T12:30:00+02:00",
+    "2024-05-01T12:30:00-05:30",
+    "2024-05-01T12:30:00+05:60",
+    "2024-05-01T12:30:00+24:00",
+    "2024-05-01T12:30:00+23:59",
+    "2024-05-01T12:30:00+0530",
+    "2024-05-01T12:30:00+05",
+    "2024-05-01T12:30:00+05:30:15",
+    "2024-05-01T12:30:00.123456Z",
+    "2024-05-01T12:30:00.000Z",
+    "2024-05-01T12:30:00.1٢3Z",
+    "2024-05-01T12:30:00.12aZ",
+    "2024-05-01T12:30:00,000Z",
+    "2024-05-01T24:00:00.000Z",
+    "2016-12-31T23:59:60.000Z",
+    "2024-05-01T12:30:00.123456789-00:00",
+    "2024-05-01T12:30:00.Z",
+    "2024-05-01T12:30:00,5Z",
+    "2024-05-01T12:30:00.5+02:00Z",
+    "2024-05-01T12:30:00Z+02:00",
+    "2024-05-01T12:30:00.1234567x+02:00",
+    "2024-05-01T12:30:00.١٢Z",
+    "2024-05-01T12:30:00.12+0٥:30",
+    "2024-05-01T12:30:00+02:3٥",
+    "2024-05-01T24:00:00Z",
+    "2024-05-01T24:00:00+02:00",
+    "2024-05-01T23:59:60Z",
+    "2016-12-31T23:59:60Z",
+    "2016-12-31T23:59:60+00:00",
+    "2016-12-31T18:59:60-05:00",
+    "0000-01-01T00:00:00Z",
+    "2023-02-29T00:00:00Z",
+    "2024-02-29T00:00:00+01:00",
+    "2024-04-31T00:00:00Z",
+    "2024-05-01 12:30:00+02:00",
+    "2024-05-01T12:30+02:00",
+    "2024-05-01T12:30:0+02:00",
+    "20240501T123000Z",
+    "2024-W18-3T12:30:00Z",
+    "２０２４-05-01T12:30:00Z",
+    "2024-05-01T12:30:00 +02:00",
+    "2024-05-01T12:30:00",
+    "2024-05-01T12:30:00.25",
+    "2024-05-01T12:30:00.",
+    "2024-05-01",
+    "2024-5-01",
+    "2024-05-01\n",
+    "0000-01-01",
+    "2023-02-29",
+    "12:30:00Z",
+    "12:30:00+02:00",
+    "12:30:00.5-05:30",
+    "12:30:00+05:60",
+    "23:59:60Z",
+    "24:00:00Z",
+    "12:30:00",
+    "12:30:00.999",
+    "12:30:00.",
+    "12:30",
+    "",
+]
+
+
+@pytest.mark.parametrize("text", ADVERSARIAL_MOMENTS)
+@pytest.mark.parametrize("name", _DATE_CHECKS)
+def test_date_checks_agree_on_adversarial_texts(
+    old_iso: types.ModuleType, name: str, text: str
+) -> None:
+    assert getattr(iso, name)(text) == getattr(old_iso, name)(text), (name, text)
+
+
+_MOMENT_PIECES = st.sampled_from(
+    ["2024", "0000", "-", "05", "02", "13", "29", "31", "T", "t", " ", ":", "12", "23",
+     "24", "59", "60", "00", ".", ",", "5", "123456", "Z", "z", "+", "-05:00", "+23:59",
+     "+05", "0530", "+05:60", "٥", "２", "W18", "\n"]
+)  # fmt: skip
+
+
+def _moments() -> st.SearchStrategy[str]:
+    usual = st.builds(
+        lambda d, c, f, z: d + c + f + z,
+        st.sampled_from(["2024-05-01T", "2016-12-31T", "2023-02-29T", "2024-13-01T", ""]),
+        st.sampled_from(["12:30:00", "23:59:60", "24:00:00", "12:30", "123000", "18:59:60"]),
+        st.sampled_from(["", ".5", ".000", ".123456789", ",5", ".", ".1234567x", ".1٢", " "]),
+        st.sampled_from(["", "Z", "z", "+05:00", "-05:30", "+05", "+0530", "+05:60", "+0٥:00"]),
+    )
+    return st.one_of(
+        usual,
+        st.lists(_MOMENT_PIECES, max_size=9).map("".join),
+        st.datetimes(timezones=st.none() | st.timezones()).map(lambda d: d.isoformat()),
+        st.dates().map(str),
+        st.times(timezones=st.none() | st.timezones()).map(lambda t: t.isoformat()),
+    )
+
+
+@settings(max_examples=1500, deadline=None)
+@given(name=st.sampled_from(_DATE_CHECKS), text=_moments())
+def test_date_checks_agree_on_generated_texts(
+    old_iso: types.ModuleType, name: str, text: str
+) -> None:
+    assert getattr(iso, name)(text) == getattr(old_iso, name)(text), (name, text)
+
+
+# -- patterns -------------------------------------------------------------------------------
+
+ONE_RETRY = [
+    "^[a-zA-Z0-9._%+-]+@[a-zA-Z0-9.-]+\\.[a-zA-Z]{2,}$",
+    "^[a-z0-9._%+-]+@[a-z0-9.-]+\\.[a-z]{2,}$",
+    "^[a-z0-9-.]+\\.(?:com|org|net)$",
+    "^\\d*\\d$",
+    "^[0-9a-f:]+:[0-9]{2,5}$",
+]
+"""Patterns the one-retry rule moved from RE2 to ``re``."""
+
+
+@pytest.mark.parametrize("pattern", ONE_RETRY)
+def test_one_retry_patterns_moved_from_re2_to_re(pattern: str) -> None:
+    old = before.load(BEFORE, "llmapp/_linear.py")
+    translated = translate(pattern, STDLIB)
+    assert old.linear_method(translated) is None
+    assert linear_method(translated) == "match"
+    assert compile_pattern(pattern).engine == "re"
+
+
+_EMAILISH = st.lists(
+    st.sampled_from(
+        ["a", "Z", "0", "9", ".", "-", "_", "%", "+", "@", "com", "xy", ":", "12", " ", "é", "\n"]
+    ),
+    max_size=14,
+).map("".join)
+
+
+@settings(max_examples=800, deadline=None)
+@given(pattern=st.sampled_from(ONE_RETRY), text=_EMAILISH)
+def test_re_and_re2_agree_on_one_retry_patterns(pattern: str, text: str) -> None:
+    ours = compile_pattern(pattern)
+    program = _patterns._re2_program(pattern, LINEAR)
+    assert program is not None and program.ok()
+    theirs = _patterns._LinearMatcher(pattern, program)
+    assert (ours.search(text) is None) == (theirs.search(text) is None), text
+
+
+@pytest.mark.parametrize("pattern", ONE_RETRY)
+def test_one_retry_patterns_stay_linear_on_hostile_texts(pattern: str) -> None:
+    matcher, size = compile_pattern(pattern), 100_000
+    texts = [
+        "a@" + "." * size + "!",
+        "a@" + ".a" * size + "!",
+        "a@" + ".aa" * size + "!",
+        "a@" + "a." * size + "!",
+        "a" * size + "@" + "a" * size + "!",
+        "1" * size + "x",
+        "a:" * size + "1",
+    ]
+    for text in texts:
+        finishes(lambda t=text: matcher.search(t), seconds=10)
