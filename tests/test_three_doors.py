@@ -277,6 +277,9 @@ PARTIAL = {
     ),
     "a key with no value": '{"order": ' + json.dumps(VALID)[:-1] + ', "note": }}',
     "a number completed from 1e": '{"order": ' + json.dumps({**VALID, "quantity": 0})[:-2] + "1e}}",
+    "a key written twice": '{"order": '
+    + json.dumps({**VALID, "quantity": 99})[:-1]
+    + ', "quantity": 2}}',
 }
 
 
@@ -309,6 +312,24 @@ def test_the_same_text_read_only_in_part_gets_the_same_refusal_at_every_door(
     assert received == []
 
 
+def test_a_key_written_twice_in_a_stringified_object_is_refused_at_every_door(
+    doors: Doors,
+) -> None:
+    received.clear()
+    address = '{"street": "Main 1", "zip": "12345", "street": "Elsewhere 2"}'
+    text = json.dumps({"order": {**VALID, "address": address}})
+    for door in ("class", "http", "mcp"):
+        result = doors.text(door, text)
+        assert not result.success and result.validation is not None, (door, result)
+        [issue] = result.validation.errors
+        assert issue.value == address, door
+        assert issue.description is not None, door
+        assert "address.street is written twice (the second at its character 38)" in (
+            issue.description
+        ), door
+    assert received == []
+
+
 def test_an_answer_read_only_in_part_is_refused_by_structured_output() -> None:
     """``structured_output(...).parse`` reads through the same call step: the same refusals."""
     output = llmapp.structured_output(Order)
@@ -320,6 +341,7 @@ def test_an_answer_read_only_in_part_is_refused_by_structured_output() -> None:
         "The format is {}; my answer: " + json.dumps(VALID),
         json.dumps(VALID)[:-1] + ', "note": }',
         json.dumps({**VALID, "quantity": 0})[:-2] + "1e}",
+        json.dumps({**VALID, "quantity": 99})[:-1] + ', "quantity": 2}',
     ]
     for answer in answers:
         result = output.parse(answer)

@@ -443,8 +443,23 @@ def test_repairs_are_counted_per_kind_in_order_of_first_use() -> None:
     assert result.repairs == ("quoted 3 unquoted keys", "removed 2 trailing commas")
 
 
-def test_duplicate_keys_keep_the_last_like_json_loads() -> None:
-    assert parse("{'a': 1, 'a': 2}").data == {"a": 2}
+def test_duplicate_keys_keep_the_last_like_json_loads_and_are_unread() -> None:
+    # data shows what JSON reads; unread says the first value was not: the call step refuses
+    for text in ("{'a': 1, 'a': 2}", '{"a": 1, "a": 2}', '{"a": 1, "a": 2}  '):
+        result = parse(text)
+        assert result.data == {"a": 2}, text
+        assert result.repairs[-1] == "kept the last value of a key written twice", text
+        assert result.unread == (
+            'the key "a" written a second time, at $input.a, character 10 '
+            "(JSON keeps only the last value)"
+        ), text
+    assert parse('{"a": {"b": 1}, "c": {"b": 2}, "d": [{"b": 3}]}').unread is None
+    assert parse('{"a": 1, "a": 2, "a": 3}').repairs == (
+        "kept the last value of 2 keys written twice",
+    )
+    # the character is counted in the model's whole text, a fence and prose included
+    fenced = parse('Sure:\n```json\n{"a": 1,\n "a": 2}\n```')
+    assert fenced.unread is not None and "character 25 " in fenced.unread
 
 
 # --- properties ------------------------------------------------------------------------

@@ -6,7 +6,8 @@ byte-order mark, a stringified object), the value read equals the value the mode
 For each reading that drops or invents part of the text (text after the value, a second
 value, a value before it, a bracket closed by another kind, a stray closing bracket, a
 key with no value, a hole or a missing comma in an array, ``1e``, ``NaN``, ``undefined``,
-a value after a fence), ``parse`` says what it did not read and ``execute`` runs nothing.
+a value after a fence, a key written twice in one object, also inside a stringified
+object), ``parse`` says what it did not read and ``execute`` runs nothing.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from llmapp import application, llm_application, parse
+from llmapp.jsonschema import Path
 
 FENCE = "```"
 _IDENTIFIER = re.compile(r"[A-Za-z_$][\w$]*")
@@ -166,7 +168,12 @@ def _after_fence(value: dict[str, Any], items: list[Any]) -> str:
     return f"{FENCE}json\n{json.dumps(value)}\n{FENCE}\nor rather {json.dumps(items)}"
 
 
+def _twice(value: dict[str, Any], items: list[Any]) -> str:
+    return '{"n": 1, ' + json.dumps(value)[1:-1] + ', "n": ' + json.dumps(items[0]) + "}"
+
+
 REFUSALS: dict[str, Callable[[dict[str, Any], list[Any]], str]] = {
+    "a key written twice": _twice,
     "a second value after the value": lambda v, items: _after(v, items),
     "prose after the value": lambda v, items: json.dumps(v) + " Hope this helps.",
     "a bracket closed by another kind": _mismatched,
@@ -232,3 +239,117 @@ def test_prose_before_the_value_is_a_repair_and_a_value_before_it_a_refusal() ->
     for value in ("1. call it with ", "'x' then ", "True story: ", '"a" '):
         parsed = parse(value + '{"a": 1}')
         assert parsed.unread is not None and parsed.unread.startswith("a value before"), value
+
+
+# --- a key written twice ------------------------------------------------------------------
+
+
+def _objects_in(value: Any) -> list[dict[str, Any]]:
+    """Every object in ``value`` that has a member."""
+    if isinstance(value, list):
+        return [found for item in value for found in _objects_in(item)]
+    if not isinstance(value, dict):
+        return []
+    inner = [found for member in value.values() for found in _objects_in(member)]
+    return [value, *inner] if value else inner
+
+
+def _written_twice(value: Any, twice: dict[str, Any], key: str, second: Any, style: str) -> str:
+    """``value`` written in ``style`` (strict JSON, or with repairs that keep the meaning),
+    the object ``twice`` writing ``key`` again (``second``) at its end."""
+    quote = "'" if style == "single quotes" else '"'
+    if isinstance(value, list):
+        return "[" + ", ".join(_written_twice(v, twice, key, second, style) for v in value) + "]"
+    if not isinstance(value, dict):
+        return write(value, quote=quote)
+    members = [(k, _written_twice(v, twice, key, second, style)) for k, v in value.items()]
+    if value is twice:
+        members.append((key, write(second, quote=quote)))
+    joint = ", /* and */ " if style == "comments" else ", "
+    end = "," if style == "trailing commas" else ""
+    return "{" + joint.join(f"{write(k, quote=quote)}: {v}" for k, v in members) + end + "}"
+
+
+def _path(value: Any, twice: dict[str, Any]) -> list[Any] | None:
+    """The segments from ``value`` to the object ``twice``."""
+    if value is twice:
+        return []
+    if isinstance(value, dict):
+        members: Any = value.items()
+    elif isinstance(value, list):
+        members = enumerate(value)
+    else:
+        return None
+    for segment, member in members:
+        below = _path(member, twice)
+        if below is not None:
+            return [segment, *below]
+    return None
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    objects.filter(bool),
+    scalars,
+    st.sampled_from(["strict JSON", "single quotes", "comments", "trailing commas"]),
+    st.data(),
+)
+def test_a_key_written_twice_anywhere_is_refused_and_nothing_runs(
+    value: dict[str, Any], second: Any, style: str, data: st.DataObject
+) -> None:
+    wrapped = {"value": value}
+    twice = data.draw(st.sampled_from(_objects_in(wrapped)))
+    key = data.draw(st.sampled_from(sorted(twice)))
+    text = _written_twice(wrapped, twice, key, second, style)
+    parsed = parse(text)
+    assert parsed.error is None
+    assert parsed.unread is not None and parsed.unread.startswith("the key"), (text, parsed)
+    where = _path(wrapped, twice)
+    assert where is not None
+    assert f"at {Path([*where, key])}, character " in parsed.unread, (text, parsed.unread)
+    ran.clear()
+    result = application(Open).execute(Open(), "take", text)
+    assert not result.success and ran == []
+    assert f"Where: {parsed.unread[:200]}" in result.message()
+
+
+@settings(max_examples=40, deadline=None)
+@given(objects.filter(bool), scalars, st.data())
+def test_a_key_written_twice_in_a_stringified_object_is_refused_and_named(
+    value: dict[str, Any], second: Any, data: st.DataObject
+) -> None:
+    twice = data.draw(st.sampled_from(_objects_in(value)))
+    key = data.draw(st.sampled_from(sorted(twice)))
+    inner = _written_twice(value, twice, key, second, "strict JSON")
+    ran.clear()
+    result = application(Closed).execute(Closed(), "take", json.dumps({"value": inner}))
+    assert not result.success and ran == [] and result.validation is not None
+    [issue] = result.validation.errors
+    assert issue.path == "$input.value" and issue.value == inner
+    assert issue.description is not None and "is written twice" in issue.description
+
+
+@llm_application
+class Closed:
+    def take(self, value: dict[str, Any]) -> str:
+        """Take one object."""
+        ran.append(value)
+        return "ran"
+
+
+def test_the_key_written_twice_is_named_with_its_path_and_character() -> None:
+    text = '{"a": {"b": [1, {"c": 1, "c": 2}]}}'
+    assert parse(text).unread == (
+        'the key "c" written a second time, at $input.a.b[1].c, character 26 '
+        "(JSON keeps only the last value)"
+    )
+    assert parse(text).data == {"a": {"b": [1, {"c": 2}]}}  # what JSON reads, shown
+    assert parse('[{"c": 1}, {"c": 2}]').unread is None  # one key in two objects is no twice
+    stringified = json.dumps({"value": text})
+    result = application(Closed).execute(Closed(), "take", stringified)
+    assert result.validation is not None
+    assert result.validation.errors[0].description == (
+        "this text holds JSON whose key $input.value.a.b[1].c is written twice (the second "
+        "at its character 26): JSON keeps only the last value, so it was not read; write "
+        "each key once"
+    )

@@ -114,9 +114,12 @@ def test_a_key_written_twice_is_refused() -> None:
     assert reported == [("$input.status", '("sent" | "held")'), ("$input.status", "undefined")]
     answer = arguments.finish()
     assert isinstance(answer, CallResult) and not answer.success
-    assert answer.validation is not None
-    assert {(i.path, i.expected) for i in answer.validation.errors} >= set(reported)
-    assert APP.execute(Shop(), "order", text).success  # JSON keeps the last: execute runs
+    assert answer.feedback is not None
+    assert 'the key "status" written a second time, at $input.status, character 52' in (
+        answer.feedback
+    )
+    executed = APP.execute(Shop(), "order", text)  # the call step refuses it: nothing runs
+    assert not executed.success and executed.feedback == answer.feedback
 
 
 def test_text_that_is_not_strict_json_stops_the_judging_finish_answers() -> None:

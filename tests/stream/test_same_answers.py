@@ -180,3 +180,48 @@ def test_a_cut_text_never_checks_and_feed_never_raises(data: st.DataObject) -> N
     answer = arguments.finish()
     assert isinstance(answer, CallResult) and not answer.success
     assert summary(answer) == summary(kernel(function, text[:cut]))
+
+
+def objects_in(value: Any) -> list[dict[str, Any]]:
+    """Every object in ``value`` that has a member, outermost first."""
+    if isinstance(value, list):
+        return [found for item in value for found in objects_in(item)]
+    if not isinstance(value, dict):
+        return []
+    inner = [found for member in value.values() for found in objects_in(member)]
+    return [value, *inner] if value else inner
+
+
+def written(value: Any, twice: dict[str, Any], key: str, second: Any) -> str:
+    """``value`` as JSON text, the object ``twice`` writing ``key`` again (``second``) at
+    its end."""
+    if isinstance(value, list):
+        return "[" + ", ".join(written(item, twice, key, second) for item in value) + "]"
+    if not isinstance(value, dict):
+        return json.dumps(value)
+    members = [(k, written(v, twice, key, second)) for k, v in value.items()]
+    if value is twice:
+        members.append((key, json.dumps(second)))
+    return "{" + ", ".join(f"{json.dumps(k)}: {v}" for k, v in members) + "}"
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_a_key_written_twice_finish_and_execute_refuse_alike(data: st.DataObject) -> None:
+    schema = {**data.draw(objects(SCHEMAS)), "$defs": DEFS}
+    function = LlmFunction("f", None, schema)
+    value = value_for(data, schema)
+    if not isinstance(value, dict) or not value:
+        value = {"a": value}
+    twice = data.draw(st.sampled_from(objects_in(value)))
+    key = data.draw(st.sampled_from(sorted(twice)))
+    text = written(value, twice, key, data.draw(SCALAR_VALUES))
+    expected = kernel(function, text)
+    assert isinstance(expected, CallResult) and not expected.success
+    assert expected.feedback is not None and "written a second time" in expected.feedback
+    cuts = sorted(data.draw(st.lists(st.integers(0, len(text)), max_size=6)))
+    arguments = stream(function)
+    for a, b in zip([0, *cuts], [*cuts, len(text)]):
+        arguments.feed(text[a:b])
+    assert arguments.duplicates
+    assert summary(arguments.finish()) == summary(expected)

@@ -6,9 +6,11 @@ what the model wrote against the schema of its own side, every constraint kept
 (``checked_parameters``, separated when a human supplies part of it), then check it
 (the generated validator first and only what it refused is repaired:
 ``repair.Coercion.checked``; or the function's hook, which sees repaired data only). A
-refusal is a ``CallResult`` with the feedback and what reading repaired; success is the
-model's checked data and the repairs. Merging the human's values (``join``) and the last
-step (call the method, send the request, call the tool) are the door's.
+refusal is a ``CallResult`` with the feedback and what reading repaired (a stringified
+object left unread for a key written twice in it is named there: ``_named_twice``);
+success is the model's checked data and the repairs. Merging the human's values
+(``join``) and the last step (call the method, send the request, call the tool) are the
+door's.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from llmapp import explain, repair
 from llmapp.app._arguments import read_model_arguments
 from llmapp.app._function import Function, OnFirstUse
 from llmapp.app._result import CallResult
-from llmapp.jsonschema import too_deep
+from llmapp.jsonschema import ROOT, too_deep
 from llmapp.validate._result import Validation, ValidationFailure, ValidationIssue
 
 __all__ = [
@@ -179,7 +181,7 @@ def check_arguments(
     else:
         validation = side.checker(side.coercion(data))
     if isinstance(validation, ValidationFailure):
-        return failed(function, validation, repairs)
+        return failed(function, _named_twice(validation), repairs)
     # A repair can read text the reader saw as an escaped string (a stringified object),
     # so a lone surrogate can first appear here: refused as the reader refuses it.
     if rescan:
@@ -187,6 +189,35 @@ def check_arguments(
         if issues:
             return failed(function, ValidationFailure(validation.data, issues), repairs)
     return _checked((validation.data, repairs))
+
+
+def _named_twice(failure: ValidationFailure) -> ValidationFailure:
+    """The failure, each stringified object the repair step left unread for a key written
+    twice in it saying which key and where (its path, its character in that string)."""
+    issues = failure._errors  # the slots: the refusal path of every wrong call reads them
+    named: list[ValidationIssue] | None = None
+    for index, issue in enumerate(issues):
+        value = issue._value
+        if type(value) is str and "{" in value and issue._description is None:
+            found = _twice(issue, value)
+            if found is not None:
+                named = named or list(issues)
+                named[index] = found
+    return failure if named is None else ValidationFailure(failure._data, named)
+
+
+def _twice(issue: ValidationIssue, value: str) -> ValidationIssue | None:
+    found = repair.written_twice(value)
+    if found is None:
+        return None
+    inner, character = found
+    where = issue._path + str(inner)[len(ROOT) :]
+    reason = (
+        f"this text holds JSON whose key {where} is written twice (the second at its "
+        f"character {character:,}): JSON keeps only the last value, so it was not read; "
+        "write each key once"
+    )
+    return ValidationIssue(issue._path, issue._expected, value, reason)
 
 
 def failed(

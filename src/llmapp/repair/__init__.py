@@ -2,6 +2,8 @@
 
 ``lone_surrogates(data)`` finds what no repair can mend: text holding half of a UTF-16
 surrogate pair, each an issue at its path (the call step refuses such arguments).
+``written_twice(text)`` finds where a stringified object writes a key twice, which the
+repair step leaves unread (the call step names it in its refusal).
 
 The modules load on first use (PEP 562), so the application that imports this stage at
 the top of its execution plan pays for it on its first call, not when it is built.
@@ -15,7 +17,7 @@ from llmapp._lazy import lazy_names as _lazy_names
 
 if TYPE_CHECKING:
     from llmapp.repair._coerce import Coercion, coerce, coercer
-    from llmapp.repair._parse import Parsed, parse, read_text
+    from llmapp.repair._parse import Parsed, parse, read_text, written_twice
     from llmapp.repair._surrogates import lone_surrogates, may_hold_surrogates
 
 MAX_LENGTH = 100_000
@@ -34,6 +36,7 @@ _LAZY = {
     "may_hold_surrogates": "._surrogates",
     "parse": "._parse",
     "read_text": "._parse",
+    "written_twice": "._parse",
 }
 
 if not TYPE_CHECKING:  # a misspelled name stays an error for type checkers
@@ -51,4 +54,5 @@ __all__ = [
     "may_hold_surrogates",
     "parse",
     "read_text",
+    "written_twice",
 ]

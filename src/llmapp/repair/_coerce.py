@@ -7,7 +7,8 @@ schema could not accept as it is:
   unconstrained ``{}``) may become: an ``integer`` (``"3"``, ``"-3"``, ``"3.0"``), a ``number``
   (a JSON number literal such as ``"3"``, ``"2.5"``, ``"1e3"``), a ``boolean`` (``"true"``/
   ``"false"``, any case), ``null`` (``"null"``, any case, only where the schema accepts null),
-  or an object/array (the string holds JSON, read strictly, also when stringified twice);
+  or an object/array (the string holds JSON, read strictly, also when stringified twice,
+  and not when an object in it writes a key twice: the validator refuses the string);
   surrounding whitespace is ignored. A string that converts to nothing the schema accepts
   stays as it is, so the validator reports it.
 - a ``null`` for an optional declared property whose schema accepts no null is dropped: the
@@ -41,7 +42,6 @@ doing only the work a call needs: it validates first and repairs only what was r
 
 from __future__ import annotations
 
-import json
 import operator
 import re
 import threading
@@ -53,6 +53,7 @@ from llmapp._results import Validation, ValidationFailure, ValidationIssue
 from llmapp._sentinels import MISSING
 from llmapp.jsonschema import REMEMBERED_PATH, Segment, parse_path
 from llmapp.repair._index import ANY, Kinds, SchemaIndex, value_accepted
+from llmapp.repair._parse import strict_json
 
 __all__ = ["Coercion", "coerce", "coercer"]
 
@@ -420,8 +421,8 @@ class _Walk:
         if not kinds & {"object", "array"}:
             return text
         try:
-            decoded = json.loads(text, parse_constant=_reject)
-        except (ValueError, RecursionError):
+            decoded = strict_json(text)
+        except (ValueError, RecursionError):  # a key written twice too: read only in part
             return text
         if isinstance(decoded, str) or (
             isinstance(decoded, (list, dict)) and value_accepted(kinds, decoded)
@@ -429,7 +430,3 @@ class _Walk:
             repaired = self.value(decoded, schema, depth + 1)
             return text if isinstance(repaired, str) else repaired
         return text
-
-
-def _reject(name: str) -> Any:
-    raise ValueError(f"{name} is not JSON")

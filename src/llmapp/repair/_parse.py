@@ -22,14 +22,17 @@ as written. A repair that drops or invents part of what the model sent is made t
 ``data`` shows what could be read, but ``unread`` says what and where, and the call step
 runs nothing: text after the value (a second value, a correction, prose), a value before
 the JSON, a bracket closed by another kind, a closing bracket that closes nothing, a key
-with no value, a comma with no item before it or two items with no comma between them in
-an array, a character that is not JSON, ``1e`` (incomplete) or ``010`` (a leading zero),
-``NaN``, ``Infinity``, ``undefined`` and numbers too large to read (read as ``null``),
-invalid UTF-8 bytes (replaced).
+with no value, a key written twice in one object (JSON keeps the last value, and readers
+that keep the first see another call), a comma with no item before it or two items with
+no comma between them in an array, a character that is not JSON, ``1e`` (incomplete)
+or ``010`` (a leading zero), ``NaN``, ``Infinity``, ``undefined`` and numbers too large
+to read (read as ``null``), invalid UTF-8 bytes (replaced).
 
 Decisions:
 
-- Valid JSON takes the fast path (the standard decoder) and reports no repairs.
+- Valid JSON takes the fast path (the standard decoder) and reports no repairs. A key
+  written twice sends the text to the tolerant reader, which says where: the check is
+  the decoder's ``object_pairs_hook``, which costs valid text less than any pre-scan.
 - ``NaN``, ``Infinity`` and ``-Infinity`` (and numbers too large for a float) are not JSON: they
   are read as ``null`` with a repair note, as JavaScript's ``JSON.stringify`` would write them,
   and ``unread`` names them: the call step runs no call with a ``null`` the model never wrote.
@@ -59,10 +62,19 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from llmapp.jsonschema import Path
 from llmapp.repair import MAX_DEPTH, MAX_LENGTH
 from llmapp.repair._reader import Notes, quoted, read_lenient
 
-__all__ = ["Parsed", "Reading", "parse", "read_text"]
+__all__ = [
+    "Parsed",
+    "Reading",
+    "distinct_keys",
+    "parse",
+    "read_text",
+    "strict_json",
+    "written_twice",
+]
 
 _CLOSING_FENCE = re.compile(r"^[ \t]*```", re.MULTILINE)
 _FENCE = re.compile(r"```[ \t]*(?:[A-Za-z][\w+.#-]*(?=[\s{\[]))?[ \t]*\r?\n?")
@@ -211,8 +223,21 @@ def _finite_float(written: str) -> float:
     return value
 
 
+def distinct_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """An object's members as a dict; ``ValueError`` when a key is written twice.
+
+    JSON keeps the last value, so the first would vanish unseen (and a reader that keeps
+    the first would see another call): the tolerant reader then says where."""
+    made = dict(pairs)
+    if len(made) != len(pairs):
+        raise ValueError("a key written twice")
+    return made
+
+
 # One decoder for every call: json.loads with options builds a new one each time.
-_DECODER = json.JSONDecoder(parse_constant=_reject_constant, parse_float=_finite_float)
+_DECODER = json.JSONDecoder(
+    object_pairs_hook=distinct_keys, parse_constant=_reject_constant, parse_float=_finite_float
+)
 _SCAN: Callable[[str, int], tuple[Any, int]] = _DECODER.scan_once  # type: ignore[attr-defined]
 _BLANK = " \t\n\r"  # JSON's whitespace
 
@@ -229,6 +254,33 @@ def _strict(text: str) -> Any:
     if end != len(text) and text[end:].strip(_BLANK):
         raise ValueError("extra data after the value")
     return data
+
+
+def written_twice(text: str) -> tuple[Path, int] | None:
+    """Where strict JSON text writes a key twice in one object: the key's path and its
+    character (from 1); None when it writes none, or is not strict JSON.
+
+    The call step names this in its refusal of a stringified object, which the repair
+    step does not read when a key in it is written twice (``repair.coerce``)."""
+    if len(text) > MAX_LENGTH:  # a framework's own string: not read past the model's bound
+        return None
+    try:
+        strict_json(text)
+    except (ValueError, RecursionError):
+        try:
+            _PLAIN(text)
+        except (ValueError, RecursionError):
+            return None  # not strict JSON: the repair step reads it as no object either
+        return read_lenient(text, Notes(), MAX_DEPTH).twice
+    return None
+
+
+_PLAIN: Callable[[str], Any] = json.JSONDecoder(parse_constant=_reject_constant).decode
+strict_json: Callable[[str], Any] = json.JSONDecoder(
+    object_pairs_hook=distinct_keys, parse_constant=_reject_constant
+).decode
+"""Strict JSON whose objects write each key once (``ValueError`` else): the repair step's
+reader of a stringified object."""
 
 
 def _too_long(length: int, max_length: int) -> Reading:

@@ -3,8 +3,9 @@
 Each repair is noted (``Notes``). A repair that cannot change the meaning of what the
 model wrote (a comment removed, a trailing comma, a single-quoted string, ``True``) is
 only noted; one that drops or invents part of it (text after the value, a bracket closed
-by another kind, a key with no value, ``1e`` read as ``1``, ``NaN`` read as ``null``)
-also sets ``Read.unread``: what was not read as written and where, the first one met.
+by another kind, a key with no value, a key written twice, ``1e`` read as ``1``, ``NaN``
+read as ``null``) also sets ``Read.unread``: what was not read as written and where, the
+first one met.
 The call step runs nothing from such a reading (``_parse`` says where the line lies).
 """
 
@@ -46,6 +47,10 @@ _NOTES: Final[dict[str, tuple[str, str]]] = {
     "unclosed_bracket": ("closed an unclosed bracket", "closed {n} unclosed brackets"),
     "stray_bracket": ("removed a stray closing bracket", "removed {n} stray closing brackets"),
     "incomplete_key": ("dropped a key that had no value", "dropped {n} keys that had no value"),
+    "duplicate_key": (
+        "kept the last value of a key written twice",
+        "kept the last value of {n} keys written twice",
+    ),
     "control_char": (
         "kept a raw control character inside a string",
         "kept {n} raw control characters inside strings",
@@ -110,13 +115,14 @@ class Notes:
 
 
 class _Frame:
-    __slots__ = ("after_comma", "closer", "container", "key", "state")
+    __slots__ = ("after_comma", "closer", "container", "key", "key_at", "state")
 
     def __init__(self, opener: str) -> None:
         self.container: Any = {} if opener == "{" else []
         self.closer = "}" if opener == "{" else "]"
         self.state = _KEY_STATE if opener == "{" else _ITEM
         self.key: str | None = None
+        self.key_at = 0  # where the key starts: a key written twice is named there
         self.after_comma = False
 
 
@@ -130,6 +136,8 @@ class Read(NamedTuple):
     unread: str | None = None
     """What of the text the value does not hold as written (dropped or invented), and
     where: the first such place; ``None`` when every repair kept the meaning."""
+    twice: tuple[Path, int] | None = None
+    """The first key written twice in one object: its path and its character (from 1)."""
 
 
 def read_lenient(text: str, notes: Notes, max_depth: int, offset: int = 0) -> Read:
@@ -159,6 +167,7 @@ class _Reader:
         self.root: Any = _NOTHING
         self.cut: str | None = None
         self.unread: str | None = None
+        self.twice: tuple[Path, int] | None = None
 
     def run(self) -> Read:
         start = self._locate()
@@ -178,7 +187,7 @@ class _Reader:
             self.notes.add("suffix")
             rest = self.text[self.pos :]
             self._lose(f"text after the value, from character {self._at()}: {quoted(rest)}")
-        return Read(self.root, None, self.cut, self.unread)
+        return Read(self.root, None, self.cut, self.unread, self.twice)
 
     def _at(self, pos: int | None = None) -> str:
         """The character at ``pos`` (the reader's position), counted from 1 in the whole text."""
@@ -324,6 +333,7 @@ class _Reader:
 
     def _key(self, frame: _Frame) -> None:
         char = self.text[self.pos]
+        frame.key_at = self.pos
         if char in "\"'":
             frame.key = self._string()
         else:
@@ -343,6 +353,8 @@ class _Reader:
             return
         frame = self.stack[-1]
         if frame.closer == "}":
+            if frame.key in frame.container:
+                self._twice(frame)
             frame.container[frame.key] = value
             frame.key = None
             frame.state = _OBJ_NEXT
@@ -370,6 +382,19 @@ class _Reader:
             frame.key = None
             frame.state = _KEY_STATE
             frame.after_comma = True
+
+    def _twice(self, frame: _Frame) -> None:
+        # JSON keeps the last value: the first one, and its mistakes, would vanish unseen
+        # (and readers that keep the first would see another call).
+        self.notes.add("duplicate_key")
+        key = frame.key if frame.key is not None else ""
+        where = self._path(in_scalar=True)
+        if self.twice is None:
+            self.twice = (where, frame.key_at + self.offset + 1)
+        self._lose(
+            f"the key {quoted(key)} written a second time, at {where}, "
+            f"character {self._at(frame.key_at)} (JSON keeps only the last value)"
+        )
 
     def _no_value(self, frame: _Frame, pos: int, *, popped: bool = False) -> None:
         key = frame.key if frame.key is not None else ""

@@ -25,9 +25,8 @@ An issue seen before its value was complete has ``UNDEFINED`` for its value.
 Anything the stream does not read as strict JSON (a comment, a single quote, a second
 value...) stops its judging for good: what the lenient reader makes of it is
 ``finish``'s answer alone. ``finish`` is the call step itself (``app._kernel``) on the
-whole text, so it answers exactly as ``execute`` would; a key written twice is its one
-addition (JSON keeps the last value, so the first one's mistakes would vanish), and
-such a call is refused.
+whole text, so it answers exactly as ``execute`` would (a key written twice included:
+the call step refuses it as read only in part).
 """
 
 from __future__ import annotations
@@ -40,7 +39,7 @@ from typing import Any, Final
 
 from llmapp import explain, repair
 from llmapp._results import UNDEFINED, ValidationFailure, ValidationIssue
-from llmapp.app._kernel import Checked, check_arguments, failed, model_side
+from llmapp.app._kernel import Checked, check_arguments, model_side
 from llmapp.app._result import CallResult
 from llmapp.jsonschema import ROOT, step
 from llmapp.streaming._positions import ARRAY, OBJECT, Position, Positions
@@ -159,8 +158,8 @@ class ArgumentStream:
         stopped: why judging stopped early (text the stream does not read as strict
             JSON, too long, too deep), or None.
         issues: every definite mistake reported so far, in order.
-        duplicates: the keys written twice (each also among ``issues``): ``finish``
-            refuses such a call.
+        duplicates: the keys written twice (each also among ``issues``): the call step
+            refuses such a call (``finish``).
     """
 
     def __init__(self, function: Any, *, max_length: int = repair.MAX_LENGTH) -> None:
@@ -245,29 +244,15 @@ class ArgumentStream:
 
     def finish(self) -> Checked | CallResult:
         """The call step's answer for the whole text (``execute``'s, before the call):
-        ``Checked(data, repairs)``, or the failed ``CallResult`` with its feedback.
-
-        A key written twice is refused, with every mistake ``feed`` reported."""
-        answer = check_arguments(
+        ``Checked(data, repairs)``, or the failed ``CallResult`` with its feedback (a key
+        written twice is refused there, as read only in part)."""
+        return check_arguments(
             self.function,
             self.text,
             self._side,
             max_length=self.max_length,
             before_check=self._before,
         )
-        if not self.duplicates or (isinstance(answer, CallResult) and _unread(answer)):
-            return answer
-        issues = list(self.issues)
-        data: Any = self.partial
-        repairs: tuple[str, ...] = ()
-        if isinstance(answer, CallResult):
-            repairs = answer.repairs
-            if isinstance(answer.validation, ValidationFailure):
-                data = answer.validation.data
-                issues.extend(answer.validation.errors)
-        else:
-            data, repairs = answer
-        return failed(self.function, ValidationFailure(data, _distinct(issues)), repairs)
 
     def feedback(self) -> str:
         """Text for the model after the call was stopped at the mistakes seen so far: its
@@ -661,25 +646,6 @@ def _moved(issue: ValidationIssue, path: str) -> ValidationIssue:
     """``issue`` (its path from ``$input``) placed at ``path``."""
     return ValidationIssue(
         path + issue.path[len(ROOT) :], issue.expected, issue.value, issue.description
-    )
-
-
-def _distinct(issues: list[ValidationIssue]) -> list[ValidationIssue]:
-    seen: set[tuple[str, str]] = set()
-    kept = []
-    for issue in issues:
-        key = (issue.path, issue.expected)
-        if key not in seen:
-            seen.add(key)
-            kept.append(issue)
-    return kept
-
-
-def _unread(answer: CallResult) -> bool:
-    """Whether the call step refused the text itself (cut, unreadable, too long)."""
-    validation = answer.validation
-    return isinstance(validation, ValidationFailure) and any(
-        issue.path == ROOT and issue.expected == "JSON object" for issue in validation.errors
     )
 
 

@@ -156,7 +156,7 @@ def _events(calls: Calls, step: Any, run: Callable[[_Call], Any] | None) -> Iter
 
 
 def _refused(call: _Call) -> CallResult | None:
-    """The stream's own refusal of a whole call (a key written twice), else None."""
+    """The call step's refusal of a call the stream saw write a key twice, else None."""
     arguments = call.arguments
     if arguments is None or not arguments.duplicates:
         return None
