@@ -19,6 +19,7 @@ from llmapp._sentinels import MISSING
 
 if TYPE_CHECKING:
     from ._discriminator import Discriminator, discriminator
+    from ._enum_names import ENUM_NAMES, enum_names
     from ._graph import (
         reachable_definitions,
         recursive_definitions,
@@ -55,6 +56,7 @@ if TYPE_CHECKING:
 # discriminator rule unless a schema asks for them.
 _LAZY = {
     **dict.fromkeys(("Discriminator", "discriminator"), "._discriminator"),
+    **dict.fromkeys(("ENUM_NAMES", "enum_names"), "._enum_names"),
     **dict.fromkeys(
         ("reachable_definitions", "recursive_definitions", "referenced_definitions", "walk"),
         "._graph",
@@ -95,6 +97,7 @@ if not TYPE_CHECKING:  # a misspelled name stays an error for type checkers
     __getattr__, __dir__ = _lazy_names(__name__, _LAZY)
 
 __all__ = [
+    "ENUM_NAMES",
     "JSON_TYPES",
     "KEYWORDS",
     "MAX_NESTING",
@@ -114,6 +117,7 @@ __all__ = [
     "copy_json",
     "declared_types",
     "discriminator",
+    "enum_names",
     "escape_token",
     "is_mapping",
     "is_schema",

@@ -201,6 +201,8 @@ class Coercion:
                 continue
             if kind is not str or not (end.kinds is None or "string" in end.kinds):
                 return False
+            if node in end.names:
+                return False
         return True
 
     def _end(self, path: Key) -> End | None:
@@ -230,7 +232,7 @@ class Coercion:
                     required = parent.get("required")
                     needed = required if isinstance(required, list) else ()
                     drops = key not in needed and index.null_means_absent(parent, key, sub)
-                end = End(index.kinds(resolved), drops)
+                end = End(index.kinds(resolved), drops, index.names(resolved))
         if sum(len(segment) for segment in path if type(segment) is str) > REMEMBERED_PATH:
             return end  # the model's long keys are not kept alive
         if len(self._ends) >= _CACHE_SIZE * 8:  # bounded: paths come from the model
@@ -262,10 +264,12 @@ class End(NamedTuple):
     Attributes:
         kinds: the JSON types accepted there (None: any).
         drops_null: a null there is dropped (an optional property that cannot be null).
+        names: the enum members a string there names (``SchemaIndex.names``).
     """
 
     kinds: Kinds | None
     drops_null: bool
+    names: Mapping[str, Any]
 
 
 def _from_string(text: str, kinds: Kinds) -> Any:
@@ -398,9 +402,12 @@ class _Walk:
 
     def _string(self, text: str, schema: Mapping[str, Any], depth: int) -> Any:
         kinds = self._index.kinds(schema)
+        named = self._index.names(schema).get(text, _UNCHANGED)
         if kinds is None or "string" in kinds:
-            return text
+            return text if named is _UNCHANGED else named
         converted = _from_string(text, kinds)
+        if named is not _UNCHANGED:  # a name that also reads as a number: which is meant?
+            return named if converted is _UNCHANGED or _same(converted, named) else text
         if converted is not _UNCHANGED:
             return converted
         if not kinds & {"object", "array"}:
@@ -415,6 +422,10 @@ class _Walk:
             repaired = self.value(decoded, schema, depth + 1)
             return text if isinstance(repaired, str) else repaired
         return text
+
+
+def _same(left: Any, right: Any) -> bool:
+    return type(left) is type(right) and left == right
 
 
 def _reject(name: str) -> Any:
