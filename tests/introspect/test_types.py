@@ -251,6 +251,7 @@ def test_enum_definition_takes_values_and_own_docstring() -> None:
         cls=Color,
         description="A colour of the rainbow.",
         values=("red", "green"),
+        names=("RED", "GREEN"),
     )
 
 

@@ -12,12 +12,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["ENUM_NAMES", "enum_names"]
+__all__ = ["ENUM_NAMES", "ENUM_NAMES_READ", "enum_names"]
 
 ENUM_NAMES = "x-enum-varnames"
 """The keyword llmapp writes (OpenAPI Generator's spelling)."""
 
-_READ = (ENUM_NAMES, "x-enumNames")
+ENUM_NAMES_READ = (ENUM_NAMES, "x-enumNames")
+"""Every keyword read for the names, the first found that fits winning (NSwag's second)."""
 
 
 def enum_names(schema: Mapping[str, Any]) -> tuple[str, ...] | None:
@@ -29,7 +30,7 @@ def enum_names(schema: Mapping[str, Any]) -> tuple[str, ...] | None:
     values = schema.get("enum")
     if not isinstance(values, list):
         return None
-    for keyword in _READ:
+    for keyword in ENUM_NAMES_READ:
         names = schema.get(keyword)
         if (
             isinstance(names, list)
