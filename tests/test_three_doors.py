@@ -15,6 +15,7 @@ an enum, the ``date`` and ``uuid`` formats, patterns and numeric bounds.
 from __future__ import annotations
 
 import datetime
+import enum
 import inspect
 import json
 import re
@@ -630,3 +631,98 @@ def test_a_human_hook_learns_which_parameters_the_model_sent_at_every_door() -> 
     assert anyio.run(tool.arun, '{"cart": "c4"}').value == "c4 paid with invoice"
     assert seen == [frozenset({"cart", "card"}), frozenset({"cart"})] * 2
     assert llmapp.sent_parameters() == frozenset()  # outside a hook: nothing
+
+
+# --- enum members by name ----------------------------------------------------------------
+
+
+class Priority(enum.IntEnum):
+    LOW = 1
+    NORMAL = 2
+    HIGH = 3
+
+
+class Ticket(BaseModel):
+    title: str
+    priority: Priority
+
+
+filed: list[Any] = []
+
+
+class Helpdesk:
+    """A helpdesk."""
+
+    def file(self, ticket: Ticket) -> str:
+        """File a ticket."""
+        filed.append(ticket.priority)
+        return ticket.priority.name
+
+
+def helpdesk_api() -> FastAPI:
+    api = FastAPI()
+
+    @api.post("/file", operation_id="file")
+    def file(ticket: Ticket) -> str:
+        """File a ticket."""
+        filed.append(ticket.priority)
+        return ticket.priority.name
+
+    return api
+
+
+def _named_document() -> dict[str, Any]:
+    """FastAPI's document with the member names a generator such as NSwag's or llmapp's
+    own would write: pydantic writes the values alone."""
+    document = helpdesk_api().openapi()
+    priority = document["components"]["schemas"]["Priority"]
+    assert priority["enum"] == [1, 2, 3] and "x-enum-varnames" not in priority
+    priority["x-enum-varnames"] = ["LOW", "NORMAL", "HIGH"]
+    return document
+
+
+def _helpdesk_calls(ticket: dict[str, Any]) -> dict[str, CallResult]:
+    """The ``file`` call with ``ticket`` through the class, HTTP and MCP doors."""
+    http_app = llmapp.http.application(_named_document(), naming="operationId")
+    assert http_app.errors == [], http_app.errors
+
+    async def by_http() -> CallResult:
+        transport = httpx.ASGITransport(app=helpdesk_api())
+        async with httpx.AsyncClient(transport=transport) as client:
+            connection = llmapp.http.Connection("http://testserver", client=client)
+            return await http_app.aexecute(connection, "file", json.dumps({"body": ticket}))
+
+    async def by_mcp() -> CallResult:
+        async with Client(llmapp.mcp.server(application(Helpdesk), Helpdesk())) as client:
+            listed = await client.session.list_tools()
+            app = llmapp.mcp.application(listed)
+            assert app.errors == [], app.errors
+            return await app.aexecute(client.session, "file", json.dumps({"ticket": ticket}))
+
+    by_class = application(Helpdesk).execute(Helpdesk(), "file", json.dumps({"ticket": ticket}))
+    return {"class": by_class, "http": anyio.run(by_http), "mcp": anyio.run(by_mcp)}
+
+
+def test_a_member_name_is_read_as_its_value_at_every_door() -> None:
+    """One rule for all doors: a schema carrying ``x-enum-varnames`` (llmapp's own, or a
+    foreign document's) has ``"HIGH"`` read as ``3`` before anything is sent."""
+    filed.clear()
+    results = _helpdesk_calls({"title": "printer", "priority": "HIGH"})
+    for door, result in results.items():
+        assert result.success, (door, result.feedback)
+    assert filed == [Priority.HIGH] * 3
+    assert results["class"].data == results["http"].data == "HIGH"
+    assert results["mcp"].data == {"result": "HIGH"}  # a tool's structured content
+
+
+def test_a_misspelt_member_name_gets_the_names_in_the_feedback_at_every_door() -> None:
+    filed.clear()
+    results = _helpdesk_calls({"title": "printer", "priority": "High"})
+    for door, result in results.items():
+        assert not result.success, door
+        assert result.validation is not None, door
+        (issue,) = result.validation.errors
+        assert issue.path.endswith(".priority"), (door, issue.path)
+        assert issue.expected == "(1 (LOW) | 2 (NORMAL) | 3 (HIGH))", door
+        assert "3 (HIGH)" in (result.feedback or ""), door
+    assert filed == []
