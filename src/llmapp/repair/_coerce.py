@@ -10,6 +10,11 @@ schema could not accept as it is:
   or an object/array (the string holds JSON, read strictly, also when stringified twice);
   surrounding whitespace is ignored. A string that converts to nothing the schema accepts
   stays as it is, so the validator reports it.
+- a string that is exactly the name of one enum member (``x-enum-varnames``, read by
+  ``llmapp.jsonschema.enum_names``: ``"HIGH"`` for ``3``) becomes its value, where the schema
+  refuses the string itself; a name that is also a string value there, names two values
+  (across a union's branches) or reads as a number other than its own value stays, and so
+  does any other spelling (no case folding, no trimming).
 - a ``null`` for an optional declared property whose schema accepts no null is dropped: the
   model meant "not given" (OpenAI's strict mode makes every optional property nullable), so
   the default applies.

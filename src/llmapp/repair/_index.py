@@ -2,9 +2,10 @@
 
 A ``SchemaIndex`` answers, for any subschema of its root (by identity), what ``coerce``
 asks of it: the schema with ``$ref`` followed and ``allOf`` merged (``resolve``), the
-JSON types it accepts (``kinds``), the schema of a property or an item, the branch of a
-union a value belongs to (``choose``). Every answer depends on the schema alone, so it is
-computed on first use and kept for the next call; the data being repaired is never kept.
+JSON types it accepts (``kinds``), the enum members a string names (``names``), the schema
+of a property or an item, the branch of a union a value belongs to (``choose``). Every
+answer depends on the schema alone, so it is computed on first use and kept for the next
+call; the data being repaired is never kept.
 
 ``exact_when_valid`` says whether a value the validator accepts is always left as it is
 (see ``_unsafe_union``): then the valid arguments of a call need no repair walk at all.
