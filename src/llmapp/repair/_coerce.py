@@ -237,7 +237,7 @@ class Coercion:
                     required = parent.get("required")
                     needed = required if isinstance(required, list) else ()
                     drops = key not in needed and index.null_means_absent(parent, key, sub)
-                end = End(index.kinds(resolved), drops, index.names(resolved))
+                end = End(index.kinds(resolved), drops, index.resolved_names(resolved))
         if sum(len(segment) for segment in path if type(segment) is str) > REMEMBERED_PATH:
             return end  # the model's long keys are not kept alive
         if len(self._ends) >= _CACHE_SIZE * 8:  # bounded: paths come from the model
@@ -407,7 +407,7 @@ class _Walk:
 
     def _string(self, text: str, schema: Mapping[str, Any], depth: int) -> Any:
         kinds = self._index.kinds(schema)
-        named = self._index.names(schema).get(text, _UNCHANGED)
+        named = self._index.resolved_names(schema).get(text, _UNCHANGED)
         if kinds is None or "string" in kinds:
             return text if named is _UNCHANGED else named
         converted = _from_string(text, kinds)

@@ -264,7 +264,10 @@ class SchemaIndex:
         is also a string value of the schema, or that names two values (across a union's
         branches), is left out: its meaning is not clear.
         """
-        resolved = self.resolve(schema)
+        return self.resolved_names(self.resolve(schema))
+
+    def resolved_names(self, resolved: Mapping[str, Any]) -> Mapping[str, Any]:
+        """``names`` of a schema ``resolve`` returned (one lookup once known)."""
         key = id(resolved)
         found = self._names.get(key)
         if found is None:
