@@ -642,9 +642,15 @@ class Priority(enum.IntEnum):
     HIGH = 3
 
 
+class Grade(enum.IntEnum):
+    HIGH = 10
+    LOW = 20
+
+
 class Ticket(BaseModel):
     title: str
     priority: Priority
+    level: Priority | Grade | None = None  # "HIGH" names 3 and 10 here
 
 
 filed: list[Any] = []
@@ -675,9 +681,10 @@ def _named_document() -> dict[str, Any]:
     """FastAPI's document with the member names a generator such as NSwag's or llmapp's
     own would write: pydantic writes the values alone."""
     document = helpdesk_api().openapi()
-    priority = document["components"]["schemas"]["Priority"]
-    assert priority["enum"] == [1, 2, 3] and "x-enum-varnames" not in priority
-    priority["x-enum-varnames"] = ["LOW", "NORMAL", "HIGH"]
+    schemas = document["components"]["schemas"]
+    assert schemas["Priority"]["enum"] == [1, 2, 3] and "x-enum-varnames" not in schemas["Priority"]
+    schemas["Priority"]["x-enum-varnames"] = ["LOW", "NORMAL", "HIGH"]
+    schemas["Grade"]["x-enum-varnames"] = ["HIGH", "LOW"]
     return document
 
 
@@ -726,3 +733,17 @@ def test_a_misspelt_member_name_gets_the_names_in_the_feedback_at_every_door() -
         assert issue.expected == "(1 (LOW) | 2 (NORMAL) | 3 (HIGH))", door
         assert "3 (HIGH)" in (result.feedback or ""), door
     assert filed == []
+
+
+def test_a_member_name_two_enums_share_is_left_alone_at_every_door() -> None:
+    filed.clear()
+    results = _helpdesk_calls({"title": "printer", "priority": 3, "level": "HIGH"})
+    for door, result in results.items():
+        assert not result.success, door
+        assert result.validation is not None, door
+        (issue,) = result.validation.errors
+        assert issue.path.endswith(".level") and issue.value == "HIGH", (door, issue.path)
+        assert "3 (HIGH)" in issue.expected and "10 (HIGH)" in issue.expected, door
+    assert filed == []
+    results = _helpdesk_calls({"title": "printer", "priority": 3, "level": "NORMAL"})
+    assert all(result.success for result in results.values()), results
