@@ -1,6 +1,6 @@
 """Old and new validators, same values: the same verdicts and the same issues?
 
-``python -m benchmarks.validator_differential [--base 1d22dbe] [--values 12]``
+``python -m benchmarks.validator_differential [--base 1d22dbe] [--values 12] [--names]``
 
 The proof of the validator redesign (issue 9): ``src/`` of the base commit (by
 default ``1d22dbe``, the last commit before the redesign) is extracted into a
@@ -19,6 +19,11 @@ commit accepted as unknown, annotation-only formats). By default the old tree ge
 this tree's format checks (``FORMAT_FILES``) so that the comparison covers
 everything else; ``--formats base`` keeps the base commit's own and shows those
 differences too.
+
+The names of enum members (``x-enum-varnames``, issue 37) are a later, deliberate change
+to the catalogue's schemas that the base commit cannot read: they only add ``3 (HIGH)``
+to expected texts. By default the catalogue schemas reach both trees without them, so the
+comparison covers everything else; ``--names`` keeps them and shows those differences.
 
 Prints the counts and every difference (up to ``--show``); exits 1 on a difference.
 Needs the corpora beside the repository (``../shared/corpora``) and git history.
@@ -68,14 +73,18 @@ def _suite_data() -> dict[str, list[Any]]:
     return found
 
 
-def _catalogue() -> list[tuple[str, Any]]:
-    """Every function schema of the catalogue snapshots: parameters and output."""
+def _catalogue(names: bool) -> list[tuple[str, Any]]:
+    """Every function schema of the catalogue snapshots: parameters and output (without the
+    names of enum members unless ``names``)."""
+    from llmapp.vendors._source import without_enum_names
+
     found = []
     for path in sorted((ROOT / "tests" / "catalogue" / "snapshots").glob("*.json")):
         for function in json.loads(path.read_text(encoding="utf-8")):
             for part in ("parameters", "output"):
                 schema = function.get(part)
                 if schema is not None:
+                    schema = schema if names else without_enum_names(schema)
                     found.append((f"catalogue:{path.stem}:{function['name']}:{part}", schema))
     return found
 
@@ -96,12 +105,12 @@ def _values(schema_id: str, schema: Any, count: int, given: list[Any]) -> list[A
     return made
 
 
-def entries(count: int) -> list[Entry]:
+def entries(count: int, names: bool = False) -> list[Entry]:
     """Every schema with its values."""
     from tests.support.corpora.schemas import corpus_schemas
 
     suite = _suite_data()
-    schemas = [(entry.id, entry.schema) for entry in corpus_schemas()] + _catalogue()
+    schemas = [(entry.id, entry.schema) for entry in corpus_schemas()] + _catalogue(names)
     return [
         (schema_id, schema, _values(schema_id, schema, count, suite.get(schema_id, [])))
         for schema_id, schema in schemas
@@ -172,9 +181,14 @@ def main(argv: list[str] | None = None) -> int:
         default="current",
         help="the format checks the old tree uses (default: this tree's)",
     )
+    parser.add_argument(
+        "--names",
+        action="store_true",
+        help="keep the names of enum members in the catalogue's schemas",
+    )
     options = parser.parse_args(argv)
     sys.path.insert(0, str(ROOT))
-    made = entries(options.values)
+    made = entries(options.values, options.names)
     with tempfile.TemporaryDirectory() as folder:
         work = Path(folder)
         archive = subprocess.run(

@@ -15,6 +15,7 @@ an enum, the ``date`` and ``uuid`` formats, patterns and numeric bounds.
 from __future__ import annotations
 
 import datetime
+import enum
 import inspect
 import json
 import re
@@ -751,3 +752,119 @@ def test_every_sink_answers_a_wrong_call_as_its_door_does_and_nothing_runs(case:
     )
     assert synced[0]["content"] == found["class"].feedback
     assert received == []
+
+
+# --- enum members by name ----------------------------------------------------------------
+
+
+class Priority(enum.IntEnum):
+    LOW = 1
+    NORMAL = 2
+    HIGH = 3
+
+
+class Grade(enum.IntEnum):
+    HIGH = 10
+    LOW = 20
+
+
+class Ticket(BaseModel):
+    title: str
+    priority: Priority
+    level: Priority | Grade | None = None  # "HIGH" names 3 and 10 here
+
+
+filed: list[Any] = []
+
+
+class Helpdesk:
+    """A helpdesk."""
+
+    def file(self, ticket: Ticket) -> str:
+        """File a ticket."""
+        filed.append(ticket.priority)
+        return ticket.priority.name
+
+
+def helpdesk_api() -> FastAPI:
+    api = FastAPI()
+
+    @api.post("/file", operation_id="file")
+    def file(ticket: Ticket) -> str:
+        """File a ticket."""
+        filed.append(ticket.priority)
+        return ticket.priority.name
+
+    return api
+
+
+def _named_document() -> dict[str, Any]:
+    """FastAPI's document with the member names a generator such as NSwag's or llmapp's
+    own would write: pydantic writes the values alone."""
+    document = helpdesk_api().openapi()
+    schemas = document["components"]["schemas"]
+    assert schemas["Priority"]["enum"] == [1, 2, 3] and "x-enum-varnames" not in schemas["Priority"]
+    schemas["Priority"]["x-enum-varnames"] = ["LOW", "NORMAL", "HIGH"]
+    schemas["Grade"]["x-enum-varnames"] = ["HIGH", "LOW"]
+    return document
+
+
+def _helpdesk_calls(ticket: dict[str, Any]) -> dict[str, CallResult]:
+    """The ``file`` call with ``ticket`` through the class, HTTP and MCP doors."""
+    http_app = llmapp.http.application(_named_document(), naming="operationId")
+    assert http_app.errors == [], http_app.errors
+
+    async def by_http() -> CallResult:
+        transport = httpx.ASGITransport(app=helpdesk_api())
+        async with httpx.AsyncClient(transport=transport) as client:
+            connection = llmapp.http.Connection("http://testserver", client=client)
+            return await http_app.aexecute(connection, "file", json.dumps({"body": ticket}))
+
+    async def by_mcp() -> CallResult:
+        async with Client(llmapp.mcp.server(application(Helpdesk), Helpdesk())) as client:
+            listed = await client.session.list_tools()
+            app = llmapp.mcp.application(listed)
+            assert app.errors == [], app.errors
+            return await app.aexecute(client.session, "file", json.dumps({"ticket": ticket}))
+
+    by_class = application(Helpdesk).execute(Helpdesk(), "file", json.dumps({"ticket": ticket}))
+    return {"class": by_class, "http": anyio.run(by_http), "mcp": anyio.run(by_mcp)}
+
+
+def test_a_member_name_is_read_as_its_value_at_every_door() -> None:
+    """One rule for all doors: a schema carrying ``x-enum-varnames`` (llmapp's own, or a
+    foreign document's) has ``"HIGH"`` read as ``3`` before anything is sent."""
+    filed.clear()
+    results = _helpdesk_calls({"title": "printer", "priority": "HIGH"})
+    for door, result in results.items():
+        assert result.success, (door, result.feedback)
+    assert filed == [Priority.HIGH] * 3
+    assert results["class"].data == results["http"].data == "HIGH"
+    assert results["mcp"].data == {"result": "HIGH"}  # a tool's structured content
+
+
+def test_a_misspelt_member_name_gets_the_names_in_the_feedback_at_every_door() -> None:
+    filed.clear()
+    results = _helpdesk_calls({"title": "printer", "priority": "High"})
+    for door, result in results.items():
+        assert not result.success, door
+        assert result.validation is not None, door
+        (issue,) = result.validation.errors
+        assert issue.path.endswith(".priority"), (door, issue.path)
+        assert issue.expected == "(1 (LOW) | 2 (NORMAL) | 3 (HIGH))", door
+        assert "3 (HIGH)" in (result.feedback or ""), door
+    assert filed == []
+
+
+def test_a_member_name_two_enums_share_is_left_alone_at_every_door() -> None:
+    filed.clear()
+    results = _helpdesk_calls({"title": "printer", "priority": 3, "level": "HIGH"})
+    for door, result in results.items():
+        assert not result.success, door
+        assert result.validation is not None, door
+        (issue,) = result.validation.errors
+        assert issue.path.endswith(".level") and issue.value == "HIGH", (door, issue.path)
+        assert "3 (HIGH)" in issue.expected and "10 (HIGH)" in issue.expected, door
+    assert filed == []
+    results = _helpdesk_calls({"title": "printer", "priority": 3, "level": "NORMAL"})
+    assert all(result.success for result in results.values()), results

@@ -251,6 +251,7 @@ def test_enum_definition_takes_values_and_own_docstring() -> None:
         cls=Color,
         description="A colour of the rainbow.",
         values=("red", "green"),
+        names=("RED", "GREEN"),
     )
 
 
@@ -1111,3 +1112,16 @@ def test_the_class_rows_and_the_other_rows_accept_disjoint_types() -> None:
         # None, list[int] and (before 3.11, where it is not a class) Any are answered
         # before the rows: by EXACT and ORIGINS.
         assert any(m(tp) for m, _ in rows) or tp in (None, list[int], typing.Any), tp
+
+
+class Shade(enum.Enum):
+    DARK = "d"
+    BLACK = "d"  # an alias of DARK
+    LIGHT = "l"
+
+
+def test_enum_definition_names_each_value_once_by_its_first_name() -> None:
+    _, builder = build(Shade)
+    definition = builder.graph().definitions[Shade]
+    assert isinstance(definition, EnumDef)
+    assert (definition.values, definition.names) == (("d", "l"), ("DARK", "LIGHT"))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import enum
+import json
 from dataclasses import dataclass
 from datetime import date
 from typing import Annotated, Literal
@@ -91,3 +93,29 @@ def test_anthropic_and_gemini_fields():
 def test_a_type_that_cannot_be_expressed_is_one_build_error():
     with pytest.raises(LlmApplicationError, match=r"builtin_function_or_method"):
         structured_output(type(len))
+
+
+class Urgency(enum.IntEnum):
+    LOW = 1
+    HIGH = 3
+
+
+@dataclass
+class Triage:
+    urgency: Urgency
+
+
+def test_enum_member_names_are_read_but_never_sent_to_a_vendor():
+    """The answer may name a member ("HIGH" is read as 3); the vendors' schemas leave the
+    names out, strict or not, as the tool exports do (no ``@x-enum-varnames`` line)."""
+    output = structured_output(Triage)
+    assert output.parse('{"urgency": "HIGH"}').value == Triage(Urgency.HIGH)
+    fields = [
+        output.openai(),
+        output.openai(strict=False),
+        output.anthropic(),
+        output.anthropic(strict=True),
+        output.gemini(),
+    ]
+    for field in fields:
+        assert "HIGH" not in json.dumps(field), field

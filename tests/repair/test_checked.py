@@ -64,7 +64,7 @@ def _as_text(value: Any, rnd: random.Random) -> Any:
 
 
 def _cases(count: int) -> Iterator[tuple[str, Any, Callable[[Any], Validation], list[Any]]]:
-    for schema_id, schema, made in validator_differential.entries(count):
+    for schema_id, schema, made in validator_differential.entries(count, names=True):
         try:
             check = validator(schema)
         except (SchemaError, RecursionError):

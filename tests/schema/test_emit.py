@@ -253,7 +253,12 @@ def test_parameters_object_required_description_and_default() -> None:
         "required": ["query"],
         "additionalProperties": False,
         "$defs": {
-            "Color": {"type": "string", "enum": ["red", "blue"], "description": "A paint colour."}
+            "Color": {
+                "type": "string",
+                "enum": ["red", "blue"],
+                "x-enum-varnames": ["RED", "BLUE"],
+                "description": "A paint colour.",
+            }
         },
     }
 
@@ -401,8 +406,8 @@ def test_mixed_enum_is_grouped_per_json_type() -> None:
     assert schema_of(Mixed)["$defs"] == {
         "Mixed": {
             "anyOf": [
-                {"type": "integer", "enum": [1]},
-                {"type": "string", "enum": ["two"]},
+                {"type": "integer", "enum": [1], "x-enum-varnames": ["ONE"]},
+                {"type": "string", "enum": ["two"], "x-enum-varnames": ["TWO"]},
                 NULL,
             ]
         }
@@ -412,6 +417,19 @@ def test_mixed_enum_is_grouped_per_json_type() -> None:
             {"type": "integer", "enum": [1]},
             {"type": "boolean", "enum": [True]},
             {"type": "number", "enum": [1.0]},
+        ]
+    }
+    # names only where one is not its value, each beside its own value
+    assert enum_schema(["A", "b"], ["A", "B"]) == {
+        "type": "string",
+        "enum": ["A", "b"],
+        "x-enum-varnames": ["A", "B"],
+    }
+    assert enum_schema(["A", "B"], ["A", "B"]) == {"type": "string", "enum": ["A", "B"]}
+    assert enum_schema([3, "x"], ["HIGH", "x"]) == {
+        "anyOf": [
+            {"type": "integer", "enum": [3], "x-enum-varnames": ["HIGH"]},
+            {"type": "string", "enum": ["x"]},
         ]
     }
 
@@ -459,7 +477,12 @@ def test_reference_false_inlines_all_but_recursive_types() -> None:
             "properties": {**LINE["properties"], "product": PRODUCT},
             "description": "The line.",
         },
-        "color": {"type": "string", "enum": ["red", "blue"], "description": "A paint colour."},
+        "color": {
+            "type": "string",
+            "enum": ["red", "blue"],
+            "x-enum-varnames": ["RED", "BLUE"],
+            "description": "A paint colour.",
+        },
         "category": {"$ref": "#/$defs/Category"},
         "husband": {"$ref": "#/$defs/Husband"},
     }
@@ -679,6 +702,7 @@ def test_strict_unrolls_a_ref_with_siblings() -> None:
         "color": {
             "type": "string",
             "enum": ["red", "blue"],
+            "x-enum-varnames": ["RED", "BLUE"],
             "description": "Which paint.\n\nA paint colour.",
         }
     }

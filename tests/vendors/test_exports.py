@@ -9,7 +9,9 @@ the build error must give.
 from __future__ import annotations
 
 import copy
+import enum
 import importlib.util
+import json
 import re
 import sys
 from pathlib import Path
@@ -21,8 +23,8 @@ from pydantic import TypeAdapter
 
 import llmapp
 from llmapp import LlmApplication, LlmApplicationError
-from llmapp.vendors import anthropic, gemini, openai
-from llmapp.vendors._source import model_parameters
+from llmapp.vendors import anthropic, gemini, mcp, openai
+from llmapp.vendors._source import model_parameters, without_enum_names
 
 pytest.importorskip("openai", reason="the openai SDK is in the dev extra")
 pytest.importorskip("anthropic", reason="the anthropic SDK is in the dev extra")
@@ -149,13 +151,14 @@ def test_strict_export(shape: str, vendor: str) -> None:
 
 @pytest.mark.parametrize("shape", sorted(CLASSES))
 def test_strict_openai_export_equals_a_strict_application(shape: str) -> None:
-    """tools(strict=True) reuses the core's strict rules: same schema as application(strict=True)."""
+    """tools(strict=True) reuses the core's strict rules: same schema as application(strict=True),
+    less the names of enum members, which no vendor export sends."""
     if ("openai", shape) in REFUSED:
         return
     strict_app = llmapp.application(CLASSES[shape], strict=True)
     exported = openai.tools(llmapp.application(CLASSES[shape]), strict=True)
     assert [entry["function"]["parameters"] for entry in exported] == [
-        model_parameters(f) for f in strict_app.functions
+        without_enum_names(model_parameters(f)) for f in strict_app.functions
     ]
 
 
@@ -181,3 +184,44 @@ def entry_schema(entry: dict[str, Any]) -> dict[str, Any]:
             schema: dict[str, Any] = entry[key]
             return schema
     raise AssertionError(f"no schema in {entry}")
+
+
+class Level(enum.IntEnum):
+    LOW = 1
+    HIGH = 3
+
+
+@llmapp.llm_application
+class Leveled:
+    def level(self, level: Level, levels: list[Level]) -> str:
+        """Set a level."""
+        return level.name
+
+
+def test_enum_names_stay_in_the_mcp_export_only() -> None:
+    """The names are llmapp's reading aid: the vendors' strict subsets refuse the keyword,
+    so their exports leave it out; MCP's inputSchema is JSON Schema and keeps it."""
+    app = llmapp.application(Leveled)
+    named = {"type": "integer", "enum": [1, 3], "x-enum-varnames": ["LOW", "HIGH"]}
+    assert app.functions[0].parameters["$defs"]["Level"] == named
+    assert mcp.tools(app)[0]["inputSchema"]["$defs"]["Level"] == named
+    exports = [
+        *openai.tools(app),
+        *openai.tools(app, strict=True),
+        *anthropic.tools(app),
+        *anthropic.tools(app, strict=True),
+        *gemini.tools(app),
+        *mcp.tools(app, strict=True),
+    ]
+    for entry in exports:
+        assert "x-enum-varnames" not in json.dumps(entry)
+        assert "LOW" not in json.dumps(entry)
+    assert openai.problems(entry_schema(openai.tools(app, strict=True)[0])) == []
+
+
+def test_without_enum_names_copies_only_what_it_changes() -> None:
+    plain = {"type": "object", "properties": {"x-enum-varnames": {"type": "string"}}}
+    assert without_enum_names(plain) is plain  # a property of that name is no keyword
+    named = {"anyOf": [{"enum": ["a"], "x-enumNames": ["A"]}, {"type": "null"}]}
+    assert without_enum_names(named) == {"anyOf": [{"enum": ["a"]}, {"type": "null"}]}
+    assert named["anyOf"][0]["x-enumNames"] == ["A"]  # the input is not changed

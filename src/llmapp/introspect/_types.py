@@ -375,7 +375,8 @@ class TypeBuilder:
     def enum(self, cls: type[enum.Enum], scope: Scope) -> Node | None:
         if cls in self._definitions:
             return RefNode(key=cls)
-        values = tuple(member._value_ for member in cls)  # what the ``.value`` property reads
+        members = tuple(cls)  # aliases left out: each value once, under its first name
+        values = tuple(member._value_ for member in members)  # what ``.value`` reads
         bad = [v for v in values if not isinstance(v, JSON_SCALARS)]
         if bad:
             return self.report(
@@ -391,6 +392,7 @@ class TypeBuilder:
             description=doc.description,
             title=doc.title,
             values=values,
+            names=tuple(member.name for member in members),
         )
         return RefNode(key=cls)
 

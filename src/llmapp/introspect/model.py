@@ -192,9 +192,11 @@ class ObjectDef(_NamedDef):
 
 
 class EnumDef(_NamedDef):
-    """A named ``enum.Enum``; ``values`` are its members' values, in order."""
+    """A named ``enum.Enum``; ``values`` are its members' values, in order, and ``names``
+    their names, parallel to ``values`` (empty when not known)."""
 
     values: tuple[LiteralValue, ...]
+    names: tuple[str, ...] = ()
 
 
 class AliasDef(_NamedDef):

@@ -4,8 +4,8 @@ A leaf package (of llmapp it imports only the sentinel, ``_digraph`` and ``_fres
 references and JSON pointers (``Resolver.chase`` follows a chain of references, at most
 ``MAX_REF_HOPS`` of them, for every stage), the definitions a schema refers to and which of them are
 recursive, the keyword table, declared types and the JSON type of a value, schemas that
-accept anything, discriminators, issue paths in typia's syntax, and the bound on how
-deeply foreign JSON may nest.
+accept anything, discriminators, the names of enum members, issue paths in typia's syntax,
+and the bound on how deeply foreign JSON may nest.
 The validator, coercion, separation, feedback and the ``vendors``, ``mcp`` and
 ``http`` packages all read schemas through it, so they agree on what a schema means.
 """
@@ -19,6 +19,7 @@ from llmapp._sentinels import MISSING
 
 if TYPE_CHECKING:
     from ._discriminator import Discriminator, discriminator
+    from ._enum_names import ENUM_NAMES, ENUM_NAMES_READ, enum_names
     from ._graph import (
         reachable_definitions,
         recursive_definitions,
@@ -55,6 +56,7 @@ if TYPE_CHECKING:
 # discriminator rule unless a schema asks for them.
 _LAZY = {
     **dict.fromkeys(("Discriminator", "discriminator"), "._discriminator"),
+    **dict.fromkeys(("ENUM_NAMES", "ENUM_NAMES_READ", "enum_names"), "._enum_names"),
     **dict.fromkeys(
         ("reachable_definitions", "recursive_definitions", "referenced_definitions", "walk"),
         "._graph",
@@ -95,6 +97,8 @@ if not TYPE_CHECKING:  # a misspelled name stays an error for type checkers
     __getattr__, __dir__ = _lazy_names(__name__, _LAZY)
 
 __all__ = [
+    "ENUM_NAMES",
+    "ENUM_NAMES_READ",
     "JSON_TYPES",
     "KEYWORDS",
     "MAX_NESTING",
@@ -114,6 +118,7 @@ __all__ = [
     "copy_json",
     "declared_types",
     "discriminator",
+    "enum_names",
     "escape_token",
     "is_mapping",
     "is_schema",

@@ -134,6 +134,8 @@ _ROWS = (
     Keyword("contentMediaType", ANNOTATION, "string"),
     Keyword("discriminator", ANNOTATION, "object"),
     Keyword("x-discriminator", ANNOTATION, "object"),
+    Keyword("x-enum-varnames", ANNOTATION),  # the names of enum's members (``_enum_names``)
+    Keyword("x-enumNames", ANNOTATION),
 )
 
 KEYWORDS: Mapping[str, Keyword] = {row.name: row for row in _ROWS}

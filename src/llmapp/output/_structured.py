@@ -39,7 +39,7 @@ from llmapp.jsonschema import Path
 from llmapp.schema._emit import SchemaEmitter
 from llmapp.validate import validator
 from llmapp.vendors import anthropic, gemini, openai
-from llmapp.vendors._source import export_error
+from llmapp.vendors._source import export_error, without_enum_names
 from llmapp.vendors.mcp import RESULT, output_schema
 
 __all__ = ["StructuredOutput", "structured_output"]
@@ -125,9 +125,10 @@ class StructuredOutput(Generic[T]):
         return CallResult(name=self.name, success=True, value=value, data=inner, repairs=repairs)
 
     def _vendor_schema(self, vendor: str, strict: bool, strict_form: Strict) -> Schema:
+        sent = without_enum_names(self.schema)  # as every vendor export: ``vendors._source``
         if not strict:
-            return self.schema
-        schema, problems = strict_form(self.schema)
+            return sent
+        schema, problems = strict_form(sent)
         if problems:
             raise export_error(
                 None, vendor, [(f"{self.name}.{p}".rstrip("."), r) for p, r in problems]

@@ -11,6 +11,11 @@ schema could not accept as it is:
   and not when an object in it writes a key twice: the validator refuses the string);
   surrounding whitespace is ignored. A string that converts to nothing the schema accepts
   stays as it is, so the validator reports it.
+- a string that is exactly the name of one enum member (``x-enum-varnames``, read by
+  ``llmapp.jsonschema.enum_names``: ``"HIGH"`` for ``3``) becomes its value, where the schema
+  refuses the string itself; a name that is also a string value there, names two values
+  (across a union's branches) or reads as a number other than its own value stays, and so
+  does any other spelling (no case folding, no trimming).
 - a ``null`` for an optional declared property whose schema accepts no null is dropped: the
   model meant "not given" (OpenAI's strict mode makes every optional property nullable), so
   the default applies.
@@ -203,6 +208,8 @@ class Coercion:
                 continue
             if kind is not str or not (end.kinds is None or "string" in end.kinds):
                 return False
+            if node in end.names:
+                return False
         return True
 
     def _end(self, path: Key) -> End | None:
@@ -232,7 +239,7 @@ class Coercion:
                     required = parent.get("required")
                     needed = required if isinstance(required, list) else ()
                     drops = key not in needed and index.null_means_absent(parent, key, sub)
-                end = End(index.kinds(resolved), drops)
+                end = End(index.kinds(resolved), drops, index.resolved_names(resolved))
         if sum(len(segment) for segment in path if type(segment) is str) > REMEMBERED_PATH:
             return end  # the model's long keys are not kept alive
         if len(self._ends) >= _CACHE_SIZE * 8:  # bounded: paths come from the model
@@ -264,10 +271,12 @@ class End(NamedTuple):
     Attributes:
         kinds: the JSON types accepted there (None: any).
         drops_null: a null there is dropped (an optional property that cannot be null).
+        names: the enum members a string there names (``SchemaIndex.names``).
     """
 
     kinds: Kinds | None
     drops_null: bool
+    names: Mapping[str, Any]
 
 
 def _from_string(text: str, kinds: Kinds) -> Any:
@@ -413,9 +422,12 @@ class _Walk:
 
     def _string(self, text: str, schema: Mapping[str, Any], depth: int) -> Any:
         kinds = self._index.kinds(schema)
+        named = self._index.resolved_names(schema).get(text, _UNCHANGED)
         if kinds is None or "string" in kinds:
-            return text
+            return text if named is _UNCHANGED else named
         converted = _from_string(text, kinds)
+        if named is not _UNCHANGED:  # a name that also reads as a number: which is meant?
+            return named if converted is _UNCHANGED or _same(converted, named) else text
         if converted is not _UNCHANGED:
             return converted
         if not kinds & {"object", "array"}:
@@ -430,3 +442,7 @@ class _Walk:
             repaired = self.value(decoded, schema, depth + 1)
             return text if isinstance(repaired, str) else repaired
         return text
+
+
+def _same(left: Any, right: Any) -> bool:
+    return type(left) is type(right) and left == right

@@ -2,9 +2,10 @@
 
 A ``SchemaIndex`` answers, for any subschema of its root (by identity), what ``coerce``
 asks of it: the schema with ``$ref`` followed and ``allOf`` merged (``resolve``), the
-JSON types it accepts (``kinds``), the schema of a property or an item, the branch of a
-union a value belongs to (``choose``). Every answer depends on the schema alone, so it is
-computed on first use and kept for the next call; the data being repaired is never kept.
+JSON types it accepts (``kinds``), the enum members a string names (``names``), the schema
+of a property or an item, the branch of a union a value belongs to (``choose``). Every
+answer depends on the schema alone, so it is computed on first use and kept for the next
+call; the data being repaired is never kept.
 
 ``exact_when_valid`` says whether a value the validator accepts is always left as it is
 (see ``_unsafe_union``): then the valid arguments of a call need no repair walk at all.
@@ -23,6 +24,7 @@ from llmapp.jsonschema import (
     Resolver,
     declared_types,
     discriminator,
+    enum_names,
     json_type,
 )
 
@@ -55,6 +57,8 @@ class SchemaIndex:
         self._resolver: Resolver | None = None  # indexed on the first $ref met
         self._discriminators: dict[int, Discriminator | None] = {}
         self._exact: bool | None = None
+        self._names: dict[int, Mapping[str, Any]] = {}
+        self._naming: set[int] = set()  # schemas being named: a recursive union stops there
 
     # --- properties and items ------------------------------------------------------------
 
@@ -248,6 +252,68 @@ class SchemaIndex:
         if kinds is not None and schema.get("nullable") is True:
             kinds |= {"null"}
         return kinds
+
+    # --- enum members by name ---------------------------------------------------------
+
+    def names(self, schema: Any) -> Mapping[str, Any]:
+        """The enum members a string names where the schema refuses that string, each
+        name with its value (``x-enum-varnames``, read by ``llmapp.jsonschema.enum_names``).
+
+        Empty where the schema may accept any string (a free ``string`` in any branch):
+        a name is read as its value only where the string itself is refused. A name that
+        is also a string value of the schema, or that names two values (across a union's
+        branches), is left out: its meaning is not clear.
+        """
+        return self.resolved_names(self.resolve(schema))
+
+    def resolved_names(self, resolved: Mapping[str, Any]) -> Mapping[str, Any]:
+        """``names`` of a schema ``resolve`` returned (one lookup once known)."""
+        key = id(resolved)
+        found = self._names.get(key)
+        if found is None:
+            named: dict[str, list[Any]] = {}
+            taken: set[str] = set()
+            found = ANY
+            if self._collect_names(resolved, named, taken):
+                found = {
+                    name: values[0]
+                    for name, values in named.items()
+                    if name not in taken and len(values) == 1
+                }
+            self._names[key] = found
+        return found
+
+    def _collect_names(
+        self, schema: Mapping[str, Any], named: dict[str, list[Any]], taken: set[str]
+    ) -> bool:
+        """Adds the schema's names (``named``) and its string values (``taken``); False
+        when it may accept a string that is not one of its values."""
+        enum = schema.get("enum")
+        if isinstance(enum, list):
+            taken.update(value for value in enum if isinstance(value, str))
+            for name, value in zip(enum_names(schema) or (), enum, strict=False):  # or none
+                values = named.setdefault(name, [])
+                if not _in_enum(value, values):
+                    values.append(value)
+            return True
+        if "const" in schema:
+            if isinstance(schema["const"], str):
+                taken.add(schema["const"])
+            return True
+        branches = self.branches(schema)
+        if branches is None:
+            kinds = self.kinds(schema)
+            return kinds is not None and "string" not in kinds
+        key = id(schema)
+        if key in self._naming:
+            return True  # the cycle adds nothing its first visit does not
+        self._naming.add(key)
+        try:
+            return all(
+                self._collect_names(self.resolve(branch), named, taken) for branch in branches
+            )
+        finally:
+            self._naming.discard(key)
 
     # --- whether valid values are left alone ----------------------------------------------
 

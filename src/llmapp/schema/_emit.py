@@ -43,6 +43,7 @@ from llmapp.introspect.model import (
     TypeKey,
     UnionNode,
 )
+from llmapp.jsonschema import ENUM_NAMES
 from llmapp.schema._discriminators import declare_discriminators
 from llmapp.schema._naming import assign_names, recursive_keys
 from llmapp.schema._predicates import HUMAN_KEYWORD
@@ -250,7 +251,7 @@ class _Run:
         if isinstance(definition, ObjectDef):
             schema = self.object(definition)
         elif isinstance(definition, EnumDef):
-            schema = enum_schema(definition.values)
+            schema = enum_schema(definition.values, definition.names)
         else:
             schema = self.node(definition.type)
         if definition.description:
@@ -410,18 +411,35 @@ _JSON_TYPES: dict[type, str] = {
 }
 
 
-def enum_schema(values: Sequence[Any]) -> Schema:
-    """``{"type": ..., "enum": [...]}`` per JSON type, in order of appearance; several -> anyOf."""
+def enum_schema(values: Sequence[Any], names: Sequence[str] = ()) -> Schema:
+    """``{"type": ..., "enum": [...]}`` per JSON type, in order of appearance; several -> anyOf.
+
+    ``names`` (an Enum's member names, parallel to ``values``) go beside each ``enum`` as
+    ``x-enum-varnames`` where one of them is not its value: the feedback shows them and
+    ``coerce`` reads a name the model sends as its value (``llmapp.jsonschema.enum_names``).
+    """
     groups: dict[str, list[Any]] = {}
-    for value in values:
+    named: dict[str, list[str]] = {}
+    for position, value in enumerate(values):
         group = groups.setdefault(_JSON_TYPES.get(type(value), "string"), [])
         if not any(type(seen) is type(value) and seen == value for seen in group):
             group.append(value)
+            if position < len(names):
+                named.setdefault(_JSON_TYPES.get(type(value), "string"), []).append(names[position])
     schemas = [
-        {"type": "null"} if name == "null" else {"type": name, "enum": group}
+        {"type": "null"} if name == "null" else _enum(name, group, named.get(name, []))
         for name, group in groups.items()
     ]
     return schemas[0] if len(schemas) == 1 else {"anyOf": schemas}
+
+
+def _enum(kind: str, values: list[Any], names: list[str]) -> Schema:
+    schema: Schema = {"type": kind, "enum": values}
+    if len(names) == len(values) and any(
+        name != value for name, value in zip(names, values, strict=True)
+    ):
+        schema[ENUM_NAMES] = names
+    return schema
 
 
 _EMITTERS: dict[type, Callable[[_Run, Any], Schema]] = {

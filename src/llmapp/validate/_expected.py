@@ -1,7 +1,8 @@
 """The ``expected`` text of a schema, written like a type (typia style).
 
 ``string & MinLength<3> & Format<"email">``, ``integer & Minimum<1>``,
-``Array<Product>``, ``("low" | "normal" | "high")``, ``(Product | null)``,
+``Array<Product>``, ``("low" | "normal" | "high")``, ``(1 (LOW) | 2 (HIGH))`` (an enum
+with its members' names, ``x-enum-varnames``), ``(Product | null)``,
 ``Record<string, number>``; a ``$ref`` to a named definition reads as its name.
 """
 
@@ -12,7 +13,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from llmapp._scalar_types import NUMERIC_TEXT_FORMATS
-from llmapp.jsonschema import MISSING, declared_types, ref_name, resolve_pointer
+from llmapp.jsonschema import MISSING, declared_types, enum_names, ref_name, resolve_pointer
 
 from ._vocabulary import labels
 
@@ -131,7 +132,10 @@ def _core(schema: Mapping[str, Any], ref_text: RefText) -> list[str]:
     if "const" in schema:
         return [_json(schema["const"])]
     if isinstance(schema.get("enum"), list):
-        return [_json(value) for value in schema["enum"]] or ["never"]
+        names = enum_names(schema) or ()
+        return [
+            _named(value, names[i] if names else None) for i, value in enumerate(schema["enum"])
+        ] or ["never"]
     parts: list[str] = []
     members: list[str] | None = None
     ref = schema.get("$ref")
@@ -198,6 +202,15 @@ def _members(text: str) -> list[str]:
             start = index + 3
     members.append(text[start:-1])
     return members if len(members) > 1 else [text]
+
+
+def _named(value: Any, name: str | None) -> str:
+    """An enum value, with its member's name where the name says more than the value
+    (``3 (HIGH)``; ``"low"`` for ``LOW = "low"``); a name that is no identifier is quoted."""
+    text = _json(value)
+    if name is None or name == value or (isinstance(value, str) and name.lower() == value.lower()):
+        return text
+    return f"{text} ({name if name.isidentifier() else _json(name)})"
 
 
 def _has_combinator(schema: Mapping[str, Any]) -> bool:

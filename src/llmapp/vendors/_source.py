@@ -14,7 +14,11 @@ only on the attributes below, so class, HTTP and MCP applications export the sam
   Human-side parameters never appear in it.
 - ``Tool``: one function as a vendor sees it (``name``, ``description``,
   ``parameters`` from ``model_parameters``, ``output``, ``deprecated``, ``tags``,
-  and ``function`` itself); ``tools_of(source) -> list[Tool]``.
+  and ``function`` itself); ``tools_of(source) -> list[Tool]``, whose parameters leave
+  out the names of enum members (``x-enum-varnames``, ``without_enum_names``) unless
+  ``enum_names=True``: llmapp's own reading aid (feedback and repair read them from the
+  function's schema), which no vendor documents and every strict subset refuses; the
+  MCP export keeps them, as JSON Schema annotations an llmapp client reads.
 - ``owner(source)``: the class an application was built from, as build errors name
   it; ``export_error(source, vendor, [(location, reason)])``: the one
   ``LlmApplicationError`` a strict export raises for what the vendor cannot express.
@@ -27,6 +31,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from llmapp.app._function import Function, llm_parameters
+from llmapp.jsonschema import ENUM_NAMES_READ, is_mapping, walk
+from llmapp.vendors._subset import transform
 
 __all__ = [
     "Tool",
@@ -36,6 +42,7 @@ __all__ = [
     "model_parameters",
     "owner",
     "tools_of",
+    "without_enum_names",
 ]
 
 Schema = dict[str, Any]
@@ -85,13 +92,14 @@ def model_parameters(function: ToolFunction) -> Schema:
     return llm_parameters(function)
 
 
-def tools_of(source: Any) -> list[Tool]:
-    """One ``Tool`` per function of ``source`` (see ``functions_of``)."""
+def tools_of(source: Any, *, enum_names: bool = False) -> list[Tool]:
+    """One ``Tool`` per function of ``source`` (see ``functions_of``); the names of enum
+    members are left out of its parameters unless ``enum_names``."""
     return [
         Tool(
             name=function.name,
             description=function.description,
-            parameters=model_parameters(function),
+            parameters=_parameters(function, enum_names),
             output=function.output,
             deprecated=bool(function.deprecated),
             tags=tuple(function.tags or ()),
@@ -99,6 +107,26 @@ def tools_of(source: Any) -> list[Tool]:
         )
         for function in functions_of(source)
     ]
+
+
+def _parameters(function: ToolFunction, enum_names: bool) -> Schema:
+    schema = model_parameters(function)
+    return schema if enum_names else without_enum_names(schema)
+
+
+def without_enum_names(schema: Schema) -> Schema:
+    """``schema`` without the names of enum members (``x-enum-varnames``, ``x-enumNames``)
+    anywhere; the schema itself when it has none (nothing is copied)."""
+    if not any(key in node for _, node in walk(schema) for key in ENUM_NAMES_READ):
+        return schema
+
+    def visit(node: Any) -> Any:
+        if not is_mapping(node):
+            return node
+        return transform({k: v for k, v in node.items() if k not in ENUM_NAMES_READ}, visit)
+
+    stripped: Schema = visit(schema)
+    return stripped
 
 
 def owner(source: Any) -> str | None:

@@ -95,7 +95,7 @@ def tools(source: Any, *, strict: bool = False) -> list[dict[str, Any]]:
 
         result = mcp.types.ListToolsResult(tools=llmapp.vendors.mcp.tools(app))
     """
-    exported = tools_of(source)
+    exported = tools_of(source, enum_names=not strict)  # strict: OpenAI's subset
     schemas = [tool.parameters for tool in exported]
     if strict:
         from llmapp.vendors.openai import strict_parameters

@@ -77,12 +77,12 @@ ALSO_VALID = [
 
 SPOILERS = [
     (("priority",), "HIGH", [("$input.priority", '("low" | "normal" | "high")')]),
-    (("level",), 3, [("$input.level", "(1 | 2 | 4)")]),
+    (("level",), 3, [("$input.level", "(1 (ONE) | 2 (TWO) | 4 (FOUR))")]),
     (("mode",), "medium", [("$input.mode", '("fast" | "slow")')]),
     # An integer meets the integer branch, so only that branch's value is named.
     (("mixed",), 2, [("$input.mixed", '(1 | "one" | true | null)')]),
     (("mixed",), 1.5, [("$input.mixed", '(1 | "one" | true | null)')]),
-    (("levels", 1), "4", [("$input.levels[1]", "(1 | 2 | 4)")]),
+    (("levels", 1), "4", [("$input.levels[1]", "(1 (ONE) | 2 (TWO) | 4 (FOUR))")]),
 ]
 
 

@@ -97,7 +97,7 @@ ALSO_VALID = [{}, {"margin": {}}]
 
 SPOILERS = [
     (("copies",), "2", [("$input.copies", "integer")]),
-    (("unit",), "mm", [("$input.unit", '("cm" | "in")')]),
+    (("unit",), "mm", [("$input.unit", '("cm" | "in" (INCH))')]),
     (("margin", "top"), "1", [("$input.margin.top", "number")]),
     (("pages", 0), 1.5, [("$input.pages[0]", "integer")]),
     (("printed_at",), "yesterday", [("$input.printed_at", DATE_TIME)]),
