@@ -592,8 +592,10 @@ class ArgumentStream:
     def _wrong_kind(self, frame: _Frame, position: Position | None, char: str, value: Any) -> bool:
         """Report a value whose first character shows a type its place refuses."""
         accepts = position.accepts if position is not None else None
-        kind = _kind_of(char)
-        if accepts is None or kind is None or kind in accepts:
+        if accepts is None:
+            return False
+        kind = _KIND_OF.get(char)
+        if kind is None or kind in accepts:
             return False
         if kind == "number" and "integer" in accepts:
             return False
@@ -604,9 +606,10 @@ class ArgumentStream:
         """Report what the call step says of a complete value in ``frame`` (before it is
         attached: its path is the next one)."""
         # A null for an optional declared key is read as "not given" by the call step.
-        declared = frame.position.properties if frame.position is not None else ()
-        if value is None and frame.key in declared and frame.key not in frame.position.required:  # type: ignore[union-attr]
-            return
+        if value is None and frame.position is not None:
+            key = frame.key
+            if key in frame.position.properties and key not in frame.position.required:
+                return
         issues = position.check(value)
         if issues:
             path = self._child_path(frame)
@@ -629,17 +632,11 @@ def _may_end(text: str, position: int, char: str) -> bool:
     return run.match(text, position + 1).end() < len(text)  # type: ignore[union-attr]
 
 
-def _kind_of(char: str) -> str | None:
-    """The JSON type a value starting with ``char`` has, when no repair can change it."""
-    if char == "{":
-        return "object"
-    if char == "[":
-        return "array"
-    if char in _STARTS_NUMBER:
-        return "number"
-    if char in "tf":
-        return "boolean"
-    return None  # a string may be repaired, a null may mean "not given"
+_KIND_OF: Final = {"{": "object", "[": "array", "t": "boolean", "f": "boolean"} | dict.fromkeys(
+    _STARTS_NUMBER, "number"
+)
+"""The JSON type a value starting with a character has, when no repair can change it (a
+string may be repaired, a null may mean "not given")."""
 
 
 def _moved(issue: ValidationIssue, path: str) -> ValidationIssue:
