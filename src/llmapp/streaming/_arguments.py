@@ -624,10 +624,20 @@ def _may_end(text: str, position: int, char: str) -> bool:
     """Whether the value starting at ``position`` may end within ``text``."""
     if char == '"':
         return text.find('"', position + 1) > 0
-    if char == "{":
-        return text.find("}", position) > 0
-    if char == "[":
-        return text.find("]", position) > 0
+    if char in "{[":
+        # Where its brackets balance (strings not told apart: a wrong guess only costs
+        # time), so that the C scanner is not sent through a container that goes on
+        # past the piece, to fail at its end: one pass over the piece's closers.
+        closer = "}" if char == "{" else "]"
+        depth, start = 0, position
+        at = text.find(closer, position)
+        while at > 0:
+            depth += text.count(char, start, at) - 1
+            if depth <= 0:
+                return True
+            start = at + 1
+            at = text.find(closer, start)
+        return False
     run = _NUMBER_RUN if char in _STARTS_NUMBER else _WORD_RUN
     return run.match(text, position + 1).end() < len(text)  # type: ignore[union-attr]
 
