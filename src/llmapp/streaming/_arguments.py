@@ -287,34 +287,44 @@ class ArgumentStream:
     def _read(self, text: str) -> None:
         end = len(text)
         position = 0
+        stack = self._stack
         while position < end and self.stopped is None:
             token = self._token
-            if token in (_STRING, _KEY_TEXT):
+            if token == _NONE:
+                # Members in one loop pay off where a piece holds several; in a short
+                # rest of a piece, the attempts that fail cost more than they save.
+                if (
+                    end - position > _MEMBERS_FROM
+                    and stack
+                    and stack[-1].state in (_KEY, _ITEM, _NEXT)
+                ):
+                    position = self._members(stack[-1], text, position)
+                position = _BLANK.match(text, position).end()  # type: ignore[union-attr]
+                if position >= end or self.stopped is not None:
+                    break
+                char = text[position]
+                if stack:
+                    frame = stack[-1]
+                    if char in _SEPARATORS:
+                        if frame.state == (_NEXT if char == "," else _COLON):
+                            frame.state = _VALUE if char == ":" else _KEY if frame.object else _ITEM
+                            position += 1
+                            continue
+                    elif position + 1 < end and char not in _NOT_VALUES:
+                        scanned = self._scan(frame, text, position, char)
+                        if scanned:
+                            position = scanned
+                            continue
+                self._structure(char, text)
+                position += 1
+            elif token in (_STRING, _KEY_TEXT):
                 position = self._string(text, position)
             elif token == _NUMBER_TOKEN:
                 position = self._run(text, position, _NUMBER_RUN)
             elif token == _WORD:
                 position = self._run(text, position, _WORD_RUN)
             else:
-                # Members in one loop pay off where a piece holds several; in a short
-                # rest of a piece, the attempts that fail cost more than they save.
-                if (
-                    end - position > _MEMBERS_FROM
-                    and self._stack
-                    and self._stack[-1].state in (_KEY, _ITEM, _NEXT)
-                ):
-                    position = self._members(self._stack[-1], text, position)
-                position = _BLANK.match(text, position).end()  # type: ignore[union-attr]
-                if position >= end or self.stopped is not None:
-                    break
-                char = text[position]
-                if position + 1 < end and self._stack and char not in _NOT_VALUES:
-                    scanned = self._scan(self._stack[-1], text, position, char)
-                    if scanned:
-                        position = scanned
-                        continue
-                self._structure(char, text)
-                position += 1
+                break  # stopped
 
     def _members(self, frame: _Frame, text: str, position: int) -> int:
         """Members (``"key": value`` in an object, items in an array) whole in ``text``, read
