@@ -71,6 +71,7 @@ _QUIET: Final[tuple[frozenset[str], ...]] = (
 )
 _CLOSERS = frozenset('"}]')
 _SEPARATORS = frozenset(",:")
+_OPENERS = frozenset(',:"')
 _MEMBERS_FROM: Final = 48
 _GOES_ON = frozenset("-+.0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
 
@@ -222,10 +223,21 @@ class ArgumentStream:
             if self._token:
                 self._parts.append(delta)
             return []
-        if delta in _SEPARATORS and not self._token and self._stack:
-            frame = self._stack[-1]  # a comma or a colon where one belongs: a state moves
-            if frame.state == (_NEXT if delta == "," else _COLON) and self.length < self.max_length:
-                self.length += 1
+        if delta in _OPENERS and not self._token and self._stack and self.length < self.max_length:
+            frame = self._stack[-1]
+            state = frame.state
+            if delta == '"':
+                # A key or a string in an object starts: nothing is said of it yet (the
+                # first character of a string shows no type its place refuses).
+                if state == _KEY or (state == _VALUE and frame.object):
+                    self.length += 1
+                    if state == _KEY:
+                        self._token, self._parts = _KEY_TEXT, []
+                    else:
+                        self._token, self._parts, self._early = _STRING, [], False
+                    return []
+            elif state == (_NEXT if delta == "," else _COLON):
+                self.length += 1  # a comma or a colon where one belongs: a state moves
                 frame.state = _VALUE if delta == ":" else _KEY if frame.object else _ITEM
                 return []
         self.length += len(delta)
