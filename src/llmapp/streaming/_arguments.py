@@ -248,7 +248,10 @@ class ArgumentStream:
             return []
         new = self._new = []
         try:
-            self._read(delta)
+            if delta == '"' and self._token in (_STRING, _KEY_TEXT) and not self._escape:
+                self._closed("".join(self._parts))  # a one-character piece that closes a string
+            else:
+                self._read(delta)
         except (ValueError, RecursionError) as unread:  # a value json reads otherwise
             self._stop(str(unread))
         self.issues.extend(new)
@@ -527,13 +530,7 @@ class ArgumentStream:
             char = text[position]
             position += 1
             if char == '"':
-                raw = "".join(parts)
-                value = json.loads('"' + raw + '"') if "\\" in raw else raw
-                self._token = _NONE
-                if self._stack[-1].state == _KEY:
-                    self._key(value)
-                else:
-                    self._scalar(value)
+                self._closed("".join(parts))
                 return position
             if char != "\\":
                 self._stop("a control character inside a string")
@@ -541,6 +538,15 @@ class ArgumentStream:
             parts.append(char)
             self._escape = True
         return position
+
+    def _closed(self, raw: str) -> None:
+        """A key or a string closed, ``raw`` its text between the quotes."""
+        value = json.loads('"' + raw + '"') if "\\" in raw else raw
+        self._token = _NONE
+        if self._stack[-1].state == _KEY:
+            self._key(value)
+        else:
+            self._scalar(value)
 
     def _run(self, text: str, position: int, pattern: re.Pattern[str]) -> int:
         run = pattern.match(text, position)
