@@ -248,7 +248,11 @@ class ArgumentStream:
             return []
         new = self._new = []
         try:
-            if delta == '"' and self._token in (_STRING, _KEY_TEXT) and not self._escape:
+            if len(delta) != 1:
+                self._read(delta)
+            elif not self._token and delta not in _QUIET[_NONE]:
+                self._structure(delta, delta)  # what the reader's loop does with it
+            elif delta == '"' and self._token in (_STRING, _KEY_TEXT) and not self._escape:
                 self._closed("".join(self._parts))  # a one-character piece that closes a string
             else:
                 self._read(delta)
