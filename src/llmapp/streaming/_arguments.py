@@ -71,6 +71,7 @@ _QUIET: Final[tuple[frozenset[str], ...]] = (
 )
 _CLOSERS = frozenset('"}]')
 _SEPARATORS = frozenset(",:")
+_OPENERS = frozenset(',:"')
 _MEMBERS_FROM: Final = 48
 _GOES_ON = frozenset("-+.0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
 
@@ -222,10 +223,21 @@ class ArgumentStream:
             if self._token:
                 self._parts.append(delta)
             return []
-        if delta in _SEPARATORS and not self._token and self._stack:
-            frame = self._stack[-1]  # a comma or a colon where one belongs: a state moves
-            if frame.state == (_NEXT if delta == "," else _COLON) and self.length < self.max_length:
-                self.length += 1
+        if delta in _OPENERS and not self._token and self._stack and self.length < self.max_length:
+            frame = self._stack[-1]
+            state = frame.state
+            if delta == '"':
+                # A key or a string in an object starts: nothing is said of it yet (the
+                # first character of a string shows no type its place refuses).
+                if state == _KEY or (state == _VALUE and frame.object):
+                    self.length += 1
+                    if state == _KEY:
+                        self._token, self._parts = _KEY_TEXT, []
+                    else:
+                        self._token, self._parts, self._early = _STRING, [], False
+                    return []
+            elif state == (_NEXT if delta == "," else _COLON):
+                self.length += 1  # a comma or a colon where one belongs: a state moves
                 frame.state = _VALUE if delta == ":" else _KEY if frame.object else _ITEM
                 return []
         self.length += len(delta)
@@ -236,7 +248,14 @@ class ArgumentStream:
             return []
         new = self._new = []
         try:
-            self._read(delta)
+            if len(delta) != 1:
+                self._read(delta)
+            elif not self._token and delta not in _QUIET[_NONE]:
+                self._structure(delta, delta)  # what the reader's loop does with it
+            elif delta == '"' and self._token in (_STRING, _KEY_TEXT) and not self._escape:
+                self._closed("".join(self._parts))  # a one-character piece that closes a string
+            else:
+                self._read(delta)
         except (ValueError, RecursionError) as unread:  # a value json reads otherwise
             self._stop(str(unread))
         self.issues.extend(new)
@@ -287,34 +306,44 @@ class ArgumentStream:
     def _read(self, text: str) -> None:
         end = len(text)
         position = 0
+        stack = self._stack
         while position < end and self.stopped is None:
             token = self._token
-            if token in (_STRING, _KEY_TEXT):
+            if token == _NONE:
+                # Members in one loop pay off where a piece holds several; in a short
+                # rest of a piece, the attempts that fail cost more than they save.
+                if (
+                    end - position > _MEMBERS_FROM
+                    and stack
+                    and stack[-1].state in (_KEY, _ITEM, _NEXT)
+                ):
+                    position = self._members(stack[-1], text, position)
+                position = _BLANK.match(text, position).end()  # type: ignore[union-attr]
+                if position >= end or self.stopped is not None:
+                    break
+                char = text[position]
+                if stack:
+                    frame = stack[-1]
+                    if char in _SEPARATORS:
+                        if frame.state == (_NEXT if char == "," else _COLON):
+                            frame.state = _VALUE if char == ":" else _KEY if frame.object else _ITEM
+                            position += 1
+                            continue
+                    elif position + 1 < end and char not in _NOT_VALUES:
+                        scanned = self._scan(frame, text, position, char)
+                        if scanned:
+                            position = scanned
+                            continue
+                self._structure(char, text)
+                position += 1
+            elif token in (_STRING, _KEY_TEXT):
                 position = self._string(text, position)
             elif token == _NUMBER_TOKEN:
                 position = self._run(text, position, _NUMBER_RUN)
             elif token == _WORD:
                 position = self._run(text, position, _WORD_RUN)
             else:
-                # Members in one loop pay off where a piece holds several; in a short
-                # rest of a piece, the attempts that fail cost more than they save.
-                if (
-                    end - position > _MEMBERS_FROM
-                    and self._stack
-                    and self._stack[-1].state in (_KEY, _ITEM, _NEXT)
-                ):
-                    position = self._members(self._stack[-1], text, position)
-                position = _BLANK.match(text, position).end()  # type: ignore[union-attr]
-                if position >= end or self.stopped is not None:
-                    break
-                char = text[position]
-                if position + 1 < end and self._stack and char not in _NOT_VALUES:
-                    scanned = self._scan(self._stack[-1], text, position, char)
-                    if scanned:
-                        position = scanned
-                        continue
-                self._structure(char, text)
-                position += 1
+                break  # stopped
 
     def _members(self, frame: _Frame, text: str, position: int) -> int:
         """Members (``"key": value`` in an object, items in an array) whole in ``text``, read
@@ -505,13 +534,7 @@ class ArgumentStream:
             char = text[position]
             position += 1
             if char == '"':
-                raw = "".join(parts)
-                value = json.loads('"' + raw + '"') if "\\" in raw else raw
-                self._token = _NONE
-                if self._stack[-1].state == _KEY:
-                    self._key(value)
-                else:
-                    self._scalar(value)
+                self._closed("".join(parts))
                 return position
             if char != "\\":
                 self._stop("a control character inside a string")
@@ -519,6 +542,15 @@ class ArgumentStream:
             parts.append(char)
             self._escape = True
         return position
+
+    def _closed(self, raw: str) -> None:
+        """A key or a string closed, ``raw`` its text between the quotes."""
+        value = json.loads('"' + raw + '"') if "\\" in raw else raw
+        self._token = _NONE
+        if self._stack[-1].state == _KEY:
+            self._key(value)
+        else:
+            self._scalar(value)
 
     def _run(self, text: str, position: int, pattern: re.Pattern[str]) -> int:
         run = pattern.match(text, position)
@@ -592,8 +624,10 @@ class ArgumentStream:
     def _wrong_kind(self, frame: _Frame, position: Position | None, char: str, value: Any) -> bool:
         """Report a value whose first character shows a type its place refuses."""
         accepts = position.accepts if position is not None else None
-        kind = _kind_of(char)
-        if accepts is None or kind is None or kind in accepts:
+        if accepts is None:
+            return False
+        kind = _KIND_OF.get(char)
+        if kind is None or kind in accepts:
             return False
         if kind == "number" and "integer" in accepts:
             return False
@@ -604,9 +638,10 @@ class ArgumentStream:
         """Report what the call step says of a complete value in ``frame`` (before it is
         attached: its path is the next one)."""
         # A null for an optional declared key is read as "not given" by the call step.
-        declared = frame.position.properties if frame.position is not None else ()
-        if value is None and frame.key in declared and frame.key not in frame.position.required:  # type: ignore[union-attr]
-            return
+        if value is None and frame.position is not None:
+            key = frame.key
+            if key in frame.position.properties and key not in frame.position.required:
+                return
         issues = position.check(value)
         if issues:
             path = self._child_path(frame)
@@ -621,25 +656,29 @@ def _may_end(text: str, position: int, char: str) -> bool:
     """Whether the value starting at ``position`` may end within ``text``."""
     if char == '"':
         return text.find('"', position + 1) > 0
-    if char == "{":
-        return text.find("}", position) > 0
-    if char == "[":
-        return text.find("]", position) > 0
+    if char in "{[":
+        # Where its brackets balance (strings not told apart: a wrong guess only costs
+        # time), so that the C scanner is not sent through a container that goes on
+        # past the piece, to fail at its end: one pass over the piece's closers.
+        closer = "}" if char == "{" else "]"
+        depth, start = 0, position
+        at = text.find(closer, position)
+        while at > 0:
+            depth += text.count(char, start, at) - 1
+            if depth <= 0:
+                return True
+            start = at + 1
+            at = text.find(closer, start)
+        return False
     run = _NUMBER_RUN if char in _STARTS_NUMBER else _WORD_RUN
     return run.match(text, position + 1).end() < len(text)  # type: ignore[union-attr]
 
 
-def _kind_of(char: str) -> str | None:
-    """The JSON type a value starting with ``char`` has, when no repair can change it."""
-    if char == "{":
-        return "object"
-    if char == "[":
-        return "array"
-    if char in _STARTS_NUMBER:
-        return "number"
-    if char in "tf":
-        return "boolean"
-    return None  # a string may be repaired, a null may mean "not given"
+_KIND_OF: Final = {"{": "object", "[": "array", "t": "boolean", "f": "boolean"} | dict.fromkeys(
+    _STARTS_NUMBER, "number"
+)
+"""The JSON type a value starting with a character has, when no repair can change it (a
+string may be repaired, a null may mean "not given")."""
 
 
 def _moved(issue: ValidationIssue, path: str) -> ValidationIssue:

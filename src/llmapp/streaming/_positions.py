@@ -71,6 +71,7 @@ class Position:
         self.items: Any = True
         self.min_items = 0
         self.max_items: int | None = None
+        self._item: Position | None = None
         self._children: dict[str, Position | None] = {}
         """Each key's position, once asked (keys of the schema, or of the model's text:
         at most ``_MAX_CHILDREN`` of those kept)."""
@@ -123,7 +124,10 @@ class Position:
         return validate.expected_of(self.properties[key], self.table.root)
 
     def item(self) -> Position:
-        return self.table.at(self.items)
+        item = self._item
+        if item is None:
+            item = self._item = self.table.at(self.items)
+        return item
 
     def check(self, value: Any) -> list[ValidationIssue]:
         """What the call step says of ``value`` complete here: repaired where refused,
@@ -138,7 +142,9 @@ class Position:
     def _checks(self) -> tuple[Callable[[Any], bool], Callable[[Any], Validation]] | None:
         """The generated checker of this subschema alone and the call step's check of it;
         None when it cannot be built (a reference the subschema cannot reach on its own):
-        nothing is said here then."""
+        nothing is said here then, nor where anything goes."""
+        if self.kind == FREE:
+            return None
         schema = self.table.standalone(self.schema)
         try:
             check = validate.validator(schema)
