@@ -16,7 +16,7 @@ from llmapp.jsonschema import Node
 from .._errors import BuildProblem
 from .._source import register_lines
 from ._codegen import Generator
-from ._filenames import handing_on, register, release, take_serial
+from ._filenames import Lines, handing_on, register, release, take_serial
 from ._functions import CHECK, WALK
 from ._patterns import Matcher, PatternBudget, explain_timeouts, forget_timeouts
 from ._repeats import repeated
@@ -55,7 +55,8 @@ class Validator:
     same namespace and under the same ``filename``. Definitions whose closure other
     schemas hold too are compiled once, in a validator of their own, and called from
     every validator that holds them (``_shared``). The source stays in ``linecache``
-    while the validator lives (the validator keeps that very list of lines, not a copy).
+    while the validator lives, compressed (``_filenames.Lines``: the validator keeps that
+    very object, not a copy), and is read out when a traceback or ``source`` asks.
 
     Attributes:
         schema: the schema it was compiled from.
@@ -97,7 +98,7 @@ class Validator:
         self.schema = schema
         self.max_depth = max_depth
         header = generator.header()
-        self._lines = lines = [*header, *source.splitlines(True)]
+        self._lines = lines = Lines(header, source)
         self._serial = serial = take_serial()
         self.filename = register(schema, lines, serial)
         self._stems = generator.functions.stems
@@ -129,14 +130,14 @@ class Validator:
         """The generated Python source: checkers, then walkers (also shown in tracebacks),
         then the source of each shared definition it calls."""
         self._walker()
-        parts, seen, todo = [*self._lines], {self.filename}, list(self._subs)
+        parts, seen, todo = [self._lines.text()], {self.filename}, list(self._subs)
         while todo:
             sub = todo.pop(0)
             if sub.filename not in seen:
                 seen.add(sub.filename)
                 sub._walker()
                 parts.append(f"\n# ---- shared definitions: {sub.filename} ----\n")
-                parts.extend(sub._lines)
+                parts.append(sub._lines.text())
                 todo.extend(sub._subs)
         return "".join(parts)
 
@@ -234,8 +235,8 @@ class Validator:
             # Blank lines first, so the walkers' line numbers match the whole source.
             lines = self._lines
             exec(compile("\n" * len(lines) + source, self.filename, "exec"), namespace)
-            lines.extend(source.splitlines(True))
-            register_lines(self.filename, lines)
+            lines.extend(source)
+            register_lines(self.filename, lines, lines.size)
             self._expected = generator.root_expected()
             # Only a pattern search can give up on a text: without one, nothing to note.
             self._searches = any(isinstance(value, Matcher) for value in namespace.values())
