@@ -14,7 +14,6 @@ from typing import Any
 from llmapp.jsonschema import Node
 
 from .._errors import BuildProblem
-from .._source import register_lines
 from ._codegen import Generator
 from ._filenames import Lines, handing_on, register, release, take_serial
 from ._functions import CHECK, WALK
@@ -50,9 +49,11 @@ class Validator:
 
     A call never raises, whatever the value (cycles and hostile objects included): it
     gives ``ValidationSuccess(value)``, or ``ValidationFailure`` with every issue.
-    Building writes and compiles the fast checkers only; the issue walkers are written
-    and compiled the first time a value fails (or when ``source`` is read), into the
-    same namespace and under the same ``filename``. Definitions whose closure other
+    Building writes the fast checkers and the issue walkers, and compiles the checkers
+    only; the walkers are compiled the first time a value fails (or when ``source`` is
+    read), into the same namespace and under the same ``filename``. Writing both at once
+    lets the generator go with the build instead of living in every validator until its
+    first failure. Definitions whose closure other
     schemas hold too are compiled once, in a validator of their own, and called from
     every validator that holds them (``_shared``). The source stays in ``linecache``
     while the validator lives, compressed (``_filenames.Lines``: the validator keeps that
@@ -68,9 +69,9 @@ class Validator:
         "__weakref__",
         "_bounded",
         "_check",
+        "_checkers",
         "_expected",
         "_failed",
-        "_generator",
         "_guarded",
         "_lines",
         "_memo",
@@ -80,6 +81,7 @@ class Validator:
         "_stems",
         "_subs",
         "_walk",
+        "_walker_name",
         "filename",
         "max_depth",
         "schema",
@@ -95,10 +97,16 @@ class Validator:
             closures, node, mode, max_depth, subs, shares, written
         )
         source, check = generator.checker()
+        # The walkers are written now and compiled on the first failure: the generator
+        # (the schema's analysis, the emitter) is not held by every validator until then.
+        walkers, self._walker_name = generator.walker()
         self.schema = schema
         self.max_depth = max_depth
         header = generator.header()
         self._lines = lines = Lines(header, source)
+        self._checkers = len(lines)
+        """How many lines come before the walkers' (``_walker`` compiles from there)."""
+        lines.extend(walkers)
         self._serial = serial = take_serial()
         self.filename = register(schema, lines, serial)
         self._stems = generator.functions.stems
@@ -112,10 +120,12 @@ class Validator:
             self._memo.wrap(namespace, CHECK)
         self._check: Callable[[Any, int], bool] = namespace[check]
         self._walk: Walker | None = None
-        self._generator: Generator | None = generator
-        self._expected: str | None = None
+        self._expected = generator.root_expected()
         self._failed = generator.failed if generator.recursive else None
-        self._searches = True  # whether the code searches patterns: known with the walker
+        generator.functions.share = None
+        # Only a pattern search can give up on a text: without one, nothing to note.
+        self._searches = any(isinstance(value, Matcher) for value in namespace.values())
+        self._searches |= any(sub._searches for sub in self._subs)
         self._bounded = not self._budgeted()
         self._guarded = self._failed is not None or not self._bounded or self._memo is not None
 
@@ -221,35 +231,20 @@ class Validator:
         return [] if result.success else result.errors
 
     def _walker(self) -> Walker:
-        """The root walker, written and compiled on first use."""
+        """The root walker, compiled on first use from the source written at build."""
         with _walker_lock:
             walk = self._walk
             if walk is not None:
                 return walk
-            generator = self._generator
-            assert generator is not None
-            source, name = generator.walker()
-            namespace = self._namespace
-            for key, value in generator.emitter.globals.items():
-                namespace.setdefault(key, value)
             # Blank lines first, so the walkers' line numbers match the whole source.
-            lines = self._lines
-            exec(compile("\n" * len(lines) + source, self.filename, "exec"), namespace)
-            lines.extend(source)
-            register_lines(self.filename, lines, lines.size)
-            self._expected = generator.root_expected()
-            # Only a pattern search can give up on a text: without one, nothing to note.
-            self._searches = any(isinstance(value, Matcher) for value in namespace.values())
-            self._searches |= any(sub._searches for sub in self._subs)
-            self._bounded = not self._budgeted()
-            self._guarded = self._failed is not None or not self._bounded or self._memo is not None
+            start = self._checkers
+            source = "\n" * start + "".join(self._lines[start:])
+            namespace = self._namespace
+            exec(compile(source, self.filename, "exec"), namespace)
             if self._memo is not None:
-                self._memo.wrap(namespace, CHECK)
                 self._memo.wrap(namespace, WALK)
-            written: Walker = namespace[name]
+            written: Walker = namespace[self._walker_name]
             self._walk = written
-            generator.functions.share = None
-            self._generator = None
             return written
 
     def _budgeted(self) -> bool:
@@ -284,11 +279,7 @@ class Validator:
             reason = f"could not be validated ({type(error).__name__} while reading the value)"
         else:
             reason = "could not be validated"
-        expected = self._expected
-        if expected is None:  # the walker could not be written
-            generator = self._generator
-            expected = generator.root_expected() if generator is not None else "any"
-        errors.append(ValidationIssue("$input", expected, value, reason))
+        errors.append(ValidationIssue("$input", self._expected, value, reason))
 
     def __repr__(self) -> str:
         return f"<Validator {self.filename}>"
