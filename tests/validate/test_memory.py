@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import gc
 import inspect
+import json
 import linecache
 import sys
 from collections import OrderedDict
@@ -202,3 +203,13 @@ def test_linecache_holds_the_source_compressed_and_reads_it_out_whole() -> None:
     assert len(lines) == len(source.splitlines()) and lines[-1] == source.splitlines(True)[-1]
     assert inspect.getsource(check._check) in source  # a debugger reads slices of it
     assert linecache.getline(check.filename, 1) == source.splitlines(True)[0]
+
+
+def test_the_cache_keeps_a_digest_of_the_schema_not_its_text() -> None:
+    defs = {f"D{index}": {"type": "string", "maxLength": index + 1} for index in range(200)}
+    schema = {"$defs": defs, "type": "object", "properties": {"n": {"type": "integer"}}}
+    check = validator(schema)
+    key = next(key for key, found in _cache.items() if found is check)
+    assert len(key) < 100  # the schema's JSON is thousands of characters
+    assert validator(json.loads(json.dumps(schema))) is check  # an equal schema: the same one
+    assert validator({**schema, "properties": {}}) is not check

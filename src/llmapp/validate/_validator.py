@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import sys
 import threading
@@ -31,7 +32,8 @@ Walker = Callable[[Any, str, list[ValidationIssue], int], None]
 """A generated walker: (value, path, issues, depth) -> None, appending to issues."""
 
 _CACHE_SIZE = 512
-_cache: OrderedDict[str, Validator] = OrderedDict()
+_cache: OrderedDict[bytes, Validator] = OrderedDict()
+"""Validators by a digest of their schema's canonical JSON and max depth."""
 _lock = threading.Lock()
 _walker_lock = threading.RLock()  # a walker may compile the walkers of shared definitions
 _table_size = 0
@@ -408,7 +410,7 @@ def _seen_before(key: str) -> bool:
     return False
 
 
-def _drop_oldest(entries: OrderedDict[str, Any]) -> None:
+def _drop_oldest(entries: OrderedDict[Any, Any]) -> None:
     """Remove the oldest entry. ``last`` goes by position: given by keyword, CPython 3.11
     builds its argument parser's tuple of keyword names on the first such call and keeps
     it for good, memory that would first appear with the first validator dropped."""
@@ -469,9 +471,12 @@ def validator(schema: Mapping[str, Any] | bool, *, max_depth: int = 512) -> Vali
         >>> check(0).errors[0].expected
         'integer & Minimum<1>'
     """
-    key = _key(schema, max_depth)
-    if key is None:
+    text = _key(schema, max_depth)
+    if text is None:
         return _build(schema, max_depth, None)
+    # The cache keeps a digest of the text, not the text: a schema holding a large
+    # ``$defs`` closure would otherwise be kept twice, as a schema and as its JSON.
+    key = hashlib.blake2b(text.encode(), digest_size=32).digest()
     with _lock:
         found = _cache.get(key)
         if found is not None:
@@ -481,7 +486,7 @@ def validator(schema: Mapping[str, Any] | bool, *, max_depth: int = 512) -> Vali
         with _lock:
             if len(_cache) >= _CACHE_SIZE:
                 _drop_oldest(_cache)
-        compiled = _build(schema, max_depth, key)
+        compiled = _build(schema, max_depth, text)
     with _lock:
         _cache[key] = compiled
         while len(_cache) > _CACHE_SIZE:  # other threads filled it meanwhile
