@@ -52,12 +52,11 @@ class Validator:
     A call never raises, whatever the value (cycles and hostile objects included): it
     gives ``ValidationSuccess(value)``, or ``ValidationFailure`` with every issue.
     Building writes the fast checkers and the issue walkers, and compiles the checkers
-    only; the walkers are compiled the first time a value fails (or when ``source`` is
-    read), into the same namespace and under the same ``filename``. Writing both at once
-    lets the generator go with the build instead of living in every validator until its
-    first failure. Definitions whose closure other
-    schemas hold too are compiled once, in a validator of their own, and called from
-    every validator that holds them (``_shared``). The source stays in ``linecache``
+    only; the walkers are compiled the first time a value fails, into the same
+    namespace and under the same ``filename``. Writing both at once lets the generator
+    go with the build instead of living in every validator until its first failure.
+    Definitions whose closure other schemas hold too are compiled once, in a validator
+    of their own, and called from every validator that holds them (``_shared``). The source stays in ``linecache``
     while the validator lives, compressed (``_filenames.Lines``: the validator keeps that
     very object, not a copy), and is read out when a traceback or ``source`` asks.
 
@@ -140,14 +139,13 @@ class Validator:
     @property
     def source(self) -> str:
         """The generated Python source: checkers, then walkers (also shown in tracebacks),
-        then the source of each shared definition it calls."""
-        self._walker()
+        then the source of each shared definition it calls (written at build: nothing
+        is compiled to show it)."""
         parts, seen, todo = [self._lines.text()], {self.filename}, list(self._subs)
         while todo:
             sub = todo.pop(0)
             if sub.filename not in seen:
                 seen.add(sub.filename)
-                sub._walker()
                 parts.append(f"\n# ---- shared definitions: {sub.filename} ----\n")
                 parts.append(sub._lines.text())
                 todo.extend(sub._subs)
