@@ -56,9 +56,10 @@ class Validator:
     namespace and under the same ``filename``. Writing both at once lets the generator
     go with the build instead of living in every validator until its first failure.
     Definitions whose closure other schemas hold too are compiled once, in a validator
-    of their own, and called from every validator that holds them (``_shared``). The source stays in ``linecache``
-    while the validator lives, compressed (``_filenames.Lines``: the validator keeps that
-    very object, not a copy), and is read out when a traceback or ``source`` asks.
+    of their own, and called from every validator that holds them (``_shared``). The
+    source stays in ``linecache`` while the validator lives, compressed
+    (``_filenames.Lines``: the validator keeps that very object, not a copy), and is read
+    out when a traceback or ``source`` asks.
 
     Attributes:
         schema: the schema it was compiled from.
