@@ -16,7 +16,7 @@ from __future__ import annotations
 import hashlib
 import linecache
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from types import CodeType
 from typing import Any
@@ -234,11 +234,13 @@ def register(filename: str, source: str) -> None:
     register_lines(filename, source.splitlines(True))
 
 
-def register_lines(filename: str, lines: list[str]) -> None:
+def register_lines(filename: str, lines: Sequence[str], size: int | None = None) -> None:
     """``register`` for source already split into lines (each ending in a newline); the
-    list itself goes into ``linecache``, so a caller keeping it keeps the source once."""
-    size = sum(map(len, lines))
-    linecache.cache[filename] = (size, None, lines, filename)
+    sequence itself goes into ``linecache``, so a caller keeping it keeps the source once
+    (``size``: its characters, when the caller knows them)."""
+    if size is None:
+        size = sum(map(len, lines))
+    linecache.cache[filename] = (size, None, lines, filename)  # type: ignore[assignment]
 
 
 @lru_cache(maxsize=1024)

@@ -5,6 +5,8 @@ schemas of one document share the compiled functions of the definitions they hol
 from __future__ import annotations
 
 import gc
+import inspect
+import json
 import linecache
 import sys
 from collections import OrderedDict
@@ -189,3 +191,25 @@ def test_a_reused_serial_keeps_the_same_file_name() -> None:
     again = Validator({"type": "integer", "maximum": 54322})
     if again.filename == name:  # the serial was free (other tests may hold higher ones)
         assert again.filename is name
+
+
+def test_linecache_holds_the_source_compressed_and_reads_it_out_whole() -> None:
+    check = Validator({"type": "object", "properties": {"n": {"type": "integer", "maximum": 7}}})
+    check({"n": 8})  # the walkers too
+    lines = linecache.cache[check.filename][2]
+    source = check.source
+    assert not isinstance(lines, list) and len(lines._packed) < len(source) // 3  # type: ignore[attr-defined]
+    assert "".join(lines) == source and list(lines) == source.splitlines(True)
+    assert len(lines) == len(source.splitlines()) and lines[-1] == source.splitlines(True)[-1]
+    assert inspect.getsource(check._check) in source  # a debugger reads slices of it
+    assert linecache.getline(check.filename, 1) == source.splitlines(True)[0]
+
+
+def test_the_cache_keeps_a_digest_of_the_schema_not_its_text() -> None:
+    defs = {f"D{index}": {"type": "string", "maxLength": index + 1} for index in range(200)}
+    schema = {"$defs": defs, "type": "object", "properties": {"n": {"type": "integer"}}}
+    check = validator(schema)
+    key = next(key for key, found in _cache.items() if found is check)
+    assert len(key) < 100  # the schema's JSON is thousands of characters
+    assert validator(json.loads(json.dumps(schema))) is check  # an equal schema: the same one
+    assert validator({**schema, "properties": {}}) is not check

@@ -9,6 +9,11 @@ the freed serial and so its very name in the common case (no ``title``, or the s
 Replacing an entry keeps ``linecache``'s table as it is; deleting one and adding another
 uses up a slot of the table each time, and CPython then resizes it from the entries it
 holds to twice the table the same entries take when added afresh.
+
+The entry's lines are a ``Lines``: the source compressed, read out only when a traceback,
+a debugger or ``Validator.source`` asks (rarely), instead of a list of strings every
+validator keeps while it lives. ``linecache`` takes any sequence of lines for a name in
+angle brackets; its lazy entries would not do, as it never loads those for such names.
 """
 
 from __future__ import annotations
@@ -17,13 +22,14 @@ import heapq
 import itertools
 import linecache
 import threading
-from collections.abc import Iterator, Mapping
+import zlib
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, cast, overload
 
 from .._source import register_lines
 
-__all__ = ["handing_on", "register", "release", "take_serial"]
+__all__ = ["Lines", "handing_on", "register", "release", "take_serial"]
 
 _serial = itertools.count(1)
 _free_serials: list[int] = []
@@ -37,10 +43,62 @@ class _Leaving(threading.local):
     """The sources of validators collected in this thread while one is built."""
 
     def __init__(self) -> None:
-        self.sources: list[tuple[str, list[str]]] | None = None
+        self.sources: list[tuple[str, Lines]] | None = None
 
 
 _leaving = _Leaving()
+
+
+class Lines(Sequence[str]):
+    """A validator's source as ``linecache`` reads it: the header's lines (the same
+    strings for every validator) and the generated lines, compressed.
+
+    Reading a line decompresses the whole source (a traceback reads a few lines, once);
+    iterating decompresses it once."""
+
+    __slots__ = ("_count", "_header", "_packed", "size")
+
+    def __init__(self, header: tuple[str, ...], source: str) -> None:
+        self._header = header
+        self._packed = b""
+        self._count = 0
+        self.size = 0
+        """The characters of the whole source (``linecache``'s entry holds it)."""
+        self.extend(source)
+
+    def extend(self, source: str) -> None:
+        """Add ``source`` (whole lines) at the end."""
+        body = self._body() + source
+        self._packed = zlib.compress(body.encode("utf-8", "surrogatepass"), 1)
+        self._count += len(source.splitlines())  # the lines ``compile`` counted
+        self.size = sum(map(len, self._header)) + len(body)
+
+    def _body(self) -> str:
+        return (
+            zlib.decompress(self._packed).decode("utf-8", "surrogatepass") if self._packed else ""
+        )
+
+    def text(self) -> str:
+        """The whole source."""
+        return "".join(self._header) + self._body()
+
+    def _lines(self) -> list[str]:
+        return [*self._header, *self._body().splitlines(True)]
+
+    def __len__(self) -> int:
+        return len(self._header) + self._count
+
+    @overload
+    def __getitem__(self, index: int) -> str: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[str]: ...
+
+    def __getitem__(self, index: int | slice) -> str | list[str]:
+        return self._lines()[index]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._lines())
 
 
 def take_serial() -> int:
@@ -48,7 +106,7 @@ def take_serial() -> int:
         return heapq.heappop(_free_serials) if _free_serials else next(_serial)
 
 
-def register(schema: Mapping[str, Any] | bool, lines: list[str], serial: int) -> str:
+def register(schema: Mapping[str, Any] | bool, lines: Lines, serial: int) -> str:
     """Put the source in ``linecache`` under a readable name, for tracebacks and pdb.
 
     A serial taken again under the same name gives the very string its last holder had:
@@ -60,11 +118,11 @@ def register(schema: Mapping[str, Any] | bool, lines: list[str], serial: int) ->
     filename = _names.setdefault(serial, name)
     if filename != name:
         filename = _names[serial] = name
-    register_lines(filename, lines)
+    register_lines(filename, lines, lines.size)
     return filename
 
 
-def release(filename: str, serial: int, lines: list[str]) -> None:
+def release(filename: str, serial: int, lines: Lines) -> None:
     """A validator was collected: its serial is free, its source leaves ``linecache``
     (now, or when the validator being built in this thread is registered)."""
     with _serial_lock:
@@ -84,7 +142,7 @@ def handing_on() -> Iterator[None]:
     if _leaving.sources is not None:  # within an outer one: it removes them
         yield
         return
-    leaving: list[tuple[str, list[str]]] = []
+    leaving: list[tuple[str, Lines]] = []
     _leaving.sources = leaving
     try:
         yield
@@ -94,9 +152,9 @@ def handing_on() -> Iterator[None]:
             _unregister(filename, lines)
 
 
-def _unregister(filename: str, lines: list[str]) -> None:
+def _unregister(filename: str, lines: Lines) -> None:
     """Remove the entry of ``lines``, unless something else was registered under its name
     since."""
     entry = linecache.cache.get(filename)
-    if entry is not None and len(entry) == 4 and entry[2] is lines:
+    if entry is not None and len(entry) == 4 and cast(object, entry[2]) is lines:
         del linecache.cache[filename]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import sys
 import threading
@@ -14,9 +15,8 @@ from typing import Any
 from llmapp.jsonschema import Node
 
 from .._errors import BuildProblem
-from .._source import register_lines
 from ._codegen import Generator
-from ._filenames import handing_on, register, release, take_serial
+from ._filenames import Lines, handing_on, register, release, take_serial
 from ._functions import CHECK, WALK
 from ._patterns import Matcher, PatternBudget, explain_timeouts, forget_timeouts
 from ._repeats import repeated
@@ -32,7 +32,8 @@ Walker = Callable[[Any, str, list[ValidationIssue], int], None]
 """A generated walker: (value, path, issues, depth) -> None, appending to issues."""
 
 _CACHE_SIZE = 512
-_cache: OrderedDict[str, Validator] = OrderedDict()
+_cache: OrderedDict[bytes, Validator] = OrderedDict()
+"""Validators by a digest of their schema's canonical JSON and max depth."""
 _lock = threading.Lock()
 _walker_lock = threading.RLock()  # a walker may compile the walkers of shared definitions
 _table_size = 0
@@ -50,12 +51,15 @@ class Validator:
 
     A call never raises, whatever the value (cycles and hostile objects included): it
     gives ``ValidationSuccess(value)``, or ``ValidationFailure`` with every issue.
-    Building writes and compiles the fast checkers only; the issue walkers are written
-    and compiled the first time a value fails (or when ``source`` is read), into the
-    same namespace and under the same ``filename``. Definitions whose closure other
-    schemas hold too are compiled once, in a validator of their own, and called from
-    every validator that holds them (``_shared``). The source stays in ``linecache``
-    while the validator lives (the validator keeps that very list of lines, not a copy).
+    Building writes the fast checkers and the issue walkers, and compiles the checkers
+    only; the walkers are compiled the first time a value fails, into the same
+    namespace and under the same ``filename``. Writing both at once lets the generator
+    go with the build instead of living in every validator until its first failure.
+    Definitions whose closure other schemas hold too are compiled once, in a validator
+    of their own, and called from every validator that holds them (``_shared``). The
+    source stays in ``linecache`` while the validator lives, compressed
+    (``_filenames.Lines``: the validator keeps that very object, not a copy), and is read
+    out when a traceback or ``source`` asks.
 
     Attributes:
         schema: the schema it was compiled from.
@@ -67,9 +71,9 @@ class Validator:
         "__weakref__",
         "_bounded",
         "_check",
+        "_checkers",
         "_expected",
         "_failed",
-        "_generator",
         "_guarded",
         "_lines",
         "_memo",
@@ -79,6 +83,7 @@ class Validator:
         "_stems",
         "_subs",
         "_walk",
+        "_walker_name",
         "filename",
         "max_depth",
         "schema",
@@ -94,10 +99,16 @@ class Validator:
             closures, node, mode, max_depth, subs, shares, written
         )
         source, check = generator.checker()
+        # The walkers are written now and compiled on the first failure: the generator
+        # (the schema's analysis, the emitter) is not held by every validator until then.
+        walkers, self._walker_name = generator.walker()
         self.schema = schema
         self.max_depth = max_depth
         header = generator.header()
-        self._lines = lines = [*header, *source.splitlines(True)]
+        self._lines = lines = Lines(header, source)
+        self._checkers = len(lines)
+        """How many lines come before the walkers' (``_walker`` compiles from there)."""
+        lines.extend(walkers)
         self._serial = serial = take_serial()
         self.filename = register(schema, lines, serial)
         self._stems = generator.functions.stems
@@ -111,10 +122,12 @@ class Validator:
             self._memo.wrap(namespace, CHECK)
         self._check: Callable[[Any, int], bool] = namespace[check]
         self._walk: Walker | None = None
-        self._generator: Generator | None = generator
-        self._expected: str | None = None
+        self._expected = generator.root_expected()
         self._failed = generator.failed if generator.recursive else None
-        self._searches = True  # whether the code searches patterns: known with the walker
+        generator.functions.share = None
+        # Only a pattern search can give up on a text: without one, nothing to note.
+        self._searches = any(isinstance(value, Matcher) for value in namespace.values())
+        self._searches |= any(sub._searches for sub in self._subs)
         self._bounded = not self._budgeted()
         self._guarded = self._failed is not None or not self._bounded or self._memo is not None
 
@@ -127,16 +140,15 @@ class Validator:
     @property
     def source(self) -> str:
         """The generated Python source: checkers, then walkers (also shown in tracebacks),
-        then the source of each shared definition it calls."""
-        self._walker()
-        parts, seen, todo = [*self._lines], {self.filename}, list(self._subs)
+        then the source of each shared definition it calls (written at build: nothing
+        is compiled to show it)."""
+        parts, seen, todo = [self._lines.text()], {self.filename}, list(self._subs)
         while todo:
             sub = todo.pop(0)
             if sub.filename not in seen:
                 seen.add(sub.filename)
-                sub._walker()
                 parts.append(f"\n# ---- shared definitions: {sub.filename} ----\n")
-                parts.extend(sub._lines)
+                parts.append(sub._lines.text())
                 todo.extend(sub._subs)
         return "".join(parts)
 
@@ -220,35 +232,20 @@ class Validator:
         return [] if result.success else result.errors
 
     def _walker(self) -> Walker:
-        """The root walker, written and compiled on first use."""
+        """The root walker, compiled on first use from the source written at build."""
         with _walker_lock:
             walk = self._walk
             if walk is not None:
                 return walk
-            generator = self._generator
-            assert generator is not None
-            source, name = generator.walker()
-            namespace = self._namespace
-            for key, value in generator.emitter.globals.items():
-                namespace.setdefault(key, value)
             # Blank lines first, so the walkers' line numbers match the whole source.
-            lines = self._lines
-            exec(compile("\n" * len(lines) + source, self.filename, "exec"), namespace)
-            lines.extend(source.splitlines(True))
-            register_lines(self.filename, lines)
-            self._expected = generator.root_expected()
-            # Only a pattern search can give up on a text: without one, nothing to note.
-            self._searches = any(isinstance(value, Matcher) for value in namespace.values())
-            self._searches |= any(sub._searches for sub in self._subs)
-            self._bounded = not self._budgeted()
-            self._guarded = self._failed is not None or not self._bounded or self._memo is not None
+            start = self._checkers
+            source = "\n" * start + "".join(self._lines[start:])
+            namespace = self._namespace
+            exec(compile(source, self.filename, "exec"), namespace)
             if self._memo is not None:
-                self._memo.wrap(namespace, CHECK)
                 self._memo.wrap(namespace, WALK)
-            written: Walker = namespace[name]
+            written: Walker = namespace[self._walker_name]
             self._walk = written
-            generator.functions.share = None
-            self._generator = None
             return written
 
     def _budgeted(self) -> bool:
@@ -283,11 +280,7 @@ class Validator:
             reason = f"could not be validated ({type(error).__name__} while reading the value)"
         else:
             reason = "could not be validated"
-        expected = self._expected
-        if expected is None:  # the walker could not be written
-            generator = self._generator
-            expected = generator.root_expected() if generator is not None else "any"
-        errors.append(ValidationIssue("$input", expected, value, reason))
+        errors.append(ValidationIssue("$input", self._expected, value, reason))
 
     def __repr__(self) -> str:
         return f"<Validator {self.filename}>"
@@ -416,7 +409,7 @@ def _seen_before(key: str) -> bool:
     return False
 
 
-def _drop_oldest(entries: OrderedDict[str, Any]) -> None:
+def _drop_oldest(entries: OrderedDict[Any, Any]) -> None:
     """Remove the oldest entry. ``last`` goes by position: given by keyword, CPython 3.11
     builds its argument parser's tuple of keyword names on the first such call and keeps
     it for good, memory that would first appear with the first validator dropped."""
@@ -477,9 +470,12 @@ def validator(schema: Mapping[str, Any] | bool, *, max_depth: int = 512) -> Vali
         >>> check(0).errors[0].expected
         'integer & Minimum<1>'
     """
-    key = _key(schema, max_depth)
-    if key is None:
+    text = _key(schema, max_depth)
+    if text is None:
         return _build(schema, max_depth, None)
+    # The cache keeps a digest of the text, not the text: a schema holding a large
+    # ``$defs`` closure would otherwise be kept twice, as a schema and as its JSON.
+    key = hashlib.blake2b(text.encode(), digest_size=32).digest()
     with _lock:
         found = _cache.get(key)
         if found is not None:
@@ -489,7 +485,7 @@ def validator(schema: Mapping[str, Any] | bool, *, max_depth: int = 512) -> Vali
         with _lock:
             if len(_cache) >= _CACHE_SIZE:
                 _drop_oldest(_cache)
-        compiled = _build(schema, max_depth, key)
+        compiled = _build(schema, max_depth, text)
     with _lock:
         _cache[key] = compiled
         while len(_cache) > _CACHE_SIZE:  # other threads filled it meanwhile
