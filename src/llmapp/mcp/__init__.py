@@ -21,7 +21,7 @@ Needs the MCP SDK (``pip install 'llmapp[mcp]'``), imported on first use.
 
 from __future__ import annotations
 
-from llmapp.app._content import Audio, EmbeddedResource, Image, ResourceLink
+from llmapp.kernel import Audio, EmbeddedResource, Image, ResourceLink
 from llmapp.mcp._asgi import McpAsgiApp, asgi
 from llmapp.mcp._auth import Auth, StaticTokens, identity
 from llmapp.mcp._call import McpToolError, call

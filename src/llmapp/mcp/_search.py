@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from llmapp.app import CallResult
-from llmapp.app._kernel import check_arguments, model_side
+from llmapp.kernel import check_arguments, model_side
 from llmapp.mcp._sdk import sdk
 from llmapp.search._index import SearchIndex
 from llmapp.search._tool import search_function, short_description

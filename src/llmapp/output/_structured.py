@@ -32,10 +32,9 @@ from llmapp import convert
 from llmapp._errors import LlmApplicationError
 from llmapp._results import ValidationFailure, ValidationIssue
 from llmapp.app import CallResult
-from llmapp.app._kernel import ModelSide, check_arguments, failed
-from llmapp.app._result import error_text
 from llmapp.introspect._types import TypeBuilder, type_name
 from llmapp.jsonschema import Path
+from llmapp.kernel import ModelSide, check_arguments, error_text, failed
 from llmapp.schema._emit import SchemaEmitter
 from llmapp.validate import validator
 from llmapp.vendors import anthropic, gemini, openai

@@ -37,8 +37,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar, cast
 
-from llmapp.app._function import Function, llm_parameters
 from llmapp.jsonschema import is_mapping
+from llmapp.kernel import Function, llm_parameters
 from llmapp.search._words import terms
 from llmapp.vendors._source import functions_of
 

@@ -39,9 +39,8 @@ from typing import Any, Final
 
 from llmapp import explain, repair
 from llmapp._results import UNDEFINED, ValidationFailure, ValidationIssue
-from llmapp.app._kernel import Checked, check_arguments, model_side
-from llmapp.app._result import CallResult
 from llmapp.jsonschema import ROOT, step
+from llmapp.kernel import CallResult, Checked, check_arguments, model_side
 from llmapp.streaming._positions import ARRAY, OBJECT, Position, Positions
 
 __all__ = ["ArgumentStream", "stream"]

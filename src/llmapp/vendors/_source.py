@@ -26,7 +26,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from llmapp.app._function import Function, llm_parameters
+from llmapp.kernel import Function, llm_parameters
 
 __all__ = [
     "Tool",
