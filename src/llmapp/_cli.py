@@ -332,9 +332,7 @@ def _serve_workers(cls: type | None, options: argparse.Namespace, settings: dict
     import uvicorn.supervisors
 
     from llmapp.kernel import MCP, log_to_stderr
-    from llmapp.mcp import asgi
-    from llmapp.mcp._run import quietly, url
-    from llmapp.mcp._server import served
+    from llmapp.mcp import asgi, quietly, served, url
 
     if options.transport != "streamable-http":
         raise ValueError("--workers needs --transport streamable-http")

@@ -18,8 +18,7 @@ from llmapp.http._schemas import SchemaTable
 from llmapp.http._upgrade import Document, upgrade
 from llmapp.jsonschema import Path
 from llmapp.kernel import FunctionTable, refusals, separation
-from llmapp.schema import is_file, is_human
-from llmapp.schema._strict import strict_form
+from llmapp.schema import is_file, is_human, strict_form
 
 if TYPE_CHECKING:
     from llmapp import CallResult

@@ -33,7 +33,7 @@ from llmapp._errors import ExecutionError, LlmappError
 from llmapp._tool_annotations import ANNOTATION_TAGS
 from llmapp._untrusted import clean_text, unsafe_character
 from llmapp.app import CallResult, function_data, unknown_function
-from llmapp.introspect._methods import FUNCTION_NAME
+from llmapp.introspect import FUNCTION_NAME
 from llmapp.jsonschema import (
     declared_types,
     escape_token,
@@ -405,7 +405,7 @@ def _inlined(schema: Schema) -> Schema:
 
 
 def _strict(name: str | None, parameters: Schema, problems: list[McpToolProblem]) -> Schema:
-    from llmapp.schema._strict import strict_form
+    from llmapp.schema import strict_form
 
     strict, found = strict_form(parameters)
     problems += [

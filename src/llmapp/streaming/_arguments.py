@@ -666,6 +666,6 @@ def _before_check(function: Any) -> Callable[[Any], Any] | None:
     source = getattr(function, "source_parameters", None)
     if source is None:
         return None
-    from llmapp.mcp._call import without_strict_nulls  # the MCP door, loaded only for it
+    from llmapp.mcp import without_strict_nulls  # the MCP door, loaded only for it
 
     return lambda data: without_strict_nulls(data, source, source)
