@@ -7,9 +7,12 @@ kernel's, and a sink (the OpenAI export and ``call_tools``) takes the door as it
 
 from __future__ import annotations
 
+import importlib
 import json
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -168,3 +171,21 @@ def test_a_sink_takes_the_door_as_it_is() -> None:
     right, wrong = openai.call_tools(app, None, message)
     assert right["tool_call_id"] == "1" and json.loads(right["content"]) == 3
     assert wrong["tool_call_id"] == "2" and "b" in wrong["content"]
+
+
+def _recipe() -> str:
+    text = (Path(__file__).parent.parent / "docs" / "contributing.md").read_text(encoding="utf-8")
+    return text.split("## Adding a fourth door", 1)[1].split("\n## ", 1)[0]
+
+
+def test_the_recipe_names_public_names_only() -> None:
+    recipe = _recipe()
+    assert not re.findall(r"\b(?:app|vendors|schema|mcp|http)\._\w+", recipe)
+    dotted = set(re.findall(r"`(llmapp(?:\.\w+)+)", recipe))
+    assert "llmapp.kernel.Function" in dotted
+    for name in dotted:
+        module, _, attribute = name.rpartition(".")
+        assert hasattr(importlib.import_module(module), attribute), name
+    kernel = importlib.import_module("llmapp.kernel")
+    for name in ("check_arguments", "model_side", "join", "for_model", "error_text", "log_call"):
+        assert re.search(rf"\b{name}\(|`{name}`", recipe) and hasattr(kernel, name), name
