@@ -9,6 +9,7 @@ module, else to the package itself.
 from __future__ import annotations
 
 import ast
+import importlib.util
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -190,3 +191,193 @@ def test_a_stage_reads_results_and_patterns_from_the_leaves() -> None:
     for name, targets in GRAPH.items():
         if _within(name, ("llmapp.repair", "llmapp.explain")):
             assert not {"llmapp.validate._result", "llmapp.validate._patterns"} & targets, name
+
+
+# Every import, type-only ones included, and the homes of lazy tables.
+
+
+def _every_import_node(tree: ast.AST) -> Iterator[ast.Import | ast.ImportFrom]:
+    """Every import, at any depth, ``if TYPE_CHECKING:`` blocks included."""
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            yield node
+
+
+def _lazy_homes(name: str, tree: ast.Module) -> set[str]:
+    """The modules a package's lazy table (``_HOMES`` / ``_LAZY``) loads on first use."""
+    found: set[str] = set()
+    for node in tree.body:
+        target = node.targets[0] if isinstance(node, ast.Assign) else getattr(node, "target", None)
+        value = getattr(node, "value", None)
+        if not (isinstance(target, ast.Name) and target.id in {"_HOMES", "_LAZY"}):
+            continue
+        if not isinstance(value, ast.Dict):
+            continue
+        for home in value.values:
+            if isinstance(home, ast.Constant) and isinstance(home.value, str):
+                found.add(importlib.util.resolve_name(home.value, name))
+    return found
+
+
+def every_import_of(name: str) -> set[str]:
+    """Each module path ``name`` names in an import of any kind, llmapp's or not."""
+    path = MODULES[name]
+    package = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found = _lazy_homes(name, tree)
+    for node in _every_import_node(tree):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif node.level:
+            base = package[: len(package) - node.level + 1]
+            found.add(".".join([*base, node.module] if node.module else base))
+        elif node.module:
+            found.add(node.module)
+    return found
+
+
+def _edges(name: str) -> set[str]:
+    """``every_import_of`` as edges of the module graph (``from package import module``)."""
+    path = MODULES[name]
+    package = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found = _lazy_homes(name, tree)
+    for node in _every_import_node(tree):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+            continue
+        if node.level:
+            base = package[: len(package) - node.level + 1]
+            target = ".".join([*base, node.module] if node.module else base)
+        else:
+            target = node.module or ""
+        for alias in node.names:
+            submodule = f"{target}.{alias.name}"
+            found.add(submodule if submodule in MODULES else target)
+    return {module for module in found if module in MODULES and module != name}
+
+
+FULL_GRAPH = {name: _edges(name) for name in MODULES}
+"""``GRAPH`` with type-only imports and lazy tables' homes: every edge a reader follows."""
+
+KNOWN_CIRCLES: dict[frozenset[str], str] = {
+    frozenset(
+        {
+            "llmapp.app._arguments",
+            "llmapp.app._controls",
+            "llmapp.app._execute",
+            "llmapp.app._function",
+            "llmapp.app._kernel",
+            "llmapp.app._log",
+            "llmapp.app._merge",
+            "llmapp.app._result",
+            "llmapp.app._runner",
+        }
+    ): "type-only: _controls, _result and _runner name the execution plan, the runner and"
+    " the kernel's types in annotations; breaking it means moving those types to a module of"
+    " their own (issue 32 point 1's one Function), which every open branch edits",
+    frozenset(
+        {
+            "llmapp.convert._objects",
+            "llmapp.convert._to_python",
+            "llmapp.convert._unions",
+        }
+    ): "type-only: _objects and _unions annotate with _to_python's compiler protocol, which"
+    " calls back into them; it needs the protocol in a module of its own",
+    frozenset(
+        {
+            "llmapp.repair",
+            "llmapp.repair._coerce",
+            "llmapp.repair._parse",
+        }
+    ): "lazy table: the package loads _coerce and _parse on first use, and _parse reads the"
+    " package's limits (MAX_DEPTH, MAX_LENGTH); they leave with issue 32 point 7's one module"
+    " of limits",
+    frozenset({"llmapp.mcp._call", "llmapp.mcp._functions"}): "type-only: _call annotates"
+    " with McpLlmFunction, which _functions builds from _call's helpers; it goes with issue 32"
+    " point 1 (one Function for every origin)",
+    frozenset({"llmapp.http._application", "llmapp.http._execute"}): "type-only: _execute"
+    " annotates with HttpLlmApplication, which calls _execute; it goes with issue 32 point 2"
+    " (one Application with the same verbs)",
+}
+"""Circles that only type-only imports or lazy tables close, each with why it is still here.
+
+None of them runs at import time (``test_no_import_circle_anywhere`` proves that); the list
+is exact, so a new circle fails and a broken one must be taken off."""
+
+
+def test_the_full_graph_reads_type_only_imports_and_lazy_tables() -> None:
+    # llmapp.jsonschema names its modules for type checkers only, and loads them lazily.
+    assert GRAPH["llmapp.jsonschema"] < FULL_GRAPH["llmapp.jsonschema"]
+    assert "llmapp.app._kernel" in FULL_GRAPH["llmapp.kernel"]
+
+
+def test_no_new_circle_counting_type_only_imports() -> None:
+    found = set(circles(FULL_GRAPH))
+    assert found - set(KNOWN_CIRCLES) == set(), "a new import circle"
+    assert set(KNOWN_CIRCLES) - found == set(), "a known circle is broken: take it off the list"
+
+
+# Private modules belong to their package.
+
+
+KNOWN_REACH_INS: dict[tuple[str, str], str] = {
+    ("llmapp", "llmapp.app"): "the root's lazy table names each name's defining module, so"
+    " `llmapp.CallResult` loads that module and not the whole of llmapp.app",
+    ("llmapp", "llmapp.search"): "the root's lazy table, as for llmapp.app",
+    ("llmapp.kernel", "llmapp.app"): "the kernel's code still lives in llmapp.app's modules:"
+    " moving the files would conflict with every open branch; llmapp.kernel is its public"
+    " address, and nothing else imports those modules",
+}
+"""(importer, owner package) pairs still allowed to import the owner's private modules."""
+
+
+def private_owner(module: str) -> str | None:
+    """The package whose private module ``module`` is (``llmapp.app._kernel`` -> ``llmapp.app``)."""
+    parts = module.split(".")
+    for index, part in enumerate(parts[1:], start=1):
+        if part.startswith("_") and not part.startswith("__"):
+            return ".".join(parts[:index])
+    return None
+
+
+def reach_ins() -> set[tuple[str, str, str]]:
+    """(importer, imported, owner) for every import of a package's private module from outside.
+
+    A module may import the private modules of its own package and of the packages it is
+    inside (``llmapp.mcp._call`` may use ``llmapp._errors``, the root's own helpers), not of
+    another package (``llmapp.app._kernel`` from ``llmapp.mcp``)."""
+    found = set()
+    for name, path in MODULES.items():
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        for target in every_import_of(name):
+            owner = private_owner(target)
+            if owner is None or not target.startswith("llmapp."):
+                continue
+            if package == owner or package.startswith(owner + "."):
+                continue
+            found.add((name, target, owner))
+    return found
+
+
+def test_private_owner() -> None:
+    assert private_owner("llmapp.app._kernel") == "llmapp.app"
+    assert private_owner("llmapp._errors") == "llmapp"
+    assert private_owner("llmapp.vendors.openai") is None
+    assert private_owner("llmapp.mcp.__main__") is None
+
+
+def test_reach_ins_are_found_in_functions_and_type_checking_blocks() -> None:
+    # llmapp.kernel names app's modules under TYPE_CHECKING and in its lazy table only.
+    assert ("llmapp.kernel", "llmapp.app._kernel", "llmapp.app") in reach_ins()
+
+
+def test_no_package_imports_another_package_s_private_module() -> None:
+    found = {(name, owner) for name, _, owner in reach_ins()}
+    new = sorted(
+        (name, target)
+        for name, target, owner in reach_ins()
+        if (name, owner) not in KNOWN_REACH_INS
+    )
+    assert new == [], "import the package's public name instead"
+    assert set(KNOWN_REACH_INS) <= found, "a known reach-in is gone: take it off the list"

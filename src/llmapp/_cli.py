@@ -331,10 +331,8 @@ def _serve_workers(cls: type | None, options: argparse.Namespace, settings: dict
     import uvicorn
     import uvicorn.supervisors
 
-    from llmapp.app._log import MCP, log_to_stderr
-    from llmapp.mcp import asgi
-    from llmapp.mcp._run import quietly, url
-    from llmapp.mcp._server import served
+    from llmapp.kernel import MCP, log_to_stderr
+    from llmapp.mcp import asgi, quietly, served, url
 
     if options.transport != "streamable-http":
         raise ValueError("--workers needs --transport streamable-http")
@@ -366,7 +364,7 @@ def _serve_workers(cls: type | None, options: argparse.Namespace, settings: dict
 
 def mcp_worker_app() -> Any:
     """The app each ``--workers`` process serves, from the options its parent set."""
-    from llmapp.app._log import log_to_stderr
+    from llmapp.kernel import log_to_stderr
     from llmapp.mcp import asgi
 
     options = argparse.Namespace(**json.loads(os.environ[_WORKER_ENV]))

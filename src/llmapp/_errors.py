@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING, Any, Final, Protocol, runtime_checkable
 from llmapp._body import shown
 
 if TYPE_CHECKING:
-    from llmapp.validate._result import ValidationFailure
+    from llmapp._results import ValidationFailure
 
 __all__ = [
     "MAX_FEEDBACK",

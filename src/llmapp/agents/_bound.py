@@ -42,9 +42,8 @@ from typing import Any
 
 from llmapp._sentinels import MISSING
 from llmapp.app import _controls
-from llmapp.app._sent import sending
-from llmapp.vendors._calls import Executor, NotRun, Outcome, ToolCall, arun_one, run_one
-from llmapp.vendors._source import Tool, tools_of
+from llmapp.kernel import sending
+from llmapp.vendors import Executor, NotRun, Outcome, Tool, ToolCall, arun_one, run_one, tools_of
 
 __all__ = [
     "BoundTool",

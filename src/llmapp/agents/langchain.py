@@ -42,7 +42,7 @@ from pydantic import PrivateAttr
 
 from llmapp._sentinels import MISSING
 from llmapp.agents._bound import BoundTool, HumanValues, bind, shown
-from llmapp.vendors._calls import Outcome
+from llmapp.vendors import Outcome
 
 __all__ = ["LlmappTool", "tools", "visible"]
 

@@ -56,7 +56,7 @@ from workflows.errors import WorkflowRuntimeError
 from llmapp._sentinels import MISSING
 from llmapp.agents._bound import BoundTool, HumanValues, bind, shown
 from llmapp.app import CallResult
-from llmapp.vendors._calls import Outcome
+from llmapp.vendors import Outcome
 
 AgentTool = BaseTool | Callable[..., Any]
 """What LlamaIndex's agents take as a tool (``tools()`` gives ``LlmappTool``s)."""

@@ -39,9 +39,7 @@ from agents.tool_context import ToolContext
 
 from llmapp._sentinels import MISSING
 from llmapp.agents._bound import BoundTool, HumanValues, bind
-from llmapp.vendors import openai
-from llmapp.vendors._defer import Defer, deferred
-from llmapp.vendors._source import export_error
+from llmapp.vendors import Defer, deferred, export_error, openai
 
 __all__ = ["tools"]
 

@@ -47,7 +47,7 @@ from pydantic_ai.toolsets.abstract import ToolsetTool
 from llmapp._sentinels import MISSING
 from llmapp.agents._bound import BoundTool, HumanValues, bind, instructions, revision
 from llmapp.streaming import ArgumentStream, CallMistake, CallStarted
-from llmapp.vendors._calls import Outcome
+from llmapp.vendors import Outcome
 
 __all__ = ["ARGUMENTS", "LlmappToolset", "RawArguments", "toolset"]
 

@@ -303,7 +303,7 @@ def application(
     if cached is not None:
         return cached
     from llmapp.app._build import build  # the whole pipeline: loaded on first build
-    from llmapp.introspect._objects import class_doc
+    from llmapp.introspect import class_doc
 
     built = LlmApplication(cls, config, build(cls, config), class_doc(cls).description)
     with _lock:

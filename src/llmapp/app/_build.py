@@ -24,8 +24,7 @@ from llmapp.app._separation import refusals, separation
 from llmapp.introspect import inspect_class
 from llmapp.introspect.model import MethodSpec, TypeGraph
 from llmapp.jsonschema import declared_types
-from llmapp.schema import is_human
-from llmapp.schema._emit import SchemaEmitter
+from llmapp.schema import SchemaEmitter, is_human
 
 __all__ = ["build"]
 

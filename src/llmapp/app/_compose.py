@@ -32,7 +32,7 @@ from llmapp.app import _controls
 from llmapp.app._arguments import unknown_function
 from llmapp.app._result import CallResult
 from llmapp.app._table import FunctionTable
-from llmapp.introspect._methods import FUNCTION_NAME
+from llmapp.introspect import FUNCTION_NAME
 
 __all__ = ["Application", "ComposedApplication", "Origin", "compose"]
 

@@ -39,8 +39,7 @@ from llmapp._errors import ExecutionError
 from llmapp._record import Record
 from llmapp.app._question import approval_question
 from llmapp.app._result import CallResult
-from llmapp.introspect._context import is_framework_context
-from llmapp.introspect._docstrings import parse_docstring
+from llmapp.introspect import is_framework_context, parse_docstring
 
 if TYPE_CHECKING:
     from llmapp.app._execute import Call

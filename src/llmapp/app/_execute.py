@@ -40,10 +40,10 @@ from llmapp.app._merge import join
 from llmapp.app._result import CallResult, error_text
 from llmapp.app._runner import DEFAULT_RUNNER, PLAIN_RESULTS
 from llmapp.introspect.model import MethodSpec
-from llmapp.validate._result import ValidationFailure, ValidationIssue
+from llmapp.validate import ValidationFailure, ValidationIssue
 
 if TYPE_CHECKING:
-    from llmapp.convert._error import ConversionError
+    from llmapp.convert import ConversionError
 
 __all__ = ["Call", "Plan", "run_async", "run_sync"]
 

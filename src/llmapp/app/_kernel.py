@@ -26,7 +26,7 @@ from llmapp.app._arguments import read_model_arguments
 from llmapp.app._function import Function, OnFirstUse
 from llmapp.app._result import CallResult
 from llmapp.jsonschema import ROOT, too_deep
-from llmapp.validate._result import Validation, ValidationFailure, ValidationIssue
+from llmapp.validate import Validation, ValidationFailure, ValidationIssue
 
 __all__ = [
     "Called",

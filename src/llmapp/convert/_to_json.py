@@ -30,7 +30,7 @@ from typing import Any
 from llmapp._iso8601 import encode_base64
 from llmapp._scalar_types import scalar_of
 from llmapp._unicode import encodable
-from llmapp.introspect._compat import model_fields
+from llmapp.introspect import model_fields
 
 __all__ = ["MAX_DEPTH", "MAX_DIGITS", "json_text", "to_json"]
 

@@ -10,8 +10,6 @@ from typing import TYPE_CHECKING, Any, Literal
 from llmapp._collection import paused_collection
 from llmapp._errors import LlmappError
 from llmapp._untrusted import clean_text
-from llmapp.app._separation import refusals, separation
-from llmapp.app._table import FunctionTable
 from llmapp.http._compose import Draft, describe, draft
 from llmapp.http._document import load_document
 from llmapp.http._function import HttpLlmFunction, OperationError
@@ -19,8 +17,8 @@ from llmapp.http._naming import Naming, assign_names
 from llmapp.http._schemas import SchemaTable
 from llmapp.http._upgrade import Document, upgrade
 from llmapp.jsonschema import Path
-from llmapp.schema import is_file, is_human
-from llmapp.schema._strict import strict_form
+from llmapp.kernel import FunctionTable, refusals, separation
+from llmapp.schema import is_file, is_human, strict_form
 
 if TYPE_CHECKING:
     from llmapp import CallResult

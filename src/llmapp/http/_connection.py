@@ -19,8 +19,8 @@ from typing import Any, Final
 from urllib.parse import parse_qsl, unquote, urlsplit
 
 from llmapp._unicode import has_surrogates
-from llmapp.app._shown import MAX_MESSAGE
 from llmapp.jsonschema import MISSING
+from llmapp.kernel import MAX_MESSAGE
 
 __all__ = ["DEADLINE", "MAX_BODY", "MAX_MESSAGE", "Connection"]
 

@@ -31,17 +31,26 @@ from llmapp._cancelled import own_cancellation
 from llmapp._errors import ArgumentError, ExecutionError, HttpError
 from llmapp._results import ValidationFailure
 from llmapp.app import unknown_function
-from llmapp.app._kernel import check_arguments, failed, model_side, too_deep_refusal
-from llmapp.app._log import HTTP, log_call, log_raised
-from llmapp.app._mask import NOTHING, Masker
-from llmapp.app._merge import join
-from llmapp.app._result import CallResult, error_text
-from llmapp.app._shown import for_model
 from llmapp.explain import feedback
 from llmapp.http._connection import Connection
 from llmapp.http._function import HttpLlmFunction
 from llmapp.http._request import Request, build, locate, unsendable
 from llmapp.http._send import HttpResponse, ResponseError, asend, send
+from llmapp.kernel import (
+    HTTP,
+    NOTHING,
+    CallResult,
+    Masker,
+    check_arguments,
+    error_text,
+    failed,
+    for_model,
+    join,
+    log_call,
+    log_raised,
+    model_side,
+    too_deep_refusal,
+)
 
 if TYPE_CHECKING:
     from llmapp.http._application import HttpLlmApplication

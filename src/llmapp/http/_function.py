@@ -9,8 +9,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from llmapp.app import function_data
-from llmapp.app._function import OnFirstUse, compile_validator, llm_parameters, run_hook
-from llmapp.app._log import HTTP
+from llmapp.kernel import HTTP, OnFirstUse, compile_validator, llm_parameters, run_hook
 
 if TYPE_CHECKING:
     from llmapp import Separated, Validation

@@ -21,17 +21,17 @@ Needs the MCP SDK (``pip install 'llmapp[mcp]'``), imported on first use.
 
 from __future__ import annotations
 
-from llmapp.app._content import Audio, EmbeddedResource, Image, ResourceLink
+from llmapp.kernel import Audio, EmbeddedResource, Image, ResourceLink
 from llmapp.mcp._asgi import McpAsgiApp, asgi
 from llmapp.mcp._auth import Auth, StaticTokens, identity
-from llmapp.mcp._call import McpToolError, call
+from llmapp.mcp._call import McpToolError, call, without_strict_nulls
 from llmapp.mcp._completion import completes
 from llmapp.mcp._context import Elicited, McpContext, NotAskable, Sampled
 from llmapp.mcp._functions import McpLlmApplication, McpLlmFunction, McpToolProblem, application
 from llmapp.mcp._icons import icons
-from llmapp.mcp._run import serve
+from llmapp.mcp._run import quietly, serve, url
 from llmapp.mcp._search import SearchOptions, all_tools
-from llmapp.mcp._server import HumanHook, Transport, server, updated
+from llmapp.mcp._server import HumanHook, Transport, served, server, updated
 from llmapp.mcp._tasks import MemoryTaskStore, RedisTaskStore, TaskStore, long_running
 
 __all__ = [
@@ -64,7 +64,11 @@ __all__ = [
     "icons",
     "identity",
     "long_running",
+    "quietly",
     "serve",
+    "served",
     "server",
     "updated",
+    "url",
+    "without_strict_nulls",
 ]

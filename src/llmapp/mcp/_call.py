@@ -27,14 +27,23 @@ from typing import TYPE_CHECKING, Any, Final
 from llmapp._cancelled import own_cancellation
 from llmapp._errors import McpToolError
 from llmapp.app import CallResult
-from llmapp.app._content import describe, from_blocks
-from llmapp.app._kernel import check_arguments, failed, model_side, too_deep_refusal
-from llmapp.app._log import MCP, log_call, log_raised
-from llmapp.app._mask import Masker
-from llmapp.app._merge import join
-from llmapp.app._result import error_text
-from llmapp.app._shown import MAX_MESSAGE, for_model
 from llmapp.jsonschema import Resolver, is_mapping
+from llmapp.kernel import (
+    MAX_MESSAGE,
+    MCP,
+    Masker,
+    check_arguments,
+    describe,
+    error_text,
+    failed,
+    for_model,
+    from_blocks,
+    join,
+    log_call,
+    log_raised,
+    model_side,
+    too_deep_refusal,
+)
 
 if TYPE_CHECKING:  # the function model imports this step, not the other way round
     from llmapp.mcp._functions import McpLlmFunction

@@ -26,8 +26,8 @@ import itertools
 from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any, Final, TypeVar
 
-from llmapp.app._log import MCP
 from llmapp.jsonschema import Resolver, is_mapping
+from llmapp.kernel import MCP
 from llmapp.mcp._sdk import sdk
 
 if TYPE_CHECKING:

@@ -61,8 +61,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final, Literal
 
-from llmapp.app._controls import CallContext
-from llmapp.app._log import MCP
+from llmapp.kernel import MCP, CallContext
 from llmapp.mcp._sdk import sdk
 
 if TYPE_CHECKING:

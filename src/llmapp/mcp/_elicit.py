@@ -26,7 +26,7 @@ from llmapp.validate import validator
 if TYPE_CHECKING:
     from llmapp._results import Validation
     from llmapp.app import LlmFunction
-    from llmapp.app._controls import Approval
+    from llmapp.kernel import Approval
 
 __all__ = ["Declined", "WrongAnswer", "ask", "form"]
 

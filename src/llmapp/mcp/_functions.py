@@ -33,18 +33,25 @@ from llmapp._errors import ExecutionError, LlmappError
 from llmapp._tool_annotations import ANNOTATION_TAGS
 from llmapp._untrusted import clean_text, unsafe_character
 from llmapp.app import CallResult, function_data, unknown_function
-from llmapp.app._config import SchemaPredicate
-from llmapp.app._function import OnFirstUse, Separated, compile_validator, llm_parameters
-from llmapp.app._log import MCP, log_call
-from llmapp.app._separation import refusals, separation
-from llmapp.app._table import FunctionTable
-from llmapp.introspect._methods import FUNCTION_NAME
+from llmapp.introspect import FUNCTION_NAME
 from llmapp.jsonschema import (
     declared_types,
     escape_token,
     is_mapping,
     normalise,
     resolve_pointer,
+)
+from llmapp.kernel import (
+    MCP,
+    FunctionTable,
+    OnFirstUse,
+    SchemaPredicate,
+    Separated,
+    compile_validator,
+    llm_parameters,
+    log_call,
+    refusals,
+    separation,
 )
 from llmapp.mcp._call import call
 
@@ -398,7 +405,7 @@ def _inlined(schema: Schema) -> Schema:
 
 
 def _strict(name: str | None, parameters: Schema, problems: list[McpToolProblem]) -> Schema:
-    from llmapp.schema._strict import strict_form
+    from llmapp.schema import strict_form
 
     strict, found = strict_form(parameters)
     problems += [

@@ -32,7 +32,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Any, Final
 from urllib.parse import unquote
 
-from llmapp.app._content import CONTENT_TYPES, EmbeddedResource, block, resource_contents
+from llmapp.kernel import CONTENT_TYPES, EmbeddedResource, block, resource_contents
 from llmapp.mcp._context import InputRequired
 from llmapp.mcp._icons import ICONS_ATTRIBUTE
 from llmapp.mcp._sdk import sdk

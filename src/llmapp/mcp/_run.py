@@ -16,7 +16,7 @@ import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from llmapp.app._log import MCP, log_to_stderr
+from llmapp.kernel import MCP, log_to_stderr
 from llmapp.mcp._asgi import asgi
 from llmapp.mcp._auth import Auth
 from llmapp.mcp._sdk import sdk

@@ -36,10 +36,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from llmapp.app import CallResult
-from llmapp.app._kernel import check_arguments, model_side
+from llmapp.kernel import check_arguments, model_side
 from llmapp.mcp._sdk import sdk
-from llmapp.search._index import SearchIndex
-from llmapp.search._tool import search_function, short_description
+from llmapp.search import SearchIndex, search_function, short_description
 from llmapp.vendors.mcp import tool_result, tools
 
 __all__ = ["SearchOptions", "Searched", "all_tools"]

@@ -73,9 +73,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from llmapp._errors import ExecutionError
 from llmapp.app import CallResult, LlmApplication, Masker, Runner, _controls, unknown_function
-from llmapp.app._content import blocks, is_content, returns_content
-from llmapp.app._log import MCP, log_call
-from llmapp.app._sent import sending
+from llmapp.kernel import MCP, blocks, is_content, log_call, returns_content, sending
 from llmapp.mcp._auth import identity
 from llmapp.mcp._completion import Completions
 from llmapp.mcp._context import InputRequired, McpContext, set_level

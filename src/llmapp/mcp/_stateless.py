@@ -33,7 +33,7 @@ import secrets
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
-from llmapp.app._log import MCP
+from llmapp.kernel import MCP
 from llmapp.mcp._sdk import sdk
 
 if TYPE_CHECKING:

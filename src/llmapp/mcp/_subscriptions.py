@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Final
 
-from llmapp.app._log import MCP
+from llmapp.kernel import MCP
 from llmapp.mcp._sdk import sdk
 
 __all__ = ["MAX_PER_CONNECTION", "Subscriptions"]

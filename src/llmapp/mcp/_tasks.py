@@ -26,7 +26,7 @@ from collections.abc import Awaitable, Callable
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any, Final, Protocol, TypeVar
 
-from llmapp.app._log import MCP
+from llmapp.kernel import MCP
 from llmapp.mcp._auth import identity
 from llmapp.mcp._sdk import sdk
 

@@ -32,14 +32,12 @@ from llmapp import convert
 from llmapp._errors import LlmApplicationError
 from llmapp._results import ValidationFailure, ValidationIssue
 from llmapp.app import CallResult
-from llmapp.app._kernel import ModelSide, check_arguments, failed
-from llmapp.app._result import error_text
-from llmapp.introspect._types import TypeBuilder, type_name
+from llmapp.introspect import TypeBuilder, type_name
 from llmapp.jsonschema import Path
-from llmapp.schema._emit import SchemaEmitter
+from llmapp.kernel import ModelSide, check_arguments, error_text, failed
+from llmapp.schema import SchemaEmitter
 from llmapp.validate import validator
-from llmapp.vendors import anthropic, gemini, openai
-from llmapp.vendors._source import export_error, without_enum_names
+from llmapp.vendors import anthropic, export_error, gemini, openai, without_enum_names
 from llmapp.vendors.mcp import RESULT, output_schema
 
 __all__ = ["StructuredOutput", "structured_output"]

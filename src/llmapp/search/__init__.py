@@ -21,15 +21,24 @@ from llmapp._lazy import lazy_names as _lazy_names
 
 if TYPE_CHECKING:
     from llmapp.search._index import EmbeddingRanker, Hit, SearchIndex
-    from llmapp.search._tool import ToolSearch
+    from llmapp.search._tool import ToolSearch, search_function, short_description
 
 _HOMES = {
     "EmbeddingRanker": "llmapp.search._index",
     "Hit": "llmapp.search._index",
     "SearchIndex": "llmapp.search._index",
     "ToolSearch": "llmapp.search._tool",
+    "search_function": "llmapp.search._tool",
+    "short_description": "llmapp.search._tool",
 }
 
 __getattr__, __dir__ = _lazy_names(__name__, _HOMES)
 
-__all__ = ["EmbeddingRanker", "Hit", "SearchIndex", "ToolSearch"]
+__all__ = [
+    "EmbeddingRanker",
+    "Hit",
+    "SearchIndex",
+    "ToolSearch",
+    "search_function",
+    "short_description",
+]

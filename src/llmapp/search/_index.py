@@ -37,10 +37,10 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar, cast
 
-from llmapp.app._function import Function, llm_parameters
 from llmapp.jsonschema import is_mapping
+from llmapp.kernel import Function, llm_parameters
 from llmapp.search._words import terms
-from llmapp.vendors._source import functions_of
+from llmapp.vendors import functions_of
 
 __all__ = ["WEIGHTS", "EmbeddingRanker", "Hit", "SearchIndex", "document", "index_of"]
 

@@ -26,9 +26,7 @@ from collections import Counter, OrderedDict
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from llmapp.app._function import LlmFunction
-from llmapp.app._kernel import check_arguments, model_side
-from llmapp.app._result import CallResult
+from llmapp.kernel import CallResult, LlmFunction, check_arguments, model_side
 from llmapp.search._index import SearchIndex, index_of
 
 __all__ = ["MAX_K", "ToolSearch", "short_description"]

@@ -39,9 +39,8 @@ from typing import Any, Final
 
 from llmapp import explain, repair
 from llmapp._results import UNDEFINED, ValidationFailure, ValidationIssue
-from llmapp.app._kernel import Checked, check_arguments, model_side
-from llmapp.app._result import CallResult
 from llmapp.jsonschema import ROOT, step
+from llmapp.kernel import CallResult, Checked, check_arguments, model_side
 from llmapp.streaming._positions import ARRAY, OBJECT, Position, Positions
 
 __all__ = ["ArgumentStream", "stream"]
@@ -706,6 +705,6 @@ def _before_check(function: Any) -> Callable[[Any], Any] | None:
     source = getattr(function, "source_parameters", None)
     if source is None:
         return None
-    from llmapp.mcp._call import without_strict_nulls  # the MCP door, loaded only for it
+    from llmapp.mcp import without_strict_nulls  # the MCP door, loaded only for it
 
     return lambda data: without_strict_nulls(data, source, source)

@@ -19,11 +19,11 @@ from typing import Any, Union
 
 from llmapp import repair
 from llmapp._results import ValidationFailure, ValidationIssue
-from llmapp.app._result import CallResult
 from llmapp.jsonschema import ROOT
+from llmapp.kernel import CallResult
 from llmapp.streaming._arguments import ArgumentStream
 from llmapp.streaming._events import CallFinished, CallMistake, CallStarted, StreamEvent
-from llmapp.vendors._calls import Human, ToolCall, arun_one, run_one
+from llmapp.vendors import Human, ToolCall, arun_one, run_one
 
 __all__ = ["Calls", "Step", "adrive", "drive"]
 

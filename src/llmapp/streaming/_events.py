@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Union
 
 from llmapp._results import ValidationIssue
-from llmapp.app._result import CallResult
+from llmapp.kernel import CallResult
 
 __all__ = ["CallFinished", "CallMistake", "CallStarted", "StreamEvent"]
 

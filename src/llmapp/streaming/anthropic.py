@@ -16,7 +16,7 @@ from typing import Any
 
 from llmapp.streaming._calls import adrive, drive
 from llmapp.streaming._events import StreamEvent
-from llmapp.vendors._calls import Human, call_id, read
+from llmapp.vendors import Human, call_id, read
 
 __all__ = ["astream_calls", "stream_calls"]
 

@@ -19,7 +19,7 @@ from typing import Any
 
 from llmapp.streaming._calls import adrive, drive
 from llmapp.streaming._events import StreamEvent
-from llmapp.vendors._calls import Human, call_id, items, read
+from llmapp.vendors import Human, call_id, items, read
 
 __all__ = ["astream_calls", "stream_calls"]
 

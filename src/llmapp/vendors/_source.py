@@ -30,8 +30,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from llmapp.app._function import Function, llm_parameters
 from llmapp.jsonschema import ENUM_NAMES_READ, is_mapping, walk
+from llmapp.kernel import Function, llm_parameters
 from llmapp.vendors._subset import transform
 
 __all__ = [

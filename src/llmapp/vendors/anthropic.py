@@ -39,8 +39,8 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any, Literal, cast
 
-from llmapp.app._content import Image, describe, is_content
 from llmapp.jsonschema import recursive_definitions, walk
+from llmapp.kernel import Image, describe, is_content
 from llmapp.vendors._calls import (
     Executor,
     Human,

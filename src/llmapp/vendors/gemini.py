@@ -43,8 +43,8 @@ import json
 from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any, Literal, cast
 
-from llmapp.app._content import Audio, Image, describe, is_content
 from llmapp.jsonschema import is_mapping, json_type, recursive_definitions, ref_name, walk
+from llmapp.kernel import Audio, Image, describe, is_content
 from llmapp.vendors._calls import Executor, Human, ToolCall, arun, items, per_call, read, run
 from llmapp.vendors._plan import Decision, ExportPlan, moved_keywords
 from llmapp.vendors._source import export_error, tools_of

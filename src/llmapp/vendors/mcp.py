@@ -284,7 +284,7 @@ def _output(function: ToolFunction) -> Output | None:
         pass
     # Imported here: ``llmapp.app`` loads the build stage, which a program that only
     # lists tools need not load; a result to answer means an application exists.
-    from llmapp.app._function import OnFirstUse, compile_validator
+    from llmapp.kernel import OnFirstUse, compile_validator
 
     schema = output_schema(function.output)
     found: Output | None = None

@@ -38,7 +38,6 @@ import base64
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, Literal, cast, overload
 
-from llmapp.app._content import Image, describe, is_content
 from llmapp.jsonschema import (
     MAX_REF_HOPS,
     Node,
@@ -48,6 +47,7 @@ from llmapp.jsonschema import (
     subschemas,
     walk,
 )
+from llmapp.kernel import Image, describe, is_content
 from llmapp.vendors._calls import (
     Executor,
     Human,
