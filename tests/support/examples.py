@@ -61,6 +61,7 @@ def run(example: Example, folder: Path) -> dict[str, object]:
     module = types.ModuleType(example.module)  # dataclasses look their module up
     sys.modules[example.module] = module
     before = Path.cwd()
+    configured = _logging_state()
     os.chdir(folder)
     try:
         exec(compile(example.source, example.name, "exec"), module.__dict__)
@@ -71,4 +72,33 @@ def run(example: Example, folder: Path) -> dict[str, object]:
     finally:
         os.chdir(before)
         del sys.modules[example.module]
+        _restore_logging(configured)
     return module.__dict__
+
+
+def _logging_state() -> dict[str, tuple[int, list[object], bool, bool]]:
+    """Each logger's level, handlers, propagation and disabled flag: an example configures
+    logging as the program it is would (``setLevel``), which must not outlive it in the
+    test process (a later test of the call log would see no record)."""
+    import logging
+
+    loggers = [logging.getLogger(name) for name in list(logging.root.manager.loggerDict)]
+    return {
+        logger.name: (logger.level, list(logger.handlers), logger.propagate, logger.disabled)
+        for logger in [logging.getLogger(), *loggers]
+        if isinstance(logger, logging.Logger)
+    }
+
+
+def _restore_logging(state: dict[str, tuple[int, list[object], bool, bool]]) -> None:
+    import logging
+
+    for name in list(logging.root.manager.loggerDict):
+        logger = logging.getLogger(name)
+        if name not in state and name.split(".")[0] == "llmapp":
+            logger.setLevel(logging.NOTSET)
+    for name, (level, handlers, propagate, disabled) in state.items():
+        logger = logging.getLogger() if name == "root" else logging.getLogger(name)
+        logger.setLevel(level)
+        logger.handlers[:] = handlers  # type: ignore[assignment]
+        logger.propagate, logger.disabled = propagate, disabled
