@@ -25,6 +25,7 @@ Parsing never raises: a docstring the parser rejects is read as plain text.
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Callable, Mapping
 from functools import cache, lru_cache
 from types import MappingProxyType, ModuleType
@@ -297,6 +298,11 @@ _BLANK_RUNS = re.compile(r"\n{3,}")
 _ATTRIBUTE_KEYS = frozenset({"attribute", "ivar", "cvar", "var"})
 
 
+_MARGIN = " " if sys.version_info >= (3, 13) else None
+"""What ``inspect.cleandoc`` counts as indentation: spaces from Python 3.13 on (as the 3.13
+compiler dedents docstrings), any whitespace before it (a no-break space included)."""
+
+
 def _clean(doc: str) -> str:
     """``_normalize(inspect.cleandoc(doc))`` in one pass over the lines: the indentation
     common to the lines after the first removed, then as ``_normalize``."""
@@ -306,7 +312,7 @@ def _clean(doc: str) -> str:
         return doc.strip()
     lines = doc.split("\n")
     margin = min(
-        [len(line) - len(line.lstrip()) for line in lines[1:] if line and not line.isspace()],
+        [len(line) - len(line.lstrip(_MARGIN)) for line in lines[1:] if line.lstrip(_MARGIN)],
         default=0,
     )
     text = "\n".join([lines[0].strip(), *[line[margin:].rstrip() for line in lines[1:]]])
