@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import ast
 import importlib.util
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 import llmapp
@@ -65,10 +65,15 @@ def _import_nodes(tree: ast.AST) -> Iterator[ast.Import | ast.ImportFrom]:
 
 def imports_of(name: str) -> set[str]:
     """The llmapp modules ``name`` imports."""
+    tree = ast.parse(MODULES[name].read_text(encoding="utf-8"))
+    return _modules_named(name, _import_nodes(tree), set())
+
+
+def _modules_named(name: str, nodes: Iterable[ast.stmt], found: set[str]) -> set[str]:
+    """The llmapp modules the import ``nodes`` of ``name`` name, added to ``found``."""
     path = MODULES[name]
     package = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
-    found: set[str] = set()
-    for node in _import_nodes(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in nodes:
         if isinstance(node, ast.Import):
             found.update(alias.name for alias in node.names)
             continue
@@ -238,23 +243,8 @@ def every_import_of(name: str) -> set[str]:
 
 def _edges(name: str) -> set[str]:
     """``every_import_of`` as edges of the module graph (``from package import module``)."""
-    path = MODULES[name]
-    package = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    found = _lazy_homes(name, tree)
-    for node in _every_import_node(tree):
-        if isinstance(node, ast.Import):
-            found.update(alias.name for alias in node.names)
-            continue
-        if node.level:
-            base = package[: len(package) - node.level + 1]
-            target = ".".join([*base, node.module] if node.module else base)
-        else:
-            target = node.module or ""
-        for alias in node.names:
-            submodule = f"{target}.{alias.name}"
-            found.add(submodule if submodule in MODULES else target)
-    return {module for module in found if module in MODULES and module != name}
+    tree = ast.parse(MODULES[name].read_text(encoding="utf-8"))
+    return _modules_named(name, _every_import_node(tree), _lazy_homes(name, tree))
 
 
 FULL_GRAPH = {name: _edges(name) for name in MODULES}
