@@ -42,15 +42,6 @@ from benchmarks._report import table
 from benchmarks._timing import ROOT
 
 KS = (1, 3, 5, 10)
-CATEGORIES = (
-    "simple_python",
-    "simple_java",
-    "simple_javascript",
-    "multiple",
-    "parallel",
-    "parallel_multiple",
-    "irrelevance",
-)
 
 
 def corpora(given: str | None) -> Path:
@@ -65,7 +56,7 @@ def _lines(path: Path) -> list[dict[str, Any]]:
 
 def bfcl_pool(root: Path) -> tuple[Any, list[tuple[str, set[str]]]]:
     """The pooled application and, per answered question, (question text, expected names)."""
-    from tests.support.corpora.bfcl import llm_name, to_parameters
+    from tests.support.corpora.bfcl import CATEGORIES, llm_name, to_parameters
 
     from llmapp import mcp
 
