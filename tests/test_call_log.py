@@ -1,4 +1,4 @@
-"""The call log (``llmapp.app._log``): one record per call on every door, at its outcome's level,
+"""The call log (``llmapp.kernel._log``): one record per call on every door, at its outcome's level,
 and nothing of the human side in any record: not in the message, not in the traceback, not
 in an exception's message or its cause's."""
 
@@ -14,9 +14,9 @@ import pytest
 import llmapp.http
 from llmapp import application
 from llmapp._errors import McpToolError
-from llmapp.app._log import ROOT, log_call, log_to_stderr
-from llmapp.app._result import CallResult
 from llmapp.http import ArgumentError, Connection
+from llmapp.kernel._log import ROOT, log_call, log_to_stderr
+from llmapp.kernel._result import CallResult
 from llmapp.markers import Human
 
 CARD = "4111-SECRET-CARD-9876"

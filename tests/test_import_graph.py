@@ -253,15 +253,15 @@ FULL_GRAPH = {name: _edges(name) for name in MODULES}
 KNOWN_CIRCLES: dict[frozenset[str], str] = {
     frozenset(
         {
-            "llmapp.app._arguments",
-            "llmapp.app._controls",
-            "llmapp.app._execute",
-            "llmapp.app._function",
-            "llmapp.app._kernel",
-            "llmapp.app._log",
-            "llmapp.app._merge",
-            "llmapp.app._result",
-            "llmapp.app._runner",
+            "llmapp.kernel._arguments",
+            "llmapp.kernel._controls",
+            "llmapp.kernel._execute",
+            "llmapp.kernel._function",
+            "llmapp.kernel._kernel",
+            "llmapp.kernel._log",
+            "llmapp.kernel._merge",
+            "llmapp.kernel._result",
+            "llmapp.kernel._runner",
         }
     ): "type-only: _controls, _result and _runner name the execution plan, the runner and"
     " the kernel's types in annotations; breaking it means moving those types to a module of"
@@ -299,7 +299,7 @@ is exact, so a new circle fails and a broken one must be taken off."""
 def test_the_full_graph_reads_type_only_imports_and_lazy_tables() -> None:
     # llmapp.jsonschema names its modules for type checkers only, and loads them lazily.
     assert GRAPH["llmapp.jsonschema"] < FULL_GRAPH["llmapp.jsonschema"]
-    assert "llmapp.app._kernel" in FULL_GRAPH["llmapp.kernel"]
+    assert "llmapp.kernel._kernel" in FULL_GRAPH["llmapp.kernel"]
 
 
 def test_no_new_circle_counting_type_only_imports() -> None:
@@ -315,15 +315,12 @@ KNOWN_REACH_INS: dict[tuple[str, str], str] = {
     ("llmapp", "llmapp.app"): "the root's lazy table names each name's defining module, so"
     " `llmapp.CallResult` loads that module and not the whole of llmapp.app",
     ("llmapp", "llmapp.search"): "the root's lazy table, as for llmapp.app",
-    ("llmapp.kernel", "llmapp.app"): "the kernel's code still lives in llmapp.app's modules:"
-    " moving the files would conflict with every open branch; llmapp.kernel is its public"
-    " address, and nothing else imports those modules",
 }
 """(importer, owner package) pairs still allowed to import the owner's private modules."""
 
 
 def private_owner(module: str) -> str | None:
-    """The package whose private module ``module`` is (``llmapp.app._kernel`` -> ``llmapp.app``)."""
+    """The package whose private module ``module`` is (``llmapp.kernel._kernel`` -> ``llmapp.kernel``)."""
     parts = module.split(".")
     for index, part in enumerate(parts[1:], start=1):
         if part.startswith("_") and not part.startswith("__"):
@@ -336,7 +333,7 @@ def reach_ins() -> set[tuple[str, str, str]]:
 
     A module may import the private modules of its own package and of the packages it is
     inside (``llmapp.mcp._call`` may use ``llmapp._errors``, the root's own helpers), not of
-    another package (``llmapp.app._kernel`` from ``llmapp.mcp``)."""
+    another package (``llmapp.kernel._kernel`` from ``llmapp.mcp``)."""
     found = set()
     for name, path in MODULES.items():
         package = name if path.name == "__init__.py" else name.rpartition(".")[0]
@@ -351,15 +348,15 @@ def reach_ins() -> set[tuple[str, str, str]]:
 
 
 def test_private_owner() -> None:
-    assert private_owner("llmapp.app._kernel") == "llmapp.app"
+    assert private_owner("llmapp.kernel._kernel") == "llmapp.kernel"
     assert private_owner("llmapp._errors") == "llmapp"
     assert private_owner("llmapp.vendors.openai") is None
     assert private_owner("llmapp.mcp.__main__") is None
 
 
 def test_reach_ins_are_found_in_functions_and_type_checking_blocks() -> None:
-    # llmapp.kernel names app's modules under TYPE_CHECKING and in its lazy table only.
-    assert ("llmapp.kernel", "llmapp.app._kernel", "llmapp.app") in reach_ins()
+    # The root names app's modules under TYPE_CHECKING and in its lazy table only.
+    assert ("llmapp", "llmapp.app._application", "llmapp.app") in reach_ins()
 
 
 def test_no_package_imports_another_package_s_private_module() -> None:

@@ -49,15 +49,23 @@ if TYPE_CHECKING:
     )
     from llmapp.app._application import LlmApplication, application
     from llmapp.app._compose import Application, ComposedApplication, compose
-    from llmapp.app._config import LlmConfig, after_types
-    from llmapp.app._controls import Approval, CallContext, Controls, controls
     from llmapp.app._decorator import llm_application, validates
-    from llmapp.app._function import Function, LlmFunction, Separated
-    from llmapp.app._merge import merge_parameters
-    from llmapp.app._result import CallResult
-    from llmapp.app._runner import Runner
-    from llmapp.app._sent import sent_parameters
     from llmapp.explain import feedback
+    from llmapp.kernel import (
+        Approval,
+        CallContext,
+        CallResult,
+        Controls,
+        Function,
+        LlmConfig,
+        LlmFunction,
+        Runner,
+        Separated,
+        after_types,
+        controls,
+        merge_parameters,
+        sent_parameters,
+    )
     from llmapp.output import StructuredOutput, structured_output
     from llmapp.repair import Parsed, coerce, parse
     from llmapp.search._index import EmbeddingRanker, SearchIndex
@@ -94,21 +102,21 @@ _HOMES: dict[str, str] = {
     "ComposedApplication": "llmapp.app._compose",
     "compose": "llmapp.app._compose",
     "application": "llmapp.app._application",
-    "LlmConfig": "llmapp.app._config",
-    "after_types": "llmapp.app._config",
-    "Approval": "llmapp.app._controls",
-    "CallContext": "llmapp.app._controls",
-    "Controls": "llmapp.app._controls",
-    "controls": "llmapp.app._controls",
+    "LlmConfig": "llmapp.kernel",
+    "after_types": "llmapp.kernel",
+    "Approval": "llmapp.kernel",
+    "CallContext": "llmapp.kernel",
+    "Controls": "llmapp.kernel",
+    "controls": "llmapp.kernel",
     "llm_application": "llmapp.app._decorator",
     "validates": "llmapp.app._decorator",
-    "Function": "llmapp.app._function",
-    "LlmFunction": "llmapp.app._function",
-    "Separated": "llmapp.app._function",
-    "merge_parameters": "llmapp.app._merge",
-    "CallResult": "llmapp.app._result",
-    "Runner": "llmapp.app._runner",
-    "sent_parameters": "llmapp.app._sent",
+    "Function": "llmapp.kernel",
+    "LlmFunction": "llmapp.kernel",
+    "Separated": "llmapp.kernel",
+    "merge_parameters": "llmapp.kernel",
+    "CallResult": "llmapp.kernel",
+    "Runner": "llmapp.kernel",
+    "sent_parameters": "llmapp.kernel",
     "feedback": "llmapp.explain",
     "StructuredOutput": "llmapp.output",
     "structured_output": "llmapp.output",

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from typing_extensions import TypedDict, Unpack
 
 from llmapp import application, controls
-from llmapp.app._question import BUDGET, approval_question
+from llmapp.kernel._question import BUDGET, approval_question
 from llmapp.markers import Human
 
 

@@ -12,7 +12,7 @@ from typing import Annotated, Any
 import pytest
 
 from llmapp import application, llm_application
-from llmapp.app._mask import MAX_SCANNED, Masker
+from llmapp.kernel._mask import MAX_SCANNED, Masker
 from llmapp.markers import Human
 
 

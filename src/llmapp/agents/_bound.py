@@ -22,7 +22,7 @@ own run context (pydantic-ai's ``RunContext``, the Agents SDK's ``ToolContext``,
 ``RunnableConfig``, FastMCP's ``Context``), so per-run values (the user, a session) reach the
 method and never the model.
 
-The per-tool controls of a class function (``llmapp.app._controls``) are honoured with the
+The per-tool controls of a class function (``llmapp.kernel._controls``) are honoured with the
 framework's own context: each toolset passes its context object and what it carries (the
 run's ``deps``, the Agents SDK's ``context``) as the call's ``context``, so ``enabled`` and
 approval predicates read it and context parameters receive it by type; ``enabled`` says
@@ -40,8 +40,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
+from llmapp import kernel
 from llmapp._sentinels import MISSING
-from llmapp.app import _controls
 from llmapp.kernel import sending
 from llmapp.vendors import Executor, NotRun, Outcome, Tool, ToolCall, arun_one, run_one, tools_of
 
@@ -109,17 +109,17 @@ class BoundTool:
 
     def declares(self, control: str) -> bool:
         """Its function declares ``control`` (``"enabled"``, ``"approval"``, ``"timeout"``)."""
-        return _controls.declares(self.tool.function, control)
+        return kernel.declares(self.tool.function, control)
 
     def enabled(self, context: Any = None, carried: tuple[Any, ...] = ()) -> bool:
         """Whether the function exists for this run's context (``@controls(enabled=...)``)."""
-        return _controls.enabled(self.tool.function, _values(context, carried))
+        return kernel.enabled(self.tool.function, _values(context, carried))
 
     def needs_approval(
         self, arguments: Any, context: Any = None, carried: tuple[Any, ...] = ()
     ) -> bool:
         """Whether a call with these (model's) arguments waits for a human's approval."""
-        return _controls.needs_approval(self.tool.function, arguments, _values(context, carried))
+        return kernel.needs_approval(self.tool.function, arguments, _values(context, carried))
 
     def run(
         self,

@@ -10,17 +10,27 @@ from dataclasses import replace
 from time import perf_counter
 from typing import Any
 
-from llmapp.app import _controls
-from llmapp.app._arguments import unknown_function
-from llmapp.app._config import LlmConfig, SchemaPredicate, ValidationHook
+from llmapp import kernel
 from llmapp.app._decorator import declared_config
-from llmapp.app._execute import Call, Plan, run_sync
-from llmapp.app._function import LlmFunction
-from llmapp.app._log import APP, DEBUG, log_call, log_raised
-from llmapp.app._mask import Masker
-from llmapp.app._result import CallResult
-from llmapp.app._runner import DEFAULT_RUNNER, Runner
-from llmapp.app._table import FunctionTable
+from llmapp.kernel import (
+    APP,
+    DEBUG,
+    DEFAULT_RUNNER,
+    Call,
+    CallResult,
+    FunctionTable,
+    LlmConfig,
+    LlmFunction,
+    Masker,
+    Plan,
+    Runner,
+    SchemaPredicate,
+    ValidationHook,
+    log_call,
+    log_raised,
+    run_sync,
+    unknown_function,
+)
 
 __all__ = ["LlmApplication", "application"]
 
@@ -75,13 +85,13 @@ class LlmApplication(FunctionTable[LlmFunction]):
             raise_errors: re-raise the method's exception instead of capturing it.
             context: the call's context (one value or a tuple of them: the user, a
                 session): what ``enabled`` / ``approval`` predicates read and context
-                parameters receive by type (``llmapp.app._controls``).
+                parameters receive by type (``llmapp.kernel._controls``).
             approved: a human approved this call (a function that needs approval).
 
         Returns:
             A ``CallResult``; on wrong arguments it carries the validation and the
             feedback text for the model, and the method is not called. Each call is
-            one record of the ``llmapp.app`` logger (``llmapp.app._log``).
+            one record of the ``llmapp.app`` logger (``llmapp.kernel._log``).
 
         Raises:
             ExecutionError: the application is used wrongly (missing or wrong human
@@ -124,13 +134,13 @@ class LlmApplication(FunctionTable[LlmFunction]):
         function = plan.function
         if plan.plain:  # nothing to admit
             return plan.execute(instance, arguments, human, raise_errors)
-        if not _controls.enabled(function, context):  # controls: hidden
+        if not kernel.enabled(function, context):  # controls: hidden
             return unknown_function(name, self._visible(context))
-        prepared = _controls.admit(plan.prepare(instance, arguments, human), context, approved)
+        prepared = kernel.admit(plan.prepare(instance, arguments, human), context, approved)
         if isinstance(prepared, CallResult):
             return prepared
-        if _controls.time_limit(function, None) is not None:  # controls: timeout
-            return _controls.run_within(prepared, raise_errors, DEFAULT_RUNNER)
+        if kernel.time_limit(function, None) is not None:  # controls: timeout
+            return kernel.run_within(prepared, raise_errors, DEFAULT_RUNNER)
         return run_sync(prepared, raise_errors)
 
     async def aexecute(
@@ -196,11 +206,11 @@ class LlmApplication(FunctionTable[LlmFunction]):
         The runner's own coroutine is handed back, not awaited in one more of this.
         """
         plan = self._plans.get(name) if isinstance(name, str) else None
-        if plan is None or not _controls.enabled(plan.function, context):  # controls: hidden
+        if plan is None or not kernel.enabled(plan.function, context):  # controls: hidden
             return _answered(unknown_function(name, self._visible(context)))
         admit = None
         if not plan.plain:  # a plain call has nothing to admit (as in ``execute``)
-            admit = functools.partial(_controls.admit, context=context, approved=approved)
+            admit = functools.partial(kernel.admit, context=context, approved=approved)
         return (runner or DEFAULT_RUNNER).execute(
             plan, instance, arguments, human, raise_errors, admit=admit
         )
@@ -212,7 +222,7 @@ class LlmApplication(FunctionTable[LlmFunction]):
 
             openai.tools(app.visible(user))   # only the tools this user may call
         """
-        return _controls.visible(self.functions, context)
+        return kernel.visible(self.functions, context)
 
     def _visible(self, context: Any) -> list[str]:
         return [function.name for function in self.visible(context)]
@@ -336,4 +346,4 @@ def _masker(human: Mapping[str, Any] | None, context: Any) -> Masker:
     """What a call's log record must not show: its human values and its own context values."""
     if context is None:
         return Masker.of(human)
-    return Masker.of(human, *_controls.CallContext.of(context).own())
+    return Masker.of(human, *kernel.CallContext.of(context).own())

@@ -14,16 +14,26 @@ from typing import Any
 from llmapp import convert
 from llmapp._collection import paused_collection
 from llmapp._errors import BuildProblem, LlmApplicationError, class_location
-from llmapp.app._config import LlmConfig, SchemaPredicate, ValidationHook, bind_generated
-from llmapp.app._controls import declared_controls
 from llmapp.app._decorator import declared_hooks
-from llmapp.app._execute import Plan
-from llmapp.app._function import LlmFunction, OnFirstUse, Separated, compile_validator
-from llmapp.app._kernel import ModelSide, hooked
-from llmapp.app._separation import refusals, separation
 from llmapp.introspect import inspect_class
 from llmapp.introspect.model import MethodSpec, TypeGraph
 from llmapp.jsonschema import declared_types
+from llmapp.kernel import (
+    LlmConfig,
+    LlmFunction,
+    ModelSide,
+    OnFirstUse,
+    Plan,
+    SchemaPredicate,
+    Separated,
+    ValidationHook,
+    bind_generated,
+    compile_validator,
+    declared_controls,
+    hooked,
+    refusals,
+    separation,
+)
 from llmapp.schema import SchemaEmitter, is_human
 
 __all__ = ["build"]

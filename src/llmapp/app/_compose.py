@@ -27,12 +27,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any, Protocol, runtime_checkable
 
+from llmapp import kernel
 from llmapp._errors import BuildProblem, ExecutionError, LlmApplicationError
-from llmapp.app import _controls
-from llmapp.app._arguments import unknown_function
-from llmapp.app._result import CallResult
-from llmapp.app._table import FunctionTable
 from llmapp.introspect import FUNCTION_NAME
+from llmapp.kernel import CallResult, FunctionTable, unknown_function
 
 __all__ = ["Application", "ComposedApplication", "Origin", "compose"]
 
@@ -214,8 +212,8 @@ class ComposedApplication(FunctionTable[Any]):
             raise ExecutionError("a composed application takes no target: its parts carry theirs")
         origin = self.origin(name)
         function = self.function(name)
-        if origin is None or not _controls.enabled(function, context):  # controls: hidden
-            names = [each.name for each in _controls.visible(self.functions, context)]
+        if origin is None or not kernel.enabled(function, context):  # controls: hidden
+            names = [each.name for each in kernel.visible(self.functions, context)]
             return unknown_function(name, names)
         return origin
 

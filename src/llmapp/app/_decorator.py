@@ -5,12 +5,12 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar, overload
 
-from llmapp.app._config import (
+from llmapp.kernel import (
     LlmConfig,
     SchemaPredicate,
     ValidationHook,
 )
-from llmapp.app._config import after_types as _after_types_hook
+from llmapp.kernel import after_types as _after_types_hook
 from llmapp.repair import MAX_LENGTH
 
 __all__ = ["CONFIG_ATTRIBUTE", "HOOK_ATTRIBUTE", "llm_application", "validates"]

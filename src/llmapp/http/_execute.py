@@ -14,7 +14,7 @@ at ``Connection.max_message`` characters; bytes are described, never written out
 transport failure, a body past the bounds or a response nested too deeply is a failed
 ``CallResult``, never an exception.
 
-Each call is logged to ``llmapp.http`` (``llmapp.app._log``), its traceback masked as
+Each call is logged to ``llmapp.http`` (``llmapp.kernel._log``), its traceback masked as
 the model's text is.
 """
 

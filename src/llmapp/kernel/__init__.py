@@ -19,9 +19,15 @@ the MCP server) build on these steps, in this order:
   the model is shown), and the content types (``Image``, ``Audio``, ``ResourceLink``,
   ``EmbeddedResource``, ``describe``, ``is_content``, ``block`` / ``blocks``...).
 
+The class door's own steps live here too, as the other doors will share them: its
+configuration (``LlmConfig``, ``after_types``, ``ValidationHook``, ``bind_generated``,
+``function_data``), a method's plan and prepared call (``Plan``, ``Call``, ``run_sync``,
+``hooked``, ``DEFAULT_RUNNER``), the controls read at call time (``enabled``,
+``visible``, ``declares``, ``declared_controls``, ``needs_approval``, ``admit``,
+``time_limit``, ``run_within``) and the class door's logger (``APP``, ``DEBUG``).
+
 The names load on first use (PEP 562), so importing the kernel costs nothing until a
-door calls it. The code lives in ``llmapp.app``'s modules today; this package is its
-public address, which other packages import instead of those private modules.
+door calls it. Other packages import these public names, never the private modules.
 """
 
 from __future__ import annotations
@@ -31,9 +37,15 @@ from typing import TYPE_CHECKING
 from llmapp._lazy import lazy_names as _lazy_names
 
 if TYPE_CHECKING:
-    from llmapp.app._arguments import read_arguments, unknown_function
-    from llmapp.app._config import SchemaPredicate
-    from llmapp.app._content import (
+    from llmapp.kernel._arguments import read_arguments, unknown_function
+    from llmapp.kernel._config import (
+        LlmConfig,
+        SchemaPredicate,
+        ValidationHook,
+        after_types,
+        bind_generated,
+    )
+    from llmapp.kernel._content import (
         CONTENT_TYPES,
         Audio,
         EmbeddedResource,
@@ -47,98 +59,138 @@ if TYPE_CHECKING:
         resource_contents,
         returns_content,
     )
-    from llmapp.app._controls import Approval, CallContext, Controls, controls
-    from llmapp.app._function import (
+    from llmapp.kernel._controls import (
+        Approval,
+        CallContext,
+        Controls,
+        admit,
+        controls,
+        declared_controls,
+        declares,
+        enabled,
+        needs_approval,
+        run_within,
+        time_limit,
+        visible,
+    )
+    from llmapp.kernel._execute import Call, Plan, run_sync
+    from llmapp.kernel._function import (
         Function,
         LlmFunction,
         OnFirstUse,
         Separated,
         compile_validator,
+        function_data,
         llm_parameters,
         run_hook,
     )
-    from llmapp.app._kernel import (
+    from llmapp.kernel._kernel import (
         Checked,
         ModelSide,
         check_arguments,
         failed,
+        hooked,
         model_side,
         too_deep_refusal,
     )
-    from llmapp.app._log import HTTP, MCP, log_call, log_raised, log_to_stderr
-    from llmapp.app._mask import NOTHING, Masker
-    from llmapp.app._merge import join, merge_parameters
-    from llmapp.app._result import CallResult, error_text
-    from llmapp.app._runner import Runner
-    from llmapp.app._sent import sending, sent_parameters
-    from llmapp.app._separation import refusals, separation
-    from llmapp.app._shown import MAX_MESSAGE, for_model
-    from llmapp.app._table import FunctionTable
+    from llmapp.kernel._log import APP, DEBUG, HTTP, MCP, log_call, log_raised, log_to_stderr
+    from llmapp.kernel._mask import NOTHING, Masker
+    from llmapp.kernel._merge import join, merge_parameters
+    from llmapp.kernel._result import CallResult, error_text
+    from llmapp.kernel._runner import DEFAULT_RUNNER, Runner
+    from llmapp.kernel._sent import sending, sent_parameters
+    from llmapp.kernel._separation import refusals, separation
+    from llmapp.kernel._shown import MAX_MESSAGE, for_model
+    from llmapp.kernel._table import FunctionTable
 
 _HOMES = {
-    "read_arguments": "llmapp.app._arguments",
-    "unknown_function": "llmapp.app._arguments",
-    "SchemaPredicate": "llmapp.app._config",
-    "Audio": "llmapp.app._content",
-    "CONTENT_TYPES": "llmapp.app._content",
-    "EmbeddedResource": "llmapp.app._content",
-    "Image": "llmapp.app._content",
-    "ResourceLink": "llmapp.app._content",
-    "block": "llmapp.app._content",
-    "blocks": "llmapp.app._content",
-    "describe": "llmapp.app._content",
-    "from_blocks": "llmapp.app._content",
-    "is_content": "llmapp.app._content",
-    "resource_contents": "llmapp.app._content",
-    "returns_content": "llmapp.app._content",
-    "Approval": "llmapp.app._controls",
-    "CallContext": "llmapp.app._controls",
-    "Controls": "llmapp.app._controls",
-    "controls": "llmapp.app._controls",
-    "Function": "llmapp.app._function",
-    "LlmFunction": "llmapp.app._function",
-    "OnFirstUse": "llmapp.app._function",
-    "Separated": "llmapp.app._function",
-    "compile_validator": "llmapp.app._function",
-    "llm_parameters": "llmapp.app._function",
-    "run_hook": "llmapp.app._function",
-    "Checked": "llmapp.app._kernel",
-    "ModelSide": "llmapp.app._kernel",
-    "check_arguments": "llmapp.app._kernel",
-    "failed": "llmapp.app._kernel",
-    "model_side": "llmapp.app._kernel",
-    "too_deep_refusal": "llmapp.app._kernel",
-    "HTTP": "llmapp.app._log",
-    "MCP": "llmapp.app._log",
-    "log_call": "llmapp.app._log",
-    "log_raised": "llmapp.app._log",
-    "log_to_stderr": "llmapp.app._log",
-    "NOTHING": "llmapp.app._mask",
-    "Masker": "llmapp.app._mask",
-    "join": "llmapp.app._merge",
-    "merge_parameters": "llmapp.app._merge",
-    "CallResult": "llmapp.app._result",
-    "error_text": "llmapp.app._result",
-    "Runner": "llmapp.app._runner",
-    "sending": "llmapp.app._sent",
-    "sent_parameters": "llmapp.app._sent",
-    "refusals": "llmapp.app._separation",
-    "separation": "llmapp.app._separation",
-    "MAX_MESSAGE": "llmapp.app._shown",
-    "for_model": "llmapp.app._shown",
-    "FunctionTable": "llmapp.app._table",
+    "read_arguments": "llmapp.kernel._arguments",
+    "unknown_function": "llmapp.kernel._arguments",
+    "LlmConfig": "llmapp.kernel._config",
+    "SchemaPredicate": "llmapp.kernel._config",
+    "ValidationHook": "llmapp.kernel._config",
+    "after_types": "llmapp.kernel._config",
+    "bind_generated": "llmapp.kernel._config",
+    "CONTENT_TYPES": "llmapp.kernel._content",
+    "Audio": "llmapp.kernel._content",
+    "EmbeddedResource": "llmapp.kernel._content",
+    "Image": "llmapp.kernel._content",
+    "ResourceLink": "llmapp.kernel._content",
+    "block": "llmapp.kernel._content",
+    "blocks": "llmapp.kernel._content",
+    "describe": "llmapp.kernel._content",
+    "from_blocks": "llmapp.kernel._content",
+    "is_content": "llmapp.kernel._content",
+    "resource_contents": "llmapp.kernel._content",
+    "returns_content": "llmapp.kernel._content",
+    "Approval": "llmapp.kernel._controls",
+    "CallContext": "llmapp.kernel._controls",
+    "Controls": "llmapp.kernel._controls",
+    "admit": "llmapp.kernel._controls",
+    "controls": "llmapp.kernel._controls",
+    "declared_controls": "llmapp.kernel._controls",
+    "declares": "llmapp.kernel._controls",
+    "enabled": "llmapp.kernel._controls",
+    "needs_approval": "llmapp.kernel._controls",
+    "run_within": "llmapp.kernel._controls",
+    "time_limit": "llmapp.kernel._controls",
+    "visible": "llmapp.kernel._controls",
+    "Call": "llmapp.kernel._execute",
+    "Plan": "llmapp.kernel._execute",
+    "run_sync": "llmapp.kernel._execute",
+    "Function": "llmapp.kernel._function",
+    "LlmFunction": "llmapp.kernel._function",
+    "OnFirstUse": "llmapp.kernel._function",
+    "Separated": "llmapp.kernel._function",
+    "compile_validator": "llmapp.kernel._function",
+    "function_data": "llmapp.kernel._function",
+    "llm_parameters": "llmapp.kernel._function",
+    "run_hook": "llmapp.kernel._function",
+    "Checked": "llmapp.kernel._kernel",
+    "ModelSide": "llmapp.kernel._kernel",
+    "check_arguments": "llmapp.kernel._kernel",
+    "failed": "llmapp.kernel._kernel",
+    "hooked": "llmapp.kernel._kernel",
+    "model_side": "llmapp.kernel._kernel",
+    "too_deep_refusal": "llmapp.kernel._kernel",
+    "APP": "llmapp.kernel._log",
+    "DEBUG": "llmapp.kernel._log",
+    "HTTP": "llmapp.kernel._log",
+    "MCP": "llmapp.kernel._log",
+    "log_call": "llmapp.kernel._log",
+    "log_raised": "llmapp.kernel._log",
+    "log_to_stderr": "llmapp.kernel._log",
+    "NOTHING": "llmapp.kernel._mask",
+    "Masker": "llmapp.kernel._mask",
+    "join": "llmapp.kernel._merge",
+    "merge_parameters": "llmapp.kernel._merge",
+    "CallResult": "llmapp.kernel._result",
+    "error_text": "llmapp.kernel._result",
+    "DEFAULT_RUNNER": "llmapp.kernel._runner",
+    "Runner": "llmapp.kernel._runner",
+    "sending": "llmapp.kernel._sent",
+    "sent_parameters": "llmapp.kernel._sent",
+    "refusals": "llmapp.kernel._separation",
+    "separation": "llmapp.kernel._separation",
+    "MAX_MESSAGE": "llmapp.kernel._shown",
+    "for_model": "llmapp.kernel._shown",
+    "FunctionTable": "llmapp.kernel._table",
 }
 
 __getattr__, __dir__ = _lazy_names(__name__, _HOMES)
 
 __all__ = [
+    "APP",
     "CONTENT_TYPES",
+    "DEBUG",
+    "DEFAULT_RUNNER",
     "HTTP",
     "MAX_MESSAGE",
     "MCP",
     "NOTHING",
     "Approval",
     "Audio",
+    "Call",
     "CallContext",
     "CallResult",
     "Checked",
@@ -147,24 +199,35 @@ __all__ = [
     "Function",
     "FunctionTable",
     "Image",
+    "LlmConfig",
     "LlmFunction",
     "Masker",
     "ModelSide",
     "OnFirstUse",
+    "Plan",
     "ResourceLink",
     "Runner",
     "SchemaPredicate",
     "Separated",
+    "ValidationHook",
+    "admit",
+    "after_types",
+    "bind_generated",
     "block",
     "blocks",
     "check_arguments",
     "compile_validator",
     "controls",
+    "declared_controls",
+    "declares",
     "describe",
+    "enabled",
     "error_text",
     "failed",
     "for_model",
     "from_blocks",
+    "function_data",
+    "hooked",
     "is_content",
     "join",
     "llm_parameters",
@@ -173,14 +236,19 @@ __all__ = [
     "log_to_stderr",
     "merge_parameters",
     "model_side",
+    "needs_approval",
     "read_arguments",
     "refusals",
     "resource_contents",
     "returns_content",
     "run_hook",
+    "run_sync",
+    "run_within",
     "sending",
     "sent_parameters",
     "separation",
+    "time_limit",
     "too_deep_refusal",
     "unknown_function",
+    "visible",
 ]

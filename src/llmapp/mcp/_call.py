@@ -13,7 +13,7 @@ MCP message carries (``MAX_NESTING``) are refused as unreadable text is, and not
 For a function of a
 ``strict=True`` application, the ``null`` the model wrote for an optional key is left
 out of what is sent (``without_strict_nulls``), so the tool sees its own schema honoured.
-Each call is logged to ``llmapp.mcp`` (``llmapp.app._log``).
+Each call is logged to ``llmapp.mcp`` (``llmapp.kernel._log``).
 """
 
 from __future__ import annotations

@@ -154,7 +154,7 @@ _APPROVE: Final = {
 
 async def confirm(context: Any, approval: Approval) -> bool:
     """Ask the user whether a call that needs approval may run (MCP elicitation): the
-    approval's question, every argument that will run shown (``llmapp.app._question``).
+    approval's question, every argument that will run shown (``llmapp.kernel._question``).
 
     Raises:
         Declined: the client cannot be asked, or the user did not answer.

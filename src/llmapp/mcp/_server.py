@@ -30,7 +30,7 @@ application's ``description``) is its ``instructions``. Its handlers:
   timeout. Wrong arguments are answered
   ``isError: true`` with the feedback text and the method does not run; an exception in
   the method is answered ``isError: true`` with its bounded message, and the server
-  goes on answering. Each call is logged to ``llmapp.mcp`` (``llmapp.app._log``).
+  goes on answering. Each call is logged to ``llmapp.mcp`` (``llmapp.kernel._log``).
 - ``prompts/*`` and ``resources/*`` for methods tagged ``@tag prompt`` and
   ``@tag resource URI-TEMPLATE``, through the same call step (``_prompts``).
 
@@ -43,7 +43,7 @@ request's ``_meta``), and returns the values (or an awaitable of them)::
     def human(function, context):
         return {"user_id": identity(context).subject}
 
-Per-tool controls (``llmapp.app._controls``) read the call's context: the
+Per-tool controls (``llmapp.kernel._controls``) read the call's context: the
 ``ServerRequestContext`` and the verified ``AccessToken`` (``identity``). ``tools/list``
 leaves out, per request, a function whose ``enabled`` predicate says no (and its calls are
 answered as unknown); a call that needs approval is asked of the user with an elicitation
@@ -71,8 +71,9 @@ import weakref
 from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Any, Literal
 
+from llmapp import kernel
 from llmapp._errors import ExecutionError
-from llmapp.app import CallResult, LlmApplication, Masker, Runner, _controls, unknown_function
+from llmapp.app import CallResult, LlmApplication, Masker, Runner, unknown_function
 from llmapp.kernel import MCP, blocks, is_content, log_call, returns_content, sending
 from llmapp.mcp._auth import identity
 from llmapp.mcp._completion import Completions
@@ -342,9 +343,7 @@ class _Handlers:
             tools=[_dialect(types, tool) for tool in self.tools]
         )
         self.controlled = {
-            function.name: function
-            for function in listed
-            if _controls.declares(function, "enabled")
+            function.name: function for function in listed if kernel.declares(function, "enabled")
         }
         self.templates = Templates(app, self.execute)
         self.subscriptions = Subscriptions(self.templates.serves, bus)
@@ -365,7 +364,7 @@ class _Handlers:
         """Whether a call can send the client more than its answer while it runs."""
         if self.app.takes_context(function.name):  # the method's own use of the session
             return True
-        if self.elicit and _controls.declares(function, "approval"):
+        if self.elicit and kernel.declares(function, "approval"):
             return True
         separated = function.separated
         if separated is None or separated.human is None:
@@ -382,14 +381,14 @@ class _Handlers:
             tool
             for tool in listing.tools
             if tool.name not in self.controlled
-            or _controls.enabled(self.controlled[tool.name], values)
+            or kernel.enabled(self.controlled[tool.name], values)
         ]
         return listing.model_copy(update={"tools": shown})
 
     def _enabled(self, name: str, context: Any) -> bool:
         """Whether the listed tool ``name`` exists for this request (its ``enabled`` control)."""
         function = self.controlled.get(name)
-        return function is None or _controls.enabled(function, _context_of(context))
+        return function is None or kernel.enabled(function, _context_of(context))
 
     async def call_tool(
         self, context: ServerRequestContext[Any], params: CallToolRequestParams
@@ -477,7 +476,7 @@ class _Handlers:
             MCP.debug("call %s: waits for the client's answer", name)
             return result
         if not by_door:
-            own = _controls.CallContext.of(_context_of(context)).own()  # the verified token
+            own = kernel.CallContext.of(_context_of(context)).own()  # the verified token
             log_call(MCP, result, time.perf_counter() - started, Masker.of(human, *own))
         return result
 

@@ -5,7 +5,7 @@ be (a dataclass, a TypedDict, ``list[Product]``, ``Literal[...]``...). Its schem
 the same type model and emitter as a method's parameters; an object type is the schema's
 root, anything else is wrapped as ``{"result": ...}`` (vendors want an object at the root),
 as ``llmapp.vendors.mcp.output_schema`` wraps a function's output. ``parse(text)`` reads the
-model's answer through the call step every door shares (``llmapp.app._kernel``): the
+model's answer through the call step every door shares (``llmapp.kernel._kernel``): the
 lenient reader and its size limit, refusing an answer read only in part (text after the
 value, a bracket closed by another kind...), the repairs the schema allows, the generated
 validator, ``feedback`` for the next try, and then the compiled converter to ``T``. It

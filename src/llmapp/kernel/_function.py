@@ -15,8 +15,8 @@ from llmapp._results import (
     ValidationIssue,
     ValidationSuccess,
 )
-from llmapp.app._controls import Controls
-from llmapp.app._log import APP, masked_traceback
+from llmapp.kernel._controls import Controls
+from llmapp.kernel._log import APP, masked_traceback
 
 __all__ = [
     "Function",
@@ -172,7 +172,7 @@ class LlmFunction:
     checked_parameters: Schema = field(default_factory=dict, repr=False)
     hook: Callable[[Any], Validation] | None = field(default=None, repr=False)
     controls: Controls | None = None
-    """Enabled per call, approval, timeout (``llmapp.app._controls``), or ``None``."""
+    """Enabled per call, approval, timeout (``llmapp.kernel._controls``), or ``None``."""
     _generated: Callable[[Any], Validation] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:

@@ -33,13 +33,13 @@ from llmapp._errors import ExecutionError
 from llmapp._frozen import quick_init
 from llmapp._record import Record
 from llmapp._sentinels import MISSING
-from llmapp.app._function import LlmFunction
-from llmapp.app._kernel import Checked, ModelSide, check_arguments, failed
-from llmapp.app._mask import NOTHING, Masker
-from llmapp.app._merge import join
-from llmapp.app._result import CallResult, error_text
-from llmapp.app._runner import DEFAULT_RUNNER, PLAIN_RESULTS
 from llmapp.introspect.model import MethodSpec
+from llmapp.kernel._function import LlmFunction
+from llmapp.kernel._kernel import Checked, ModelSide, check_arguments, failed
+from llmapp.kernel._mask import NOTHING, Masker
+from llmapp.kernel._merge import join
+from llmapp.kernel._result import CallResult, error_text
+from llmapp.kernel._runner import DEFAULT_RUNNER, PLAIN_RESULTS
 from llmapp.validate import ValidationFailure, ValidationIssue
 
 if TYPE_CHECKING:

@@ -38,15 +38,15 @@ from collections.abc import Callable, Coroutine, Mapping
 from typing import TYPE_CHECKING, Any, Final
 
 from llmapp._cancelled import cancellation, own_cancellation
-from llmapp.app._controls import time_limit
-from llmapp.app._function import OnFirstUse
-from llmapp.app._result import CallResult, error_text
+from llmapp.kernel._controls import time_limit
+from llmapp.kernel._function import OnFirstUse
+from llmapp.kernel._result import CallResult, error_text
 
 if TYPE_CHECKING:  # asyncio is imported where it runs: only async callers need it
     import asyncio
 
-    from llmapp.app._execute import Call, Plan
-    from llmapp.app._kernel import Checked
+    from llmapp.kernel._execute import Call, Plan
+    from llmapp.kernel._kernel import Checked
 
 __all__ = ["DEFAULT_RUNNER", "HERE_LIMIT", "PLAIN_RESULTS", "Runner", "checks_here"]
 

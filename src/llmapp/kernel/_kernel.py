@@ -22,10 +22,10 @@ from functools import cached_property
 from typing import Any, NamedTuple, Protocol
 
 from llmapp import explain, repair
-from llmapp.app._arguments import read_model_arguments
-from llmapp.app._function import Function, OnFirstUse
-from llmapp.app._result import CallResult
 from llmapp.jsonschema import ROOT, too_deep
+from llmapp.kernel._arguments import read_model_arguments
+from llmapp.kernel._function import Function, OnFirstUse
+from llmapp.kernel._result import CallResult
 from llmapp.validate import Validation, ValidationFailure, ValidationIssue
 
 __all__ = [

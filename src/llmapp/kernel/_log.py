@@ -35,8 +35,8 @@ import logging
 import sys
 from typing import Any, Final
 
-from llmapp.app._mask import NOTHING, Masker
-from llmapp.app._result import CallResult
+from llmapp.kernel._mask import NOTHING, Masker
+from llmapp.kernel._result import CallResult
 
 __all__ = ["APP", "HTTP", "MCP", "log_call", "log_raised", "log_to_stderr", "masked_traceback"]
 

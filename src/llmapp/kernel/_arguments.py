@@ -15,7 +15,7 @@ from typing import Any, Final
 
 from llmapp import explain, repair
 from llmapp._results import ValidationFailure, ValidationIssue
-from llmapp.app._result import CallResult
+from llmapp.kernel._result import CallResult
 
 __all__ = ["close_names", "read_arguments", "unknown_function"]
 

@@ -8,7 +8,7 @@ from typing import Any, Final, Protocol
 from llmapp import separate
 from llmapp._errors import ExecutionError
 from llmapp._results import UNDEFINED, Validation, ValidationIssue
-from llmapp.app._function import LlmFunction, Separated
+from llmapp.kernel._function import LlmFunction, Separated
 
 __all__ = ["Joinable", "join", "merge_parameters"]
 

@@ -20,8 +20,8 @@ from __future__ import annotations
 from typing import Any, Generic, TypeVar
 
 from llmapp._errors import Problem, UnknownFunctionError
-from llmapp.app._arguments import close_names, unknown_function
-from llmapp.app._function import Function
+from llmapp.kernel._arguments import close_names, unknown_function
+from llmapp.kernel._function import Function
 
 __all__ = ["FunctionTable"]
 

@@ -9,7 +9,7 @@ Declared on a method, with docstring tags where a plain value says it (as ``@tag
   ``CallResult`` whose ``approval`` says what to show the human: its ``question`` shows
   every argument in the schema's order, the decisive ones first and whole
   (``@controls(decisive=("to", "amount"))``, by default every scalar one; see
-  ``llmapp.app._question``), and every door that asks a human asks it;
+  ``llmapp.kernel._question``), and every door that asks a human asks it;
 - ``@timeout SECONDS`` or ``@controls(timeout=...)``: most seconds one call may take, sync
   or async, answered to the model as a bounded ``TimeoutError`` (the ``Runner``'s own
   time limit, the smaller of the two when both are set);
@@ -37,14 +37,14 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from llmapp._errors import ExecutionError
 from llmapp._record import Record
-from llmapp.app._question import approval_question
-from llmapp.app._result import CallResult
 from llmapp.introspect import is_framework_context, parse_docstring
+from llmapp.kernel._question import approval_question
+from llmapp.kernel._result import CallResult
 
 if TYPE_CHECKING:
-    from llmapp.app._execute import Call
-    from llmapp.app._runner import Runner
     from llmapp.introspect.model import MethodSpec
+    from llmapp.kernel._execute import Call
+    from llmapp.kernel._runner import Runner
 
 __all__ = [
     "Approval",
@@ -140,7 +140,7 @@ class Approval:
             the function's schema.
         description: the function's description.
         question: what to ask the human: every argument that will run, the decisive ones
-            first and whole (``llmapp.app._question``). Every door that asks shows this.
+            first and whole (``llmapp.kernel._question``). Every door that asks shows this.
     """
 
     name: str

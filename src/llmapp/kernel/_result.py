@@ -9,10 +9,10 @@ from llmapp import convert
 from llmapp._frozen import quick_init
 from llmapp._results import ValidationFailure
 from llmapp._unicode import encodable
-from llmapp.app._mask import NOTHING, Masker
+from llmapp.kernel._mask import NOTHING, Masker
 
 if TYPE_CHECKING:
-    from llmapp.app._controls import Approval
+    from llmapp.kernel._controls import Approval
 
 __all__ = ["CallResult", "error_text"]
 

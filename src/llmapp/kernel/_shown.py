@@ -12,7 +12,7 @@ from typing import Any, Final
 
 from llmapp._body import shown
 from llmapp._unicode import encodable
-from llmapp.app._mask import FORM_REACH, Masker
+from llmapp.kernel._mask import FORM_REACH, Masker
 
 __all__ = ["MAX_MESSAGE", "for_model"]
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 from typing import Any
 
 from llmapp import separate
-from llmapp.app._config import SchemaPredicate
-from llmapp.app._function import OnFirstUse, Separated, compile_validator
+from llmapp.kernel._config import SchemaPredicate
+from llmapp.kernel._function import OnFirstUse, Separated, compile_validator
 
 __all__ = ["refusals", "separation"]
 
