@@ -253,21 +253,6 @@ FULL_GRAPH = {name: _edges(name) for name in MODULES}
 KNOWN_CIRCLES: dict[frozenset[str], str] = {
     frozenset(
         {
-            "llmapp.kernel._arguments",
-            "llmapp.kernel._controls",
-            "llmapp.kernel._execute",
-            "llmapp.kernel._function",
-            "llmapp.kernel._kernel",
-            "llmapp.kernel._log",
-            "llmapp.kernel._merge",
-            "llmapp.kernel._result",
-            "llmapp.kernel._runner",
-        }
-    ): "type-only: _controls, _result and _runner name the execution plan, the runner and"
-    " the kernel's types in annotations; breaking it means moving those types to a module of"
-    " their own (issue 32 point 1's one Function), which every open branch edits",
-    frozenset(
-        {
             "llmapp.convert._objects",
             "llmapp.convert._to_python",
             "llmapp.convert._unions",
@@ -283,12 +268,6 @@ KNOWN_CIRCLES: dict[frozenset[str], str] = {
     ): "lazy table: the package loads _coerce and _parse on first use, and _parse reads the"
     " package's limits (MAX_DEPTH, MAX_LENGTH); they leave with issue 32 point 7's one module"
     " of limits",
-    frozenset({"llmapp.mcp._call", "llmapp.mcp._functions"}): "type-only: _call annotates"
-    " with McpLlmFunction, which _functions builds from _call's helpers; it goes with issue 32"
-    " point 1 (one Function for every origin)",
-    frozenset({"llmapp.http._application", "llmapp.http._execute"}): "type-only: _execute"
-    " annotates with HttpLlmApplication, which calls _execute; it goes with issue 32 point 2"
-    " (one Application with the same verbs)",
 }
 """Circles that only type-only imports or lazy tables close, each with why it is still here.
 

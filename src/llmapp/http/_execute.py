@@ -24,7 +24,7 @@ import logging
 from collections.abc import Mapping
 from dataclasses import dataclass
 from time import perf_counter
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from llmapp import repair
 from llmapp._cancelled import own_cancellation
@@ -40,6 +40,7 @@ from llmapp.kernel import (
     HTTP,
     NOTHING,
     CallResult,
+    FunctionTable,
     Masker,
     check_arguments,
     error_text,
@@ -51,9 +52,6 @@ from llmapp.kernel import (
     model_side,
     too_deep_refusal,
 )
-
-if TYPE_CHECKING:
-    from llmapp.http._application import HttpLlmApplication
 
 __all__ = [
     "ArgumentError",
@@ -164,14 +162,17 @@ async def apropagate(
 
 
 def call(
-    app: HttpLlmApplication,
+    app: FunctionTable[HttpLlmFunction],
     connection: Connection,
     name: str,
     arguments: Any,
     human: Mapping[str, Any] | None,
     raise_errors: bool = False,
 ) -> CallResult:
-    """``HttpLlmApplication.execute``: the outcome of one call as a ``CallResult``, logged."""
+    """``HttpLlmApplication.execute``: the outcome of one call as a ``CallResult``, logged.
+
+    ``app`` is the application's table of functions (the application itself), which
+    this step reads and never imports: the application calls the step."""
     started = perf_counter()
     try:
         result = _call(app, connection, name, arguments, human, raise_errors)
@@ -183,7 +184,7 @@ def call(
 
 
 def _call(
-    app: HttpLlmApplication,
+    app: FunctionTable[HttpLlmFunction],
     connection: Connection,
     name: str,
     arguments: Any,
@@ -208,7 +209,7 @@ def _call(
 
 
 async def acall(
-    app: HttpLlmApplication,
+    app: FunctionTable[HttpLlmFunction],
     connection: Connection,
     name: str,
     arguments: Any,
@@ -227,7 +228,7 @@ async def acall(
 
 
 async def _acall(
-    app: HttpLlmApplication,
+    app: FunctionTable[HttpLlmFunction],
     connection: Connection,
     name: str,
     arguments: Any,
@@ -288,7 +289,7 @@ class _Prepared:
         return _result(function, error=error, value=value, feedback=text, repairs=self.repairs)
 
 
-def _called(app: HttpLlmApplication, name: Any) -> HttpLlmFunction | CallResult:
+def _called(app: FunctionTable[HttpLlmFunction], name: Any) -> HttpLlmFunction | CallResult:
     """The function the model named, or the answer naming the functions there are."""
     function = app.function(name) if isinstance(name, str) else None
     if function is None:

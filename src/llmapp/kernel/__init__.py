@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING
 from llmapp._lazy import lazy_names as _lazy_names
 
 if TYPE_CHECKING:
+    from llmapp.kernel._admit import admit
     from llmapp.kernel._arguments import read_arguments, unknown_function
     from llmapp.kernel._config import (
         LlmConfig,
@@ -60,16 +61,13 @@ if TYPE_CHECKING:
         returns_content,
     )
     from llmapp.kernel._controls import (
-        Approval,
         CallContext,
         Controls,
-        admit,
         controls,
         declared_controls,
         declares,
         enabled,
         needs_approval,
-        run_within,
         time_limit,
         visible,
     )
@@ -96,8 +94,9 @@ if TYPE_CHECKING:
     from llmapp.kernel._log import APP, DEBUG, HTTP, MCP, log_call, log_raised, log_to_stderr
     from llmapp.kernel._mask import NOTHING, Masker
     from llmapp.kernel._merge import join, merge_parameters
+    from llmapp.kernel._question import Approval
     from llmapp.kernel._result import CallResult, error_text
-    from llmapp.kernel._runner import DEFAULT_RUNNER, Runner
+    from llmapp.kernel._runner import DEFAULT_RUNNER, Runner, run_within
     from llmapp.kernel._sent import sending, sent_parameters
     from llmapp.kernel._separation import refusals, separation
     from llmapp.kernel._shown import MAX_MESSAGE, for_model
@@ -123,16 +122,16 @@ _HOMES = {
     "is_content": "llmapp.kernel._content",
     "resource_contents": "llmapp.kernel._content",
     "returns_content": "llmapp.kernel._content",
-    "Approval": "llmapp.kernel._controls",
+    "Approval": "llmapp.kernel._question",
     "CallContext": "llmapp.kernel._controls",
     "Controls": "llmapp.kernel._controls",
-    "admit": "llmapp.kernel._controls",
+    "admit": "llmapp.kernel._admit",
     "controls": "llmapp.kernel._controls",
     "declared_controls": "llmapp.kernel._controls",
     "declares": "llmapp.kernel._controls",
     "enabled": "llmapp.kernel._controls",
     "needs_approval": "llmapp.kernel._controls",
-    "run_within": "llmapp.kernel._controls",
+    "run_within": "llmapp.kernel._runner",
     "time_limit": "llmapp.kernel._controls",
     "visible": "llmapp.kernel._controls",
     "Call": "llmapp.kernel._execute",

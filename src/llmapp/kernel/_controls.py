@@ -32,19 +32,14 @@ from __future__ import annotations
 import inspect
 import logging
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from llmapp._errors import ExecutionError
 from llmapp._record import Record
 from llmapp.introspect import is_framework_context, parse_docstring
-from llmapp.kernel._question import approval_question
-from llmapp.kernel._result import CallResult
+from llmapp.kernel._question import Approval, approval_question
 
 if TYPE_CHECKING:
     from llmapp.introspect.model import MethodSpec
-    from llmapp.kernel._execute import Call
-    from llmapp.kernel._runner import Runner
 
 __all__ = [
     "Approval",
@@ -128,29 +123,6 @@ class Controls(Record):
     approval: bool | NeedsApproval = False
     timeout: float | None = None
     decisive: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
-class Approval:
-    """A call that waits for a human's approval; the method has not run.
-
-    Attributes:
-        name: the function the model called.
-        arguments: the model's own arguments (never a human-side value), in the order of
-            the function's schema.
-        description: the function's description.
-        question: what to ask the human: every argument that will run, the decisive ones
-            first and whole (``llmapp.kernel._question``). Every door that asks shows this.
-    """
-
-    name: str
-    arguments: Any
-    description: str | None = None
-    question: str = ""
-
-    def message(self) -> str:
-        """The text for the model until the human decides."""
-        return f"The call of {self.name} needs a human's approval and has not run."
 
 
 def controls(
@@ -339,58 +311,6 @@ def time_limit(function: Any, runner_timeout: float | None) -> float | None:
     return min(own, runner_timeout)
 
 
-def run_within(call: Call, raise_errors: bool, runner: Runner) -> CallResult:
-    """A sync caller's call of a function with a timeout: through ``runner`` and its limit.
-
-    The runner's worker thread runs the method and its time limit answers the call; a sync
-    method past it goes on in that thread (it cannot be stopped), the caller does not wait.
-    """
-    import asyncio
-
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        return asyncio.run(runner.run(call, raise_errors))
-    import threading  # a loop runs in this thread: the runner's loop gets one of its own
-
-    outcome: list[CallResult] = []
-    failure: list[BaseException] = []
-
-    def drive() -> None:
-        try:
-            outcome.append(asyncio.run(runner.run(call, raise_errors)))
-        except BaseException as error:  # handed back to the caller's thread
-            failure.append(error)
-
-    thread = threading.Thread(target=drive, name="llmapp timeout", daemon=True)
-    thread.start()
-    thread.join()
-    if failure:
-        raise failure[0]
-    return outcome[0]
-
-
-def admit(prepared: Call | CallResult, context: Any, approved: bool) -> Call | CallResult:
-    """A prepared call with its context values, or the answer that it awaits approval."""
-    if isinstance(prepared, CallResult):
-        return prepared
-    function = prepared.plan.function
-    if function.controls is None and not prepared.plan.method.context:
-        return prepared  # nothing declared: the common call pays for no more than this
-    if not approved and declares(function, "approval"):
-        arguments = _model_arguments(prepared)
-        if needs_approval(function, arguments, context):
-            approval = asking(function, arguments)
-            return CallResult(
-                name=function.name,
-                success=False,
-                feedback=approval.message(),
-                deprecated=function.deprecated,
-                approval=approval,
-            )
-    return with_context(prepared, context)
-
-
 def asking(function: Any, arguments: Any) -> Approval:
     """The approval of a call of ``function`` with the model's checked ``arguments``."""
     schema = function.llm_parameters
@@ -409,38 +329,6 @@ def asking(function: Any, arguments: Any) -> Approval:
         order = {key: index for index, key in enumerate(properties)}
         arguments = dict(sorted(arguments.items(), key=lambda item: order.get(item[0], len(order))))
     return Approval(function.name, arguments, function.description, question)
-
-
-def with_context(call: Call, context: Any) -> Call:
-    """The call with each context parameter's value taken from ``context`` by type."""
-    wanted = call.plan.method.context
-    if not wanted:
-        return call
-    supplied = CallContext.of(context)
-    kwargs = dict(call.kwargs)
-    for parameter in wanted:
-        value = supplied.get(parameter.type, _NONE)
-        if value is not _NONE:
-            kwargs[parameter.name] = value
-        elif parameter.required:
-            raise ExecutionError(
-                f"{call.plan.function.name}: no context value of type "
-                f"{parameter.type.__qualname__} for {parameter.name} (pass context=...)"
-            )
-    own = supplied.own()
-    hidden = call.hidden.adding(*own) if own else call.hidden
-    return replace(call, kwargs=kwargs, hidden=hidden)
-
-
-_NONE = object()
-
-
-def _model_arguments(call: Call) -> Any:
-    """The model's own arguments of a prepared call: its checked data, the human side left out."""
-    data = call.model_data
-    if isinstance(data, Mapping):
-        return dict(data)
-    return data
 
 
 def _positive(value: Any) -> bool:

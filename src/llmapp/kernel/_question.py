@@ -27,9 +27,10 @@ import json
 import re
 import unicodedata
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any, Final
 
-__all__ = ["approval_question"]
+__all__ = ["Approval", "approval_question"]
 
 BUDGET: Final = 2_000
 """Characters of the non-decisive arguments shown before the rest is cut."""
@@ -38,6 +39,29 @@ _SCALARS: Final = frozenset({"string", "number", "integer", "boolean", "null"})
 _HIDDEN_CATEGORIES: Final = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
 _NOT_PLAIN: Final = re.compile(r"[^\x20-\x7e]")
 _MAX_DEPTH: Final = 16
+
+
+@dataclass(frozen=True)
+class Approval:
+    """A call that waits for a human's approval; the method has not run.
+
+    Attributes:
+        name: the function the model called.
+        arguments: the model's own arguments (never a human-side value), in the order of
+            the function's schema.
+        description: the function's description.
+        question: what to ask the human: every argument that will run, the decisive ones
+            first and whole (``llmapp.kernel._question``). Every door that asks shows this.
+    """
+
+    name: str
+    arguments: Any
+    description: str | None = None
+    question: str = ""
+
+    def message(self) -> str:
+        """The text for the model until the human decides."""
+        return f"The call of {self.name} needs a human's approval and has not run."
 
 
 def approval_question(

@@ -12,7 +12,7 @@ from llmapp._unicode import encodable
 from llmapp.kernel._mask import NOTHING, Masker
 
 if TYPE_CHECKING:
-    from llmapp.kernel._controls import Approval
+    from llmapp.kernel._question import Approval
 
 __all__ = ["CallResult", "error_text"]
 

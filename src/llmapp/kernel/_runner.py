@@ -35,20 +35,29 @@ import queue
 import threading
 from collections import deque
 from collections.abc import Callable, Coroutine, Mapping
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, Protocol
 
 from llmapp._cancelled import cancellation, own_cancellation
 from llmapp.kernel._controls import time_limit
-from llmapp.kernel._function import OnFirstUse
+from llmapp.kernel._function import Function, OnFirstUse
+from llmapp.kernel._kernel import Checked, ModelSide
 from llmapp.kernel._result import CallResult, error_text
 
 if TYPE_CHECKING:  # asyncio is imported where it runs: only async callers need it
     import asyncio
 
-    from llmapp.kernel._execute import Call, Plan
-    from llmapp.kernel._kernel import Checked
+    from llmapp.introspect.model import MethodSpec
 
-__all__ = ["DEFAULT_RUNNER", "HERE_LIMIT", "PLAIN_RESULTS", "Runner", "checks_here"]
+__all__ = [
+    "DEFAULT_RUNNER",
+    "HERE_LIMIT",
+    "PLAIN_RESULTS",
+    "CallPlan",
+    "PreparedCall",
+    "Runner",
+    "checks_here",
+    "run_within",
+]
 
 HERE_LIMIT: Final = 1_000
 """Most characters of argument text checked on the event loop (for arguments already
@@ -56,6 +65,39 @@ parsed: their strings' characters and their members, counted together)."""
 
 PLAIN_RESULTS: Final = frozenset({dict, list, str, int, float, bool, type(None)})
 """What most methods return: neither awaitable nor an iterator (two ABC checks saved)."""
+
+
+class PreparedCall(Protocol):
+    """What the runner runs: a call whose arguments are checked, joined and converted
+    (``_execute.Call``); the runner needs only these of it, so it sits above no plan."""
+
+    @property
+    def plan(self) -> CallPlan: ...
+    @property
+    def target(self) -> Callable[..., Any]: ...
+    @property
+    def args(self) -> list[Any]: ...
+    @property
+    def kwargs(self) -> dict[str, Any]: ...
+    def materialised(self, value: Any) -> Any: ...
+    def returned(self, value: Any) -> CallResult: ...
+    def raised(self, error: BaseException) -> CallResult: ...
+
+
+class CallPlan(Protocol):
+    """How one function's calls run (``_execute.Plan``), as far as the runner reads it."""
+
+    @property
+    def function(self) -> Function: ...
+    @property
+    def method(self) -> MethodSpec: ...
+    @property
+    def side(self) -> ModelSide: ...
+    def check(self, arguments: Any) -> Checked | CallResult: ...
+    def complete(
+        self, checked: Checked | CallResult, instance: Any, human: Mapping[str, Any] | None
+    ) -> PreparedCall | CallResult: ...
+
 
 _QUEUED: Final = "queued"
 _RUNNING: Final = "running"
@@ -118,13 +160,13 @@ class Runner:
 
     async def execute(
         self,
-        plan: Plan,
+        plan: CallPlan,
         instance: Any,
         arguments: Any,
         human: Mapping[str, Any] | None,
         raise_errors: bool = False,
         *,
-        admit: Callable[[Call | CallResult], Call | CallResult] | None = None,
+        admit: Callable[[PreparedCall | CallResult], PreparedCall | CallResult] | None = None,
     ) -> CallResult:
         """One call from the model's arguments to its result: checked on the loop where that
         is cheap (``checks_here``), everything else in a worker thread.
@@ -147,19 +189,19 @@ class Runner:
             if isinstance(checked, CallResult):  # wrong arguments: no thread needed
                 return checked
 
-        def prepare() -> Call | CallResult:
+        def prepare() -> PreparedCall | CallResult:
             done = plan.check(arguments) if checked is None else checked
             prepared = plan.complete(done, instance, human)
             return admit(prepared) if admit is not None else prepared
 
         return await self._bounded(plan, prepare, raise_errors)
 
-    async def run(self, call: Call, raise_errors: bool = False) -> CallResult:
+    async def run(self, call: PreparedCall, raise_errors: bool = False) -> CallResult:
         """A call already prepared (``app.prepare``), run within the same limits."""
         return await self._bounded(call.plan, lambda: call, raise_errors)
 
     def _bounded(
-        self, plan: Plan, prepare: Callable[[], Call | CallResult], raise_errors: bool
+        self, plan: CallPlan, prepare: Callable[[], PreparedCall | CallResult], raise_errors: bool
     ) -> Coroutine[Any, Any, CallResult]:
         """The call within its time limit; without one, the call itself (no task to wait on)."""
         timeout = time_limit(plan.function, self.timeout)  # the function's own, if smaller
@@ -169,8 +211,8 @@ class Runner:
 
     async def _timed(
         self,
-        plan: Plan,
-        prepare: Callable[[], Call | CallResult],
+        plan: CallPlan,
+        prepare: Callable[[], PreparedCall | CallResult],
         raise_errors: bool,
         timeout: float,
     ) -> CallResult:
@@ -197,7 +239,7 @@ class Runner:
         )
 
     async def _call(
-        self, plan: Plan, prepare: Callable[[], Call | CallResult], raise_errors: bool
+        self, plan: CallPlan, prepare: Callable[[], PreparedCall | CallResult], raise_errors: bool
     ) -> CallResult:
         name = plan.function.name
         if plan.method.is_async:
@@ -322,8 +364,8 @@ def _deliver(future: asyncio.Future[Any], outcome: Any, failure: BaseException |
 
 
 def _call_here(
-    prepare: Callable[[], Call | CallResult], raise_errors: bool
-) -> CallResult | tuple[Call, Any]:
+    prepare: Callable[[], PreparedCall | CallResult], raise_errors: bool
+) -> CallResult | tuple[PreparedCall, Any]:
     """In a worker: every step before the call, then the sync method itself."""
     prepared = prepare()
     if isinstance(prepared, CallResult):
@@ -345,7 +387,7 @@ def _call_here(
     return prepared.returned(value)
 
 
-async def _awaited(call: Call, start: Callable[..., Any], raise_errors: bool) -> CallResult:
+async def _awaited(call: PreparedCall, start: Callable[..., Any], raise_errors: bool) -> CallResult:
     """On the loop: an async method (or an awaitable a plain method returned), awaited."""
     try:
         value = start(*call.args, **call.kwargs)
@@ -363,7 +405,7 @@ async def _awaited(call: Call, start: Callable[..., Any], raise_errors: bool) ->
     return call.returned(value)
 
 
-def checks_here(plan: Plan, arguments: Any) -> bool:
+def checks_here(plan: CallPlan, arguments: Any) -> bool:
     """Whether checking these arguments on the loop costs less than a thread's round trip.
 
     So it is when its cost follows their size and they are small: llmapp's own validator
@@ -410,3 +452,34 @@ def _small(arguments: Any) -> bool:
 
 DEFAULT_RUNNER: Final = Runner()
 """The runner of ``aexecute`` and ``acall_tools`` when none is given."""
+
+
+def run_within(call: PreparedCall, raise_errors: bool, runner: Runner) -> CallResult:
+    """A sync caller's call of a function with a timeout: through ``runner`` and its limit.
+
+    The runner's worker thread runs the method and its time limit answers the call; a sync
+    method past it goes on in that thread (it cannot be stopped), the caller does not wait.
+    """
+    import asyncio
+
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(runner.run(call, raise_errors))
+    import threading  # a loop runs in this thread: the runner's loop gets one of its own
+
+    outcome: list[CallResult] = []
+    failure: list[BaseException] = []
+
+    def drive() -> None:
+        try:
+            outcome.append(asyncio.run(runner.run(call, raise_errors)))
+        except BaseException as error:  # handed back to the caller's thread
+            failure.append(error)
+
+    thread = threading.Thread(target=drive, name="llmapp timeout", daemon=True)
+    thread.start()
+    thread.join()
+    if failure:
+        raise failure[0]
+    return outcome[0]

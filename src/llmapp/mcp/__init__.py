@@ -27,7 +27,8 @@ from llmapp.mcp._auth import Auth, StaticTokens, identity
 from llmapp.mcp._call import McpToolError, call, without_strict_nulls
 from llmapp.mcp._completion import completes
 from llmapp.mcp._context import Elicited, McpContext, NotAskable, Sampled
-from llmapp.mcp._functions import McpLlmApplication, McpLlmFunction, McpToolProblem, application
+from llmapp.mcp._function import McpLlmFunction
+from llmapp.mcp._functions import McpLlmApplication, McpToolProblem, application
 from llmapp.mcp._icons import icons
 from llmapp.mcp._run import quietly, serve, url
 from llmapp.mcp._search import SearchOptions, all_tools

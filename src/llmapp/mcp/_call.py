@@ -1,6 +1,6 @@
 """``call(session, function, arguments)``: a model's call checked here, then run on the server.
 
-The arguments go through the call kernel every door shares (``app._kernel``): lenient
+The arguments go through the call kernel every door shares (``llmapp.kernel``): lenient
 reading of the model's text, conservative repair and validation against the tool's own
 schema (``checked_parameters``, every constraint kept in strict mode). A mistake is
 answered with the feedback text and the server is not called; valid arguments go to ``tools/call``.
@@ -22,7 +22,7 @@ import inspect
 import json
 from collections.abc import Awaitable, Callable, Mapping
 from time import perf_counter
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
 from llmapp._cancelled import own_cancellation
 from llmapp._errors import McpToolError
@@ -44,9 +44,7 @@ from llmapp.kernel import (
     model_side,
     too_deep_refusal,
 )
-
-if TYPE_CHECKING:  # the function model imports this step, not the other way round
-    from llmapp.mcp._functions import McpLlmFunction
+from llmapp.mcp._function import McpLlmFunction
 
 __all__ = ["DEADLINE", "MAX_NESTING", "McpToolError", "call", "without_strict_nulls"]
 
