@@ -22,10 +22,7 @@ from llmapp.kernel import (
     Checked,
     Function,
     FunctionTable,
-    OnFirstUse,
-    Separated,
     check_arguments,
-    compile_validator,
     error_text,
     join,
     model_side,
@@ -41,38 +38,11 @@ SCHEMA = {
 }
 
 
-@dataclass(frozen=True)
-class ToyFunction:
-    """A function record from a schema; ``run`` is the door's own last step."""
+@dataclass(frozen=True, eq=False, slots=True)
+class ToyFunction(Function):
+    """The one function record, with the door's own last step (``run``) added."""
 
-    name: str
-    parameters: dict[str, Any]
-    run: Callable[..., Any]
-    description: str | None = None
-    output: dict[str, Any] | None = None
-    deprecated: bool = False
-    tags: list[str] = field(default_factory=list)
-    separated: Separated | None = None
-
-    @property
-    def llm_parameters(self) -> dict[str, Any]:
-        return self.parameters
-
-    @property
-    def checked_parameters(self) -> dict[str, Any]:
-        return self.parameters
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "_check", OnFirstUse(compile_validator, self.parameters))
-
-    def validate(self, arguments: Any) -> Any:
-        return self._check(arguments)  # type: ignore[attr-defined]
-
-    def validate_types(self, arguments: Any) -> Any:
-        return self._check(arguments)  # type: ignore[attr-defined]
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"name": self.name, "parameters": self.parameters}
+    run: Callable[..., Any] = field(kw_only=True)
 
 
 class ToyDoor(FunctionTable[ToyFunction]):
@@ -115,7 +85,7 @@ class ToyDoor(FunctionTable[ToyFunction]):
 
 
 def door() -> ToyDoor:
-    return ToyDoor([ToyFunction("add", SCHEMA, lambda a, b: a + b, description="Add.")])
+    return ToyDoor([ToyFunction("add", "Add.", SCHEMA, run=lambda a, b: a + b)])
 
 
 def test_the_toy_function_is_a_function() -> None:
@@ -129,7 +99,7 @@ def test_a_right_call_runs_the_last_step() -> None:
 
 def test_a_wrong_call_is_explained_and_nothing_runs() -> None:
     ran: list[Any] = []
-    app = ToyDoor([ToyFunction("add", SCHEMA, lambda a, b: ran.append((a, b)))])
+    app = ToyDoor([ToyFunction("add", None, SCHEMA, run=lambda a, b: ran.append((a, b)))])
     result = app.execute(None, "add", '{"a": 2, "b": -1}')
     assert not result.success and ran == []
     assert result.validation is not None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import pytest
@@ -11,7 +12,7 @@ pytest.importorskip("mcp", reason="the MCP SDK is not installed (extra: mcp)")
 import mcp.types as types
 from tests.mcp.served import Desk
 
-from llmapp import CallResult, application
+from llmapp import CallResult, Function, application
 from llmapp.mcp import McpLlmFunction, McpToolProblem
 from llmapp.mcp import application as mcp_application
 from llmapp.vendors import mcp as vendor
@@ -220,8 +221,9 @@ def test_output_schemas_wrap_what_is_not_an_object() -> None:
 
 
 def test_annotation_tags_in_any_spelling() -> None:
-    functions = mcp_application([{**SEARCH, "annotations": {}}]).functions
-    functions[0].tags = ["read-only", "IDEMPOTENT", "open_world", "destructive", "catalog"]
+    (function,) = mcp_application([{**SEARCH, "annotations": {}}]).functions
+    tags = ["read-only", "IDEMPOTENT", "open_world", "destructive", "catalog"]
+    functions = [dataclasses.replace(function, tags=tags)]  # a function is frozen
     (entry,) = vendor.tools(functions)
     assert entry["title"] == "Search"
     assert entry["annotations"] == {
@@ -280,3 +282,16 @@ def test_strict_entries_follow_openai_rules() -> None:
     loose = {"name": "free", "inputSchema": {"type": "object", "additionalProperties": True}}
     with pytest.raises(LlmApplicationError, match="free"):
         vendor.tools(mcp_application([loose]), strict=True)
+
+
+def test_a_tool_is_the_one_frozen_function_record() -> None:
+    (function,) = mcp_application([SEARCH], strict=True).functions
+    assert isinstance(function, Function)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        function.tags = []  # type: ignore[misc]
+    assert not hasattr(function, "__dict__")  # slotted
+    # The one name for the schema checked; the old one still reads it.
+    assert function.source_parameters is function.checked_parameters
+    assert function.checked_parameters != function.parameters
+    loose = mcp_application([SEARCH]).functions[0]
+    assert loose.source_parameters is None and loose.checked_parameters is loose.parameters

@@ -349,7 +349,7 @@ def _assemble(
         if refused:
             where = each.operation.where
             return ("strict", [f"{where}: {path or 'parameters'}: {why}" for path, why in refused])
-        function = replace(function, parameters=strict, validation_parameters=parameters)
+        function = replace(function, parameters=strict, checked_parameters=parameters)
     predicate = _predicate(config.separate, route, table.marks_human([properties], defs))
     if predicate is not None:
         # The class door's rule: a human value inside a union or tuple cannot be kept

@@ -4,15 +4,12 @@ operation could not become one."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from logging import Logger
+from typing import Any, ClassVar
 
-from llmapp.app import function_data
-from llmapp.kernel import HTTP, OnFirstUse, compile_validator, llm_parameters, run_hook
-
-if TYPE_CHECKING:
-    from llmapp import Separated, Validation
+from llmapp.kernel import HTTP, Function, function_data
 
 __all__ = ["PATH_TEMPLATE", "Body", "HttpLlmFunction", "OperationError", "Parameter", "Route"]
 
@@ -89,13 +86,14 @@ class Route:
     success: str | None = None
 
 
-@dataclass(frozen=True, eq=False)
-class HttpLlmFunction:
+@dataclass(frozen=True, eq=False, slots=True)
+class HttpLlmFunction(Function):
     """An operation of an OpenAPI document as a function the LLM may call; immutable
     once built.
 
-    It has the attributes of a class application's function, so validation, feedback,
-    separation and the vendor exports treat both alike.
+    The one ``Function`` record (name, description, schemas, human side, output) with
+    where the request goes: validation, feedback, separation and the vendor exports
+    treat it as any other function.
 
     Attributes:
         method: the lower-case HTTP method.
@@ -109,52 +107,23 @@ class HttpLlmFunction:
         deprecated: the operation is deprecated.
         tags: the operation's tags.
         separated: the LLM/human split of the parameters, when something is human-side.
-        validation_parameters: what arguments are checked against when ``parameters``
-            was made strict (constraints moved into descriptions), else None.
+        checked_parameters: what arguments are checked against (the document's own
+            schema, also when ``parameters`` was made strict).
     """
 
-    method: str
-    path: str
-    name: str
-    description: str | None
-    parameters: Schema
-    output: Schema | None = None
-    deprecated: bool = False
-    tags: list[str] = field(default_factory=list)
-    separated: Separated | None = None
-    hook: Callable[[Any], Validation] | None = field(default=None, repr=False)
-    validation_parameters: Schema | None = field(default=None, repr=False)
-    title: str | None = None
-    summary: str | None = None
-    _operation: Mapping[str, Any] = field(default_factory=dict, repr=False)
-    _route: Route | None = field(default=None, repr=False)
-    _generated: Callable[[Any], Validation] = field(init=False, repr=False)
+    method: str = field(kw_only=True)
+    path: str = field(kw_only=True)
+    _operation: Mapping[str, Any] = field(default_factory=dict, repr=False, kw_only=True)
+    _route: Route | None = field(default=None, repr=False, kw_only=True)
 
-    def __post_init__(self) -> None:
-        # Frozen: the derived validator is set once, here (compiled on first use).
-        generated = OnFirstUse(compile_validator, self.checked_parameters)
-        object.__setattr__(self, "_generated", generated)
+    log: ClassVar[Logger] = HTTP
 
     @property
-    def checked_parameters(self) -> Schema:
-        """The schema arguments are validated (and repaired) against."""
-        checked = self.validation_parameters
-        return checked if checked is not None else self.parameters
-
-    @property
-    def llm_parameters(self) -> Schema:
-        """The parameters schema to give the model (as ``LlmFunction.llm_parameters``)."""
-        return llm_parameters(self)
-
-    def validate(self, arguments: Any) -> Validation:
-        """Check arguments against the parameters (or the hook); never raises."""
-        if self.hook is not None:
-            return run_hook(self.hook, arguments, self.name, HTTP)
-        return self._generated(arguments)
-
-    def validate_types(self, arguments: Any) -> Validation:
-        """The generated validation alone, whatever hook the function has."""
-        return self._generated(arguments)
+    def validation_parameters(self) -> Schema | None:
+        """``checked_parameters`` when ``parameters`` was made strict, else ``None`` (the
+        name this record had before every function had ``checked_parameters``)."""
+        checked = self.checked_parameters
+        return None if checked is self.parameters else checked
 
     def operation(self) -> Mapping[str, Any]:
         """The operation as normalised from the document (3.1 form, references kept)."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from logging import WARNING, Logger
-from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
+from typing import Any, ClassVar, Generic, TypeVar
 
 from llmapp import validate
 from llmapp._errors import MAX_FEEDBACK, FeedbackError
@@ -31,6 +31,7 @@ __all__ = [
 Schema = dict[str, Any]
 T = TypeVar("T")
 R = TypeVar("R")
+F = TypeVar("F", bound="Function")
 
 
 @dataclass(frozen=True)
@@ -87,77 +88,52 @@ class OnFirstUse(Generic[T, R]):
         """What the first call compiled (``None`` before it)."""
         return self._compiled
 
+    def given(self, compiled: Callable[[T], R]) -> None:
+        """``compiled`` as what ``compile`` would make of ``source``, made elsewhere already."""
+        if self._compiled is None:
+            self._compiled = compiled
+
 
 def compile_validator(schema: Mapping[str, Any]) -> Callable[[Any], Validation]:
     """``validate.validator``, looked up when called: the compiler loads on first use."""
     return validate.validator(schema)
 
 
-@runtime_checkable
-class Function(Protocol):
-    """The one function model: what a class method (``LlmFunction``), an OpenAPI
-    operation (``HttpLlmFunction``) and an MCP tool (``McpLlmFunction``) all offer, so
-    the call kernel, the vendor exports and the toolsets treat them alike.
+class _Referenced:
+    """A base holding the weak-reference slot: a slotted dataclass gets none of its own
+    before Python 3.11 (``weakref_slot``), and the exports keep per-function caches."""
 
-    ``parameters`` describes every argument (the human side included, in the form the
-    model is shown: strict when the application is); ``llm_parameters`` is the schema to
-    hand a model; ``checked_parameters`` is what arguments are validated and repaired
-    against, every constraint kept (the same as ``parameters`` unless strict).
-    """
-
-    @property
-    def name(self) -> str: ...
-    @property
-    def description(self) -> str | None: ...
-    @property
-    def parameters(self) -> Schema: ...
-    @property
-    def output(self) -> Schema | None: ...
-    @property
-    def deprecated(self) -> bool: ...
-    @property
-    def tags(self) -> list[str]: ...
-    @property
-    def separated(self) -> Separated | None: ...
-    @property
-    def llm_parameters(self) -> Schema: ...
-    @property
-    def checked_parameters(self) -> Schema: ...
-
-    def validate(self, arguments: Any) -> Validation:
-        """The arguments checked against ``checked_parameters`` (or the hook); never raises."""
-        ...
-
-    def validate_types(self, arguments: Any) -> Validation:
-        """The generated validation alone, whatever hook the function has."""
-        ...
-
-    def to_dict(self) -> dict[str, Any]:
-        """The function as plain JSON-ready data."""
-        ...
+    __slots__ = ("__weakref__",)
 
 
-@dataclass(frozen=True, eq=False)
-class LlmFunction:
-    """One function the LLM may call; immutable once built.
+@dataclass(frozen=True, eq=False, slots=True)
+class Function(_Referenced):
+    """One function the LLM may call, whatever made it; immutable once built.
+
+    A class method (``LlmFunction``), an OpenAPI operation (``HttpLlmFunction``) and an
+    MCP tool (``McpLlmFunction``) are this one record, each with its origin's own few
+    fields added; the call kernel, the vendor exports, the toolsets, the MCP server and
+    structured output read only what is here.
 
     Attributes:
         name: the function's name.
-        description: what it does, from the docstring (tags removed).
-        parameters: the parameters object schema (``properties``, ``required``,
-            ``additionalProperties: false``, ``$defs``).
-        output: the return value's schema, or ``None`` when nothing is returned.
+        description: what it does (tags removed).
+        parameters: the schema the model is shown, every argument described, the human
+            side included (strict when the application is); ``llm_parameters`` is the
+            part the model writes.
+        output: the result's schema, or ``None``.
         deprecated: the function still works but should be avoided.
-        tags: the ``@tag`` names.
-        separated: the LLM/human split when the application separates parameters.
-        title: the ``@title`` text, if any.
-        summary: the ``@summary`` text, if any.
-        checked_parameters: the schema arguments are validated (and repaired) against:
-            ``parameters`` itself, except in strict mode, where the vendor-facing schema
-            moves constraints it cannot express into descriptions and this one keeps them.
-
-    ``parameters`` describes every argument the method takes, the human side included;
-    ``llm_parameters`` is the schema to hand a model.
+        tags: its tags (``@tag`` names, an operation's tags, a tool's annotation hints).
+        separated: the LLM/human split when a human supplies part of the arguments.
+        title: a short title, if any.
+        summary: a one-line summary, if any.
+        checked_parameters: the schema arguments are validated and repaired against:
+            ``parameters`` itself, except in strict mode, where the model's schema moves
+            constraints it cannot express into descriptions and this one keeps them.
+        hook: a validation of the caller's own (``@validates``, ``validate=``) run
+            instead of the generated one, or ``None``.
+        controls: enabled per call, approval, timeout (``llmapp.kernel._controls``), or
+            ``None``.
     """
 
     name: str
@@ -172,11 +148,13 @@ class LlmFunction:
     checked_parameters: Schema = field(default_factory=dict, repr=False)
     hook: Callable[[Any], Validation] | None = field(default=None, repr=False)
     controls: Controls | None = None
-    """Enabled per call, approval, timeout (``llmapp.kernel._controls``), or ``None``."""
-    _generated: Callable[[Any], Validation] = field(init=False, repr=False)
+    _generated: OnFirstUse[Any, Validation] = field(init=False, repr=False)
+
+    log: ClassVar[Logger] = APP
+    """Where a failing hook is logged: the door's own logger."""
 
     def __post_init__(self) -> None:
-        # Frozen: the two derived fields are set once, here, and never again.
+        # Frozen: the derived fields are set once, here, and never again.
         if not self.checked_parameters:
             object.__setattr__(self, "checked_parameters", self.parameters)
         generated = OnFirstUse(compile_validator, self.checked_parameters)
@@ -197,22 +175,39 @@ class LlmFunction:
         return llm_parameters(self)
 
     def validate(self, arguments: Any) -> Validation:
-        """Check arguments against the parameters schema (or the method's hook).
+        """Check arguments against ``checked_parameters`` (or the hook).
 
         Never raises: a hook that raises becomes a failed ``Validation`` (``run_hook``:
         a ``FeedbackError``'s message for the model, any other exception logged).
         """
         if self.hook is None:
             return self._generated(arguments)
-        return run_hook(self.hook, arguments, self.name)
+        return run_hook(self.hook, arguments, self.name, self.log)
 
     def validate_types(self, arguments: Any) -> Validation:
         """The generated validation alone, whatever hook the function has."""
         return self._generated(arguments)
 
+    def with_validator(self: F, check: Callable[[Any], Validation] | None) -> F:
+        """This function, its generated validator the one ``check`` a builder already
+        compiled from ``checked_parameters`` (to report a schema it refuses), so no call
+        compiles it again."""
+        if check is not None:
+            self._generated.given(check)
+        return self
+
     def to_dict(self) -> dict[str, Any]:
         """The function as plain JSON-ready data."""
         return function_data(self)
+
+
+@dataclass(frozen=True, eq=False, slots=True)
+class LlmFunction(Function):
+    """A method of a class as a function the LLM may call (``llmapp.application``).
+
+    The one ``Function`` record; ``title`` and ``summary`` come from the ``@title`` and
+    ``@summary`` tags, ``controls`` from ``@controls`` and the docstring's tags.
+    """
 
 
 def llm_parameters(function: Any) -> Schema:

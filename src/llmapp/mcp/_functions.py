@@ -246,7 +246,7 @@ def _function(
     separated = None
     if separate is not None and parameters is not None and checked is not None:
         separated = _separated(named, parameters, checked, separate, problems)
-    if problems or parameters is None:
+    if problems or parameters is None or checked is None:
         return problems
     assert named is not None
     annotations = tool.get("annotations")
@@ -261,10 +261,9 @@ def _function(
         tags=_tags(annotations),
         annotations=annotations,
         tool=dict(tool),
-        source_parameters=source,
+        checked_parameters=checked,
         separated=separated,
-        _check=check,
-    )
+    ).with_validator(check)
 
 
 def _separated(
