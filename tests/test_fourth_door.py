@@ -18,10 +18,11 @@ from typing import Any
 import pytest
 
 from llmapp.kernel import (
+    Application,
     CallResult,
     Checked,
     Function,
-    FunctionTable,
+    Runner,
     check_arguments,
     error_text,
     join,
@@ -45,25 +46,21 @@ class ToyFunction(Function):
     run: Callable[..., Any] = field(kw_only=True)
 
 
-class ToyDoor(FunctionTable[ToyFunction]):
+class ToyDoor(Application[ToyFunction, None, None]):
     """The application: its functions by name, and ``execute`` through the kernel."""
 
     name = "toy"
-    description = None
-
-    def takes_context(self, name: str) -> bool:
-        return False
-
-    def method(self, name: str) -> Any:
-        return None
 
     def execute(
         self,
-        target: Any,
+        target: None,
         name: str,
         arguments: Any,
         human: Mapping[str, Any] | None = None,
-        **options: Any,
+        *,
+        raise_errors: bool = False,
+        context: Any = None,
+        approved: bool = False,
     ) -> CallResult:
         function = self.function(name)
         if function is None:
@@ -75,13 +72,24 @@ class ToyDoor(FunctionTable[ToyFunction]):
         try:
             value = function.run(**join(function, checked.data, human))
         except Exception as error:
+            if raise_errors:
+                raise
             return CallResult(name, False, error=error, feedback=error_text(error))
         return CallResult(name, True, value=value, data=value, repairs=checked.repairs)
 
     async def aexecute(
-        self, target: Any, name: str, arguments: Any, human: Any = None, **options: Any
+        self,
+        target: None,
+        name: str,
+        arguments: Any,
+        human: Mapping[str, Any] | None = None,
+        *,
+        raise_errors: bool = False,
+        runner: Runner | None = None,
+        context: Any = None,
+        approved: bool = False,
     ) -> CallResult:
-        return self.execute(target, name, arguments, human, **options)
+        return self.execute(target, name, arguments, human, raise_errors=raise_errors)
 
 
 def door() -> ToyDoor:

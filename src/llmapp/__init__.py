@@ -48,10 +48,11 @@ if TYPE_CHECKING:
         ValidationSuccess,
     )
     from llmapp.app._application import LlmApplication, application
-    from llmapp.app._compose import Application, ComposedApplication, compose
+    from llmapp.app._compose import ComposedApplication, compose
     from llmapp.app._decorator import llm_application, validates
     from llmapp.explain import feedback
     from llmapp.kernel import (
+        Application,
         Approval,
         CallContext,
         CallResult,
@@ -98,7 +99,7 @@ _HOMES: dict[str, str] = {
     "ValidationIssue": "llmapp._results",
     "ValidationSuccess": "llmapp._results",
     "LlmApplication": "llmapp.app._application",
-    "Application": "llmapp.app._compose",
+    "Application": "llmapp.kernel",
     "ComposedApplication": "llmapp.app._compose",
     "compose": "llmapp.app._compose",
     "application": "llmapp.app._application",

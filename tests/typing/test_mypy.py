@@ -66,6 +66,31 @@ reveal_type(controls)
 reveal_type(CallContext)
 """
 
+DOORS = """
+from typing import Any
+
+import llmapp.http
+import llmapp.mcp
+from llmapp import CallResult, compose
+from llmapp.http import Connection
+from mcp import ClientSession
+
+document: dict[str, Any] = {"openapi": "3.1.0", "info": {"title": "t", "version": "1"}}
+http_app = llmapp.http.application(document)
+mcp_app = llmapp.mcp.application([])
+composed = compose((http_app, Connection("http://127.0.0.1")))
+
+
+async def run(session: ClientSession) -> None:
+    sent: CallResult = http_app.execute(Connection("http://127.0.0.1"), "get", "{}")
+    routed: CallResult = composed.execute(None, "get", "{}")
+    called: CallResult = await mcp_app.aexecute(session, "search", "{}")
+    mcp_app.execute(session, "search", "{}")
+    http_app.execute(None, "get", "{}")
+    composed.execute(session, "get", "{}")
+"""
+"""Each door's target in the types: an MCP tool list has no sync target at all."""
+
 
 def _checkable(example: Example) -> bool:
     """False for an example whose framework is not installed (3.11-only extras on 3.10)."""
@@ -80,7 +105,7 @@ EXAMPLES = examples()
 def mypy_output(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[str]]:
     """Each checked file's stem -> the lines mypy --strict printed for it."""
     folder = tmp_path_factory.mktemp("mypy")
-    programs = {"program": PROGRAM, "misspelled": MISSPELLED}
+    programs = {"program": PROGRAM, "misspelled": MISSPELLED, "doors": DOORS}
     programs |= {each.module: each.source for each in EXAMPLES if _checkable(each)}
     for name, source in programs.items():
         (folder / f"{name}.py").write_text(source, encoding="utf-8")
@@ -125,6 +150,15 @@ def test_a_misspelled_import_fails_mypy(mypy_output: dict[str, list[str]]) -> No
     assert 'Module "llmapp" has no attribute "aplication"' in output, output
     assert 'Module "llmapp.repair" has no attribute "coerse"' in output, output
     assert 'Revealed type is "Any"' not in output, output
+
+
+def test_each_door_s_target_is_in_its_types(mypy_output: dict[str, list[str]]) -> None:
+    errors = [line for line in mypy_output["doors"] if ": error:" in line]
+    # The three wrong calls, each on its line: an MCP tool list runs only asynchronously,
+    # an OpenAPI call needs its Connection, a composition takes no target.
+    assert [line.split(":")[1] for line in errors] == ["20", "21", "22"], "\n".join(errors)
+    assert '"Never"' in errors[0] and '"Connection"' in errors[1], errors
+    assert '"None"' in errors[2], errors
 
 
 def test_there_are_examples() -> None:

@@ -16,9 +16,9 @@ from llmapp.kernel import (
     APP,
     DEBUG,
     DEFAULT_RUNNER,
+    Application,
     Call,
     CallResult,
-    FunctionTable,
     LlmConfig,
     LlmFunction,
     Masker,
@@ -35,7 +35,7 @@ from llmapp.kernel import (
 __all__ = ["LlmApplication", "application"]
 
 
-class LlmApplication(FunctionTable[LlmFunction]):
+class LlmApplication(Application[LlmFunction, Any, Any]):
     """The LLM functions of one class, and safe execution of the calls an LLM makes.
 
     Attributes:
@@ -75,33 +75,6 @@ class LlmApplication(FunctionTable[LlmFunction]):
         context: Any = None,
         approved: bool = False,
     ) -> CallResult:
-        """Run the call an LLM asked for, if its arguments are right.
-
-        Args:
-            instance: an instance of the class (or the class, for static and class methods).
-            name: the function name the LLM gave.
-            arguments: the LLM's arguments: its raw text (read leniently), a mapping, or None.
-            human: values a human supplied for the human side of a separated function.
-            raise_errors: re-raise the method's exception instead of capturing it.
-            context: the call's context (one value or a tuple of them: the user, a
-                session): what ``enabled`` / ``approval`` predicates read and context
-                parameters receive by type (``llmapp.kernel._controls``).
-            approved: a human approved this call (a function that needs approval).
-
-        Returns:
-            A ``CallResult``; on wrong arguments it carries the validation and the
-            feedback text for the model, and the method is not called. Each call is
-            one record of the ``llmapp.app`` logger (``llmapp.kernel._log``).
-
-        Raises:
-            ExecutionError: the application is used wrongly (missing or wrong human
-                values, a wrong ``instance``, an async method inside a running loop).
-
-        Example::
-
-            result = app.execute(Shop(), "search", '{"query": "socks"}')
-            reply = result.message()   # data, feedback or the error: what goes back
-        """
         started = perf_counter()
         plan = self._plans.get(name) if type(name) is str else None
         try:
@@ -155,30 +128,6 @@ class LlmApplication(FunctionTable[LlmFunction]):
         context: Any = None,
         approved: bool = False,
     ) -> CallResult:
-        """``execute`` for async code, keeping the event loop free.
-
-        Small arguments are read and checked on the loop (cheaper than a thread's round
-        trip); larger ones, and a sync method, in one of the runner's worker threads; an
-        async method is awaited on the loop (see ``Runner``). The runner
-        bounds the threads and the time of each call (a call past its ``timeout`` is
-        answered with a ``TimeoutError``; see ``Runner``).
-
-        Args:
-            instance: as for ``execute``.
-            name: as for ``execute``.
-            arguments: as for ``execute``.
-            human: as for ``execute``.
-            raise_errors: as for ``execute``.
-            runner: where the call runs (default: a shared ``Runner()``: 32 threads, at
-                most 16 for one function, no timeout; a function's own ``@timeout``
-                applies too).
-            context: as for ``execute``.
-            approved: as for ``execute``.
-
-        Example::
-
-            results = await asyncio.gather(*(app.aexecute(shop, "search", t) for t in texts))
-        """
         started = perf_counter()
         try:
             result = await self._aexecute(
@@ -214,15 +163,6 @@ class LlmApplication(FunctionTable[LlmFunction]):
         return (runner or DEFAULT_RUNNER).execute(
             plan, instance, arguments, human, raise_errors, admit=admit
         )
-
-    def visible(self, context: Any = None) -> list[LlmFunction]:
-        """The functions that exist for this call's context (``@controls(enabled=...)``).
-
-        Example::
-
-            openai.tools(app.visible(user))   # only the tools this user may call
-        """
-        return kernel.visible(self.functions, context)
 
     def _visible(self, context: Any) -> list[str]:
         return [function.name for function in self.visible(context)]

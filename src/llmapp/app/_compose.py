@@ -25,57 +25,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any, Protocol, runtime_checkable
+from typing import Any
 
 from llmapp import kernel
 from llmapp._errors import BuildProblem, ExecutionError, LlmApplicationError
 from llmapp.introspect import FUNCTION_NAME
-from llmapp.kernel import CallResult, FunctionTable, unknown_function
+from llmapp.kernel import Application, CallResult, Function, Runner, unknown_function
 
 __all__ = ["Application", "ComposedApplication", "Origin", "compose"]
-
-
-@runtime_checkable
-class Application(Protocol):
-    """What every application offers, whatever door its functions came in by.
-
-    Attributes:
-        functions: its functions, in a stable order.
-        errors: what could not become a function (a document's operation, a tool).
-        name: its name, for the programs it is served to.
-        description: what it is for, or ``None``.
-    """
-
-    functions: list[Any]
-    errors: list[Any]
-    name: str
-    description: str | None
-
-    def function(self, name: str) -> Any:
-        """The function called ``name``, or ``None``."""
-        ...
-
-    def takes_context(self, name: str) -> bool:
-        """Whether ``context=`` reaches the code behind ``name`` (a class method's parameter)."""
-        ...
-
-    def method(self, name: str) -> Any:
-        """The Python method behind ``name``, or ``None``."""
-        ...
-
-    async def aexecute(
-        self,
-        target: Any,
-        name: str,
-        arguments: Any,
-        human: Mapping[str, Any] | None = None,
-        *,
-        raise_errors: bool = False,
-        context: Any = None,
-        approved: bool = False,
-    ) -> CallResult:
-        """Run the call a model asked for on ``target``, if its arguments are right."""
-        ...
+"""``Application`` is the kernel's, named here too: ``llmapp.app.Application`` stays."""
 
 
 @dataclass(frozen=True)
@@ -88,12 +46,12 @@ class Origin:
         name: its name in ``app``.
     """
 
-    app: Application
+    app: Application[Any, Any, Any]
     target: Any
     name: str
 
 
-class ComposedApplication(FunctionTable[Any]):
+class ComposedApplication(Application[Function, None, None]):
     """Several applications as one, each bound to its target (see the module docstring).
 
     Attributes:
@@ -106,7 +64,7 @@ class ComposedApplication(FunctionTable[Any]):
 
     def __init__(
         self,
-        functions: list[Any],
+        functions: list[Function],
         origins: dict[str, Origin],
         errors: list[Any],
         name: str,
@@ -143,19 +101,10 @@ class ComposedApplication(FunctionTable[Any]):
         context: Any = None,
         approved: bool = False,
     ) -> CallResult:
-        """Run the call on the application its function came from (see ``aexecute``).
-
-        Raises:
-            ExecutionError: as the part's own ``execute`` raises it (an MCP part has none:
-                its session is asynchronous).
-        """
         origin = self._route(target, name, context)
         if isinstance(origin, CallResult):
             return origin
-        execute = getattr(origin.app, "execute", None)
-        if execute is None:
-            raise ExecutionError(f"{name} runs only asynchronously: use aexecute()")
-        result = execute(
+        result = origin.app.execute(
             origin.target,
             origin.name,
             arguments,
@@ -174,25 +123,10 @@ class ComposedApplication(FunctionTable[Any]):
         human: Mapping[str, Any] | None = None,
         *,
         raise_errors: bool = False,
+        runner: Runner | None = None,
         context: Any = None,
         approved: bool = False,
     ) -> CallResult:
-        """Run the call on the application its function came from, on that part's target.
-
-        Args:
-            target: ``None``: each part carries its own target.
-            name: the function name the model gave (the composed name).
-            arguments: the model's arguments, as for any application.
-            human: the human side of that function's call.
-            raise_errors: as for the part's own ``aexecute``.
-            context: the call's context; a class part's controls and context parameters
-                read it, the other parts take none.
-            approved: a human approved this call (a class function that needs approval).
-
-        Returns:
-            The part's ``CallResult``, under the composed name; an unknown or hidden name
-            is answered with the functions that exist for this context.
-        """
         origin = self._route(target, name, context)
         if isinstance(origin, CallResult):
             return origin
@@ -202,6 +136,7 @@ class ComposedApplication(FunctionTable[Any]):
             arguments,
             human,
             raise_errors=raise_errors,
+            runner=runner,
             context=context,
             approved=approved,
         )
@@ -224,8 +159,8 @@ def _renamed(result: CallResult, name: str) -> CallResult:
 
 
 def compose(
-    *parts: Application | tuple[Application, Any],
-    prefix: Mapping[Application, str] | None = None,
+    *parts: Application[Any, Any, Any] | tuple[Application[Any, Any, Any], Any],
+    prefix: Mapping[Application[Any, Any, Any], str] | None = None,
     name: str | None = None,
 ) -> ComposedApplication:
     """One application made of several, each bound to what its calls run on.
@@ -262,7 +197,7 @@ def compose(
     origins: dict[str, Origin] = {}
     errors: list[Any] = []
     problems: list[BuildProblem] = []
-    apps: list[Application] = []
+    apps: list[Application[Any, Any, Any]] = []
     for part in parts:
         app, target = _part(part)
         apps.append(app)
@@ -296,7 +231,7 @@ def compose(
     )
 
 
-def _part(part: Any) -> tuple[Application, Any]:
+def _part(part: Any) -> tuple[Application[Any, Any, Any], Any]:
     if isinstance(part, tuple) and len(part) == 2 and isinstance(part[0], Application):
         return part[0], part[1]
     if isinstance(part, ComposedApplication):
@@ -306,7 +241,7 @@ def _part(part: Any) -> tuple[Application, Any]:
     )
 
 
-def _origin(app: Application, target: Any, name: str) -> Origin:
+def _origin(app: Application[Any, Any, Any], target: Any, name: str) -> Origin:
     if isinstance(app, ComposedApplication):  # a composition in a composition: its own part
         inner = app.origin(name)
         assert inner is not None

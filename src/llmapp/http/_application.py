@@ -11,18 +11,18 @@ from llmapp._collection import paused_collection
 from llmapp._errors import LlmappError
 from llmapp._untrusted import clean_text
 from llmapp.http._compose import Draft, describe, draft
+from llmapp.http._connection import Connection
 from llmapp.http._document import load_document
 from llmapp.http._function import HttpLlmFunction, OperationError
 from llmapp.http._naming import Naming, assign_names
 from llmapp.http._schemas import SchemaTable
 from llmapp.http._upgrade import Document, upgrade
 from llmapp.jsonschema import Path
-from llmapp.kernel import FunctionTable, refusals, separation
+from llmapp.kernel import Application, Runner, refusals, separation
 from llmapp.schema import is_file, is_human, strict_form
 
 if TYPE_CHECKING:
     from llmapp import CallResult
-    from llmapp.http._execute import Connection
 
 __all__ = ["HttpLlmApplication", "HttpLlmConfig", "application"]
 
@@ -43,7 +43,7 @@ class HttpLlmConfig:
     validate: Mapping[str, ValidationHook] = field(default_factory=dict)
 
 
-class HttpLlmApplication(FunctionTable[HttpLlmFunction]):
+class HttpLlmApplication(Application[HttpLlmFunction, Connection, Connection]):
     """The functions of an OpenAPI document, the operations that could not become one,
     and execution of the calls an LLM makes against a server.
 
@@ -85,23 +85,6 @@ class HttpLlmApplication(FunctionTable[HttpLlmFunction]):
         context: Any = None,
         approved: bool = False,
     ) -> CallResult:
-        """Run the call an LLM asked for against the server, if its arguments are right.
-
-        Args:
-            connection: the server, its headers and the client.
-            name: the function name the LLM gave.
-            arguments: the LLM's arguments: its raw text (read leniently), a mapping, or None.
-            human: values a human supplied for the human side of a separated function.
-            raise_errors: re-raise a non-2xx answer (``HttpError``) or a transport failure
-                instead of capturing it in ``error``.
-            context: accepted as every application accepts it; an operation takes none.
-            approved: accepted likewise; an operation declares no approval.
-
-        Returns:
-            A ``CallResult``: ``data`` is the decoded 2xx body; wrong arguments give
-            ``feedback`` (and no request is sent); a non-2xx answer or a transport
-            failure is in ``error`` (an ``HttpError`` carries status, headers, body).
-        """
         from llmapp.http._execute import call
 
         return call(self, connection, name, arguments, human, raise_errors)
@@ -114,10 +97,11 @@ class HttpLlmApplication(FunctionTable[HttpLlmFunction]):
         human: Mapping[str, Any] | None = None,
         *,
         raise_errors: bool = False,
+        runner: Runner | None = None,
         context: Any = None,
         approved: bool = False,
     ) -> CallResult:
-        """``execute`` for async code (an ``httpx.AsyncClient``)."""
+        # An httpx.AsyncClient's request is awaited on the loop: no runner thread is needed.
         from llmapp.http._execute import acall
 
         return await acall(self, connection, name, arguments, human, raise_errors)

@@ -5,6 +5,7 @@ door in ``llmapp.mcp``, or a fourth one) and a sink (the vendor exports, the too
 the MCP server) build on these steps, in this order:
 
 - read the model's text and find the function: ``read_arguments``, ``unknown_function``;
+- the application: ``Application`` (the verbs every door has, its last step its own);
 - the function record: ``Function`` (origin-neutral), ``LlmFunction`` (a method's),
   ``Separated`` (the model's and the human's sides), ``FunctionTable`` (functions by
   name), ``OnFirstUse`` / ``compile_validator`` (checkers compiled when first needed);
@@ -38,6 +39,7 @@ from llmapp._lazy import lazy_names as _lazy_names
 
 if TYPE_CHECKING:
     from llmapp.kernel._admit import admit
+    from llmapp.kernel._application import Application
     from llmapp.kernel._arguments import read_arguments, unknown_function
     from llmapp.kernel._config import (
         LlmConfig,
@@ -103,6 +105,7 @@ if TYPE_CHECKING:
     from llmapp.kernel._table import FunctionTable
 
 _HOMES = {
+    "Application": "llmapp.kernel._application",
     "read_arguments": "llmapp.kernel._arguments",
     "unknown_function": "llmapp.kernel._arguments",
     "LlmConfig": "llmapp.kernel._config",
@@ -187,6 +190,7 @@ __all__ = [
     "MAX_MESSAGE",
     "MCP",
     "NOTHING",
+    "Application",
     "Approval",
     "Audio",
     "Call",

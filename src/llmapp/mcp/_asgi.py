@@ -40,7 +40,7 @@ __all__ = ["McpAsgiApp", "asgi"]
 
 
 def asgi(
-    app: Application | type,
+    app: Application[Any, Any, Any] | type,
     target: Any = None,
     *,
     path: str = "/mcp",

@@ -69,7 +69,10 @@ class Completions:
     """The completion handler of one application's prompts and resource templates."""
 
     def __init__(
-        self, app: Application, prompts: Mapping[str, Any], templates: Mapping[str, Any]
+        self,
+        app: Application[Any, Any, Any],
+        prompts: Mapping[str, Any],
+        templates: Mapping[str, Any],
     ) -> None:
         self.app = app
         self.prompts = prompts  # prompt name -> function

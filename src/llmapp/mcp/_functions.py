@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NoReturn
 
 from llmapp._errors import ExecutionError, LlmappError
 from llmapp._tool_annotations import ANNOTATION_TAGS
@@ -43,7 +43,8 @@ from llmapp.jsonschema import (
 )
 from llmapp.kernel import (
     MCP,
-    FunctionTable,
+    Application,
+    Runner,
     SchemaPredicate,
     Separated,
     log_call,
@@ -81,7 +82,7 @@ class McpToolProblem:
         return f"{self.name or '<unnamed tool>'}.{self.location}: {self.reason}"
 
 
-class McpLlmApplication(FunctionTable[McpLlmFunction]):
+class McpLlmApplication(Application[McpLlmFunction, NoReturn, Any]):
     """The tools of an MCP server as LLM functions.
 
     Attributes:
@@ -107,25 +108,11 @@ class McpLlmApplication(FunctionTable[McpLlmFunction]):
         human: Mapping[str, Any] | None = None,
         *,
         raise_errors: bool = False,
+        runner: Runner | None = None,
         context: Any = None,
         approved: bool = False,
     ) -> CallResult:
-        """Run the call a model asked for on a live ``ClientSession`` (see ``llmapp.mcp.call``).
-
-        Args:
-            session: an initialised ``mcp.ClientSession`` (or a connected FastMCP client).
-            name: the function name the LLM gave.
-            arguments: the LLM's arguments: its raw text (read leniently), a mapping, or None.
-            human: values for the human side of a separated function.
-            raise_errors: re-raise the tool's error (``McpToolError``) or the session's
-                failure instead of capturing it in ``error``.
-            context: accepted as every application accepts it; a remote tool takes none.
-            approved: accepted likewise; a remote tool declares no approval.
-
-        Raises:
-            ExecutionError: missing or unknown ``human`` values (a tool takes them only
-                when ``application(tools, separate=...)`` made part of it human-side).
-        """
+        # The tool call is awaited on the loop (no runner thread); its deadline bounds it.
         function = self.function(name)
         if function is None:
             refused = unknown_function(name, [f.name for f in self.functions])
@@ -135,7 +122,7 @@ class McpLlmApplication(FunctionTable[McpLlmFunction]):
 
     def execute(
         self,
-        session: Any,
+        session: NoReturn,
         name: str,
         arguments: Any,
         human: Mapping[str, Any] | None = None,
@@ -144,10 +131,11 @@ class McpLlmApplication(FunctionTable[McpLlmFunction]):
         context: Any = None,
         approved: bool = False,
     ) -> CallResult:
-        """Not available: an MCP session is asynchronous.
+        """Not available: an MCP session is asynchronous, so no ``session`` type-checks
+        here (``NoReturn``); use ``aexecute`` (or the vendors' ``acall_tools``).
 
         Raises:
-            ExecutionError: always; use ``aexecute`` (or the vendors' ``acall_tools``).
+            ExecutionError: always, for code no type checker read.
         """
         raise ExecutionError("MCP sessions are asynchronous: use aexecute() or acall_tools()")
 

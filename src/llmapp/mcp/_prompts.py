@@ -53,7 +53,7 @@ Execute = Callable[[str, Mapping[str, Any], Any], Awaitable["CallResult"]]
 """``(name, arguments, context) -> CallResult``: the server's own call of a function."""
 
 
-def is_template(function: LlmFunction, app: Application | None = None) -> bool:
+def is_template(function: LlmFunction, app: Application[Any, Any, Any] | None = None) -> bool:
     """The function is a prompt or a resource (so not a tool). Only a class method's tags
     say so: an operation's or a remote tool's tags are a document's words (of ``app``)."""
     if app is not None and app.method(function.name) is None:
@@ -72,7 +72,7 @@ def _resource_uri(function: LlmFunction) -> str | None:
 class Templates:
     """The prompts and resource templates of one application, and their handlers."""
 
-    def __init__(self, app: Application, execute: Execute) -> None:
+    def __init__(self, app: Application[Any, Any, Any], execute: Execute) -> None:
         types = sdk("mcp.types")
         self.types = types
         self.execute = execute
@@ -153,7 +153,7 @@ class Templates:
         return result
 
 
-def _shown(app: Application, function: LlmFunction) -> dict[str, Any]:
+def _shown(app: Application[Any, Any, Any], function: LlmFunction) -> dict[str, Any]:
     """A prompt's or resource's title and icons (``@title``, ``@icons``), where declared."""
     shown: dict[str, Any] = {}
     if function.title:

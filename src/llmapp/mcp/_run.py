@@ -29,7 +29,7 @@ __all__ = ["quietly", "serve", "url"]
 
 
 def serve(
-    app: Application | type,
+    app: Application[Any, Any, Any] | type,
     target: Any = None,
     transport: Transport = "stdio",
     *,

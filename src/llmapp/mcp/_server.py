@@ -106,7 +106,7 @@ DIALECT = "https://json-schema.org/draft/2020-12/schema"
 
 
 def server(
-    app: Application | type,
+    app: Application[Any, Any, Any] | type,
     target: Any = None,
     *,
     name: str | None = None,
@@ -295,7 +295,7 @@ class _Handlers:
 
     def __init__(
         self,
-        app: Application,
+        app: Application[Any, Any, Any],
         target: Any,
         human: HumanHook | None,
         runner: Runner,
@@ -535,7 +535,7 @@ class _Unavailable(Exception):
     """The human side of a call cannot be had: answered with this text."""
 
 
-def _returns(app: Application, function: LlmFunction) -> Any:
+def _returns(app: Application[Any, Any, Any], function: LlmFunction) -> Any:
     """The return annotation of the method behind ``function``, or ``None``."""
     import typing
 
@@ -546,7 +546,7 @@ def _returns(app: Application, function: LlmFunction) -> Any:
         return None
 
 
-def _declared(app: Application, entry: dict[str, Any], content: bool) -> None:
+def _declared(app: Application[Any, Any, Any], entry: dict[str, Any], content: bool) -> None:
     """What a method declares for its ``tools/list`` entry beyond its schema: no
     ``outputSchema`` when it returns content blocks, its ``@icons``."""
     if content:
@@ -579,7 +579,7 @@ def _refused(name: str, text: str) -> CallResult:
     return CallResult(name=name, success=False, feedback=text)
 
 
-def _instructions(app: Application) -> str | None:
+def _instructions(app: Application[Any, Any, Any]) -> str | None:
     """A class's whole docstring; another application's description."""
     if isinstance(app, LlmApplication):
         return _docstring(app.cls)

@@ -1,0 +1,89 @@
+"""One application class with the same verbs at every door.
+
+A class's, an OpenAPI document's, an MCP tool list's and a composition's application are
+each an ``llmapp.Application``; ``execute`` and ``aexecute`` have one signature and one
+docstring (the base's: a door's override carries none), and a composition hands the
+caller's runner to the part that runs the call. That an MCP tool list has no sync target
+is said in the types: ``tests/typing/test_mypy.py`` (``DOORS``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+from typing import Any
+
+import pytest
+
+import llmapp.http
+import llmapp.mcp
+from llmapp import Application, ComposedApplication, LlmApplication, Runner, application, compose
+from llmapp.http import Connection, HttpLlmApplication
+from llmapp.mcp import McpLlmApplication
+
+DOCUMENT: dict[str, Any] = {
+    "openapi": "3.1.0",
+    "info": {"title": "notes", "version": "1"},
+    "paths": {
+        "/notes": {"get": {"operationId": "notes", "responses": {"200": {"description": "ok"}}}}
+    },
+}
+TOOL: dict[str, Any] = {"name": "read", "inputSchema": {"type": "object"}}
+
+
+class Shop:
+    def order(self, count: int) -> int:
+        """Place an order."""
+        return count
+
+
+def apps() -> list[Application[Any, Any, Any]]:
+    shop = application(Shop)
+    notes = llmapp.http.application(DOCUMENT)
+    files = llmapp.mcp.application([TOOL])
+    return [shop, notes, files, compose((shop, Shop()), (notes, Connection("http://127.0.0.1")))]
+
+
+def test_every_door_s_application_is_the_one_class() -> None:
+    kinds = [type(app) for app in apps()]
+    assert kinds == [LlmApplication, HttpLlmApplication, McpLlmApplication, ComposedApplication]
+    for app in apps():
+        assert isinstance(app, Application)
+        assert app.visible() == app.functions  # nothing hidden without controls
+
+
+@pytest.mark.parametrize("verb", ["execute", "aexecute"])
+def test_the_verbs_have_one_signature_and_one_docstring(verb: str) -> None:
+    base = inspect.signature(getattr(Application, verb))
+    expected = [(p.name, p.kind, p.default) for p in base.parameters.values()][2:]
+    for app in apps():
+        method = getattr(type(app), verb)
+        parameters = list(inspect.signature(method).parameters.values())[2:]
+        assert [(p.name, p.kind, p.default) for p in parameters] == expected, type(app)
+        # The door adds its last step, not a second description of the verb.
+        assert method.__doc__ is None or type(app) is McpLlmApplication, type(app)
+        if type(app) is not McpLlmApplication or verb == "aexecute":
+            assert inspect.getdoc(method) == inspect.getdoc(getattr(Application, verb))
+
+
+def test_a_composition_hands_the_runner_to_the_part_that_runs_the_call() -> None:
+    shop = application(Shop)
+    composed = compose((shop, Shop()))
+    runner = Runner(threads=1)
+    ran: list[Runner | None] = []
+    original = shop.aexecute
+
+    async def spy(*args: Any, runner: Runner | None = None, **kwargs: Any) -> Any:
+        ran.append(runner)
+        return await original(*args, runner=runner, **kwargs)
+
+    shop.aexecute = spy  # type: ignore[method-assign]
+    result = asyncio.run(composed.aexecute(None, "order", '{"count": 2}', runner=runner))
+    assert result.success and result.data == 2
+    assert ran == [runner]
+
+
+def test_an_mcp_tool_list_answers_a_sync_call_with_the_misuse_it_is() -> None:
+    files = llmapp.mcp.application([TOOL])
+    with pytest.raises(llmapp.ExecutionError, match="asynchronous"):
+        files.execute(None, "read", "{}")  # type: ignore[arg-type]
