@@ -87,3 +87,47 @@ def test_an_mcp_tool_list_answers_a_sync_call_with_the_misuse_it_is() -> None:
     files = llmapp.mcp.application([TOOL])
     with pytest.raises(llmapp.ExecutionError, match="asynchronous"):
         files.execute(None, "read", "{}")  # type: ignore[arg-type]
+
+
+def test_a_request_runs_within_the_runner_s_time_limit(caplog: pytest.LogCaptureFixture) -> None:
+    import httpx
+
+    notes = llmapp.http.application(DOCUMENT)
+    (name,) = [function.name for function in notes.functions]
+    sent: list[str] = []
+
+    async def slow(request: httpx.Request) -> httpx.Response:
+        sent.append(request.url.path)
+        await asyncio.sleep(5)
+        return httpx.Response(200, json=[])
+
+    async def quick(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(200, json=["a note"])
+
+    async def call(answer: Any, runner: Runner | None) -> Any:
+        async with httpx.AsyncClient(transport=httpx.MockTransport(answer)) as client:
+            connection = Connection("http://notes.test", client=client)
+            return await notes.aexecute(connection, name, "{}", runner=runner)
+
+    with caplog.at_level("INFO", logger="llmapp.http"):
+        late = asyncio.run(call(slow, Runner(timeout=0.05)))
+    assert sent == ["/notes"] and not late.success
+    expected = f"The function raised TimeoutError: {name} did not finish within 0.05 s"
+    assert late.message() == expected
+    assert [r.name for r in caplog.records if name in r.getMessage()] == ["llmapp.http"]
+    assert asyncio.run(call(quick, Runner(timeout=5))).data == ["a note"]
+    assert asyncio.run(call(quick, None)).data == ["a note"]
+
+
+def test_a_remote_tool_runs_within_the_runner_s_time_limit() -> None:
+    files = llmapp.mcp.application([TOOL])
+
+    class Session:
+        async def call_tool(self, name: str, arguments: Any, **options: Any) -> Any:
+            await asyncio.sleep(5)
+
+    late = asyncio.run(files.aexecute(Session(), "read", "{}", runner=Runner(timeout=0.05)))
+    assert not late.success and isinstance(late.error, TimeoutError)
+    assert "read did not finish within 0.05 s" in late.message()
+    wrong = asyncio.run(files.aexecute(Session(), "read", "[]", runner=Runner(timeout=0.05)))
+    assert not wrong.success and wrong.validation is not None  # answered before any wait

@@ -18,7 +18,7 @@ from llmapp.http._naming import Naming, assign_names
 from llmapp.http._schemas import SchemaTable
 from llmapp.http._upgrade import Document, upgrade
 from llmapp.jsonschema import Path
-from llmapp.kernel import Application, Runner, refusals, separation
+from llmapp.kernel import HTTP, Application, Runner, refusals, separation
 from llmapp.schema import is_file, is_human, strict_form
 
 if TYPE_CHECKING:
@@ -101,10 +101,14 @@ class HttpLlmApplication(Application[HttpLlmFunction, Connection, Connection]):
         context: Any = None,
         approved: bool = False,
     ) -> CallResult:
-        # An httpx.AsyncClient's request is awaited on the loop: no runner thread is needed.
         from llmapp.http._execute import acall
 
-        return await acall(self, connection, name, arguments, human, raise_errors)
+        call = acall(self, connection, name, arguments, human, raise_errors)
+        function = self.function(name)
+        if runner is None or function is None:
+            return await call
+        # The request is awaited on the loop (no thread), within the runner's time limit.
+        return await runner.awaited(function, call, raise_errors, HTTP)
 
 
 def application(

@@ -121,12 +121,14 @@ class Application(FunctionTable[F], Generic[F, T, A]):
             arguments: as for ``execute``.
             human: as for ``execute``.
             raise_errors: as for ``execute``.
-            runner: where a class method runs (default: a shared ``Runner()``: 32
-                threads, at most 16 for one function, no timeout; a function's own
-                ``@timeout`` applies too). Small arguments are checked on the loop,
-                larger ones and a sync method in one of its worker threads, an async
-                method awaited on the loop. A request or a remote tool is awaited I/O,
-                bounded by its own deadline (``Connection.timeout``, the MCP call's).
+            runner: the limits a call runs within. A class method: its worker threads
+                and time limit (default: a shared ``Runner()``: 32 threads, at most 16 for
+                one function, no timeout; a function's own ``@timeout`` applies too);
+                small arguments are checked on the loop, larger ones and a sync method in
+                one of its threads, an async method awaited on the loop. A request or a
+                remote tool is I/O awaited on the loop, bounded by its own deadline
+                (``Connection``'s, the MCP call's) and, when a runner is given, by the
+                runner's time limit (``Runner.awaited``).
             context: as for ``execute``.
             approved: as for ``execute``.
 

@@ -35,12 +35,15 @@ import queue
 import threading
 from collections import deque
 from collections.abc import Callable, Coroutine, Mapping
+from logging import Logger
+from time import perf_counter
 from typing import TYPE_CHECKING, Any, Final, Protocol
 
 from llmapp._cancelled import cancellation, own_cancellation
 from llmapp.kernel._controls import time_limit
 from llmapp.kernel._function import Function, OnFirstUse
 from llmapp.kernel._kernel import Checked, ModelSide
+from llmapp.kernel._log import log_call
 from llmapp.kernel._result import CallResult, error_text
 
 if TYPE_CHECKING:  # asyncio is imported where it runs: only async callers need it
@@ -207,36 +210,72 @@ class Runner:
         timeout = time_limit(plan.function, self.timeout)  # the function's own, if smaller
         if timeout is None:
             return self._call(plan, prepare, raise_errors)
-        return self._timed(plan, prepare, raise_errors, timeout)
+        return self._timed(
+            plan.function, self._call(plan, prepare, raise_errors), raise_errors, timeout
+        )
+
+    async def awaited(
+        self,
+        function: Function,
+        call: Coroutine[Any, Any, CallResult],
+        raise_errors: bool = False,
+        log: Logger | None = None,
+    ) -> CallResult:
+        """A door's own awaited call (a request, a remote tool: I/O on the loop, no thread)
+        within the runner's time limit and the function's own, as a method's call is.
+
+        A call past the limit is cancelled and answered with a ``TimeoutError`` naming it,
+        one record of ``log`` (the door's logger), since the cancelled call logs nothing.
+        """
+        timeout = time_limit(function, self.timeout)
+        if timeout is None:
+            return await call
+        started = perf_counter()
+        result, timed_out = await self._race(function, call, raise_errors, timeout)
+        if timed_out and log is not None:
+            log_call(log, result, perf_counter() - started)
+        return result
 
     async def _timed(
         self,
-        plan: CallPlan,
-        prepare: Callable[[], PreparedCall | CallResult],
+        function: Function,
+        call: Coroutine[Any, Any, CallResult],
         raise_errors: bool,
         timeout: float,
     ) -> CallResult:
+        return (await self._race(function, call, raise_errors, timeout))[0]
+
+    async def _race(
+        self,
+        function: Function,
+        call: Coroutine[Any, Any, CallResult],
+        raise_errors: bool,
+        timeout: float,
+    ) -> tuple[CallResult, bool]:
+        """The call's own result, or past ``timeout`` the call cancelled and the answer
+        that says so; ``True`` with the latter."""
         import asyncio
 
-        task = asyncio.ensure_future(self._call(plan, prepare, raise_errors))
+        task = asyncio.ensure_future(call)
         try:
             done, _ = await asyncio.wait((task,), timeout=timeout)
         except BaseException:  # the caller was cancelled: so is the call
             task.cancel()
             raise
         if done:
-            return task.result()
+            return task.result(), False
         task.cancel()
-        error = TimeoutError(f"{plan.function.name} did not finish within {timeout:g} s")
+        error = TimeoutError(f"{function.name} did not finish within {timeout:g} s")
         if raise_errors:
             raise error
-        return CallResult(
-            name=plan.function.name,
+        answer = CallResult(
+            name=function.name,
             success=False,
             error=error,
             feedback=error_text(error),
-            deprecated=plan.function.deprecated,
+            deprecated=function.deprecated,
         )
+        return answer, True
 
     async def _call(
         self, plan: CallPlan, prepare: Callable[[], PreparedCall | CallResult], raise_errors: bool

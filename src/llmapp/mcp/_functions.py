@@ -112,13 +112,16 @@ class McpLlmApplication(Application[McpLlmFunction, NoReturn, Any]):
         context: Any = None,
         approved: bool = False,
     ) -> CallResult:
-        # The tool call is awaited on the loop (no runner thread); its deadline bounds it.
         function = self.function(name)
         if function is None:
             refused = unknown_function(name, [f.name for f in self.functions])
             log_call(MCP, refused, 0.0)
             return refused
-        return await call(session, function, arguments, human=human, raise_errors=raise_errors)
+        called = call(session, function, arguments, human=human, raise_errors=raise_errors)
+        if runner is None:
+            return await called
+        # The tool call is awaited on the loop (no thread), within the runner's time limit.
+        return await runner.awaited(function, called, raise_errors, MCP)
 
     def execute(
         self,

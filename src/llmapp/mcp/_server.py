@@ -9,8 +9,8 @@ are explained before anything reaches the upstream server), and a composition
 class has (prompts, resources, context parameters, ``@long_running``, icons, content
 blocks, controls) is served where the function has it. A call of a class function runs
 in the server's ``Runner`` and is logged by the server; the other doors' calls are
-awaited on the loop (their own I/O) and logged by their door, which masks what only it
-knows (a connection's headers and query keys).
+awaited on the loop (their own I/O) within the same runner's time limit, and logged by
+their door, which masks what only it knows (a connection's headers and query keys).
 
 The server is the SDK's low-level ``mcp.server.Server``; the class's docstring (another
 application's ``description``) is its ``instructions``. Its handlers:
@@ -494,7 +494,13 @@ class _Handlers:
                 self.target, name, arguments, human, False, self.runner, values, approved
             )
         return self.app.aexecute(
-            self.target, name, arguments, human, context=values, approved=approved
+            self.target,
+            name,
+            arguments,
+            human,
+            runner=self.runner,
+            context=values,
+            approved=approved,
         )
 
     async def _human(self, function: LlmFunction | None, context: Any) -> Mapping[str, Any] | None:
