@@ -31,7 +31,7 @@ from llmapp.kernel import MCP
 from llmapp.mcp._sdk import sdk
 
 if TYPE_CHECKING:
-    from llmapp.app import Application, LlmFunction
+    from llmapp.kernel import Application, Function
 
 __all__ = ["MAX_VALUES", "Completions", "completes"]
 
@@ -101,7 +101,7 @@ class Completions:
         )
 
     async def _candidates(
-        self, function: LlmFunction, argument: str, given: dict[str, str]
+        self, function: Function, argument: str, given: dict[str, str]
     ) -> list[str]:
         method = self.app.method(function.name)
         declared = getattr(method, _ATTRIBUTE, None) or {}
@@ -122,7 +122,7 @@ def _iterable(found: Any) -> Iterable[Any]:
     return found if isinstance(found, Iterable) and not isinstance(found, str) else ()
 
 
-def _from_schema(function: LlmFunction, argument: str) -> list[str]:
+def _from_schema(function: Function, argument: str) -> list[str]:
     """The values an argument's schema names (``enum``, ``const`` options), as text."""
     separated = function.separated
     schema = separated.llm if separated is not None else function.parameters

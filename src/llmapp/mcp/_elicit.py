@@ -25,8 +25,7 @@ from llmapp.validate import validator
 
 if TYPE_CHECKING:
     from llmapp._results import Validation
-    from llmapp.app import LlmFunction
-    from llmapp.kernel import Approval
+    from llmapp.kernel import Approval, Function
 
 __all__ = ["Declined", "WrongAnswer", "ask", "form"]
 
@@ -47,7 +46,7 @@ class WrongAnswer(Exception):
     """The answer holds a key that was not asked for, or a value its field refuses."""
 
 
-def form(function: LlmFunction, missing: frozenset[str] | None = None) -> dict[str, Any] | None:
+def form(function: Function, missing: frozenset[str] | None = None) -> dict[str, Any] | None:
     """The elicitation form for a function's human side (or for the ``missing`` keys of it).
 
     Returns:
@@ -72,7 +71,7 @@ def form(function: LlmFunction, missing: frozenset[str] | None = None) -> dict[s
     return {"type": "object", "properties": fields, "required": required}
 
 
-def _field(schema: Mapping[str, Any], key: str, function: LlmFunction) -> dict[str, Any] | None:
+def _field(schema: Mapping[str, Any], key: str, function: Function) -> dict[str, Any] | None:
     kind = schema.get("type")
     if isinstance(schema.get("enum"), list) and all(isinstance(v, str) for v in schema["enum"]):
         return {"type": "string", "enum": list(schema["enum"]), "title": schema.get("title", key)}
@@ -85,7 +84,7 @@ def _field(schema: Mapping[str, Any], key: str, function: LlmFunction) -> dict[s
     return field
 
 
-async def ask(context: Any, function: LlmFunction, schema: dict[str, Any]) -> dict[str, Any]:
+async def ask(context: Any, function: Function, schema: dict[str, Any]) -> dict[str, Any]:
     """Ask the user to fill ``schema`` for a call of ``function``; their answer.
 
     Raises:
@@ -109,7 +108,7 @@ _MAX_LISTED: Final = 10
 
 
 def checked(
-    function: LlmFunction, schema: Mapping[str, Any], answer: dict[str, Any]
+    function: Function, schema: Mapping[str, Any], answer: dict[str, Any]
 ) -> dict[str, Any]:
     """``answer`` when it fills only the fields of ``schema``, each as the human side wants.
 
@@ -129,7 +128,7 @@ def checked(
 
 @functools.lru_cache(maxsize=256)
 def _answer_check(
-    function: LlmFunction, keys: frozenset[str], required: tuple[str, ...]
+    function: Function, keys: frozenset[str], required: tuple[str, ...]
 ) -> Callable[[Any], Validation]:
     """The validator of an answer to the form of ``keys``: the human side's own schemas."""
     human: Mapping[str, Any] = (function.separated.human if function.separated else None) or {}

@@ -38,7 +38,7 @@ from llmapp.mcp._icons import ICONS_ATTRIBUTE
 from llmapp.mcp._sdk import sdk
 
 if TYPE_CHECKING:
-    from llmapp.app import Application, CallResult, LlmFunction
+    from llmapp.kernel import Application, CallResult, Function
 
 __all__ = ["Templates", "is_template"]
 
@@ -53,7 +53,7 @@ Execute = Callable[[str, Mapping[str, Any], Any], Awaitable["CallResult"]]
 """``(name, arguments, context) -> CallResult``: the server's own call of a function."""
 
 
-def is_template(function: LlmFunction, app: Application[Any, Any, Any] | None = None) -> bool:
+def is_template(function: Function, app: Application[Any, Any, Any] | None = None) -> bool:
     """The function is a prompt or a resource (so not a tool). Only a class method's tags
     say so: an operation's or a remote tool's tags are a document's words (of ``app``)."""
     if app is not None and app.method(function.name) is None:
@@ -61,7 +61,7 @@ def is_template(function: LlmFunction, app: Application[Any, Any, Any] | None = 
     return PROMPT_TAG in function.tags or _resource_uri(function) is not None
 
 
-def _resource_uri(function: LlmFunction) -> str | None:
+def _resource_uri(function: Function) -> str | None:
     for tag in function.tags:
         kind, _, uri = tag.partition(" ")
         if kind == RESOURCE_TAG and uri.strip():
@@ -76,8 +76,8 @@ class Templates:
         types = sdk("mcp.types")
         self.types = types
         self.execute = execute
-        self.prompts: dict[str, LlmFunction] = {}
-        self.resources: list[tuple[re.Pattern[str], str, LlmFunction]] = []
+        self.prompts: dict[str, Function] = {}
+        self.resources: list[tuple[re.Pattern[str], str, Function]] = []
         prompts, templates, plain = [], [], []
         for function in app.functions:
             if not is_template(function, app):
@@ -145,7 +145,7 @@ class Templates:
         raise _error(f"no resource matches {uri[:200]!r}")
 
     async def _call(
-        self, context: Any, function: LlmFunction, arguments: dict[str, Any]
+        self, context: Any, function: Function, arguments: dict[str, Any]
     ) -> CallResult:
         result: CallResult = await self.execute(function.name, arguments, context)
         if not result.success and not isinstance(result.error, InputRequired):
@@ -153,7 +153,7 @@ class Templates:
         return result
 
 
-def _shown(app: Application[Any, Any, Any], function: LlmFunction) -> dict[str, Any]:
+def _shown(app: Application[Any, Any, Any], function: Function) -> dict[str, Any]:
     """A prompt's or resource's title and icons (``@title``, ``@icons``), where declared."""
     shown: dict[str, Any] = {}
     if function.title:
@@ -164,7 +164,7 @@ def _shown(app: Application[Any, Any, Any], function: LlmFunction) -> dict[str, 
     return shown
 
 
-def _contents(uri: str, function: LlmFunction, result: CallResult) -> dict[str, Any]:
+def _contents(uri: str, function: Function, result: CallResult) -> dict[str, Any]:
     """A resource's contents: bytes as ``blob``, a text as is, anything else as JSON."""
     value = result.value
     if isinstance(value, EmbeddedResource):
@@ -175,7 +175,7 @@ def _contents(uri: str, function: LlmFunction, result: CallResult) -> dict[str, 
     return {"uri": uri, "mimeType": _mime(function), "text": text}
 
 
-def _prompt(types: Any, function: LlmFunction, shown: dict[str, Any]) -> Any:
+def _prompt(types: Any, function: Function, shown: dict[str, Any]) -> Any:
     schema = function.separated.llm if function.separated is not None else function.parameters
     required = set(schema.get("required", ()))
     arguments = [
@@ -255,7 +255,7 @@ def _segment(name: str, raw: str) -> str:
     return value
 
 
-def _mime(function: LlmFunction) -> str:
+def _mime(function: Function) -> str:
     """The media type a resource declares (``Annotated[bytes, ContentMediaType(...)]``), else
     what its return type is: a text, bytes, or JSON."""
     output = function.output or {}

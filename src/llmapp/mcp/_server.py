@@ -91,7 +91,7 @@ if TYPE_CHECKING:
     from mcp.server import Server, ServerRequestContext
     from mcp.types import CallToolRequestParams, ListToolsResult
 
-    from llmapp.app import Application, LlmFunction
+    from llmapp.kernel import Application, Function
 
 __all__ = ["HumanHook", "Transport", "answers_only", "notifies", "served", "server", "updated"]
 
@@ -354,13 +354,13 @@ class _Handlers:
         )
         self.answers_only = not any(self._may_send(function) for function in app.functions)
 
-    def _suppliable(self, function: LlmFunction) -> bool:
+    def _suppliable(self, function: Function) -> bool:
         separated = function.separated
         if separated is None or separated.human is None or self.human is not None:
             return True
         return self.elicit and form(function) is not None
 
-    def _may_send(self, function: LlmFunction) -> bool:
+    def _may_send(self, function: Function) -> bool:
         """Whether a call can send the client more than its answer while it runs."""
         if self.app.takes_context(function.name):  # the method's own use of the session
             return True
@@ -503,7 +503,7 @@ class _Handlers:
             approved=approved,
         )
 
-    async def _human(self, function: LlmFunction | None, context: Any) -> Mapping[str, Any] | None:
+    async def _human(self, function: Function | None, context: Any) -> Mapping[str, Any] | None:
         separated = function.separated if function is not None else None
         if function is None or separated is None or separated.human is None:
             return None
@@ -541,7 +541,7 @@ class _Unavailable(Exception):
     """The human side of a call cannot be had: answered with this text."""
 
 
-def _returns(app: Application[Any, Any, Any], function: LlmFunction) -> Any:
+def _returns(app: Application[Any, Any, Any], function: Function) -> Any:
     """The return annotation of the method behind ``function``, or ``None``."""
     import typing
 
