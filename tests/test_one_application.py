@@ -10,6 +10,7 @@ is said in the types: ``tests/typing/test_mypy.py`` (``DOORS``).
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import inspect
 from typing import Any
 
@@ -17,7 +18,15 @@ import pytest
 
 import llmapp.http
 import llmapp.mcp
-from llmapp import Application, ComposedApplication, LlmApplication, Runner, application, compose
+from llmapp import (
+    Application,
+    ComposedApplication,
+    Controls,
+    LlmApplication,
+    Runner,
+    application,
+    compose,
+)
 from llmapp.http import Connection, HttpLlmApplication
 from llmapp.mcp import McpLlmApplication
 
@@ -131,3 +140,62 @@ def test_a_remote_tool_runs_within_the_runner_s_time_limit() -> None:
     assert "read did not finish within 0.05 s" in late.message()
     wrong = asyncio.run(files.aexecute(Session(), "read", "[]", runner=Runner(timeout=0.05)))
     assert not wrong.success and wrong.validation is not None  # answered before any wait
+
+
+class User:
+    def __init__(self, admin: bool) -> None:
+        self.admin = admin
+
+
+ADMINS = Controls(enabled=lambda context: context.get(User, User(False)).admin, approval=True)
+
+
+def test_a_remote_tool_s_controls_hold_as_a_method_s() -> None:
+    (plain,) = llmapp.mcp.application([TOOL]).functions
+    files = McpLlmApplication([dataclasses.replace(plain, controls=ADMINS)], [])
+    sent: list[Any] = []
+
+    class Session:
+        async def call_tool(self, name: str, arguments: Any, **options: Any) -> Any:
+            sent.append(arguments)
+            return {"content": [{"type": "text", "text": "done"}], "isError": False}
+
+    def run(context: Any, approved: bool = False) -> Any:
+        return asyncio.run(
+            files.aexecute(Session(), "read", "{}", context=context, approved=approved)
+        )
+
+    hidden = run(User(admin=False))
+    assert "There is no function named 'read'" in (hidden.feedback or "") and sent == []
+    asked = run(User(admin=True))
+    assert asked.approval is not None and asked.approval.name == "read" and sent == []
+    assert run(User(admin=True), approved=True).data == "done" and sent == [{}]
+
+
+def test_an_operation_s_controls_hold_as_a_method_s() -> None:
+    import httpx
+
+    loose = llmapp.http.application(DOCUMENT)
+    (plain,) = loose.functions
+    notes = HttpLlmApplication(
+        [dataclasses.replace(plain, controls=ADMINS)], [], loose.config, loose.servers
+    )
+    sent: list[str] = []
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        sent.append(request.url.path)
+        return httpx.Response(200, json=["a note"])
+
+    connection = Connection(
+        "http://notes.test", client=httpx.Client(transport=httpx.MockTransport(answer))
+    )
+
+    def run(context: Any, approved: bool = False) -> Any:
+        return notes.execute(connection, plain.name, "{}", context=context, approved=approved)
+
+    hidden = run(User(admin=False))
+    assert f"There is no function named '{plain.name}'" in (hidden.feedback or "")
+    assert sent == []
+    asked = run(User(admin=True))
+    assert asked.approval is not None and asked.approval.name == plain.name and sent == []
+    assert run(User(admin=True), approved=True).data == ["a note"] and sent == ["/notes"]

@@ -87,7 +87,7 @@ class HttpLlmApplication(Application[HttpLlmFunction, Connection, Connection]):
     ) -> CallResult:
         from llmapp.http._execute import call
 
-        return call(self, connection, name, arguments, human, raise_errors)
+        return call(self, connection, name, arguments, human, raise_errors, context, approved)
 
     async def aexecute(
         self,
@@ -103,7 +103,7 @@ class HttpLlmApplication(Application[HttpLlmFunction, Connection, Connection]):
     ) -> CallResult:
         from llmapp.http._execute import acall
 
-        call = acall(self, connection, name, arguments, human, raise_errors)
+        call = acall(self, connection, name, arguments, human, raise_errors, context, approved)
         function = self.function(name)
         if runner is None or function is None:
             return await call

@@ -42,7 +42,9 @@ from llmapp.kernel import (
     CallResult,
     FunctionTable,
     Masker,
+    awaiting_approval,
     check_arguments,
+    enabled,
     error_text,
     failed,
     for_model,
@@ -168,6 +170,8 @@ def call(
     arguments: Any,
     human: Mapping[str, Any] | None,
     raise_errors: bool = False,
+    context: Any = None,
+    approved: bool = False,
 ) -> CallResult:
     """``HttpLlmApplication.execute``: the outcome of one call as a ``CallResult``, logged.
 
@@ -175,7 +179,7 @@ def call(
     this step reads and never imports: the application calls the step."""
     started = perf_counter()
     try:
-        result = _call(app, connection, name, arguments, human, raise_errors)
+        result = _call(app, connection, name, arguments, human, raise_errors, context, approved)
     except Exception as error:  # raise_errors, or a misuse (human values, the client)
         log_raised(HTTP, name, error, perf_counter() - started, _masked(connection, human))
         raise
@@ -190,14 +194,19 @@ def _call(
     arguments: Any,
     human: Mapping[str, Any] | None,
     raise_errors: bool,
+    context: Any,
+    approved: bool,
 ) -> CallResult:
-    function = _called(app, name)
+    function = _called(app, name, context)
     if isinstance(function, CallResult):
         return function
     try:
         prepared = _prepare(connection, function, arguments, human)
     except ArgumentError as wrong:
         return _wrong(function, wrong)
+    waiting = awaiting_approval(function, prepared.data, context, approved)
+    if waiting is not None:  # controls: nothing is sent until a human approves
+        return waiting
     _client_for(connection, asynchronous=False)
     try:
         response = send(connection, prepared.options)
@@ -215,11 +224,15 @@ async def acall(
     arguments: Any,
     human: Mapping[str, Any] | None,
     raise_errors: bool = False,
+    context: Any = None,
+    approved: bool = False,
 ) -> CallResult:
     """``HttpLlmApplication.aexecute``."""
     started = perf_counter()
     try:
-        result = await _acall(app, connection, name, arguments, human, raise_errors)
+        result = await _acall(
+            app, connection, name, arguments, human, raise_errors, context, approved
+        )
     except Exception as error:  # raise_errors, or a misuse (human values, the client)
         log_raised(HTTP, name, error, perf_counter() - started, _masked(connection, human))
         raise
@@ -234,14 +247,19 @@ async def _acall(
     arguments: Any,
     human: Mapping[str, Any] | None,
     raise_errors: bool,
+    context: Any,
+    approved: bool,
 ) -> CallResult:
-    function = _called(app, name)
+    function = _called(app, name, context)
     if isinstance(function, CallResult):
         return function
     try:
         prepared = _prepare(connection, function, arguments, human)
     except ArgumentError as wrong:
         return _wrong(function, wrong)
+    waiting = awaiting_approval(function, prepared.data, context, approved)
+    if waiting is not None:  # controls: nothing is sent until a human approves
+        return waiting
     _client_for(connection, asynchronous=True)
     try:
         response = await asend(connection, prepared.options)
@@ -264,6 +282,8 @@ class _Prepared:
     hidden: Masker
     max_message: int
     repairs: tuple[str, ...]
+    data: Any = None
+    """The model's checked arguments (never a human-side value): what an approval shows."""
 
     def answered(
         self, function: HttpLlmFunction, response: HttpResponse, raise_errors: bool = False
@@ -289,11 +309,15 @@ class _Prepared:
         return _result(function, error=error, value=value, feedback=text, repairs=self.repairs)
 
 
-def _called(app: FunctionTable[HttpLlmFunction], name: Any) -> HttpLlmFunction | CallResult:
-    """The function the model named, or the answer naming the functions there are."""
+def _called(
+    app: FunctionTable[HttpLlmFunction], name: Any, context: Any = None
+) -> HttpLlmFunction | CallResult:
+    """The function the model named, or the answer naming the functions there are (for
+    this context: a function whose ``enabled`` control says no is not one)."""
     function = app.function(name) if isinstance(name, str) else None
-    if function is None:
-        return unknown_function(name, [f.name for f in app.functions])
+    if function is None or (function.controls is not None and not enabled(function, context)):
+        shown = [f.name for f in app.functions if f.controls is None or enabled(f, context)]
+        return unknown_function(name, shown)
     return function
 
 
@@ -346,6 +370,7 @@ def _prepare(
         _masked(connection, human),
         connection.max_message,
         (*repairs, *notes),
+        data,
     )
 
 

@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING
 from llmapp._lazy import lazy_names as _lazy_names
 
 if TYPE_CHECKING:
-    from llmapp.kernel._admit import admit
+    from llmapp.kernel._admit import admit, awaiting_approval
     from llmapp.kernel._application import Application
     from llmapp.kernel._arguments import read_arguments, unknown_function
     from llmapp.kernel._config import (
@@ -129,6 +129,7 @@ _HOMES = {
     "CallContext": "llmapp.kernel._controls",
     "Controls": "llmapp.kernel._controls",
     "admit": "llmapp.kernel._admit",
+    "awaiting_approval": "llmapp.kernel._admit",
     "controls": "llmapp.kernel._controls",
     "declared_controls": "llmapp.kernel._controls",
     "declares": "llmapp.kernel._controls",
@@ -215,6 +216,7 @@ __all__ = [
     "ValidationHook",
     "admit",
     "after_types",
+    "awaiting_approval",
     "bind_generated",
     "block",
     "blocks",

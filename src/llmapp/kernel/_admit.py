@@ -13,9 +13,10 @@ from typing import Any
 from llmapp._errors import ExecutionError
 from llmapp.kernel._controls import CallContext, asking, declares, needs_approval
 from llmapp.kernel._execute import Call
+from llmapp.kernel._function import Function
 from llmapp.kernel._result import CallResult
 
-__all__ = ["admit", "with_context"]
+__all__ = ["admit", "awaiting_approval", "with_context"]
 
 
 def admit(prepared: Call | CallResult, context: Any, approved: bool) -> Call | CallResult:
@@ -26,17 +27,37 @@ def admit(prepared: Call | CallResult, context: Any, approved: bool) -> Call | C
     if function.controls is None and not prepared.plan.method.context:
         return prepared  # nothing declared: the common call pays for no more than this
     if not approved and declares(function, "approval"):
-        arguments = _model_arguments(prepared)
-        if needs_approval(function, arguments, context):
-            approval = asking(function, arguments)
-            return CallResult(
-                name=function.name,
-                success=False,
-                feedback=approval.message(),
-                deprecated=function.deprecated,
-                approval=approval,
-            )
+        waiting = awaiting_approval(function, _model_arguments(prepared), context, approved)
+        if waiting is not None:
+            return waiting
     return with_context(prepared, context)
+
+
+def awaiting_approval(
+    function: Function, arguments: Any, context: Any, approved: bool
+) -> CallResult | None:
+    """The answer that a call of ``function`` waits for a human's approval, or ``None``.
+
+    ``arguments`` are the model's checked ones (never a human-side value): what the
+    approval's question shows. Every door asks this between checking and running, so a
+    function's ``@approval`` (or ``controls=Controls(approval=...)``) holds whatever its
+    door; ``None`` when it declares none, the call is ``approved``, or its predicate says
+    no approval is needed.
+    """
+    if approved or function.controls is None or not declares(function, "approval"):
+        return None
+    if isinstance(arguments, Mapping):
+        arguments = dict(arguments)
+    if not needs_approval(function, arguments, context):
+        return None
+    approval = asking(function, arguments)
+    return CallResult(
+        name=function.name,
+        success=False,
+        feedback=approval.message(),
+        deprecated=function.deprecated,
+        approval=approval,
+    )
 
 
 def with_context(call: Call, context: Any) -> Call:

@@ -32,6 +32,7 @@ from llmapp.kernel import (
     MAX_MESSAGE,
     MCP,
     Masker,
+    awaiting_approval,
     check_arguments,
     describe,
     error_text,
@@ -85,6 +86,8 @@ async def call(
     deadline: float | None = DEADLINE,
     max_message: int = MAX_MESSAGE,
     progress: Progress | None = None,
+    context: Any = None,
+    approved: bool = False,
 ) -> CallResult:
     """Check a model's arguments, then call the tool on a live MCP session.
 
@@ -103,6 +106,9 @@ async def call(
             longer one is cut, and ``value`` keeps it whole.
         progress: ``(progress, total, message)`` (or a coroutine function of them), told
             of each progress notification the server sends while the call runs.
+        context: the call's context, which the function's approval predicate reads.
+        approved: a human approved this call (a function whose ``controls`` ask for
+            approval is answered with its ``approval`` until then, and nothing is sent).
 
     Returns:
         A ``CallResult``. With wrong arguments: ``validation`` and ``feedback``, and the
@@ -121,7 +127,16 @@ async def call(
     started = perf_counter()
     try:
         result = await _call(
-            session, function, arguments, human, raise_errors, deadline, max_message, progress
+            session,
+            function,
+            arguments,
+            human,
+            raise_errors,
+            deadline,
+            max_message,
+            progress,
+            context,
+            approved,
         )
     except Exception as error:  # raise_errors, the session's failure, or a misuse
         log_raised(MCP, function.name, error, perf_counter() - started, Masker.of(human))
@@ -139,6 +154,8 @@ async def _call(
     deadline: float | None,
     max_message: int,
     progress: Progress | None = None,
+    context: Any = None,
+    approved: bool = False,
 ) -> CallResult:
     name = function.name
     source = function.source_parameters
@@ -158,6 +175,9 @@ async def _call(
     if refusal is not None:
         failure, text = refusal
         return failed(function, failure, checked.repairs, text)
+    waiting = awaiting_approval(function, checked.data, context, approved)
+    if waiting is not None:  # controls: nothing is sent until a human approves
+        return waiting
     sent, repairs = join(function, checked.data, human), checked.repairs
     fastmcp = getattr(session, "call_tool_mcp", None)
     send = fastmcp or session.call_tool

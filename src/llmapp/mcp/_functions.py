@@ -47,6 +47,7 @@ from llmapp.kernel import (
     Runner,
     SchemaPredicate,
     Separated,
+    enabled,
     log_call,
     refusals,
     separation,
@@ -113,11 +114,19 @@ class McpLlmApplication(Application[McpLlmFunction, NoReturn, Any]):
         approved: bool = False,
     ) -> CallResult:
         function = self.function(name)
-        if function is None:
-            refused = unknown_function(name, [f.name for f in self.functions])
+        if function is None or not enabled(function, context):  # controls: hidden
+            refused = unknown_function(name, [f.name for f in self.visible(context)])
             log_call(MCP, refused, 0.0)
             return refused
-        called = call(session, function, arguments, human=human, raise_errors=raise_errors)
+        called = call(
+            session,
+            function,
+            arguments,
+            human=human,
+            raise_errors=raise_errors,
+            context=context,
+            approved=approved,
+        )
         if runner is None:
             return await called
         # The tool call is awaited on the loop (no thread), within the runner's time limit.
