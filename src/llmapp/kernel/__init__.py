@@ -15,7 +15,9 @@ the MCP server) build on these steps, in this order:
 - mask and log: ``Masker``, ``NOTHING``, ``log_call``, ``log_raised``, ``log_to_stderr``
   and the door tags ``HTTP`` / ``MCP``; ``sending`` / ``sent_parameters`` for what a
   door sends on;
-- run with limits: ``Runner``, ``Controls`` / ``controls``, ``Approval``, ``CallContext``;
+- run with limits: ``Runner`` (``Runner.awaited`` for a door's own awaited I/O),
+  ``Controls`` / ``controls``, ``Approval``, ``CallContext``, ``awaiting_approval`` (the
+  answer a call gets until a human approves it, asked between checking and running);
 - answer: ``CallResult``, ``error_text``, ``for_model`` and ``MAX_MESSAGE`` (the answer
   the model is shown), and the content types (``Image``, ``Audio``, ``ResourceLink``,
   ``EmbeddedResource``, ``describe``, ``is_content``, ``block`` / ``blocks``...).
