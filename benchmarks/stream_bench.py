@@ -102,7 +102,7 @@ def _feeder(function: Any, deltas: list[str]) -> Callable[[], Any]:
 
 
 def _whole(function: Any, text: str) -> Callable[[], Any]:
-    from llmapp.kernel._kernel import check_arguments, model_side
+    from llmapp.kernel import check_arguments, model_side
 
     side = model_side(function)
     return lambda: check_arguments(function, text, side)

@@ -15,8 +15,8 @@ import llmapp.http
 from llmapp import application
 from llmapp._errors import McpToolError
 from llmapp.http import ArgumentError, Connection
+from llmapp.kernel import CallResult
 from llmapp.kernel._log import ROOT, log_call, log_to_stderr
-from llmapp.kernel._result import CallResult
 from llmapp.markers import Human
 
 CARD = "4111-SECRET-CARD-9876"

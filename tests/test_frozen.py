@@ -9,7 +9,7 @@ import pytest
 
 from llmapp import CallResult
 from llmapp._frozen import quick_init
-from llmapp.kernel._execute import Call
+from llmapp.kernel import Call
 
 
 @dataclasses.dataclass(frozen=True)

@@ -93,7 +93,7 @@ def test_arguments_nested_deeper_than_an_mcp_message_carries_are_refused_unsent(
 def test_only_what_the_model_can_read_of_a_long_answer_is_masked(monkeypatch: Any) -> None:
     # Masking a long human value (a document) walks every character it is given: an answer
     # of megabytes cost a second per call, of which the model reads 50,000 characters.
-    from llmapp.kernel._mask import Masker
+    from llmapp.kernel import Masker
 
     masked: list[int] = []
     original = Masker.mask

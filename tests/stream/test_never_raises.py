@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from llmapp import LlmFunction
-from llmapp.kernel._result import CallResult
+from llmapp.kernel import CallResult
 from llmapp.streaming import stream
 
 SCHEMA = {

@@ -11,8 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from llmapp import LlmFunction, ValidationFailure
-from llmapp.kernel._kernel import check_arguments, model_side
-from llmapp.kernel._result import CallResult
+from llmapp.kernel import CallResult, check_arguments, model_side
 from llmapp.streaming import stream
 
 KEYS = ["a", "b", "c", "d-e", 'q"é']
