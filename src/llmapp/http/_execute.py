@@ -1,7 +1,7 @@
 """Calling an HTTP function: read, repair, validate, merge, then one request with httpx.
 
 Nothing is sent until the arguments are valid: the model's text goes through the call
-kernel every door shares (``app._kernel``: read, repair against the model's side of the
+kernel every door shares (``llmapp.kernel``: read, repair against the model's side of the
 parameters, the function's validation or its hook); wrong arguments raise ``ArgumentError`` from
 ``execute``/``propagate`` and give feedback from ``HttpLlmApplication.execute``.
 Only the sending differs between the sync and async twins (``_send``).
@@ -417,7 +417,7 @@ def _masked(connection: Connection, human: Mapping[str, Any] | None) -> Masker:
 
 
 def _validated(function: HttpLlmFunction, arguments: Any) -> tuple[Any, tuple[str, ...]]:
-    """The kernel's step (``app._kernel``); a refusal raises ``ArgumentError`` carrying it."""
+    """The kernel's step (``llmapp.kernel``); a refusal raises ``ArgumentError`` carrying it."""
     checked = check_arguments(function, arguments, model_side(function))
     if isinstance(checked, CallResult):  # cut off, unreadable or wrong: nothing is sent
         assert isinstance(checked.validation, ValidationFailure)

@@ -24,7 +24,7 @@ An issue seen before its value was complete has ``UNDEFINED`` for its value.
 
 Anything the stream does not read as strict JSON (a comment, a single quote, a second
 value...) stops its judging for good: what the lenient reader makes of it is
-``finish``'s answer alone. ``finish`` is the call step itself (``app._kernel``) on the
+``finish``'s answer alone. ``finish`` is the call step itself (``llmapp.kernel``) on the
 whole text, so it answers exactly as ``execute`` would (a key written twice included:
 the call step refuses it as read only in part).
 """
