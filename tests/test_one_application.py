@@ -199,3 +199,33 @@ def test_an_operation_s_controls_hold_as_a_method_s() -> None:
     asked = run(User(admin=True))
     assert asked.approval is not None and asked.approval.name == plain.name and sent == []
     assert run(User(admin=True), approved=True).data == ["a note"] and sent == ["/notes"]
+
+
+def test_max_length_holds_at_every_door() -> None:
+    import httpx
+
+    long = '{"pad": "' + "x" * 80 + '"}'
+    files = llmapp.mcp.application([TOOL], max_length=50)
+    notes = llmapp.http.application(DOCUMENT, max_length=50)
+    assert [f.max_length for f in (*files.functions, *notes.functions)] == [50, 50]
+    sent: list[Any] = []
+
+    class Session:
+        async def call_tool(self, name: str, arguments: Any, **options: Any) -> Any:
+            sent.append(arguments)
+            return {"content": [], "isError": False}
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        sent.append(request.url.path)
+        return httpx.Response(200, json=[])
+
+    client = httpx.Client(transport=httpx.MockTransport(answer))
+    connection = Connection("http://notes.test", client=client)
+    cut = [
+        asyncio.run(files.aexecute(Session(), "read", long)),
+        notes.execute(connection, notes.functions[0].name, long),
+    ]
+    for result in cut:
+        assert not result.success and "50" in (result.feedback or ""), result
+    assert sent == []
+    assert asyncio.run(files.aexecute(Session(), "read", "{}")).success and sent == [{}]

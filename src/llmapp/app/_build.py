@@ -167,6 +167,7 @@ def _plan(
         checked_parameters=checked,
         hook=bind_generated(hook, generated) if hook is not None else None,
         controls=declared_controls(cls, method),
+        max_length=config.max_length,
     )
     return Plan(
         function=function,

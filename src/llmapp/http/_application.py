@@ -19,6 +19,7 @@ from llmapp.http._schemas import SchemaTable
 from llmapp.http._upgrade import Document, upgrade
 from llmapp.jsonschema import Path
 from llmapp.kernel import HTTP, Application, Runner, refusals, separation
+from llmapp.repair import MAX_LENGTH
 from llmapp.schema import is_file, is_human, strict_form
 
 if TYPE_CHECKING:
@@ -41,6 +42,7 @@ class HttpLlmConfig:
     max_name_length: int = 64
     naming: Literal["accessor", "operationId"] = "accessor"
     validate: Mapping[str, ValidationHook] = field(default_factory=dict)
+    max_length: int = MAX_LENGTH
 
 
 class HttpLlmApplication(Application[HttpLlmFunction, Connection, Connection]):
@@ -120,6 +122,7 @@ def application(
     naming: Literal["accessor", "operationId"] = "accessor",
     validate: Mapping[str, ValidationHook] | None = None,
     roots: Iterable[str | FilePath] | None = None,
+    max_length: int = MAX_LENGTH,
 ) -> HttpLlmApplication:
     """The LLM functions of a Swagger 2.0 / OpenAPI 3.0 / 3.1 document.
 
@@ -144,6 +147,8 @@ def application(
         roots: the folders references to other files may read from (default: the
             document's own folder); only regular files are read, never URLs. An
             operation using a reference that is not read is an error saying why.
+        max_length: most characters of argument text one call reads (as
+            ``@llm_application(max_length=...)``); longer text is refused, nothing sent.
 
     Returns:
         An ``HttpLlmApplication``; operations that cannot be converted are in ``errors``,
@@ -161,7 +166,9 @@ def application(
     """
     if max_name_length < 16:
         raise ValueError(f"max_name_length must be at least 16, not {max_name_length}")
-    config = HttpLlmConfig(strict, separate, max_name_length, naming, dict(validate or {}))
+    config = HttpLlmConfig(
+        strict, separate, max_name_length, naming, dict(validate or {}), max_length
+    )
     with paused_collection():
         loaded = load_document(document, roots=roots)
         parsed = upgrade(loaded.document)
@@ -318,6 +325,7 @@ def _assemble(
     raw = each.operation.original
     described = describe(each.operation, each)
     function = HttpLlmFunction(
+        max_length=config.max_length,
         method=each.operation.method,
         path=each.operation.path,
         name="",

@@ -418,7 +418,9 @@ def _masked(connection: Connection, human: Mapping[str, Any] | None) -> Masker:
 
 def _validated(function: HttpLlmFunction, arguments: Any) -> tuple[Any, tuple[str, ...]]:
     """The kernel's step (``llmapp.kernel``); a refusal raises ``ArgumentError`` carrying it."""
-    checked = check_arguments(function, arguments, model_side(function))
+    checked = check_arguments(
+        function, arguments, model_side(function), max_length=function.max_length
+    )
     if isinstance(checked, CallResult):  # cut off, unreadable or wrong: nothing is sent
         assert isinstance(checked.validation, ValidationFailure)
         raise ArgumentError(checked.validation, checked.feedback or "", checked.repairs)

@@ -17,6 +17,7 @@ from llmapp._results import (
 )
 from llmapp.kernel._controls import Controls
 from llmapp.kernel._log import APP, masked_traceback
+from llmapp.repair import MAX_LENGTH
 
 __all__ = [
     "Function",
@@ -134,6 +135,8 @@ class Function(_Referenced):
             instead of the generated one, or ``None``.
         controls: enabled per call, approval, timeout (``llmapp.kernel._controls``), or
             ``None``.
+        max_length: most characters of argument text one call reads (the builders'
+            ``max_length=``); longer text is refused and nothing runs.
     """
 
     name: str
@@ -148,6 +151,7 @@ class Function(_Referenced):
     checked_parameters: Schema = field(default_factory=dict, repr=False)
     hook: Callable[[Any], Validation] | None = field(default=None, repr=False)
     controls: Controls | None = None
+    max_length: int = field(default=MAX_LENGTH, repr=False)
     _generated: OnFirstUse[Any, Validation] = field(init=False, repr=False)
 
     log: ClassVar[Logger] = APP

@@ -163,6 +163,7 @@ async def _call(
         function,
         arguments,
         model_side(function),
+        max_length=function.max_length,
         # Strict mode made the model write null for optional keys: the tool's own schema
         # (validated against) leaves them out.
         before_check=None

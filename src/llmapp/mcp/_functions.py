@@ -54,6 +54,7 @@ from llmapp.kernel import (
 )
 from llmapp.mcp._call import call
 from llmapp.mcp._function import McpLlmFunction
+from llmapp.repair import MAX_LENGTH
 
 __all__ = ["McpLlmApplication", "McpLlmFunction", "McpToolProblem", "application"]
 
@@ -158,6 +159,7 @@ def application(
     strict: bool = False,
     separate: SchemaPredicate | None = None,
     name: str = "mcp",
+    max_length: int = MAX_LENGTH,
 ) -> McpLlmApplication:
     """LLM functions for an MCP server's tools.
 
@@ -173,6 +175,8 @@ def application(
             (``aexecute(..., human=...)``), never shown to the model; a human value
             inside a union or tuple is an error, as for classes and documents.
         name: the name the tools are served under again (``llmapp.mcp.server``).
+        max_length: most characters of argument text one call reads (as
+            ``@llm_application(max_length=...)``); longer text is refused, nothing sent.
 
     Returns:
         An ``McpLlmApplication``: ``functions`` for the tools that convert, ``errors``
@@ -195,7 +199,7 @@ def application(
             continue
         if isinstance(named, str):
             listed.add(named)
-        converted = _function(tool, strict, separate)
+        converted = _function(tool, strict, separate, max_length)
         if isinstance(converted, McpLlmFunction):
             functions.append(converted)
         else:
@@ -215,7 +219,7 @@ def _tools(tools: Any) -> Iterable[dict[str, Any]]:
 
 
 def _function(
-    tool: Any, strict: bool, separate: SchemaPredicate | None = None
+    tool: Any, strict: bool, separate: SchemaPredicate | None = None, max_length: int = MAX_LENGTH
 ) -> McpLlmFunction | list[McpToolProblem]:
     if not isinstance(tool, Mapping):
         return [McpToolProblem(None, "tool", f"not a tool object: {type(tool).__name__}")]
@@ -263,6 +267,7 @@ def _function(
         tool=dict(tool),
         checked_parameters=checked,
         separated=separated,
+        max_length=max_length,
     ).with_validator(check)
 
 
