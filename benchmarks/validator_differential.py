@@ -176,6 +176,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--values", type=int, default=12, help="guided values per schema")
     parser.add_argument("--show", type=int, default=20, help="differences to print")
     parser.add_argument(
+        "--share", type=int, default=1, help="compare one schema in SHARE, from the first on"
+    )
+    parser.add_argument(
         "--formats",
         choices=("current", "base"),
         default="current",
@@ -188,7 +191,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     options = parser.parse_args(argv)
     sys.path.insert(0, str(ROOT))
-    made = entries(options.values, options.names)
+    made = entries(options.values, options.names)[:: max(options.share, 1)]
     with tempfile.TemporaryDirectory() as folder:
         work = Path(folder)
         archive = subprocess.run(

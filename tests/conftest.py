@@ -4,7 +4,6 @@ modules written to disk for a test."""
 from __future__ import annotations
 
 import importlib.util
-import os
 import sys
 import textwrap
 from collections.abc import Callable, Iterator
@@ -13,26 +12,12 @@ from typing import Any
 
 import pytest
 from hypothesis import settings
+from tests.support.corpora import CORPORA
 
 # Tests never assert timings: hypothesis's per-example deadline would fail a property
 # test on a busy machine for being slow, not wrong.
 settings.register_profile("llmapp", deadline=None)
 settings.load_profile("llmapp")
-
-CORPORA = (
-    Path(os.environ["LLMAPP_CORPORA"])
-    if os.environ.get("LLMAPP_CORPORA")
-    else next(
-        (
-            p / "shared" / "corpora"
-            for p in Path(__file__).resolve().parents[1:]
-            if (p / "shared" / "corpora").is_dir()
-        ),
-        Path(__file__).resolve().parents[2] / "shared" / "corpora",
-    )
-)
-"""``LLMAPP_CORPORA``, or ``../shared/corpora`` beside the repository or beside a folder
-holding it (a git worktree)."""
 
 
 @pytest.fixture(scope="session")

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from benchmarks import validator_differential
 from tests.support import before
+from tests.support.budget import scaled
 
 from llmapp import explain, validator
 from llmapp._results import UNDEFINED, ValidationFailure, ValidationIssue
@@ -90,11 +91,12 @@ def _places(value: Any, path: str = "$input") -> list[str]:
     return found
 
 
+@pytest.mark.budgeted
 def test_large_and_odd_arguments_read_as_before(
     old_feedback: Callable[[ValidationFailure], str],
 ) -> None:
     rnd = random.Random(22)
-    for _ in range(150):
+    for _ in range(scaled(75, 150)):
         data = {"root": _wide(rnd), "other": [_wide(rnd) for _ in range(rnd.choice([2, 30]))]}
         places = _places(data)
         issues = [
@@ -151,10 +153,11 @@ class Level(enum.IntEnum):
     HIGH = 3
 
 
+@pytest.mark.budgeted
 def test_small_arguments_read_as_before() -> None:
     old_feedback = before.load(MEMBERWISE, "llmapp/explain/_text.py").feedback
     rnd = random.Random(8)
-    for _ in range(150):
+    for _ in range(scaled(75, 150)):
         data = {"root": _small(rnd), "other": [_small(rnd) for _ in range(rnd.choice([1, 3, 12]))]}
         places = _places(data)
         issues = [
@@ -201,13 +204,14 @@ def _with_lone(rnd: random.Random, level: int = 0) -> Any:
     return {"text": _lone(rnd), "int": 3, "odd": _Odd(), "plain": "plain"}[kind]
 
 
+@pytest.mark.budgeted
 def test_lone_surrogates_are_escaped_where_they_are_written() -> None:
     """Every lone surrogate is written as its escape wherever it sits (a key, a value, a
     value's ``repr``, an issue's path, ``expected`` or description, an unplaced value),
     as when the whole text was escaped at the end."""
     old_feedback = before.load(SURROGATES, "llmapp/explain/_text.py").feedback
     rnd = random.Random(12)
-    for _ in range(200):
+    for _ in range(scaled(100, 200)):
         data = {"root": _with_lone(rnd), "other": [_with_lone(rnd) for _ in range(3)]}
         places = _places(data)
         issues = [

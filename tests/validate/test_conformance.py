@@ -15,10 +15,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.support.corpora import CORPORA
 
 from llmapp.validate import SchemaError, validator
 
-SUITE = Path(__file__).resolve().parents[3] / "shared" / "corpora" / "json-schema-test-suite"
+SUITE = CORPORA / "json-schema-test-suite"
 DRAFTS = ("draft2020-12", "draft4")
 DRAFT4_DIALECT = "http://json-schema.org/draft-04/schema#"
 

@@ -13,7 +13,8 @@ skipped is in ``schemas.SKIPPED`` with the reason. In one place each:
 Values (``tests/support/corpora/differential.py``): hypothesis-jsonschema's valid values and mutations of
 them, schema-guided near misses, random JSON.
 
-* quick (CI): a spread sample of each source, a few dozen values per schema, derandomized;
+* quick (CI): a spread sample of each source, a few dozen values per schema, derandomized
+  (twice the sample under ``LLMAPP_THOROUGH=1``, see ``tests/support/budget.py``);
 * ``-m slow``: every schema, sized by environment variables::
 
       LLMAPP_DIFFERENTIAL_EXAMPLES=25 LLMAPP_DIFFERENTIAL_SEED=7 \\
@@ -39,13 +40,19 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis_jsonschema import from_schema
+from tests.support.budget import scaled
 from tests.support.corpora import differential, schemas
 from tests.support.corpora.differential import Budget, Tally
 
 from llmapp.validate import validator
 
 QUICK = Budget(examples=4, mutations=3, guided=8, random=1, derandomize=True)
-QUICK_SAMPLE = {"bfcl": 40, "mcp": 60, "openapi": 40, "suite": 120}
+QUICK_SAMPLE = {
+    "bfcl": scaled(20, 40),
+    "mcp": scaled(30, 60),
+    "openapi": scaled(20, 40),
+    "suite": scaled(60, 120),
+}
 
 
 def _slow_budget() -> Budget:
@@ -77,6 +84,7 @@ def _assert_agreement(tally: Tally) -> None:
     assert not found, f"{len(found)} disagreements:\n" + "\n".join(d.describe() for d in found[:25])
 
 
+@pytest.mark.budgeted
 @pytest.mark.parametrize("source", ["bfcl", "mcp", "openapi", "suite"])
 def test_quick_differential(compile_ours, source):
     entries = differential.sample(_entries(source), QUICK_SAMPLE)

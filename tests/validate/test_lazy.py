@@ -14,15 +14,15 @@ import linecache
 import threading
 import traceback
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.support.corpora import CORPORA
 
 from llmapp.validate import SchemaError, Validator
 from llmapp.validate._codegen import Generator
 
-SUITE = Path(__file__).resolve().parents[3] / "shared" / "corpora" / "json-schema-test-suite"
+SUITE = CORPORA / "json-schema-test-suite"
 
 ORDER = {
     "title": "Order",

@@ -36,7 +36,9 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-BFCL = Path(__file__).resolve().parents[4] / "shared" / "corpora" / "bfcl"
+from tests.support.corpora import CORPORA
+
+BFCL = CORPORA / "bfcl"
 
 CATEGORIES = (
     "simple_python",

@@ -34,11 +34,9 @@ from typing import Any
 
 import jsonschema
 import yaml
-from tests.support.corpora import bfcl
+from tests.support.corpora import CORPORA, bfcl
 from tests.support.corpora.reference import draft4_bounds, is_draft4
 from tests.support.corpora.walk import transform, walk
-
-CORPORA = Path(__file__).resolve().parents[4] / "shared" / "corpora"
 
 UNSUPPORTED_BY_DESIGN: dict[str, str] = {
     "format": (
