@@ -37,7 +37,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final, Protocol, runtime_checkable
 
-from llmapp._body import shown
+from llmapp._text.body import shown
 
 if TYPE_CHECKING:
     from llmapp._results import ValidationFailure

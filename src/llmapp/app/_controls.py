@@ -36,7 +36,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from llmapp._errors import ExecutionError
-from llmapp._record import Record
+from llmapp._records.record import Record
 from llmapp.app._question import approval_question
 from llmapp.app._result import CallResult
 from llmapp.introspect import is_framework_context, parse_docstring

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from llmapp._sentinels import MISSING
 
-from .._source import Emitter, compile_function
+from .._codegen.source import Emitter, compile_function
 from ..introspect.model import ObjectDef
 from ._error import failure, refused
 from ._scalars import Converter, to_int

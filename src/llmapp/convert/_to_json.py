@@ -27,9 +27,9 @@ from collections.abc import Callable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from typing import Any
 
-from llmapp._iso8601 import encode_base64
-from llmapp._scalar_types import scalar_of
-from llmapp._unicode import encodable
+from llmapp._scalars.iso8601 import encode_base64
+from llmapp._scalars.table import scalar_of
+from llmapp._text.unicode import encodable
 from llmapp.introspect import model_fields
 
 __all__ = ["MAX_DEPTH", "MAX_DIGITS", "json_text", "to_json"]
@@ -194,7 +194,7 @@ def _enum(value: enum.Enum, active: set[int]) -> Any:
 
 
 def _scalar(dump: Callable[[Any], Any]) -> _Encoder:
-    """A row of ``llmapp._scalar_types``: its ``dump`` (a subclass gives the base's JSON)."""
+    """A row of ``llmapp._scalars.table``: its ``dump`` (a subclass gives the base's JSON)."""
     return lambda value, active: dump(value)
 
 

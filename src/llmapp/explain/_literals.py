@@ -3,7 +3,7 @@
 Each is what ``json.dumps(..., ensure_ascii=False)`` writes, without its per-call cost:
 strings by the encoder's own ``encode_basestring``, numbers by their ``repr``, keys and
 member heads remembered (a function's calls use the same few names). Each is also
-encodable (``llmapp._unicode``): a lone surrogate, which only a text can bring, is written
+encodable (``llmapp._text.unicode``): a lone surrogate, which only a text can bring, is written
 as its escape where the text is written, so the feedback made of them needs no pass over
 its whole length to be sent.
 """
@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from llmapp._results import UNDEFINED, ValidationIssue
-from llmapp._unicode import encodable
+from llmapp._text.unicode import encodable
 
 __all__ = [
     "HEAD_ITEMS",

@@ -58,7 +58,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from llmapp._results import UNDEFINED, ValidationFailure, ValidationIssue
-from llmapp._unicode import encodable
+from llmapp._text.unicode import encodable
 from llmapp.explain._literals import (
     HEAD_ITEMS,
     MAX_STRING,

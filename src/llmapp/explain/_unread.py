@@ -6,7 +6,7 @@ import json
 from collections.abc import Sequence
 from typing import Final
 
-from llmapp._unicode import encodable
+from llmapp._text.unicode import encodable
 
 __all__ = ["unreadable"]
 

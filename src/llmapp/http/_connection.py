@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 from urllib.parse import parse_qsl, unquote, urlsplit
 
-from llmapp._unicode import has_surrogates
+from llmapp._text.unicode import has_surrogates
 from llmapp.jsonschema import MISSING
 from llmapp.kernel import MAX_MESSAGE
 

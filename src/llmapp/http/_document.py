@@ -32,8 +32,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote
 
+from llmapp._codegen.fresh import fresh_name
 from llmapp._errors import DocumentError
-from llmapp._fresh import fresh_name
 from llmapp.jsonschema import (
     MISSING,
     copy_json,

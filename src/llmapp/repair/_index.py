@@ -17,7 +17,7 @@ import threading
 from collections.abc import Iterator, Mapping
 from typing import Any, Final
 
-from llmapp._patterns import Matcher, PatternError, compile_pattern
+from llmapp._patterns.matching import Matcher, PatternError, compile_pattern
 from llmapp.jsonschema import (
     JSON_TYPES,
     Discriminator,

@@ -39,8 +39,8 @@ from typing import Any
 from llmapp._sentinels import MISSING
 from llmapp.jsonschema import step
 
+from .._codegen.source import Emitter, describe
 from .._errors import BuildProblem
-from .._source import Emitter, describe
 from . import _runtime, _unions
 from ._analysis import Analysis
 from ._check import CheckWriter

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any
 
-from llmapp._scalar_types import decimal_multiple, exact_context, is_decimal
+from llmapp._scalars.table import decimal_multiple, exact_context, is_decimal
 
 if TYPE_CHECKING:
     from decimal import Decimal

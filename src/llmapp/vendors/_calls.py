@@ -40,7 +40,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from llmapp._cancelled import own_cancellation
-from llmapp._frozen import quick_init
+from llmapp._records.frozen import quick_init
 
 __all__ = [
     "Executor",

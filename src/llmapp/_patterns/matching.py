@@ -42,7 +42,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any, Generic, TypeVar
 
-from llmapp._ecma import (
+from llmapp._patterns.ecma import (
     BACKTRACKING,
     BACKTRACKING_SYNTAX,
     LINEAR,
@@ -53,7 +53,7 @@ from llmapp._ecma import (
     Unsupported,
     translate,
 )
-from llmapp._linear import linear_method
+from llmapp._patterns.linear import linear_method
 from llmapp._results import ValidationIssue
 
 __all__ = [
