@@ -53,6 +53,7 @@ FORMAT_FILES = (
 )
 """The format checks: the scalar-type table and what the validator adds to it."""
 FORMAT_ENGINE = (
+    "llmapp/_limits.py",
     "llmapp/_patterns/__init__.py",
     "llmapp/_patterns/ecma.py",
     "llmapp/_patterns/linear.py",

@@ -267,23 +267,6 @@ KNOWN_CIRCLES: dict[frozenset[str], str] = {
     ): "type-only: _controls, _result and _runner name the execution plan, the runner and"
     " the kernel's types in annotations; breaking it means moving those types to a module of"
     " their own (issue 32 point 1's one Function), which every open branch edits",
-    frozenset(
-        {
-            "llmapp.convert._objects",
-            "llmapp.convert._to_python",
-            "llmapp.convert._unions",
-        }
-    ): "type-only: _objects and _unions annotate with _to_python's compiler protocol, which"
-    " calls back into them; it needs the protocol in a module of its own",
-    frozenset(
-        {
-            "llmapp.repair",
-            "llmapp.repair._coerce",
-            "llmapp.repair._parse",
-        }
-    ): "lazy table: the package loads _coerce and _parse on first use, and _parse reads the"
-    " package's limits (MAX_DEPTH, MAX_LENGTH); they leave with issue 32 point 7's one module"
-    " of limits",
     frozenset({"llmapp.mcp._call", "llmapp.mcp._functions"}): "type-only: _call annotates"
     " with McpLlmFunction, which _functions builds from _call's helpers; it goes with issue 32"
     " point 1 (one Function for every origin)",

@@ -12,10 +12,10 @@ from typing import Any
 import pytest
 
 import llmapp
+from llmapp._limits import MAX_REF_DEPTH
 from llmapp.jsonschema import MAX_REF_HOPS, Resolver
 from llmapp.schema._discriminators import declare_discriminators
 from llmapp.validate import SchemaError
-from llmapp.validate._schema_depth import MAX_REF_DEPTH
 from llmapp.vendors._subset import inline_refs
 from llmapp.vendors.openai import problems
 

@@ -17,9 +17,9 @@ import pytest
 
 import llmapp.mcp
 from llmapp import SchemaError, validator
+from llmapp._limits import MAX_UNFOLDED
 from llmapp.http import application as http_application
 from llmapp.validate._runtime import Memo
-from llmapp.validate._schema_depth import MAX_UNFOLDED
 from llmapp.validate._validator import MAX_ISSUES_PER_PATH, NOT_CHECKED_WORK
 
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any, TypeGuard
 
+from llmapp._limits import MAX_REF_HOPS
+
 from ._keywords import keywords
 from ._pointer import escape_token, percent_decoded, unescape_token
 
@@ -30,14 +32,9 @@ __all__ = [
 ROOT_BASE = "urn:llmapp:root"
 """Base URI of a root schema that has no ``$id`` of its own."""
 
-MAX_REF_HOPS = 500
-"""Most ``$ref``s one chain of references may follow, in every stage.
-
-A chain one longer is treated as a reference that cannot be followed: the validator
-refuses the schema, ``coerce`` leaves the value as it is, no discriminator is inferred
-through it, the vendor checks name it. The validator's own bound on ``$ref``s along a
-chain of subschemas (each one is a call when a value is checked) is the same number.
-"""
+# ``MAX_REF_HOPS`` bounds a chain of references in every stage: a chain one longer is a
+# reference that cannot be followed (the validator refuses the schema, ``coerce`` leaves
+# the value as it is, no discriminator is inferred through it, the vendor checks name it).
 
 _SINGLE = keywords(shape="schema")
 _LISTS = keywords(shape="schema-list")

@@ -37,6 +37,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar, cast
 
+from llmapp._limits import MAX_INDEXED_DEPTH
 from llmapp.jsonschema import is_mapping
 from llmapp.kernel import Function, llm_parameters
 from llmapp.search._words import terms
@@ -64,7 +65,6 @@ _FIELD_B: Mapping[str, float] = {
 }
 """How much each field's length normalises its terms (short fields: little)."""
 
-_MAX_DEPTH = 2
 _MAX_TEXT = 2_000
 """Most characters of one text read into the index (a description, a parameter's)."""
 _MAX_PARTS = 64
@@ -107,7 +107,7 @@ def document(function: Function, read: Callable[[str], list[str]] = terms) -> di
 def _read_parameters(schema: Any, names: list[str], details: list[str], depth: int) -> None:
     """Property names and descriptions, nested objects and arrays of them included, until
     ``_MAX_TEXT`` characters are read (a large schema costs no more than a small one)."""
-    if not is_mapping(schema) or depth > _MAX_DEPTH:
+    if not is_mapping(schema) or depth > MAX_INDEXED_DEPTH:
         return
     properties = schema.get("properties")
     if is_mapping(properties):

@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping
 from itertools import repeat
 from typing import Any
 
+from llmapp._limits import MAX_SCHEMA_DEPTH
 from llmapp.jsonschema import Node
 
 from .._errors import BuildProblem
@@ -22,7 +23,7 @@ from ._patterns import Matcher, PatternBudget, explain_timeouts, forget_timeouts
 from ._repeats import repeated
 from ._result import Validation, ValidationFailure, ValidationIssue, ValidationSuccess
 from ._runtime import DepthExceeded, Memo, WorkExceeded
-from ._schema_depth import MAX_SCHEMA_DEPTH, depth_problem
+from ._schema_depth import depth_problem
 from ._schema_error import SchemaError
 from ._shared import Closures
 
