@@ -57,7 +57,7 @@ import functools
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from llmapp._limits import MAX_SHOWN_DEPTH
+from llmapp._limits import MAX_SHOWN_DEPTH, cut
 from llmapp._results import UNDEFINED, ValidationFailure, ValidationIssue
 from llmapp._text.unicode import encodable
 from llmapp.explain._literals import (
@@ -444,7 +444,7 @@ class _Renderer:
         if isinstance(value, str):
             if len(value) > MAX_STRING:
                 self.shortened = True
-                value = value[:MAX_STRING] + "…"
+                value = cut(value, MAX_STRING)
             return string(value)
         if value is None or isinstance(value, (bool, int, float)):
             try:
