@@ -198,7 +198,7 @@ class SchemaIndex:
     def _chase(self, ref: str) -> Any:
         if self._resolver is None:
             self._resolver = Resolver(self.root)
-        node = self._resolver.chase(ref, self._resolver.root_node.base)
+        node = self._resolver.chase(ref)
         return None if node is None else node.schema
 
     def _merge(self, schema: Mapping[str, Any]) -> Mapping[str, Any]:

@@ -134,8 +134,7 @@ def _next(resolver: Resolver, node: Node) -> list[tuple[Node, int]]:
     if not is_mapping(schema):
         return []
     found = [(resolver.child(node, *tokens), 0) for tokens, _ in subschemas(schema)]
-    ref = schema.get("$ref")
-    target = resolver.resolve(ref, node.base) if isinstance(ref, str) else None
+    target = resolver.target(node)
     if target is not None:
         found.append((target, 1))
     return found
