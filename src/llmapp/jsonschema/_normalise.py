@@ -67,7 +67,7 @@ _LISTS = frozenset(keywords(shape="schema-list")) - _REWRITTEN
 _MAPS = frozenset(keywords(shape="schema-map")) - _REWRITTEN - _DROPPED
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Problem:
     """Something in a foreign schema that could not be carried into the LLM schema.
 

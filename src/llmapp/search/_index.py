@@ -72,7 +72,7 @@ _MAX_PARTS = 64
 cost of indexing a function stays bounded whatever its schema holds."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Hit(Generic[F]):
     """One function found, with its score (higher is closer)."""
 

@@ -178,7 +178,7 @@ async def arun_one(
         return NotRun.because(call, error)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class NotRun:
     """The answer to a call that raised instead of answering (a misuse such as missing
     human values, a wrong target, a lost connection, a bug): every other call keeps its
