@@ -37,7 +37,7 @@ _HTTPX_OWN = frozenset({"accept", "accept-encoding", "connection", "user-agent"}
 """The headers every httpx client sends of itself: no secret in them."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Connection:
     """Where and how requests are sent.
 
