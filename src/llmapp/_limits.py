@@ -33,10 +33,14 @@ __all__ = [
     "MAX_DOCUMENT_BYTES",
     "MAX_EQUALITY_DEPTH",
     "MAX_INDEXED_DEPTH",
+    "MAX_INDEXED_PARTS",
+    "MAX_INDEXED_TEXT",
+    "MAX_ISSUES_PER_PATH",
     "MAX_JSON_DEPTH",
     "MAX_LENGTH",
     "MAX_MERGE_HOPS",
     "MAX_NESTING",
+    "MAX_NOTED_TEXTS",
     "MAX_PATTERN",
     "MAX_REF_DEPTH",
     "MAX_REF_HOPS",
@@ -76,6 +80,14 @@ MAX_STREAM_HOPS: Final = 32
 
 MAX_STREAM_CHILDREN: Final = 1_000
 """Most positions one streamed subschema keeps for its children (keys, items)."""
+
+MAX_ISSUES_PER_PATH: Final = 16
+"""Most issues one path keeps; the rest are counted in one more issue there (a value
+refused by many branches would otherwise list every one)."""
+
+MAX_NOTED_TEXTS: Final = 4096
+"""Texts a pattern check gave up on (timed out, not checked) remembered until a walk
+explains their issues."""
 
 # -- values written back -------------------------------------------------------------------
 
@@ -125,6 +137,13 @@ one branch's discriminating value."""
 MAX_INDEXED_DEPTH: Final = 2
 """Levels of nested objects whose property names and descriptions the search index reads:
 deeper words describe details, not what a function is for."""
+
+MAX_INDEXED_TEXT: Final = 2_000
+"""Most characters of one text read into the search index (a description, a parameter's)."""
+
+MAX_INDEXED_PARTS: Final = 64
+"""Most parameter names and descriptions the index reads of one function: with
+``MAX_INDEXED_TEXT``, indexing a function costs a bounded time whatever its schema holds."""
 
 # -- documents and responses ---------------------------------------------------------------
 
