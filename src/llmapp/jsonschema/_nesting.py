@@ -1,4 +1,6 @@
-"""How deeply foreign JSON nests: the one bound on it, and copies that cost no stack.
+"""How deeply foreign JSON nests: the bound on it and the test of it (``MAX_NESTING`` and
+``too_deep``, kept with every other bound in ``llmapp._limits``), and copies that cost no
+stack.
 
 A document or a tool list comes from a third party, and every stage after intake
 (normalising, rewriting OpenAPI keywords, indexing references, generating validators,
