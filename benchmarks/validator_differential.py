@@ -45,12 +45,19 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 CHILD = Path(__file__).with_name("_verdicts.py")
 BASE = "1d22dbe"
-FORMAT_FILES = ("llmapp/_scalar_types.py", "llmapp/_iso8601.py", "llmapp/validate/_formats.py")
+FORMAT_FILES = (
+    "llmapp/_scalars/__init__.py",
+    "llmapp/_scalars/table.py",
+    "llmapp/_scalars/iso8601.py",
+    "llmapp/validate/_formats.py",
+)
 """The format checks: the scalar-type table and what the validator adds to it."""
 FORMAT_ENGINE = (
-    "llmapp/_ecma.py",
-    "llmapp/_linear.py",
-    "llmapp/_patterns.py",
+    "llmapp/_limits.py",
+    "llmapp/_patterns/__init__.py",
+    "llmapp/_patterns/ecma.py",
+    "llmapp/_patterns/linear.py",
+    "llmapp/_patterns/matching.py",
     "llmapp/_results.py",
     "llmapp/_sentinels.py",
 )
@@ -156,9 +163,8 @@ def compare(
 
 def _current_formats(old_src: Path) -> None:
     """Give the base commit's tree (``old_src``) this tree's format checks."""
-    for name in FORMAT_FILES:
-        (old_src / name).write_bytes((ROOT / "src" / name).read_bytes())
-    for name in FORMAT_ENGINE:
+    for name in (*FORMAT_FILES, *FORMAT_ENGINE):
+        (old_src / name).parent.mkdir(exist_ok=True)
         (old_src / name).write_bytes((ROOT / "src" / name).read_bytes())
     formats = old_src / "llmapp/validate/_formats.py"
     text = formats.read_text(encoding="utf-8")
@@ -167,7 +173,7 @@ def _current_formats(old_src: Path) -> None:
         raise RuntimeError(
             f"{formats.name} no longer imports {engine.strip()!r}: update FORMAT_ENGINE"
         )
-    formats.write_text(text.replace(engine, "from llmapp._patterns import is_pattern\n"))
+    formats.write_text(text.replace(engine, "from llmapp._patterns.matching import is_pattern\n"))
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,8 +1,8 @@
-"""``llmapp._fresh``: the first free name of ``base``, ``base_2``, ``base_3``..."""
+"""``llmapp._codegen.fresh``: the first free name of ``base``, ``base_2``, ``base_3``..."""
 
 from __future__ import annotations
 
-from llmapp._fresh import fresh_name
+from llmapp._codegen.fresh import fresh_name
 
 
 def test_the_base_itself_when_free() -> None:

@@ -8,7 +8,7 @@ import inspect
 import pytest
 
 from llmapp import CallResult
-from llmapp._frozen import quick_init
+from llmapp._records.frozen import quick_init
 from llmapp.kernel import Call
 
 

@@ -6,7 +6,7 @@ import dataclasses
 
 import pytest
 
-from llmapp._record import _COMPILE_AFTER, Record, replace
+from llmapp._records.record import _COMPILE_AFTER, Record, replace
 
 
 class _Point(Record):

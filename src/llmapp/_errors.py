@@ -37,7 +37,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final, Protocol, runtime_checkable
 
-from llmapp._body import shown
+from llmapp._limits import cut
+from llmapp._text.body import shown
 
 if TYPE_CHECKING:
     from llmapp._results import ValidationFailure
@@ -250,9 +251,7 @@ class HttpError(LlmappError):
         self.body = response.body
         self.method = method
         self.url = url
-        preview = shown(self.body, self.headers.get("content-type", ""))
-        if len(preview) > _PREVIEW:
-            preview = preview[:_PREVIEW] + "…"
+        preview = cut(shown(self.body, self.headers.get("content-type", "")), _PREVIEW)
         super().__init__(f"{method} {url} answered {self.status}: {preview}")
 
 

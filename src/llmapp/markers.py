@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from llmapp._record import Record
+from llmapp._records.record import Record
 
 __all__ = [
     "URL",

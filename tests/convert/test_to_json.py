@@ -21,8 +21,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from llmapp._limits import MAX_JSON_DEPTH
 from llmapp.convert import to_json
-from llmapp.convert._to_json import MAX_DEPTH
 
 
 class Color(enum.Enum):
@@ -199,7 +199,7 @@ def test_failures_inside_never_raise() -> None:
 def test_too_deep_is_cut_short() -> None:
     deep: list[Any] = []
     current = deep
-    for _ in range(MAX_DEPTH + 50):
+    for _ in range(MAX_JSON_DEPTH + 50):
         inner: list[Any] = []
         current.append(inner)
         current = inner
@@ -208,7 +208,7 @@ def test_too_deep_is_cut_short() -> None:
     while isinstance(encoded, list):
         encoded = encoded[0]
         depth += 1
-    assert depth == MAX_DEPTH
+    assert depth == MAX_JSON_DEPTH
     assert encoded == "<too deep: list>"
 
 

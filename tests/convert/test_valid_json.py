@@ -22,7 +22,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from llmapp._iso8601 import format_duration
+from llmapp._scalars.iso8601 import format_duration
 from llmapp.convert import compile_arguments, to_json
 from llmapp.introspect._types import TypeBuilder
 from llmapp.introspect.model import (

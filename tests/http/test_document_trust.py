@@ -17,8 +17,8 @@ import httpx
 import pytest
 
 import llmapp.http._document as document_module
+from llmapp._limits import MAX_ALIAS_NODES
 from llmapp.http import Connection, DocumentError, application, load
-from llmapp.http._yaml import MAX_ALIAS_NODES
 from llmapp.jsonschema import MAX_NESTING
 from llmapp.vendors import openai
 

@@ -108,7 +108,7 @@ def test_every_style_gives_the_same_reading(doc: str) -> None:
 
 def _plain_maps(info: DocInfo) -> DocInfo:
     """DocInfo compares its mappings as given; the parser returns read-only proxies."""
-    from llmapp._record import replace
+    from llmapp._records.record import replace
 
     return replace(info, params=dict(info.params), attributes=dict(info.attributes))
 

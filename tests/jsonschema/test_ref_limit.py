@@ -12,10 +12,10 @@ from typing import Any
 import pytest
 
 import llmapp
+from llmapp._limits import MAX_REF_DEPTH
 from llmapp.jsonschema import MAX_REF_HOPS, Resolver
 from llmapp.schema._discriminators import declare_discriminators
 from llmapp.validate import SchemaError
-from llmapp.validate._schema_depth import MAX_REF_DEPTH
 from llmapp.vendors._subset import inline_refs
 from llmapp.vendors.openai import problems
 
@@ -163,3 +163,30 @@ def test_an_openapi_operation_builds_at_the_limit_and_is_refused_past_it() -> No
     assert past.functions == []
     [error] = past.errors
     assert f"$ref '#/components/parameters/p{AT_LIMIT}' cannot be followed" in str(error)
+
+
+def test_a_node_s_own_reference_is_followed_one_step() -> None:
+    schema = {
+        "$id": "https://example.com/root.json",
+        "$defs": {"a": {"$ref": "#/$defs/b"}, "b": {"type": "string"}, "c": {"$ref": "#/nowhere"}},
+        "properties": {"x": {"$ref": "#/$defs/a"}, "y": {"type": "integer"}},
+    }
+    resolver = Resolver(schema)
+    x = resolver.at("/properties/x")
+    assert x is not None
+    step = resolver.target(x)
+    assert step is not None and step.pointer == "/$defs/a"  # one step, not the chain's end
+    assert resolver.target(step) is not None and resolver.target(step).pointer == "/$defs/b"
+    assert resolver.target(resolver.child(resolver.root_node, "properties", "y")) is None
+    assert resolver.target(resolver.child(resolver.root_node, "$defs", "c")) is None
+
+
+def test_a_chase_without_a_base_starts_at_the_root_s() -> None:
+    schema = {
+        "$id": "https://example.com/root.json",
+        "$defs": {"a": {"$ref": "#/$defs/b"}, "b": {}},
+    }
+    resolver = Resolver(schema)
+    chased = resolver.chase("#/$defs/a")
+    assert chased is not None and chased.pointer == "/$defs/b"
+    assert chased == resolver.chase("#/$defs/a", resolver.root_node.base)

@@ -134,7 +134,7 @@ class Archive:
 def test_a_resource_uri_is_matched_in_time_linear_in_its_length() -> None:
     # Each variable stops at the first character of the template text after it, so no
     # URI can make the match backtrack: a long one of separators once stalled the loop.
-    from llmapp._linear import is_linear
+    from llmapp._patterns.linear import is_linear
     from llmapp.mcp._prompts import _matcher
 
     assert is_linear(_matcher("archive://{year}-{month}.{part}").pattern)

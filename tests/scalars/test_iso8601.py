@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from llmapp._iso8601 import (
+from llmapp._scalars.iso8601 import (
     decode_base64,
     format_duration,
     looks_like_date,

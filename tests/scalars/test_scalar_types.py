@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 import llmapp
-from llmapp._scalar_types import SCALARS, scalar_of
+from llmapp._scalars.table import SCALARS, scalar_of
 from llmapp.convert import to_json
 from llmapp.validate._formats import STRING_FORMATS
 

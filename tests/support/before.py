@@ -9,6 +9,7 @@ where a name the module imports has left today's llmapp.
 
 from __future__ import annotations
 
+import re
 import subprocess
 import types
 from pathlib import Path
@@ -16,6 +17,24 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
+
+MOVED = {
+    "llmapp._body": "llmapp._text.body",
+    "llmapp._ecma": "llmapp._patterns.ecma",
+    "llmapp._fresh": "llmapp._codegen.fresh",
+    "llmapp._iso8601": "llmapp._scalars.iso8601",
+    "llmapp._linear": "llmapp._patterns.linear",
+    "llmapp._patterns": "llmapp._patterns.matching",
+    "llmapp._record": "llmapp._records.record",
+    "llmapp._frozen": "llmapp._records.frozen",
+    "llmapp._scalar_types": "llmapp._scalars.table",
+    "llmapp._source": "llmapp._codegen.source",
+    "llmapp._unicode": "llmapp._text.unicode",
+    "llmapp._untrusted": "llmapp._text.untrusted",
+}
+"""Root modules grouped into subpackages since (issue 32): an earlier module's imports of
+them are read at their new address."""
+_MOVED = re.compile("|".join(rf"\b{re.escape(old)}\b(?!\.)" for old in MOVED))
 
 
 def require(commit: str) -> None:
@@ -64,7 +83,8 @@ def load(commit: str, path: str) -> types.ModuleType:
     module = types.ModuleType(name)
     module.__file__ = f"<{commit}:{path}>"
     try:
-        exec(compile(shown.stdout, module.__file__, "exec"), module.__dict__)
+        source = _MOVED.sub(lambda match: MOVED[match.group()], shown.stdout)
+        exec(compile(source, module.__file__, "exec"), module.__dict__)
     except ImportError as error:  # a name it imports from today's llmapp has moved
         pytest.skip(f"src/{path} at {commit} no longer imports against this tree: {error}")
     return module

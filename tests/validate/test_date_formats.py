@@ -17,8 +17,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from llmapp import _iso8601 as iso
 from llmapp import validator
+from llmapp._scalars import iso8601 as iso
 
 CHECKS: dict[str, Callable[[str], bool]] = {
     "date-time": iso.is_date_time,

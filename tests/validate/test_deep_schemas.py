@@ -12,8 +12,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from llmapp._limits import MAX_REF_DEPTH, MAX_SCHEMA_DEPTH
 from llmapp.validate import SchemaError, validator
-from llmapp.validate._schema_depth import MAX_REF_DEPTH, MAX_SCHEMA_DEPTH, depth_problem
+from llmapp.validate._schema_depth import depth_problem
 
 Wrap = Callable[[dict[str, Any]], dict[str, Any]]
 

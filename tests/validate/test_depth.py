@@ -123,7 +123,7 @@ def test_unique_items_deeper_than_equality_looks_cost_no_pairwise_comparison(
     items: list[Any] = []
     for number in range(100):
         item: Any = number
-        for _ in range(_runtime._EQUALITY_DEPTH + 2):
+        for _ in range(_runtime.MAX_EQUALITY_DEPTH + 2):
             item = [item]
         items.append(item)
     assert check(items).success

@@ -18,11 +18,12 @@ from hypothesis import strategies as st
 from tests.support import before
 from tests.validate.test_regex_safety import finishes
 
-from llmapp import _iso8601 as iso
-from llmapp import _patterns, _scalar_types
-from llmapp._ecma import LINEAR, STDLIB, translate
-from llmapp._linear import linear_method
-from llmapp._patterns import compile_pattern
+from llmapp._patterns import matching as _patterns
+from llmapp._patterns.ecma import LINEAR, STDLIB, translate
+from llmapp._patterns.linear import linear_method
+from llmapp._patterns.matching import compile_pattern
+from llmapp._scalars import iso8601 as iso
+from llmapp._scalars import table as _scalar_types
 from llmapp.validate import _runtime
 
 BEFORE = "2627079"

@@ -17,10 +17,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from llmapp import _patterns, application, llm_application, validator
-from llmapp._ecma import LINEAR, STDLIB, translate
-from llmapp._linear import MAX_UNANCHORED_WIDTH, is_linear, linear_method
-from llmapp._patterns import (
+from llmapp import application, llm_application, validator
+from llmapp._patterns import matching as _patterns
+from llmapp._patterns.ecma import LINEAR, STDLIB, translate
+from llmapp._patterns.linear import MAX_UNANCHORED_WIDTH, is_linear, linear_method
+from llmapp._patterns.matching import (
     CALL_BUDGET,
     NOT_CHECKED,
     TIME_LIMIT,

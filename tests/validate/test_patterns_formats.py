@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from llmapp._patterns import PatternError, compile_pattern
+from llmapp._patterns.matching import PatternError, compile_pattern
 from llmapp.validate._formats import NUMBER_FORMATS, STRING_FORMATS
 
 PATTERNS = [

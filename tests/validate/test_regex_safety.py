@@ -17,8 +17,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from tests.support.budget import scaled
 
-from llmapp import _patterns, application, coerce, llm_application, validator
-from llmapp._patterns import NOT_CHECKED, TIMED_OUT, compile_pattern, is_pattern
+from llmapp import application, coerce, llm_application, validator
+from llmapp._patterns import matching as _patterns
+from llmapp._patterns.matching import NOT_CHECKED, TIMED_OUT, compile_pattern, is_pattern
 from llmapp.markers import Pattern
 
 T = TypeVar("T")

@@ -17,10 +17,10 @@ import pytest
 
 import llmapp.mcp
 from llmapp import SchemaError, validator
+from llmapp._limits import MAX_ISSUES_PER_PATH, MAX_UNFOLDED
 from llmapp.http import application as http_application
 from llmapp.validate._runtime import Memo
-from llmapp.validate._schema_depth import MAX_UNFOLDED
-from llmapp.validate._validator import MAX_ISSUES_PER_PATH, NOT_CHECKED_WORK
+from llmapp.validate._validator import NOT_CHECKED_WORK
 
 
 def _chain(levels: int, link: Any, *, prefix: str = "#/$defs/") -> dict[str, Any]:

@@ -7,7 +7,7 @@ from typing import Any, NamedTuple
 
 from llmapp._sentinels import MISSING
 
-from .._source import Emitter, compile_function
+from .._codegen.source import Emitter, compile_function
 from ..introspect.model import NO_DEFAULT, MethodSpec, ParameterSpec, TypeGraph
 from ._error import ConversionError, failure
 from ._scalars import Converter, to_int

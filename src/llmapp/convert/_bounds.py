@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from llmapp._scalar_types import decimal_multiple
+from llmapp._scalars.table import decimal_multiple
 from llmapp.introspect.model import IntegerNode, Node, NumberNode, UnionNode
 
 from ._error import ConversionError

@@ -12,17 +12,15 @@ from __future__ import annotations
 import inspect
 from collections import defaultdict
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple
 
 from llmapp._sentinels import MISSING
 
-from .._source import Emitter, compile_function
+from .._codegen.source import Emitter, compile_function
 from ..introspect.model import ObjectDef
+from ._compiler import NodeCompiler
 from ._error import failure, refused
 from ._scalars import Converter, to_int
-
-if TYPE_CHECKING:
-    from ._to_python import Compiler
 
 __all__ = ["compile_object"]
 
@@ -35,7 +33,7 @@ class _Step(NamedTuple):
     expected: str
     required: bool
     members: dict[str, Any] | None
-    """An all-string Enum's members by value (``Compiler.text_members``), or None."""
+    """An all-string Enum's members by value (``NodeCompiler.text_members``), or None."""
 
 
 def _call(cls: Any) -> Callable[[dict[str, Any]], Any]:
@@ -72,7 +70,7 @@ _CALLS = frozenset({"dataclass", "namedtuple", "class"})
 _TAKES_EXTRA = frozenset({"typeddict", "pydantic"})
 
 
-def compile_object(compiler: Compiler, definition: ObjectDef) -> Converter:
+def compile_object(compiler: NodeCompiler, definition: ObjectDef) -> Converter:
     """The converter from a validated JSON object to an instance of ``definition``."""
     keeps_names = definition.kind in _KEEPS_JSON_NAMES
     steps = {

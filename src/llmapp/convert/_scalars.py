@@ -1,6 +1,6 @@
 """Scalar conversions: the Python type a JSON scalar becomes (``python_type`` -> converter).
 
-The conversions are the rows of ``llmapp._scalar_types``, looked up along the target
+The conversions are the rows of ``llmapp._scalars.table``, looked up along the target
 type's MRO, so a subclass of ``PurePath`` or ``IPv4Address`` finds its row; types
 with no row are called with the JSON value (``MyStr(value)``). ``None`` means "use
 the JSON value as it is" and lets containers of such values skip conversion entirely.
@@ -12,7 +12,7 @@ import enum
 from collections.abc import Callable
 from typing import Any
 
-from llmapp._scalar_types import scalar_of, to_int
+from llmapp._scalars.table import scalar_of, to_int
 
 __all__ = [
     "Converter",

@@ -5,7 +5,7 @@ rows (looked up along the class's MRO) holds the value types, and a short list o
 predicates the structural kinds (dataclass, NamedTuple, pydantic, attrs, abstract
 collections). Nothing here raises: a value that cannot be encoded becomes its
 ``repr`` (``"<Connection object at 0x...>"``); a container met again inside itself
-becomes ``"<cycle: TypeName>"``; nesting deeper than ``MAX_DEPTH`` becomes
+becomes ``"<cycle: TypeName>"``; nesting deeper than ``MAX_JSON_DEPTH`` becomes
 ``"<too deep: TypeName>"``.
 
 ``json_text(value)`` is the one writer of a result as JSON text: always valid JSON
@@ -27,18 +27,13 @@ from collections.abc import Callable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from typing import Any
 
-from llmapp._iso8601 import encode_base64
-from llmapp._scalar_types import scalar_of
-from llmapp._unicode import encodable
+from llmapp._limits import MAX_DIGITS, MAX_JSON_DEPTH
+from llmapp._scalars.iso8601 import encode_base64
+from llmapp._scalars.table import scalar_of
+from llmapp._text.unicode import encodable
 from llmapp.introspect import model_fields
 
-__all__ = ["MAX_DEPTH", "MAX_DIGITS", "json_text", "to_json"]
-
-MAX_DEPTH = 200
-"""Containers nested deeper than this are cut short (Python's own stack would be next)."""
-
-MAX_DIGITS = 20_000
-"""Most digits of a huge integer written out (converting digits costs quadratic time)."""
+__all__ = ["json_text", "to_json"]
 
 _SAFE_INT = 10**640
 """Every integer below this in size converts to text under any digit limit Python allows."""
@@ -175,7 +170,7 @@ def _nested(encode_items: _Encoder) -> _Encoder:
         marker = id(value)
         if marker in active:
             return f"<cycle: {type(value).__name__}>"
-        if len(active) >= MAX_DEPTH:
+        if len(active) >= MAX_JSON_DEPTH:
             return f"<too deep: {type(value).__name__}>"
         active.add(marker)
         try:
@@ -194,7 +189,7 @@ def _enum(value: enum.Enum, active: set[int]) -> Any:
 
 
 def _scalar(dump: Callable[[Any], Any]) -> _Encoder:
-    """A row of ``llmapp._scalar_types``: its ``dump`` (a subclass gives the base's JSON)."""
+    """A row of ``llmapp._scalars.table``: its ``dump`` (a subclass gives the base's JSON)."""
     return lambda value, active: dump(value)
 
 

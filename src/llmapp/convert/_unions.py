@@ -15,7 +15,7 @@ decides the type.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..introspect.model import (
     AliasDef,
@@ -37,10 +37,8 @@ from ..introspect.model import (
     UnionNode,
 )
 from ._bounds import with_bounds
+from ._compiler import NodeCompiler
 from ._scalars import Converter, scalar_matcher
-
-if TYPE_CHECKING:
-    from ._to_python import Compiler
 
 __all__ = ["Matchers", "compile_union", "json_kinds"]
 
@@ -59,7 +57,7 @@ def _value_kinds(values: tuple[Any, ...]) -> frozenset[type]:
 
 
 def json_kinds(
-    node: Node, compiler: Compiler, _through: frozenset[TypeKey] = frozenset()
+    node: Node, compiler: NodeCompiler, _through: frozenset[TypeKey] = frozenset()
 ) -> frozenset[type]:
     """The Python types a JSON value of ``node`` can have after ``json.loads``."""
     if isinstance(node, RefNode):
@@ -93,7 +91,7 @@ _KINDS: dict[type[Node], frozenset[type]] = {
 }
 
 
-def compile_union(compiler: Compiler, node: UnionNode) -> Converter | None:
+def compile_union(compiler: NodeCompiler, node: UnionNode) -> Converter | None:
     """The converter for a union: a lookup on the value's JSON kind, then matchers if needed."""
     converters = with_bounds(node, [compiler.compile(option) for option in node.options])
     if all(converter is None for converter in converters):
@@ -197,7 +195,7 @@ _BASE_MATCHERS: dict[type[Node], Matcher] = {
 class Matchers:
     """Structural matchers for the nodes of one graph; named types compiled once."""
 
-    def __init__(self, compiler: Compiler) -> None:
+    def __init__(self, compiler: NodeCompiler) -> None:
         self._compiler = compiler
         self._definitions: dict[TypeKey, Matcher] = {}
 

@@ -3,7 +3,7 @@
 Each is what ``json.dumps(..., ensure_ascii=False)`` writes, without its per-call cost:
 strings by the encoder's own ``encode_basestring``, numbers by their ``repr``, keys and
 member heads remembered (a function's calls use the same few names). Each is also
-encodable (``llmapp._unicode``): a lone surrogate, which only a text can bring, is written
+encodable (``llmapp._text.unicode``): a lone surrogate, which only a text can bring, is written
 as its escape where the text is written, so the feedback made of them needs no pass over
 its whole length to be sent.
 """
@@ -16,8 +16,9 @@ import math
 from collections.abc import Mapping
 from typing import Any, Final
 
+from llmapp._limits import cut
 from llmapp._results import UNDEFINED, ValidationIssue
-from llmapp._unicode import encodable
+from llmapp._text.unicode import encodable
 
 __all__ = [
     "HEAD_ITEMS",
@@ -87,8 +88,8 @@ def _entry(path: str, expected: str, description: str | None) -> str:
 def _text(text: str) -> str:
     """A text of an issue, cut, as ``json.dumps`` writes it."""
     if type(text) is str:
-        return string(text if len(text) <= _MAX_DESCRIPTION else text[:_MAX_DESCRIPTION] + "…")
-    return _dumps(_cut(text))
+        return string(cut(text, _MAX_DESCRIPTION))
+    return _dumps(cut(text, _MAX_DESCRIPTION))
 
 
 def literal(value: bool | float | None) -> str:
@@ -102,19 +103,15 @@ def literal(value: bool | float | None) -> str:
     return _dumps(value)
 
 
-def _cut(text: str, limit: int = _MAX_DESCRIPTION) -> str:
-    return text if len(text) <= limit else text[:limit] + "…"
-
-
 def _preview(value: Any, level: int = 0) -> Any:
     """A small copy of a value for the list of unplaced issues: a few members, a few levels."""
     if isinstance(value, str):
-        return _cut(value, MAX_STRING)
+        return cut(value, MAX_STRING)
     if isinstance(value, Mapping):
         if level >= 2:
             return "{…}"
         items = list(value.items())
-        shown = {_cut(str(k), MAX_STRING): _preview(v, level + 1) for k, v in items[:HEAD_ITEMS]}
+        shown = {cut(str(k), MAX_STRING): _preview(v, level + 1) for k, v in items[:HEAD_ITEMS]}
         if len(items) > HEAD_ITEMS:
             shown["…"] = f"{len(items) - HEAD_ITEMS} more properties"
         return shown
@@ -136,21 +133,19 @@ def unplaced(issue: ValidationIssue) -> str:
         value = json.dumps(_preview(issue.value), ensure_ascii=False, default=describe)
     except (ValueError, TypeError, RecursionError):
         value = _dumps(describe(issue.value))
-    if len(value) > MAX_STRING:
-        value = value[:MAX_STRING] + "…"
-    return f'{text[:-1]}, "value": {encodable(value)}}}'
+    return f'{text[:-1]}, "value": {encodable(cut(value, MAX_STRING))}}}'
 
 
 def _key(key: Any) -> str:
     if type(key) is str:
         return _key_text(key) if len(key) <= _MAX_KEPT else _key_text.__wrapped__(key)
-    return string(_cut(key if isinstance(key, str) else str(key), MAX_STRING))
+    return string(cut(key if isinstance(key, str) else str(key), MAX_STRING))
 
 
 @functools.lru_cache(maxsize=1024)
 def _key_text(key: str) -> str:
     """A property name as the text shows it: a function's calls use the same few names."""
-    return string(_cut(key, MAX_STRING))
+    return string(cut(key, MAX_STRING))
 
 
 class _Heads(dict[Any, str]):

@@ -57,8 +57,9 @@ import functools
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
+from llmapp._limits import MAX_SHOWN_DEPTH, cut
 from llmapp._results import UNDEFINED, ValidationFailure, ValidationIssue
-from llmapp._unicode import encodable
+from llmapp._text.unicode import encodable
 from llmapp.explain._literals import (
     HEAD_ITEMS,
     MAX_STRING,
@@ -79,7 +80,6 @@ __all__ = ["feedback"]
 Key = tuple[Segment, ...]
 """A location as the renderer keys it (a ``Path`` or a plain tuple: equal, same hash)."""
 
-_MAX_LEVEL: Final = 32
 _LONG_ARRAY: Final = 12
 _MAX_ISSUES: Final = 50
 _MAX_LINES: Final = 400
@@ -175,7 +175,8 @@ class _Renderer:
         else:
             is_object = isinstance(value, Mapping)
         brackets = "{}" if is_object else "[]"
-        if level >= _MAX_LEVEL:  # (a container with an issue under it is shown past the budget)
+        # (a container with an issue under it is shown past the budget)
+        if level >= MAX_SHOWN_DEPTH:
             self.shortened = True
             return f"{pad}{head}{brackets[0]}…{brackets[1]}{tail}{note}"
         if len(value) <= _LONG_ARRAY and self.budget > 0:  # every member shown: no gap
@@ -308,7 +309,7 @@ class _Renderer:
             is_object = isinstance(value, Mapping)
         if not value:
             return "{}" if is_object else "[]"
-        if level >= _MAX_LEVEL or self.budget <= 0:
+        if level >= MAX_SHOWN_DEPTH or self.budget <= 0:
             self.shortened = True
             return "{…}" if is_object else "[…]"
         if len(value) > _LONG_ARRAY:
@@ -443,7 +444,7 @@ class _Renderer:
         if isinstance(value, str):
             if len(value) > MAX_STRING:
                 self.shortened = True
-                value = value[:MAX_STRING] + "…"
+                value = cut(value, MAX_STRING)
             return string(value)
         if value is None or isinstance(value, (bool, int, float)):
             try:
@@ -496,7 +497,7 @@ _LEAVES: Final = frozenset({str, int, float, bool, type(None)})
 """Types never shown as containers: tested by identity before the ``Mapping`` ABC."""
 _NO_SEGMENTS: Final[frozenset[Segment]] = frozenset()
 _NO_ISSUES: Final[dict[Segment, list[int]]] = {}
-_PADS: Final = tuple("  " * level for level in range(_MAX_LEVEL + 2))
+_PADS: Final = tuple("  " * level for level in range(MAX_SHOWN_DEPTH + 2))
 """The indentation of each level a value can be written at."""
 _TEMPLATES: dict[tuple[tuple[Any, ...] | int, int], str] = {}
 _MAX_TEMPLATES: Final = 1024

@@ -6,7 +6,8 @@ import json
 from collections.abc import Sequence
 from typing import Final
 
-from llmapp._unicode import encodable
+from llmapp._limits import cut
+from llmapp._text.unicode import encodable
 
 __all__ = ["unreadable"]
 
@@ -51,14 +52,16 @@ def unreadable(
     else:
         first = "Your arguments could not be read, so the function was not called."
         advice = "Send the arguments again as one JSON object."
-    lines = [first, f"Where: {_cut(reason)}."]
+    lines = [first, f"Where: {cut(reason, _MAX_TEXT)}."]
     if text:
-        lines.append(f"It begins: {_quote(text[:_QUOTED])}{'…' if len(text) > _QUOTED else ''}")
+        lines.append(f"It begins: {cut(text, _QUOTED, quote=_quote)}")
         if truncated and len(text) > _QUOTED:
             lines.append(f"It ends: …{_quote(text[-_QUOTED:])}")
     if repairs:
         lines.append(
-            "Repairs made while reading: " + "; ".join(_cut(r) for r in repairs[:10]) + "."
+            "Repairs made while reading: "
+            + "; ".join(cut(r, _MAX_TEXT) for r in repairs[:10])
+            + "."
         )
     lines.append(advice)
     return encodable("\n".join(lines))
@@ -66,7 +69,3 @@ def unreadable(
 
 def _quote(text: str) -> str:
     return json.dumps(text, ensure_ascii=False)
-
-
-def _cut(text: str) -> str:
-    return text if len(text) <= _MAX_TEXT else text[:_MAX_TEXT] + "…"

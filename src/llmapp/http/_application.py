@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from llmapp._collection import paused_collection
 from llmapp._errors import LlmappError
-from llmapp._untrusted import clean_text
+from llmapp._text.untrusted import clean_text
 from llmapp.http._compose import Draft, describe, draft
 from llmapp.http._connection import Connection
 from llmapp.http._document import load_document

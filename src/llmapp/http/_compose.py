@@ -25,6 +25,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from llmapp._limits import cut
 from llmapp.http._function import PATH_TEMPLATE, Body, Parameter, Route
 from llmapp.http._naming import identifier_key
 from llmapp.http._upgrade import Operation
@@ -312,8 +313,7 @@ def describe(operation: Operation, draft: Draft) -> str | None:
     if len(tail) > _MAX_DESCRIPTION // 2:
         tail = ""  # many tags or parameters: the prose matters more
     room = _MAX_DESCRIPTION - len(tail) - (2 if tail and text else 0)
-    if len(text) > room:
-        text = text[: room - 1].rstrip() + "…"
+    text = cut(text, room, within=True)
     joined = "\n\n".join(part for part in (text, tail) if part)
     return joined or None
 

@@ -18,14 +18,13 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 from urllib.parse import parse_qsl, unquote, urlsplit
 
-from llmapp._unicode import has_surrogates
+from llmapp._limits import MAX_BODY
+from llmapp._text.unicode import has_surrogates
 from llmapp.jsonschema import MISSING
 from llmapp.kernel import MAX_MESSAGE
 
 __all__ = ["DEADLINE", "MAX_BODY", "MAX_MESSAGE", "Connection"]
 
-MAX_BODY: Final = 4 * 1024 * 1024
-"""Most bytes of a decoded response body read, by default."""
 DEADLINE: Final = 60.0
 """Seconds a call may take in all (connecting, sending, every redirect, reading), by default."""
 DEFAULT_TIMEOUT: Final = 30.0
@@ -38,7 +37,7 @@ _HTTPX_OWN = frozenset({"accept", "accept-encoding", "connection", "user-agent"}
 """The headers every httpx client sends of itself: no secret in them."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Connection:
     """Where and how requests are sent.
 

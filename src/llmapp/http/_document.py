@@ -32,8 +32,9 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote
 
+from llmapp._codegen.fresh import fresh_name
 from llmapp._errors import DocumentError
-from llmapp._fresh import fresh_name
+from llmapp._limits import MAX_BUNDLED_TARGETS, MAX_DOCUMENT_BYTES
 from llmapp.jsonschema import (
     MISSING,
     copy_json,
@@ -52,12 +53,6 @@ __all__ = [
     "load",
     "load_document",
 ]
-
-MAX_DOCUMENT_BYTES = 64 * 1024 * 1024
-"""Most bytes read for one document: its own file, every file it references and every
-target it copies from them, together."""
-MAX_BUNDLED_TARGETS = 10_000
-"""Most targets in other files one document brings in (each becomes a definition)."""
 
 
 @dataclass

@@ -43,7 +43,7 @@ __all__ = ["HttpResponse", "ResponseError", "asend", "send"]
 T = TypeVar("T")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class HttpResponse:
     """What the server answered: status, headers and the decoded body.
 

@@ -26,7 +26,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from llmapp._untrusted import unsafe_character
+from llmapp._text.untrusted import unsafe_character
 from llmapp.http._document import DocumentError
 from llmapp.jsonschema import (
     MAX_NESTING,

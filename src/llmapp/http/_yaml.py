@@ -26,10 +26,10 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from llmapp._limits import MAX_ALIAS_NODES
+
 __all__ = ["MAX_ALIAS_NODES", "read_yaml"]
 
-MAX_ALIAS_NODES = 100_000
-"""Most values all the aliases of one document may add to it, once expanded."""
 
 _CORE = "tag:yaml.org,2002:"
 _NULL = re.compile(r"~|null|Null|NULL|")

@@ -20,7 +20,7 @@ from typing import Any
 import typing_extensions as te
 
 from llmapp import markers
-from llmapp._record import replace
+from llmapp._records.record import replace
 from llmapp.introspect.model import (
     ArrayNode,
     DictNode,

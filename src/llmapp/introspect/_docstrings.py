@@ -31,7 +31,7 @@ from functools import cache, lru_cache
 from types import MappingProxyType, ModuleType
 from typing import TYPE_CHECKING
 
-from llmapp._record import Record
+from llmapp._records.record import Record
 
 if TYPE_CHECKING:
     import docstring_parser

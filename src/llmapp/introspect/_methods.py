@@ -28,7 +28,7 @@ from typing import Any, Literal
 import typing_extensions as te
 
 from llmapp._errors import BuildProblem, class_location
-from llmapp._record import Record
+from llmapp._records.record import Record
 from llmapp.introspect._compat import (
     Parameter,
     get_args,

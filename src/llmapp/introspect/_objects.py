@@ -12,7 +12,7 @@ import inspect
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from llmapp._record import Record
+from llmapp._records.record import Record
 from llmapp.introspect import _compat
 from llmapp.introspect._docstrings import DocInfo, parse_docstring
 from llmapp.introspect.model import NO_DEFAULT

@@ -3,7 +3,7 @@
 ``EXACT`` maps a type to the one node it always gives; ``ORIGINS`` maps the
 origin of a parametrised generic (``list``, ``dict``, ``Union``, ``Literal``) to
 its handler; ``SCALAR_ROWS`` builds scalar types and their subclasses from the
-rows of ``llmapp._scalar_types``. ``TypeBuilder``
+rows of ``llmapp._scalars.table``. ``TypeBuilder``
 adds the named types (dataclasses, Enums, aliases...) on top of these tables.
 """
 
@@ -19,8 +19,8 @@ from typing import Any, Protocol
 
 import typing_extensions as te
 
-from llmapp._record import Record
-from llmapp._scalar_types import Form, scalar_of
+from llmapp._records.record import Record
+from llmapp._scalars.table import Form, scalar_of
 from llmapp.introspect import _compat
 from llmapp.introspect.model import (
     NO_META,
@@ -224,7 +224,7 @@ EXACT: dict[Any, Node] = {
 }
 
 
-# -- scalar types: the rows of ``llmapp._scalar_types`` ----------------------------------------
+# -- scalar types: the rows of ``llmapp._scalars.table`` ----------------------------------------
 
 _FORM_NODES: dict[str, Callable[..., Node]] = {
     "integer": IntegerNode,

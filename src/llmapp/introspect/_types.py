@@ -16,7 +16,7 @@ Lookup order (first match wins):
 
 Adding a Python type is adding one entry to one of these tables; a scalar type (one
 JSON value with a format, such as ``datetime`` or ``IPv4Network``) is a row of
-``llmapp._scalar_types``, which every later stage reads too.
+``llmapp._scalars.table``, which every later stage reads too.
 """
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ from collections.abc import Hashable, Mapping
 from types import MappingProxyType
 from typing import Any, Literal
 
-from llmapp._record import Record
+from llmapp._records.record import Record
 from llmapp._sentinels import MISSING
 
 __all__ = [

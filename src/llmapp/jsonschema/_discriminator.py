@@ -11,14 +11,14 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, NamedTuple
 
+from llmapp._limits import MAX_DISCRIMINATOR_PARTS
+
 from ._refs import name_of, ref_name
 
 __all__ = ["Discriminator", "discriminator"]
 
 Resolve = Callable[[str], Any]
 """Follows one ``$ref`` string to the schema it names (None when it names nothing)."""
-
-_PART_LIMIT = 16
 
 
 # A NamedTuple, not a frozen dataclass: a dataclass compiles its methods at import, on
@@ -107,7 +107,7 @@ def _parts(schema: Any, resolve: Resolve | None) -> list[Mapping[str, Any]]:
     """The schema, what its ``$ref`` names, and its ``allOf`` members, flattened."""
     found: list[Mapping[str, Any]] = []
     stack = [schema]
-    while stack and len(found) < _PART_LIMIT:
+    while stack and len(found) < MAX_DISCRIMINATOR_PARTS:
         current = stack.pop()
         if not isinstance(current, Mapping):
             continue

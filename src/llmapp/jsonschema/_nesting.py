@@ -1,4 +1,6 @@
-"""How deeply foreign JSON nests: the one bound on it, and copies that cost no stack.
+"""How deeply foreign JSON nests: the bound on it and the test of it (``MAX_NESTING`` and
+``too_deep``, kept with every other bound in ``llmapp._limits``), and copies that cost no
+stack.
 
 A document or a tool list comes from a third party, and every stage after intake
 (normalising, rewriting OpenAPI keywords, indexing references, generating validators,
@@ -15,12 +17,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from llmapp._limits import MAX_NESTING, too_deep
+
 from ._pointer import escape_token
 
 __all__ = ["MAX_NESTING", "copy_json", "pruned", "too_deep"]
-
-MAX_NESTING = 200
-"""Most levels of nested objects and arrays in one foreign schema."""
 
 
 def copy_json(value: Any) -> Any:
@@ -58,27 +59,6 @@ def _copy(value: Any, limit: int | None) -> tuple[Any, list[str]]:
             else:
                 target.append(copied)
     return root, sorted(cuts)
-
-
-def too_deep(value: Any, limit: int) -> bool:
-    """Whether ``value`` nests more than ``limit`` containers deep. Depth first, so a
-    cyclic ``dict`` is found too deep at once; a shared container is walked once per
-    place it is reached, as every later stage walks it."""
-    if type(value) in _SCALARS:
-        return False
-    pending: list[tuple[Any, int]] = [(value, 1)]
-    while pending:
-        node, depth = pending.pop()
-        if not isinstance(node, (Mapping, list, tuple)) or not node:
-            continue  # an empty container past the limit is what a cut leaves
-        if depth > limit:
-            return True
-        items = node.values() if isinstance(node, Mapping) else node
-        pending.extend((item, depth + 1) for item in items if type(item) not in _SCALARS)
-    return False
-
-
-_SCALARS = frozenset((str, int, float, bool, type(None)))
 
 
 def pruned(value: Any, limit: int = MAX_NESTING) -> tuple[Any, list[str]]:

@@ -23,7 +23,7 @@ a reference to a target that is missing or in another document (replaced by ``{}
 value that is not a schema where a schema must be (replaced by ``{}``), or nesting deeper
 than ``MAX_NESTING`` objects and arrays (cut there, each cut ``{}``: see ``_nesting``).
 ``description`` and ``title`` lose their control and bidirectional-formatting characters
-(``llmapp._untrusted``): they are shown to the model and in terminals. The caller decides
+(``llmapp._text.untrusted``): they are shown to the model and in terminals. The caller decides
 whether a problem is fatal (``llmapp.mcp`` and ``llmapp.http`` report the function as an
 error and go on with the others).
 """
@@ -35,8 +35,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from llmapp._fresh import fresh_name
-from llmapp._untrusted import clean_text
+from llmapp._codegen.fresh import fresh_name
+from llmapp._text.untrusted import clean_text
 from llmapp.jsonschema._keywords import keywords
 from llmapp.jsonschema._nesting import MAX_NESTING, pruned
 from llmapp.jsonschema._pointer import escape_token, unescape_token
@@ -67,7 +67,7 @@ _LISTS = frozenset(keywords(shape="schema-list")) - _REWRITTEN
 _MAPS = frozenset(keywords(shape="schema-map")) - _REWRITTEN - _DROPPED
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Problem:
     """Something in a foreign schema that could not be carried into the LLM schema.
 

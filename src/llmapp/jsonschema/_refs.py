@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any, TypeGuard
 
+from llmapp._limits import MAX_REF_HOPS
+
 from ._keywords import keywords
 from ._pointer import escape_token, percent_decoded, unescape_token
 
@@ -30,14 +32,9 @@ __all__ = [
 ROOT_BASE = "urn:llmapp:root"
 """Base URI of a root schema that has no ``$id`` of its own."""
 
-MAX_REF_HOPS = 500
-"""Most ``$ref``s one chain of references may follow, in every stage.
-
-A chain one longer is treated as a reference that cannot be followed: the validator
-refuses the schema, ``coerce`` leaves the value as it is, no discriminator is inferred
-through it, the vendor checks name it. The validator's own bound on ``$ref``s along a
-chain of subschemas (each one is a call when a value is checked) is the same number.
-"""
+# ``MAX_REF_HOPS`` bounds a chain of references in every stage: a chain one longer is a
+# reference that cannot be followed (the validator refuses the schema, ``coerce`` leaves
+# the value as it is, no discriminator is inferred through it, the vendor checks name it).
 
 _SINGLE = keywords(shape="schema")
 _LISTS = keywords(shape="schema-list")
@@ -296,13 +293,23 @@ class Resolver:
         self._resolved[key] = found
         return found
 
-    def chase(self, ref: str, base: str) -> Node | None:
+    def target(self, node: Node) -> Node | None:
+        """The node ``node``'s own ``$ref`` points at; None when it has none, or it points
+        at nothing. The one follower of a single step: every stage that walks references
+        one at a time (to count them, or to see each definition once) asks this."""
+        ref = node.schema.get("$ref") if is_mapping(node.schema) else None
+        return self.resolve(ref, node.base) if isinstance(ref, str) else None
+
+    def chase(self, ref: str, base: str | None = None) -> Node | None:
         """The node a ``$ref`` leads to once every reference on the way is followed.
 
         A target that holds a ``$ref`` of its own is followed in turn, whatever else it
         holds, up to ``MAX_REF_HOPS`` references in all. None when a reference points
-        at nothing, or the chain is longer (a cycle of references always is).
+        at nothing, or the chain is longer (a cycle of references always is). ``base``
+        is the one the reference is written under: the root's when not given.
         """
+        if base is None:
+            base = self.root_node.base
         key = (ref, base)
         if key in self._chased:
             return self._chased[key]

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from llmapp import convert
-from llmapp._iso8601 import encode_base64
+from llmapp._scalars.iso8601 import encode_base64
 
 __all__ = [
     "CONTENT_TYPES",

@@ -34,7 +34,7 @@ import logging
 from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from llmapp._record import Record
+from llmapp._records.record import Record
 from llmapp.introspect import is_framework_context, parse_docstring
 from llmapp.kernel._question import Approval, approval_question
 

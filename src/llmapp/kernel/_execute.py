@@ -30,8 +30,8 @@ from typing import TYPE_CHECKING, Any, Final
 from llmapp import convert
 from llmapp._cancelled import cancellation
 from llmapp._errors import ExecutionError
-from llmapp._frozen import quick_init
-from llmapp._record import Record
+from llmapp._records.frozen import quick_init
+from llmapp._records.record import Record
 from llmapp._sentinels import MISSING
 from llmapp.introspect.model import MethodSpec
 from llmapp.kernel._function import LlmFunction

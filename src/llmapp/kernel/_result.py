@@ -6,9 +6,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
 from llmapp import convert
-from llmapp._frozen import quick_init
+from llmapp._records.frozen import quick_init
 from llmapp._results import ValidationFailure
-from llmapp._unicode import encodable
+from llmapp._text.unicode import encodable
 from llmapp.kernel._mask import NOTHING, Masker
 
 if TYPE_CHECKING:

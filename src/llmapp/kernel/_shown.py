@@ -10,8 +10,8 @@ from __future__ import annotations
 import json
 from typing import Any, Final
 
-from llmapp._body import shown
-from llmapp._unicode import encodable
+from llmapp._text.body import shown
+from llmapp._text.unicode import encodable
 from llmapp.kernel._mask import FORM_REACH, Masker
 
 __all__ = ["MAX_MESSAGE", "for_model"]

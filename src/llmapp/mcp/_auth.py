@@ -42,7 +42,7 @@ if TYPE_CHECKING:
 __all__ = ["Auth", "StaticTokens", "check_bind", "identity", "rebinding_check"]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Auth:
     """Bearer-token authentication of the HTTP server, as an OAuth resource server.
 

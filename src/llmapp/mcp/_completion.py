@@ -139,7 +139,7 @@ def _from_schema(function: Function, argument: str) -> list[str]:
         node = pending.pop(0)
         ref = node.get("$ref")
         if isinstance(ref, str):
-            target = resolver.chase(ref, resolver.root_node.base)
+            target = resolver.chase(ref)
             if target is not None and is_mapping(target.schema):
                 pending.append(target.schema)
             continue

@@ -90,7 +90,7 @@ class NotAskable(Exception):
     """The client cannot be asked (no capability, or no back channel): the call fails."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Elicited:
     """The user's answer to an elicitation.
 
@@ -104,7 +104,7 @@ class Elicited:
     content: dict[str, Any] | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Sampled:
     """The client's model's answer to ``sample``.
 

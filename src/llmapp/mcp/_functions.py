@@ -30,8 +30,8 @@ from dataclasses import dataclass
 from typing import Any, NoReturn
 
 from llmapp._errors import ExecutionError, LlmappError
+from llmapp._text.untrusted import clean_text, unsafe_character
 from llmapp._tool_annotations import ANNOTATION_TAGS
-from llmapp._untrusted import clean_text, unsafe_character
 from llmapp.app import CallResult, unknown_function
 from llmapp.introspect import FUNCTION_NAME
 from llmapp.jsonschema import (

@@ -50,7 +50,7 @@ _MAX_FOUND = 50
 Handler = Callable[[Any, Any], Awaitable[Any]]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class SearchOptions:
     """How a served search tool looks.
 

@@ -50,7 +50,7 @@ ASK_TIMEOUT: Final = 300.0
 _PREFIX: Final = "llmapp-ask-"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class _Waiting:
     transport: Any  # the StreamableHTTPServerTransport of the call that asked
     requestor: Any  # the credential of that call (None when unauthenticated)

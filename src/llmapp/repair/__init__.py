@@ -14,18 +14,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from llmapp._lazy import lazy_names as _lazy_names
+from llmapp._limits import MAX_DEPTH, MAX_LENGTH
 
 if TYPE_CHECKING:
     from llmapp.repair._coerce import Coercion, coerce, coercer
     from llmapp.repair._parse import Parsed, parse, read_text, written_twice
     from llmapp.repair._surrogates import lone_surrogates, may_hold_surrogates
-
-MAX_LENGTH = 100_000
-"""The default most characters ``parse`` (and an application) reads: it bounds the CPU
-one call's tolerant reading may take, which grows with the text."""
-
-MAX_DEPTH = 512
-"""The default most levels of nested objects and arrays ``parse`` reads."""
 
 _LAZY = {
     "Coercion": "._coerce",

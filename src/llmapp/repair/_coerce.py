@@ -34,9 +34,9 @@ pointers into the root schema such as ``#/$defs/X``, ``#/definitions/X``,
 against the root's ``$id``); ``allOf`` members are merged; type arrays and OpenAPI
 ``nullable`` are honoured. Types, the JSON type of a value and discriminators are read
 with ``llmapp.jsonschema`` (``declared_types``, ``json_type``, ``discriminator``).
-The input is never mutated: dicts and lists are rebuilt, other
-values are shared. Cycles in the input are returned as they are; below ``_MAX_DEPTH`` nested
-containers the rest is returned unchanged. ``coerce`` never raises.
+The input is never mutated: dicts and lists are rebuilt, other values are shared. Cycles
+in the input are returned as they are; below ``MAX_COERCE_DEPTH`` nested containers the
+rest is returned unchanged. ``coerce`` never raises.
 
 What depends on the schema alone (its ``$ref`` index, each subschema's types) is read once
 per schema (``repair._index``) and kept with it: ``coercer(schema)`` is remembered by the
@@ -54,6 +54,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final, NamedTuple
 
+from llmapp._limits import MAX_COERCE_DEPTH
 from llmapp._results import Validation, ValidationFailure, ValidationIssue
 from llmapp._sentinels import MISSING
 from llmapp.jsonschema import REMEMBERED_PATH, Segment, parse_path
@@ -62,7 +63,6 @@ from llmapp.repair._parse import strict_json
 
 __all__ = ["Coercion", "coerce", "coercer"]
 
-_MAX_DEPTH: Final = 128
 _CACHE_SIZE: Final = 512
 _CONTAINER_KEYS: Final = (
     "properties",
@@ -216,7 +216,7 @@ class Coercion:
         """What the schema says at the end of ``path``, followed as ``repair`` follows it;
         None when a union is on the way (``repair`` may take the branch whole)."""
         index = self._index
-        if len(path) > _MAX_DEPTH:
+        if len(path) > MAX_COERCE_DEPTH:
             return None
         with index.lock:
             resolved = index.resolve(self.schema)
@@ -319,7 +319,7 @@ class _Walk:
         self._keep = children is not None
 
     def value(self, value: Any, schema: Any, depth: int) -> Any:
-        if depth > _MAX_DEPTH or type(value) in _KEPT:
+        if depth > MAX_COERCE_DEPTH or type(value) in _KEPT:
             return value
         resolved = self._index.resolve(schema)
         if isinstance(value, str):
@@ -342,7 +342,11 @@ class _Walk:
             return self.value(value, schema, depth)
         index = self._index
         resolved = index.resolve(schema)
-        if depth > _MAX_DEPTH or index.branches(resolved) is not None or id(value) in self._active:
+        if (
+            depth > MAX_COERCE_DEPTH
+            or index.branches(resolved) is not None
+            or id(value) in self._active
+        ):
             return self.value(value, schema, depth)
         self._active.add(id(value))
         try:
@@ -389,7 +393,8 @@ class _Walk:
         own = any(key in schema for key in _CONTAINER_KEYS)
         base = self._members(value, schema, depth) if own else value
         branch = self._index.choose(base, schema, branches)
-        if branch is not None and depth < _MAX_DEPTH:  # a branch counts as a level: cycles end
+        # a branch counts as a level: cycles end
+        if branch is not None and depth < MAX_COERCE_DEPTH:
             return self._container(base, self._index.resolve(branch), depth + 1)
         return base if own else self._members(value, ANY, depth)
 

@@ -17,7 +17,7 @@ import threading
 from collections.abc import Iterator, Mapping
 from typing import Any, Final
 
-from llmapp._patterns import Matcher, PatternError, compile_pattern
+from llmapp._patterns.matching import Matcher, PatternError, compile_pattern
 from llmapp.jsonschema import (
     JSON_TYPES,
     Discriminator,
@@ -198,7 +198,7 @@ class SchemaIndex:
     def _chase(self, ref: str) -> Any:
         if self._resolver is None:
             self._resolver = Resolver(self.root)
-        node = self._resolver.chase(ref, self._resolver.root_node.base)
+        node = self._resolver.chase(ref)
         return None if node is None else node.schema
 
     def _merge(self, schema: Mapping[str, Any]) -> Mapping[str, Any]:

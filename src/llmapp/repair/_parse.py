@@ -62,8 +62,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from llmapp._limits import MAX_DEPTH, MAX_LENGTH
 from llmapp.jsonschema import Path
-from llmapp.repair import MAX_DEPTH, MAX_LENGTH
 from llmapp.repair._reader import Notes, quoted, read_lenient
 
 __all__ = [

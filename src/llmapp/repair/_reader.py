@@ -16,6 +16,7 @@ import math
 import re
 from typing import Any, Final, NamedTuple
 
+from llmapp._limits import cut
 from llmapp.jsonschema import Path
 
 __all__ = ["Notes", "Read", "read_lenient"]
@@ -151,8 +152,11 @@ def read_lenient(text: str, notes: Notes, max_depth: int, offset: int = 0) -> Re
 
 def quoted(text: str) -> str:
     """A short piece of the model's text, quoted as JSON writes a string."""
-    piece = text[:_QUOTED]
-    return json.dumps(piece, ensure_ascii=False) + ("…" if len(text) > _QUOTED else "")
+    return cut(text, _QUOTED, quote=_json_string)
+
+
+def _json_string(text: str) -> str:
+    return json.dumps(text, ensure_ascii=False)
 
 
 class _Reader:

@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from llmapp._results import ValidationIssue
-from llmapp._unicode import encodable, has_surrogates
+from llmapp._text.unicode import encodable, has_surrogates
 from llmapp.jsonschema import Path
 
 __all__ = ["MAX_REPORTED", "lone_surrogates", "may_hold_surrogates"]

@@ -36,7 +36,7 @@ def declare_discriminators(schema: dict[str, Any]) -> None:
         nonlocal resolver
         if resolver is None:  # indexed only when a union may be tagged
             resolver = jsonschema.Resolver(schema)
-        node = resolver.chase(ref, resolver.root_node.base)
+        node = resolver.chase(ref)
         return None if node is None else node.schema
 
     pending: list[Any] = [schema]

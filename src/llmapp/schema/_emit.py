@@ -17,7 +17,7 @@ from functools import partial
 from typing import Any, NamedTuple
 
 from llmapp._errors import BuildProblem
-from llmapp._scalar_types import NUMERIC_TEXT_FORMATS
+from llmapp._scalars.table import NUMERIC_TEXT_FORMATS
 from llmapp.introspect.model import (
     NO_DEFAULT,
     NO_META,

@@ -12,8 +12,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator, Mapping
 
+from llmapp._codegen.fresh import fresh_name
 from llmapp._digraph import on_cycles
-from llmapp._fresh import fresh_name
 from llmapp.introspect.model import (
     AliasDef,
     ArrayNode,

@@ -42,7 +42,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from llmapp import jsonschema  # its _refs module loads in strict mode only
-from llmapp._scalar_types import NUMERIC_TEXT_FORMATS, strict_formats
+from llmapp._scalars.table import NUMERIC_TEXT_FORMATS, strict_formats
 
 __all__ = ["make_strict", "strict_form"]
 

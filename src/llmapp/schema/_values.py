@@ -1,7 +1,7 @@
 """Python default values -> their JSON form in a schema (``"default": ...``).
 
 An Enum becomes its value, a dataclass or NamedTuple a dict, a tuple or set a
-list, a scalar type its ``dump`` in ``llmapp._scalar_types`` (a ``datetime`` its
+list, a scalar type its ``dump`` in ``llmapp._scalars.table`` (a ``datetime`` its
 ISO text, bytes base64) -- the same JSON the LLM would write for that type. A
 value with no JSON form gives ``UNREPRESENTABLE`` and the schema simply shows no
 default; so does a scalar whose JSON form fails its own type's forms (a ``NaN``
@@ -16,7 +16,7 @@ import sys
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from llmapp._scalar_types import Scalar, scalar_of
+from llmapp._scalars.table import Scalar, scalar_of
 
 __all__ = ["UNREPRESENTABLE", "json_value"]
 

@@ -37,6 +37,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar, cast
 
+from llmapp._limits import MAX_INDEXED_DEPTH, MAX_INDEXED_PARTS, MAX_INDEXED_TEXT
 from llmapp.jsonschema import is_mapping
 from llmapp.kernel import Function, llm_parameters
 from llmapp.search._words import terms
@@ -64,15 +65,8 @@ _FIELD_B: Mapping[str, float] = {
 }
 """How much each field's length normalises its terms (short fields: little)."""
 
-_MAX_DEPTH = 2
-_MAX_TEXT = 2_000
-"""Most characters of one text read into the index (a description, a parameter's)."""
-_MAX_PARTS = 64
-"""Most parameter names and descriptions read of one function: with ``_MAX_TEXT``, the
-cost of indexing a function stays bounded whatever its schema holds."""
 
-
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Hit(Generic[F]):
     """One function found, with its score (higher is closer)."""
 
@@ -96,9 +90,9 @@ def document(function: Function, read: Callable[[str], list[str]] = terms) -> di
     details: list[str] = []
     _read_parameters(llm_parameters(function), parameters, details, 0)
     return {
-        "name": read(name[:_MAX_TEXT]),
-        "tags": [term for tag in function.tags or () for term in read(str(tag)[:_MAX_TEXT])],
-        "description": read((function.description or "")[:_MAX_TEXT]),
+        "name": read(name[:MAX_INDEXED_TEXT]),
+        "tags": [term for tag in function.tags or () for term in read(str(tag)[:MAX_INDEXED_TEXT])],
+        "description": read((function.description or "")[:MAX_INDEXED_TEXT]),
         "parameters": [term for text in parameters for term in read(text)],
         "details": [term for text in details for term in read(text)],
     }
@@ -106,19 +100,19 @@ def document(function: Function, read: Callable[[str], list[str]] = terms) -> di
 
 def _read_parameters(schema: Any, names: list[str], details: list[str], depth: int) -> None:
     """Property names and descriptions, nested objects and arrays of them included, until
-    ``_MAX_TEXT`` characters are read (a large schema costs no more than a small one)."""
-    if not is_mapping(schema) or depth > _MAX_DEPTH:
+    ``MAX_INDEXED_TEXT`` characters are read (a large schema costs no more than a small one)."""
+    if not is_mapping(schema) or depth > MAX_INDEXED_DEPTH:
         return
     properties = schema.get("properties")
     if is_mapping(properties):
         for key, sub in properties.items():
-            if len(names) + len(details) >= _MAX_PARTS:
+            if len(names) + len(details) >= MAX_INDEXED_PARTS:
                 return
-            names.append(str(key)[:_MAX_TEXT])
+            names.append(str(key)[:MAX_INDEXED_TEXT])
             if is_mapping(sub):
                 text = sub.get("description")
                 if isinstance(text, str):
-                    details.append(text[:_MAX_TEXT])
+                    details.append(text[:MAX_INDEXED_TEXT])
                 _read_parameters(sub, names, details, depth + 1)
     items = schema.get("items")
     if is_mapping(items):
@@ -268,7 +262,11 @@ class SearchIndex(Generic[F]):
         return [hit.function for hit in self.ranked(query, k)]
 
     def _scores(self, query: str) -> dict[int, float]:
-        found = [row for word in set(terms(query[:_MAX_TEXT])) if (row := self._postings.get(word))]
+        found = [
+            row
+            for word in set(terms(query[:MAX_INDEXED_TEXT]))
+            if (row := self._postings.get(word))
+        ]
         if not found:
             return {}
         found.sort(key=lambda row: len(row[0]))

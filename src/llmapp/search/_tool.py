@@ -26,6 +26,7 @@ from collections import Counter, OrderedDict
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from llmapp._limits import cut
 from llmapp.kernel import CallResult, LlmFunction, check_arguments, model_side
 from llmapp.search._index import SearchIndex, index_of
 
@@ -45,7 +46,7 @@ def short_description(text: str | None, limit: int = _SHORT) -> str:
     end = first.find(". ")
     if 0 < end < limit:
         first = first[: end + 1]
-    return first if len(first) <= limit else first[: limit - 1].rstrip() + "…"
+    return cut(first, limit, within=True)
 
 
 def search_function(name: str, k: int, described: str | None) -> LlmFunction:

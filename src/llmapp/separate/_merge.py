@@ -6,13 +6,11 @@ from collections.abc import Mapping
 from itertools import zip_longest
 from typing import Any
 
+from llmapp._limits import MAX_MERGE_HOPS
 from llmapp._sentinels import MISSING
 from llmapp.separate._shapes import Shape, copy_json, nullable_option, ref_name, shape_of
 
 __all__ = ["merge_values"]
-
-_MAX_HOPS = 64
-"""Most references and ``Optional`` wrappers followed to reach one node's object or array."""
 
 
 def merge_values(llm: Any, human: Any, sides: tuple[Any, Any] | None = None) -> Any:
@@ -113,7 +111,7 @@ def _element(llm: Any, human: Any, nodes: _Nodes | None) -> Any:
 def _resolved(node: Any, root: Any) -> Any:
     """``node`` past its references and its ``Optional`` wrapper: an object, an array or a leaf."""
     defs = root.get("$defs", {}) if isinstance(root, Mapping) else {}
-    for _ in range(_MAX_HOPS):
+    for _ in range(MAX_MERGE_HOPS):
         shape = shape_of(node, defs if isinstance(defs, Mapping) else {})
         if shape is Shape.REF:
             node = defs[ref_name(node, defs)]

@@ -11,7 +11,7 @@ from llmapp.kernel import CallResult
 __all__ = ["CallFinished", "CallMistake", "CallStarted", "StreamEvent"]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class CallStarted:
     """A tool call began: its name is known (``index``: its place in the response)."""
 
@@ -20,7 +20,7 @@ class CallStarted:
     name: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class CallMistake:
     """Mistakes in a call's arguments became definite while the model was writing them.
 
@@ -37,7 +37,7 @@ class CallMistake:
     feedback: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class CallFinished:
     """A call's arguments ended: ``result`` is the call's answer (it ran only when its
     arguments were whole and right; a call cut by the token limit never runs)."""

@@ -17,6 +17,7 @@ from functools import cached_property
 from typing import Any, Final
 
 from llmapp import repair, validate
+from llmapp._limits import MAX_STREAM_CHILDREN, MAX_STREAM_HOPS
 from llmapp._results import Validation, ValidationIssue, ValidationSuccess
 from llmapp.jsonschema import declared_types, resolve_pointer
 from llmapp.validate import SchemaError
@@ -48,8 +49,6 @@ _PLAIN_OBJECT: Final = _ANNOTATIONS | {
 _PLAIN_ARRAY: Final = _ANNOTATIONS | {"type", "items", "minItems", "maxItems"}
 _UNTYPED: Final = ("anyOf", "oneOf", "allOf", "not", "if", "$ref", "nullable")
 """Keywords that make the JSON types a value may have more than ``type`` says."""
-_MAX_HOPS: Final = 32
-_MAX_CHILDREN: Final = 1_000
 
 
 class Position:
@@ -74,7 +73,7 @@ class Position:
         self._item: Position | None = None
         self._children: dict[str, Position | None] = {}
         """Each key's position, once asked (keys of the schema, or of the model's text:
-        at most ``_MAX_CHILDREN`` of those kept)."""
+        at most ``MAX_STREAM_CHILDREN`` of those kept)."""
         self.inner: Position | None = None
         """For ``S | null`` (``anyOf``/``oneOf`` of a schema and null), where ``S`` is a
         plain object or array: an object or array here is ``S``'s, judged part by part
@@ -106,7 +105,7 @@ class Position:
         if found is not self:
             return found
         made = self._property(key)
-        if len(self._children) < _MAX_CHILDREN:
+        if len(self._children) < MAX_STREAM_CHILDREN:
             self._children[key] = made
         return made
 
@@ -173,7 +172,7 @@ class Positions:
     def resolved(self, schema: Any) -> Any:
         """The schema a local ``$ref`` chain written alone leads to; the schema itself when
         it is more than a reference (judged whole, then)."""
-        for _ in range(_MAX_HOPS):
+        for _ in range(MAX_STREAM_HOPS):
             if not (isinstance(schema, Mapping) and isinstance(schema.get("$ref"), str)):
                 return schema
             if not set(schema) <= _ANNOTATIONS | {"$ref"}:

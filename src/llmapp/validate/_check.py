@@ -14,7 +14,7 @@ from typing import Any
 
 from llmapp.jsonschema import Node, is_mapping, is_schema
 
-from .._source import literal
+from .._codegen.source import literal
 from ._conditions import type_test
 from ._functions import CHECK
 from ._vocabulary import (

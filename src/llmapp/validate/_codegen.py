@@ -36,11 +36,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from llmapp._limits import MAX_UNFOLDED
 from llmapp._sentinels import MISSING
 from llmapp.jsonschema import step
 
+from .._codegen.source import Emitter, describe
 from .._errors import BuildProblem
-from .._source import Emitter, describe
 from . import _runtime, _unions
 from ._analysis import Analysis
 from ._check import CheckWriter
@@ -48,7 +49,6 @@ from ._conditions import Conditions
 from ._expressions import Expressions
 from ._functions import CHECK, WALK, Functions, Share
 from ._result import UNDEFINED, ValidationIssue
-from ._schema_depth import MAX_UNFOLDED
 from ._schema_error import SchemaError
 from ._walk import WalkWriter
 from ._writer import Parts

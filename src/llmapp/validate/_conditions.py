@@ -19,10 +19,10 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from llmapp._scalar_types import NUMERIC_TEXT_FORMATS
+from llmapp._scalars.table import NUMERIC_TEXT_FORMATS
 from llmapp.jsonschema import JSON_TYPES, KEYWORDS, Node, declared_types
 
-from .._source import Emitter, literal
+from .._codegen.source import Emitter, literal
 from ._formats import NUMBER_FORMATS, STRING_FORMATS
 from ._patterns import PatternError, compile_pattern, search_test
 from ._vocabulary import CONDITION_KEYWORDS

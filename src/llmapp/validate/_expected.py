@@ -12,7 +12,7 @@ import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from llmapp._scalar_types import NUMERIC_TEXT_FORMATS
+from llmapp._scalars.table import NUMERIC_TEXT_FORMATS
 from llmapp.jsonschema import MISSING, declared_types, enum_names, ref_name, resolve_pointer
 
 from ._vocabulary import labels

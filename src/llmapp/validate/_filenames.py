@@ -27,7 +27,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any, cast, overload
 
-from .._source import register_lines
+from .._codegen.source import register_lines
 
 __all__ = ["Lines", "handing_on", "register", "release", "take_serial"]
 

@@ -3,7 +3,7 @@
 Each checker takes a ``str`` and returns whether it is in the format; the generated
 code calls them only for strings (formats say nothing about other types). The
 formats of Python's scalar types (``date-time``, ``uuid``, ``ipv4network``, ...) come
-from their rows in ``llmapp._scalar_types``; this module adds the others. A format
+from their rows in ``llmapp._scalars.table``; this module adds the others. A format
 that is not in ``STRING_FORMATS`` or ``NUMBER_FORMATS`` is accepted as annotation.
 Patterns are compiled on first use (``_regex``): importing the checks compiles none.
 """
@@ -16,7 +16,7 @@ import unicodedata
 from collections.abc import Callable
 from functools import cache
 
-from llmapp._scalar_types import format_checks, is_ipv4, is_ipv6
+from llmapp._scalars.table import format_checks, is_ipv4, is_ipv6
 
 from ._patterns import is_pattern
 

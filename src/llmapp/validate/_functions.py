@@ -19,7 +19,7 @@ from typing import Any
 
 from llmapp.jsonschema import Node, name_of
 
-from .._source import Emitter
+from .._codegen.source import Emitter
 
 __all__ = ["CHECK", "WALK", "Functions"]
 

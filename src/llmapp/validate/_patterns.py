@@ -1,10 +1,11 @@
-"""The pattern matcher, re-exported for the validator's modules (from ``llmapp._patterns``),
-and the one way generated code searches with it (``search_test``)."""
+"""The pattern matcher, re-exported for the validator's modules (from
+``llmapp._patterns.matching``), and the one way generated code searches with it
+(``search_test``)."""
 
 from collections.abc import Callable
 from typing import Any
 
-from llmapp._patterns import (
+from llmapp._patterns.matching import (
     CALL_BUDGET,
     NOT_CHECKED,
     TIME_LIMIT,

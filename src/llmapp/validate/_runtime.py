@@ -10,7 +10,8 @@ from collections.abc import Mapping
 from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any
 
-from llmapp._scalar_types import decimal_multiple, exact_context, is_decimal
+from llmapp._limits import MAX_EQUALITY_DEPTH
+from llmapp._scalars.table import decimal_multiple, exact_context, is_decimal
 
 if TYPE_CHECKING:
     from decimal import Decimal
@@ -37,8 +38,6 @@ __all__ = [
     "str_keys",
     "unique",
 ]
-
-_EQUALITY_DEPTH = 256
 
 
 class FailedValues:
@@ -138,7 +137,7 @@ def nonstr_keys(value: Mapping[Any, Any]) -> list[Any]:
 
 def json_equal(left: object, right: object, depth: int = 0) -> bool:
     """JSON equality: 1 == 1.0, but true != 1; arrays and tuples compare alike."""
-    if depth > _EQUALITY_DEPTH:
+    if depth > MAX_EQUALITY_DEPTH:
         return left is right
     kind = _kind(left)
     if kind != _kind(right):
@@ -187,7 +186,7 @@ class _Unfreezable(Exception):
 
 def _freeze(value: object, depth: int) -> object:
     """A hashable key equal for JSON-equal values, as ``json_equal`` reads them."""
-    if depth > _EQUALITY_DEPTH:
+    if depth > MAX_EQUALITY_DEPTH:
         # json_equal reads a value this deep as itself: so does its key, and items deeper
         # than that still cost one pass, not a comparison of every pair.
         return ("is", id(value))

@@ -23,27 +23,14 @@ given and is too small to break either limit is not walked (``_within_limits``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
+from llmapp._limits import MAX_REF_DEPTH, MAX_SCHEMA_DEPTH, too_deep
 from llmapp.jsonschema import Node, Resolver, is_mapping, pointer_from, subschemas
 
 from .._errors import BuildProblem
 
-__all__ = ["MAX_REF_DEPTH", "MAX_SCHEMA_DEPTH", "MAX_UNFOLDED", "depth_problem"]
-
-MAX_SCHEMA_DEPTH = 100
-"""Most levels of nested subschemas, and of nesting inside one ``enum``/``const`` value."""
-
-MAX_REF_DEPTH = 500
-"""Most ``$ref``s one chain of subschemas may follow (recursion excepted): each is a call
-when a value is checked, and a valid value must not run out of stack."""
-
-MAX_UNFOLDED = 100_000
-"""Most subschemas checking one value may apply, every ``$ref`` followed (recursion
-counted once where it is named, ``Analysis.unfolded``): a schema past it is refused, so
-a value's check costs at most this many steps per place in the value. The largest
-operation of the OpenAPI corpora applies under 200."""
+__all__ = ["depth_problem"]
 
 
 def depth_problem(schema: Any, text: str | None = None) -> BuildProblem | None:
@@ -91,33 +78,14 @@ def _nesting_problem(schema: Any) -> BuildProblem | None:
             continue
         explored[id(node)] = depth
         for keyword in ("enum", "const"):
-            if keyword in node and _too_deep(node[keyword], 0 if keyword == "const" else -1):
+            # the enum's own list is no level of its values
+            limit = MAX_SCHEMA_DEPTH + (keyword == "enum")
+            if keyword in node and too_deep(node[keyword], limit):
                 reason = f"a value nested more than {MAX_SCHEMA_DEPTH} levels deep"
                 return _problem((*tokens, keyword), reason)
         for child_tokens, child in subschemas(node):
             stack.append((child, depth + 1, tokens + child_tokens))
     return None
-
-
-def _too_deep(value: Any, depth: int) -> bool:
-    """Whether a JSON value nests past the limit (``enum`` starts at -1: its own list)."""
-    explored: dict[int, int] = {}
-    stack = [(value, depth)]
-    while stack:
-        item, level = stack.pop()
-        if level > MAX_SCHEMA_DEPTH:
-            return True
-        if isinstance(item, Mapping):
-            children: Any = item.values()
-        elif isinstance(item, (list, tuple)):
-            children = item
-        else:
-            continue
-        if explored.get(id(item), -2) >= level:
-            continue
-        explored[id(item)] = level
-        stack.extend((child, level + 1) for child in children)
-    return False
 
 
 def _chain_problem(resolver: Resolver) -> BuildProblem | None:
@@ -166,8 +134,7 @@ def _next(resolver: Resolver, node: Node) -> list[tuple[Node, int]]:
     if not is_mapping(schema):
         return []
     found = [(resolver.child(node, *tokens), 0) for tokens, _ in subschemas(schema)]
-    ref = schema.get("$ref")
-    target = resolver.resolve(ref, node.base) if isinstance(ref, str) else None
+    target = resolver.target(node)
     if target is not None:
         found.append((target, 1))
     return found

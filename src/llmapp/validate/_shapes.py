@@ -14,7 +14,7 @@ from typing import Any
 
 from llmapp.jsonschema import Node, declared_types, discriminator, json_type
 
-from .._source import Emitter
+from .._codegen.source import Emitter
 from ._analysis import Analysis
 from ._unions import Branch, UnionInfo
 

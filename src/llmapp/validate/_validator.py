@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping
 from itertools import repeat
 from typing import Any
 
+from llmapp._limits import MAX_ISSUES_PER_PATH, MAX_SCHEMA_DEPTH
 from llmapp.jsonschema import Node
 
 from .._errors import BuildProblem
@@ -22,7 +23,7 @@ from ._patterns import Matcher, PatternBudget, explain_timeouts, forget_timeouts
 from ._repeats import repeated
 from ._result import Validation, ValidationFailure, ValidationIssue, ValidationSuccess
 from ._runtime import DepthExceeded, Memo, WorkExceeded
-from ._schema_depth import MAX_SCHEMA_DEPTH, depth_problem
+from ._schema_depth import depth_problem
 from ._schema_error import SchemaError
 from ._shared import Closures
 
@@ -302,9 +303,6 @@ NOT_CHECKED_WORK = (
     "not checked: checking this value took more steps than one call may (the schema "
     "checks some of its definitions twice at every level of the value)"
 )
-
-MAX_ISSUES_PER_PATH = 16
-"""Most issues one path keeps; the rest are counted in one more issue there."""
 
 
 def _bounded(errors: list[ValidationIssue]) -> list[ValidationIssue]:

@@ -13,7 +13,7 @@ from typing import Any
 
 from llmapp.jsonschema import Node, is_mapping, is_schema
 
-from .._source import literal
+from .._codegen.source import literal
 from ._analysis import Analysis
 from ._conditions import conjunction, type_test
 from ._functions import CHECK, WALK

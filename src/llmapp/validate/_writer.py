@@ -17,7 +17,7 @@ from typing import Any, ClassVar, NamedTuple
 
 from llmapp.jsonschema import Node, is_mapping, is_schema, step
 
-from .._source import Emitter, literal
+from .._codegen.source import Emitter, literal
 from ._analysis import Analysis
 from ._conditions import Conditions
 from ._expressions import Expressions

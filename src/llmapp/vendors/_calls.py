@@ -40,7 +40,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from llmapp._cancelled import own_cancellation
-from llmapp._frozen import quick_init
+from llmapp._records.frozen import quick_init
 
 __all__ = [
     "Executor",
@@ -178,7 +178,7 @@ async def arun_one(
         return NotRun.because(call, error)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class NotRun:
     """The answer to a call that raised instead of answering (a misuse such as missing
     human values, a wrong target, a lost connection, a bug): every other call keeps its

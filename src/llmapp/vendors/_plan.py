@@ -31,7 +31,7 @@ from llmapp.vendors._subset import Subset, movable, where
 __all__ = ["Decision", "ExportPlan", "Limits", "moved_keywords", "nesting"]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Limits:
     """Budgets of one request (``None``: no limit).
 
@@ -50,7 +50,7 @@ class Limits:
     depth: int | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Decision:
     """What one function was sent as.
 
@@ -83,7 +83,7 @@ class Decision:
         return "; ".join(parts)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ExportPlan:
     """A vendor export that fits, and what was decided for each function.
 

@@ -52,7 +52,7 @@ ToolFunction = Function
 """What an export needs from a function: the one function model every door shares."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Tool:
     """One function as every vendor sees it: the model's side of its parameters only."""
 

@@ -101,7 +101,7 @@ def untyped_or_ref_siblings(node: Mapping[str, Any], typed: Iterable[str]) -> li
     return reasons
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Subset:
     """What one vendor's strict mode accepts.
 
@@ -122,7 +122,7 @@ class Subset:
         return None if reason is None else f"`{keyword}` {reason} in {self.vendor}"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Refusal:
     """One thing a vendor refuses: where (pointer tokens into the schema) and why."""
 

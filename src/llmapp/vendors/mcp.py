@@ -204,8 +204,7 @@ def _used(schema: Schema, defs: Mapping[str, Any]) -> dict[str, Any]:
     while pending:
         node = pending.pop()
         for holder in resolver.refs_under(node) if node is not None else ():
-            ref = holder.schema.get("$ref")
-            target = resolver.resolve(ref, holder.base) if isinstance(ref, str) else None
+            target = resolver.target(holder)
             name = name_of(target.pointer) if target is not None else None
             if name is not None and name not in used:
                 used.add(name)

@@ -227,8 +227,7 @@ def _too_deep(resolver: Resolver) -> list[Refusal]:
                 reason += f" (at {where(route) or '/'}, through $ref)"
             refusals.setdefault(node.pointer, Refusal(tokens, reason))
             continue
-        ref = node.schema.get("$ref")
-        target = resolver.resolve(ref, node.base) if isinstance(ref, str) else None
+        target = resolver.target(node)
         if target is not None and target.pointer not in active:
             pending.append((target, route, depth, active | {target.pointer}))
         for tokens, _ in subschemas(node.schema):

@@ -21,7 +21,7 @@ from functools import lru_cache
 from types import CodeType
 from typing import Any
 
-from llmapp._fresh import fresh_name
+from llmapp._codegen.fresh import fresh_name
 
 __all__ = ["Emitter", "compile_function", "describe", "literal", "register", "register_lines"]
 

@@ -37,7 +37,7 @@ from datetime import date, datetime, time, timedelta
 from functools import cache
 from typing import Any, NamedTuple
 
-from llmapp import _iso8601 as iso
+from llmapp._scalars import iso8601 as iso
 
 __all__ = [
     "NUMERIC_TEXT_FORMATS",

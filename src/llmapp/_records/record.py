@@ -134,7 +134,7 @@ def _keyword_init(cls: type[Record]) -> Any:
             *stores,
         ]
     )
-    # Compiled as it is, not registered in ``linecache`` (``llmapp._source``): a cold build
+    # Compiled as it is, not registered in ``linecache`` (``llmapp._codegen.source``): a cold build
     # compiles one for each of its record classes, and five lines read well in a traceback.
     exec(compile(source, f"<llmapp.init {cls.__qualname__}>", "exec"), namespace)
     init: Any = namespace["__init__"]

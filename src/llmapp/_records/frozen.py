@@ -14,7 +14,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, TypeVar
 
-from llmapp._source import compile_function
+from llmapp._codegen.source import compile_function
 
 __all__ = ["quick_init"]
 

@@ -13,8 +13,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, cast
 
+from llmapp._cli.targets import TargetError, find, load_module, where
 from llmapp._errors import LlmappError
-from llmapp._targets import TargetError, find, load_module, where
 
 __all__ = ["main"]
 

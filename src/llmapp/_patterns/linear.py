@@ -46,6 +46,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from llmapp._limits import MAX_PATTERN
+
 try:  # Python 3.11+
     from re import _constants as sre_constants  # type: ignore[attr-defined]
     from re import _parser as sre_parse  # type: ignore[attr-defined]
@@ -57,8 +59,6 @@ __all__ = ["MAX_PATTERN", "MAX_UNANCHORED_WIDTH", "is_linear", "linear_method"]
 
 MAX_UNANCHORED_WIDTH = 64
 """Characters a failed attempt of an unanchored pattern may consume (at each start)."""
-MAX_PATTERN = 1000
-"""Longest translated pattern given to ``re``."""
 
 _C = sre_constants
 _UNBOUNDED = 1 << 62

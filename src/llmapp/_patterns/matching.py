@@ -42,7 +42,8 @@ from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any, Generic, TypeVar
 
-from llmapp._ecma import (
+from llmapp._limits import MAX_NOTED_TEXTS
+from llmapp._patterns.ecma import (
     BACKTRACKING,
     BACKTRACKING_SYNTAX,
     LINEAR,
@@ -53,7 +54,7 @@ from llmapp._ecma import (
     Unsupported,
     translate,
 )
-from llmapp._linear import linear_method
+from llmapp._patterns.linear import linear_method
 from llmapp._results import ValidationIssue
 
 __all__ = [
@@ -183,12 +184,11 @@ class _State(threading.local):
         self.noted: dict[int, str] = {}
 
     def note(self, text: str, why: str) -> None:
-        if len(self.noted) < _MAX_NOTED:
+        if len(self.noted) < MAX_NOTED_TEXTS:
             self.noted.setdefault(id(text), why)
 
 
 _STATE = _State()
-_MAX_NOTED = 4096  # texts a check gave up on but whose issues no walk explained yet
 TIMED_OUT = "pattern could not be checked in time"
 """The description of an issue whose value a pattern search gave up on."""
 NOT_CHECKED = "pattern not checked: the time for patterns in this call ran out"
