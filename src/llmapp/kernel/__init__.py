@@ -16,7 +16,8 @@ the MCP server) build on these steps, in this order:
   and the door tags ``HTTP`` / ``MCP``; ``sending`` / ``sent_parameters`` for what a
   door sends on;
 - run with limits: ``Runner`` (``Runner.awaited`` for a door's own awaited I/O),
-  ``Controls`` / ``controls``, ``Approval``, ``CallContext``, ``awaiting_approval`` (the
+  ``Controls`` / ``controls``, ``given_controls`` / ``FunctionControls`` (a builder's
+  ``controls=``), ``Approval``, ``CallContext``, ``awaiting_approval`` (the
   answer a call gets until a human approves it, asked between checking and running);
 - answer: ``CallResult``, ``error_text``, ``for_model`` and ``MAX_MESSAGE`` (the answer
   the model is shown), and the content types (``Image``, ``Audio``, ``ResourceLink``,
@@ -67,10 +68,12 @@ if TYPE_CHECKING:
     from llmapp.kernel._controls import (
         CallContext,
         Controls,
+        FunctionControls,
         controls,
         declared_controls,
         declares,
         enabled,
+        given_controls,
         needs_approval,
         time_limit,
         visible,
@@ -130,6 +133,8 @@ _HOMES = {
     "Approval": "llmapp.kernel._question",
     "CallContext": "llmapp.kernel._controls",
     "Controls": "llmapp.kernel._controls",
+    "FunctionControls": "llmapp.kernel._controls",
+    "given_controls": "llmapp.kernel._controls",
     "admit": "llmapp.kernel._admit",
     "awaiting_approval": "llmapp.kernel._admit",
     "controls": "llmapp.kernel._controls",
@@ -203,6 +208,7 @@ __all__ = [
     "Controls",
     "EmbeddedResource",
     "Function",
+    "FunctionControls",
     "FunctionTable",
     "Image",
     "LlmConfig",
@@ -234,6 +240,7 @@ __all__ = [
     "for_model",
     "from_blocks",
     "function_data",
+    "given_controls",
     "hooked",
     "is_content",
     "join",
