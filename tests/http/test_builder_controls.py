@@ -210,3 +210,41 @@ def test_a_composition_keeps_each_function_s_controls(server: Server) -> None:
     before = server.seen.count
     waiting = composed.execute(None, function.name, '{"item_id": 9}')
     assert waiting.approval is not None and server.seen.count == before
+
+
+def test_the_cli_takes_approval_and_disable_for_a_document(
+    server: Server, tmp_path: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("mcp", reason="the MCP SDK is not installed (extra: mcp)")
+    import json
+
+    from mcp import Client
+
+    import llmapp.mcp
+    from llmapp._cli import _mcp_settings, _parser, main
+
+    document = tmp_path / "shop.json"
+    document.write_text(json.dumps(_document(server)))
+    flags = ["--approval", "items_eraseByItem_id", "--disable", "items_putByItem_id"]
+    argv = ["mcp", str(document), "--base-url", server.url, *flags, "--disable", "items_nope"]
+    settings = _mcp_settings(None, _parser().parse_args(argv))
+    assert "controls['items_nope']: controls= names no function" in capsys.readouterr().err
+    found: dict[str, Any] = {}
+
+    async def run() -> None:
+        async with Client(llmapp.mcp.server(settings["app"], settings["target"])) as client:
+            found["names"] = [tool.name for tool in (await client.list_tools()).tools]
+            before = server.seen.count
+            found["delete"] = await client.call_tool("items_eraseByItem_id", {"item_id": 5})
+            found["sent"] = server.seen.count - before
+
+    anyio.run(run)
+    assert "items_putByItem_id" not in found["names"]
+    assert "needs a human's approval" in found["delete"].content[0].text
+    assert found["sent"] == 0
+
+    assert main([*argv[:4], *flags, "--print-config"]) == 0  # the flags are kept
+    (entry,) = json.loads(capsys.readouterr().out)["mcpServers"].values()
+    assert entry["args"][-6:] == ["--base-url", server.url, *flags]
+    with pytest.raises(ValueError, match="--approval and --disable are for an OpenAPI document"):
+        _mcp_settings(int, _parser().parse_args(["mcp", "x:Y", "--approval", "f"]))
