@@ -339,7 +339,7 @@ def _never(context: Any) -> bool:
 
 def _controls(options: argparse.Namespace) -> dict[str, Any]:
     """``--approval`` and ``--disable`` as ``application(controls=)``: name -> ``Controls``."""
-    from llmapp import Controls
+    from llmapp.kernel import Controls
 
     names = dict.fromkeys([*options.approval, *options.disable])
     return {

@@ -68,12 +68,10 @@ if TYPE_CHECKING:
     from llmapp.kernel._controls import (
         CallContext,
         Controls,
-        FunctionControls,
         controls,
         declared_controls,
         declares,
         enabled,
-        given_controls,
         needs_approval,
         time_limit,
         visible,
@@ -89,6 +87,7 @@ if TYPE_CHECKING:
         llm_parameters,
         run_hook,
     )
+    from llmapp.kernel._given import FunctionControls, given_controls
     from llmapp.kernel._kernel import (
         Checked,
         ModelSide,
@@ -133,8 +132,8 @@ _HOMES = {
     "Approval": "llmapp.kernel._question",
     "CallContext": "llmapp.kernel._controls",
     "Controls": "llmapp.kernel._controls",
-    "FunctionControls": "llmapp.kernel._controls",
-    "given_controls": "llmapp.kernel._controls",
+    "FunctionControls": "llmapp.kernel._given",
+    "given_controls": "llmapp.kernel._given",
     "admit": "llmapp.kernel._admit",
     "awaiting_approval": "llmapp.kernel._admit",
     "controls": "llmapp.kernel._controls",

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import inspect
 import logging
-from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from llmapp._record import Record
@@ -40,17 +40,14 @@ from llmapp.kernel._question import Approval, approval_question
 
 if TYPE_CHECKING:
     from llmapp.introspect.model import MethodSpec
-    from llmapp.kernel._function import Function
 
 __all__ = [
     "Approval",
     "CallContext",
     "Controls",
-    "FunctionControls",
     "controls",
     "declared_controls",
     "enabled",
-    "given_controls",
     "visible",
 ]
 
@@ -60,7 +57,6 @@ logger = logging.getLogger("llmapp.controls")
 
 F = TypeVar("F")
 T = TypeVar("T")
-Fn = TypeVar("Fn", bound="Function")
 
 
 class CallContext:
@@ -151,7 +147,7 @@ def controls(
             @controls(enabled=lambda ctx: ctx.get(User).admin, approval=True, timeout=5)
             def transfer(self, note: str, amount: float, to: str) -> None: ...
     """
-    if timeout is not None and not _positive(timeout):
+    if timeout is not None and not positive_number(timeout):
         raise ValueError(f"timeout must be a positive number of seconds, not {timeout!r}")
     if isinstance(decisive, str):
         raise ValueError(f"decisive takes parameter names, not the text {decisive!r}")
@@ -257,109 +253,7 @@ def _seconds(text: str | None) -> float | None:
         seconds = float(text) if text is not None else None
     except ValueError:
         return None
-    return seconds if seconds is not None and _positive(seconds) else None
-
-
-# --- what a builder is given: llmapp.http.application(controls=), llmapp.mcp.application ---
-
-FunctionControls = Mapping[str, Controls] | Callable[[Any], Controls | None]
-"""A builder's ``controls=``: function name -> ``Controls``, or ``function -> Controls | None``
-(one rule for many: every DELETE, every tool tagged ``readOnly``)."""
-
-
-def given_controls(
-    functions: Sequence[Fn], given: FunctionControls | None, failed: Collection[str] = ()
-) -> tuple[list[Fn], list[tuple[str, str]]]:
-    """Each function with its controls, as the class door declares them, and what is wrong.
-
-    A function tagged ``destructive`` (an operation's tag, an MCP tool's
-    ``destructiveHint``) waits for approval, as a method tagged ``@tag destructive``
-    does, and the build says so once (``llmapp.controls`` at INFO). Then ``given``: a
-    mapping's value for a function's name is its controls, whole (``Controls()`` lifts
-    an implied approval); a callable gets each function, ``controls`` already holding
-    what its tags imply, and answers its controls, or ``None`` to keep them.
-
-    Returns:
-        The functions, and ``(name, reason)`` for each mistake a build reports with its
-        others: a name of the mapping that is no function (one in ``failed``, a function
-        already reported as not built, is not reported again), and a ``decisive`` name
-        that is no parameter (that function is left out: its question could not be
-        asked as declared).
-
-    Raises:
-        TypeError: a value that is not ``Controls``.
-        ValueError: a timeout that is not a positive number of seconds.
-    """
-    problems: list[tuple[str, str]] = []
-    names = {function.name for function in functions}
-    if isinstance(given, Mapping):
-        for name in given:
-            if name not in names and name not in failed:
-                listed = ", ".join(sorted(names)) or "none"
-                problems.append((str(name), f"controls= names no function (functions: {listed})"))
-    elif given is not None and not callable(given):
-        raise TypeError(
-            f"controls= takes a mapping of names to Controls or a callable, "
-            f"not {type(given).__name__}"
-        )
-    out: list[Fn] = []
-    for function in functions:
-        base, implied = function, None
-        if function.controls is None and "destructive" in function.tags:
-            implied = Controls(approval=True)
-            base = function.with_controls(implied)
-        chosen = _chosen(base, given)
-        problem = _decisive_problem(base, chosen)
-        if problem is not None:
-            problems.append((function.name, problem))
-            continue
-        if chosen is not base.controls:
-            base = base.with_controls(chosen)
-        if implied is not None and base.controls is implied:
-            # Said once, at build, as for a method: a tag that stops every call is easy to miss.
-            logger.info(
-                "%s: tagged destructive: each call waits for a human's approval "
-                "(execute(..., approved=True); controls={%r: Controls()} lifts it)",
-                function.name,
-                function.name,
-            )
-        out.append(base)
-    return out, problems
-
-
-def _chosen(function: Function, given: FunctionControls | None) -> Controls | None:
-    """What ``given`` says of ``function``'s controls (its own when it says nothing)."""
-    if given is None:
-        return function.controls
-    chosen = given.get(function.name) if isinstance(given, Mapping) else given(function)
-    if chosen is None:
-        return function.controls
-    if not isinstance(chosen, Controls):
-        raise TypeError(
-            f"controls= for {function.name!r}: expected llmapp.Controls or None, "
-            f"not {type(chosen).__name__}"
-        )
-    if chosen.timeout is not None and not _positive(chosen.timeout):
-        raise ValueError(
-            f"controls= for {function.name!r}: timeout must be a positive number of "
-            f"seconds, not {chosen.timeout!r}"
-        )
-    return chosen
-
-
-def _decisive_problem(function: Function, chosen: Controls | None) -> str | None:
-    """Why ``chosen.decisive`` cannot be shown first, or ``None``: a misspelt name would
-    quietly show nothing first (the class door refuses it as ``controls()`` does)."""
-    if chosen is None or not chosen.decisive:
-        return None
-    if isinstance(chosen.decisive, str):
-        return f"controls= decisive takes parameter names, not the text {chosen.decisive!r}"
-    properties = function.parameters.get("properties")
-    known = properties if isinstance(properties, Mapping) else {}
-    unknown = [name for name in chosen.decisive if name not in known]
-    if not unknown:
-        return None
-    return f"controls= decisive names {', '.join(map(repr, unknown))}: not parameters"
+    return seconds if seconds is not None and positive_number(seconds) else None
 
 
 # --- what the doors ask ------------------------------------------------------------------------
@@ -437,5 +331,6 @@ def asking(function: Any, arguments: Any) -> Approval:
     return Approval(function.name, arguments, function.description, question)
 
 
-def _positive(value: Any) -> bool:
+def positive_number(value: Any) -> bool:
+    """Whether ``value`` is a number of seconds a control accepts."""
     return isinstance(value, (int, float)) and not isinstance(value, bool) and 0 < value < 1e12
