@@ -6,6 +6,7 @@ neither listed nor called, and served over MCP (``llmapp.mcp.server``) the same 
 from __future__ import annotations
 
 import logging
+import time
 from typing import Any
 
 import anyio
@@ -248,3 +249,34 @@ def test_the_cli_takes_approval_and_disable_for_a_document(
     assert entry["args"][-6:] == ["--base-url", server.url, *flags]
     with pytest.raises(ValueError, match="--approval and --disable are for an OpenAPI document"):
         _mcp_settings(int, _parser().parse_args(["mcp", "x:Y", "--approval", "f"]))
+
+
+def test_an_operation_s_timeout_bounds_execute_and_aexecute() -> None:
+    pytest.importorskip("mcp", reason="tests.mcp.production needs the MCP SDK")
+    from fastapi import FastAPI
+    from tests.mcp.production import serving
+
+    api = FastAPI(title="slow")
+
+    @api.get("/slow")
+    async def slow() -> dict[str, str]:
+        await anyio.sleep(2.5)
+        return {"at": "last"}
+
+    with serving(api) as base:
+        document = httpx.get(f"{base}/openapi.json").json()
+        app = llmapp.http.application(document, controls={"slow_get": Controls(timeout=0.3)})
+        connection = llmapp.http.Connection(base)
+        started = time.monotonic()
+        sync = app.execute(connection, "slow_get", "{}")
+        sync_took = time.monotonic() - started
+        started = time.monotonic()
+        asynchronous = anyio.run(lambda: app.aexecute(connection, "slow_get", "{}"))
+        async_took = time.monotonic() - started
+        with pytest.raises(TimeoutError, match=r"slow_get did not finish within 0\.3 s"):
+            app.execute(connection, "slow_get", "{}", raise_errors=True)
+    for result, took in ((sync, sync_took), (asynchronous, async_took)):
+        assert took < 2 and not result.success and isinstance(result.error, TimeoutError)
+        assert result.message() == (
+            "The function raised TimeoutError: slow_get did not finish within 0.3 s"
+        )
