@@ -176,3 +176,11 @@ def test_served_again_the_same_controls_hold() -> None:
     assert found["slow"].is_error and found["took"] < 5
     assert "slow did not finish within 0.3 s" in found["slow"].content[0].text
     assert received == ["slow"]  # neither the hidden nor the unapproved call went through
+
+
+def test_a_long_tool_list_is_not_spelt_out_in_the_error() -> None:
+    tools = [{"name": f"tool_{n}", "inputSchema": {"type": "object"}} for n in range(500)]
+    app = llmapp.mcp.application(tools, controls={"tool_4999": Controls(approval=True)})
+    (problem,) = app.errors
+    assert problem.reason.startswith("controls= names no function of the 500 (close: tool_499")
+    assert len(problem.reason) < 200

@@ -7,6 +7,7 @@ holds the controls.
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any, TypeVar
 
@@ -50,8 +51,7 @@ def given_controls(
     if isinstance(given, Mapping):
         for name in given:
             if name not in names and name not in failed:
-                listed = ", ".join(sorted(names)) or "none"
-                problems.append((str(name), f"controls= names no function (functions: {listed})"))
+                problems.append((str(name), _no_function(str(name), names)))
     elif given is not None and not callable(given):
         raise TypeError(
             f"controls= takes a mapping of names to Controls or a callable, "
@@ -80,6 +80,19 @@ def given_controls(
             )
         out.append(base)
     return out, problems
+
+
+_LISTED = 10
+"""Most function names a build error lists: a document may have thousands."""
+
+
+def _no_function(name: str, names: set[str]) -> str:
+    """Why a name of the mapping is refused, with the names it may have meant."""
+    if len(names) <= _LISTED:
+        return f"controls= names no function (functions: {', '.join(sorted(names)) or 'none'})"
+    close = difflib.get_close_matches(name, names, n=3, cutoff=0.5)
+    meant = f" (close: {', '.join(close)})" if close else ""
+    return f"controls= names no function of the {len(names)}{meant}"
 
 
 def _chosen(function: Function, given: FunctionControls | None) -> Controls | None:
