@@ -131,6 +131,21 @@ def _parser() -> argparse.ArgumentParser:
         help="send header NAME with every call of a document, its value read from the "
         "environment variable VAR (repeatable)",
     )
+    mcp.add_argument(
+        "--approval",
+        action="append",
+        default=[],
+        metavar="FUNCTION",
+        help="a document's function whose calls wait for the user's approval (repeatable; "
+        "an operation tagged destructive waits already)",
+    )
+    mcp.add_argument(
+        "--disable",
+        action="append",
+        default=[],
+        metavar="FUNCTION",
+        help="a document's function that is neither listed nor called (repeatable)",
+    )
     mcp.add_argument("--transport", choices=("stdio", "streamable-http"), default="stdio")
     mcp.add_argument("--host", default="127.0.0.1", help="HTTP address (default 127.0.0.1)")
     mcp.add_argument("--port", type=int, default=8000, help="HTTP port (default 8000)")
@@ -253,6 +268,11 @@ def _mcp_settings(cls: type | None, options: argparse.Namespace) -> dict[str, An
     else:
         if options.base_url or options.header_env:
             raise ValueError("--base-url and --header-env are for an OpenAPI document")
+        if options.approval or options.disable:
+            raise ValueError(
+                "--approval and --disable are for an OpenAPI document: a class declares "
+                "its controls (@approval, @controls(enabled=...))"
+            )
         app = application(cls)
         target = _instance(cls, options.factory)
     settings: dict[str, Any] = {
@@ -295,8 +315,8 @@ def _document(options: argparse.Namespace) -> tuple[Any, Any]:
 
     if options.factory:
         raise ValueError("--factory is for a class; a document is served on --base-url")
-    app = application(Path(options.target))
-    for problem in app.errors:
+    app = application(Path(options.target), controls=_controls(options))
+    for problem in app.errors:  # a name of --approval or --disable that is no function too
         print(f"llmapp: {problem}", file=sys.stderr)
     host = options.base_url or (app.servers[0] if app.servers else None)
     if not host:
@@ -311,6 +331,23 @@ def _document(options: argparse.Namespace) -> tuple[Any, Any]:
             raise ValueError(f"--header-env {spec}: the variable is empty or unset")
         headers[name.strip()] = value
     return app, Connection(host, headers=headers)
+
+
+def _never(context: Any) -> bool:
+    return False
+
+
+def _controls(options: argparse.Namespace) -> dict[str, Any]:
+    """``--approval`` and ``--disable`` as ``application(controls=)``: name -> ``Controls``."""
+    from llmapp.kernel import Controls
+
+    names = dict.fromkeys([*options.approval, *options.disable])
+    return {
+        name: Controls(
+            approval=name in options.approval, enabled=_never if name in options.disable else None
+        )
+        for name in names
+    }
 
 
 def load_callable(cls: type, spec: str) -> Any:
@@ -394,6 +431,9 @@ def mcp_config(cls: type | None, options: argparse.Namespace) -> dict[str, Any]:
         args += ["--base-url", options.base_url]
     for spec in options.header_env:
         args += ["--header-env", spec]
+    for flag in ("approval", "disable"):
+        for name in getattr(options, flag):
+            args += [f"--{flag}", name]
     if options.no_elicit:
         args.append("--no-elicit")
     entry = {"command": sys.executable, "args": args}

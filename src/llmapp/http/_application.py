@@ -18,7 +18,16 @@ from llmapp.http._naming import Naming, assign_names
 from llmapp.http._schemas import SchemaTable
 from llmapp.http._upgrade import Document, upgrade
 from llmapp.jsonschema import Path
-from llmapp.kernel import HTTP, Application, Runner, refusals, separation
+from llmapp.kernel import (
+    DEFAULT_RUNNER,
+    HTTP,
+    Application,
+    FunctionControls,
+    Runner,
+    given_controls,
+    refusals,
+    separation,
+)
 from llmapp.repair import MAX_LENGTH
 from llmapp.schema import is_file, is_human, strict_form
 
@@ -43,6 +52,7 @@ class HttpLlmConfig:
     naming: Literal["accessor", "operationId"] = "accessor"
     validate: Mapping[str, ValidationHook] = field(default_factory=dict)
     max_length: int = MAX_LENGTH
+    controls: FunctionControls | None = None
 
 
 class HttpLlmApplication(Application[HttpLlmFunction, Connection, Connection]):
@@ -107,10 +117,11 @@ class HttpLlmApplication(Application[HttpLlmFunction, Connection, Connection]):
 
         call = acall(self, connection, name, arguments, human, raise_errors, context, approved)
         function = self.function(name)
-        if runner is None or function is None:
+        if function is None:
             return await call
-        # The request is awaited on the loop (no thread), within the runner's time limit.
-        return await runner.awaited(function, call, raise_errors, HTTP)
+        # The request is awaited on the loop (no thread), within the runner's time limit
+        # and the function's own.
+        return await (runner or DEFAULT_RUNNER).awaited(function, call, raise_errors, HTTP)
 
 
 def application(
@@ -123,6 +134,7 @@ def application(
     validate: Mapping[str, ValidationHook] | None = None,
     roots: Iterable[str | FilePath] | None = None,
     max_length: int = MAX_LENGTH,
+    controls: FunctionControls | None = None,
 ) -> HttpLlmApplication:
     """The LLM functions of a Swagger 2.0 / OpenAPI 3.0 / 3.1 document.
 
@@ -149,14 +161,23 @@ def application(
             operation using a reference that is not read is an error saying why.
         max_length: most characters of argument text one call reads (as
             ``@llm_application(max_length=...)``); longer text is refused, nothing sent.
+        controls: each function's ``llmapp.Controls`` (enabled per call, approval,
+            timeout), as a class's ``@controls`` declares them: a mapping of function
+            names to them, or ``function -> Controls | None`` (one rule for every
+            DELETE: ``lambda f: Controls(approval=True) if f.method == "delete" else
+            None``). An operation tagged ``destructive`` waits for approval unless they
+            say otherwise, as a method tagged ``@tag destructive`` does.
 
     Returns:
         An ``HttpLlmApplication``; operations that cannot be converted are in ``errors``,
-        each located in the document, and the others still convert.
+        each located in the document, and the others still convert. So is a name of
+        ``controls`` that is no function (``cause == "controls"``).
 
     Raises:
         DocumentError: the document cannot be read, or is not OpenAPI/Swagger.
-        ValueError: a ``validate`` hook names no function, or ``max_name_length`` < 16.
+        ValueError: a ``validate`` hook names no function, ``max_name_length`` < 16, or
+            a control's timeout is not a positive number.
+        TypeError: ``controls`` gives something that is not ``llmapp.Controls``.
 
     Example::
 
@@ -167,13 +188,15 @@ def application(
     if max_name_length < 16:
         raise ValueError(f"max_name_length must be at least 16, not {max_name_length}")
     config = HttpLlmConfig(
-        strict, separate, max_name_length, naming, dict(validate or {}), max_length
+        strict, separate, max_name_length, naming, dict(validate or {}), max_length, controls
     )
     with paused_collection():
         loaded = load_document(document, roots=roots)
         parsed = upgrade(loaded.document)
         built, errors = _convert(parsed, config, loaded.refused)
-        functions = _named(built, config)
+        named = _named(built, config)
+        functions, wrong = given_controls(named, controls)
+    errors += [_control_error(named, name, reason) for name, reason in wrong]
     name, description = _info(loaded.document)
     return HttpLlmApplication(functions, errors, config, parsed.servers, name, description)
 
@@ -250,6 +273,15 @@ def _named(
     if unknown:
         raise ValueError(f"validation hooks name no function: {unknown}")
     return functions
+
+
+def _control_error(functions: list[HttpLlmFunction], name: str, reason: str) -> OperationError:
+    """A mistake of ``controls=``, at its operation when it names one."""
+    found = next((function for function in functions if function.name == name), None)
+    message = f"controls[{name!r}]: {reason}"
+    if found is None:
+        return OperationError("", "", (message,), "controls")
+    return OperationError(found.method, found.path, (message,), "controls", found.operation())
 
 
 def _error(each: Draft, cause: str, messages: list[str]) -> OperationError:

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from time import perf_counter
 from typing import Any
 
@@ -52,6 +52,7 @@ from llmapp.kernel import (
     log_call,
     log_raised,
     model_side,
+    time_limit,
     too_deep_refusal,
 )
 
@@ -208,13 +209,37 @@ def _call(
     if waiting is not None:  # controls: nothing is sent until a human approves
         return waiting
     _client_for(connection, asynchronous=False)
+    limit = _own_limit(function, connection)
+    started = perf_counter()
     try:
-        response = send(connection, prepared.options)
+        response = send(
+            connection if limit is None else replace(connection, deadline=limit), prepared.options
+        )
     except Exception as error:  # the transport, the server or the bounds
+        if limit is not None and _late(error) and perf_counter() - started >= limit:
+            # the function's own timeout, answered as aexecute's runner answers it
+            late = TimeoutError(f"{function.name} did not finish within {limit:g} s")
+            if raise_errors:
+                raise late from error
+            return prepared.failed(function, late)
         if raise_errors:
             raise
         return prepared.failed(function, error)
     return prepared.answered(function, response, raise_errors)
+
+
+def _own_limit(function: HttpLlmFunction, connection: Connection) -> float | None:
+    """The function's own timeout when it is shorter than the connection's deadline: a sync
+    call is bounded by it as the connection's deadline bounds it (no further hop sent)."""
+    limit = time_limit(function, None)
+    deadline = connection.resolved_deadline()
+    return limit if limit is not None and (deadline is None or limit < deadline) else None
+
+
+def _late(error: BaseException) -> bool:
+    import httpx
+
+    return isinstance(error, httpx.TimeoutException)
 
 
 async def acall(

@@ -149,7 +149,9 @@ class OperationError:
         messages: what is wrong, each located in the document
             (``$input.paths["/x"].post.requestBody.content["application/xml"]: ...``).
         cause: a short category (``"method"``, ``"path"``, ``"media type"``, ``"reference"``,
-            ``"parameters"``, ``"name"``), for summaries.
+            ``"parameters"``, ``"name"``, ``"controls"``: a mistake of ``application(controls=)``,
+            whose ``method`` and ``path`` are empty when it names no operation), for
+            summaries.
     """
 
     method: str
@@ -164,8 +166,10 @@ class OperationError:
 
     @property
     def location(self) -> str:
-        """The operation (``POST /x``): each message locates itself in the document."""
-        return f"{self.method.upper()} {self.path}"
+        """The operation (``POST /x``): each message locates itself in the document.
+        Empty for a mistake of the builder's arguments that names no operation (a name
+        of ``controls=`` that is no function)."""
+        return f"{self.method.upper()} {self.path}" if self.method else ""
 
     @property
     def reason(self) -> str:
@@ -173,4 +177,5 @@ class OperationError:
         return "; ".join(self.messages)
 
     def __str__(self) -> str:
-        return f"{self.method.upper()} {self.path}: " + "; ".join(self.messages)
+        where = self.location
+        return f"{where}: {self.reason}" if where else self.reason

@@ -16,7 +16,8 @@ the MCP server) build on these steps, in this order:
   and the door tags ``HTTP`` / ``MCP``; ``sending`` / ``sent_parameters`` for what a
   door sends on;
 - run with limits: ``Runner`` (``Runner.awaited`` for a door's own awaited I/O),
-  ``Controls`` / ``controls``, ``Approval``, ``CallContext``, ``awaiting_approval`` (the
+  ``Controls`` / ``controls``, ``given_controls`` / ``FunctionControls`` (a builder's
+  ``controls=``), ``Approval``, ``CallContext``, ``awaiting_approval`` (the
   answer a call gets until a human approves it, asked between checking and running);
 - answer: ``CallResult``, ``error_text``, ``for_model`` and ``MAX_MESSAGE`` (the answer
   the model is shown), and the content types (``Image``, ``Audio``, ``ResourceLink``,
@@ -86,6 +87,7 @@ if TYPE_CHECKING:
         llm_parameters,
         run_hook,
     )
+    from llmapp.kernel._given import FunctionControls, given_controls
     from llmapp.kernel._kernel import (
         Checked,
         ModelSide,
@@ -130,6 +132,8 @@ _HOMES = {
     "Approval": "llmapp.kernel._question",
     "CallContext": "llmapp.kernel._controls",
     "Controls": "llmapp.kernel._controls",
+    "FunctionControls": "llmapp.kernel._given",
+    "given_controls": "llmapp.kernel._given",
     "admit": "llmapp.kernel._admit",
     "awaiting_approval": "llmapp.kernel._admit",
     "controls": "llmapp.kernel._controls",
@@ -203,6 +207,7 @@ __all__ = [
     "Controls",
     "EmbeddedResource",
     "Function",
+    "FunctionControls",
     "FunctionTable",
     "Image",
     "LlmConfig",
@@ -234,6 +239,7 @@ __all__ = [
     "for_model",
     "from_blocks",
     "function_data",
+    "given_controls",
     "hooked",
     "is_content",
     "join",

@@ -147,7 +147,7 @@ def controls(
             @controls(enabled=lambda ctx: ctx.get(User).admin, approval=True, timeout=5)
             def transfer(self, note: str, amount: float, to: str) -> None: ...
     """
-    if timeout is not None and not _positive(timeout):
+    if timeout is not None and not positive_number(timeout):
         raise ValueError(f"timeout must be a positive number of seconds, not {timeout!r}")
     if isinstance(decisive, str):
         raise ValueError(f"decisive takes parameter names, not the text {decisive!r}")
@@ -253,7 +253,7 @@ def _seconds(text: str | None) -> float | None:
         seconds = float(text) if text is not None else None
     except ValueError:
         return None
-    return seconds if seconds is not None and _positive(seconds) else None
+    return seconds if seconds is not None and positive_number(seconds) else None
 
 
 # --- what the doors ask ------------------------------------------------------------------------
@@ -331,5 +331,6 @@ def asking(function: Any, arguments: Any) -> Approval:
     return Approval(function.name, arguments, function.description, question)
 
 
-def _positive(value: Any) -> bool:
+def positive_number(value: Any) -> bool:
+    """Whether ``value`` is a number of seconds a control accepts."""
     return isinstance(value, (int, float)) and not isinstance(value, bool) and 0 < value < 1e12

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from logging import WARNING, Logger
 from typing import Any, ClassVar, Generic, TypeVar
 
@@ -199,6 +199,16 @@ class Function(_Referenced):
         if check is not None:
             self._generated.given(check)
         return self
+
+    def with_controls(self: F, controls: Controls | None) -> F:
+        """A copy of this function with ``controls``, the validator a call or a builder
+        already compiled kept (a builder's ``controls=``; ``dataclasses.replace`` would
+        compile it again on the next call)."""
+        changed = replace(self, controls=controls)
+        compiled = self._generated.compiled
+        if compiled is not None:
+            changed._generated.given(compiled)
+        return changed
 
     def to_dict(self) -> dict[str, Any]:
         """The function as plain JSON-ready data."""

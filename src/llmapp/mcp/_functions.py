@@ -42,12 +42,15 @@ from llmapp.jsonschema import (
     resolve_pointer,
 )
 from llmapp.kernel import (
+    DEFAULT_RUNNER,
     MCP,
     Application,
+    FunctionControls,
     Runner,
     SchemaPredicate,
     Separated,
     enabled,
+    given_controls,
     log_call,
     refusals,
     separation,
@@ -128,10 +131,9 @@ class McpLlmApplication(Application[McpLlmFunction, NoReturn, Any]):
             context=context,
             approved=approved,
         )
-        if runner is None:
-            return await called
-        # The tool call is awaited on the loop (no thread), within the runner's time limit.
-        return await runner.awaited(function, called, raise_errors, MCP)
+        # The tool call is awaited on the loop (no thread), within the runner's time limit
+        # and the function's own.
+        return await (runner or DEFAULT_RUNNER).awaited(function, called, raise_errors, MCP)
 
     def execute(
         self,
@@ -160,6 +162,7 @@ def application(
     separate: SchemaPredicate | None = None,
     name: str = "mcp",
     max_length: int = MAX_LENGTH,
+    controls: FunctionControls | None = None,
 ) -> McpLlmApplication:
     """LLM functions for an MCP server's tools.
 
@@ -177,10 +180,21 @@ def application(
         name: the name the tools are served under again (``llmapp.mcp.server``).
         max_length: most characters of argument text one call reads (as
             ``@llm_application(max_length=...)``); longer text is refused, nothing sent.
+        controls: each function's ``llmapp.Controls`` (enabled per call, approval,
+            timeout), as a class's ``@controls`` declares them: a mapping of tool names
+            to them, or ``function -> Controls | None`` (one rule for many tools). A tool
+            whose ``destructiveHint`` is true waits for approval unless they say
+            otherwise, as a method tagged ``@tag destructive`` does.
 
     Returns:
         An ``McpLlmApplication``: ``functions`` for the tools that convert, ``errors``
-        for those that do not.
+        for those that do not, and for each name of ``controls`` that is no tool
+        (``location == "controls"``).
+
+    Raises:
+        TypeError: ``tools`` is no tool list; ``controls`` gives something that is not
+            ``llmapp.Controls``.
+        ValueError: a control's timeout is not a positive number of seconds.
 
     Example::
 
@@ -204,6 +218,9 @@ def application(
             functions.append(converted)
         else:
             errors += converted
+    failed = {problem.name for problem in errors if problem.name is not None}
+    functions, wrong = given_controls(functions, controls, failed)
+    errors += [McpToolProblem(tool, "controls", reason) for tool, reason in wrong]
     return McpLlmApplication(functions, errors, name)
 
 
