@@ -225,9 +225,9 @@ def _lazy_homes(name: str, tree: ast.Module) -> set[str]:
     return found
 
 
-def every_import_of(name: str) -> set[str]:
-    """Each module path ``name`` names in an import of any kind, llmapp's or not."""
-    path = MODULES[name]
+def every_import_of(name: str, path: Path) -> set[str]:
+    """Each module path ``name`` (the module in ``path``) names in an import of any kind,
+    llmapp's or not."""
     package = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
     tree = ast.parse(path.read_text(encoding="utf-8"))
     found = _lazy_homes(name, tree)
@@ -273,11 +273,7 @@ def test_no_new_circle_counting_type_only_imports() -> None:
 # Private modules belong to their package.
 
 
-KNOWN_REACH_INS: dict[tuple[str, str], str] = {
-    ("llmapp", "llmapp.app"): "the root's lazy table names each name's defining module, so"
-    " `llmapp.CallResult` loads that module and not the whole of llmapp.app",
-    ("llmapp", "llmapp.search"): "the root's lazy table, as for llmapp.app",
-}
+KNOWN_REACH_INS: dict[tuple[str, str], str] = {}
 """(importer, owner package) pairs still allowed to import the owner's private modules."""
 
 
@@ -290,16 +286,16 @@ def private_owner(module: str) -> str | None:
     return None
 
 
-def reach_ins() -> set[tuple[str, str, str]]:
+def reach_ins(modules: dict[str, Path] = MODULES) -> set[tuple[str, str, str]]:
     """(importer, imported, owner) for every import of a package's private module from outside.
 
     A module may import the private modules of its own package and of the packages it is
     inside (``llmapp.mcp._call`` may use ``llmapp._errors``, the root's own helpers), not of
     another package (``llmapp.kernel._kernel`` from ``llmapp.mcp``)."""
     found = set()
-    for name, path in MODULES.items():
+    for name, path in modules.items():
         package = name if path.name == "__init__.py" else name.rpartition(".")[0]
-        for target in every_import_of(name):
+        for target in every_import_of(name, path):
             owner = private_owner(target)
             if owner is None or not target.startswith("llmapp."):
                 continue
@@ -316,9 +312,24 @@ def test_private_owner() -> None:
     assert private_owner("llmapp.mcp.__main__") is None
 
 
-def test_reach_ins_are_found_in_functions_and_type_checking_blocks() -> None:
-    # The root names app's modules under TYPE_CHECKING and in its lazy table only.
-    assert ("llmapp", "llmapp.app._application", "llmapp.app") in reach_ins()
+def test_reach_ins_are_found_in_functions_type_checking_blocks_and_lazy_tables(
+    tmp_path: Path,
+) -> None:
+    door = tmp_path / "door.py"
+    door.write_text(
+        "from typing import TYPE_CHECKING\n"
+        "if TYPE_CHECKING:\n"
+        "    from llmapp.mcp._call import call\n"
+        "def run():\n"
+        "    from llmapp.kernel._kernel import check_arguments\n"
+        "_HOMES = {'Hit': 'llmapp.search._index'}\n",
+        encoding="utf-8",
+    )
+    assert reach_ins({"llmapp.door": door}) == {
+        ("llmapp.door", "llmapp.mcp._call", "llmapp.mcp"),
+        ("llmapp.door", "llmapp.kernel._kernel", "llmapp.kernel"),
+        ("llmapp.door", "llmapp.search._index", "llmapp.search"),
+    }
 
 
 def test_no_package_imports_another_package_s_private_module() -> None:

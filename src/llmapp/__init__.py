@@ -47,9 +47,14 @@ if TYPE_CHECKING:
         ValidationIssue,
         ValidationSuccess,
     )
-    from llmapp.app._application import LlmApplication, application
-    from llmapp.app._compose import ComposedApplication, compose
-    from llmapp.app._decorator import llm_application, validates
+    from llmapp.app import (
+        ComposedApplication,
+        LlmApplication,
+        application,
+        compose,
+        llm_application,
+        validates,
+    )
     from llmapp.explain import feedback
     from llmapp.kernel import (
         Application,
@@ -69,8 +74,7 @@ if TYPE_CHECKING:
     )
     from llmapp.output import StructuredOutput, structured_output
     from llmapp.repair import Parsed, coerce, parse
-    from llmapp.search._index import EmbeddingRanker, SearchIndex
-    from llmapp.search._tool import ToolSearch
+    from llmapp.search import EmbeddingRanker, SearchIndex, ToolSearch
     from llmapp.streaming import ArgumentStream, stream
     from llmapp.validate import Validator, validator
 
@@ -98,19 +102,19 @@ _HOMES: dict[str, str] = {
     "ValidationFailure": "llmapp._results",
     "ValidationIssue": "llmapp._results",
     "ValidationSuccess": "llmapp._results",
-    "LlmApplication": "llmapp.app._application",
+    "LlmApplication": "llmapp.app",
     "Application": "llmapp.kernel",
-    "ComposedApplication": "llmapp.app._compose",
-    "compose": "llmapp.app._compose",
-    "application": "llmapp.app._application",
+    "ComposedApplication": "llmapp.app",
+    "compose": "llmapp.app",
+    "application": "llmapp.app",
     "LlmConfig": "llmapp.kernel",
     "after_types": "llmapp.kernel",
     "Approval": "llmapp.kernel",
     "CallContext": "llmapp.kernel",
     "Controls": "llmapp.kernel",
     "controls": "llmapp.kernel",
-    "llm_application": "llmapp.app._decorator",
-    "validates": "llmapp.app._decorator",
+    "llm_application": "llmapp.app",
+    "validates": "llmapp.app",
     "Function": "llmapp.kernel",
     "LlmFunction": "llmapp.kernel",
     "Separated": "llmapp.kernel",
@@ -126,9 +130,9 @@ _HOMES: dict[str, str] = {
     "parse": "llmapp.repair",
     "ArgumentStream": "llmapp.streaming",
     "stream": "llmapp.streaming",
-    "EmbeddingRanker": "llmapp.search._index",
-    "SearchIndex": "llmapp.search._index",
-    "ToolSearch": "llmapp.search._tool",
+    "EmbeddingRanker": "llmapp.search",
+    "SearchIndex": "llmapp.search",
+    "ToolSearch": "llmapp.search",
     "Validator": "llmapp.validate",
     "validator": "llmapp.validate",
 }

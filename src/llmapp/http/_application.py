@@ -68,6 +68,8 @@ class HttpLlmApplication(Application[HttpLlmFunction, Connection, Connection]):
         description: the document's ``info.description``, or ``None``.
     """
 
+    errors: list[OperationError]
+
     def __init__(
         self,
         functions: list[HttpLlmFunction],

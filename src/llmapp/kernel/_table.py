@@ -17,6 +17,7 @@ a composition, whose parts carry theirs): the ``Application`` protocol (``_compo
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, Generic, TypeVar
 
 from llmapp._errors import Problem, UnknownFunctionError
@@ -38,7 +39,7 @@ class FunctionTable(Generic[F]):
 
     def __init__(self, functions: list[F], errors: list[Any] | None = None) -> None:
         self.functions = functions
-        self.errors: list[Problem] = [] if errors is None else errors
+        self.errors: Sequence[Problem] = [] if errors is None else errors
         self._by_name = {function.name: function for function in functions}
 
     def function(self, name: str) -> F | None:

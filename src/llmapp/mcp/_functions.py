@@ -96,6 +96,8 @@ class McpLlmApplication(Application[McpLlmFunction, NoReturn, Any]):
         name: the name it is served under again (``application(tools, name=...)``).
     """
 
+    errors: list[McpToolProblem]
+
     def __init__(
         self, functions: list[McpLlmFunction], errors: list[McpToolProblem], name: str = "mcp"
     ) -> None:
