@@ -79,6 +79,7 @@ Key = tuple[Segment, ...]
 
 _KEPT: Final = frozenset({int, float, bool, type(None)})
 """JSON's numbers, booleans and null: never changed, by their exact type (no ABC check)."""
+_CONTAINER_KIND: Final = {list: "array", dict: "object"}
 
 _UNCHANGED: Final = MISSING
 """No conversion applies (``None`` is a conversion result)."""
@@ -172,9 +173,17 @@ class Coercion:
 
         True when each issue's path runs through plain dicts and lists, past no union
         (``_end``, read once per path), to nothing, a number or boolean (never changed),
-        a null its key keeps, or a string where its schema accepts strings: the only
-        values ``repair`` may change are at the issues, and none of these changes.
+        a null its key keeps, a string where its schema accepts strings, or a dict or
+        list where its schema (no union) takes one: the only values ``repair`` may change
+        are at the issues, and none of these changes.
+
+        A container's members are walked by ``repair``, and it changes only a member the
+        validator refuses, whose issue is then in the list too: the validator reports
+        every member it refuses (``checked``'s check), unless an issue says its walk was
+        cut short or bounded (such an issue carries a description, so a list that holds
+        one walks the containers).
         """
+        whole: bool | None = None  # no issue says the walk was cut short (read once)
         for issue in issues:
             path = parse_path(issue._path)  # the slot, not the property (``llmapp._results``)
             if path is None:
@@ -204,6 +213,14 @@ class Coercion:
                 continue
             if node is None:
                 if end.drops_null:
+                    return False
+                continue
+            if kind is list or kind is dict:
+                if end.union or not (end.kinds is None or _CONTAINER_KIND[kind] in end.kinds):
+                    return False
+                if whole is None:
+                    whole = all(issue._description is None for issue in issues)
+                if not whole:
                     return False
                 continue
             if kind is not str or not (end.kinds is None or "string" in end.kinds):
@@ -239,7 +256,9 @@ class Coercion:
                     required = parent.get("required")
                     needed = required if isinstance(required, list) else ()
                     drops = key not in needed and index.null_means_absent(parent, key, sub)
-                end = End(index.kinds(resolved), drops, index.resolved_names(resolved))
+                names = index.resolved_names(resolved)
+                union = index.branches(resolved) is not None
+                end = End(index.kinds(resolved), drops, names, union)
         if sum(len(segment) for segment in path if type(segment) is str) > REMEMBERED_PATH:
             return end  # the model's long keys are not kept alive
         if len(self._ends) >= _CACHE_SIZE * 8:  # bounded: paths come from the model
@@ -272,11 +291,13 @@ class End(NamedTuple):
         kinds: the JSON types accepted there (None: any).
         drops_null: a null there is dropped (an optional property that cannot be null).
         names: the enum members a string there names (``SchemaIndex.names``).
+        union: the schema there is a union (``repair`` picks a branch for a container).
     """
 
     kinds: Kinds | None
     drops_null: bool
     names: Mapping[str, Any]
+    union: bool = False
 
 
 def _from_string(text: str, kinds: Kinds) -> Any:
