@@ -245,7 +245,6 @@ TOO_MANY = {
 }
 
 
-
 @pytest.mark.parametrize(
     "value",
     [
