@@ -284,3 +284,26 @@ def test_a_container_with_a_member_to_repair_is_still_walked(
     check = validator(TOO_MANY)
     expected = _outcome(check(old_coerce(value, TOO_MANY)))
     assert _outcome(coercer(TOO_MANY).checked(value, check)) == expected
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        {"rows": [[{"wrong": True}]], "sizes": {"x": ["1"]}},  # where a string, an integer is
+        {"rows": [["a", ["b", "3"]]]},  # an array where an enum's string is
+        {"sizes": {"x": {"n": "1", "m": [None, '{"a": 1}']}}},  # nothing in it is repaired
+    ],
+)
+def test_a_container_where_the_schema_says_nothing_of_members_is_not_walked(
+    old_coerce: Callable[[Any, Any], Any], monkeypatch: pytest.MonkeyPatch, value: Any
+) -> None:
+    # Its members would be walked against any schema, which changes nothing.
+    from llmapp.repair import _coerce
+
+    check = validator(TOO_MANY)
+    expected = _outcome(check(old_coerce(value, TOO_MANY)))
+    walks: list[object] = []
+    walk = _coerce._Walk
+    monkeypatch.setattr(_coerce, "_Walk", lambda *args: walks.append(args) or walk(*args))
+    assert _outcome(coercer(TOO_MANY).checked(value, check)) == expected
+    assert walks == []

@@ -174,11 +174,13 @@ class Coercion:
         True when each issue's path runs through plain dicts and lists, past no union
         (``_end``, read once per path), to nothing, a number or boolean (never changed),
         a null its key keeps, a string where its schema accepts strings, or a dict or
-        list where its schema (no union) takes one: the only values ``repair`` may change
-        are at the issues, and none of these changes.
+        list where its schema is no union: the only values ``repair`` may change are at
+        the issues, and none of these changes.
 
-        A container's members are walked by ``repair``, and it changes only a member the
-        validator refuses, whose issue is then in the list too: the validator reports
+        ``repair`` walks such a container's members. Where the schema says nothing of
+        members (a dict where a string is), each is walked against any schema, which
+        changes nothing. Where it does and takes the container, it changes only a member
+        the validator refuses, whose issue is then in the list too: the validator reports
         every member it refuses (``checked``'s check), unless an issue says its walk was
         cut short or bounded (such an issue carries a description, so a list that holds
         one walks the containers).
@@ -216,12 +218,15 @@ class Coercion:
                     return False
                 continue
             if kind is list or kind is dict:
-                if end.union or not (end.kinds is None or _CONTAINER_KIND[kind] in end.kinds):
+                if end.union:
                     return False
-                if whole is None:
-                    whole = all(issue._description is None for issue in issues)
-                if not whole:
-                    return False
+                if end.shaped:
+                    if not (end.kinds is None or _CONTAINER_KIND[kind] in end.kinds):
+                        return False
+                    if whole is None:
+                        whole = all(issue._description is None for issue in issues)
+                    if not whole:
+                        return False
                 continue
             if kind is not str or not (end.kinds is None or "string" in end.kinds):
                 return False
@@ -258,7 +263,8 @@ class Coercion:
                     drops = key not in needed and index.null_means_absent(parent, key, sub)
                 names = index.resolved_names(resolved)
                 union = index.branches(resolved) is not None
-                end = End(index.kinds(resolved), drops, names, union)
+                shaped = any(keyword in resolved for keyword in _CONTAINER_KEYS)
+                end = End(index.kinds(resolved), drops, names, union, shaped)
         if sum(len(segment) for segment in path if type(segment) is str) > REMEMBERED_PATH:
             return end  # the model's long keys are not kept alive
         if len(self._ends) >= _CACHE_SIZE * 8:  # bounded: paths come from the model
@@ -292,12 +298,15 @@ class End(NamedTuple):
         drops_null: a null there is dropped (an optional property that cannot be null).
         names: the enum members a string there names (``SchemaIndex.names``).
         union: the schema there is a union (``repair`` picks a branch for a container).
+        shaped: the schema there says what a container's members are (``properties``,
+            ``items``...): else they are repaired against any schema, so never changed.
     """
 
     kinds: Kinds | None
     drops_null: bool
     names: Mapping[str, Any]
     union: bool = False
+    shaped: bool = True
 
 
 def _from_string(text: str, kinds: Kinds) -> Any:
