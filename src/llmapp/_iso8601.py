@@ -60,6 +60,10 @@ _DURATION_TEXT = (
     rf"([-+])?P(?:{_NUMBER}Y)?(?:{_NUMBER}M)?(?:{_NUMBER}W)?(?:{_NUMBER}D)?"
     rf"(?:T(?:{_NUMBER}H)?(?:{_NUMBER}M)?(?:{_NUMBER}S)?)?\Z"
 )
+_PLAIN_DURATION = (
+    r"P(?:([0-9]{1,9})D)?(?:T(?:([0-9]{1,9})H)?(?:([0-9]{1,9})M)?(?:([0-9]{1,9})S)?)?\Z"
+)
+"""What ``_DURATION_TEXT`` reads most often: days and a clock in whole ASCII amounts."""
 # str(timedelta) and the clock forms people write: "-1 day, 2:03:04.5", "2:30", "12:00:00".
 _CLOCK_DURATION = r"([-+])?(?:(\d+) days?,?\s*)?(\d+):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?\Z"
 
@@ -131,6 +135,18 @@ def parse_duration(text: str) -> timedelta:
     """
     stripped = text.strip()
     upper = stripped.upper()
+    plain = _regex(_PLAIN_DURATION).match(upper)
+    if plain is not None and upper != "P" and not stripped.endswith("T"):
+        # The usual ``P3DT4H30M``, in one small match: the whole amounts below.
+        days, hours, minutes, seconds = plain.groups()
+        whole = int(days) if days else 0
+        counted = 3600 * int(hours) if hours else 0
+        if minutes:
+            counted += 60 * int(minutes)
+        if seconds:
+            counted += int(seconds)
+        if whole + counted // 86_400 < _MOST_WHOLE_DAYS:
+            return timedelta(whole, counted)
     match = _regex(_DURATION_TEXT).match(upper)
     if match is not None and upper not in ("P", "-P", "+P") and not stripped.endswith("T"):
         sign, years, months, weeks, days, hours, minutes, seconds = match.groups()

@@ -457,6 +457,18 @@ ADVERSARIAL_DURATIONS = [
     "P" + "9" * 63 + "D",
     "P" + "9" * 5000 + "D",
     "P١٢D",
+    "pt",
+    "PT",
+    "P0D",
+    "PT0S",
+    "P1DT",
+    "P999999999DT1S",
+    "P999999998DT23H59M59S",
+    "PT999999999H",
+    "P123456789DT123456789H123456789M123456789S",
+    "P1234567890D",
+    "PT1H1H",
+    "P1DT1M1H",
     "P12",
     "1:30:00",
     "-1 day, 2:03:04.5",
@@ -495,4 +507,25 @@ def test_duration_agrees_on_generated_texts(
     parts = [f"{number}{unit}" for number, unit in amounts]
     text = f"{sign}P{''.join(parts[:clock])}{'T' if clock < len(parts) else ''}"
     text += "".join(parts[clock:])
+    assert _duration(iso, text) == _duration(old_durations, text), text
+
+
+_AMOUNT = st.one_of(st.none(), st.integers(0, 10**12).map(str), st.text("0123456789", max_size=12))
+
+
+@settings(max_examples=1500, deadline=None)
+@given(
+    days=_AMOUNT,
+    clock=st.tuples(_AMOUNT, _AMOUNT, _AMOUNT),
+    written=st.sampled_from(["P{}T{}", "p{}t{}", " P{}T{} ", "P{}T{}\n", "-P{}T{}", "P{}{}"]),
+)
+def test_duration_agrees_on_days_and_clocks(
+    old_durations: types.ModuleType,
+    days: str | None,
+    clock: tuple[str | None, str | None, str | None],
+    written: str,
+) -> None:
+    day = "" if days is None else f"{days}D"
+    time = "".join("" if n is None else f"{n}{u}" for n, u in zip(clock, "HMS", strict=True))
+    text = written.format(day, time)
     assert _duration(iso, text) == _duration(old_durations, text), text
