@@ -249,11 +249,13 @@ def looks_like_time(text: str) -> bool:
 
 def looks_like_duration(text: str) -> bool:
     """Whether ``text`` is written as an ISO 8601 duration."""
+    if text.lstrip("+-")[:1] not in ("P", "p"):  # a clock, or no duration: not read
+        return False
     try:
         parse_duration(text)
     except (ValueError, OverflowError):
         return False
-    return text.lstrip("+-")[:1] in ("P", "p")
+    return True
 
 
 # -- format checks (RFC 3339, the OpenAPI format registry) --------------------------------
