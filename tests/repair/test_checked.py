@@ -307,3 +307,65 @@ def test_a_container_where_the_schema_says_nothing_of_members_is_not_walked(
     monkeypatch.setattr(_coerce, "_Walk", lambda *args: walks.append(args) or walk(*args))
     assert _outcome(coercer(TOO_MANY).checked(value, check)) == expected
     assert walks == []
+
+
+OPTIONAL = {
+    "type": "object",
+    "properties": {
+        "owner": {
+            "anyOf": [
+                {
+                    "type": "object",
+                    "properties": {
+                        "name": {"type": "string", "minLength": 2},
+                        "age": {"type": "integer"},
+                        "tags": {"type": "array", "items": {"type": "string"}},
+                    },
+                    "additionalProperties": False,
+                },
+                {"type": "null"},
+            ]
+        },
+        "pet": ORDER["properties"]["pet"],  # type: ignore[index]
+    },
+}
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        {"owner": {"name": "a", "age": 3}},  # too short, nothing to repair
+        {"owner": {"name": "ab", "age": {"wrong": True}, "tags": ["x"]}},
+        {"owner": {"name": "ab", "age": 3, "extra": [1]}},
+    ],
+)
+def test_an_optional_record_with_nothing_to_repair_is_not_walked(
+    old_coerce: Callable[[Any, Any], Any], monkeypatch: pytest.MonkeyPatch, value: Any
+) -> None:
+    # The union is ``X | None`` and the value an object: repair would take X and walk it.
+    from llmapp.repair import _coerce
+
+    check = validator(OPTIONAL)
+    expected = _outcome(check(old_coerce(value, OPTIONAL)))
+    walks: list[object] = []
+    walk = _coerce._Walk
+    monkeypatch.setattr(_coerce, "_Walk", lambda *args: walks.append(args) or walk(*args))
+    assert _outcome(coercer(OPTIONAL).checked(value, check)) == expected
+    assert walks == []
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        {"owner": {"name": "a", "age": "3"}},  # "3" is repaired beside the refusal
+        {"owner": {"name": "a", "tags": '["x"]'}},  # a stringified list beside it
+        {"owner": [{"name": "ab"}]},  # an array where the record or null is
+        {"pet": {"kind": "cat", "lives": {"wrong": True}}},  # a union of two records
+    ],
+)
+def test_an_optional_record_with_a_member_to_repair_is_still_walked(
+    old_coerce: Callable[[Any, Any], Any], value: Any
+) -> None:
+    check = validator(OPTIONAL)
+    expected = _outcome(check(old_coerce(value, OPTIONAL)))
+    assert _outcome(coercer(OPTIONAL).checked(value, check)) == expected
