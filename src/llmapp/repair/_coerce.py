@@ -314,6 +314,10 @@ class Coercion:
         repair was made. Where the schema has a union that ``coerce`` may enter by a
         branch the value was not valid under, it repairs first and checks once, as
         ``coerce`` then ``check``.
+
+        ``check`` is llmapp's validator of ``schema`` (``validate.validator``), or one that,
+        as it does, reports every member it refuses: what it did not name is taken as valid,
+        so a container whose repair could change only valid members is not walked.
         """
         if not self._index.exact_when_valid():
             return check(self(data))
