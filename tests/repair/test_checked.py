@@ -225,3 +225,147 @@ def test_threads_sharing_a_schema_repair_as_one_thread_does() -> None:
             checked = list(pool.map(lambda _: _outcome(shared.checked(value, check)), range(32)))
         assert found == [expected] * 32
         assert checked == [checked[0]] * 32 and checked[0][0]
+
+
+TOO_MANY = {
+    "type": "object",
+    "properties": {
+        "rows": {
+            "type": "array",
+            "items": {"type": "array", "items": {"enum": ["a", "b"]}},
+            "maxItems": 3,
+        },
+        "sizes": {
+            "type": "object",
+            "additionalProperties": {"type": "integer"},
+            "maxProperties": 2,
+        },
+        "pet": ORDER["properties"]["pet"],  # type: ignore[index]
+    },
+}
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        {"rows": [["a"], [], ["b", "a"], ["a"]]},
+        {"sizes": {"x": 1, "y": 2, "z": 3}},
+        {"rows": [[]] * 5, "sizes": {"x": 1, "y": 2, "z": 3}, "pet": {"kind": "dog"}},
+    ],
+)
+def test_a_container_refused_whole_with_valid_members_is_not_walked(
+    monkeypatch: pytest.MonkeyPatch, value: Any
+) -> None:
+    # The issue is the container's own (too many members): repair would walk every
+    # member and change none, since the validator refused none of them.
+    from llmapp.repair import _coerce
+
+    check = validator(TOO_MANY)
+    first = check(value)
+    walks: list[object] = []
+    walk = _coerce._Walk
+    monkeypatch.setattr(_coerce, "_Walk", lambda *args: walks.append(args) or walk(*args))
+    assert _outcome(coercer(TOO_MANY).checked(value, check)) == _outcome(first)
+    assert walks == []
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        {"rows": [["a"], [], ["b", "a"], ['"a"'], [3]]},  # a member refused too
+        {"sizes": {"x": "1", "y": 2, "z": 3}},  # a member repaired: "1" is 1
+        {"pet": [{"kind": "cat"}]},  # a container where a union is
+        {"rows": {"a": 1}},  # an object where an array is
+    ],
+)
+def test_a_container_with_a_member_to_repair_is_still_walked(
+    old_coerce: Callable[[Any, Any], Any], value: Any
+) -> None:
+    check = validator(TOO_MANY)
+    expected = _outcome(check(old_coerce(value, TOO_MANY)))
+    assert _outcome(coercer(TOO_MANY).checked(value, check)) == expected
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        {"rows": [[{"wrong": True}]], "sizes": {"x": ["1"]}},  # where a string, an integer is
+        {"rows": [["a", ["b", "3"]]]},  # an array where an enum's string is
+        {"sizes": {"x": {"n": "1", "m": [None, '{"a": 1}']}}},  # nothing in it is repaired
+    ],
+)
+def test_a_container_where_the_schema_says_nothing_of_members_is_not_walked(
+    old_coerce: Callable[[Any, Any], Any], monkeypatch: pytest.MonkeyPatch, value: Any
+) -> None:
+    # Its members would be walked against any schema, which changes nothing.
+    from llmapp.repair import _coerce
+
+    check = validator(TOO_MANY)
+    expected = _outcome(check(old_coerce(value, TOO_MANY)))
+    walks: list[object] = []
+    walk = _coerce._Walk
+    monkeypatch.setattr(_coerce, "_Walk", lambda *args: walks.append(args) or walk(*args))
+    assert _outcome(coercer(TOO_MANY).checked(value, check)) == expected
+    assert walks == []
+
+
+OPTIONAL = {
+    "type": "object",
+    "properties": {
+        "owner": {
+            "anyOf": [
+                {
+                    "type": "object",
+                    "properties": {
+                        "name": {"type": "string", "minLength": 2},
+                        "age": {"type": "integer"},
+                        "tags": {"type": "array", "items": {"type": "string"}},
+                    },
+                    "additionalProperties": False,
+                },
+                {"type": "null"},
+            ]
+        },
+        "pet": ORDER["properties"]["pet"],  # type: ignore[index]
+    },
+}
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        {"owner": {"name": "a", "age": 3}},  # too short, nothing to repair
+        {"owner": {"name": "ab", "age": {"wrong": True}, "tags": ["x"]}},
+        {"owner": {"name": "ab", "age": 3, "extra": [1]}},
+    ],
+)
+def test_an_optional_record_with_nothing_to_repair_is_not_walked(
+    old_coerce: Callable[[Any, Any], Any], monkeypatch: pytest.MonkeyPatch, value: Any
+) -> None:
+    # The union is ``X | None`` and the value an object: repair would take X and walk it.
+    from llmapp.repair import _coerce
+
+    check = validator(OPTIONAL)
+    expected = _outcome(check(old_coerce(value, OPTIONAL)))
+    walks: list[object] = []
+    walk = _coerce._Walk
+    monkeypatch.setattr(_coerce, "_Walk", lambda *args: walks.append(args) or walk(*args))
+    assert _outcome(coercer(OPTIONAL).checked(value, check)) == expected
+    assert walks == []
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        {"owner": {"name": "a", "age": "3"}},  # "3" is repaired beside the refusal
+        {"owner": {"name": "a", "tags": '["x"]'}},  # a stringified list beside it
+        {"owner": [{"name": "ab"}]},  # an array where the record or null is
+        {"pet": {"kind": "cat", "lives": {"wrong": True}}},  # a union of two records
+    ],
+)
+def test_an_optional_record_with_a_member_to_repair_is_still_walked(
+    old_coerce: Callable[[Any, Any], Any], value: Any
+) -> None:
+    check = validator(OPTIONAL)
+    expected = _outcome(check(old_coerce(value, OPTIONAL)))
+    assert _outcome(coercer(OPTIONAL).checked(value, check)) == expected

@@ -24,7 +24,7 @@ from llmapp._patterns.linear import linear_method
 from llmapp._patterns.matching import compile_pattern
 from llmapp._scalars import iso8601 as iso
 from llmapp._scalars import table as _scalar_types
-from llmapp.validate import _runtime
+from llmapp.validate import _formats, _runtime
 
 BEFORE = "2627079"
 """The commit before issue 33's fast paths."""
@@ -371,3 +371,164 @@ def test_one_retry_patterns_stay_linear_on_hostile_texts(pattern: str) -> None:
     ]
     for text in texts:
         finishes(lambda t=text: matcher.search(t), seconds=10)
+
+
+# -- URIs and durations (the second round: the call step's overhead) ---------------------
+
+BEFORE_OVERHEAD = "9a40277"
+"""The commit before the plain-URI match and the whole-amount durations. The old URI check
+is today's ``_uri_by_parts`` unchanged (its module imports relatively, so git's copy of
+it cannot be loaded beside today's): the plain match must never say otherwise."""
+
+
+@pytest.fixture(scope="module")
+def old_durations() -> types.ModuleType:
+    return before.load(BEFORE_OVERHEAD, "llmapp/_iso8601.py")
+
+
+ADVERSARIAL_URIS = [
+    "https://example.com/mike/120",
+    "http://a.b:80/x?y=1#z",
+    "http://a.b:/",
+    "http://a.b:8x/",
+    "http://[::1]:80/",
+    "http://[v1.x]/",
+    "http://user:pw@host/",
+    "http://a b/",
+    "http://a.b/%20",
+    "http://a.b/%2",
+    "http://a.b/?q=%zz",
+    "http://a.b/#f#g",
+    "http://a.b/?q?r#s?t",
+    "http://a.b/é",
+    "http://a.b/\n",
+    "http:",
+    "http://",
+    "http:///x",
+    "//a.b/",
+    "1http://a.b/",
+    "h+t.t-p://a.b/",
+    "mailto:x@y.z",
+    "urn:isbn:0451450523",
+    "http://a.b/[x]",
+    "http://a.b/x y",
+    "HTTP://A.B/",
+    "",
+]
+
+
+@pytest.mark.parametrize("text", ADVERSARIAL_URIS)
+def test_uri_agrees_on_adversarial_texts(text: str) -> None:
+    assert _formats.is_uri(text) == _formats._uri_by_parts(text), text
+
+
+_URI_PIECES = st.sampled_from(
+    ["http", "s", "://", ":", "/", "//", "a", "b.c", "-", "~", "80", "?", "#", "=", "&", "@",
+     "%", "%2F", "%g", "[", "]", "::1", " ", "é", "!", "'", "(", "+", "\n", "v1.x"]
+)  # fmt: skip
+
+
+@settings(max_examples=1500, deadline=None)
+@given(text=st.lists(_URI_PIECES, max_size=12).map("".join))
+def test_uri_agrees_on_generated_texts(text: str) -> None:
+    assert _formats.is_uri(text) == _formats._uri_by_parts(text), text
+
+
+ADVERSARIAL_DURATIONS = [
+    "P3DT16H",
+    "PT41M",
+    "-P1Y2M3W4DT5H6M7S",
+    "+P1W",
+    "p3d",
+    "PT1.5S",
+    "PT1,5S",
+    "P",
+    "-P",
+    "PT",
+    "P1DT",
+    "P1D ",
+    " PT5M",
+    "P999999999D",
+    "P999999998D",
+    "P999999997DT47H",
+    "-P999999999DT23H59M59S",
+    "PT86399999999999S",
+    "P2739726Y",
+    "P" + "9" * 40 + "D",
+    "P" + "9" * 63 + "D",
+    "P" + "9" * 5000 + "D",
+    "P١٢D",
+    "pt",
+    "PT",
+    "P0D",
+    "PT0S",
+    "P1DT",
+    "P999999999DT1S",
+    "P999999998DT23H59M59S",
+    "PT999999999H",
+    "P123456789DT123456789H123456789M123456789S",
+    "P1234567890D",
+    "PT1H1H",
+    "P1DT1M1H",
+    "P12",
+    "1:30:00",
+    "-1 day, 2:03:04.5",
+    "",
+]
+
+
+def _duration(module: types.ModuleType, text: str) -> object:
+    """The duration read, or the kind of exception and its message (both must be alike)."""
+    try:
+        return module.parse_duration(text)
+    except Exception as error:  # what is compared
+        return type(error), str(error)
+
+
+@pytest.mark.parametrize("text", ADVERSARIAL_DURATIONS)
+def test_duration_agrees_on_adversarial_texts(old_durations: types.ModuleType, text: str) -> None:
+    assert _duration(iso, text) == _duration(old_durations, text), text
+    # A union's branch is picked by this: a clock is no duration there.
+    assert iso.looks_like_duration(text) == old_durations.looks_like_duration(text), text
+
+
+@settings(max_examples=1500, deadline=None)
+@given(
+    sign=st.sampled_from(["", "-", "+"]),
+    amounts=st.lists(
+        st.tuples(
+            st.one_of(st.integers(0, 10**12).map(str), st.text("0123456789", max_size=25)),
+            st.sampled_from("YMWDHMS"),
+        ),
+        max_size=7,
+    ),
+    clock=st.integers(0, 7),
+)
+def test_duration_agrees_on_generated_texts(
+    old_durations: types.ModuleType, sign: str, amounts: list[tuple[str, str]], clock: int
+) -> None:
+    parts = [f"{number}{unit}" for number, unit in amounts]
+    text = f"{sign}P{''.join(parts[:clock])}{'T' if clock < len(parts) else ''}"
+    text += "".join(parts[clock:])
+    assert _duration(iso, text) == _duration(old_durations, text), text
+
+
+_AMOUNT = st.one_of(st.none(), st.integers(0, 10**12).map(str), st.text("0123456789", max_size=12))
+
+
+@settings(max_examples=1500, deadline=None)
+@given(
+    days=_AMOUNT,
+    clock=st.tuples(_AMOUNT, _AMOUNT, _AMOUNT),
+    written=st.sampled_from(["P{}T{}", "p{}t{}", " P{}T{} ", "P{}T{}\n", "-P{}T{}", "P{}{}"]),
+)
+def test_duration_agrees_on_days_and_clocks(
+    old_durations: types.ModuleType,
+    days: str | None,
+    clock: tuple[str | None, str | None, str | None],
+    written: str,
+) -> None:
+    day = "" if days is None else f"{days}D"
+    time = "".join("" if n is None else f"{n}{u}" for n, u in zip(clock, "HMS", strict=True))
+    text = written.format(day, time)
+    assert _duration(iso, text) == _duration(old_durations, text), text

@@ -60,11 +60,17 @@ _DURATION_TEXT = (
     rf"([-+])?P(?:{_NUMBER}Y)?(?:{_NUMBER}M)?(?:{_NUMBER}W)?(?:{_NUMBER}D)?"
     rf"(?:T(?:{_NUMBER}H)?(?:{_NUMBER}M)?(?:{_NUMBER}S)?)?\Z"
 )
+_PLAIN_DURATION = (
+    r"P(?:([0-9]{1,9})D)?(?:T(?:([0-9]{1,9})H)?(?:([0-9]{1,9})M)?(?:([0-9]{1,9})S)?)?\Z"
+)
+"""What ``_DURATION_TEXT`` reads most often: days and a clock in whole ASCII amounts."""
 # str(timedelta) and the clock forms people write: "-1 day, 2:03:04.5", "2:30", "12:00:00".
 _CLOCK_DURATION = r"([-+])?(?:(\d+) days?,?\s*)?(\d+):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?\Z"
 
 _DAYS_PER_YEAR = 365
 _DAYS_PER_MONTH = 30
+_MOST_WHOLE_DAYS = 999_999_998
+"""Below ``timedelta``'s most days, with a day to spare for the clock's remainder."""
 
 
 def _tz(text: str | None) -> timezone | None:
@@ -128,13 +134,32 @@ def parse_duration(text: str) -> timedelta:
     A year counts as 365 days and a month as 30, since ``timedelta`` has no calendar.
     """
     stripped = text.strip()
-    match = _regex(_DURATION_TEXT).match(stripped.upper())
-    if (
-        match is not None
-        and stripped.upper() not in ("P", "-P", "+P")
-        and not stripped.endswith("T")
-    ):
+    upper = stripped.upper()
+    plain = _regex(_PLAIN_DURATION).match(upper)
+    if plain is not None and upper != "P" and not stripped.endswith("T"):
+        # The usual ``P3DT4H30M``, in one small match: the whole amounts below.
+        days, hours, minutes, seconds = plain.groups()
+        whole = int(days) if days else 0
+        counted = 3600 * int(hours) if hours else 0
+        if minutes:
+            counted += 60 * int(minutes)
+        if seconds:
+            counted += int(seconds)
+        if whole + counted // 86_400 < _MOST_WHOLE_DAYS:
+            return timedelta(whole, counted)
+    match = _regex(_DURATION_TEXT).match(upper)
+    if match is not None and upper not in ("P", "-P", "+P") and not stripped.endswith("T"):
         sign, years, months, weeks, days, hours, minutes, seconds = match.groups()
+        if len(upper) <= 64 and "." not in upper and "," not in upper:
+            # Short whole amounts: the same timedelta from integers, without seven float
+            # conversions, below the size where ``timedelta`` would refuse either (and
+            # far below the digits ``int`` refuses).
+            whole = int(days or 0) + 7 * int(weeks or 0)
+            whole += _DAYS_PER_YEAR * int(years or 0) + _DAYS_PER_MONTH * int(months or 0)
+            counted = 3600 * int(hours or 0) + 60 * int(minutes or 0) + int(seconds or 0)
+            if whole + counted // 86_400 < _MOST_WHOLE_DAYS:
+                total = timedelta(whole, counted)
+                return -total if sign == "-" else total
         total = timedelta(
             weeks=_amount(weeks),
             days=_amount(days)
@@ -224,11 +249,13 @@ def looks_like_time(text: str) -> bool:
 
 def looks_like_duration(text: str) -> bool:
     """Whether ``text`` is written as an ISO 8601 duration."""
+    if text.lstrip("+-")[:1] not in ("P", "p"):  # a clock, or no duration: not read
+        return False
     try:
         parse_duration(text)
     except (ValueError, OverflowError):
         return False
-    return text.lstrip("+-")[:1] in ("P", "p")
+    return True
 
 
 # -- format checks (RFC 3339, the OpenAPI format registry) --------------------------------

@@ -395,11 +395,12 @@ class _Renderer:
         if size <= _LONG_ARRAY and not spent:
             return [(True, segment) for segment in segments]
         head = 0 if spent else HEAD_ITEMS
+        hot = self._hot_below.get(path, _NO_SEGMENTS)  # a member's path is not made to ask
         runs: list[tuple[bool, Any]] = []
         hidden = 0
         for index, segment in enumerate(segments):
             edge = index < head or (index == size - 1 and not spent)
-            if edge or (*path, segment) in self._hot:
+            if edge or segment in hot:
                 if hidden == 1 and not spent:
                     runs.append((True, segments[index - 1]))
                 elif hidden:

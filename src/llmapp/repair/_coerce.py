@@ -79,6 +79,8 @@ Key = tuple[Segment, ...]
 
 _KEPT: Final = frozenset({int, float, bool, type(None)})
 """JSON's numbers, booleans and null: never changed, by their exact type (no ABC check)."""
+_CONTAINER_KIND: Final = {list: "array", dict: "object"}
+_NULL_ONLY: Final = frozenset({"null"})
 
 _UNCHANGED: Final = MISSING
 """No conversion applies (``None`` is a conversion result)."""
@@ -172,9 +174,20 @@ class Coercion:
 
         True when each issue's path runs through plain dicts and lists, past no union
         (``_end``, read once per path), to nothing, a number or boolean (never changed),
-        a null its key keeps, or a string where its schema accepts strings: the only
-        values ``repair`` may change are at the issues, and none of these changes.
+        a null its key keeps, a string where its schema accepts strings, or a dict or
+        list where its schema is no union: the only values ``repair`` may change are at
+        the issues, and none of these changes.
+
+        ``repair`` walks such a container's members. Where the schema says nothing of
+        members (a dict where a string is), each is walked against any schema, which
+        changes nothing. Where it does and takes the container, it changes only a member
+        the validator refuses, whose issue is then in the list too: the validator reports
+        every member it refuses (``checked``'s check), unless an issue says its walk was
+        cut short or bounded (such an issue carries a description, so a list that holds
+        one walks the containers). So too for an optional container (``X | None``) on an
+        issue's way, which ``repair`` walks whole: its other members are valid.
         """
+        whole: bool | None = None  # no issue says the walk was cut short (read once)
         for issue in issues:
             path = parse_path(issue._path)  # the slot, not the property (``llmapp._results``)
             if path is None:
@@ -185,6 +198,11 @@ class Coercion:
                 end = self._end(path)
             if end is None:
                 return False
+            if end.through:  # an optional container on the way is walked whole
+                if whole is None:
+                    whole = all(issue._description is None for issue in issues)
+                if not whole:
+                    return False
             node = data
             for segment in path:
                 if type(segment) is int:
@@ -206,6 +224,17 @@ class Coercion:
                 if end.drops_null:
                     return False
                 continue
+            if kind is list or kind is dict:
+                if end.union:
+                    return False
+                if end.shaped:
+                    if not (end.kinds is None or _CONTAINER_KIND[kind] in end.kinds):
+                        return False
+                    if whole is None:
+                        whole = all(issue._description is None for issue in issues)
+                    if not whole:
+                        return False
+                continue
             if kind is not str or not (end.kinds is None or "string" in end.kinds):
                 return False
             if node in end.names:
@@ -214,7 +243,8 @@ class Coercion:
 
     def _end(self, path: Key) -> End | None:
         """What the schema says at the end of ``path``, followed as ``repair`` follows it;
-        None when a union is on the way (``repair`` may take the branch whole)."""
+        None when a union is on the way (``repair`` may take the branch whole), unless it
+        is an optional container (``_only_branch``), which ``repair`` walks whole."""
         index = self._index
         if len(path) > MAX_COERCE_DEPTH:
             return None
@@ -222,10 +252,16 @@ class Coercion:
             resolved = index.resolve(self.schema)
             parent: Mapping[str, Any] | None = None
             sub: Any = self.schema
+            through = False
             for segment in path:
-                if index.branches(resolved) is not None:
-                    end = None
-                    break
+                branches = index.branches(resolved)
+                if branches is not None:
+                    kind = "array" if type(segment) is int else "object"
+                    only = self._only_branch(resolved, branches, kind)
+                    if only is None:
+                        end = None
+                        break
+                    resolved, through = only, True
                 parent = resolved
                 if type(segment) is int:
                     sub = index.item_schema(resolved, segment)
@@ -239,13 +275,36 @@ class Coercion:
                     required = parent.get("required")
                     needed = required if isinstance(required, list) else ()
                     drops = key not in needed and index.null_means_absent(parent, key, sub)
-                end = End(index.kinds(resolved), drops, index.resolved_names(resolved))
+                names = index.resolved_names(resolved)
+                union = index.branches(resolved) is not None
+                shaped = any(keyword in resolved for keyword in _CONTAINER_KEYS)
+                end = End(index.kinds(resolved), drops, names, union, shaped, through)
         if sum(len(segment) for segment in path if type(segment) is str) > REMEMBERED_PATH:
             return end  # the model's long keys are not kept alive
         if len(self._ends) >= _CACHE_SIZE * 8:  # bounded: paths come from the model
             self._ends.clear()
         self._ends[path] = end
         return end
+
+    def _only_branch(
+        self, schema: Mapping[str, Any], branches: list[Any], kind: str
+    ) -> Mapping[str, Any] | None:
+        """The branch ``repair`` takes for a container of ``kind`` in an optional union
+        (``X | None``: every other branch takes null alone), resolved; else None."""
+        index = self._index
+        if any(keyword in schema for keyword in _CONTAINER_KEYS):
+            return None  # the union's own members are repaired first
+        found = None
+        for branch in branches:
+            kinds = index.kinds(branch)
+            if kinds == _NULL_ONLY:
+                continue
+            if found is not None or kinds is None or kind not in kinds:
+                return None
+            found = index.resolve(branch)
+        if found is None or index.branches(found) is not None:
+            return None
+        return found
 
     def checked(self, data: Any, check: Callable[[Any], Validation]) -> Validation:
         """``check(coerce(data))``, the same result, doing only the work it needs.
@@ -255,6 +314,10 @@ class Coercion:
         repair was made. Where the schema has a union that ``coerce`` may enter by a
         branch the value was not valid under, it repairs first and checks once, as
         ``coerce`` then ``check``.
+
+        ``check`` is llmapp's validator of ``schema`` (``validate.validator``), or one that,
+        as it does, reports every member it refuses: what it did not name is taken as valid,
+        so a container whose repair could change only valid members is not walked.
         """
         if not self._index.exact_when_valid():
             return check(self(data))
@@ -272,11 +335,18 @@ class End(NamedTuple):
         kinds: the JSON types accepted there (None: any).
         drops_null: a null there is dropped (an optional property that cannot be null).
         names: the enum members a string there names (``SchemaIndex.names``).
+        union: the schema there is a union (``repair`` picks a branch for a container).
+        shaped: the schema there says what a container's members are (``properties``,
+            ``items``...): else they are repaired against any schema, so never changed.
+        through: an optional container is on the way, which ``repair`` walks whole.
     """
 
     kinds: Kinds | None
     drops_null: bool
     names: Mapping[str, Any]
+    union: bool = False
+    shaped: bool = True
+    through: bool = False
 
 
 def _from_string(text: str, kinds: Kinds) -> Any:

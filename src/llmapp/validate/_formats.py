@@ -47,6 +47,16 @@ _AUTHORITY = rf"(?:({_USERINFO})@)?(\[[^\]]*\]|{_REG_NAME})(?::([0-9]*))?\Z"
 _PATH = rf"(?:{_PCHAR}|/)*\Z"
 _QUERY = rf"(?:{_PCHAR}|[/?])*\Z"
 _SCHEME_RE = rf"{_SCHEME}\Z"
+# The usual URL in one match: a scheme, a host (a reg-name) with an optional port, then a
+# path, a query and a fragment without percent-escapes. Each part is a case of the grammar
+# ``is_uri`` reads part by part, so text it matches is accepted; anything else (userinfo,
+# an IP literal, a percent-escape) takes the longer way, which decides alone.
+_PLAIN_URI = (
+    rf"{_SCHEME}://[{_UNRESERVED}{_SUB_DELIMS}]*(?::[0-9]*)?"
+    rf"(?:/[{_UNRESERVED}{_SUB_DELIMS}:@/]*)?"
+    rf"(?:\?[{_UNRESERVED}{_SUB_DELIMS}:@/?]*)?"
+    rf"(?:#[{_UNRESERVED}{_SUB_DELIMS}:@/?]*)?\Z"
+)
 
 
 def is_hostname(text: str) -> bool:
@@ -129,6 +139,11 @@ def is_email(text: str) -> bool:
 
 def is_uri(text: str) -> bool:
     """RFC 3986 absolute URI (a scheme is required)."""
+    return _regex(_PLAIN_URI).match(text) is not None or _uri_by_parts(text)
+
+
+def _uri_by_parts(text: str) -> bool:
+    """``is_uri`` read by RFC 3986's grammar, part by part."""
     scheme, colon, rest = text.partition(":")
     if not colon or _regex(_SCHEME_RE).match(scheme) is None:
         return False
