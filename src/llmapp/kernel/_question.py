@@ -30,6 +30,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
+from llmapp._limits import MAX_DECISIVE_DEPTH
+
 __all__ = ["Approval", "approval_question"]
 
 BUDGET: Final = 2_000
@@ -38,7 +40,6 @@ BUDGET: Final = 2_000
 _SCALARS: Final = frozenset({"string", "number", "integer", "boolean", "null"})
 _HIDDEN_CATEGORIES: Final = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
 _NOT_PLAIN: Final = re.compile(r"[^\x20-\x7e]")
-_MAX_DEPTH: Final = 16
 
 
 @dataclass(frozen=True)
@@ -155,7 +156,7 @@ def _escape(found: re.Match[str]) -> str:
 def _scalar(schema: Any, root: Mapping[str, Any], depth: int = 0) -> bool:
     """Whether ``schema`` takes only scalars: a type, enum or const of them, a union of those,
     or a reference to one (followed within the parameters' ``$defs``)."""
-    if not isinstance(schema, Mapping) or depth > _MAX_DEPTH:
+    if not isinstance(schema, Mapping) or depth > MAX_DECISIVE_DEPTH:
         return False
     ref = schema.get("$ref")
     if isinstance(ref, str):

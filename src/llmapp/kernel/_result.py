@@ -1,4 +1,8 @@
-"""What executing one function call returns, and the one text to send back to the model."""
+"""What executing one function call returns, and the one text to send back to the model.
+
+The text of an exception a method raised is masked, then cut to ``_MAX_ERROR`` characters:
+the model reads what went wrong, never a whole traceback or dump.
+"""
 
 from __future__ import annotations
 
