@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import json
+import re
 import time
 from pathlib import Path
 from typing import Any
@@ -50,6 +51,20 @@ def test_no_depth_bound_is_defined_outside_the_limits_module() -> None:
         if names:
             strays[relative] = names
     assert strays == {}
+
+
+_HAND_CUT = re.compile(r"""\]\s*\+\s*(["'])(…|\\u2026)\1""")
+
+
+def test_no_text_is_cut_by_hand() -> None:
+    # ``text[:n] + "…"`` is what ``cut`` writes; a message that tells how much it left
+    # out (``… (cut: N characters in all, ...)``) writes its own count and is not matched.
+    strays = [
+        path.relative_to(SRC).as_posix()
+        for path in sorted(SRC.rglob("*.py"))
+        if path.name != "_limits.py" and _HAND_CUT.search(path.read_text(encoding="utf-8"))
+    ]
+    assert strays == []
 
 
 def test_every_bound_is_documented_and_used() -> None:

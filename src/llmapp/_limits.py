@@ -233,6 +233,11 @@ def cut(
 ) -> str:
     """``text`` when it has at most ``most`` characters, else its first ``most`` and "…".
 
+    A message that says how much it left out writes its own count after the kept text
+    (a server's answer: ``… (cut: N characters in all, <where the bound is set>)``; an
+    approval question: ``… [cut: N of M characters not shown]``): what it counts, and
+    when it is cut (an answer by its length before masking), are that message's form.
+
     Args:
         text: the text.
         most: the characters kept.

@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from llmapp import explain, repair
-from llmapp._limits import MAX_COMPARED_NAMES
+from llmapp._limits import MAX_COMPARED_NAMES, cut
 from llmapp._results import ValidationFailure, ValidationIssue
 from llmapp.kernel._result import CallResult
 
@@ -123,7 +123,7 @@ def unknown_function(name: Any, available: list[str]) -> CallResult:
     closest ones: a server with 100,000 tools must not answer with all their names.
     """
     text = name if isinstance(name, str) else repr(name)[:_MAX_NAME]
-    shown = text if len(text) <= _MAX_NAME else text[:_MAX_NAME] + "…"
+    shown = cut(text, _MAX_NAME)
     # Names are at most 64 characters: a longer text matches nothing, and costs nothing.
     close = close_names(text, available) if len(text) <= 128 else []
     hint = f" Did you mean {', '.join(repr(c) for c in close)}?" if close else ""
