@@ -258,8 +258,7 @@ def _resolved(schema: Any, root: Schema) -> Any:
     """The schema a ``$ref`` chain leads to (the one follower, with its one limit), or ``{}``."""
     if not (is_mapping(schema) and isinstance(schema.get("$ref"), str)):
         return schema
-    resolver = Resolver(root)
-    node = resolver.chase(schema["$ref"], resolver.root_node.base)
+    node = Resolver(root).chase(schema["$ref"])
     return {} if node is None else node.schema
 
 
