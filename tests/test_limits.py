@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import json
+import re
 import time
 from pathlib import Path
 from typing import Any
@@ -16,10 +17,6 @@ from llmapp import _limits
 from llmapp._limits import cut, too_deep
 
 SRC = Path(_limits.__file__).parent
-
-STILL_ELSEWHERE = {"kernel/_mask.py", "kernel/_question.py", "mcp/_call.py"}
-"""Modules whose depth bounds move here with issue 32 points 1-3, which move these
-modules into the kernel (``MAX_LEVELS``, ``_MAX_DEPTH``, ``MAX_NESTING``)."""
 
 VENDOR_RULES = {"vendors/openai.py", "vendors/anthropic.py"}
 """A vendor's documented rules, stated by that vendor's module with its other rules."""
@@ -48,12 +45,26 @@ def test_no_depth_bound_is_defined_outside_the_limits_module() -> None:
     strays = {}
     for path in sorted(SRC.rglob("*.py")):
         relative = path.relative_to(SRC).as_posix()
-        if relative == "_limits.py" or relative in STILL_ELSEWHERE | VENDOR_RULES:
+        if relative == "_limits.py" or relative in VENDOR_RULES:
             continue
         names = _depth_bounds_defined(path)
         if names:
             strays[relative] = names
     assert strays == {}
+
+
+_HAND_CUT = re.compile(r"""\]\s*\+\s*(["'])(…|\\u2026)\1""")
+
+
+def test_no_text_is_cut_by_hand() -> None:
+    # ``text[:n] + "…"`` is what ``cut`` writes; a message that tells how much it left
+    # out (``… (cut: N characters in all, ...)``) writes its own count and is not matched.
+    strays = [
+        path.relative_to(SRC).as_posix()
+        for path in sorted(SRC.rglob("*.py"))
+        if path.name != "_limits.py" and _HAND_CUT.search(path.read_text(encoding="utf-8"))
+    ]
+    assert strays == []
 
 
 def test_every_bound_is_documented_and_used() -> None:

@@ -11,7 +11,8 @@ the public ones keep their addresses (``llmapp.repair.MAX_DEPTH``,
 Not here: a vendor's own rules (OpenAI's ten levels of objects, Anthropic's twenty
 strict tools), stated by that vendor's module with its other rules; the run controls
 (timeouts, ``max_length`` per application), which are the kernel's; and how much of a
-value a message shows (``explain``'s 200 characters a string), which its module's
+value a message shows (``explain``'s 200 characters a string, the kernel's cut of a
+wrong function name, of an exception's text, of a logged refusal), which its module's
 docstring describes as part of the message's form.
 
 A leaf: it imports nothing of llmapp, so every stage may read it.
@@ -27,6 +28,8 @@ __all__ = [
     "MAX_BODY",
     "MAX_BUNDLED_TARGETS",
     "MAX_COERCE_DEPTH",
+    "MAX_COMPARED_NAMES",
+    "MAX_DECISIVE_DEPTH",
     "MAX_DEPTH",
     "MAX_DIGITS",
     "MAX_DISCRIMINATOR_PARTS",
@@ -38,12 +41,17 @@ __all__ = [
     "MAX_ISSUES_PER_PATH",
     "MAX_JSON_DEPTH",
     "MAX_LENGTH",
+    "MAX_MASKED_LEVELS",
+    "MAX_MASKED_TEXT",
+    "MAX_MASKED_VALUES",
+    "MAX_MCP_NESTING",
     "MAX_MERGE_HOPS",
     "MAX_NESTING",
     "MAX_NOTED_TEXTS",
     "MAX_PATTERN",
     "MAX_REF_DEPTH",
     "MAX_REF_HOPS",
+    "MAX_RESULT_ITEMS",
     "MAX_SCHEMA_DEPTH",
     "MAX_SHOWN_DEPTH",
     "MAX_STREAM_CHILDREN",
@@ -89,6 +97,16 @@ MAX_NOTED_TEXTS: Final = 4096
 """Texts a pattern check gave up on (timed out, not checked) remembered until a walk
 explains their issues."""
 
+MAX_COMPARED_NAMES: Final = 2_000
+"""Most function names a wrong name is compared with to suggest close ones (of its first
+letter, past this many functions): a model's wrong name costs a bounded search."""
+
+MAX_MCP_NESTING: Final = 190
+"""Most levels of objects and arrays in the arguments an MCP call sends. The SDK's client
+cannot write a message past about 250 levels, and its server (pydantic-core's reader)
+drops one past 200 unanswered, the JSON-RPC envelope holding the arguments three levels
+down."""
+
 # -- values written back -------------------------------------------------------------------
 
 MAX_JSON_DEPTH: Final = 200
@@ -101,6 +119,22 @@ MAX_DIGITS: Final = 20_000
 MAX_SHOWN_DEPTH: Final = 32
 """Levels of the model's arguments the feedback text writes out; deeper containers are
 shown as ``{…}``/``[…]``."""
+
+MAX_RESULT_ITEMS: Final = 1_000_000
+"""Most items an iterator a method returns for a declared array is read into: a generator
+that never ends fails the call instead of filling memory."""
+
+# -- what the model must not read ----------------------------------------------------------
+
+MAX_MASKED_VALUES: Final = 1_000
+"""Most values the masker collects from what it keeps out of the model's texts."""
+
+MAX_MASKED_LEVELS: Final = 32
+"""Most levels of containers and objects the masker looks into for such values."""
+
+MAX_MASKED_TEXT: Final = 4_096
+"""Most characters of a long value, and of each of its forms, the masker indexes (its
+start) to mask any part of it."""
 
 # -- schemas -------------------------------------------------------------------------------
 
@@ -144,6 +178,10 @@ MAX_INDEXED_TEXT: Final = 2_000
 MAX_INDEXED_PARTS: Final = 64
 """Most parameter names and descriptions the index reads of one function: with
 ``MAX_INDEXED_TEXT``, indexing a function costs a bounded time whatever its schema holds."""
+
+MAX_DECISIVE_DEPTH: Final = 16
+"""Levels of references and union branches followed to find whether a parameter takes
+only scalars (shown first and whole in an approval question)."""
 
 # -- documents and responses ---------------------------------------------------------------
 
@@ -194,6 +232,11 @@ def cut(
     text: str, most: int, *, within: bool = False, quote: Callable[[str], str] | None = None
 ) -> str:
     """``text`` when it has at most ``most`` characters, else its first ``most`` and "…".
+
+    A message that says how much it left out writes its own count after the kept text
+    (a server's answer: ``… (cut: N characters in all, <where the bound is set>)``; an
+    approval question: ``… [cut: N of M characters not shown]``): what it counts, and
+    when it is cut (an answer by its length before masking), are that message's form.
 
     Args:
         text: the text.

@@ -123,6 +123,23 @@ def test_scalars_through_references_unions_and_enums() -> None:
     ]
 
 
+def test_references_are_followed_as_every_stage_follows_them() -> None:
+    # A name escaped in its pointer (``normalise`` writes ``/`` as ``~1``) and a
+    # reference into another part of the schema lead to a scalar too (``Resolver.chase``).
+    schema = {
+        "properties": {
+            "rows": {"type": "array"},
+            "rate": {"$ref": "#/$defs/Rate~1Usd"},
+            "code": {"$ref": "#/properties/rate"},
+            "loop": {"$ref": "#/$defs/Loop"},
+        },
+        "$defs": {"Rate/Usd": {"type": "number"}, "Loop": {"$ref": "#/$defs/Loop"}},
+    }
+    arguments = {"rows": [1], "rate": 1.5, "code": 2, "loop": 3}
+    question = approval_question("f", arguments, schema)
+    assert question.split("\n")[1:] == ["rate: 1.5", "code: 2", "rows: [1]", "loop: 3"]
+
+
 def test_a_decisive_name_must_be_a_parameter() -> None:
     with pytest.raises(ValueError, match="decisive names 'recipient': not parameters"):
 

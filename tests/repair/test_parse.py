@@ -72,6 +72,12 @@ REPAIRS: list[tuple[str, str, Any, tuple[str, ...]]] = [
     ("text after", '{"a": 1} Hope this helps.', {"a": 1}, ("ignored text after the JSON",)),
     ("two values", '{"a": 1}\n{"b": 2}', {"a": 1}, ("ignored text after the JSON",)),
     ("number then prose", '1. call it with {"a": 1}', {"a": 1}, ("skipped text before the JSON",)),
+    (
+        "string holding a bracket then the JSON",
+        '"{" then {"a": 1}',
+        {"a": 1},
+        ("skipped text before the JSON",),
+    ),
     ("trailing comma in object", '{"a": 1,}', {"a": 1}, ("removed a trailing comma",)),
     ("trailing comma in array", "[1, 2, ]", [1, 2], ("removed a trailing comma",)),
     (
@@ -256,6 +262,9 @@ LOSSY = {
     "text after": 'text after the value, from character 10: "Hope this helps."',
     "two values": 'text after the value, from character 10: "{\\"b\\": 2}"',
     "number then prose": 'a value before the JSON, at character 1: "1. call it with "',
+    "string holding a bracket then the JSON": (
+        'a value before the JSON, at character 1: "\\"{\\" then "'
+    ),
     "doubled comma": "a comma with no item before it at $input[1], character 4",
     "leading comma": "a comma with no item before it at $input[0], character 2",
     "missing commas in array": "two items with no comma between them at $input, character 4",

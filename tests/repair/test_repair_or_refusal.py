@@ -17,7 +17,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from llmapp import application, llm_application, parse
@@ -201,6 +201,8 @@ class Open:
 
 @settings(max_examples=60, deadline=None)
 @given(objects, st.lists(scalars, min_size=1, max_size=3), st.sampled_from(sorted(REFUSALS)))
+# '"{" then {"value": {}}': the bracket in the value before is that value's, not the JSON's
+@example({}, ["{"], "a value before the value")
 def test_a_reading_that_drops_or_invents_runs_nothing(
     value: dict[str, Any], items: list[Any], kind: str
 ) -> None:

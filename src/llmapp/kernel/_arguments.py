@@ -5,6 +5,10 @@ that all of them refuse the same things the same way: argument text that is cut 
 unreadable, or read only in part (``Parsed.unread``: never half-run), text past
 ``max_length`` (bounded cost), and a name that is no function of the table (answered
 with the names that exist).
+
+The answer to a wrong name is bounded in its form: the name is quoted cut to
+``_MAX_NAME`` characters, and every name of the table is listed only when there are at
+most ``_MAX_LISTED`` (else the closest ones).
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from llmapp import explain, repair
+from llmapp._limits import MAX_COMPARED_NAMES, cut
 from llmapp._results import ValidationFailure, ValidationIssue
 from llmapp.kernel._result import CallResult
 
@@ -21,7 +26,6 @@ __all__ = ["close_names", "read_arguments", "unknown_function"]
 
 _MAX_NAME: Final = 200
 _MAX_LISTED: Final = 30
-_MAX_COMPARED: Final = 2_000
 
 
 def read_arguments(
@@ -119,7 +123,7 @@ def unknown_function(name: Any, available: list[str]) -> CallResult:
     closest ones: a server with 100,000 tools must not answer with all their names.
     """
     text = name if isinstance(name, str) else repr(name)[:_MAX_NAME]
-    shown = text if len(text) <= _MAX_NAME else text[:_MAX_NAME] + "…"
+    shown = cut(text, _MAX_NAME)
     # Names are at most 64 characters: a longer text matches nothing, and costs nothing.
     close = close_names(text, available) if len(text) <= 128 else []
     hint = f" Did you mean {', '.join(repr(c) for c in close)}?" if close else ""
@@ -143,8 +147,8 @@ def close_names(text: str, available: list[str]) -> list[str]:
     # top every program's ``from llmapp import application`` would pay for it.
     import difflib
 
-    if len(available) > _MAX_COMPARED:
+    if len(available) > MAX_COMPARED_NAMES:
         # A model's wrong name costs a bounded search: names of its first letter only.
         first = text[:1].lower()
-        available = [n for n in available if n[:1].lower() == first][:_MAX_COMPARED]
+        available = [n for n in available if n[:1].lower() == first][:MAX_COMPARED_NAMES]
     return difflib.get_close_matches(text, available, n=3, cutoff=0.5)

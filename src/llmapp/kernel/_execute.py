@@ -25,11 +25,12 @@ from __future__ import annotations
 import inspect
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any
 
 from llmapp import convert
 from llmapp._cancelled import cancellation
 from llmapp._errors import ExecutionError
+from llmapp._limits import MAX_RESULT_ITEMS
 from llmapp._records.frozen import quick_init
 from llmapp._records.record import Record
 from llmapp._sentinels import MISSING
@@ -46,8 +47,6 @@ if TYPE_CHECKING:
     from llmapp.convert import ConversionError
 
 __all__ = ["Call", "Plan", "run_async", "run_sync"]
-
-_MAX_ITEMS: Final = 1_000_000
 
 Schema = dict[str, Any]
 
@@ -189,8 +188,8 @@ class Call:
             return value
         items: list[Any] = []
         for item in value:
-            if len(items) >= _MAX_ITEMS:
-                raise ValueError(f"the result has more than {_MAX_ITEMS:,} items")
+            if len(items) >= MAX_RESULT_ITEMS:
+                raise ValueError(f"the result has more than {MAX_RESULT_ITEMS:,} items")
             items.append(item)
         return items
 

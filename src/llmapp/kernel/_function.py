@@ -9,6 +9,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 from llmapp import validate
 from llmapp._errors import MAX_FEEDBACK, FeedbackError
+from llmapp._limits import cut
 from llmapp._results import (
     Validation,
     ValidationFailure,
@@ -275,7 +276,7 @@ def _told(error: FeedbackError) -> str:
         text = str(error.message)
     except Exception:  # a message whose __str__ raises must not escape the check
         return "the arguments were refused by a check"
-    return text if len(text) <= MAX_FEEDBACK else text[:MAX_FEEDBACK] + "…"
+    return cut(text, MAX_FEEDBACK)
 
 
 def _hook_failure(

@@ -25,6 +25,9 @@ Each record also carries ``llmapp_function``, ``llmapp_outcome`` (``ok``, ``inva
 ``unknown``, ``approval``, ``refused``, ``error``), ``llmapp_ms``, ``llmapp_issues`` and
 ``llmapp_repairs`` as attributes, for structured handlers.
 
+A record's form bounds what it quotes: a function name at most ``_MAX_NAME`` characters,
+a refusal's text at most ``_MAX_REFUSAL``, whatever the model or a door wrote.
+
 A call pays for a clock read and one level check when its record is not wanted;
 nothing is formatted, and the masker is never built, unless a handler will see it.
 """

@@ -49,15 +49,12 @@ from functools import cached_property
 from typing import Any, Final
 
 from llmapp import convert
+from llmapp._limits import MAX_MASKED_LEVELS as MAX_LEVELS
+from llmapp._limits import MAX_MASKED_TEXT as MAX_SCANNED
+from llmapp._limits import MAX_MASKED_VALUES as MAX_VALUES
 
 __all__ = ["FORM_REACH", "MAX_LEVELS", "MAX_SCANNED", "MAX_VALUES", "NOTHING", "Masker"]
 
-MAX_VALUES: Final = 1_000
-"""Most values collected from the sources."""
-MAX_LEVELS: Final = 32
-"""Most levels of containers and objects looked into."""
-MAX_SCANNED: Final = 4_096
-"""Most characters of a long value, and of each of its forms, that are indexed (its start)."""
 _MIN_ANYWHERE: Final = 4
 _MIN_WORD: Final = 2
 _LONG: Final = 64

@@ -1,4 +1,8 @@
-"""The one merge of a function's LLM and human arguments, checked whole before anything runs."""
+"""The one merge of a function's LLM and human arguments, checked whole before anything runs.
+
+A refusal names the paths the model must not have written, at most ``_MAX_LISTED`` of them
+and "…" after when there are more.
+"""
 
 from __future__ import annotations
 

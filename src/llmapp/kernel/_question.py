@@ -30,6 +30,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
+from llmapp._limits import MAX_DECISIVE_DEPTH
+from llmapp.jsonschema import Resolver
+
 __all__ = ["Approval", "approval_question"]
 
 BUDGET: Final = 2_000
@@ -38,7 +41,6 @@ BUDGET: Final = 2_000
 _SCALARS: Final = frozenset({"string", "number", "integer", "boolean", "null"})
 _HIDDEN_CATEGORIES: Final = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
 _NOT_PLAIN: Final = re.compile(r"[^\x20-\x7e]")
-_MAX_DEPTH: Final = 16
 
 
 @dataclass(frozen=True)
@@ -93,10 +95,11 @@ def approval_question(
     properties: Mapping[str, Any] = schema.get("properties") or {}
     entries = _ordered(arguments, properties)
     declared = frozenset(decisive)
+    refs = _References(schema)
     first = [
         entry
         for entry in entries
-        if (entry[0] in declared if declared else _scalar(properties.get(entry[0]), schema))
+        if (entry[0] in declared if declared else _scalar(properties.get(entry[0]), refs))
     ]
     firsts = {entry[0] for entry in first}
     lines += [f"{key}: {text}" for key, text in first]
@@ -152,14 +155,14 @@ def _escape(found: re.Match[str]) -> str:
     return f"\\u{point:04x}" if point <= 0xFFFF else f"\\U{point:08x}"
 
 
-def _scalar(schema: Any, root: Mapping[str, Any], depth: int = 0) -> bool:
+def _scalar(schema: Any, refs: _References, depth: int = 0) -> bool:
     """Whether ``schema`` takes only scalars: a type, enum or const of them, a union of those,
-    or a reference to one (followed within the parameters' ``$defs``)."""
-    if not isinstance(schema, Mapping) or depth > _MAX_DEPTH:
+    or a reference to one (followed within the parameters' schema)."""
+    if not isinstance(schema, Mapping) or depth > MAX_DECISIVE_DEPTH:
         return False
     ref = schema.get("$ref")
     if isinstance(ref, str):
-        return _scalar(_target(ref, root), root, depth + 1)
+        return _scalar(refs.target(ref), refs, depth + 1)
     kind = schema.get("type")
     if isinstance(kind, str):
         return kind in _SCALARS
@@ -170,13 +173,21 @@ def _scalar(schema: Any, root: Mapping[str, Any], depth: int = 0) -> bool:
         return isinstance(values, list) and not any(isinstance(v, (dict, list)) for v in values)
     branches = schema.get("anyOf", schema.get("oneOf"))
     if isinstance(branches, list) and branches:
-        return all(_scalar(branch, root, depth + 1) for branch in branches)
+        return all(_scalar(branch, refs, depth + 1) for branch in branches)
     return False
 
 
-def _target(ref: str, root: Mapping[str, Any]) -> Any:
-    prefix = "#/$defs/"
-    if not ref.startswith(prefix):
-        return None
-    defs = root.get("$defs")
-    return defs.get(ref[len(prefix) :]) if isinstance(defs, Mapping) else None
+class _References:
+    """The parameters' references, followed by the one follower (``Resolver.chase``); the
+    schema is indexed only when a question first meets a reference."""
+
+    def __init__(self, root: Mapping[str, Any]) -> None:
+        self._root = root
+        self._resolver: Resolver | None = None
+
+    def target(self, ref: str) -> Any:
+        """The schema ``ref`` leads to, every reference on the way followed; None when none."""
+        if self._resolver is None:
+            self._resolver = Resolver(self._root)
+        node = self._resolver.chase(ref)
+        return None if node is None else node.schema

@@ -1,4 +1,8 @@
-"""What executing one function call returns, and the one text to send back to the model."""
+"""What executing one function call returns, and the one text to send back to the model.
+
+The text of an exception a method raised is masked, then cut to ``_MAX_ERROR`` characters:
+the model reads what went wrong, never a whole traceback or dump.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +10,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
 from llmapp import convert
+from llmapp._limits import cut
 from llmapp._records.frozen import quick_init
 from llmapp._results import ValidationFailure
 from llmapp._text.unicode import encodable
@@ -87,9 +92,7 @@ def error_text(error: BaseException, hidden: Masker = NOTHING) -> str:
         text = ""
     # Masked before it is cut, so a value at the cut is masked whole, not left half shown;
     # cut generously first, so the cost stays bounded whatever the exception says.
-    text = hidden.mask(text[: _MAX_ERROR * 4])
-    if len(text) > _MAX_ERROR:
-        text = text[:_MAX_ERROR] + "…"
+    text = cut(hidden.mask(text[: _MAX_ERROR * 4]), _MAX_ERROR)
     kind = type(error).__name__
     reply = f"The function raised {kind}: {text}" if text else f"The function raised {kind}."
     return encodable(reply)

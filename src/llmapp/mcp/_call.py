@@ -26,6 +26,7 @@ from typing import Any, Final
 
 from llmapp._cancelled import own_cancellation
 from llmapp._errors import McpToolError
+from llmapp._limits import MAX_MCP_NESTING as MAX_NESTING
 from llmapp.app import CallResult
 from llmapp.jsonschema import Resolver, is_mapping
 from llmapp.kernel import (
@@ -54,10 +55,6 @@ Schema = dict[str, Any]
 DEADLINE: Final = 60.0
 """Seconds a server may take to answer a call, by default."""
 
-MAX_NESTING: Final = 190
-"""Most levels of objects and arrays in the arguments sent. The SDK's client cannot write
-a message past about 250 levels, and its server (pydantic-core's reader) drops one past
-200 unanswered, the JSON-RPC envelope holding the arguments three levels down."""
 _UNCARRIED: Final = ", more than an MCP message carries"
 _LIMIT: Final = "llmapp.mcp.call(max_message=)"
 
@@ -261,8 +258,7 @@ def _resolved(schema: Any, root: Schema) -> Any:
     """The schema a ``$ref`` chain leads to (the one follower, with its one limit), or ``{}``."""
     if not (is_mapping(schema) and isinstance(schema.get("$ref"), str)):
         return schema
-    resolver = Resolver(root)
-    node = resolver.chase(schema["$ref"], resolver.root_node.base)
+    node = Resolver(root).chase(schema["$ref"])
     return {} if node is None else node.schema
 
 

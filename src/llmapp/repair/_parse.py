@@ -41,6 +41,9 @@ Decisions:
   path, and the call step refuses such arguments with that feedback.
 - Integers stay ``int`` (arbitrary size up to Python's digit limit); numbers with a fraction or
   exponent become ``float``.
+- A value before the JSON (``'x' then {...}``) is skipped whole and named in ``unread``:
+  a bracket inside it (``"{" then {...}``) is that value's, and the JSON starts at the
+  first bracket after it (at the first one when none follows).
 - A key given without a value at the end of a truncated text is dropped (so the validator
   reports it missing), not set to ``null``.
 - Text that ends inside a value (in a string, a literal, or with containers still open: a

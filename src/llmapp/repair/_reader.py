@@ -233,25 +233,35 @@ class _Reader:
         self._skip()
         if self.pos >= self.end:
             return None
-        brackets = (self.text.find("{", self.pos), self.text.find("[", self.pos))
-        first = min((i for i in brackets if i != -1), default=-1)
+        first = self._first_bracket(self.pos)
         if first == self.pos:
             return first
         if self._scalar_starts() and (first == -1 or self._scalar_is_whole()):
             return self.pos
         if first != -1:
             self.notes.add("prefix")
-            if self._scalar_reads():  # "1. call it with {...}", "'x' then {...}"
+            after = self._scalar_end()
+            if after is not None:  # "1. call it with {...}", "'x' then {...}"
+                # A bracket inside that value ("'{' then {...}") is the value's own: the
+                # JSON is the first one after it, when there is one.
+                later = self._first_bracket(after) if after > first else -1
+                first = later if later != -1 else first
                 skipped = self.text[self.pos : first]
                 self._lose(f"a value before the JSON, at character {self._at()}: {quoted(skipped)}")
             return first
         return None
 
-    def _scalar_reads(self) -> bool:
-        """Whether a value (not a word of prose, nor a bullet's dash) is read here."""
+    def _first_bracket(self, start: int) -> int:
+        """Where the first ``{`` or ``[`` at or after ``start`` is, or -1."""
+        brackets = (self.text.find("{", start), self.text.find("[", start))
+        return min((i for i in brackets if i != -1), default=-1)
+
+    def _scalar_end(self) -> int | None:
+        """Where a value (not a word of prose, nor a bullet's dash) read here ends; None
+        when none is read."""
         probe = _Reader(self.text, Notes(), self.max_depth)
         probe.pos = self.pos
-        return probe._scalar(bare_words=False) is not _NOTHING
+        return None if probe._scalar(bare_words=False) is _NOTHING else probe.pos
 
     def _scalar_is_whole(self) -> bool:
         """Whether a scalar read here ends the text (``"a [b]"`` is a string, not ``["b"]``)."""
