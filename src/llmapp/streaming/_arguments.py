@@ -53,10 +53,56 @@ _NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?")
 _WORDS: Final = {"true": True, "false": False, "null": None}
 _STARTS_NUMBER = frozenset("-0123456789")
 _NOT_VALUES = frozenset("]},:")
-_KEY_TEXT_RE = r'"((?:[^"\\\x00-\x1f]|\\.)*)"[ \t\n\r]*:[ \t\n\r]*'
-_FIRST_MEMBER = re.compile(r"[ \t\n\r]*" + _KEY_TEXT_RE)
-_NEXT_MEMBER = re.compile(r"[ \t\n\r]*,[ \t\n\r]*" + _KEY_TEXT_RE)
-_NEXT_ITEM = re.compile(r"[ \t\n\r]*,[ \t\n\r]*")
+
+# A member whole in a piece, read by one match (see ``_members``): group 1 the key (empty
+# where the state has none), then one group per kind of value, then a closer.
+_WS = r"[ \t\n\r]*"
+_BODY = r'[^"\\\x00-\x1f]*(?:\\.[^"\\\x00-\x1f]*)*'
+_ENDS = r"(?=[ \t\n\r,\]}])"  # a number or a word is whole once what follows it is seen
+_VALUE_TEXT = (
+    rf'(?:"({_BODY})"'
+    rf"|(-?(?:0|[1-9][0-9]*)){_ENDS}"
+    rf"|(-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?){_ENDS}"
+    rf"|(true|false|null){_ENDS}"
+    r"|([{\[]))"
+)
+_KEY_TEXT = rf'"({_BODY})"{_WS}:{_WS}'
+_STRING_VALUE, _INTEGER, _FLOAT, _WORD_VALUE, _OPENER, _CLOSER = range(2, 8)
+# By a frame's state (_KEY, _COLON, _VALUE, _NEXT, _ITEM): the next member.
+_OBJECT_MEMBERS: Final = (
+    re.compile(rf"{_WS}(?:{_KEY_TEXT}{_VALUE_TEXT}|(\}}))"),
+    re.compile(rf"(){_WS}:{_WS}{_VALUE_TEXT}"),
+    re.compile(rf"(){_WS}{_VALUE_TEXT}"),
+    re.compile(rf"{_WS}(?:,{_WS}{_KEY_TEXT}{_VALUE_TEXT}|(\}}))"),
+    None,
+)
+_ARRAY_MEMBERS: Final = (
+    None,
+    None,
+    None,
+    re.compile(rf"(){_WS}(?:,{_WS}{_VALUE_TEXT}|(\]))"),
+    re.compile(rf"(){_WS}(?:{_VALUE_TEXT}|(\]))"),
+)
+# The start of a member cut at a piece's end, by state: group 1 its key once closed,
+# group 2 the start of its value (a string, a number or a word being written).
+_BEGUN = r'("[^"\\\x00-\x1f]*|[-0-9][-+.0-9eE]*|[tfn][a-z]*)'
+_KEY_BEGUN = rf'(?:"[^"\\\x00-\x1f]*|"({_BODY})"{_WS}(?::{_WS}{_BEGUN}?)?)'
+_OBJECT_BEGUN: Final = (
+    re.compile(rf"{_WS}{_KEY_BEGUN}?\Z"),
+    re.compile(rf"(){_WS}(?::{_WS}{_BEGUN}?)?\Z"),
+    re.compile(rf"(){_WS}{_BEGUN}?\Z"),
+    re.compile(rf"{_WS}(?:,{_WS}{_KEY_BEGUN}?)?\Z"),
+    None,
+)
+_ARRAY_BEGUN: Final = (
+    None,
+    None,
+    None,
+    re.compile(rf"(){_WS}(?:,{_WS}{_BEGUN}?)?\Z"),
+    re.compile(rf"(){_WS}{_BEGUN}?\Z"),
+)
+_CARRY_MAX: Final = 64
+"""The longest start of a member carried to the next piece, to be read again with it."""
 
 
 _PRINTABLE = frozenset(map(chr, range(0x20, 0x7F))) - {'"', "\\"}
@@ -67,11 +113,11 @@ _QUIET: Final[tuple[frozenset[str], ...]] = (
     frozenset("0123456789"),  # a number
     frozenset("abcdefghijklmnopqrstuvwxyz"),  # a word
     frozenset(),  # stopped
+    frozenset(),  # a member's start carried
 )
 _CLOSERS = frozenset('"}]')
 _SEPARATORS = frozenset(",:")
 _OPENERS = frozenset(',:"')
-_MEMBERS_FROM: Final = 48
 _GOES_ON = frozenset("-+.0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
 
 
@@ -100,7 +146,7 @@ _SCAN: Callable[[str, int], tuple[Any, int]] = json.JSONDecoder(  # type: ignore
 # A frame's states: an object cycles KEY -> COLON -> VALUE -> NEXT, an array ITEM -> NEXT.
 _KEY, _COLON, _VALUE, _NEXT, _ITEM = range(5)
 # The token being read across deltas.
-_NONE, _STRING, _KEY_TEXT, _NUMBER_TOKEN, _WORD, _STOPPED = range(6)
+_NONE, _STRING, _KEY_TOKEN, _NUMBER_TOKEN, _WORD, _STOPPED, _CARRIED = range(7)
 
 _TABLES: dict[int, tuple[Any, Positions]] = {}
 _TABLES_SIZE: Final = 256
@@ -185,6 +231,7 @@ class ArgumentStream:
         self._parts: list[str] = []
         self._escape = False
         self._early = False  # the token's mistake was reported at its first character
+        self._carried = ""  # a member's start, read again with the next piece
 
     # --- public ----------------------------------------------------------------------
 
@@ -231,7 +278,7 @@ class ArgumentStream:
                 if state == _KEY or (state == _VALUE and frame.object):
                     self.length += 1
                     if state == _KEY:
-                        self._token, self._parts = _KEY_TEXT, []
+                        self._token, self._parts = _KEY_TOKEN, []
                     else:
                         self._token, self._parts, self._early = _STRING, [], False
                     return []
@@ -248,10 +295,10 @@ class ArgumentStream:
         new = self._new = []
         try:
             if len(delta) != 1:
-                self._read(delta)
+                self._read(delta, carry=True)
             elif not self._token and delta not in _QUIET[_NONE]:
                 self._structure(delta, delta)  # what the reader's loop does with it
-            elif delta == '"' and self._token in (_STRING, _KEY_TEXT) and not self._escape:
+            elif delta == '"' and self._token in (_STRING, _KEY_TOKEN) and not self._escape:
                 self._closed("".join(self._parts))  # a one-character piece that closes a string
             else:
                 self._read(delta)
@@ -302,21 +349,30 @@ class ArgumentStream:
         self.stopped = why
         self._token = _STOPPED
 
-    def _read(self, text: str) -> None:
+    def _read(self, text: str, carry: bool = False) -> None:
+        """Read ``text``; with ``carry``, a member cut at its end that shows nothing
+        definite yet is kept to be read again with the next piece (see ``_quiet``)."""
+        if self._token == _CARRIED:
+            text = self._carried + text
+            self._token = _NONE
         end = len(text)
         position = 0
         stack = self._stack
         while position < end and self.stopped is None:
             token = self._token
             if token == _NONE:
-                # Members in one loop pay off where a piece holds several; in a short
-                # rest of a piece, the attempts that fail cost more than they save.
-                if (
-                    end - position > _MEMBERS_FROM
-                    and stack
-                    and stack[-1].state in (_KEY, _ITEM, _NEXT)
-                ):
-                    position = self._members(stack[-1], text, position)
+                if stack and end - position > 1:
+                    position = self._members(text, position)
+                    if position >= end or self.stopped is not None:
+                        break
+                    if (
+                        carry
+                        and stack
+                        and end - position <= _CARRY_MAX
+                        and self._quiet(stack[-1], text, position)
+                    ):
+                        self._carried, self._token = text[position:], _CARRIED
+                        break
                 position = _BLANK.match(text, position).end()  # type: ignore[union-attr]
                 if position >= end or self.stopped is not None:
                     break
@@ -335,7 +391,7 @@ class ArgumentStream:
                             continue
                 self._structure(char, text)
                 position += 1
-            elif token in (_STRING, _KEY_TEXT):
+            elif token in (_STRING, _KEY_TOKEN):
                 position = self._string(text, position)
             elif token == _NUMBER_TOKEN:
                 position = self._run(text, position, _NUMBER_RUN)
@@ -344,41 +400,137 @@ class ArgumentStream:
             else:
                 break  # stopped
 
-    def _members(self, frame: _Frame, text: str, position: int) -> int:
-        """Members (``"key": value`` in an object, items in an array) whole in ``text``, read
-        in one loop with the C scanner: where most of a text in long pieces goes. Where
-        the next one is not whole here, the reading goes on piece by piece from there."""
-        end = len(text)
+    def _members(self, text: str, position: int) -> int:
+        """Members (``"key": value`` in an object, items in an array) whole in ``text``, each
+        read by one match in C, containers entered and left, from ``position``; where the
+        reading stopped (a member not whole here, or one the matches do not take).
+
+        A member is judged here where its place says nothing of it (``Position.valid``:
+        most members); anything else goes through the piece-by-piece reader's own steps
+        (``_key``, ``_complete``, ``_value``), so the answers are theirs."""
+        stack = self._stack
+        frame = stack[-1]
+        members = _OBJECT_MEMBERS if frame.object else _ARRAY_MEMBERS
         while True:
             state = frame.state
-            if frame.object:
-                pattern = _NEXT_MEMBER if state == _NEXT else _FIRST_MEMBER
-            else:
-                pattern = _NEXT_ITEM if state == _NEXT else _BLANK
-            member = pattern.match(text, position)
+            member = members[state].match(text, position)  # type: ignore[union-attr]
             if member is None:
                 return position
-            start = member.end()
-            if start + 1 >= end:
-                return position
-            char = text[start]
-            if char in _NOT_VALUES or not _may_end(text, start, char):
-                return position
-            try:
-                value, stop = _SCAN(text, start)
-            except (StopIteration, ValueError, RecursionError):
-                return position
-            if text[stop - 1] not in _CLOSERS and (stop >= end or text[stop] in _GOES_ON):
-                return position
-            if frame.object:
-                raw = member.group(1)
-                frame.state = _KEY
-                self._key(json.loads('"' + raw + '"') if "\\" in raw else raw)
-            frame.state = _VALUE if frame.object else _ITEM
-            self._complete(frame, char, value)
-            position = stop
-            if self.stopped is not None:
-                return position
+            kind: int = member.lastindex  # type: ignore[assignment]
+            container = frame.container
+            if kind == _CLOSER:
+                if state in (_KEY, _ITEM) and container:
+                    return position  # a comma before the closer: the long way
+                self._close(frame)
+                position = member.end()
+                if not stack:
+                    return position
+                frame = stack[-1]
+                members = _OBJECT_MEMBERS if frame.object else _ARRAY_MEMBERS
+                continue
+            where = frame.position
+            plain = True
+            if not frame.object:
+                child = None
+                if where is not None:
+                    if where.max_items is not None and len(container) >= where.max_items:
+                        plain = False  # reported as the item starts
+                    else:
+                        child = where.item()
+            elif state in (_KEY, _NEXT):
+                key = member.group(1)
+                if "\\" in key:
+                    key = json.loads('"' + key + '"')
+                child = where.property(key) if where is not None else None
+                if key in container or (child is None and where is not None):
+                    self._key(key)  # reported
+                    plain = False
+                else:
+                    frame.key = key
+                frame.state = _VALUE
+            else:
+                child = where.property(frame.key) if where is not None else None  # type: ignore[arg-type]
+            if kind == _OPENER:
+                char = member.group(_OPENER)
+                start = member.start(_OPENER)
+                stop = 0
+                if _may_end(text, start, char):
+                    try:
+                        value, stop = _SCAN(text, start)
+                    except (StopIteration, ValueError, RecursionError):
+                        stop = 0
+                if not stop:
+                    self._value(frame, char)
+                    if self.stopped is not None:
+                        return len(text)
+                    frame = stack[-1]
+                    members = _OBJECT_MEMBERS if frame.object else _ARRAY_MEMBERS
+                    position = member.end()
+                    continue
+                position = stop
+            else:
+                position = member.end()
+                if kind == _STRING_VALUE:
+                    char, value = '"', member.group(_STRING_VALUE)
+                    if "\\" in value:
+                        value = json.loads('"' + value + '"')
+                elif kind == _WORD_VALUE:
+                    written = member.group(_WORD_VALUE)
+                    char, value = written[0], _WORDS[written]
+                else:
+                    written = member.group(kind)
+                    char, value = written[0], int(written) if kind == _INTEGER else float(written)
+                    if value - value != 0.0:  # 1e999: the long way reads and stops there
+                        frame.state = _VALUE if frame.object else _ITEM
+                        return member.start(kind)
+            if plain and value is not None and (child is None or child.valid(value)):
+                if frame.object:
+                    container[frame.key] = value
+                else:
+                    container.append(value)
+                frame.state = _NEXT
+            else:
+                self._complete(frame, char, value)
+
+    def _quiet(self, frame: _Frame, text: str, position: int) -> bool:
+        """Whether ``text[position:]``, the start of ``frame``'s next member cut at the end
+        of the piece, shows nothing definite yet: read again with the next piece, it says
+        what reading it now would have said (a key closed and refused, a value's first
+        character of a type its place refuses, an item past ``maxItems`` are not quiet)."""
+        state = frame.state
+        begun = (_OBJECT_BEGUN if frame.object else _ARRAY_BEGUN)[state].match(text, position)  # type: ignore[union-attr]
+        if begun is None:
+            return False
+        where = frame.position
+        value = begun.group(2)
+        if not frame.object:
+            if value is None or where is None:
+                return True
+            if where.max_items is not None and len(frame.container) >= where.max_items:
+                return False
+            child = where.item()
+        elif state in (_KEY, _NEXT):
+            key = begun.group(1)
+            if key is None:
+                return True
+            if "\\" in key:
+                key = json.loads('"' + key + '"')
+            if key in frame.container:
+                return False
+            if where is None:
+                return True
+            found = where.property(key)
+            if found is None:
+                return False
+            child = found
+        elif where is None:
+            return True
+        else:
+            found = where.property(frame.key)  # type: ignore[arg-type]
+            if found is None:
+                return True
+            child = found
+        return value is None or not _refused(child, value[0])
 
     def _scan(self, frame: _Frame, text: str, position: int, char: str) -> int:
         """Read a key or a value that is whole in ``text`` with the C scanner (where most of
@@ -419,7 +571,7 @@ class ArgumentStream:
                 self._value(frame, char)
         elif state == _KEY:
             if char == '"':
-                self._token, self._parts = _KEY_TEXT, []
+                self._token, self._parts = _KEY_TOKEN, []
             elif char == "}":
                 self._close(frame)
             else:
@@ -622,15 +774,9 @@ class ArgumentStream:
 
     def _wrong_kind(self, frame: _Frame, position: Position | None, char: str, value: Any) -> bool:
         """Report a value whose first character shows a type its place refuses."""
-        accepts = position.accepts if position is not None else None
-        if accepts is None:
+        if position is None or not _refused(position, char):
             return False
-        kind = _KIND_OF.get(char)
-        if kind is None or kind in accepts:
-            return False
-        if kind == "number" and "integer" in accepts:
-            return False
-        self._issue(ValidationIssue(self._child_path(frame), position.expected, value))  # type: ignore[union-attr]
+        self._issue(ValidationIssue(self._child_path(frame), position.expected, value))
         return True
 
     def _judge(self, frame: _Frame, position: Position, value: Any) -> None:
@@ -649,6 +795,18 @@ class ArgumentStream:
 
     def _issue(self, issue: ValidationIssue) -> None:
         self._new.append(issue)
+
+
+def _refused(position: Position, char: str) -> bool:
+    """Whether a value starting with ``char`` has a type ``position`` refuses, whatever
+    follows (see ``_KIND_OF``)."""
+    accepts = position.accepts
+    if accepts is None:
+        return False
+    kind = _KIND_OF.get(char)
+    if kind is None or kind in accepts:
+        return False
+    return kind != "number" or "integer" not in accepts
 
 
 def _may_end(text: str, position: int, char: str) -> bool:

@@ -129,6 +129,13 @@ class Position:
             item = self._item = self.table.at(self.items)
         return item
 
+    @cached_property
+    def valid(self) -> Callable[[Any], bool]:
+        """Whether a complete value here is one ``check`` finds nothing in (True), or may
+        (False: ask ``check``): the generated checker alone, for the values that pass."""
+        checks = self._checks
+        return _anything if checks is None else checks[0]
+
     def check(self, value: Any) -> list[ValidationIssue]:
         """What the call step says of ``value`` complete here: repaired where refused,
         then checked, issue paths from ``$input`` (the caller moves them)."""
@@ -198,6 +205,10 @@ class Positions:
                 made = {**schema, "$defs": defs}
             self._standalone[key] = made
         return self._standalone[key]
+
+
+def _anything(value: Any) -> bool:
+    return True
 
 
 def _nullable(schema: Any, table: Positions) -> Any:
