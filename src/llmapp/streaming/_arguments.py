@@ -54,53 +54,61 @@ _WORDS: Final = {"true": True, "false": False, "null": None}
 _STARTS_NUMBER = frozenset("-0123456789")
 _NOT_VALUES = frozenset("]},:")
 
-# A member whole in a piece, read by one match (see ``_members``): group 1 the key (empty
-# where the state has none), then one group per kind of value, then a closer.
+# What may come next in a frame, by its state (_COLON, _VALUE, _KEY, _NEXT, _ITEM), read by
+# one match (see ``_members``). A member whole in the piece: group 1 its key (empty where
+# the state has none), one group per kind of value (2 to 7), 8 a closer. Else, the start of
+# a member cut at the piece's end: 9 its key once closed, 10 the start of its value (a
+# string, a number or a word being written). A group that cannot match keeps the numbers.
+# Numbers are taken up to lengths that int() and float() read exactly, longer ones the
+# long way.
 _WS = r"[ \t\n\r]*"
 _BODY = r'[^"\\\x00-\x1f]*(?:\\.[^"\\\x00-\x1f]*)*'
 _ENDS = r"(?=[ \t\n\r,\]}])"  # a number or a word is whole once what follows it is seen
 _VALUE_TEXT = (
-    rf'(?:"({_BODY})"'
-    rf"|(-?(?:0|[1-9][0-9]*)){_ENDS}"
-    rf"|(-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?){_ENDS}"
+    r'(?:"([^"\\\x00-\x1f]*)"'
+    rf'|"({_BODY})"'
+    rf"|(-?(?:0|[1-9][0-9]{{0,999}})){_ENDS}"
+    rf"|(-?(?:0|[1-9][0-9]{{0,99}})(?:\.[0-9]+)?(?:[eE][-+]?[0-9]{{1,2}})?){_ENDS}"
     rf"|(true|false|null){_ENDS}"
     r"|([{\[]))"
 )
 _KEY_TEXT = rf'"({_BODY})"{_WS}:{_WS}'
-_STRING_VALUE, _INTEGER, _FLOAT, _WORD_VALUE, _OPENER, _CLOSER = range(2, 8)
-# By a frame's state (_KEY, _COLON, _VALUE, _NEXT, _ITEM): the next member.
+_NEVER = r"((?!))"
+_BEGUN = r'("[^"\\\x00-\x1f]*|[-0-9][-+.0-9eE]*|[tfn][a-z]*)?'
+_KEY_BEGUN = rf'(?:"[^"\\\x00-\x1f]*|"({_BODY})"{_WS}(?::{_WS}{_BEGUN})?)?'
+_STRING_VALUE, _ESCAPED, _INTEGER, _FLOAT, _WORD_VALUE, _OPENER, _CLOSER, _KEY_BEGUN_GROUP = range(
+    2, 10
+)
 _OBJECT_MEMBERS: Final = (
-    re.compile(rf"{_WS}(?:{_KEY_TEXT}{_VALUE_TEXT}|(\}}))"),
-    re.compile(rf"(){_WS}:{_WS}{_VALUE_TEXT}"),
-    re.compile(rf"(){_WS}{_VALUE_TEXT}"),
-    re.compile(rf"{_WS}(?:,{_WS}{_KEY_TEXT}{_VALUE_TEXT}|(\}}))"),
+    re.compile(rf"(){_WS}(?::{_WS}{_VALUE_TEXT}|{_NEVER}|{_NEVER}|(?::{_WS}{_BEGUN})?\Z)"),
+    re.compile(rf"(){_WS}(?:{_VALUE_TEXT}|{_NEVER}|{_NEVER}|{_BEGUN}\Z)"),
+    re.compile(rf"{_WS}(?:{_KEY_TEXT}{_VALUE_TEXT}|(\}})|{_KEY_BEGUN}\Z)"),
+    re.compile(rf"{_WS}(?:,{_WS}{_KEY_TEXT}{_VALUE_TEXT}|(\}})|(?:,{_WS}{_KEY_BEGUN})?\Z)"),
     None,
 )
 _ARRAY_MEMBERS: Final = (
     None,
     None,
     None,
-    re.compile(rf"(){_WS}(?:,{_WS}{_VALUE_TEXT}|(\]))"),
-    re.compile(rf"(){_WS}(?:{_VALUE_TEXT}|(\]))"),
+    re.compile(rf"(){_WS}(?:,{_WS}{_VALUE_TEXT}|(\])|{_NEVER}|(?:,{_WS}{_BEGUN})?\Z)"),
+    re.compile(rf"(){_WS}(?:{_VALUE_TEXT}|(\])|{_NEVER}|{_BEGUN}\Z)"),
 )
-# The start of a member cut at a piece's end, by state: group 1 its key once closed,
-# group 2 the start of its value (a string, a number or a word being written).
-_BEGUN = r'("[^"\\\x00-\x1f]*|[-0-9][-+.0-9eE]*|[tfn][a-z]*)'
-_KEY_BEGUN = rf'(?:"[^"\\\x00-\x1f]*|"({_BODY})"{_WS}(?::{_WS}{_BEGUN}?)?)'
-_OBJECT_BEGUN: Final = (
-    re.compile(rf"{_WS}{_KEY_BEGUN}?\Z"),
-    re.compile(rf"(){_WS}(?::{_WS}{_BEGUN}?)?\Z"),
-    re.compile(rf"(){_WS}{_BEGUN}?\Z"),
-    re.compile(rf"{_WS}(?:,{_WS}{_KEY_BEGUN}?)?\Z"),
-    None,
+
+
+def _unescaped(raw: str) -> str:
+    return json.loads('"' + raw + '"')  # type: ignore[no-any-return]
+
+
+_READ: Final[tuple[Callable[[str], Any], ...]] = (
+    str,  # unused: 0
+    str,  # unused: 1
+    str,  # a string without escapes
+    _unescaped,
+    int,
+    float,
+    {"true": True, "false": False, "null": None}.__getitem__,
 )
-_ARRAY_BEGUN: Final = (
-    None,
-    None,
-    None,
-    re.compile(rf"(){_WS}(?:,{_WS}{_BEGUN}?)?\Z"),
-    re.compile(rf"(){_WS}{_BEGUN}?\Z"),
-)
+"""The value of a member's text, by its group."""
 _CARRY_MAX: Final = 64
 """The longest start of a member carried to the next piece, to be read again with it."""
 
@@ -143,8 +151,9 @@ _SCAN: Callable[[str, int], tuple[Any, int]] = json.JSONDecoder(  # type: ignore
     object_pairs_hook=_pairs, parse_constant=_reject, parse_float=_finite
 ).scan_once
 
-# A frame's states: an object cycles KEY -> COLON -> VALUE -> NEXT, an array ITEM -> NEXT.
-_KEY, _COLON, _VALUE, _NEXT, _ITEM = range(5)
+# A frame's states: an object cycles KEY -> COLON -> VALUE -> NEXT, an array ITEM -> NEXT;
+# a member may start in the last three.
+_COLON, _VALUE, _KEY, _NEXT, _ITEM = range(5)
 # The token being read across deltas.
 _NONE, _STRING, _KEY_TOKEN, _NUMBER_TOKEN, _WORD, _STOPPED, _CARRIED = range(7)
 
@@ -155,29 +164,47 @@ _TABLES_LOCK = threading.Lock()
 
 class _Frame:
     __slots__ = (
+        "_path",
         "container",
         "key",
         "object",
-        "path",
+        "parent",
         "position",
         "reported",
         "state",
+        "step",
         "whole",
     )
 
     def __init__(
-        self, opener: str, path: str, position: Position | None, whole: Position | None
+        self,
+        opener: str,
+        parent: _Frame | None,
+        step: str | int | None,
+        position: Position | None,
+        whole: Position | None,
     ) -> None:
-        self.object = opener == "{"
-        self.container: Any = {} if self.object else []
-        self.state = _KEY if self.object else _ITEM
-        self.path = path
+        self.object = is_object = opener == "{"
+        self.container: Any = {} if is_object else []
+        self.state = _KEY if is_object else _ITEM
+        self.parent = parent
+        self.step = step
+        """Its key or index in ``parent``."""
+        self._path: str | None = ROOT if parent is None else None
         self.position = position
         """Judged part by part (a plain object or array), or None."""
         self.whole = whole
         """Judged whole when it closes, or None."""
         self.key: str | None = None
         self.reported = False
+
+    @property
+    def path(self) -> str:
+        """Where it is in the arguments, written when asked (an issue, ``missing``)."""
+        path = self._path
+        if path is None:
+            path = self._path = self.parent.path + step(self.step)  # type: ignore[union-attr]
+        return path
 
 
 def stream(function: Any, *, max_length: int = repair.MAX_LENGTH) -> ArgumentStream:
@@ -262,30 +289,36 @@ class ArgumentStream:
         if type(delta) is not str and not isinstance(delta, str):
             raise TypeError(f"feed() takes text, not {type(delta).__name__}")
         self._text.append(delta)
-        # One character inside a string, a number or the blanks between values changes
-        # nothing but the text kept: most pieces of one character, done in a few tests.
-        if delta in _QUIET[self._token] and not self._escape and self.length < self.max_length:
-            self.length += 1
-            if self._token:
-                self._parts.append(delta)
-            return []
-        if delta in _OPENERS and not self._token and self._stack and self.length < self.max_length:
-            frame = self._stack[-1]
-            state = frame.state
-            if delta == '"':
-                # A key or a string in an object starts: nothing is said of it yet (the
-                # first character of a string shows no type its place refuses).
-                if state == _KEY or (state == _VALUE and frame.object):
-                    self.length += 1
-                    if state == _KEY:
-                        self._token, self._parts = _KEY_TOKEN, []
-                    else:
-                        self._token, self._parts, self._early = _STRING, [], False
-                    return []
-            elif state == (_NEXT if delta == "," else _COLON):
-                self.length += 1  # a comma or a colon where one belongs: a state moves
-                frame.state = _VALUE if delta == ":" else _KEY if frame.object else _ITEM
+        if len(delta) == 1:
+            # One character inside a string, a number or the blanks between values changes
+            # nothing but the text kept: most pieces of one character, done in a few tests.
+            if delta in _QUIET[self._token] and not self._escape and self.length < self.max_length:
+                self.length += 1
+                if self._token:
+                    self._parts.append(delta)
                 return []
+            if (
+                delta in _OPENERS
+                and not self._token
+                and self._stack
+                and self.length < self.max_length
+            ):
+                frame = self._stack[-1]
+                state = frame.state
+                if delta == '"':
+                    # A key or a string in an object starts: nothing is said of it yet (the
+                    # first character of a string shows no type its place refuses).
+                    if state == _KEY or (state == _VALUE and frame.object):
+                        self.length += 1
+                        if state == _KEY:
+                            self._token, self._parts = _KEY_TOKEN, []
+                        else:
+                            self._token, self._parts, self._early = _STRING, [], False
+                        return []
+                elif state == (_NEXT if delta == "," else _COLON):
+                    self.length += 1  # a comma or a colon where one belongs: a state moves
+                    frame.state = _VALUE if delta == ":" else _KEY if frame.object else _ITEM
+                    return []
         self.length += len(delta)
         if self.stopped is not None:
             return []
@@ -362,16 +395,8 @@ class ArgumentStream:
             token = self._token
             if token == _NONE:
                 if stack and end - position > 1:
-                    position = self._members(text, position)
+                    position = self._members(text, position, carry)
                     if position >= end or self.stopped is not None:
-                        break
-                    if (
-                        carry
-                        and stack
-                        and end - position <= _CARRY_MAX
-                        and self._quiet(stack[-1], text, position)
-                    ):
-                        self._carried, self._token = text[position:], _CARRIED
                         break
                 position = _BLANK.match(text, position).end()  # type: ignore[union-attr]
                 if position >= end or self.stopped is not None:
@@ -400,27 +425,31 @@ class ArgumentStream:
             else:
                 break  # stopped
 
-    def _members(self, text: str, position: int) -> int:
+    def _members(self, text: str, position: int, carry: bool) -> int:
         """Members (``"key": value`` in an object, items in an array) whole in ``text``, each
         read by one match in C, containers entered and left, from ``position``; where the
-        reading stopped (a member not whole here, or one the matches do not take).
+        reading stopped (a member the matches do not take, or the end). With ``carry``, a
+        member cut at the end that shows nothing definite yet (``_quiet``) is kept, to be
+        read again with the next piece.
 
-        A member is judged here where its place says nothing of it (``Position.valid``:
-        most members); anything else goes through the piece-by-piece reader's own steps
-        (``_key``, ``_complete``, ``_value``), so the answers are theirs."""
+        A scalar member is judged here where its place says nothing of it
+        (``Position.valid``: most members); anything else goes through ``_member``."""
         stack = self._stack
         frame = stack[-1]
         members = _OBJECT_MEMBERS if frame.object else _ARRAY_MEMBERS
+        end = len(text)
         while True:
             state = frame.state
             member = members[state].match(text, position)  # type: ignore[union-attr]
             if member is None:
                 return position
-            kind: int = member.lastindex  # type: ignore[assignment]
-            container = frame.container
-            if kind == _CLOSER:
-                if state in (_KEY, _ITEM) and container:
-                    return position  # a comma before the closer: the long way
+            kind = member.lastindex or 0
+            if kind < _STRING_VALUE:  # a member cut at the end, no key closed in it
+                if carry and end - position <= _CARRY_MAX and position < end:
+                    self._carried, self._token = text[position:], _CARRIED
+                    return end
+                return position
+            if kind == _CLOSER and (state == _NEXT or not frame.container):
                 self._close(frame)
                 position = member.end()
                 if not stack:
@@ -428,91 +457,136 @@ class ArgumentStream:
                 frame = stack[-1]
                 members = _OBJECT_MEMBERS if frame.object else _ARRAY_MEMBERS
                 continue
-            where = frame.position
-            plain = True
-            if not frame.object:
-                child = None
-                if where is not None:
-                    if where.max_items is not None and len(container) >= where.max_items:
-                        plain = False  # reported as the item starts
-                    else:
-                        child = where.item()
-            elif state in (_KEY, _NEXT):
-                key = member.group(1)
-                if "\\" in key:
-                    key = json.loads('"' + key + '"')
-                child = where.property(key) if where is not None else None
-                if key in container or (child is None and where is not None):
-                    self._key(key)  # reported
-                    plain = False
+            if kind < _OPENER and state >= _KEY:
+                value = _READ[kind](member.group(kind))
+                where = frame.position
+                container = frame.container
+                if members is _ARRAY_MEMBERS:
+                    if where is None or (
+                        value is not None
+                        and (where.max_items is None or len(container) < where.max_items)
+                        and where.item().valid(value)
+                    ):
+                        container.append(value)
+                        frame.state = _NEXT
+                        position = member.end()
+                        continue
                 else:
-                    frame.key = key
-                frame.state = _VALUE
-            else:
-                child = where.property(frame.key) if where is not None else None  # type: ignore[arg-type]
-            if kind == _OPENER:
-                char = member.group(_OPENER)
-                start = member.start(_OPENER)
-                stop = 0
-                if _may_end(text, start, char):
-                    try:
-                        value, stop = _SCAN(text, start)
-                    except (StopIteration, ValueError, RecursionError):
-                        stop = 0
-                if not stop:
-                    self._value(frame, char)
-                    if self.stopped is not None:
-                        return len(text)
-                    frame = stack[-1]
-                    members = _OBJECT_MEMBERS if frame.object else _ARRAY_MEMBERS
-                    position = member.end()
-                    continue
-                position = stop
-            else:
-                position = member.end()
-                if kind == _STRING_VALUE:
-                    char, value = '"', member.group(_STRING_VALUE)
-                    if "\\" in value:
-                        value = json.loads('"' + value + '"')
-                elif kind == _WORD_VALUE:
-                    written = member.group(_WORD_VALUE)
-                    char, value = written[0], _WORDS[written]
-                else:
-                    written = member.group(kind)
-                    char, value = written[0], int(written) if kind == _INTEGER else float(written)
-                    if value - value != 0.0:  # 1e999: the long way reads and stops there
-                        frame.state = _VALUE if frame.object else _ITEM
-                        return member.start(kind)
-            if plain and value is not None and (child is None or child.valid(value)):
-                if frame.object:
-                    container[frame.key] = value
-                else:
-                    container.append(value)
-                frame.state = _NEXT
-            else:
-                self._complete(frame, char, value)
+                    key = member.group(1)
+                    if key not in container and "\\" not in key:
+                        if where is None:
+                            container[key] = value
+                            frame.state = _NEXT
+                            position = member.end()
+                            continue
+                        child = where.property(key)
+                        if child is not None and value is not None and child.valid(value):
+                            container[key] = value
+                            frame.state = _NEXT
+                            position = member.end()
+                            continue
+            position = self._member(frame, member, text, carry)
+            if position < 0:
+                return ~position
+            if not stack:
+                return position
+            frame = stack[-1]
+            members = _OBJECT_MEMBERS if frame.object else _ARRAY_MEMBERS
 
-    def _quiet(self, frame: _Frame, text: str, position: int) -> bool:
-        """Whether ``text[position:]``, the start of ``frame``'s next member cut at the end
-        of the piece, shows nothing definite yet: read again with the next piece, it says
-        what reading it now would have said (a key closed and refused, a value's first
-        character of a type its place refuses, an item past ``maxItems`` are not quiet)."""
+    def _member(self, frame: _Frame, member: re.Match[str], text: str, carry: bool) -> int:
+        """What ``member`` (a match of ``_members``) says, the long way: where the reading
+        goes on, or ``~`` where it stops."""
         state = frame.state
-        begun = (_OBJECT_BEGUN if frame.object else _ARRAY_BEGUN)[state].match(text, position)  # type: ignore[union-attr]
-        if begun is None:
-            return False
+        kind: int = member.lastindex or 0
+        if kind < _STRING_VALUE or kind >= _CLOSER:
+            if kind == _CLOSER:
+                if state in (_KEY, _ITEM) and frame.container:
+                    return ~member.start()  # a comma before the closer: the long way
+                self._close(frame)
+                return member.end()
+            end = len(text)
+            start = member.start()
+            if (
+                carry
+                and start < end
+                and end - start <= _CARRY_MAX
+                and (kind < _STRING_VALUE or self._quiet(frame, member))
+            ):
+                self._carried, self._token = text[start:], _CARRIED
+                return ~end
+            return ~start
+        container = frame.container
         where = frame.position
-        value = begun.group(2)
+        plain = True
+        if not frame.object:
+            child = None
+            if where is not None:
+                if where.max_items is not None and len(container) >= where.max_items:
+                    plain = False  # reported as the item starts
+                else:
+                    child = where.item()
+        elif state in (_KEY, _NEXT):
+            key = member.group(1)
+            if "\\" in key:
+                key = _unescaped(key)
+            frame.key = key
+            child = where.property(key) if where is not None else None
+            if key in container or (child is None and where is not None):
+                self._key(key)  # reported
+                plain = False
+            frame.state = _VALUE
+        else:
+            child = where.property(frame.key) if where is not None else None  # type: ignore[arg-type]
+        if kind == _OPENER:
+            char = member.group(_OPENER)
+            start = member.start(_OPENER)
+            if _may_end(text, start, char):
+                try:
+                    value, stop = _SCAN(text, start)
+                except (StopIteration, ValueError, RecursionError):
+                    stop = 0
+                if stop:
+                    self._judged(frame, plain, child, char, value)
+                    return stop
+            if plain and (child is None or not _refused(child, char)):
+                self._enter(frame, char, child)
+            else:
+                self._value(frame, char)
+            return ~len(text) if self.stopped is not None else member.end()
+        written = member.group(kind)
+        value = _READ[kind](written)
+        self._judged(frame, plain, child, '"' if kind < _INTEGER else written[0], value)
+        return member.end()
+
+    def _judged(
+        self, frame: _Frame, plain: bool, child: Position | None, char: str, value: Any
+    ) -> None:
+        """A complete value in ``frame``: attached where its place says nothing of it,
+        else judged as the piece-by-piece reader does (``_complete``)."""
+        if plain and value is not None and (child is None or child.valid(value)):
+            if frame.object:
+                frame.container[frame.key] = value
+            else:
+                frame.container.append(value)
+            frame.state = _NEXT
+        else:
+            self._complete(frame, char, value)
+
+    def _quiet(self, frame: _Frame, begun: re.Match[str]) -> bool:
+        """Whether the start of ``frame``'s next member cut at the end of the piece (the
+        last groups of ``begun``: its key once closed, the start of its value) shows
+        nothing definite yet, so that read again with the next piece it says what reading
+        it now would have said: a key closed and refused, a value's first character of a
+        type its place refuses, an item past ``maxItems`` are not quiet."""
+        key, value = begun.group(_KEY_BEGUN_GROUP, _KEY_BEGUN_GROUP + 1)
+        where = frame.position
         if not frame.object:
             if value is None or where is None:
                 return True
             if where.max_items is not None and len(frame.container) >= where.max_items:
                 return False
             child = where.item()
-        elif state in (_KEY, _NEXT):
-            key = begun.group(1)
-            if key is None:
-                return True
+        elif key is not None:
             if "\\" in key:
                 key = json.loads('"' + key + '"')
             if key in frame.container:
@@ -523,7 +597,7 @@ class ArgumentStream:
             if found is None:
                 return False
             child = found
-        elif where is None:
+        elif where is None or frame.state in (_KEY, _NEXT):
             return True
         else:
             found = where.property(frame.key)  # type: ignore[arg-type]
@@ -560,7 +634,7 @@ class ArgumentStream:
                 self._stop(f"unexpected {char!r} outside the arguments' object")
                 return
             position = self._table.at(self._side.schema) if self._table is not None else None
-            self._open(char, ROOT, position, None)
+            self._open(char, None, None, position, None)
             return
         frame = stack[-1]
         state = frame.state
@@ -593,17 +667,7 @@ class ArgumentStream:
         position = self._child_position(frame)
         self._early = self._wrong_kind(frame, position, char, UNDEFINED)
         if char in "{[":
-            path = self._child_path(frame)
-            if self._early or position is None:
-                self._open(char, path, None, None)
-            elif position.kind == (OBJECT if char == "{" else ARRAY):
-                self._open(char, path, position, None)
-            elif position.inner is not None and position.inner.kind == (
-                OBJECT if char == "{" else ARRAY
-            ):
-                self._open(char, path, position.inner, None)
-            else:
-                self._open(char, path, None, position)
+            self._enter(frame, char, None if self._early else position)
         elif char == '"':
             self._token, self._parts = _STRING, []
         elif char in _STARTS_NUMBER:
@@ -612,6 +676,19 @@ class ArgumentStream:
             self._token, self._parts = _WORD, [char]
         else:
             self._stop(f"unexpected {char!r} where a value was expected")
+
+    def _enter(self, frame: _Frame, char: str, position: Position | None) -> None:
+        """A container starts at ``char`` in ``frame``, at ``position`` (None: not judged)."""
+        kind = OBJECT if char == "{" else ARRAY
+        segment = frame.key if frame.object else len(frame.container)
+        if position is None:
+            self._open(char, frame, segment, None, None)
+        elif position.kind == kind:
+            self._open(char, frame, segment, position, None)
+        elif position.inner is not None and position.inner.kind == kind:
+            self._open(char, frame, segment, position.inner, None)
+        else:
+            self._open(char, frame, segment, None, position)
 
     def _item_position(self, frame: _Frame) -> Position | None:
         position = frame.position
@@ -629,17 +706,27 @@ class ArgumentStream:
         return frame.path + "[" + str(len(frame.container)) + "]"
 
     def _open(
-        self, char: str, path: str, position: Position | None, whole: Position | None
+        self,
+        char: str,
+        parent: _Frame | None,
+        segment: str | int | None,
+        position: Position | None,
+        whole: Position | None,
     ) -> None:
-        if len(self._stack) >= repair.MAX_DEPTH:
+        stack = self._stack
+        if len(stack) >= repair.MAX_DEPTH:
             self._stop(f"nesting deeper than {repair.MAX_DEPTH} levels")
             return
-        frame = _Frame(char, path, position, whole)
-        if self._stack:
-            self._attach(frame.container)
-        else:
+        frame = _Frame(char, parent, segment, position, whole)
+        if parent is None:
             self._root = frame.container
-        self._stack.append(frame)
+        else:
+            if parent.object:
+                parent.container[parent.key] = frame.container
+            else:
+                parent.container.append(frame.container)
+            parent.state = _NEXT
+        stack.append(frame)
 
     def _attach(self, value: Any) -> None:
         frame = self._stack[-1]
