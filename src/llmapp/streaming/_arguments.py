@@ -62,7 +62,8 @@ _NOT_VALUES = frozenset("]},:")
 # Numbers are taken up to lengths that int() and float() read exactly, longer ones the
 # long way.
 _WS = r"[ \t\n\r]*"
-_BODY = r'[^"\\\x00-\x1f]*(?:\\.[^"\\\x00-\x1f]*)*'
+_ESCAPE = r'\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})'  # only what json reads: a conversion never fails
+_BODY = rf'[^"\\\x00-\x1f]*(?:{_ESCAPE}[^"\\\x00-\x1f]*)*'
 _ENDS = r"(?=[ \t\n\r,\]}])"  # a number or a word is whole once what follows it is seen
 _VALUE_TEXT = (
     r'(?:"([^"\\\x00-\x1f]*)"'
@@ -444,8 +445,13 @@ class ArgumentStream:
             if member is None:
                 return position
             kind = member.lastindex or 0
-            if kind < _STRING_VALUE:  # a member cut at the end, no key closed in it
-                if carry and end - position <= _CARRY_MAX and position < end:
+            if kind < _STRING_VALUE or kind > _CLOSER:  # a member cut at the end
+                if (
+                    carry
+                    and position < end
+                    and end - position <= _CARRY_MAX
+                    and (kind < _STRING_VALUE or self._quiet(frame, member))
+                ):
                     self._carried, self._token = text[position:], _CARRIED
                     return end
                 return position
@@ -485,7 +491,50 @@ class ArgumentStream:
                             frame.state = _NEXT
                             position = member.end()
                             continue
-            position = self._member(frame, member, text, carry)
+            elif kind == _OPENER and state >= _KEY:
+                # A container at a plain place: read whole where it is whole in the
+                # piece and its place says nothing of it, else entered.
+                where = frame.position
+                container = frame.container
+                child = None
+                if members is _ARRAY_MEMBERS:
+                    plain = where is None or where.max_items is None
+                    if not plain and len(container) < where.max_items:  # type: ignore[union-attr,operator]
+                        plain = True
+                    if plain and where is not None:
+                        child = where.item()
+                else:
+                    key = member.group(1)
+                    plain = key not in container and "\\" not in key
+                    if plain and where is not None:
+                        child = where.property(key)
+                        plain = child is not None
+                    frame.key = key
+                if plain:
+                    char = member.group(_OPENER)
+                    start = member.start(_OPENER)
+                    if _may_end(text, start, char):
+                        try:
+                            value, stop = _SCAN(text, start)
+                        except (StopIteration, ValueError, RecursionError):
+                            stop = 0
+                        if stop and (child is None or child.valid(value)):
+                            if members is _ARRAY_MEMBERS:
+                                container.append(value)
+                            else:
+                                container[key] = value
+                            frame.state = _NEXT
+                            position = stop
+                            continue
+                    elif child is None or not _refused(child, char):
+                        self._enter(frame, char, child)
+                        if self.stopped is not None:
+                            return end
+                        frame = stack[-1]
+                        members = _OBJECT_MEMBERS if frame.object else _ARRAY_MEMBERS
+                        position = member.end()
+                        continue
+            position = self._member(frame, member, text)
             if position < 0:
                 return ~position
             if not stack:
@@ -493,28 +542,13 @@ class ArgumentStream:
             frame = stack[-1]
             members = _OBJECT_MEMBERS if frame.object else _ARRAY_MEMBERS
 
-    def _member(self, frame: _Frame, member: re.Match[str], text: str, carry: bool) -> int:
-        """What ``member`` (a match of ``_members``) says, the long way: where the reading
-        goes on, or ``~`` where it stops."""
+    def _member(self, frame: _Frame, member: re.Match[str], text: str) -> int:
+        """What ``member`` (a match of ``_members``: a value, or a closer after a comma)
+        says, the long way: where the reading goes on, or ``~`` where it stops."""
         state = frame.state
-        kind: int = member.lastindex or 0
-        if kind < _STRING_VALUE or kind >= _CLOSER:
-            if kind == _CLOSER:
-                if state in (_KEY, _ITEM) and frame.container:
-                    return ~member.start()  # a comma before the closer: the long way
-                self._close(frame)
-                return member.end()
-            end = len(text)
-            start = member.start()
-            if (
-                carry
-                and start < end
-                and end - start <= _CARRY_MAX
-                and (kind < _STRING_VALUE or self._quiet(frame, member))
-            ):
-                self._carried, self._token = text[start:], _CARRIED
-                return ~end
-            return ~start
+        kind: int = member.lastindex  # type: ignore[assignment]
+        if kind == _CLOSER:  # a comma before it
+            return ~member.start()
         container = frame.container
         where = frame.position
         plain = True
