@@ -41,7 +41,7 @@ from llmapp import explain, repair
 from llmapp._results import UNDEFINED, ValidationFailure, ValidationIssue
 from llmapp.jsonschema import ROOT, step
 from llmapp.kernel import CallResult, Checked, check_arguments, model_side
-from llmapp.streaming._positions import ARRAY, OBJECT, Position, Positions
+from llmapp.streaming._positions import Position, Positions
 
 __all__ = ["ArgumentStream", "stream"]
 
@@ -668,7 +668,7 @@ class ArgumentStream:
                 self._stop(f"unexpected {char!r} outside the arguments' object")
                 return
             position = self._table.at(self._side.schema) if self._table is not None else None
-            self._open(char, None, None, position, None)
+            self._open(char, position)
             return
         frame = stack[-1]
         state = frame.state
@@ -713,16 +713,20 @@ class ArgumentStream:
 
     def _enter(self, frame: _Frame, char: str, position: Position | None) -> None:
         """A container starts at ``char`` in ``frame``, at ``position`` (None: not judged)."""
-        kind = OBJECT if char == "{" else ARRAY
-        segment = frame.key if frame.object else len(frame.container)
-        if position is None:
-            self._open(char, frame, segment, None, None)
-        elif position.kind == kind:
-            self._open(char, frame, segment, position, None)
-        elif position.inner is not None and position.inner.kind == kind:
-            self._open(char, frame, segment, position.inner, None)
+        stack = self._stack
+        if len(stack) >= repair.MAX_DEPTH:
+            self._stop(f"nesting deeper than {repair.MAX_DEPTH} levels")
+            return
+        judged, whole = (None, None) if position is None else position.opened[char]
+        container = frame.container
+        if frame.object:
+            made = _Frame(char, frame, frame.key, judged, whole)
+            container[frame.key] = made.container
         else:
-            self._open(char, frame, segment, None, position)
+            made = _Frame(char, frame, len(container), judged, whole)
+            container.append(made.container)
+        frame.state = _NEXT
+        stack.append(made)
 
     def _item_position(self, frame: _Frame) -> Position | None:
         position = frame.position
@@ -739,28 +743,11 @@ class ArgumentStream:
             return frame.path + step(frame.key)
         return frame.path + "[" + str(len(frame.container)) + "]"
 
-    def _open(
-        self,
-        char: str,
-        parent: _Frame | None,
-        segment: str | int | None,
-        position: Position | None,
-        whole: Position | None,
-    ) -> None:
-        stack = self._stack
-        if len(stack) >= repair.MAX_DEPTH:
-            self._stop(f"nesting deeper than {repair.MAX_DEPTH} levels")
-            return
-        frame = _Frame(char, parent, segment, position, whole)
-        if parent is None:
-            self._root = frame.container
-        else:
-            if parent.object:
-                parent.container[parent.key] = frame.container
-            else:
-                parent.container.append(frame.container)
-            parent.state = _NEXT
-        stack.append(frame)
+    def _open(self, char: str, position: Position | None) -> None:
+        """The arguments' object starts."""
+        frame = _Frame(char, None, None, position, None)
+        self._root = frame.container
+        self._stack.append(frame)
 
     def _attach(self, value: Any) -> None:
         frame = self._stack[-1]
@@ -776,10 +763,12 @@ class ArgumentStream:
         position = frame.position
         if position is not None:
             if frame.object:
-                for key in position.required:
-                    if key not in frame.container:
-                        expected = position.expected_of_property(key)
-                        self._issue(ValidationIssue(frame.path + step(key), expected, UNDEFINED))
+                if not frame.container.keys() >= position.needed:
+                    for key in position.required:
+                        if key not in frame.container:
+                            expected = position.expected_of_property(key)
+                            path = frame.path + step(key)
+                            self._issue(ValidationIssue(path, expected, UNDEFINED))
             elif len(frame.container) < position.min_items and not frame.reported:
                 self._issue(ValidationIssue(frame.path, position.expected, frame.container))
         elif frame.whole is not None:

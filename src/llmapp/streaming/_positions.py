@@ -67,6 +67,8 @@ class Position:
         self.schema = schema
         self.properties: Mapping[str, Any] = {}
         self.required: tuple[str, ...] = ()
+        self.needed: frozenset[str] = frozenset()
+        """``required`` as a set."""
         self.additional: Any = True
         self.items: Any = True
         self.min_items = 0
@@ -89,6 +91,7 @@ class Position:
         if self.kind == OBJECT:
             self.properties = resolved.get("properties", {})
             self.required = tuple(resolved.get("required", ()))
+            self.needed = frozenset(self.required)
             self.additional = resolved.get("additionalProperties", True)
         elif self.kind == ARRAY:
             self.items = resolved.get("items", True)
@@ -99,6 +102,20 @@ class Position:
     def expected(self) -> str:
         """The expected text the validator gives a wrong value here."""
         return validate.expected_of(self.schema, self.table.root)
+
+    @cached_property
+    def opened(self) -> dict[str, tuple[Position | None, Position | None]]:
+        """For a container opened here (by ``{`` or ``[``): where it is judged part by part
+        (or None) and where it is judged whole when it closes (or None)."""
+        made: dict[str, tuple[Position | None, Position | None]] = {}
+        for char, kind in (("{", OBJECT), ("[", ARRAY)):
+            if self.kind == kind:
+                made[char] = (self, None)
+            elif self.inner is not None and self.inner.kind == kind:
+                made[char] = (self.inner, None)
+            else:
+                made[char] = (None, self)
+        return made
 
     def property(self, key: str) -> Position | None:
         """The position of ``key``'s value; None when the key must not be there."""
