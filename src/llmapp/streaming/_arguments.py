@@ -464,7 +464,9 @@ class ArgumentStream:
                 members = _OBJECT_MEMBERS if frame.object else _ARRAY_MEMBERS
                 continue
             if kind < _OPENER and state >= _KEY:
-                value = _READ[kind](member.group(kind))
+                key, value = member.group(1, kind)
+                if kind != _STRING_VALUE:
+                    value = _READ[kind](value)
                 where = frame.position
                 container = frame.container
                 if members is _ARRAY_MEMBERS:
@@ -477,20 +479,20 @@ class ArgumentStream:
                         frame.state = _NEXT
                         position = member.end()
                         continue
-                else:
-                    key = member.group(1)
-                    if key not in container and "\\" not in key:
-                        if where is None:
-                            container[key] = value
-                            frame.state = _NEXT
-                            position = member.end()
-                            continue
+                elif key not in container and "\\" not in key:
+                    if where is None:
+                        container[key] = value
+                        frame.state = _NEXT
+                        position = member.end()
+                        continue
+                    child = where.children.get(key, where)
+                    if child is where:
                         child = where.property(key)
-                        if child is not None and value is not None and child.valid(value):
-                            container[key] = value
-                            frame.state = _NEXT
-                            position = member.end()
-                            continue
+                    if child is not None and value is not None and child.valid(value):
+                        container[key] = value
+                        frame.state = _NEXT
+                        position = member.end()
+                        continue
             elif kind == _OPENER and state >= _KEY:
                 # A container at a plain place: read whole where it is whole in the
                 # piece and its place says nothing of it, else entered.

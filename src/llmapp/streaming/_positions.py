@@ -74,9 +74,10 @@ class Position:
         self.min_items = 0
         self.max_items: int | None = None
         self._item: Position | None = None
-        self._children: dict[str, Position | None] = {}
-        """Each key's position, once asked (keys of the schema, or of the model's text:
-        at most ``_MAX_CHILDREN`` of those kept)."""
+        self.children: dict[str, Position | None] = {}
+        """Each key's position once asked (``property``: keys of the schema, or of the
+        model's text, at most ``_MAX_CHILDREN`` of those kept); read it directly where a
+        call per key counts."""
         self.inner: Position | None = None
         """For ``S | null`` (``anyOf``/``oneOf`` of a schema and null), where ``S`` is a
         plain object or array: an object or array here is ``S``'s, judged part by part
@@ -119,12 +120,12 @@ class Position:
 
     def property(self, key: str) -> Position | None:
         """The position of ``key``'s value; None when the key must not be there."""
-        found = self._children.get(key, self)
+        found = self.children.get(key, self)
         if found is not self:
             return found
         made = self._property(key)
-        if len(self._children) < _MAX_CHILDREN:
-            self._children[key] = made
+        if len(self.children) < _MAX_CHILDREN:
+            self.children[key] = made
         return made
 
     def _property(self, key: str) -> Position | None:
