@@ -72,6 +72,7 @@ class Validator:
         "_bounded",
         "_check",
         "_checkers",
+        "_checks_guarded",
         "_expected",
         "_failed",
         "_guarded",
@@ -130,6 +131,8 @@ class Validator:
         self._searches |= any(sub._searches for sub in self._subs)
         self._bounded = not self._budgeted()
         self._guarded = self._failed is not None or not self._bounded or self._memo is not None
+        # ``is_valid`` walks nothing: the recursive checkers' notes are not its concern.
+        self._checks_guarded = not self._bounded or self._memo is not None
 
     @property
     def bounded(self) -> bool:
@@ -206,7 +209,7 @@ class Validator:
 
     def is_valid(self, value: object) -> bool:
         """True when ``value`` matches the schema; the fast path, no issues built."""
-        if self._guarded:
+        if self._checks_guarded:
             memo = self._memo
             if memo is not None:
                 memo.results.clear()
