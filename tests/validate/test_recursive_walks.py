@@ -154,3 +154,26 @@ def test_a_cyclic_value_is_walked_unchecked_after_its_first_depth_overflow() -> 
     [issue] = result.errors
     assert issue.description == "nested deeper than 100 levels"
     assert calls[0] <= 4 * 100  # one overflowing check, then walks (was ~100 * 100 / 2)
+
+
+def test_is_valid_of_a_recursive_schema_without_searches_takes_no_pattern_budget(
+    monkeypatch: Any,
+) -> None:
+    # A budget is for searches that may run on the time-limited engine; the notes of
+    # recursive checkers steer walks, and is_valid walks nothing.
+    from llmapp import _patterns
+
+    entered = []
+    enter = _patterns.PatternBudget.__enter__
+
+    def noted(self: Any) -> None:
+        entered.append(self)
+        enter(self)
+
+    monkeypatch.setattr(_patterns.PatternBudget, "__enter__", noted)
+    validator = Validator(CHAIN)
+    assert validator.bounded
+    assert validator.is_valid({"v": 1, "next": {"v": 2, "next": None}})
+    assert not validator.is_valid({"v": 1, "next": {"v": "2", "next": None}})
+    assert entered == []
+    assert not validator({"v": 1, "next": {"v": "2", "next": None}}).success  # guarded
