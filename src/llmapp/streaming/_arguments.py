@@ -528,7 +528,7 @@ class ArgumentStream:
                             frame.state = _NEXT
                             position = stop
                             continue
-                    elif child is None or not _refused(child, char):
+                    elif child is None or char not in child.refuses:
                         self._enter(frame, char, child)
                         if self.stopped is not None:
                             return end
@@ -584,7 +584,7 @@ class ArgumentStream:
                 if stop:
                     self._judged(frame, plain, child, char, value)
                     return stop
-            if plain and (child is None or not _refused(child, char)):
+            if plain and (child is None or char not in child.refuses):
                 self._enter(frame, char, child)
             else:
                 self._value(frame, char)
@@ -624,12 +624,14 @@ class ArgumentStream:
             child = where.item()
         elif key is not None:
             if "\\" in key:
-                key = json.loads('"' + key + '"')
+                key = _unescaped(key)
             if key in frame.container:
                 return False
             if where is None:
                 return True
-            found = where.property(key)
+            found = where.children.get(key, where)
+            if found is where:
+                found = where.property(key)
             if found is None:
                 return False
             child = found
@@ -640,7 +642,7 @@ class ArgumentStream:
             if found is None:
                 return True
             child = found
-        return value is None or not _refused(child, value[0])
+        return value is None or value[0] not in child.refuses
 
     def _scan(self, frame: _Frame, text: str, position: int, char: str) -> int:
         """Read a key or a value that is whole in ``text`` with the C scanner (where most of
@@ -886,7 +888,7 @@ class ArgumentStream:
 
     def _wrong_kind(self, frame: _Frame, position: Position | None, char: str, value: Any) -> bool:
         """Report a value whose first character shows a type its place refuses."""
-        if position is None or not _refused(position, char):
+        if position is None or char not in position.refuses:
             return False
         self._issue(ValidationIssue(self._child_path(frame), position.expected, value))
         return True
@@ -909,18 +911,6 @@ class ArgumentStream:
         self._new.append(issue)
 
 
-def _refused(position: Position, char: str) -> bool:
-    """Whether a value starting with ``char`` has a type ``position`` refuses, whatever
-    follows (see ``_KIND_OF``)."""
-    accepts = position.accepts
-    if accepts is None:
-        return False
-    kind = _KIND_OF.get(char)
-    if kind is None or kind in accepts:
-        return False
-    return kind != "number" or "integer" not in accepts
-
-
 def _may_end(text: str, position: int, char: str) -> bool:
     """Whether the value starting at ``position`` may end within ``text``."""
     if char == '"':
@@ -941,13 +931,6 @@ def _may_end(text: str, position: int, char: str) -> bool:
         return False
     run = _NUMBER_RUN if char in _STARTS_NUMBER else _WORD_RUN
     return run.match(text, position + 1).end() < len(text)  # type: ignore[union-attr]
-
-
-_KIND_OF: Final = {"{": "object", "[": "array", "t": "boolean", "f": "boolean"} | dict.fromkeys(
-    _STARTS_NUMBER, "number"
-)
-"""The JSON type a value starting with a character has, when no repair can change it (a
-string may be repaired, a null may mean "not given")."""
 
 
 def _moved(issue: ValidationIssue, path: str) -> ValidationIssue:

@@ -48,6 +48,11 @@ _PLAIN_OBJECT: Final = _ANNOTATIONS | {
 _PLAIN_ARRAY: Final = _ANNOTATIONS | {"type", "items", "minItems", "maxItems"}
 _UNTYPED: Final = ("anyOf", "oneOf", "allOf", "not", "if", "$ref", "nullable")
 """Keywords that make the JSON types a value may have more than ``type`` says."""
+_FIRST: Final = {"{": "object", "[": "array", "t": "boolean", "f": "boolean"} | dict.fromkeys(
+    "-0123456789", "number"
+)
+"""The JSON type a value starting with a character has, when no repair can change it (a
+string may be repaired, a null may mean "not given")."""
 _MAX_HOPS: Final = 32
 _MAX_CHILDREN: Final = 1_000
 
@@ -103,6 +108,19 @@ class Position:
     def expected(self) -> str:
         """The expected text the validator gives a wrong value here."""
         return validate.expected_of(self.schema, self.table.root)
+
+    @cached_property
+    def refuses(self) -> frozenset[str]:
+        """The first characters of a value whose JSON type this place refuses, whatever
+        follows (see ``_FIRST``)."""
+        accepts = self.accepts
+        if accepts is None:
+            return frozenset()
+        return frozenset(
+            char
+            for char, kind in _FIRST.items()
+            if kind not in accepts and (kind != "number" or "integer" not in accepts)
+        )
 
     @cached_property
     def opened(self) -> dict[str, tuple[Position | None, Position | None]]:
