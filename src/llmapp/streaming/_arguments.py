@@ -1,13 +1,19 @@
 """``ArgumentStream``: one function's arguments read and checked while the model writes them.
 
-The text is read once, delta by delta, by a JSON state machine on an explicit stack
-(one frame per open object or array): a run of string characters, digits or blanks is
-taken by one regular-expression match, and a key or value whole in a piece is read by
-json's C scanner (``_members``, ``_scan``), so a delta costs what its own characters
-cost, whatever came before it. A frame holds its container (the ``partial`` value:
-complete leaves only), its path and its ``Position`` (what its schema lets the stream
-judge). Kept: the frames of the open containers, the value read and the text (which
-``finish`` reads whole).
+The text is read delta by delta on an explicit stack (one frame per open object or
+array). Most of it is read member by member (``_members``): one regular-expression match
+in C takes a whole ``"key": value`` or item, a scalar's value is judged by its place's
+generated checker alone (``Position.valid``), a container whole in the piece is read by
+json's C scanner and judged likewise, any other is entered. A member cut at a piece's end
+that shows nothing definite yet (its key not closed, or closed and allowed, its value's
+first character of a type its place takes) is kept, at most ``_CARRY_MAX`` characters,
+and read again with the next piece; anything else (a mistake, an escape cut in two, a
+long string) goes through a JSON state machine that takes a run of string characters,
+digits or blanks by one match. So a delta costs what its own characters cost, whatever
+came before it. A frame holds its container (the ``partial`` value: complete leaves
+only), its place in the arguments and its ``Position`` (what its schema lets the stream
+judge). Kept: the frames of the open containers, the value read, the start of a member
+carried and the text (which ``finish`` reads whole).
 
 A mistake is reported by ``feed`` once no continuation of the text can mend it:
 
