@@ -296,7 +296,8 @@ class ArgumentStream:
         if type(delta) is not str and not isinstance(delta, str):
             raise TypeError(f"feed() takes text, not {type(delta).__name__}")
         self._text.append(delta)
-        if len(delta) == 1:
+        size = len(delta)
+        if size == 1:
             # One character inside a string, a number or the blanks between values changes
             # nothing but the text kept: most pieces of one character, done in a few tests.
             if delta in _QUIET[self._token] and not self._escape and self.length < self.max_length:
@@ -326,7 +327,7 @@ class ArgumentStream:
                     self.length += 1  # a comma or a colon where one belongs: a state moves
                     frame.state = _VALUE if delta == ":" else _KEY if frame.object else _ITEM
                     return []
-        self.length += len(delta)
+        self.length += size
         if self.stopped is not None:
             return []
         if self.length > self.max_length:
@@ -334,7 +335,7 @@ class ArgumentStream:
             return []
         new = self._new = []
         try:
-            if len(delta) != 1:
+            if size != 1:
                 self._read(delta, carry=True)
             elif not self._token and delta not in _QUIET[_NONE]:
                 self._structure(delta, delta)  # what the reader's loop does with it
@@ -344,7 +345,8 @@ class ArgumentStream:
                 self._read(delta)
         except (ValueError, RecursionError) as unread:  # a value json reads otherwise
             self._stop(str(unread))
-        self.issues.extend(new)
+        if new:
+            self.issues.extend(new)
         return new
 
     def finish(self) -> Checked | CallResult:
