@@ -62,11 +62,11 @@ _NOT_VALUES = frozenset("]},:")
 
 # What may come next in a frame, by its state (_COLON, _VALUE, _KEY, _NEXT, _ITEM), read by
 # one match (see ``_members``). A member whole in the piece: group 1 its key (empty where
-# the state has none), one group per kind of value (2 to 7), 8 a closer. Else, the start of
-# a member cut at the piece's end: 9 its key once closed, 10 the start of its value (a
-# string, a number or a word being written). A group that cannot match keeps the numbers.
-# Numbers are taken up to lengths that int() and float() read exactly, longer ones the
-# long way.
+# the state has none), one group per kind of value (2 to 8: an empty container is read as
+# a scalar is), 9 a closer. Else, the start of a member cut at the piece's end: 10 its key
+# once closed, 11 the start of its value (a string, a number or a word being written). A
+# group that cannot match keeps the numbers. Numbers are taken up to lengths that int()
+# and float() read exactly, longer ones the long way.
 _WS = r"[ \t\n\r]*"
 _ESCAPE = r'\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})'  # only what json reads: a conversion never fails
 _BODY = rf'[^"\\\x00-\x1f]*(?:{_ESCAPE}[^"\\\x00-\x1f]*)*'
@@ -77,15 +77,15 @@ _VALUE_TEXT = (
     rf"|(-?(?:0|[1-9][0-9]{{0,999}})){_ENDS}"
     rf"|(-?(?:0|[1-9][0-9]{{0,99}})(?:\.[0-9]+)?(?:[eE][-+]?[0-9]{{1,2}})?){_ENDS}"
     rf"|(true|false|null){_ENDS}"
+    rf"|(\[{_WS}\]|\{{{_WS}\}})"
     r"|([{\[]))"
 )
 _KEY_TEXT = rf'"({_BODY})"{_WS}:{_WS}'
 _NEVER = r"((?!))"
 _BEGUN = r'("[^"\\\x00-\x1f]*|[-0-9][-+.0-9eE]*|[tfn][a-z]*)?'
 _KEY_BEGUN = rf'(?:"[^"\\\x00-\x1f]*|"({_BODY})"{_WS}(?::{_WS}{_BEGUN})?)?'
-_STRING_VALUE, _ESCAPED, _INTEGER, _FLOAT, _WORD_VALUE, _OPENER, _CLOSER, _KEY_BEGUN_GROUP = range(
-    2, 10
-)
+(_STRING_VALUE, _ESCAPED, _INTEGER, _FLOAT, _WORD_VALUE, _EMPTY, _OPENER, _CLOSER) = range(2, 10)
+_KEY_BEGUN_GROUP = 10
 _OBJECT_MEMBERS: Final = (
     re.compile(rf"(){_WS}(?::{_WS}{_VALUE_TEXT}|{_NEVER}|{_NEVER}|(?::{_WS}{_BEGUN})?\Z)"),
     re.compile(rf"(){_WS}(?:{_VALUE_TEXT}|{_NEVER}|{_NEVER}|{_BEGUN}\Z)"),
@@ -114,6 +114,7 @@ _READ: Final[tuple[Callable[[str], Any], ...]] = (
     int,
     float,
     {"true": True, "false": False, "null": None}.__getitem__,
+    lambda written: [] if written[0] == "[" else {},  # a new one each time
 )
 """The value of a member's text, by its group."""
 _CARRY_MAX: Final = 64
