@@ -337,7 +337,18 @@ class ArgumentStream:
         new = self._new = []
         try:
             if size != 1:
-                self._read(delta, carry=True)
+                token = self._token
+                if token == _CARRIED:
+                    delta, token = self._carried + delta, _NONE
+                    self._token = _NONE
+                if token == _NONE and self._stack:
+                    # Most pieces are members whole and one cut at the end: ``_read``'s
+                    # first step without its call.
+                    position = self._members(delta, 0, True)
+                    if position < len(delta) and self.stopped is None:
+                        self._read(delta, True, position)
+                else:
+                    self._read(delta, True)
             elif not self._token and delta not in _QUIET[_NONE]:
                 self._structure(delta, delta)  # what the reader's loop does with it
             elif delta == '"' and self._token in (_STRING, _KEY_TOKEN) and not self._escape:
@@ -392,19 +403,20 @@ class ArgumentStream:
         self.stopped = why
         self._token = _STOPPED
 
-    def _read(self, text: str, carry: bool = False) -> None:
+    def _read(self, text: str, carry: bool = False, tried: int = -1) -> None:
         """Read ``text``; with ``carry``, a member cut at its end that shows nothing
-        definite yet is kept to be read again with the next piece (see ``_quiet``)."""
+        definite yet is kept to be read again with the next piece (see ``_quiet``).
+        ``tried``: where ``_members`` already stopped (the reading starts there)."""
         if self._token == _CARRIED:
             text = self._carried + text
             self._token = _NONE
         end = len(text)
-        position = 0
+        position = max(tried, 0)
         stack = self._stack
         while position < end and self.stopped is None:
             token = self._token
             if token == _NONE:
-                if stack and end - position > 1:
+                if stack and end - position > 1 and position != tried:
                     position = self._members(text, position, carry)
                     if position >= end or self.stopped is not None:
                         break
@@ -455,17 +467,39 @@ class ArgumentStream:
                 return position
             kind = member.lastindex or 0
             if kind < _STRING_VALUE or kind > _CLOSER:  # a member cut at the end
-                if (
-                    carry
-                    and position < end
-                    and end - position <= _CARRY_MAX
-                    and (kind < _STRING_VALUE or self._quiet(frame, member))
-                ):
-                    self._carried, self._token = text[position:], _CARRIED
-                    return end
-                return position
+                if not carry or position >= end or end - position > _CARRY_MAX:
+                    return position
+                if kind >= _STRING_VALUE:
+                    # Most often a key closed whose place was asked before: said here
+                    # without a call, anything else by ``_quiet``.
+                    where = frame.position
+                    quiet = False
+                    if kind >= _KEY_BEGUN_GROUP and where is not None and state >= _KEY:
+                        key, begun = member.group(_KEY_BEGUN_GROUP, _KEY_BEGUN_GROUP + 1)
+                        child = where.children.get(key, where) if frame.object else where
+                        quiet = (
+                            child is not where
+                            and child is not None
+                            and key not in frame.container
+                            and "\\" not in key
+                            and (begun is None or begun[0] not in child.refuses)
+                        )
+                    if not quiet and not self._quiet(frame, member):
+                        return position
+                self._carried, self._token = text[position:], _CARRIED
+                return end
             if kind == _CLOSER and (state == _NEXT or not frame.container):
-                self._close(frame)
+                where = frame.position
+                if where is None or len(stack) == 1:
+                    self._close(frame)
+                elif (
+                    frame.container.keys() >= where.needed
+                    if frame.object
+                    else len(frame.container) >= where.min_items
+                ):
+                    stack.pop()  # closed with nothing to say: ``_close`` without its call
+                else:
+                    self._close(frame)
                 position = member.end()
                 if not stack:
                     return position
@@ -538,9 +572,20 @@ class ArgumentStream:
                             position = stop
                             continue
                     elif child is None or char not in child.refuses:
-                        self._enter(frame, char, child)
-                        if self.stopped is not None:
-                            return end
+                        if child is None or len(stack) >= repair.MAX_DEPTH:
+                            self._enter(frame, char, child)
+                            if self.stopped is not None:
+                                return end
+                        else:  # ``_enter`` without its call
+                            judged, whole = child.opened[char]
+                            if members is _ARRAY_MEMBERS:
+                                made = _Frame(char, frame, len(container), judged, whole)
+                                container.append(made.container)
+                            else:
+                                made = _Frame(char, frame, key, judged, whole)
+                                container[key] = made.container
+                            frame.state = _NEXT
+                            stack.append(made)
                         frame = stack[-1]
                         members = _OBJECT_MEMBERS if frame.object else _ARRAY_MEMBERS
                         position = member.end()

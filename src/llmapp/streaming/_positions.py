@@ -194,7 +194,7 @@ class Position:
         except (SchemaError, RecursionError, ValueError, TypeError):
             return None
         coercion = repair.coercer(schema)
-        return check.is_valid, lambda value: coercion.checked(value, check)
+        return check.valid, lambda value: coercion.checked(value, check)
 
 
 class Positions:

@@ -141,6 +141,12 @@ class Validator:
         return self._bounded
 
     @property
+    def valid(self) -> Callable[[object], bool]:
+        """``is_valid`` as a function to keep and call per value: where it needs no pattern
+        budget or memo, the checker itself, without ``is_valid``'s own call around it."""
+        return self.is_valid if self._checks_guarded else self._checks
+
+    @property
     def source(self) -> str:
         """The generated Python source: checkers, then walkers (also shown in tracebacks),
         then the source of each shared definition it calls (written at build: nothing
