@@ -86,20 +86,47 @@ _BEGUN = r'("[^"\\\x00-\x1f]*|[-0-9][-+.0-9eE]*|[tfn][a-z]*)?'
 _KEY_BEGUN = rf'(?:"[^"\\\x00-\x1f]*|"({_BODY})"{_WS}(?::{_WS}{_BEGUN})?)?'
 (_STRING_VALUE, _ESCAPED, _INTEGER, _FLOAT, _WORD_VALUE, _EMPTY, _OPENER, _CLOSER) = range(2, 10)
 _KEY_BEGUN_GROUP = 10
+
+
+def _patterns(head: str, member: str, rest: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """A state's pattern, and the same without its member alternative: it matches where
+    the full one takes a closer or a member cut at the end, and answers as the full one
+    then (a value cut at the end is never whole); else it fails, soon."""
+    return re.compile(f"{head}(?:{member}|{rest})"), re.compile(f"{head}(?:(?!){member}|{rest})")
+
+
+_OBJECT_STATES = (
+    _patterns(rf"(){_WS}", rf":{_WS}{_VALUE_TEXT}", rf"{_NEVER}|{_NEVER}|(?::{_WS}{_BEGUN})?\Z"),
+    _patterns(rf"(){_WS}", _VALUE_TEXT, rf"{_NEVER}|{_NEVER}|{_BEGUN}\Z"),
+    _patterns(_WS, f"{_KEY_TEXT}{_VALUE_TEXT}", rf"(\}})|{_KEY_BEGUN}\Z"),
+    _patterns(_WS, rf",{_WS}{_KEY_TEXT}{_VALUE_TEXT}", rf"(\}})|(?:,{_WS}{_KEY_BEGUN})?\Z"),
+)
+_ARRAY_STATES = (
+    _patterns(rf"(){_WS}", rf",{_WS}{_VALUE_TEXT}", rf"(\])|{_NEVER}|(?:,{_WS}{_BEGUN})?\Z"),
+    _patterns(rf"(){_WS}", _VALUE_TEXT, rf"(\])|{_NEVER}|{_BEGUN}\Z"),
+)
 _OBJECT_MEMBERS: Final = (
-    re.compile(rf"(){_WS}(?::{_WS}{_VALUE_TEXT}|{_NEVER}|{_NEVER}|(?::{_WS}{_BEGUN})?\Z)"),
-    re.compile(rf"(){_WS}(?:{_VALUE_TEXT}|{_NEVER}|{_NEVER}|{_BEGUN}\Z)"),
-    re.compile(rf"{_WS}(?:{_KEY_TEXT}{_VALUE_TEXT}|(\}})|{_KEY_BEGUN}\Z)"),
-    re.compile(rf"{_WS}(?:,{_WS}{_KEY_TEXT}{_VALUE_TEXT}|(\}})|(?:,{_WS}{_KEY_BEGUN})?\Z)"),
+    *(full for full, _ in _OBJECT_STATES),
+    None,
+    *(cut for _, cut in _OBJECT_STATES),
     None,
 )
 _ARRAY_MEMBERS: Final = (
     None,
     None,
     None,
-    re.compile(rf"(){_WS}(?:,{_WS}{_VALUE_TEXT}|(\])|{_NEVER}|(?:,{_WS}{_BEGUN})?\Z)"),
-    re.compile(rf"(){_WS}(?:{_VALUE_TEXT}|(\])|{_NEVER}|{_BEGUN}\Z)"),
+    *(full for full, _ in _ARRAY_STATES),
+    None,
+    None,
+    None,
+    *(cut for _, cut in _ARRAY_STATES),
 )
+"""By state, then by state + ``_CUT``: without the member alternative, tried first where
+the text's end is near and no member ends before it (``_ENDS_MEMBER`` not found): a
+member's first alternative, tried and failed all along a member cut at the end, costs
+more than the rest of the piece's reading."""
+_CUT: Final = 5
+_ENDS_MEMBER = re.compile(r"[,\[\]{}]")
 
 
 def _unescaped(raw: str) -> str:
@@ -460,14 +487,46 @@ class ArgumentStream:
         frame = stack[-1]
         members = _OBJECT_MEMBERS if frame.object else _ARRAY_MEMBERS
         end = len(text)
+        member: re.Match[str]
         while True:
-            state = frame.state
-            member = members[state].match(text, position)  # type: ignore[union-attr]
-            if member is None:
+            if position >= end:
                 return position
-            kind = member.lastindex or 0
+            state = frame.state
+            if state == _NEXT and text[position] == ("}" if frame.object else "]"):
+                # A closer right after a value (most of them): no match needed.
+                closed = position + 1
+            else:
+                cut = None
+                if end - position <= _CARRY_MAX and _ENDS_MEMBER.search(text, position + 1) is None:
+                    cut = members[state + _CUT].match(text, position)  # type: ignore[union-attr]
+                found = cut or members[state].match(text, position)  # type: ignore[union-attr]
+                if found is None:
+                    return position
+                member = found
+                kind = member.lastindex or 0
+                closed = 0
+                if kind == _CLOSER and (state == _NEXT or not frame.container):
+                    closed = member.end()
+            if closed:
+                where = frame.position
+                if where is None or len(stack) == 1:
+                    self._close(frame)
+                elif (
+                    frame.container.keys() >= where.needed
+                    if frame.object
+                    else len(frame.container) >= where.min_items
+                ):
+                    stack.pop()  # closed with nothing to say: ``_close`` without its call
+                else:
+                    self._close(frame)
+                position = closed
+                if not stack:
+                    return position
+                frame = stack[-1]
+                members = _OBJECT_MEMBERS if frame.object else _ARRAY_MEMBERS
+                continue
             if kind < _STRING_VALUE or kind > _CLOSER:  # a member cut at the end
-                if not carry or position >= end or end - position > _CARRY_MAX:
+                if not carry or end - position > _CARRY_MAX:
                     return position
                 if kind >= _STRING_VALUE:
                     # Most often a key closed whose place was asked before: said here
@@ -488,24 +547,6 @@ class ArgumentStream:
                         return position
                 self._carried, self._token = text[position:], _CARRIED
                 return end
-            if kind == _CLOSER and (state == _NEXT or not frame.container):
-                where = frame.position
-                if where is None or len(stack) == 1:
-                    self._close(frame)
-                elif (
-                    frame.container.keys() >= where.needed
-                    if frame.object
-                    else len(frame.container) >= where.min_items
-                ):
-                    stack.pop()  # closed with nothing to say: ``_close`` without its call
-                else:
-                    self._close(frame)
-                position = member.end()
-                if not stack:
-                    return position
-                frame = stack[-1]
-                members = _OBJECT_MEMBERS if frame.object else _ARRAY_MEMBERS
-                continue
             if kind < _OPENER and state >= _KEY:
                 key, value = member.group(1, kind)
                 if kind != _STRING_VALUE:
