@@ -504,6 +504,38 @@ class ArgumentStream:
                     return position
                 member = found
                 kind = member.lastindex or 0
+                if _STRING_VALUE <= kind < _OPENER and state >= _KEY:
+                    # A scalar member (most of them): first, attached where its place says
+                    # nothing of it, else read the long way below.
+                    key, value = member.group(1, kind)
+                    if kind != _STRING_VALUE:
+                        value = _READ[kind](value)
+                    where = frame.position
+                    container = frame.container
+                    if members is _ARRAY_MEMBERS:
+                        if where is None or (
+                            value is not None
+                            and (where.max_items is None or len(container) < where.max_items)
+                            and where.item().valid(value)
+                        ):
+                            container.append(value)
+                            frame.state = _NEXT
+                            position = member.end()
+                            continue
+                    elif key not in container and "\\" not in key:
+                        if where is None:
+                            container[key] = value
+                            frame.state = _NEXT
+                            position = member.end()
+                            continue
+                        child = where.children.get(key, where)
+                        if child is where:
+                            child = where.property(key)
+                        if child is not None and value is not None and child.valid(value):
+                            container[key] = value
+                            frame.state = _NEXT
+                            position = member.end()
+                            continue
                 closed = 0
                 if kind == _CLOSER and (state == _NEXT or not frame.container):
                     closed = member.end()
@@ -547,37 +579,7 @@ class ArgumentStream:
                         return position
                 self._carried, self._token = text[position:], _CARRIED
                 return end
-            if kind < _OPENER and state >= _KEY:
-                key, value = member.group(1, kind)
-                if kind != _STRING_VALUE:
-                    value = _READ[kind](value)
-                where = frame.position
-                container = frame.container
-                if members is _ARRAY_MEMBERS:
-                    if where is None or (
-                        value is not None
-                        and (where.max_items is None or len(container) < where.max_items)
-                        and where.item().valid(value)
-                    ):
-                        container.append(value)
-                        frame.state = _NEXT
-                        position = member.end()
-                        continue
-                elif key not in container and "\\" not in key:
-                    if where is None:
-                        container[key] = value
-                        frame.state = _NEXT
-                        position = member.end()
-                        continue
-                    child = where.children.get(key, where)
-                    if child is where:
-                        child = where.property(key)
-                    if child is not None and value is not None and child.valid(value):
-                        container[key] = value
-                        frame.state = _NEXT
-                        position = member.end()
-                        continue
-            elif kind == _OPENER and state >= _KEY:
+            if kind == _OPENER and state >= _KEY:
                 # A container at a plain place: read whole where it is whole in the
                 # piece and its place says nothing of it, else entered.
                 where = frame.position
