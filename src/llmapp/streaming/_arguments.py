@@ -92,7 +92,16 @@ def _patterns(head: str, member: str, rest: str) -> tuple[re.Pattern[str], re.Pa
     """A state's pattern, and the same without its member alternative: it matches where
     the full one takes a closer or a member cut at the end, and answers as the full one
     then (a value cut at the end is never whole); else it fails, soon."""
-    return re.compile(f"{head}(?:{member}|{rest})"), re.compile(f"{head}(?:(?!){member}|{rest})")
+    full = re.compile(f"{head}(?:{member}|{rest})")
+    # The member's groups kept empty, so the numbers stay: compiled without the member's
+    # text (a large pattern to compile at import, for an alternative never taken).
+    groups = len(_CAPTURING.findall(member))
+    cut = re.compile(f"{head}(?:(?!){'()' * groups}|{rest})")
+    assert cut.groups == full.groups
+    return full, cut
+
+
+_CAPTURING = re.compile(r"(?<!\\)\((?!\?)")
 
 
 _OBJECT_STATES = (
