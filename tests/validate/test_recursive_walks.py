@@ -177,3 +177,16 @@ def test_is_valid_of_a_recursive_schema_without_searches_takes_no_pattern_budget
     assert not validator.is_valid({"v": 1, "next": {"v": "2", "next": None}})
     assert entered == []
     assert not validator({"v": 1, "next": {"v": "2", "next": None}}).success  # guarded
+
+
+def test_valid_is_is_valid_without_its_call_where_it_needs_no_guard() -> None:
+    # The streaming reader keeps ``valid`` per place and calls it per value.
+    validator = Validator(CHAIN)
+    check = validator.valid
+    assert check != validator.is_valid  # the checker itself: no budget, no memo to clear
+    assert check({"v": 1, "next": {"v": 2, "next": None}})
+    assert not check({"v": 1, "next": {"v": "2", "next": None}})
+    assert not check(object())  # a value the checker fails on is not valid, never raises
+    searching = Validator({"type": "string", "pattern": "^(a+)+$"})
+    assert not searching.bounded  # a search that may run on the time-limited engine
+    assert searching.valid == searching.is_valid  # inside its budget
