@@ -226,3 +226,104 @@ def test_missing_names_what_a_cut_text_lacked() -> None:
     arguments = stream(ORDER)
     arguments.feed('{"customer": "ann", "items": [{"sku": "a", ')
     assert arguments.missing() == ["$input.status", "$input.items[0].quantity"]
+
+
+WRONG = [
+    '{"customer": "ann", "status": "shipped", "items": [{"sku": "a", "quantity": 0}], "x": 1}',
+    '{"customer": "ann", "items": [{"sku": "a", "quantity": 1}, {"sku": "b"}, {"sku": "c"}]}',
+    '{"customer": "ann", "status": "sent", "items": [{"sku": "a", "quantity": true, "y": 1}]}',
+    '{"customer": 7, "status": "sent", "count": "x", "items": {"sku": "a"}, "note": 3}',
+    '{"customer": "ann", "status": "sent", "items": [], "customer": "bob"}',
+    '{"customer": "a\\u00e9", "status": "he\\nld", "items": [{"sku": "a\\\\", "quantity": 2}]}',
+    '{"customer": "ann", "x": "a\\q", "status": "sent", "items": []}',
+]
+
+
+def reported_at(text: str, size: int) -> dict[tuple[str, str], int]:
+    """Where each mistake is reported, fed in pieces of ``size``: the piece's last character."""
+    arguments = stream(ORDER)
+    seen: dict[tuple[str, str], int] = {}
+    for start in range(0, len(text), size):
+        for issue in arguments.feed(text[start : start + size]):
+            seen.setdefault((issue.path, issue.expected), min(start + size, len(text)) - 1)
+    return seen
+
+
+def test_pieces_of_any_size_report_each_mistake_in_the_piece_that_makes_it_definite() -> None:
+    # A member cut at a piece's end may be read again with the next piece: never when
+    # that hides a mistake already definite (a key closed and refused, a value's first
+    # character of a refused type, an item past maxItems) for one piece.
+    for text in WRONG:
+        by_character = reported_at(text, 1)
+        assert by_character
+        for size in (2, 3, 5, 8, 13, 16, 29, 64, 256):
+            at = reported_at(text, size)
+            assert set(at) == set(by_character), (text, size)
+            for mistake, character in by_character.items():
+                assert at[mistake] == min((character // size + 1) * size - 1, len(text) - 1), (
+                    text,
+                    size,
+                    mistake,
+                )
+
+
+class Stock:
+    def save(self, items: list[Item], note: str) -> None:
+        """Save items."""
+
+
+def test_plain_members_in_pieces_are_read_without_the_character_by_character_reader(
+    monkeypatch: Any,
+) -> None:
+    # Each piece costs a few matches in C, not a Python step per token: the reader's
+    # character-by-character steps are not taken for strict JSON in pieces of 16.
+    from llmapp.streaming import _arguments
+
+    steps = []
+    for name in ("_structure", "_scan", "_string", "_run", "_closed"):
+        original = getattr(ArgumentStream, name)
+
+        def counted(*args: Any, _original: Any = original, _name: str = name) -> Any:
+            steps.append(_name)
+            return _original(*args)
+
+        monkeypatch.setattr(_arguments.ArgumentStream, name, counted)
+    items = [{"sku": f"SKU-{n:05}", "quantity": n + 1} for n in range(100)]
+    text = json.dumps({"items": items, "note": "a note"}, indent=1)
+    arguments = stream(application(Stock).function("save"))
+    for start in range(0, len(text), 16):
+        assert arguments.feed(text[start : start + 16]) == []
+    assert arguments.complete and arguments.partial == {"items": items, "note": "a note"}
+    assert len(steps) <= 2, steps  # the first "{" only
+
+
+def test_a_state_s_pattern_without_its_member_answers_as_the_whole_one_where_it_matches() -> None:
+    # Where the text's end is near, a cut member is matched first without the member
+    # alternative: it must answer what the state's whole pattern answers, or nothing.
+    from llmapp.streaming import _arguments
+
+    values = [
+        {"sku": "SKU-1", "n": 12, "price": 9.99, "ok": True, "tags": ["a", "b"], "e": {}},
+        ["x", -1, 2.5e3, None, False, [], {"k": 'v\u00e9"q\n'}],
+        {"tru": "tru", "a": "é\u2028", "b": 1e-2},
+    ]
+    texts = [json.dumps(v, indent=indent) for v in values for indent in (None, 1)]
+    pairs = [
+        (patterns[state], patterns[state + _arguments._CUT])
+        for patterns in (_arguments._OBJECT_MEMBERS, _arguments._ARRAY_MEMBERS)
+        for state in range(5)
+        if patterns[state] is not None
+    ]
+    cuts = 0
+    for text in texts:
+        for end in range(len(text) + 1):
+            piece = text[:end]
+            for start in range(end):
+                for whole, cut in pairs:
+                    found = cut.match(piece, start)
+                    if found is not None:
+                        cuts += 1
+                        again = whole.match(piece, start)
+                        assert again is not None, (piece, start)
+                        assert (found.span(), found.groups()) == (again.span(), again.groups())
+    assert cuts > 1000  # the cut patterns do match (members cut at the end, closers)

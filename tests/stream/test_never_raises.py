@@ -1,5 +1,6 @@
-"""Whatever the model writes, ``feed`` and ``finish`` never raise, and a text is read at
-most once: nesting, length and hostile characters are bounded."""
+"""Whatever the model writes, ``feed`` and ``finish`` never raise, and a text is read a
+bounded number of times (a member cut at a piece's end, at most 64 characters, again with
+the next piece): nesting, length and hostile characters are bounded."""
 
 from __future__ import annotations
 

@@ -154,3 +154,39 @@ def test_a_cyclic_value_is_walked_unchecked_after_its_first_depth_overflow() -> 
     [issue] = result.errors
     assert issue.description == "nested deeper than 100 levels"
     assert calls[0] <= 4 * 100  # one overflowing check, then walks (was ~100 * 100 / 2)
+
+
+def test_is_valid_of_a_recursive_schema_without_searches_takes_no_pattern_budget(
+    monkeypatch: Any,
+) -> None:
+    # A budget is for searches that may run on the time-limited engine; the notes of
+    # recursive checkers steer walks, and is_valid walks nothing.
+    from llmapp._patterns import matching as _patterns
+
+    entered = []
+    enter = _patterns.PatternBudget.__enter__
+
+    def noted(self: Any) -> None:
+        entered.append(self)
+        enter(self)
+
+    monkeypatch.setattr(_patterns.PatternBudget, "__enter__", noted)
+    validator = Validator(CHAIN)
+    assert validator.bounded
+    assert validator.is_valid({"v": 1, "next": {"v": 2, "next": None}})
+    assert not validator.is_valid({"v": 1, "next": {"v": "2", "next": None}})
+    assert entered == []
+    assert not validator({"v": 1, "next": {"v": "2", "next": None}}).success  # guarded
+
+
+def test_valid_is_is_valid_without_its_call_where_it_needs_no_guard() -> None:
+    # The streaming reader keeps ``valid`` per place and calls it per value.
+    validator = Validator(CHAIN)
+    check = validator.valid
+    assert check != validator.is_valid  # the checker itself: no budget, no memo to clear
+    assert check({"v": 1, "next": {"v": 2, "next": None}})
+    assert not check({"v": 1, "next": {"v": "2", "next": None}})
+    assert not check(object())  # a value the checker fails on is not valid, never raises
+    searching = Validator({"type": "string", "pattern": "^(a+)+$"})
+    assert not searching.bounded  # a search that may run on the time-limited engine
+    assert searching.valid == searching.is_valid  # inside its budget

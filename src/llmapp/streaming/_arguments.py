@@ -1,13 +1,19 @@
 """``ArgumentStream``: one function's arguments read and checked while the model writes them.
 
-The text is read once, delta by delta, by a JSON state machine on an explicit stack
-(one frame per open object or array): a run of string characters, digits or blanks is
-taken by one regular-expression match, and a key or value whole in a piece is read by
-json's C scanner (``_members``, ``_scan``), so a delta costs what its own characters
-cost, whatever came before it. A frame holds its container (the ``partial`` value:
-complete leaves only), its path and its ``Position`` (what its schema lets the stream
-judge). Kept: the frames of the open containers, the value read and the text (which
-``finish`` reads whole).
+The text is read delta by delta on an explicit stack (one frame per open object or
+array). Most of it is read member by member (``_members``): one regular-expression match
+in C takes a whole ``"key": value`` or item, a scalar's value is judged by its place's
+generated checker alone (``Position.valid``), a container whole in the piece is read by
+json's C scanner and judged likewise, any other is entered. A member cut at a piece's end
+that shows nothing definite yet (its key not closed, or closed and allowed, its value's
+first character of a type its place takes) is kept, at most ``_CARRY_MAX`` characters,
+and read again with the next piece; anything else (a mistake, an escape cut in two, a
+long string) goes through a JSON state machine that takes a run of string characters,
+digits or blanks by one match. So a delta costs what its own characters cost, whatever
+came before it. A frame holds its container (the ``partial`` value: complete leaves
+only), its place in the arguments and its ``Position`` (what its schema lets the stream
+judge). Kept: the frames of the open containers, the value read, the start of a member
+carried and the text (which ``finish`` reads whole).
 
 A mistake is reported by ``feed`` once no continuation of the text can mend it:
 
@@ -41,7 +47,7 @@ from llmapp import explain, repair
 from llmapp._results import UNDEFINED, ValidationFailure, ValidationIssue
 from llmapp.jsonschema import ROOT, step
 from llmapp.kernel import CallResult, Checked, check_arguments, model_side
-from llmapp.streaming._positions import ARRAY, OBJECT, Position, Positions
+from llmapp.streaming._positions import Position, Positions
 
 __all__ = ["ArgumentStream", "stream"]
 
@@ -53,10 +59,102 @@ _NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?")
 _WORDS: Final = {"true": True, "false": False, "null": None}
 _STARTS_NUMBER = frozenset("-0123456789")
 _NOT_VALUES = frozenset("]},:")
-_KEY_TEXT_RE = r'"((?:[^"\\\x00-\x1f]|\\.)*)"[ \t\n\r]*:[ \t\n\r]*'
-_FIRST_MEMBER = re.compile(r"[ \t\n\r]*" + _KEY_TEXT_RE)
-_NEXT_MEMBER = re.compile(r"[ \t\n\r]*,[ \t\n\r]*" + _KEY_TEXT_RE)
-_NEXT_ITEM = re.compile(r"[ \t\n\r]*,[ \t\n\r]*")
+
+# What may come next in a frame, by its state (_COLON, _VALUE, _KEY, _NEXT, _ITEM), read by
+# one match (see ``_members``). A member whole in the piece: group 1 its key (empty where
+# the state has none), one group per kind of value (2 to 8: an empty container is read as
+# a scalar is), 9 a closer. Else, the start of a member cut at the piece's end: 10 its key
+# once closed, 11 the start of its value (a string, a number or a word being written). A
+# group that cannot match keeps the numbers. Numbers are taken up to lengths that int()
+# and float() read exactly, longer ones the long way.
+_WS = r"[ \t\n\r]*"
+_ESCAPE = r'\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})'  # only what json reads: a conversion never fails
+_BODY = rf'[^"\\\x00-\x1f]*(?:{_ESCAPE}[^"\\\x00-\x1f]*)*'
+_ENDS = r"(?=[ \t\n\r,\]}])"  # a number or a word is whole once what follows it is seen
+_VALUE_TEXT = (
+    r'(?:"([^"\\\x00-\x1f]*)"'
+    rf'|"({_BODY})"'
+    rf"|(-?(?:0|[1-9][0-9]{{0,999}})){_ENDS}"
+    rf"|(-?(?:0|[1-9][0-9]{{0,99}})(?:\.[0-9]+)?(?:[eE][-+]?[0-9]{{1,2}})?){_ENDS}"
+    rf"|(true|false|null){_ENDS}"
+    rf"|(\[{_WS}\]|\{{{_WS}\}})"
+    r"|([{\[]))"
+)
+_KEY_TEXT = rf'"({_BODY})"{_WS}:{_WS}'
+_NEVER = r"((?!))"
+_BEGUN = r'("[^"\\\x00-\x1f]*|[-0-9][-+.0-9eE]*|[tfn][a-z]*)?'
+_KEY_BEGUN = rf'(?:"[^"\\\x00-\x1f]*|"({_BODY})"{_WS}(?::{_WS}{_BEGUN})?)?'
+(_STRING_VALUE, _ESCAPED, _INTEGER, _FLOAT, _WORD_VALUE, _EMPTY, _OPENER, _CLOSER) = range(2, 10)
+_KEY_BEGUN_GROUP = 10
+
+
+def _patterns(head: str, member: str, rest: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """A state's pattern, and the same without its member alternative: it matches where
+    the full one takes a closer or a member cut at the end, and answers as the full one
+    then (a value cut at the end is never whole); else it fails, soon."""
+    full = re.compile(f"{head}(?:{member}|{rest})")
+    # The member's groups kept empty, so the numbers stay: compiled without the member's
+    # text (a large pattern to compile at import, for an alternative never taken).
+    groups = len(_CAPTURING.findall(member))
+    cut = re.compile(f"{head}(?:(?!){'()' * groups}|{rest})")
+    assert cut.groups == full.groups
+    return full, cut
+
+
+_CAPTURING = re.compile(r"(?<!\\)\((?!\?)")
+
+
+_OBJECT_STATES = (
+    _patterns(rf"(){_WS}", rf":{_WS}{_VALUE_TEXT}", rf"{_NEVER}|{_NEVER}|(?::{_WS}{_BEGUN})?\Z"),
+    _patterns(rf"(){_WS}", _VALUE_TEXT, rf"{_NEVER}|{_NEVER}|{_BEGUN}\Z"),
+    _patterns(_WS, f"{_KEY_TEXT}{_VALUE_TEXT}", rf"(\}})|{_KEY_BEGUN}\Z"),
+    _patterns(_WS, rf",{_WS}{_KEY_TEXT}{_VALUE_TEXT}", rf"(\}})|(?:,{_WS}{_KEY_BEGUN})?\Z"),
+)
+_ARRAY_STATES = (
+    _patterns(rf"(){_WS}", rf",{_WS}{_VALUE_TEXT}", rf"(\])|{_NEVER}|(?:,{_WS}{_BEGUN})?\Z"),
+    _patterns(rf"(){_WS}", _VALUE_TEXT, rf"(\])|{_NEVER}|{_BEGUN}\Z"),
+)
+_OBJECT_MEMBERS: Final = (
+    *(full for full, _ in _OBJECT_STATES),
+    None,
+    *(cut for _, cut in _OBJECT_STATES),
+    None,
+)
+_ARRAY_MEMBERS: Final = (
+    None,
+    None,
+    None,
+    *(full for full, _ in _ARRAY_STATES),
+    None,
+    None,
+    None,
+    *(cut for _, cut in _ARRAY_STATES),
+)
+"""By state, then by state + ``_CUT``: without the member alternative, tried first where
+the text's end is near and no member ends before it (``_ENDS_MEMBER`` not found): a
+member's first alternative, tried and failed all along a member cut at the end, costs
+more than the rest of the piece's reading."""
+_CUT: Final = 5
+_ENDS_MEMBER = re.compile(r"[,\[\]{}]")
+
+
+def _unescaped(raw: str) -> str:
+    return json.loads('"' + raw + '"')  # type: ignore[no-any-return]
+
+
+_READ: Final[tuple[Callable[[str], Any], ...]] = (
+    str,  # unused: 0
+    str,  # unused: 1
+    str,  # a string without escapes
+    _unescaped,
+    int,
+    float,
+    {"true": True, "false": False, "null": None}.__getitem__,
+    lambda written: [] if written[0] == "[" else {},  # a new one each time
+)
+"""The value of a member's text, by its group."""
+_CARRY_MAX: Final = 64
+"""The longest start of a member carried to the next piece, to be read again with it."""
 
 
 _PRINTABLE = frozenset(map(chr, range(0x20, 0x7F))) - {'"', "\\"}
@@ -67,11 +165,11 @@ _QUIET: Final[tuple[frozenset[str], ...]] = (
     frozenset("0123456789"),  # a number
     frozenset("abcdefghijklmnopqrstuvwxyz"),  # a word
     frozenset(),  # stopped
+    frozenset(),  # a member's start carried
 )
 _CLOSERS = frozenset('"}]')
 _SEPARATORS = frozenset(",:")
 _OPENERS = frozenset(',:"')
-_MEMBERS_FROM: Final = 48
 _GOES_ON = frozenset("-+.0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
 
 
@@ -97,10 +195,11 @@ _SCAN: Callable[[str, int], tuple[Any, int]] = json.JSONDecoder(  # type: ignore
     object_pairs_hook=_pairs, parse_constant=_reject, parse_float=_finite
 ).scan_once
 
-# A frame's states: an object cycles KEY -> COLON -> VALUE -> NEXT, an array ITEM -> NEXT.
-_KEY, _COLON, _VALUE, _NEXT, _ITEM = range(5)
+# A frame's states: an object cycles KEY -> COLON -> VALUE -> NEXT, an array ITEM -> NEXT;
+# a member may start in the last three.
+_COLON, _VALUE, _KEY, _NEXT, _ITEM = range(5)
 # The token being read across deltas.
-_NONE, _STRING, _KEY_TEXT, _NUMBER_TOKEN, _WORD, _STOPPED = range(6)
+_NONE, _STRING, _KEY_TOKEN, _NUMBER_TOKEN, _WORD, _STOPPED, _CARRIED = range(7)
 
 _TABLES: dict[int, tuple[Any, Positions]] = {}
 _TABLES_SIZE: Final = 256
@@ -109,29 +208,47 @@ _TABLES_LOCK = threading.Lock()
 
 class _Frame:
     __slots__ = (
+        "_path",
         "container",
         "key",
         "object",
-        "path",
+        "parent",
         "position",
         "reported",
         "state",
+        "step",
         "whole",
     )
 
     def __init__(
-        self, opener: str, path: str, position: Position | None, whole: Position | None
+        self,
+        opener: str,
+        parent: _Frame | None,
+        step: str | int | None,
+        position: Position | None,
+        whole: Position | None,
     ) -> None:
-        self.object = opener == "{"
-        self.container: Any = {} if self.object else []
-        self.state = _KEY if self.object else _ITEM
-        self.path = path
+        self.object = is_object = opener == "{"
+        self.container: Any = {} if is_object else []
+        self.state = _KEY if is_object else _ITEM
+        self.parent = parent
+        self.step = step
+        """Its key or index in ``parent``."""
+        self._path: str | None = ROOT if parent is None else None
         self.position = position
         """Judged part by part (a plain object or array), or None."""
         self.whole = whole
         """Judged whole when it closes, or None."""
         self.key: str | None = None
         self.reported = False
+
+    @property
+    def path(self) -> str:
+        """Where it is in the arguments, written when asked (an issue, ``missing``)."""
+        path = self._path
+        if path is None:
+            path = self._path = self.parent.path + step(self.step)  # type: ignore[union-attr]
+        return path
 
 
 def stream(function: Any, *, max_length: int = repair.MAX_LENGTH) -> ArgumentStream:
@@ -185,6 +302,7 @@ class ArgumentStream:
         self._parts: list[str] = []
         self._escape = False
         self._early = False  # the token's mistake was reported at its first character
+        self._carried = ""  # a member's start, read again with the next piece
 
     # --- public ----------------------------------------------------------------------
 
@@ -215,31 +333,38 @@ class ArgumentStream:
         if type(delta) is not str and not isinstance(delta, str):
             raise TypeError(f"feed() takes text, not {type(delta).__name__}")
         self._text.append(delta)
-        # One character inside a string, a number or the blanks between values changes
-        # nothing but the text kept: most pieces of one character, done in a few tests.
-        if delta in _QUIET[self._token] and not self._escape and self.length < self.max_length:
-            self.length += 1
-            if self._token:
-                self._parts.append(delta)
-            return []
-        if delta in _OPENERS and not self._token and self._stack and self.length < self.max_length:
-            frame = self._stack[-1]
-            state = frame.state
-            if delta == '"':
-                # A key or a string in an object starts: nothing is said of it yet (the
-                # first character of a string shows no type its place refuses).
-                if state == _KEY or (state == _VALUE and frame.object):
-                    self.length += 1
-                    if state == _KEY:
-                        self._token, self._parts = _KEY_TEXT, []
-                    else:
-                        self._token, self._parts, self._early = _STRING, [], False
-                    return []
-            elif state == (_NEXT if delta == "," else _COLON):
-                self.length += 1  # a comma or a colon where one belongs: a state moves
-                frame.state = _VALUE if delta == ":" else _KEY if frame.object else _ITEM
+        size = len(delta)
+        if size == 1:
+            # One character inside a string, a number or the blanks between values changes
+            # nothing but the text kept: most pieces of one character, done in a few tests.
+            if delta in _QUIET[self._token] and not self._escape and self.length < self.max_length:
+                self.length += 1
+                if self._token:
+                    self._parts.append(delta)
                 return []
-        self.length += len(delta)
+            if (
+                delta in _OPENERS
+                and not self._token
+                and self._stack
+                and self.length < self.max_length
+            ):
+                frame = self._stack[-1]
+                state = frame.state
+                if delta == '"':
+                    # A key or a string in an object starts: nothing is said of it yet (the
+                    # first character of a string shows no type its place refuses).
+                    if state == _KEY or (state == _VALUE and frame.object):
+                        self.length += 1
+                        if state == _KEY:
+                            self._token, self._parts = _KEY_TOKEN, []
+                        else:
+                            self._token, self._parts, self._early = _STRING, [], False
+                        return []
+                elif state == (_NEXT if delta == "," else _COLON):
+                    self.length += 1  # a comma or a colon where one belongs: a state moves
+                    frame.state = _VALUE if delta == ":" else _KEY if frame.object else _ITEM
+                    return []
+        self.length += size
         if self.stopped is not None:
             return []
         if self.length > self.max_length:
@@ -247,17 +372,29 @@ class ArgumentStream:
             return []
         new = self._new = []
         try:
-            if len(delta) != 1:
-                self._read(delta)
+            if size != 1:
+                token = self._token
+                if token == _CARRIED:
+                    delta, token = self._carried + delta, _NONE
+                    self._token = _NONE
+                if token == _NONE and self._stack:
+                    # Most pieces are members whole and one cut at the end: ``_read``'s
+                    # first step without its call.
+                    position = self._members(delta, 0, True)
+                    if position < len(delta) and self.stopped is None:
+                        self._read(delta, True, position)
+                else:
+                    self._read(delta, True)
             elif not self._token and delta not in _QUIET[_NONE]:
                 self._structure(delta, delta)  # what the reader's loop does with it
-            elif delta == '"' and self._token in (_STRING, _KEY_TEXT) and not self._escape:
+            elif delta == '"' and self._token in (_STRING, _KEY_TOKEN) and not self._escape:
                 self._closed("".join(self._parts))  # a one-character piece that closes a string
             else:
                 self._read(delta)
         except (ValueError, RecursionError) as unread:  # a value json reads otherwise
             self._stop(str(unread))
-        self.issues.extend(new)
+        if new:
+            self.issues.extend(new)
         return new
 
     def finish(self) -> Checked | CallResult:
@@ -302,21 +439,23 @@ class ArgumentStream:
         self.stopped = why
         self._token = _STOPPED
 
-    def _read(self, text: str) -> None:
+    def _read(self, text: str, carry: bool = False, tried: int = -1) -> None:
+        """Read ``text``; with ``carry``, a member cut at its end that shows nothing
+        definite yet is kept to be read again with the next piece (see ``_quiet``).
+        ``tried``: where ``_members`` already stopped (the reading starts there)."""
+        if self._token == _CARRIED:
+            text = self._carried + text
+            self._token = _NONE
         end = len(text)
-        position = 0
+        position = max(tried, 0)
         stack = self._stack
         while position < end and self.stopped is None:
             token = self._token
             if token == _NONE:
-                # Members in one loop pay off where a piece holds several; in a short
-                # rest of a piece, the attempts that fail cost more than they save.
-                if (
-                    end - position > _MEMBERS_FROM
-                    and stack
-                    and stack[-1].state in (_KEY, _ITEM, _NEXT)
-                ):
-                    position = self._members(stack[-1], text, position)
+                if stack and end - position > 1 and position != tried:
+                    position = self._members(text, position, carry)
+                    if position >= end or self.stopped is not None:
+                        break
                 position = _BLANK.match(text, position).end()  # type: ignore[union-attr]
                 if position >= end or self.stopped is not None:
                     break
@@ -335,7 +474,7 @@ class ArgumentStream:
                             continue
                 self._structure(char, text)
                 position += 1
-            elif token in (_STRING, _KEY_TEXT):
+            elif token in (_STRING, _KEY_TOKEN):
                 position = self._string(text, position)
             elif token == _NUMBER_TOKEN:
                 position = self._run(text, position, _NUMBER_RUN)
@@ -344,41 +483,272 @@ class ArgumentStream:
             else:
                 break  # stopped
 
-    def _members(self, frame: _Frame, text: str, position: int) -> int:
-        """Members (``"key": value`` in an object, items in an array) whole in ``text``, read
-        in one loop with the C scanner: where most of a text in long pieces goes. Where
-        the next one is not whole here, the reading goes on piece by piece from there."""
+    def _members(self, text: str, position: int, carry: bool) -> int:
+        """Members (``"key": value`` in an object, items in an array) whole in ``text``, each
+        read by one match in C, containers entered and left, from ``position``; where the
+        reading stopped (a member the matches do not take, or the end). With ``carry``, a
+        member cut at the end that shows nothing definite yet (``_quiet``) is kept, to be
+        read again with the next piece.
+
+        A scalar member is judged here where its place says nothing of it
+        (``Position.valid``: most members); anything else goes through ``_member``."""
+        stack = self._stack
+        frame = stack[-1]
+        members = _OBJECT_MEMBERS if frame.object else _ARRAY_MEMBERS
         end = len(text)
+        member: re.Match[str]
         while True:
+            if position >= end:
+                return position
             state = frame.state
-            if frame.object:
-                pattern = _NEXT_MEMBER if state == _NEXT else _FIRST_MEMBER
+            if state == _NEXT and text[position] == ("}" if frame.object else "]"):
+                # A closer right after a value (most of them): no match needed.
+                closed = position + 1
             else:
-                pattern = _NEXT_ITEM if state == _NEXT else _BLANK
-            member = pattern.match(text, position)
-            if member is None:
+                cut = None
+                if end - position <= _CARRY_MAX and _ENDS_MEMBER.search(text, position + 1) is None:
+                    cut = members[state + _CUT].match(text, position)  # type: ignore[union-attr]
+                found = cut or members[state].match(text, position)  # type: ignore[union-attr]
+                if found is None:
+                    return position
+                member = found
+                kind = member.lastindex or 0
+                if _STRING_VALUE <= kind < _OPENER and state >= _KEY:
+                    # A scalar member (most of them): first, attached where its place says
+                    # nothing of it, else read the long way below.
+                    key, value = member.group(1, kind)
+                    if kind != _STRING_VALUE:
+                        value = _READ[kind](value)
+                    where = frame.position
+                    container = frame.container
+                    if members is _ARRAY_MEMBERS:
+                        if where is None or (
+                            value is not None
+                            and (where.max_items is None or len(container) < where.max_items)
+                            and where.item().valid(value)
+                        ):
+                            container.append(value)
+                            frame.state = _NEXT
+                            position = member.end()
+                            continue
+                    elif key not in container and "\\" not in key:
+                        if where is None:
+                            container[key] = value
+                            frame.state = _NEXT
+                            position = member.end()
+                            continue
+                        child = where.children.get(key, where)
+                        if child is where:
+                            child = where.property(key)
+                        if child is not None and value is not None and child.valid(value):
+                            container[key] = value
+                            frame.state = _NEXT
+                            position = member.end()
+                            continue
+                closed = 0
+                if kind == _CLOSER and (state == _NEXT or not frame.container):
+                    closed = member.end()
+            if closed:
+                where = frame.position
+                if where is None or len(stack) == 1:
+                    self._close(frame)
+                elif (
+                    frame.container.keys() >= where.needed
+                    if frame.object
+                    else len(frame.container) >= where.min_items
+                ):
+                    stack.pop()  # closed with nothing to say: ``_close`` without its call
+                else:
+                    self._close(frame)
+                position = closed
+                if not stack:
+                    return position
+                frame = stack[-1]
+                members = _OBJECT_MEMBERS if frame.object else _ARRAY_MEMBERS
+                continue
+            if kind < _STRING_VALUE or kind > _CLOSER:  # a member cut at the end
+                if not carry or end - position > _CARRY_MAX:
+                    return position
+                if kind >= _STRING_VALUE:
+                    # Most often a key closed whose place was asked before: said here
+                    # without a call, anything else by ``_quiet``.
+                    where = frame.position
+                    quiet = False
+                    if kind >= _KEY_BEGUN_GROUP and where is not None and state >= _KEY:
+                        key, begun = member.group(_KEY_BEGUN_GROUP, _KEY_BEGUN_GROUP + 1)
+                        child = where.children.get(key, where) if frame.object else where
+                        quiet = (
+                            child is not where
+                            and child is not None
+                            and key not in frame.container
+                            and "\\" not in key
+                            and (begun is None or begun[0] not in child.refuses)
+                        )
+                    if not quiet and not self._quiet(frame, member):
+                        return position
+                self._carried, self._token = text[position:], _CARRIED
+                return end
+            if kind == _OPENER and state >= _KEY:
+                # A container at a plain place: read whole where it is whole in the
+                # piece and its place says nothing of it, else entered.
+                where = frame.position
+                container = frame.container
+                child = None
+                if members is _ARRAY_MEMBERS:
+                    plain = where is None or where.max_items is None
+                    if not plain and len(container) < where.max_items:  # type: ignore[union-attr,operator]
+                        plain = True
+                    if plain and where is not None:
+                        child = where.item()
+                else:
+                    key = member.group(1)
+                    plain = key not in container and "\\" not in key
+                    if plain and where is not None:
+                        child = where.property(key)
+                        plain = child is not None
+                    frame.key = key
+                if plain:
+                    char = member.group(_OPENER)
+                    start = member.start(_OPENER)
+                    if _may_end(text, start, char):
+                        try:
+                            value, stop = _SCAN(text, start)
+                        except (StopIteration, ValueError, RecursionError):
+                            stop = 0
+                        if stop and (child is None or child.valid(value)):
+                            if members is _ARRAY_MEMBERS:
+                                container.append(value)
+                            else:
+                                container[key] = value
+                            frame.state = _NEXT
+                            position = stop
+                            continue
+                    elif child is None or char not in child.refuses:
+                        if child is None or len(stack) >= repair.MAX_DEPTH:
+                            self._enter(frame, char, child)
+                            if self.stopped is not None:
+                                return end
+                        else:  # ``_enter`` without its call
+                            judged, whole = child.opened[char]
+                            if members is _ARRAY_MEMBERS:
+                                made = _Frame(char, frame, len(container), judged, whole)
+                                container.append(made.container)
+                            else:
+                                made = _Frame(char, frame, key, judged, whole)
+                                container[key] = made.container
+                            frame.state = _NEXT
+                            stack.append(made)
+                        frame = stack[-1]
+                        members = _OBJECT_MEMBERS if frame.object else _ARRAY_MEMBERS
+                        position = member.end()
+                        continue
+            position = self._member(frame, member, text)
+            if position < 0:
+                return ~position
+            if not stack:
                 return position
-            start = member.end()
-            if start + 1 >= end:
-                return position
-            char = text[start]
-            if char in _NOT_VALUES or not _may_end(text, start, char):
-                return position
-            try:
-                value, stop = _SCAN(text, start)
-            except (StopIteration, ValueError, RecursionError):
-                return position
-            if text[stop - 1] not in _CLOSERS and (stop >= end or text[stop] in _GOES_ON):
-                return position
+            frame = stack[-1]
+            members = _OBJECT_MEMBERS if frame.object else _ARRAY_MEMBERS
+
+    def _member(self, frame: _Frame, member: re.Match[str], text: str) -> int:
+        """What ``member`` (a match of ``_members``: a value, or a closer after a comma)
+        says, the long way: where the reading goes on, or ``~`` where it stops."""
+        state = frame.state
+        kind: int = member.lastindex  # type: ignore[assignment]
+        if kind == _CLOSER:  # a comma before it
+            return ~member.start()
+        container = frame.container
+        where = frame.position
+        plain = True
+        if not frame.object:
+            child = None
+            if where is not None:
+                if where.max_items is not None and len(container) >= where.max_items:
+                    plain = False  # reported as the item starts
+                else:
+                    child = where.item()
+        elif state in (_KEY, _NEXT):
+            key = member.group(1)
+            if "\\" in key:
+                key = _unescaped(key)
+            frame.key = key
+            child = where.property(key) if where is not None else None
+            if key in container or (child is None and where is not None):
+                self._key(key)  # reported
+                plain = False
+            frame.state = _VALUE
+        else:
+            child = where.property(frame.key) if where is not None else None  # type: ignore[arg-type]
+        if kind == _OPENER:
+            char = member.group(_OPENER)
+            start = member.start(_OPENER)
+            if _may_end(text, start, char):
+                try:
+                    value, stop = _SCAN(text, start)
+                except (StopIteration, ValueError, RecursionError):
+                    stop = 0
+                if stop:
+                    self._judged(frame, plain, child, char, value)
+                    return stop
+            if plain and (child is None or char not in child.refuses):
+                self._enter(frame, char, child)
+            else:
+                self._value(frame, char)
+            return ~len(text) if self.stopped is not None else member.end()
+        written = member.group(kind)
+        value = _READ[kind](written)
+        self._judged(frame, plain, child, '"' if kind < _INTEGER else written[0], value)
+        return member.end()
+
+    def _judged(
+        self, frame: _Frame, plain: bool, child: Position | None, char: str, value: Any
+    ) -> None:
+        """A complete value in ``frame``: attached where its place says nothing of it,
+        else judged as the piece-by-piece reader does (``_complete``)."""
+        if plain and value is not None and (child is None or child.valid(value)):
             if frame.object:
-                raw = member.group(1)
-                frame.state = _KEY
-                self._key(json.loads('"' + raw + '"') if "\\" in raw else raw)
-            frame.state = _VALUE if frame.object else _ITEM
+                frame.container[frame.key] = value
+            else:
+                frame.container.append(value)
+            frame.state = _NEXT
+        else:
             self._complete(frame, char, value)
-            position = stop
-            if self.stopped is not None:
-                return position
+
+    def _quiet(self, frame: _Frame, begun: re.Match[str]) -> bool:
+        """Whether the start of ``frame``'s next member cut at the end of the piece (the
+        last groups of ``begun``: its key once closed, the start of its value) shows
+        nothing definite yet, so that read again with the next piece it says what reading
+        it now would have said: a key closed and refused, a value's first character of a
+        type its place refuses, an item past ``maxItems`` are not quiet."""
+        key, value = begun.group(_KEY_BEGUN_GROUP, _KEY_BEGUN_GROUP + 1)
+        where = frame.position
+        if not frame.object:
+            if value is None or where is None:
+                return True
+            if where.max_items is not None and len(frame.container) >= where.max_items:
+                return False
+            child = where.item()
+        elif key is not None:
+            if "\\" in key:
+                key = _unescaped(key)
+            if key in frame.container:
+                return False
+            if where is None:
+                return True
+            found = where.children.get(key, where)
+            if found is where:
+                found = where.property(key)
+            if found is None:
+                return False
+            child = found
+        elif where is None or frame.state in (_KEY, _NEXT):
+            return True
+        else:
+            found = where.property(frame.key)  # type: ignore[arg-type]
+            if found is None:
+                return True
+            child = found
+        return value is None or value[0] not in child.refuses
 
     def _scan(self, frame: _Frame, text: str, position: int, char: str) -> int:
         """Read a key or a value that is whole in ``text`` with the C scanner (where most of
@@ -408,7 +778,7 @@ class ArgumentStream:
                 self._stop(f"unexpected {char!r} outside the arguments' object")
                 return
             position = self._table.at(self._side.schema) if self._table is not None else None
-            self._open(char, ROOT, position, None)
+            self._open(char, position)
             return
         frame = stack[-1]
         state = frame.state
@@ -419,7 +789,7 @@ class ArgumentStream:
                 self._value(frame, char)
         elif state == _KEY:
             if char == '"':
-                self._token, self._parts = _KEY_TEXT, []
+                self._token, self._parts = _KEY_TOKEN, []
             elif char == "}":
                 self._close(frame)
             else:
@@ -441,17 +811,7 @@ class ArgumentStream:
         position = self._child_position(frame)
         self._early = self._wrong_kind(frame, position, char, UNDEFINED)
         if char in "{[":
-            path = self._child_path(frame)
-            if self._early or position is None:
-                self._open(char, path, None, None)
-            elif position.kind == (OBJECT if char == "{" else ARRAY):
-                self._open(char, path, position, None)
-            elif position.inner is not None and position.inner.kind == (
-                OBJECT if char == "{" else ARRAY
-            ):
-                self._open(char, path, position.inner, None)
-            else:
-                self._open(char, path, None, position)
+            self._enter(frame, char, None if self._early else position)
         elif char == '"':
             self._token, self._parts = _STRING, []
         elif char in _STARTS_NUMBER:
@@ -460,6 +820,23 @@ class ArgumentStream:
             self._token, self._parts = _WORD, [char]
         else:
             self._stop(f"unexpected {char!r} where a value was expected")
+
+    def _enter(self, frame: _Frame, char: str, position: Position | None) -> None:
+        """A container starts at ``char`` in ``frame``, at ``position`` (None: not judged)."""
+        stack = self._stack
+        if len(stack) >= repair.MAX_DEPTH:
+            self._stop(f"nesting deeper than {repair.MAX_DEPTH} levels")
+            return
+        judged, whole = (None, None) if position is None else position.opened[char]
+        container = frame.container
+        if frame.object:
+            made = _Frame(char, frame, frame.key, judged, whole)
+            container[frame.key] = made.container
+        else:
+            made = _Frame(char, frame, len(container), judged, whole)
+            container.append(made.container)
+        frame.state = _NEXT
+        stack.append(made)
 
     def _item_position(self, frame: _Frame) -> Position | None:
         position = frame.position
@@ -476,17 +853,10 @@ class ArgumentStream:
             return frame.path + step(frame.key)
         return frame.path + "[" + str(len(frame.container)) + "]"
 
-    def _open(
-        self, char: str, path: str, position: Position | None, whole: Position | None
-    ) -> None:
-        if len(self._stack) >= repair.MAX_DEPTH:
-            self._stop(f"nesting deeper than {repair.MAX_DEPTH} levels")
-            return
-        frame = _Frame(char, path, position, whole)
-        if self._stack:
-            self._attach(frame.container)
-        else:
-            self._root = frame.container
+    def _open(self, char: str, position: Position | None) -> None:
+        """The arguments' object starts."""
+        frame = _Frame(char, None, None, position, None)
+        self._root = frame.container
         self._stack.append(frame)
 
     def _attach(self, value: Any) -> None:
@@ -503,10 +873,12 @@ class ArgumentStream:
         position = frame.position
         if position is not None:
             if frame.object:
-                for key in position.required:
-                    if key not in frame.container:
-                        expected = position.expected_of_property(key)
-                        self._issue(ValidationIssue(frame.path + step(key), expected, UNDEFINED))
+                if not frame.container.keys() >= position.needed:
+                    for key in position.required:
+                        if key not in frame.container:
+                            expected = position.expected_of_property(key)
+                            path = frame.path + step(key)
+                            self._issue(ValidationIssue(path, expected, UNDEFINED))
             elif len(frame.container) < position.min_items and not frame.reported:
                 self._issue(ValidationIssue(frame.path, position.expected, frame.container))
         elif frame.whole is not None:
@@ -622,15 +994,9 @@ class ArgumentStream:
 
     def _wrong_kind(self, frame: _Frame, position: Position | None, char: str, value: Any) -> bool:
         """Report a value whose first character shows a type its place refuses."""
-        accepts = position.accepts if position is not None else None
-        if accepts is None:
+        if position is None or char not in position.refuses:
             return False
-        kind = _KIND_OF.get(char)
-        if kind is None or kind in accepts:
-            return False
-        if kind == "number" and "integer" in accepts:
-            return False
-        self._issue(ValidationIssue(self._child_path(frame), position.expected, value))  # type: ignore[union-attr]
+        self._issue(ValidationIssue(self._child_path(frame), position.expected, value))
         return True
 
     def _judge(self, frame: _Frame, position: Position, value: Any) -> None:
@@ -671,13 +1037,6 @@ def _may_end(text: str, position: int, char: str) -> bool:
         return False
     run = _NUMBER_RUN if char in _STARTS_NUMBER else _WORD_RUN
     return run.match(text, position + 1).end() < len(text)  # type: ignore[union-attr]
-
-
-_KIND_OF: Final = {"{": "object", "[": "array", "t": "boolean", "f": "boolean"} | dict.fromkeys(
-    _STARTS_NUMBER, "number"
-)
-"""The JSON type a value starting with a character has, when no repair can change it (a
-string may be repaired, a null may mean "not given")."""
 
 
 def _moved(issue: ValidationIssue, path: str) -> ValidationIssue:

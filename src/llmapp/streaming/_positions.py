@@ -49,6 +49,11 @@ _PLAIN_OBJECT: Final = _ANNOTATIONS | {
 _PLAIN_ARRAY: Final = _ANNOTATIONS | {"type", "items", "minItems", "maxItems"}
 _UNTYPED: Final = ("anyOf", "oneOf", "allOf", "not", "if", "$ref", "nullable")
 """Keywords that make the JSON types a value may have more than ``type`` says."""
+_FIRST: Final = {"{": "object", "[": "array", "t": "boolean", "f": "boolean"} | dict.fromkeys(
+    "-0123456789", "number"
+)
+"""The JSON type a value starting with a character has, when no repair can change it (a
+string may be repaired, a null may mean "not given")."""
 
 
 class Position:
@@ -66,14 +71,17 @@ class Position:
         self.schema = schema
         self.properties: Mapping[str, Any] = {}
         self.required: tuple[str, ...] = ()
+        self.needed: frozenset[str] = frozenset()
+        """``required`` as a set."""
         self.additional: Any = True
         self.items: Any = True
         self.min_items = 0
         self.max_items: int | None = None
         self._item: Position | None = None
-        self._children: dict[str, Position | None] = {}
-        """Each key's position, once asked (keys of the schema, or of the model's text:
-        at most ``MAX_STREAM_CHILDREN`` of those kept)."""
+        self.children: dict[str, Position | None] = {}
+        """Each key's position once asked (``property``: keys of the schema, or of the
+        model's text, at most ``MAX_STREAM_CHILDREN`` of those kept); read it directly where a
+        call per key counts."""
         self.inner: Position | None = None
         """For ``S | null`` (``anyOf``/``oneOf`` of a schema and null), where ``S`` is a
         plain object or array: an object or array here is ``S``'s, judged part by part
@@ -88,6 +96,7 @@ class Position:
         if self.kind == OBJECT:
             self.properties = resolved.get("properties", {})
             self.required = tuple(resolved.get("required", ()))
+            self.needed = frozenset(self.required)
             self.additional = resolved.get("additionalProperties", True)
         elif self.kind == ARRAY:
             self.items = resolved.get("items", True)
@@ -99,14 +108,41 @@ class Position:
         """The expected text the validator gives a wrong value here."""
         return validate.expected_of(self.schema, self.table.root)
 
+    @cached_property
+    def refuses(self) -> frozenset[str]:
+        """The first characters of a value whose JSON type this place refuses, whatever
+        follows (see ``_FIRST``)."""
+        accepts = self.accepts
+        if accepts is None:
+            return frozenset()
+        return frozenset(
+            char
+            for char, kind in _FIRST.items()
+            if kind not in accepts and (kind != "number" or "integer" not in accepts)
+        )
+
+    @cached_property
+    def opened(self) -> dict[str, tuple[Position | None, Position | None]]:
+        """For a container opened here (by ``{`` or ``[``): where it is judged part by part
+        (or None) and where it is judged whole when it closes (or None)."""
+        made: dict[str, tuple[Position | None, Position | None]] = {}
+        for char, kind in (("{", OBJECT), ("[", ARRAY)):
+            if self.kind == kind:
+                made[char] = (self, None)
+            elif self.inner is not None and self.inner.kind == kind:
+                made[char] = (self.inner, None)
+            else:
+                made[char] = (None, self)
+        return made
+
     def property(self, key: str) -> Position | None:
         """The position of ``key``'s value; None when the key must not be there."""
-        found = self._children.get(key, self)
+        found = self.children.get(key, self)
         if found is not self:
             return found
         made = self._property(key)
-        if len(self._children) < MAX_STREAM_CHILDREN:
-            self._children[key] = made
+        if len(self.children) < MAX_STREAM_CHILDREN:
+            self.children[key] = made
         return made
 
     def _property(self, key: str) -> Position | None:
@@ -127,6 +163,13 @@ class Position:
         if item is None:
             item = self._item = self.table.at(self.items)
         return item
+
+    @cached_property
+    def valid(self) -> Callable[[Any], bool]:
+        """Whether a complete value here is one ``check`` finds nothing in (True), or may
+        (False: ask ``check``): the generated checker alone, for the values that pass."""
+        checks = self._checks
+        return _anything if checks is None else checks[0]
 
     def check(self, value: Any) -> list[ValidationIssue]:
         """What the call step says of ``value`` complete here: repaired where refused,
@@ -150,7 +193,7 @@ class Position:
         except (SchemaError, RecursionError, ValueError, TypeError):
             return None
         coercion = repair.coercer(schema)
-        return check.is_valid, lambda value: coercion.checked(value, check)
+        return check.valid, lambda value: coercion.checked(value, check)
 
 
 class Positions:
@@ -197,6 +240,10 @@ class Positions:
                 made = {**schema, "$defs": defs}
             self._standalone[key] = made
         return self._standalone[key]
+
+
+def _anything(value: Any) -> bool:
+    return True
 
 
 def _nullable(schema: Any, table: Positions) -> Any:

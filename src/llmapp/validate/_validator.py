@@ -73,6 +73,7 @@ class Validator:
         "_bounded",
         "_check",
         "_checkers",
+        "_checks_guarded",
         "_expected",
         "_failed",
         "_guarded",
@@ -131,12 +132,20 @@ class Validator:
         self._searches |= any(sub._searches for sub in self._subs)
         self._bounded = not self._budgeted()
         self._guarded = self._failed is not None or not self._bounded or self._memo is not None
+        # ``is_valid`` walks nothing: the recursive checkers' notes are not its concern.
+        self._checks_guarded = not self._bounded or self._memo is not None
 
     @property
     def bounded(self) -> bool:
         """Whether a call's cost follows the size of the value alone: no pattern it searches
         may run on the time-limited engine, whose searches may take ``CALL_BUDGET`` seconds."""
         return self._bounded
+
+    @property
+    def valid(self) -> Callable[[object], bool]:
+        """``is_valid`` as a function to keep and call per value: where it needs no pattern
+        budget or memo, the checker itself, without ``is_valid``'s own call around it."""
+        return self.is_valid if self._checks_guarded else self._checks
 
     @property
     def source(self) -> str:
@@ -207,7 +216,7 @@ class Validator:
 
     def is_valid(self, value: object) -> bool:
         """True when ``value`` matches the schema; the fast path, no issues built."""
-        if self._guarded:
+        if self._checks_guarded:
             memo = self._memo
             if memo is not None:
                 memo.results.clear()
