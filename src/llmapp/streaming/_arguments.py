@@ -611,10 +611,7 @@ class ArgumentStream:
                     char = member.group(_OPENER)
                     start = member.start(_OPENER)
                     if _may_end(text, start, char):
-                        try:
-                            value, stop = _SCAN(text, start)
-                        except (StopIteration, ValueError, RecursionError):
-                            stop = 0
+                        value, stop = _whole(text, start)
                         if stop and (child is None or child.valid(value)):
                             if members is _ARRAY_MEMBERS:
                                 container.append(value)
@@ -683,10 +680,7 @@ class ArgumentStream:
             char = member.group(_OPENER)
             start = member.start(_OPENER)
             if _may_end(text, start, char):
-                try:
-                    value, stop = _SCAN(text, start)
-                except (StopIteration, ValueError, RecursionError):
-                    stop = 0
+                value, stop = _whole(text, start)
                 if stop:
                     self._judged(frame, plain, child, char, value)
                     return stop
@@ -1015,6 +1009,15 @@ class ArgumentStream:
 
     def _issue(self, issue: ValidationIssue) -> None:
         self._new.append(issue)
+
+
+def _whole(text: str, start: int) -> tuple[Any, int]:
+    """The value that starts at ``start`` read whole by the C decoder, and where it ends;
+    ``(None, 0)`` when it does not end within ``text`` or is no JSON."""
+    try:
+        return _SCAN(text, start)
+    except (StopIteration, ValueError, RecursionError):
+        return None, 0
 
 
 def _may_end(text: str, position: int, char: str) -> bool:
