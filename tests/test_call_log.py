@@ -184,6 +184,28 @@ def test_a_record_is_not_built_when_nobody_listens(monkeypatch: pytest.MonkeyPat
         log_call(logger, result, 0.001)
 
 
+def test_a_valid_call_builds_no_masker_unless_debug_listens(
+    caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A valid call's record is a DEBUG one without a traceback: neither door pays per call
+    # for what would mask one (reading the context's own values), as nothing listens.
+    import llmapp.app._application as module
+
+    built: list[Any] = []
+    real = module._masker
+    monkeypatch.setattr(module, "_masker", lambda *given: built.append(given) or real(*given))
+    caplog.set_level(logging.INFO, logger="llmapp")
+    context = ("user-7",)
+    assert APP.execute(Shop(), "search", '{"query": "socks"}', context=context).success
+    assert asyncio.run(
+        APP.aexecute(Shop(), "search", '{"query": "socks"}', context=context)
+    ).success
+    assert built == []
+    asyncio.run(APP.aexecute(Shop(), "pay", '{"amount": 3}', human={"card": CARD}, context=context))
+    assert built == [({"card": CARD}, context)]
+    assert "card *** refused" in only(caplog, "llmapp.app").getMessage()
+
+
 def test_log_to_stderr_refuses_an_unknown_level() -> None:
     with pytest.raises(ValueError, match="unknown log level"):
         log_to_stderr("chatty")

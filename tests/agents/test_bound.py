@@ -112,6 +112,25 @@ def test_a_human_hook_that_raises_is_a_call_that_could_not_run(app, desk, caplog
     assert "DB-PASSWORD" in caplog.text
 
 
+def test_only_a_human_hook_has_the_names_the_model_sent_read(app, desk, monkeypatch):
+    # Naming the sent parameters reads the arguments' text a second time: a call without a
+    # hook to ask must not pay for it.
+    import llmapp.kernel._sent as sent
+
+    named = []
+    real = sent._names
+    monkeypatch.setattr(
+        sent, "_names", lambda arguments: named.append(arguments) or real(arguments)
+    )
+    text = json.dumps(RIGHT)
+    (plain,) = bind((app, desk, ["book"]))
+    assert plain.run(text).success and asyncio.run(plain.arun(text)).success
+    assert named == []
+    (hooked,) = bind((app, desk, ["book"]), human=lambda name, context: None)
+    assert hooked.run(text).success and asyncio.run(hooked.arun(text)).success
+    assert named == [text, text]
+
+
 def test_importing_the_toolsets_package_loads_no_framework():
     code = (
         "import sys, llmapp, llmapp.agents\n"

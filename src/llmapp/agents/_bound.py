@@ -140,8 +140,7 @@ class BoundTool:
         call = ToolCall(None, self.name, arguments)
         options = self._options(context, carried, approved)
         try:
-            with sending(arguments):  # the hook may ask which parameters the model sent
-                human = self._human(context)
+            human = self._human(context, arguments)
         except Exception as error:  # see _human
             return NotRun.because(call, error)
         return run_one(self.app, self.target, call, human, options)
@@ -161,8 +160,7 @@ class BoundTool:
         call = ToolCall(None, self.name, arguments)
         options = self._options(context, carried, approved)
         try:
-            with sending(arguments):  # the hook may ask which parameters the model sent
-                human = self._human(context)
+            human = self._human(context, arguments)
         except Exception as error:  # see _human
             return _answered(NotRun.because(call, error))
         return arun_one(self.app, self.target, call, human, options)
@@ -172,13 +170,16 @@ class BoundTool:
             return {}
         return {"context": _values(context, carried), "approved": approved}
 
-    def _human(self, context: Any) -> Mapping[str, Mapping[str, Any]] | None:
+    def _human(self, context: Any, arguments: Any) -> Mapping[str, Mapping[str, Any]] | None:
         """The call's human values. A hook that raises is a call that could not run: its
         text (a database's address, a token) is logged, the model reads only its kind."""
         if self.human is None:
             return None
         if callable(self.human):
-            values = self.human(self.name, context)
+            # Only a hook may ask which parameters the model sent: naming them reads the
+            # arguments' text, which a call without a hook must not pay for twice.
+            with sending(arguments):
+                values = self.human(self.name, context)
             self._check(values)
             return {self.name: values} if values is not None else None
         self._check(self.human.get(self.name))

@@ -136,7 +136,8 @@ class LlmApplication(Application[LlmFunction, Any, Any]):
         except Exception as error:  # raise_errors, or a misuse of the application
             log_raised(APP, name, error, perf_counter() - started, _masker(human, context))
             raise
-        log_call(APP, result, perf_counter() - started, _masker(human, context))
+        if not result.success or APP.isEnabledFor(DEBUG):  # as in ``execute``
+            log_call(APP, result, perf_counter() - started, _masker(human, context))
         return result
 
     def _aexecute(
