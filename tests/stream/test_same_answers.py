@@ -7,8 +7,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from tests.support.budget import scaled
 
 from llmapp import LlmFunction, ValidationFailure
 from llmapp.kernel import CallResult, check_arguments, model_side
@@ -132,7 +134,10 @@ def summary(answer: Any) -> Any:
     return ("checked", answer.data, answer.repairs)
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@pytest.mark.budgeted
+@settings(
+    max_examples=scaled(200, 400), deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 @given(st.data())
 def test_feed_reports_what_finish_reports(data: st.DataObject) -> None:
     properties = data.draw(objects(SCHEMAS))

@@ -16,6 +16,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from tests.support import before
+from tests.support.budget import scaled
 from tests.validate.test_regex_safety import finishes
 
 from llmapp._patterns import matching as _patterns
@@ -88,7 +89,8 @@ def test_float_multiple_of_agrees_on_adversarial_numbers(
     )
 
 
-@settings(max_examples=400, deadline=None)
+@pytest.mark.budgeted
+@settings(max_examples=scaled(200, 400), deadline=None)
 @given(
     value=st.one_of(st.floats(allow_nan=False, allow_infinity=False), st.integers()),
     divisor=st.one_of(
@@ -165,7 +167,8 @@ def test_decimal_text_agrees_on_adversarial_texts(
 _DIGITS = st.text(alphabet="0123456789", min_size=1, max_size=40)
 
 
-@settings(max_examples=400, deadline=None)
+@pytest.mark.budgeted
+@settings(max_examples=scaled(200, 400), deadline=None)
 @given(
     whole=_DIGITS,
     fraction=st.one_of(st.just(""), _DIGITS),
@@ -182,7 +185,8 @@ def test_decimal_text_multiple_of_agrees_on_generated_texts(
     )
 
 
-@settings(max_examples=300, deadline=None)
+@pytest.mark.budgeted
+@settings(max_examples=scaled(150, 300), deadline=None)
 @given(
     value=st.decimals(allow_nan=False, allow_infinity=False),
     bound=st.decimals(min_value=Decimal("1e-30"), max_value=Decimal("1e30"), places=None),
@@ -310,7 +314,8 @@ def _moments() -> st.SearchStrategy[str]:
     )
 
 
-@settings(max_examples=1500, deadline=None)
+@pytest.mark.budgeted
+@settings(max_examples=scaled(750, 1500), deadline=None)
 @given(name=st.sampled_from(_DATE_CHECKS), text=_moments())
 def test_date_checks_agree_on_generated_texts(
     old_iso: types.ModuleType, name: str, text: str
@@ -347,7 +352,8 @@ _EMAILISH = st.lists(
 ).map("".join)
 
 
-@settings(max_examples=800, deadline=None)
+@pytest.mark.budgeted
+@settings(max_examples=scaled(400, 800), deadline=None)
 @given(pattern=st.sampled_from(ONE_RETRY), text=_EMAILISH)
 def test_re_and_re2_agree_on_one_retry_patterns(pattern: str, text: str) -> None:
     ours = compile_pattern(pattern)
@@ -428,7 +434,8 @@ _URI_PIECES = st.sampled_from(
 )  # fmt: skip
 
 
-@settings(max_examples=1500, deadline=None)
+@pytest.mark.budgeted
+@settings(max_examples=scaled(750, 1500), deadline=None)
 @given(text=st.lists(_URI_PIECES, max_size=12).map("".join))
 def test_uri_agrees_on_generated_texts(text: str) -> None:
     assert _formats.is_uri(text) == _formats._uri_by_parts(text), text
@@ -492,7 +499,8 @@ def test_duration_agrees_on_adversarial_texts(old_durations: types.ModuleType, t
     assert iso.looks_like_duration(text) == old_durations.looks_like_duration(text), text
 
 
-@settings(max_examples=1500, deadline=None)
+@pytest.mark.budgeted
+@settings(max_examples=scaled(750, 1500), deadline=None)
 @given(
     sign=st.sampled_from(["", "-", "+"]),
     amounts=st.lists(
@@ -516,7 +524,8 @@ def test_duration_agrees_on_generated_texts(
 _AMOUNT = st.one_of(st.none(), st.integers(0, 10**12).map(str), st.text("0123456789", max_size=12))
 
 
-@settings(max_examples=1500, deadline=None)
+@pytest.mark.budgeted
+@settings(max_examples=scaled(750, 1500), deadline=None)
 @given(
     days=_AMOUNT,
     clock=st.tuples(_AMOUNT, _AMOUNT, _AMOUNT),
