@@ -54,3 +54,14 @@ def load(tmp_path: Path) -> Iterator[Callable[[str, str], Any]]:
     yield load
     for name in loaded:
         sys.modules.pop(name, None)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The modules holding a ``budgeted`` test first, in their order, then the others.
+
+    pytest-xdist hands whole modules out in this order (``--dist loadscope``): the longest
+    first, so that no worker is left running one of them alone at the end."""
+    heavy = {
+        item.nodeid.partition("::")[0] for item in items if item.get_closest_marker("budgeted")
+    }
+    items.sort(key=lambda item: item.nodeid.partition("::")[0] not in heavy)
