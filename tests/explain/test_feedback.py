@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tests.support.budget import scaled
 
 from llmapp._results import UNDEFINED, ValidationFailure, ValidationIssue
 from llmapp.explain import feedback
@@ -213,7 +214,8 @@ paths = st.lists(segment, max_size=4).map(lambda parts: "$input" + "".join(parts
 issues = st.builds(I, paths, st.text(max_size=10), json_values, st.none() | st.text(max_size=10))
 
 
-@settings(max_examples=200, deadline=None)
+@pytest.mark.budgeted
+@settings(max_examples=scaled(100, 200), deadline=None)
 @given(json_values, st.lists(issues, max_size=6))
 def test_never_raises_and_every_issue_is_shown_once(
     data: Any, errors: list[ValidationIssue]

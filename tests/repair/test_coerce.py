@@ -10,6 +10,7 @@ import jsonschema
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from tests.support.budget import scaled
 
 from llmapp.repair import coerce
 
@@ -424,7 +425,10 @@ schemas = st.recursive(
 ).map(lambda s: {**s, "$defs": {"A": s}} if isinstance(s, dict) else s)
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@pytest.mark.budgeted
+@settings(
+    max_examples=scaled(150, 300), deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 @given(stringy, schemas)
 def test_never_raises_and_never_mutates(data: Any, schema: Any) -> None:
     before = copy.deepcopy(data)
@@ -434,7 +438,8 @@ def test_never_raises_and_never_mutates(data: Any, schema: Any) -> None:
     assert schema == schema_before
 
 
-@settings(max_examples=300, deadline=None)
+@pytest.mark.budgeted
+@settings(max_examples=scaled(150, 300), deadline=None)
 @given(st.text(max_size=10) | st.sampled_from(["3", "true", "null", "[1]", '{"a": 1}']), schemas)
 def test_never_changes_a_string_the_schema_accepts_as_a_string(text: str, schema: Any) -> None:
     for accepting in (
