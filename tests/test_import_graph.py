@@ -9,6 +9,7 @@ module, else to the package itself.
 from __future__ import annotations
 
 import ast
+import functools
 import importlib.util
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -88,7 +89,11 @@ def _modules_named(name: str, nodes: Iterable[ast.stmt], found: set[str]) -> set
     return {module for module in found if module in MODULES and module != name}
 
 
-GRAPH = {name: imports_of(name) for name in MODULES}
+@functools.cache
+def graph() -> dict[str, set[str]]:
+    """Each llmapp module's imports that run: built on first use, so that only the worker
+    that runs these tests reads the sources."""
+    return {name: imports_of(name) for name in MODULES}
 
 
 def circles(graph: dict[str, set[str]]) -> list[frozenset[str]]:
@@ -139,9 +144,9 @@ def _within(name: str, prefixes: tuple[str, ...]) -> bool:
 
 def test_the_graph_reads_function_level_imports_and_skips_type_checking_ones() -> None:
     # llmapp.mcp._call imports the validator inside a function only.
-    assert "llmapp.validate" in GRAPH["llmapp.mcp._call"]
+    assert "llmapp.validate" in graph()["llmapp.mcp._call"]
     # llmapp.jsonschema names its modules for type checkers only, and loads them lazily.
-    assert GRAPH["llmapp.jsonschema"] == {"llmapp._lazy", "llmapp._sentinels"}
+    assert graph()["llmapp.jsonschema"] == {"llmapp._lazy", "llmapp._sentinels"}
 
 
 def test_circles_are_found_through_function_level_imports() -> None:
@@ -152,18 +157,18 @@ def test_circles_are_found_through_function_level_imports() -> None:
 
 def test_no_import_circle_anywhere() -> None:
     """Function-level imports count: an import moved into a function still closes a circle."""
-    assert circles(GRAPH) == []
+    assert circles(graph()) == []
 
 
 def test_no_subpackage_imports_the_root_package() -> None:
-    reaching = {name for name, found in GRAPH.items() if "." in name and "llmapp" in found}
+    reaching = {name for name, found in graph().items() if "." in name and "llmapp" in found}
     assert reaching == set(KNOWN_ROOT_IMPORTS)
 
 
 def test_no_source_imports_a_sink() -> None:
     found = {
         (name, target)
-        for name, targets in GRAPH.items()
+        for name, targets in graph().items()
         if _within(name, SOURCES)
         for target in targets
         if _within(target, SINKS)
@@ -175,7 +180,7 @@ def reachable(name: str) -> set[str]:
     seen: set[str] = set()
     pending = [name]
     while pending:
-        for target in GRAPH[pending.pop()] - seen:
+        for target in graph()[pending.pop()] - seen:
             seen.add(target)
             pending.append(target)
     return seen
@@ -188,13 +193,13 @@ def _helper(name: str) -> bool:
 
 
 def test_shared_vocabulary_lives_in_leaves() -> None:
-    for leaf in (name for name in GRAPH if _within(name, LEAVES)):
+    for leaf in (name for name in graph() if _within(name, LEAVES)):
         stages = {t for t in reachable(leaf) if not _within(t, LEAVES) and not _helper(t)}
         assert stages == set(), leaf
 
 
 def test_a_stage_reads_results_and_patterns_from_the_leaves() -> None:
-    for name, targets in GRAPH.items():
+    for name, targets in graph().items():
         if _within(name, ("llmapp.repair", "llmapp.explain")):
             assert not {"llmapp.validate._result", "llmapp.validate._patterns"} & targets, name
 
@@ -248,8 +253,12 @@ def _edges(name: str) -> set[str]:
     return _modules_named(name, _every_import_node(tree), _lazy_homes(name, tree))
 
 
-FULL_GRAPH = {name: _edges(name) for name in MODULES}
-"""``GRAPH`` with type-only imports and lazy tables' homes: every edge a reader follows."""
+@functools.cache
+def full_graph() -> dict[str, set[str]]:
+    """``graph()`` with type-only imports and lazy tables' homes: every edge a reader
+    follows."""
+    return {name: _edges(name) for name in MODULES}
+
 
 KNOWN_CIRCLES: dict[frozenset[str], str] = {}
 """Circles that only type-only imports or lazy tables close, each with why it is still here.
@@ -260,12 +269,12 @@ is exact, so a new circle fails and a broken one must be taken off."""
 
 def test_the_full_graph_reads_type_only_imports_and_lazy_tables() -> None:
     # llmapp.jsonschema names its modules for type checkers only, and loads them lazily.
-    assert GRAPH["llmapp.jsonschema"] < FULL_GRAPH["llmapp.jsonschema"]
-    assert "llmapp.kernel._kernel" in FULL_GRAPH["llmapp.kernel"]
+    assert graph()["llmapp.jsonschema"] < full_graph()["llmapp.jsonschema"]
+    assert "llmapp.kernel._kernel" in full_graph()["llmapp.kernel"]
 
 
 def test_no_new_circle_counting_type_only_imports() -> None:
-    found = set(circles(FULL_GRAPH))
+    found = set(circles(full_graph()))
     assert found - set(KNOWN_CIRCLES) == set(), "a new import circle"
     assert set(KNOWN_CIRCLES) - found == set(), "a known circle is broken: take it off the list"
 

@@ -22,6 +22,7 @@ from benchmarks import validator_differential
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from tests.support import before
+from tests.support.budget import scaled
 from tests.support.corpora import values as corpus_values
 
 from llmapp import explain, validator
@@ -150,7 +151,8 @@ ORDER = {
 }
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@pytest.mark.budgeted
+@settings(max_examples=scaled(60, 150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_checked_agrees_on_arguments_hypothesis_writes(
     old_coerce: Callable[[Any, Any], Any], data: st.DataObject

@@ -11,8 +11,10 @@ import copy
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from tests.support.budget import scaled
 
 from llmapp.repair import coerce
 
@@ -117,7 +119,8 @@ SCHEMAS: list[Any] = [
 ]
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=list(HealthCheck))
+@pytest.mark.budgeted
+@settings(max_examples=scaled(150, 400), deadline=None, suppress_health_check=list(HealthCheck))
 @given(VALUES, st.sampled_from(SCHEMAS))
 def test_coerce_never_raises_on_hostile_containers(value: Any, schema: Any) -> None:
     coerce(value, schema)

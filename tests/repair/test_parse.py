@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tests.support.budget import scaled
 
 from llmapp.repair import MAX_LENGTH, Parsed, parse
 
@@ -486,14 +487,16 @@ json_values = st.recursive(
 )
 
 
-@settings(max_examples=300, deadline=None)
+@pytest.mark.budgeted
+@settings(max_examples=scaled(100, 300), deadline=None)
 @given(json_values, st.sampled_from([None, 2]))
 def test_round_trip_of_any_json(value: Any, indent: int | None) -> None:
     result = parse(json.dumps(value, indent=indent, ensure_ascii=False))
     assert result == Parsed(value, ())
 
 
-@settings(max_examples=300, deadline=None)
+@pytest.mark.budgeted
+@settings(max_examples=scaled(100, 300), deadline=None)
 @given(json_values)
 def test_trailing_commas_and_fences_do_not_change_the_value(value: Any) -> None:
     text = json.dumps(value, indent=1).replace("\n]", ",\n]").replace("\n}", ",\n}")
@@ -507,7 +510,8 @@ model_like = st.text(
 )
 
 
-@settings(max_examples=1000, deadline=None)
+@pytest.mark.budgeted
+@settings(max_examples=scaled(300, 1000), deadline=None)
 @given(st.one_of(st.text(max_size=80), model_like, st.binary(max_size=60)))
 def test_never_raises_and_never_fails_internally(text: str | bytes) -> None:
     result = parse(text)
@@ -519,7 +523,8 @@ def test_never_raises_and_never_fails_internally(text: str | bytes) -> None:
         assert result.data is None
 
 
-@settings(max_examples=300, deadline=None)
+@pytest.mark.budgeted
+@settings(max_examples=scaled(100, 300), deadline=None)
 @given(json_values, st.integers(min_value=0, max_value=200))
 def test_truncated_json_still_reads(value: Any, cut: int) -> None:
     text = json.dumps(value)

@@ -7,6 +7,7 @@ from typing import Annotated, Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tests.support.budget import scaled
 
 from llmapp import application, llm_application, mcp
 from llmapp.search import EmbeddingRanker, SearchIndex
@@ -169,7 +170,8 @@ def test_an_embedding_ranker_is_fused_in() -> None:
 
 
 @given(st.text(max_size=300), st.integers(min_value=-3, max_value=30))
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=scaled(80, 200), deadline=None)
+@pytest.mark.budgeted
 def test_search_never_raises_and_keeps_to_k(query: str, k: int) -> None:
     found = _SHOP_INDEX.search(query, k)
     assert len(found) <= max(k, 0)

@@ -16,6 +16,7 @@ from datetime import date, datetime, time
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tests.support.budget import scaled
 
 from llmapp import validator
 from llmapp._scalars import iso8601 as iso
@@ -148,7 +149,8 @@ def _texts() -> st.SearchStrategy[str]:
     return st.one_of(usual, st.lists(st.sampled_from(PIECES), max_size=9).map("".join))
 
 
-@settings(max_examples=600, deadline=None)
+@pytest.mark.budgeted
+@settings(max_examples=scaled(200, 600), deadline=None)
 @given(st.sampled_from(sorted(CHECKS)), _texts())
 def test_every_check_agrees_with_the_grammar_alone(name: str, text: str) -> None:
     assert CHECKS[name](text) == GRAMMARS[name](text), (name, text)
