@@ -153,13 +153,13 @@ def test_a_gzip_bomb_is_stopped_by_what_it_expands_to(hostile: Any) -> None:
 def test_a_dripping_server_is_given_up_on_at_the_deadline(hostile: Any, path: str) -> None:
     host, _ = hostile
     app = app_of(path)
-    connection = Connection(host, timeout=5, deadline=1)
+    connection = Connection(host, timeout=5, deadline=0.5)
     for result in (
         app.execute(connection, f"{path}_get", {}),
         asyncio.run(app.aexecute(connection, f"{path}_get", {})),
     ):
         assert not result.success
-        assert "did not finish within its deadline of 1 s" in result.message()
+        assert "did not finish within its deadline of 0.5 s" in result.message()
 
 
 def test_a_number_given_as_timeout_also_bounds_the_whole_call(hostile: Any) -> None:
