@@ -22,7 +22,7 @@ from fastapi import FastAPI, Query, Request
 from mcp import Client
 from mcp.server.mcpserver import MCPServer
 from pydantic import BaseModel, Field
-from tests.vendors.test_exports import sdk_accepts
+from tests.support.sdk import needs, sdk_accepts
 
 import llmapp
 import llmapp.http
@@ -246,6 +246,7 @@ def test_served_over_mcp_with_the_human_side_from_the_hook() -> None:
     assert world.read_by == [("/a.txt", OWNER)]
 
 
+@needs("openai", "anthropic", "google.genai", reason="the vendors' SDKs are in the dev extra")
 @pytest.mark.parametrize("vendor", ["openai", "openai-responses", "anthropic", "gemini"])
 def test_exported_to_every_vendor_without_the_human_side(vendor: str) -> None:
     async def body(world: World, app: ComposedApplication) -> None:
@@ -362,7 +363,7 @@ def test_the_pydantic_ai_toolset_runs_a_composition() -> None:
 def test_the_agents_sdk_tools_run_a_composition() -> None:
     pytest.importorskip("agents")
     from agents import Agent, Runner, set_tracing_disabled
-    from tests.agents.test_openai_agents import Scripted
+    from tests.agents.agents_sdk import Scripted
 
     from llmapp.agents.openai_agents import tools
 
