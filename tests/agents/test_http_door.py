@@ -17,13 +17,8 @@ pytest.importorskip("langgraph")
 import httpx
 import uvicorn
 from fastapi import FastAPI, Query
-from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
-from langgraph.prebuilt import ToolNode
 
-from llmapp.agents.langchain import tools
 from llmapp.http import Connection, application
-
-from .test_langchain import ToolCallingFake, call, graph
 
 
 @pytest.fixture(scope="module")
@@ -54,6 +49,13 @@ def url() -> Iterator[str]:
 
 
 def test_an_http_function_answers_wrong_calls_with_feedback_and_sends_the_corrected_one(url):
+    from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
+    from langgraph.prebuilt import ToolNode
+
+    from llmapp.agents.langchain import tools
+
+    from .langchain_graph import ToolCallingFake, call, graph
+
     app = application(httpx.get(url + "/openapi.json").json())
     (function,) = app.functions
     made = tools(app, Connection(url))
