@@ -1,28 +1,27 @@
 """An OpenAPI application on its Connection as a LangChain toolset, against uvicorn on 127.0.0.1."""
 
-from __future__ import annotations
-
 import socket
 import threading
 import time
 from collections.abc import Iterator
 from typing import Annotated
 
-import pytest
-
-pytest.importorskip("fastapi")
-pytest.importorskip("uvicorn")
-pytest.importorskip("langgraph")
-
 import httpx
-import uvicorn
-from fastapi import FastAPI, Query
+import pytest
+from tests.support.sdk import needs
 
 from llmapp.http import Connection, application
+
+pytestmark = needs("fastapi", "uvicorn", "langgraph")
 
 
 @pytest.fixture(scope="module")
 def url() -> Iterator[str]:
+    # Imported here, with the annotations below evaluated as they are defined (no
+    # ``from __future__ import annotations``): FastAPI reads ``Query`` from them.
+    import uvicorn
+    from fastapi import FastAPI, Query
+
     api = FastAPI()
     booked: list[tuple[str, int]] = []
 
