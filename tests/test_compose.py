@@ -5,20 +5,16 @@ one execute routes each call to its origin. Served over MCP (the SDK's client), 
 OpenAI, Anthropic and Gemini (the SDKs' own types accept it), run by every vendor's
 ``acall_tools`` and by the pydantic-ai and Agents SDK toolsets."""
 
-from __future__ import annotations
-
 import json
 from collections.abc import Awaitable, Callable
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import anyio
 import pytest
 
-pytest.importorskip("fastapi")
 pytest.importorskip("mcp")
 
 import httpx
-from fastapi import FastAPI, Query, Request
 from mcp import Client
 from mcp.server.mcpserver import MCPServer
 from pydantic import BaseModel, Field
@@ -31,6 +27,11 @@ from llmapp import ComposedApplication, LlmApplicationError, application, compos
 from llmapp.markers import Human
 from llmapp.schema import is_human
 from llmapp.vendors import anthropic, gemini, openai
+
+if TYPE_CHECKING:
+    from fastapi import FastAPI
+
+pytestmark = needs("fastapi")
 
 USER, TENANT, OWNER = "user-secret-1", "tenant-secret-2", "owner-secret-3"
 SECRETS = (USER, TENANT, OWNER)
@@ -58,7 +59,11 @@ class Note(BaseModel):
     text: str = Field(min_length=1)
 
 
-def notes_api(sent: list[tuple[str, str]]) -> FastAPI:
+def notes_api(sent: list[tuple[str, str]]) -> "FastAPI":
+    # Imported here, with this module's annotations evaluated as they are defined (no
+    # ``from __future__ import annotations``): FastAPI reads ``Query`` from them.
+    from fastapi import FastAPI, Query, Request
+
     api = FastAPI(title="notes", description="Keeps notes.")
 
     @api.middleware("http")
