@@ -12,9 +12,13 @@ under ``if TYPE_CHECKING:`` or inside a function does not run at collection.
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
+
+from tests.support.sdk import needs
 
 ROOT = Path(__file__).resolve().parents[1]
 # Where the modules the tests import at their top are read from.
@@ -127,3 +131,19 @@ def test_no_test_module_imports_a_heavy_sdk_at_collection() -> None:
     assert len(modules) > 100
     heavy = [" -> ".join(chain) for module in modules if (chain := _heavy(module))]
     assert heavy == [], "imported at collection:\n" + "\n".join(heavy)
+
+
+@needs(
+    "google.genai", "llama_index.core", reason="google-genai and LlamaIndex are in the dev extra"
+)
+def test_needs_finds_a_dotted_package_without_importing_it_or_its_parent() -> None:
+    script = (
+        "import sys\n"
+        "from tests.support.sdk import installed, needs\n"
+        "assert installed('google.genai') and installed('llama_index.core')\n"
+        "assert not installed('google.no_such_sdk') and not installed('no_such_sdk.core')\n"
+        "assert not {'google', 'llama_index'} & {name.split('.')[0] for name in sys.modules}\n"
+        "assert needs('no_such_sdk').args == (True,)\n"
+        "assert needs('json', 'google.genai').args == (False,)\n"
+    )
+    subprocess.run([sys.executable, "-c", script], cwd=ROOT, check=True)
