@@ -5,24 +5,20 @@ one execute routes each call to its origin. Served over MCP (the SDK's client), 
 OpenAI, Anthropic and Gemini (the SDKs' own types accept it), run by every vendor's
 ``acall_tools`` and by the pydantic-ai and Agents SDK toolsets."""
 
-from __future__ import annotations
-
 import json
 from collections.abc import Awaitable, Callable
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import anyio
 import pytest
 
-pytest.importorskip("fastapi")
 pytest.importorskip("mcp")
 
 import httpx
-from fastapi import FastAPI, Query, Request
 from mcp import Client
 from mcp.server.mcpserver import MCPServer
 from pydantic import BaseModel, Field
-from tests.vendors.test_exports import sdk_accepts
+from tests.support.sdk import needs, sdk_accepts
 
 import llmapp
 import llmapp.http
@@ -31,6 +27,11 @@ from llmapp import ComposedApplication, LlmApplicationError, application, compos
 from llmapp.markers import Human
 from llmapp.schema import is_human
 from llmapp.vendors import anthropic, gemini, openai
+
+if TYPE_CHECKING:
+    from fastapi import FastAPI
+
+pytestmark = needs("fastapi")
 
 USER, TENANT, OWNER = "user-secret-1", "tenant-secret-2", "owner-secret-3"
 SECRETS = (USER, TENANT, OWNER)
@@ -58,7 +59,11 @@ class Note(BaseModel):
     text: str = Field(min_length=1)
 
 
-def notes_api(sent: list[tuple[str, str]]) -> FastAPI:
+def notes_api(sent: list[tuple[str, str]]) -> "FastAPI":
+    # Imported here, with this module's annotations evaluated as they are defined (no
+    # ``from __future__ import annotations``): FastAPI reads ``Query`` from them.
+    from fastapi import FastAPI, Query, Request
+
     api = FastAPI(title="notes", description="Keeps notes.")
 
     @api.middleware("http")
@@ -246,6 +251,7 @@ def test_served_over_mcp_with_the_human_side_from_the_hook() -> None:
     assert world.read_by == [("/a.txt", OWNER)]
 
 
+@needs("openai", "anthropic", "google.genai", reason="the vendors' SDKs are in the dev extra")
 @pytest.mark.parametrize("vendor", ["openai", "openai-responses", "anthropic", "gemini"])
 def test_exported_to_every_vendor_without_the_human_side(vendor: str) -> None:
     async def body(world: World, app: ComposedApplication) -> None:
@@ -362,7 +368,7 @@ def test_the_pydantic_ai_toolset_runs_a_composition() -> None:
 def test_the_agents_sdk_tools_run_a_composition() -> None:
     pytest.importorskip("agents")
     from agents import Agent, Runner, set_tracing_disabled
-    from tests.agents.test_openai_agents import Scripted
+    from tests.agents.agents_sdk import Scripted
 
     from llmapp.agents.openai_agents import tools
 

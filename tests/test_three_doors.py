@@ -22,16 +22,15 @@ import re
 import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Annotated, Any, Literal, Optional
+from typing import TYPE_CHECKING, Annotated, Any, Literal, Optional
 
 import anyio
 import pytest
+from tests.support.sdk import needs
 
-pytest.importorskip("fastapi")
 pytest.importorskip("mcp")
 
 import httpx
-from fastapi import FastAPI
 from mcp import Client
 from pydantic import BaseModel, Field
 
@@ -41,6 +40,11 @@ import llmapp.mcp
 from llmapp import CallResult, application
 from llmapp.markers import Human
 from llmapp.vendors import mcp as mcp_vendor
+
+if TYPE_CHECKING:
+    from fastapi import FastAPI
+
+pytestmark = needs("fastapi")
 
 
 class Address(BaseModel):
@@ -77,6 +81,8 @@ class Shop:
 
 
 def fastapi_app() -> FastAPI:
+    from fastapi import FastAPI
+
     api = FastAPI()
 
     @api.post("/order", operation_id="order")
@@ -360,6 +366,8 @@ def _is_string(schema: Mapping[str, Any]) -> bool:
 
 
 def test_a_human_side_union_branch_is_refused_on_every_door() -> None:
+    from fastapi import FastAPI
+
     class Vault:
         def open(self, token: str | int, note: int = 0) -> None:
             """Open the vault."""
@@ -402,6 +410,8 @@ class Listed(BaseModel):
 def test_a_human_side_union_branch_deeper_down_is_refused_on_every_door(
     model: type[BaseModel], where: str
 ) -> None:
+    from fastapi import FastAPI
+
     def method(self: Any, body: Any) -> None:
         """Use it."""
 
@@ -462,6 +472,8 @@ def test_every_door_has_one_application_protocol() -> None:
 
 
 def test_raise_errors_raises_what_the_last_step_raised_on_every_door() -> None:
+    from fastapi import FastAPI
+
     class Failing:
         def order(self, order: Order) -> None:
             """Place an order."""
@@ -501,6 +513,8 @@ def test_raise_errors_raises_what_the_last_step_raised_on_every_door() -> None:
 
 
 def test_every_door_reports_a_build_problem_as_one_kind_of_record() -> None:
+    from fastapi import FastAPI
+
     class Broken:
         def pay(self, token: str | int) -> None:
             """Pay."""
@@ -787,6 +801,8 @@ class Helpdesk:
 
 
 def helpdesk_api() -> FastAPI:
+    from fastapi import FastAPI
+
     api = FastAPI()
 
     @api.post("/file", operation_id="file")

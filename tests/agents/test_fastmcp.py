@@ -7,19 +7,20 @@ import asyncio
 import json
 from datetime import date
 
-import pytest
-
-pytest.importorskip("fastmcp")
-
-from fastmcp import Client, FastMCP
+from tests.support.sdk import needs
 
 import llmapp.mcp
-from llmapp.agents.fastmcp import add_tools
 
 from .conftest import RIGHT, SECRET, WRONG
 
+pytestmark = needs("fastmcp")
+
 
 def test_a_wrong_call_is_an_error_with_llmapps_feedback_and_the_corrected_call_runs(app, desk):
+    from fastmcp import Client, FastMCP
+
+    from llmapp.agents.fastmcp import add_tools
+
     server = FastMCP("desk")
 
     @server.tool
@@ -50,6 +51,8 @@ def test_a_wrong_call_is_an_error_with_llmapps_feedback_and_the_corrected_call_r
 
 
 def test_a_fastmcp_client_is_a_session_for_llmapps_mcp_application_and_call():
+    from fastmcp import Client, FastMCP
+
     server = FastMCP("rooms")
     booked: list[tuple[str, int]] = []
 

@@ -3,38 +3,25 @@
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pytest
-
-pytest.importorskip("fastmcp")
-
-from fastmcp import Client, Context, FastMCP
+from tests.support.sdk import needs
 
 from llmapp import application
-from llmapp.agents.fastmcp import add_tools
 
+if TYPE_CHECKING:
+    from .fastmcp_vault import Vault
 
-class Vault:
-    """Keeps secrets."""
-
-    def __init__(self) -> None:
-        self.log: list[str] = []
-
-    def request(self, ctx: Context) -> str:
-        """The server's name, from FastMCP's context."""
-        return ctx.fastmcp.name
-
-    def wipe(self, reason: str) -> str:
-        """Wipe the vault.
-
-        @tag destructive
-        """
-        self.log.append(reason)
-        return "wiped"
+pytestmark = needs("fastmcp")
 
 
 def _calls(vault: Vault, *calls: tuple[str, dict[str, Any]], **client: Any) -> list[Any]:
+    from fastmcp import Client, FastMCP
+
+    from llmapp.agents.fastmcp import add_tools
+
+    from .fastmcp_vault import Vault
+
     server = FastMCP("vault")
     add_tools(server, application(Vault), vault)
 
@@ -48,6 +35,8 @@ def _calls(vault: Vault, *calls: tuple[str, dict[str, Any]], **client: Any) -> l
 
 
 def test_the_fastmcp_context_reaches_a_context_parameter() -> None:
+    from .fastmcp_vault import Vault
+
     (result,) = _calls(Vault(), ("request", {}))
     assert result.structured_content == {"result": "vault"}
 
@@ -56,6 +45,8 @@ def test_a_destructive_call_that_nobody_can_approve_does_not_run() -> None:
     # The client declares no elicitation (no handler): the user cannot be asked, so the
     # call is answered with the approval message (tests/agents/test_fastmcp_elicitation.py
     # asks and answers).
+    from .fastmcp_vault import Vault
+
     vault = Vault()
     (result,) = _calls(vault, ("wipe", {"reason": "leak"}))
     assert vault.log == [] and result.is_error

@@ -5,21 +5,22 @@ handshake era's server-initiated ``elicitation/create``)."""
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
-
-pytest.importorskip("fastmcp")
-
-from fastmcp import Client, Context, FastMCP
-from fastmcp.client.elicitation import ElicitResult
-from mcp.types import Implementation
+from tests.support.sdk import needs
 
 from llmapp import CallContext, application, controls
-from llmapp.agents.fastmcp import add_tools
+
+if TYPE_CHECKING:
+    from fastmcp import Client
+
+pytestmark = needs("fastmcp")
 
 
 def _console(context: CallContext) -> str | None:
+    from fastmcp import Context
+
     ctx = context.get(Context)
     return ctx.session.client_params.client_info.name if ctx is not None else None
 
@@ -52,6 +53,10 @@ ERAS = [pytest.param({}, id="2026-07-28"), pytest.param({"mode": "legacy"}, id="
 
 
 def _session(vault: Vault, body: Any, **client: Any) -> Any:
+    from fastmcp import Client, FastMCP
+
+    from llmapp.agents.fastmcp import add_tools
+
     server = FastMCP("vault")
     add_tools(server, application(Vault), vault)
 
@@ -86,6 +91,8 @@ def test_an_approved_elicitation_runs_the_destructive_call(era: dict[str, Any]) 
 @pytest.mark.parametrize("era", ERAS)
 @pytest.mark.parametrize("answer", ["decline", "cancel", "no"])
 def test_a_declined_elicitation_does_not_run_it(era: dict[str, Any], answer: str) -> None:
+    from fastmcp.client.elicitation import ElicitResult
+
     async def decline(message: str, response_type: Any, params: Any, context: Any) -> Any:
         return False if answer == "no" else ElicitResult(action=answer)
 
@@ -119,6 +126,8 @@ def test_an_answer_the_server_did_not_ask_for_does_not_approve() -> None:
 
 @pytest.mark.parametrize("era", ERAS)
 def test_a_tool_hidden_for_the_request_is_not_listed(era: dict[str, Any]) -> None:
+    from mcp.types import Implementation
+
     async def body(session: Client[Any]) -> Any:
         listed = [tool.name for tool in await session.list_tools()]
         called = await session.call_tool("audit", {}, raise_on_error=False)

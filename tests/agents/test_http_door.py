@@ -1,33 +1,27 @@
 """An OpenAPI application on its Connection as a LangChain toolset, against uvicorn on 127.0.0.1."""
 
-from __future__ import annotations
-
 import socket
 import threading
 import time
 from collections.abc import Iterator
 from typing import Annotated
 
-import pytest
-
-pytest.importorskip("fastapi")
-pytest.importorskip("uvicorn")
-pytest.importorskip("langgraph")
-
 import httpx
-import uvicorn
-from fastapi import FastAPI, Query
-from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
-from langgraph.prebuilt import ToolNode
+import pytest
+from tests.support.sdk import needs
 
-from llmapp.agents.langchain import tools
 from llmapp.http import Connection, application
 
-from .test_langchain import ToolCallingFake, call, graph
+pytestmark = needs("fastapi", "uvicorn", "langgraph")
 
 
 @pytest.fixture(scope="module")
 def url() -> Iterator[str]:
+    # Imported here, with the annotations below evaluated as they are defined (no
+    # ``from __future__ import annotations``): FastAPI reads ``Query`` from them.
+    import uvicorn
+    from fastapi import FastAPI, Query
+
     api = FastAPI()
     booked: list[tuple[str, int]] = []
 
@@ -54,6 +48,13 @@ def url() -> Iterator[str]:
 
 
 def test_an_http_function_answers_wrong_calls_with_feedback_and_sends_the_corrected_one(url):
+    from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
+    from langgraph.prebuilt import ToolNode
+
+    from llmapp.agents.langchain import tools
+
+    from .langchain_graph import ToolCallingFake, call, graph
+
     app = application(httpx.get(url + "/openapi.json").json())
     (function,) = app.functions
     made = tools(app, Connection(url))

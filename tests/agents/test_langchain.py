@@ -4,51 +4,24 @@ from __future__ import annotations
 
 import asyncio
 from datetime import date
-from typing import Any
 
-import pytest
-
-pytest.importorskip("langchain_core")
-pytest.importorskip("langgraph")
-
-from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
-from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
-from langchain_core.utils.function_calling import convert_to_openai_tool
-from langgraph.graph import END, START, MessagesState, StateGraph
-from langgraph.prebuilt import ToolNode, tools_condition
-
-from llmapp.agents.langchain import tools
+from tests.support.sdk import needs
 
 from .conftest import RIGHT, SECRET, WRONG
 
-
-class ToolCallingFake(GenericFakeChatModel):
-    """LangChain's fake chat model, with ``bind_tools`` recording what would be sent."""
-
-    bound: list[dict[str, Any]] = []
-
-    def bind_tools(self, tools: Any, **kwargs: Any) -> Any:
-        self.bound.extend(convert_to_openai_tool(tool) for tool in tools)
-        return self
-
-
-def call(name: str, arguments: dict[str, Any], id: str) -> AIMessage:
-    return AIMessage("", tool_calls=[{"name": name, "args": arguments, "id": id}])
-
-
-def graph(model: Any, node: ToolNode) -> Any:
-    builder = StateGraph(MessagesState)
-    builder.add_node("model", lambda state: {"messages": [model.invoke(state["messages"])]})
-    builder.add_node("tools", node)
-    builder.add_edge(START, "model")
-    builder.add_conditional_edges("model", tools_condition, {"tools": "tools", END: END})
-    builder.add_edge("tools", "model")
-    return builder.compile()
+pytestmark = needs("langchain_core", "langgraph")
 
 
 def test_a_wrong_call_is_an_error_tool_message_with_llmapps_feedback_and_the_corrected_call_runs(
     app, desk
 ):
+    from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
+    from langgraph.prebuilt import ToolNode
+
+    from llmapp.agents.langchain import tools
+
+    from .langchain_graph import ToolCallingFake, call, graph
+
     made = tools(app, desk)
     replies = iter([call("book", WRONG, "a"), call("book", RIGHT, "b"), AIMessage("done")])
     model = ToolCallingFake(messages=replies).bind_tools(made)
@@ -63,6 +36,10 @@ def test_a_wrong_call_is_an_error_tool_message_with_llmapps_feedback_and_the_cor
 
 
 def test_bind_tools_sends_the_models_side_only(app, desk):
+    from llmapp.agents.langchain import tools
+
+    from .langchain_graph import ToolCallingFake
+
     model = ToolCallingFake(messages=iter([]))
     model.bind_tools(tools(app, desk))
     sent = {tool["function"]["name"]: tool["function"] for tool in model.bound}
@@ -72,6 +49,8 @@ def test_bind_tools_sends_the_models_side_only(app, desk):
 
 
 def test_the_human_side_comes_from_the_runnable_config(app, desk):
+    from llmapp.agents.langchain import tools
+
     (sign,) = tools((app, desk, ["sign"]), human=lambda name, config: config["configurable"])
     message = sign.invoke(
         {"type": "tool_call", "name": "sign", "args": {"booking": "blue"}, "id": "c"},
@@ -82,6 +61,13 @@ def test_the_human_side_comes_from_the_runnable_config(app, desk):
 
 
 def test_a_method_that_raises_is_an_error_tool_message_in_an_async_graph(app, desk):
+    from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
+    from langgraph.prebuilt import ToolNode
+
+    from llmapp.agents.langchain import tools
+
+    from .langchain_graph import ToolCallingFake, call, graph
+
     made = tools(app, desk)
     model = ToolCallingFake(messages=iter([call("cancel", {"room": "blue"}, "c"), AIMessage("ok")]))
     running = graph(model, ToolNode(made)).ainvoke({"messages": [HumanMessage("Cancel.")]})
@@ -92,6 +78,8 @@ def test_a_method_that_raises_is_an_error_tool_message_in_an_async_graph(app, de
 
 
 def test_keys_named_like_langchains_own_parameters_reach_the_validator(app, desk):
+    from llmapp.agents.langchain import tools
+
     (book,) = tools((app, desk, ["book"]))
     message = book.invoke(
         {"type": "tool_call", "name": "book", "args": {**RIGHT, "config": 1}, "id": "c"}

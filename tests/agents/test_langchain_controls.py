@@ -3,27 +3,20 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import pytest
-
-pytest.importorskip("langchain_core")
-pytest.importorskip("langgraph")
-
-from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
-from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
-from langchain_core.runnables import RunnableConfig
-from langchain_core.utils.function_calling import convert_to_openai_tool
-from langgraph.checkpoint.memory import InMemorySaver
-from langgraph.graph import END, START, MessagesState, StateGraph
-from langgraph.prebuilt import ToolNode, tools_condition
-from langgraph.types import Command
+from tests.support.sdk import needs
 
 from llmapp import CallContext, application, controls
-from llmapp.agents.langchain import tools, visible
 from llmapp.markers import Context
 
-from .test_langchain import ToolCallingFake, call
+if TYPE_CHECKING:
+    from langchain_core.messages import AIMessage, ToolMessage
+    from langchain_core.runnables import RunnableConfig
+    from langgraph.graph import MessagesState
+
+pytestmark = needs("langchain_core", "langgraph")
 
 
 @dataclass
@@ -62,6 +55,14 @@ class Vault:
 
 
 def _graph(vault: Vault, *replies: AIMessage):  # type: ignore[no-untyped-def]
+    from langgraph.checkpoint.memory import InMemorySaver
+    from langgraph.graph import END, START, MessagesState, StateGraph
+    from langgraph.prebuilt import ToolNode, tools_condition
+
+    from llmapp.agents.langchain import tools
+
+    from .langchain_graph import ToolCallingFake
+
     made = tools(application(Vault), vault)
     model = ToolCallingFake(messages=iter(replies)).bind_tools(made)
     builder = StateGraph(MessagesState)
@@ -77,6 +78,11 @@ def _graph(vault: Vault, *replies: AIMessage):  # type: ignore[no-untyped-def]
 def test_a_destructive_call_pauses_the_graph_until_the_human_answers(
     resume: bool, ran: list[str]
 ) -> None:
+    from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
+    from langgraph.types import Command
+
+    from .langchain_graph import call
+
     vault = Vault()
     graph = _graph(vault, call("wipe", {"reason": "leak"}, "a"), AIMessage("done"))
     config = {"configurable": {"thread_id": "t", "deps": Deps("ann")}}
@@ -97,6 +103,8 @@ def test_a_destructive_call_pauses_the_graph_until_the_human_answers(
 
 
 def test_configurable_values_are_the_calls_context() -> None:
+    from llmapp.agents.langchain import tools
+
     (whoami, audit, _) = tools(application(Vault), Vault())
     assert whoami.args_schema == {
         "type": "object",
@@ -114,6 +122,16 @@ def test_configurable_values_are_the_calls_context() -> None:
 
 
 def test_a_tool_hidden_for_the_runs_config_is_not_offered_to_the_model() -> None:
+    from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
+    from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
+    from langchain_core.utils.function_calling import convert_to_openai_tool
+    from langgraph.graph import END, START, MessagesState, StateGraph
+    from langgraph.prebuilt import ToolNode, tools_condition
+
+    from llmapp.agents.langchain import tools, visible
+
+    from .langchain_graph import call
+
     made = tools(application(Vault), Vault())
     offered: list[list[str]] = []
 

@@ -6,25 +6,29 @@ from __future__ import annotations
 import asyncio
 import json
 from datetime import date
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
+from tests.support.sdk import needs
 
-pytest.importorskip("llama_index.core")
-
-from llama_index.core.agent.workflow import FunctionAgent
-from llama_index.core.base.llms.types import ChatMessage, MessageRole, ToolCallBlock
-from llama_index.core.llms import MockFunctionCallingLLM
-from llama_index.core.workflow import Context, HumanResponseEvent, InputRequiredEvent
-
-from llmapp import application, controls
-from llmapp.agents.llamaindex import ApprovalRequest, retriever, tools, visible
+from llmapp import CallContext, application, controls
 
 from .conftest import RIGHT, WRONG
+
+if TYPE_CHECKING:
+    from llama_index.core.agent.workflow import FunctionAgent
+    from llama_index.core.base.llms.types import ChatMessage
+    from llama_index.core.llms import MockFunctionCallingLLM
+    from llama_index.core.workflow import InputRequiredEvent
+
+pytestmark = needs("llama_index.core")
 
 
 def scripted(*calls: tuple[str, dict[str, Any]]) -> tuple[MockFunctionCallingLLM, list[Any]]:
     """The mock model making each call in turn, then saying "done"; it keeps what it saw."""
+    from llama_index.core.base.llms.types import ChatMessage, MessageRole, ToolCallBlock
+    from llama_index.core.llms import MockFunctionCallingLLM
+
     seen: list[Any] = []
 
     def respond(messages: Any, **kwargs: Any) -> ChatMessage:
@@ -40,11 +44,17 @@ def scripted(*calls: tuple[str, dict[str, Any]]) -> tuple[MockFunctionCallingLLM
 
 
 def tool_answers(seen: list[Any]) -> list[str]:
+    from llama_index.core.base.llms.types import MessageRole
+
     messages = seen[-1][0]
     return [m.content for m in messages if m.role == MessageRole.TOOL]
 
 
 def test_a_wrong_call_is_answered_with_llmapps_feedback_and_the_corrected_call_runs(app, desk):
+    from llama_index.core.agent.workflow import FunctionAgent
+
+    from llmapp.agents.llamaindex import tools
+
     llm, seen = scripted(("book", WRONG), ("book", RIGHT))
     agent = FunctionAgent(tools=tools(app, desk), llm=llm)
 
@@ -61,6 +71,8 @@ def test_a_wrong_call_is_answered_with_llmapps_feedback_and_the_corrected_call_r
 
 
 def test_the_model_sees_its_own_side_of_the_parameters(app, desk):
+    from llmapp.agents.llamaindex import tools
+
     made = {tool.metadata.name: tool for tool in tools(app, desk)}
     sent = made["sign"].metadata.to_openai_tool()["function"]
     assert sent["parameters"] == app.function("sign").separated.llm
@@ -68,6 +80,8 @@ def test_the_model_sees_its_own_side_of_the_parameters(app, desk):
 
 
 def test_a_failed_call_is_an_error_output(app, desk):
+    from llmapp.agents.llamaindex import tools
+
     (cancel,) = tools((app, desk, ["cancel"]))
     output = cancel.call(room="blue")
     assert output.is_error is True
@@ -101,6 +115,11 @@ class Vault:
 def test_a_destructive_call_waits_for_the_humans_answer_in_the_workflow(
     answer: dict[str, Any], ran: list[str], told: str
 ) -> None:
+    from llama_index.core.agent.workflow import FunctionAgent
+    from llama_index.core.workflow import HumanResponseEvent, InputRequiredEvent
+
+    from llmapp.agents.llamaindex import ApprovalRequest, tools
+
     vault = Vault()
     llm, seen = scripted(("wipe", {"reason": "leak"}))
     agent = FunctionAgent(tools=tools(application(Vault), vault), llm=llm)
@@ -128,6 +147,8 @@ def test_a_destructive_call_waits_for_the_humans_answer_in_the_workflow(
 
 
 def test_outside_a_workflow_a_call_that_needs_approval_is_refused() -> None:
+    from llmapp.agents.llamaindex import tools
+
     vault = Vault()
     (wipe,) = tools(application(Vault), vault)
     output = asyncio.run(wipe.acall(reason="leak"))
@@ -135,15 +156,21 @@ def test_outside_a_workflow_a_call_that_needs_approval_is_refused() -> None:
     assert vault.log == []
 
 
+def _in_a_workflow(context: CallContext) -> bool:
+    from llama_index.core.workflow import Context
+
+    return context.get(Context) is not None
+
+
 class Bank:
     """Holds accounts."""
 
-    @controls(enabled=lambda context: context.get(Context) is None)
+    @controls(enabled=lambda context: not _in_a_workflow(context))
     def audit(self) -> str:
         """Audit every account (only outside a workflow)."""
         return "clean"
 
-    @controls(enabled=lambda context: context.get(Context) is not None)
+    @controls(enabled=_in_a_workflow)
     def balance(self, account: str) -> int:
         """The balance of an account (only in a workflow)."""
         return 7
@@ -161,6 +188,10 @@ def offered(seen: list[Any]) -> list[list[str]]:
 
 
 def test_the_retriever_offers_each_step_only_the_tools_enabled_for_its_context() -> None:
+    from llama_index.core.agent.workflow import FunctionAgent
+
+    from llmapp.agents.llamaindex import retriever, tools, visible
+
     made = tools(application(Bank), Bank())
     llm, seen = scripted(("balance", {"account": "a"}))
     agent = FunctionAgent(tool_retriever=retriever(made), llm=llm)
@@ -171,6 +202,10 @@ def test_the_retriever_offers_each_step_only_the_tools_enabled_for_its_context()
 
 
 def test_a_call_of_a_tool_hidden_for_the_step_is_answered_as_not_found() -> None:
+    from llama_index.core.agent.workflow import FunctionAgent
+
+    from llmapp.agents.llamaindex import retriever, tools
+
     made = tools(application(Bank), Bank())
     llm, seen = scripted(("audit", {}))
     agent = FunctionAgent(tool_retriever=retriever(made), llm=llm)

@@ -3,59 +3,20 @@
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
 from datetime import date
-from typing import Any
+from typing import TYPE_CHECKING
 
-import pytest
-
-pytest.importorskip("agents")
-
-from agents import Agent, Model, ModelResponse, Runner, set_tracing_disabled
-from agents.usage import Usage
-from openai.types.responses import (
-    ResponseFunctionToolCall,
-    ResponseOutputMessage,
-    ResponseOutputText,
-)
+from tests.support.sdk import needs
 
 from llmapp import application
-from llmapp.agents.openai_agents import tools
 from llmapp.vendors import openai
 
 from .conftest import RIGHT, SECRET, WRONG, Desk
 
-set_tracing_disabled(True)
+if TYPE_CHECKING:
+    from .agents_sdk import Scripted
 
-
-class Scripted(Model):
-    """A model that makes each call in turn, then says "done"; it keeps what it was given."""
-
-    def __init__(self, *calls: tuple[str, str]) -> None:
-        self.calls = list(calls)
-        self.inputs: list[Any] = []
-        self.tools: list[Any] = []
-
-    async def get_response(
-        self, system_instructions, input, model_settings, tools, *args, **kwargs
-    ):
-        self.inputs.append(input)
-        self.tools = tools
-        turn = len(self.inputs) - 1
-        if turn < len(self.calls):
-            name, arguments = self.calls[turn]
-            item: Any = ResponseFunctionToolCall(
-                arguments=arguments, call_id=f"c{turn}", name=name, type="function_call"
-            )
-        else:
-            text = ResponseOutputText(text="done", type="output_text", annotations=[])
-            item = ResponseOutputMessage(
-                id="m", content=[text], role="assistant", status="completed", type="message"
-            )
-        return ModelResponse(output=[item], usage=Usage(), response_id=None)
-
-    def stream_response(self, *args: Any, **kwargs: Any) -> AsyncIterator[Any]:
-        raise NotImplementedError
+pytestmark = needs("agents")
 
 
 def outputs(model: Scripted) -> list[str]:
@@ -68,6 +29,12 @@ def outputs(model: Scripted) -> list[str]:
 
 
 def test_a_wrong_call_is_answered_with_llmapps_feedback_and_the_corrected_call_runs(app, desk):
+    from agents import Agent, Runner
+
+    from llmapp.agents.openai_agents import tools
+
+    from .agents_sdk import Scripted
+
     # The first text also has a trailing comma: llmapp's reader repairs it.
     model = Scripted(("book", json.dumps(WRONG)[:-1] + ",}"), ("book", json.dumps(RIGHT)))
     agent = Agent(name="desk", model=model, tools=tools(app, desk))
@@ -81,6 +48,8 @@ def test_a_wrong_call_is_answered_with_llmapps_feedback_and_the_corrected_call_r
 
 
 def test_the_strict_flag_agrees_with_the_schema_so_the_sdk_keeps_it(app, desk):
+    from llmapp.agents.openai_agents import tools
+
     loose = {tool.name: tool for tool in tools(app, desk)}
     # `cancel` has an optional parameter: not strict, so the SDK keeps its schema as it is.
     assert loose["cancel"].strict_json_schema is False
@@ -100,6 +69,12 @@ def test_the_strict_flag_agrees_with_the_schema_so_the_sdk_keeps_it(app, desk):
 
 
 def test_the_human_side_comes_from_the_run_context_and_never_reaches_the_model(app, desk):
+    from agents import Agent, Runner
+
+    from llmapp.agents.openai_agents import tools
+
+    from .agents_sdk import Scripted
+
     model = Scripted(("sign", '{"booking": "blue"}'))
     made = tools(app, desk, human=lambda name, context: {"signature": context.context["signature"]})
     agent = Agent(name="desk", model=model, tools=made)
@@ -111,6 +86,12 @@ def test_the_human_side_comes_from_the_run_context_and_never_reaches_the_model(a
 
 
 def test_a_method_that_raises_is_answered_with_its_bounded_message(app, desk):
+    from agents import Agent, Runner
+
+    from llmapp.agents.openai_agents import tools
+
+    from .agents_sdk import Scripted
+
     model = Scripted(("cancel", '{"room": "blue"}'))
     Runner.run_sync(Agent(name="desk", model=model, tools=tools(app, desk)), "Cancel.")
     assert outputs(model) == ["The function raised PermissionError: blue is locked"]

@@ -3,60 +3,21 @@
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Any
 
-import pytest
+from tests.support.sdk import needs
 
-pytest.importorskip("agents")
+from llmapp import application
 
-from agents import Agent, RunContextWrapper, Runner
-from agents.tool_context import ToolContext
+if TYPE_CHECKING:
+    from .agents_sdk_vault import Deps
 
-from llmapp import CallContext, application, controls
-from llmapp.agents.openai_agents import tools
-from llmapp.markers import Context
-
-from .test_openai_agents import Scripted
-
-
-@dataclass
-class Deps:
-    user: str
-    admin: bool = False
-
-
-def _admin(context: CallContext) -> bool:
-    deps = context.get(Deps)
-    return deps is not None and deps.admin
-
-
-class Vault:
-    """Keeps secrets."""
-
-    def __init__(self) -> None:
-        self.log: list[str] = []
-
-    def whoami(self, tool: ToolContext[Deps], deps: Annotated[Deps, Context()]) -> str:
-        """Who is asking."""
-        assert tool.context is deps and tool.tool_name == "whoami"
-        return deps.user
-
-    @controls(enabled=_admin)
-    def audit(self) -> str:
-        """Audit the vault."""
-        return "audited"
-
-    def wipe(self, reason: str) -> str:
-        """Wipe the vault.
-
-        @tag destructive
-        """
-        self.log.append(reason)
-        return "wiped"
+pytestmark = needs("agents")
 
 
 def _tool_names(tool_list: list[Any], deps: Deps) -> list[str]:
+    from agents import Agent, RunContextWrapper
+
     async def listed() -> list[str]:
         agent = Agent(name="vault", tools=tool_list)
         enabled = await agent.get_all_tools(RunContextWrapper(deps))
@@ -66,12 +27,23 @@ def _tool_names(tool_list: list[Any], deps: Deps) -> list[str]:
 
 
 def test_a_hidden_tool_is_not_enabled_for_the_runs_context() -> None:
+    from llmapp.agents.openai_agents import tools
+
+    from .agents_sdk_vault import Deps, Vault
+
     made = tools(application(Vault), Vault())
     assert "audit" not in _tool_names(made, Deps("ann"))
     assert "audit" in _tool_names(made, Deps("root", admin=True))
 
 
 def test_the_tool_context_and_the_run_context_reach_context_parameters() -> None:
+    from agents import Agent, Runner
+
+    from llmapp.agents.openai_agents import tools
+
+    from .agents_sdk import Scripted
+    from .agents_sdk_vault import Deps, Vault
+
     (whoami, *_) = tools(application(Vault), Vault())
     assert whoami.params_json_schema["properties"] == {}
     model = Scripted(("whoami", "{}"))
@@ -83,6 +55,13 @@ def test_the_tool_context_and_the_run_context_reach_context_parameters() -> None
 
 
 def test_a_destructive_call_interrupts_the_run_until_approved() -> None:
+    from agents import Agent, Runner
+
+    from llmapp.agents.openai_agents import tools
+
+    from .agents_sdk import Scripted
+    from .agents_sdk_vault import Deps, Vault
+
     vault = Vault()
     model = Scripted(("wipe", '{"reason": "leak"}'))
     agent = Agent(name="vault", model=model, tools=tools(application(Vault), vault))

@@ -5,27 +5,18 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from datetime import date
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
-
-pytest.importorskip("pydantic_ai")
-
-from pydantic_ai import Agent
-from pydantic_ai.exceptions import UnexpectedModelBehavior
-from pydantic_ai.messages import (
-    ModelMessage,
-    ModelRequest,
-    ModelResponse,
-    TextPart,
-    ToolCallPart,
-    ToolReturnPart,
-)
-from pydantic_ai.models.function import AgentInfo, FunctionModel
-
-from llmapp.agents.pydantic_ai import toolset
+from tests.support.sdk import needs
 
 from .conftest import RIGHT, SECRET, WRONG
+
+if TYPE_CHECKING:
+    from pydantic_ai.messages import ModelMessage, ModelResponse
+    from pydantic_ai.models.function import AgentInfo, FunctionModel
+
+pytestmark = needs("pydantic_ai")
 
 
 @dataclass
@@ -35,6 +26,9 @@ class User:
 
 def scripted(*calls: tuple[str, dict[str, Any]]) -> tuple[FunctionModel, list[AgentInfo]]:
     """A model that makes each call in turn, then answers with the last tool result it saw."""
+    from pydantic_ai.messages import ModelResponse, TextPart, ToolCallPart
+    from pydantic_ai.models.function import FunctionModel
+
     seen: list[AgentInfo] = []
 
     def respond(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
@@ -49,6 +43,8 @@ def scripted(*calls: tuple[str, dict[str, Any]]) -> tuple[FunctionModel, list[Ag
 
 
 def parts(messages: list[ModelMessage], kind: type) -> list[Any]:
+    from pydantic_ai.messages import ModelRequest
+
     return [
         part
         for message in messages
@@ -59,6 +55,11 @@ def parts(messages: list[ModelMessage], kind: type) -> list[Any]:
 
 
 def test_a_wrong_call_is_retried_with_llmapps_feedback_and_the_corrected_call_runs(app, desk):
+    from pydantic_ai import Agent
+    from pydantic_ai.messages import ToolReturnPart
+
+    from llmapp.agents.pydantic_ai import toolset
+
     model, _seen = scripted(("book", WRONG), ("book", RIGHT))
     agent = Agent(model, toolsets=[toolset(app, desk)])
     result = agent.run_sync("Book the blue room.")
@@ -75,6 +76,11 @@ def test_a_wrong_call_is_retried_with_llmapps_feedback_and_the_corrected_call_ru
 
 
 def test_max_retries_applies_to_wrong_calls(app, desk):
+    from pydantic_ai import Agent
+    from pydantic_ai.exceptions import UnexpectedModelBehavior
+
+    from llmapp.agents.pydantic_ai import toolset
+
     model, _ = scripted(("book", WRONG), ("book", WRONG), ("book", WRONG))
     agent = Agent(model, toolsets=[toolset(app, desk, max_retries=1)])
     with pytest.raises(UnexpectedModelBehavior, match="exceeded max retries"):
@@ -83,6 +89,10 @@ def test_max_retries_applies_to_wrong_calls(app, desk):
 
 
 def test_the_human_side_comes_from_the_run_context_and_never_reaches_the_model(app, desk):
+    from pydantic_ai import Agent
+
+    from llmapp.agents.pydantic_ai import toolset
+
     model, seen = scripted(("sign", {"booking": "blue"}))
     tools = toolset(app, desk, human=lambda name, ctx: {"signature": ctx.deps.signature})
     agent = Agent(model, deps_type=User, toolsets=[tools])
@@ -94,6 +104,11 @@ def test_the_human_side_comes_from_the_run_context_and_never_reaches_the_model(a
 
 
 def test_a_method_that_raises_is_answered_with_its_bounded_message(app, desk):
+    from pydantic_ai import Agent
+    from pydantic_ai.messages import ToolReturnPart
+
+    from llmapp.agents.pydantic_ai import toolset
+
     model, _ = scripted(("cancel", {"room": "blue"}))
     result = Agent(model, toolsets=[toolset(app, desk)]).run_sync("Cancel.")
     (failed,) = parts(result.all_messages(), ToolReturnPart)
@@ -102,6 +117,10 @@ def test_a_method_that_raises_is_answered_with_its_bounded_message(app, desk):
 
 
 def test_the_class_docstring_is_the_toolsets_instructions(app, desk):
+    from pydantic_ai import Agent
+
+    from llmapp.agents.pydantic_ai import toolset
+
     model, seen = scripted()
     Agent(model, toolsets=[toolset(app, desk)]).run_sync("Hi.")
     assert "Books meeting rooms for the office." in (seen[0].instructions or "")
@@ -109,6 +128,8 @@ def test_the_class_docstring_is_the_toolsets_instructions(app, desk):
 
 def raw(*texts: str) -> FunctionModel:
     """A model that sends each argument text in turn, exactly as written, then says done."""
+    from pydantic_ai.messages import ModelResponse, TextPart, ToolCallPart
+    from pydantic_ai.models.function import FunctionModel
 
     def respond(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
         turn = sum(isinstance(m, ModelResponse) for m in messages)
@@ -120,6 +141,11 @@ def raw(*texts: str) -> FunctionModel:
 
 
 def test_the_models_argument_text_reaches_llmapps_reader_unparsed(app, desk):
+    from pydantic_ai import Agent
+    from pydantic_ai.messages import ToolReturnPart
+
+    from llmapp.agents.pydantic_ai import toolset
+
     # pydantic's JSON parser refuses all three; llmapp reads the first two and repairs them.
     fenced = '```json\n{"room": "blue", "seats": 4, "day": "2026-12-24",}\n```'
     commented = '{"room": "blue", "seats": "four", /* four */ "day": "2026-12-24",}'

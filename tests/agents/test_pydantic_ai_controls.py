@@ -3,59 +3,23 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Any
 
-import pytest
+from tests.support.sdk import needs
 
-pytest.importorskip("pydantic_ai")
+from llmapp import application
 
-from pydantic_ai import Agent, DeferredToolRequests, DeferredToolResults, RunContext
-from pydantic_ai.messages import ModelMessage, ModelResponse, TextPart, ToolCallPart
-from pydantic_ai.models.function import AgentInfo, FunctionModel
+if TYPE_CHECKING:
+    from pydantic_ai.messages import ModelMessage, ModelResponse
+    from pydantic_ai.models.function import AgentInfo, FunctionModel
 
-from llmapp import CallContext, application, controls
-from llmapp.agents.pydantic_ai import toolset
-from llmapp.markers import Context
-
-
-@dataclass
-class Deps:
-    user: str
-    admin: bool = False
-
-
-def _admin(context: CallContext) -> bool:
-    deps = context.get(Deps)
-    return deps is not None and deps.admin
-
-
-class Vault:
-    """Keeps secrets."""
-
-    def __init__(self) -> None:
-        self.log: list[str] = []
-
-    def whoami(self, ctx: RunContext[Deps], deps: Annotated[Deps, Context()]) -> str:
-        """Who is asking."""
-        assert ctx.deps is deps
-        return deps.user
-
-    @controls(enabled=_admin)
-    def audit(self) -> str:
-        """Audit the vault."""
-        return "audited"
-
-    def wipe(self, reason: str) -> str:
-        """Wipe the vault.
-
-        @tag destructive
-        """
-        self.log.append(reason)
-        return "wiped"
+pytestmark = needs("pydantic_ai")
 
 
 def _model(calls: list[tuple[str, dict[str, Any]]]) -> tuple[FunctionModel, list[AgentInfo]]:
+    from pydantic_ai.messages import ModelResponse, TextPart, ToolCallPart
+    from pydantic_ai.models.function import FunctionModel
+
     seen: list[AgentInfo] = []
 
     def respond(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
@@ -69,6 +33,12 @@ def _model(calls: list[tuple[str, dict[str, Any]]]) -> tuple[FunctionModel, list
 
 
 def test_a_hidden_tool_is_not_among_the_runs_tools() -> None:
+    from pydantic_ai import Agent
+
+    from llmapp.agents.pydantic_ai import toolset
+
+    from .pydantic_ai_vault import Deps, Vault
+
     app = application(Vault)
     for deps, listed in ((Deps("ann"), False), (Deps("root", admin=True), True)):
         model, seen = _model([])
@@ -79,6 +49,12 @@ def test_a_hidden_tool_is_not_among_the_runs_tools() -> None:
 
 
 def test_the_run_context_and_its_deps_reach_context_parameters_and_not_the_schema() -> None:
+    from pydantic_ai import Agent
+
+    from llmapp.agents.pydantic_ai import toolset
+
+    from .pydantic_ai_vault import Deps, Vault
+
     model, seen = _model([("whoami", {})])
     agent = Agent(model, deps_type=Deps, toolsets=[toolset(application(Vault), Vault())])
     result = agent.run_sync("who?", deps=Deps("ann"))
@@ -89,6 +65,12 @@ def test_the_run_context_and_its_deps_reach_context_parameters_and_not_the_schem
 
 
 def test_a_destructive_call_is_deferred_for_approval_and_runs_once_approved() -> None:
+    from pydantic_ai import Agent, DeferredToolRequests, DeferredToolResults
+
+    from llmapp.agents.pydantic_ai import toolset
+
+    from .pydantic_ai_vault import Deps, Vault
+
     vault = Vault()
     model, _ = _model([("wipe", {"reason": "leak"})])
     agent = Agent(

@@ -6,19 +6,18 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import AsyncIterator
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-import pytest
-
-pytest.importorskip("pydantic_ai")
-
-from pydantic_ai import Agent
-from pydantic_ai.messages import ModelMessage
-from pydantic_ai.models.function import AgentInfo, DeltaToolCall, FunctionModel
+from tests.support.sdk import needs
 
 from llmapp import application, llm_application
-from llmapp.agents.pydantic_ai import toolset
 from llmapp.streaming import CallMistake, CallStarted
+
+if TYPE_CHECKING:
+    from pydantic_ai.messages import ModelMessage
+    from pydantic_ai.models.function import AgentInfo, FunctionModel
+
+pytestmark = needs("pydantic_ai")
 
 
 @llm_application
@@ -30,6 +29,7 @@ class Desk:
 
 def streamed(text: str, written: list[int]) -> FunctionModel:
     """A model writing one call to ``file`` eight characters at a time, then text."""
+    from pydantic_ai.models.function import DeltaToolCall, FunctionModel
 
     async def respond(messages: list[ModelMessage], info: AgentInfo) -> AsyncIterator[Any]:
         if len(messages) > 1:
@@ -44,6 +44,10 @@ def streamed(text: str, written: list[int]) -> FunctionModel:
 
 
 def watch(text: str) -> tuple[list[Any], int, list[int]]:
+    from pydantic_ai import Agent
+
+    from llmapp.agents.pydantic_ai import toolset
+
     written: list[int] = []
     tools = toolset(application(Desk), Desk())
     agent = Agent(streamed(text, written), toolsets=[tools])

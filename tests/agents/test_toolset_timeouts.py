@@ -5,29 +5,18 @@ from __future__ import annotations
 import asyncio
 import json
 import threading
+from typing import TYPE_CHECKING
 
-import pytest
-
-pytest.importorskip("pydantic_ai")
-pytest.importorskip("agents")
-
-from agents import Agent as SdkAgent
-from agents import Runner as SdkRunner
-from pydantic_ai import Agent
-from pydantic_ai.messages import (
-    ModelMessage,
-    ModelRequest,
-    ModelResponse,
-    TextPart,
-    ToolCallPart,
-    ToolReturnPart,
-)
-from pydantic_ai.models.function import AgentInfo, FunctionModel
+from tests.support.sdk import needs
 
 from llmapp import application
-from llmapp.agents import openai_agents, pydantic_ai
 
-from .test_openai_agents import Scripted
+if TYPE_CHECKING:
+    from pydantic_ai.messages import ModelMessage, ModelResponse
+    from pydantic_ai.models.function import AgentInfo
+
+pytestmark = needs("pydantic_ai", "agents")
+
 
 RELEASE = threading.Event()
 
@@ -45,6 +34,18 @@ class Slow:
 
 
 def test_pydantic_ai_answers_a_call_past_its_timeout_with_a_bounded_error() -> None:
+    from pydantic_ai import Agent
+    from pydantic_ai.messages import (
+        ModelRequest,
+        ModelResponse,
+        TextPart,
+        ToolCallPart,
+        ToolReturnPart,
+    )
+    from pydantic_ai.models.function import FunctionModel
+
+    from llmapp.agents import pydantic_ai
+
     def respond(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
         if len(messages) == 1:
             return ModelResponse(parts=[ToolCallPart("stall", json.dumps({}), "c1")])
@@ -66,6 +67,13 @@ def test_pydantic_ai_answers_a_call_past_its_timeout_with_a_bounded_error() -> N
 
 
 def test_the_agents_sdk_answers_a_call_past_its_timeout_with_a_bounded_error() -> None:
+    from agents import Agent as SdkAgent
+    from agents import Runner as SdkRunner
+
+    from llmapp.agents import openai_agents
+
+    from .agents_sdk import Scripted
+
     RELEASE.clear()
     model = Scripted(("stall", "{}"))
     agent = SdkAgent(name="slow", model=model, tools=openai_agents.tools(application(Slow), Slow()))

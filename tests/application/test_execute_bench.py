@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 from benchmarks import execute_bench
+from tests.support.sdk import needs
 
-pytest.importorskip("pydantic_ai")
-pytest.importorskip("agents")
+pytestmark = needs("pydantic_ai", "agents")
 
 
 def _answers(label: str) -> dict[str, Any]:

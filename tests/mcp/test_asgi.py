@@ -12,7 +12,6 @@ pytest.importorskip("mcp", reason="the MCP SDK is not installed (extra: mcp)")
 
 import httpx2
 import mcp.types as types
-from fastapi import FastAPI
 from mcp import ClientSession
 from mcp.client.streamable_http import streamable_http_client
 from mcp.server.auth.provider import AccessToken
@@ -43,6 +42,8 @@ async def session_calls(url: str, *calls: tuple[str, dict[str, Any]], **client: 
 
 
 def test_mounted_in_a_fastapi_app_its_lifespan_is_handled() -> None:
+    from fastapi import FastAPI
+
     api = FastAPI()
 
     @api.get("/health")

@@ -15,15 +15,16 @@ from typing import Any
 
 import pytest
 from pydantic import TypeAdapter
+from tests.support.sdk import needs
 
 from llmapp import application
 from llmapp.vendors import anthropic as anthropic_vendor
 from llmapp.vendors import gemini as gemini_vendor
 from llmapp.vendors import openai as openai_vendor
 
-openai = pytest.importorskip("openai", reason="the openai SDK is in the dev extra")
-anthropic = pytest.importorskip("anthropic", reason="the anthropic SDK is in the dev extra")
-genai = pytest.importorskip("google.genai", reason="google-genai is in the dev extra")
+pytestmark = needs(
+    "openai", "anthropic", "google.genai", reason="the vendors' SDKs are in the dev extra"
+)
 
 
 def assert_ran_valid_call(kit: Any, orders: Any) -> None:
@@ -39,6 +40,7 @@ def assert_feedback(kit: Any, text: str) -> None:
 
 @pytest.mark.parametrize("strict", [False, True])
 def test_openai_chat(kit: Any, loopback: Any, strict: bool) -> None:
+    import openai
     from openai.types.chat import ChatCompletionMessageParam, ChatCompletionToolParam
 
     app, orders = application(kit.Orders), kit.Orders()
@@ -70,6 +72,7 @@ def test_openai_chat(kit: Any, loopback: Any, strict: bool) -> None:
 
 @pytest.mark.parametrize("strict", [False, True])
 def test_openai_responses(kit: Any, loopback: Any, strict: bool) -> None:
+    import openai
     from openai.types.responses import FunctionToolParam, ResponseInputItemParam
 
     app, orders = application(kit.Orders), kit.Orders()
@@ -98,6 +101,7 @@ def test_openai_responses(kit: Any, loopback: Any, strict: bool) -> None:
 
 @pytest.mark.parametrize("strict", [False, True])
 def test_anthropic(kit: Any, loopback: Any, strict: bool) -> None:
+    import anthropic
     from anthropic.types import MessageParam, ToolParam
 
     app, orders = application(kit.Orders), kit.Orders()
@@ -135,6 +139,7 @@ def test_anthropic(kit: Any, loopback: Any, strict: bool) -> None:
 
 @pytest.mark.parametrize("form", ["json", "openapi"])
 def test_gemini(kit: Any, loopback: Any, form: str) -> None:
+    from google import genai
     from google.genai import types
 
     app, orders = application(kit.Orders), kit.Orders()

@@ -16,14 +16,14 @@ from typing import Any
 import httpx
 import pytest
 from pydantic import TypeAdapter
+from tests.support.sdk import needs
 
 from llmapp import http
 from llmapp.search import ToolSearch
 from llmapp.vendors import anthropic as anthropic_vendor
 from llmapp.vendors import openai as openai_vendor
 
-openai = pytest.importorskip("openai", reason="the openai SDK is in the dev extra")
-anthropic = pytest.importorskip("anthropic", reason="the anthropic SDK is in the dev extra")
+pytestmark = needs("openai", "anthropic", reason="the vendors' SDKs are in the dev extra")
 
 REFUND = "v1_charges_refund_postByCharge"
 
@@ -54,6 +54,7 @@ def names_in(tools: list[dict[str, Any]]) -> list[str]:
 def test_openai_chat_searches_loads_and_calls_a_stripe_function(
     kit: Any, loopback: Any, stripe: Any
 ) -> None:
+    import openai
     from openai.types.chat import ChatCompletionMessageParam, ChatCompletionToolParam
 
     searching, api = ToolSearch(stripe), Stripe()
@@ -92,6 +93,7 @@ def test_openai_chat_searches_loads_and_calls_a_stripe_function(
 def test_anthropic_searches_loads_and_calls_a_stripe_function(
     kit: Any, loopback: Any, stripe: Any
 ) -> None:
+    import anthropic
     from anthropic.types import MessageParam, ToolParam
 
     searching, api = ToolSearch(stripe, k=3), Stripe()
@@ -175,6 +177,7 @@ def test_openai_responses_deferred_export_is_accepted_by_its_sdk(stripe: Any) ->
 def test_openai_client_tool_search_is_answered_by_llmapps_index(
     kit: Any, loopback: Any, stripe: Any
 ) -> None:
+    import openai
     from openai.types.responses import ResponseInputItemParam, ToolParam
 
     searching = ToolSearch(stripe, k=2)
@@ -205,6 +208,7 @@ def test_openai_client_tool_search_is_answered_by_llmapps_index(
 def test_anthropic_custom_tool_search_answers_with_tool_references(
     kit: Any, loopback: Any, stripe: Any
 ) -> None:
+    import anthropic
     from anthropic.types import MessageParam, ToolParam
 
     searching, api = ToolSearch(stripe, k=2, references=True), Stripe()
