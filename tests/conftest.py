@@ -35,6 +35,15 @@ def corpus() -> Callable[..., Path]:
     return locate
 
 
+@pytest.fixture(scope="session")
+def stripe(corpus: Callable[..., Path]) -> Any:
+    """Stripe's API (the corpus's largest document) as ``llmapp.http.application`` builds it
+    by default: built once per worker for the tests that read it (it is immutable)."""
+    from llmapp import http
+
+    return http.application(corpus("openapi", "real-apis", "stripe", "spec3.json"))
+
+
 @pytest.fixture
 def load(tmp_path: Path) -> Iterator[Callable[[str, str], Any]]:
     """Write a module to disk and import it under a given (possibly dotted) name."""

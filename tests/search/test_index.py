@@ -181,10 +181,7 @@ def test_search_never_raises_and_keeps_to_k(query: str, k: int) -> None:
 _SHOP_INDEX = SearchIndex(application(Shop))
 
 
-def test_stripe_questions_find_their_operations(corpus: Any) -> None:
-    from llmapp import http
-
-    stripe = http.application(corpus("openapi", "real-apis", "stripe", "spec3.json"))
+def test_stripe_questions_find_their_operations(stripe: Any) -> None:
     index = SearchIndex(stripe)
     assert index.search("refund a charge", 1)[0].name == "v1_charges_refund_postByCharge"
     assert index.search("list the invoices", 1)[0].name == "v1_invoices_get"

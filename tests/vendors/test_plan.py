@@ -7,9 +7,7 @@ is still enforced by ``execute``.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -20,11 +18,6 @@ from llmapp import application, http, llm_application
 from llmapp.vendors import anthropic, gemini, openai
 from llmapp.vendors._plan import Limits
 from llmapp.vendors.anthropic import _request_problems
-
-
-@pytest.fixture(scope="module")
-def stripe(corpus: Callable[..., Path]) -> Any:
-    return http.application(corpus("openapi", "real-apis", "stripe", "spec3.json"))
 
 
 def test_the_anthropic_plan_of_stripe_is_accepted(stripe: Any) -> None:

@@ -9,8 +9,6 @@ model's call of one of them reaches Stripe as a request.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -26,11 +24,6 @@ from llmapp.vendors import openai as openai_vendor
 pytestmark = needs("openai", "anthropic", reason="the vendors' SDKs are in the dev extra")
 
 REFUND = "v1_charges_refund_postByCharge"
-
-
-@pytest.fixture(scope="module")
-def stripe(corpus: Callable[..., Path]) -> Any:
-    return http.application(corpus("openapi", "real-apis", "stripe", "spec3.json"))
 
 
 class Stripe:
