@@ -203,8 +203,15 @@ def _freeze(value: object, depth: int) -> object:
     raise _Unfreezable
 
 
+_PLAIN_SCALARS = frozenset({str, int, float, type(None)})
+"""Types whose Python equality is JSON equality (``1 == 1.0`` both ways); ``bool`` is not
+among them (``True == 1`` in Python, not in JSON)."""
+
+
 def unique(items: list[Any] | tuple[Any, ...]) -> bool:
     """True when no two items are JSON-equal (uniqueItems)."""
+    if set(map(type, items)) <= _PLAIN_SCALARS:
+        return len(set(items)) == len(items)
     try:
         frozen = [_freeze(item, 0) for item in items]
         return len(set(frozen)) == len(frozen)
