@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated, Any
 
 import pytest
 from tests.support.sdk import needs
 
-from llmapp import CallContext, application, controls
+from llmapp import application
 from llmapp.markers import Context
+
+from .vault import Deps
+from .vault import Vault as _Vault
 
 if TYPE_CHECKING:
     from langchain_core.messages import AIMessage, ToolMessage
@@ -19,39 +21,12 @@ if TYPE_CHECKING:
 pytestmark = needs("langchain_core", "langgraph")
 
 
-@dataclass
-class Deps:
-    user: str
-    admin: bool = False
-
-
-def _admin(context: CallContext) -> bool:
-    deps = context.get(Deps)
-    return deps is not None and deps.admin
-
-
-class Vault:
+class Vault(_Vault):
     """Keeps secrets."""
-
-    def __init__(self) -> None:
-        self.log: list[str] = []
 
     def whoami(self, deps: Annotated[Deps, Context()]) -> str:
         """Who is asking."""
         return deps.user
-
-    @controls(enabled=_admin)
-    def audit(self) -> str:
-        """Audit the vault."""
-        return "audited"
-
-    def wipe(self, reason: str) -> str:
-        """Wipe the vault.
-
-        @tag destructive
-        """
-        self.log.append(reason)
-        return "wiped"
 
 
 def _graph(vault: Vault, *replies: AIMessage):  # type: ignore[no-untyped-def]
@@ -105,7 +80,7 @@ def test_a_destructive_call_pauses_the_graph_until_the_human_answers(
 def test_configurable_values_are_the_calls_context() -> None:
     from llmapp.agents.langchain import tools
 
-    (whoami, audit, _) = tools(application(Vault), Vault())
+    (audit, _, whoami) = tools(application(Vault), Vault())
     assert whoami.args_schema == {
         "type": "object",
         "properties": {},
@@ -160,11 +135,11 @@ def test_a_tool_hidden_for_the_runs_config_is_not_offered_to_the_model() -> None
 
     ann = {"configurable": {"deps": Deps("ann")}}
     (refused,) = run(ann, call("audit", {}, "a"), AIMessage("done"))
-    assert offered == [["whoami", "wipe"], ["whoami", "wipe"]]
+    assert offered == [["wipe", "whoami"], ["wipe", "whoami"]]
     assert refused.status == "error" and "no function named 'audit'" in refused.content
     offered.clear()
     root = {"configurable": {"deps": Deps("root", admin=True)}}
     (audited,) = run(root, call("audit", {}, "b"), AIMessage("done"))
-    assert offered[0] == ["whoami", "audit", "wipe"]
+    assert offered[0] == ["audit", "wipe", "whoami"]
     assert audited.status == "success" and audited.content == '"audited"'
-    assert visible(made) == [made[0], made[2]]  # no config: the predicate sees no admin
+    assert visible(made) == made[1:]  # no config: the predicate sees no admin
