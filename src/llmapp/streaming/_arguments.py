@@ -66,24 +66,29 @@ _NOT_VALUES = frozenset("]},:")
 # a scalar is), 9 a closer. Else, the start of a member cut at the piece's end: 10 its key
 # once closed, 11 the start of its value (a string, a number or a word being written). A
 # group that cannot match keeps the numbers. Numbers are taken up to lengths that int()
-# and float() read exactly, longer ones the long way.
+# and float() read exactly, longer ones the long way. A key with an escape is read the
+# long way too. Written for the engine's cheap steps: an optional part is an alternative
+# with an empty branch, not ``?`` on a group (a repeat the engine keeps a stack for), and
+# a string with escapes is tried only where a backslash is ahead (a cut string would be
+# taken back character by character through the repeat otherwise).
 _WS = r"[ \t\n\r]*"
 _ESCAPE = r'\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})'  # only what json reads: a conversion never fails
-_BODY = rf'[^"\\\x00-\x1f]*(?:{_ESCAPE}[^"\\\x00-\x1f]*)*'
+_PLAIN = r'[^"\\\x00-\x1f]*'
+_BODY = rf"{_PLAIN}(?:{_ESCAPE}{_PLAIN})*"
 _ENDS = r"(?=[ \t\n\r,\]}])"  # a number or a word is whole once what follows it is seen
 _VALUE_TEXT = (
-    r'(?:"([^"\\\x00-\x1f]*)"'
-    rf'|"({_BODY})"'
+    rf'(?:"({_PLAIN})"'
+    rf'|"(?={_PLAIN}\\)({_BODY})"'
     rf"|(-?(?:0|[1-9][0-9]{{0,999}})){_ENDS}"
-    rf"|(-?(?:0|[1-9][0-9]{{0,99}})(?:\.[0-9]+)?(?:[eE][-+]?[0-9]{{1,2}})?){_ENDS}"
+    rf"|(-?(?:0|[1-9][0-9]{{0,99}})(?:\.[0-9]+|)(?:[eE][-+]?[0-9]{{1,2}}|)){_ENDS}"
     rf"|(true|false|null){_ENDS}"
     rf"|(\[{_WS}\]|\{{{_WS}\}})"
     r"|([{\[]))"
 )
-_KEY_TEXT = rf'"({_BODY})"{_WS}:{_WS}'
+_KEY_TEXT = rf'"({_PLAIN})"{_WS}:{_WS}'
 _NEVER = r"((?!))"
-_BEGUN = r'("[^"\\\x00-\x1f]*|[-0-9][-+.0-9eE]*|[tfn][a-z]*)?'
-_KEY_BEGUN = rf'(?:"[^"\\\x00-\x1f]*|"({_BODY})"{_WS}(?::{_WS}{_BEGUN})?)?'
+_BEGUN = rf'(?:("{_PLAIN}|[-0-9][-+.0-9eE]*|[tfn][a-z]*)|)'
+_KEY_BEGUN = rf'(?:"({_PLAIN})"{_WS}(?::{_WS}{_BEGUN}|)|"{_PLAIN}|)'
 (_STRING_VALUE, _ESCAPED, _INTEGER, _FLOAT, _WORD_VALUE, _EMPTY, _OPENER, _CLOSER) = range(2, 10)
 _KEY_BEGUN_GROUP = 10
 
@@ -105,13 +110,13 @@ _CAPTURING = re.compile(r"(?<!\\)\((?!\?)")
 
 
 _OBJECT_STATES = (
-    _patterns(rf"(){_WS}", rf":{_WS}{_VALUE_TEXT}", rf"{_NEVER}|{_NEVER}|(?::{_WS}{_BEGUN})?\Z"),
+    _patterns(rf"(){_WS}", rf":{_WS}{_VALUE_TEXT}", rf"{_NEVER}|{_NEVER}|(?::{_WS}{_BEGUN}|)\Z"),
     _patterns(rf"(){_WS}", _VALUE_TEXT, rf"{_NEVER}|{_NEVER}|{_BEGUN}\Z"),
     _patterns(_WS, f"{_KEY_TEXT}{_VALUE_TEXT}", rf"(\}})|{_KEY_BEGUN}\Z"),
-    _patterns(_WS, rf",{_WS}{_KEY_TEXT}{_VALUE_TEXT}", rf"(\}})|(?:,{_WS}{_KEY_BEGUN})?\Z"),
+    _patterns(_WS, rf",{_WS}{_KEY_TEXT}{_VALUE_TEXT}", rf"(\}})|(?:,{_WS}{_KEY_BEGUN}|)\Z"),
 )
 _ARRAY_STATES = (
-    _patterns(rf"(){_WS}", rf",{_WS}{_VALUE_TEXT}", rf"(\])|{_NEVER}|(?:,{_WS}{_BEGUN})?\Z"),
+    _patterns(rf"(){_WS}", rf",{_WS}{_VALUE_TEXT}", rf"(\])|{_NEVER}|(?:,{_WS}{_BEGUN}|)\Z"),
     _patterns(rf"(){_WS}", _VALUE_TEXT, rf"(\])|{_NEVER}|{_BEGUN}\Z"),
 )
 _OBJECT_MEMBERS: Final = (
