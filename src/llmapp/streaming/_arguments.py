@@ -93,54 +93,28 @@ _KEY_BEGUN = rf'(?:"({_PLAIN})"{_WS}(?::{_WS}{_BEGUN}|)|"{_PLAIN}|)'
 _KEY_BEGUN_GROUP = 10
 
 
-def _patterns(head: str, member: str, rest: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
-    """A state's pattern, and the same without its member alternative: it matches where
-    the full one takes a closer or a member cut at the end, and answers as the full one
-    then (a value cut at the end is never whole); else it fails, soon."""
-    full = re.compile(f"{head}(?:{member}|{rest})")
-    # The member's groups kept empty, so the numbers stay: compiled without the member's
-    # text (a large pattern to compile at import, for an alternative never taken).
-    groups = len(_CAPTURING.findall(member))
-    cut = re.compile(f"{head}(?:(?!){'()' * groups}|{rest})")
-    assert cut.groups == full.groups
-    return full, cut
+def _pattern(head: str, member: str, rest: str) -> re.Pattern[str]:
+    """A state's pattern: a member whole, else a closer or a member cut at the end. One
+    match either way: a member cut at the end fails its alternative within a few steps (no
+    repeat there is taken back through a group)."""
+    return re.compile(f"{head}(?:{member}|{rest})")
 
 
-_CAPTURING = re.compile(r"(?<!\\)\((?!\?)")
-
-
-_OBJECT_STATES = (
-    _patterns(rf"(){_WS}", rf":{_WS}{_VALUE_TEXT}", rf"{_NEVER}|{_NEVER}|(?::{_WS}{_BEGUN}|)\Z"),
-    _patterns(rf"(){_WS}", _VALUE_TEXT, rf"{_NEVER}|{_NEVER}|{_BEGUN}\Z"),
-    _patterns(_WS, f"{_KEY_TEXT}{_VALUE_TEXT}", rf"(\}})|{_KEY_BEGUN}\Z"),
-    _patterns(_WS, rf",{_WS}{_KEY_TEXT}{_VALUE_TEXT}", rf"(\}})|(?:,{_WS}{_KEY_BEGUN}|)\Z"),
-)
-_ARRAY_STATES = (
-    _patterns(rf"(){_WS}", rf",{_WS}{_VALUE_TEXT}", rf"(\])|{_NEVER}|(?:,{_WS}{_BEGUN}|)\Z"),
-    _patterns(rf"(){_WS}", _VALUE_TEXT, rf"(\])|{_NEVER}|{_BEGUN}\Z"),
-)
 _OBJECT_MEMBERS: Final = (
-    *(full for full, _ in _OBJECT_STATES),
-    None,
-    *(cut for _, cut in _OBJECT_STATES),
+    _pattern(rf"(){_WS}", rf":{_WS}{_VALUE_TEXT}", rf"{_NEVER}|{_NEVER}|(?::{_WS}{_BEGUN}|)\Z"),
+    _pattern(rf"(){_WS}", _VALUE_TEXT, rf"{_NEVER}|{_NEVER}|{_BEGUN}\Z"),
+    _pattern(_WS, f"{_KEY_TEXT}{_VALUE_TEXT}", rf"(\}})|{_KEY_BEGUN}\Z"),
+    _pattern(_WS, rf",{_WS}{_KEY_TEXT}{_VALUE_TEXT}", rf"(\}})|(?:,{_WS}{_KEY_BEGUN}|)\Z"),
     None,
 )
 _ARRAY_MEMBERS: Final = (
     None,
     None,
     None,
-    *(full for full, _ in _ARRAY_STATES),
-    None,
-    None,
-    None,
-    *(cut for _, cut in _ARRAY_STATES),
+    _pattern(rf"(){_WS}", rf",{_WS}{_VALUE_TEXT}", rf"(\])|{_NEVER}|(?:,{_WS}{_BEGUN}|)\Z"),
+    _pattern(rf"(){_WS}", _VALUE_TEXT, rf"(\])|{_NEVER}|{_BEGUN}\Z"),
 )
-"""By state, then by state + ``_CUT``: without the member alternative, tried first where
-the text's end is near and no member ends before it (``_ENDS_MEMBER`` not found): a
-member's first alternative, tried and failed all along a member cut at the end, costs
-more than the rest of the piece's reading."""
-_CUT: Final = 5
-_ENDS_MEMBER = re.compile(r"[,\[\]{}]")
+"""By state."""
 
 
 def _unescaped(raw: str) -> str:
@@ -510,10 +484,7 @@ class ArgumentStream:
                 # A closer right after a value (most of them): no match needed.
                 closed = position + 1
             else:
-                cut = None
-                if end - position <= _CARRY_MAX and _ENDS_MEMBER.search(text, position + 1) is None:
-                    cut = members[state + _CUT].match(text, position)  # type: ignore[union-attr]
-                found = cut or members[state].match(text, position)  # type: ignore[union-attr]
+                found = members[state].match(text, position)  # type: ignore[union-attr]
                 if found is None:
                     return position
                 member = found
