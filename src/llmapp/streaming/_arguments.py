@@ -66,11 +66,12 @@ _NOT_VALUES = frozenset("]},:")
 # a scalar is), 9 a closer. Else, the start of a member cut at the piece's end: 10 its key
 # once closed, 11 the start of its value (a string, a number or a word being written). A
 # group that cannot match keeps the numbers. Numbers are taken up to lengths that int()
-# and float() read exactly, longer ones the long way. A key with an escape is read the
-# long way too. Written for the engine's cheap steps: an optional part is an alternative
-# with an empty branch, not ``?`` on a group (a repeat the engine keeps a stack for), and
-# a string with escapes is tried only where a backslash is ahead (a cut string would be
-# taken back character by character through the repeat otherwise).
+# and float() read exactly, longer ones the long way; a key only without an escape (read
+# as written, then), one with an escape the long way. Written for the engine's cheap
+# steps: an optional part is an alternative with an empty branch, not ``?`` on a group
+# (a repeat the engine keeps a stack for), and a string with escapes is tried only where
+# a backslash is ahead (a cut string would be taken back character by character through
+# the repeat otherwise), so that a member cut at the end fails its alternative soon.
 _WS = r"[ \t\n\r]*"
 _ESCAPE = r'\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})'  # only what json reads: a conversion never fails
 _PLAIN = r'[^"\\\x00-\x1f]*'
@@ -501,13 +502,13 @@ class ArgumentStream:
                         if where is None or (
                             value is not None
                             and (where.max_items is None or len(container) < where.max_items)
-                            and where.item().valid(value)
+                            and (type(value) in (item := where.item()).free or item.valid(value))
                         ):
                             container.append(value)
                             frame.state = _NEXT
                             position = member.end()
                             continue
-                    elif key not in container and "\\" not in key:
+                    elif key not in container:
                         if where is None:
                             container[key] = value
                             frame.state = _NEXT
@@ -516,7 +517,11 @@ class ArgumentStream:
                         child = where.children.get(key, where)
                         if child is where:
                             child = where.property(key)
-                        if child is not None and value is not None and child.valid(value):
+                        if (
+                            child is not None
+                            and value is not None
+                            and (type(value) in child.free or child.valid(value))
+                        ):
                             container[key] = value
                             frame.state = _NEXT
                             position = member.end()
@@ -557,7 +562,6 @@ class ArgumentStream:
                             child is not where
                             and child is not None
                             and key not in frame.container
-                            and "\\" not in key
                             and (begun is None or begun[0] not in child.refuses)
                         )
                     if not quiet and not self._quiet(frame, member):
@@ -578,7 +582,7 @@ class ArgumentStream:
                         child = where.item()
                 else:
                     key = member.group(1)
-                    plain = key not in container and "\\" not in key
+                    plain = key not in container
                     if plain and where is not None:
                         child = where.property(key)
                         plain = child is not None
@@ -642,8 +646,6 @@ class ArgumentStream:
                     child = where.item()
         elif state in (_KEY, _NEXT):
             key = member.group(1)
-            if "\\" in key:
-                key = _unescaped(key)
             frame.key = key
             child = where.property(key) if where is not None else None
             if key in container or (child is None and where is not None):
@@ -699,8 +701,6 @@ class ArgumentStream:
                 return False
             child = where.item()
         elif key is not None:
-            if "\\" in key:
-                key = _unescaped(key)
             if key in frame.container:
                 return False
             if where is None:
