@@ -518,7 +518,7 @@ class ArgumentStream:
                         if where is None or (
                             value is not None
                             and (where.max_items is None or len(container) < where.max_items)
-                            and (type(value) in (item := where.item()).free or item.valid(value))
+                            and (type(value) in (item := where.item).free or item.valid(value))
                         ):
                             container.append(value)
                             frame.state = _NEXT
@@ -595,7 +595,7 @@ class ArgumentStream:
                     if not plain and len(container) < where.max_items:  # type: ignore[union-attr,operator]
                         plain = True
                     if plain and where is not None:
-                        child = where.item()
+                        child = where.item
                 else:
                     key = member.group(1)
                     plain = key not in container
@@ -659,7 +659,7 @@ class ArgumentStream:
                 if where.max_items is not None and len(container) >= where.max_items:
                     plain = False  # reported as the item starts
                 else:
-                    child = where.item()
+                    child = where.item
         elif state in (_KEY, _NEXT):
             key = member.group(1)
             frame.key = key
@@ -715,7 +715,7 @@ class ArgumentStream:
                 return True
             if where.max_items is not None and len(frame.container) >= where.max_items:
                 return False
-            child = where.item()
+            child = where.item
         elif key is not None:
             if key in frame.container:
                 return False
@@ -832,7 +832,7 @@ class ArgumentStream:
         if position.max_items is not None and count >= position.max_items and not frame.reported:
             frame.reported = True
             self._issue(ValidationIssue(frame.path, position.expected, UNDEFINED))
-        return position.item()
+        return position.item
 
     def _child_path(self, frame: _Frame) -> str:
         if frame.object:
@@ -959,7 +959,7 @@ class ArgumentStream:
         if frame.object:
             position = frame.position.property(frame.key) if frame.position else None  # type: ignore[arg-type]
         else:
-            position = frame.position.item() if frame.position else None
+            position = frame.position.item if frame.position else None
         if position is not None and not early:
             self._judge(frame, position, value)
         self._attach(value)

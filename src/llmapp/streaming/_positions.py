@@ -87,7 +87,6 @@ class Position:
         self.items: Any = True
         self.min_items = 0
         self.max_items: int | None = None
-        self._item: Position | None = None
         self.children: dict[str, Position | None] = {}
         """Each key's position once asked (``property``: keys of the schema, or of the
         model's text, at most ``MAX_STREAM_CHILDREN`` of those kept); read it directly where a
@@ -168,11 +167,10 @@ class Position:
             return "any"
         return validate.expected_of(self.properties[key], self.table.root)
 
+    @cached_property
     def item(self) -> Position:
-        item = self._item
-        if item is None:
-            item = self._item = self.table.at(self.items)
-        return item
+        """The position of an item (an attribute once made: read for every item)."""
+        return self.table.at(self.items)
 
     @cached_property
     def free(self) -> frozenset[type]:
