@@ -297,33 +297,35 @@ def test_plain_members_in_pieces_are_read_without_the_character_by_character_rea
     assert len(steps) <= 2, steps  # the first "{" only
 
 
-def test_a_state_s_pattern_without_its_member_answers_as_the_whole_one_where_it_matches() -> None:
-    # Where the text's end is near, a cut member is matched first without the member
-    # alternative: it must answer what the state's whole pattern answers, or nothing.
+def test_a_state_s_pattern_reads_a_member_as_json_does_and_a_cut_one_only_at_the_end() -> None:
+    # Every prefix of JSON texts, matched at every place by every state's pattern: a
+    # scalar member it takes whole is the value json reads from the same text, and a
+    # member it takes as cut reaches the prefix's end.
     from llmapp.streaming import _arguments
 
     values = [
         {"sku": "SKU-1", "n": 12, "price": 9.99, "ok": True, "tags": ["a", "b"], "e": {}},
-        ["x", -1, 2.5e3, None, False, [], {"k": 'v\u00e9"q\n'}],
-        {"tru": "tru", "a": "é\u2028", "b": 1e-2},
+        ["x", -1, 2.5e3, None, False, [], {"k": 'v\u00e9"q\n', 'k"\\': 1}],
+        {"tru": "tru", "a": "é\u2028", "b": 1e-2, "c": "a\\b"},
     ]
     texts = [json.dumps(v, indent=indent) for v in values for indent in (None, 1)]
-    pairs = [
-        (patterns[state], patterns[state + _arguments._CUT])
-        for patterns in (_arguments._OBJECT_MEMBERS, _arguments._ARRAY_MEMBERS)
-        for state in range(5)
-        if patterns[state] is not None
-    ]
-    cuts = 0
+    patterns = [p for p in (*_arguments._OBJECT_MEMBERS, *_arguments._ARRAY_MEMBERS) if p]
+    scalars = cuts = 0
     for text in texts:
         for end in range(len(text) + 1):
             piece = text[:end]
             for start in range(end):
-                for whole, cut in pairs:
-                    found = cut.match(piece, start)
-                    if found is not None:
+                for pattern in patterns:
+                    found = pattern.match(piece, start)
+                    if found is None:
+                        continue
+                    kind = found.lastindex or 0
+                    if _arguments._STRING_VALUE <= kind <= _arguments._WORD_VALUE:
+                        scalars += 1
+                        value = _arguments._READ[kind](found.group(kind))
+                        written = piece[found.start(kind) - (kind < _arguments._INTEGER) :]
+                        assert json.JSONDecoder().raw_decode(written)[0] == value, (piece, start)
+                    elif kind < _arguments._STRING_VALUE or kind > _arguments._CLOSER:
                         cuts += 1
-                        again = whole.match(piece, start)
-                        assert again is not None, (piece, start)
-                        assert (found.span(), found.groups()) == (again.span(), again.groups())
-    assert cuts > 1000  # the cut patterns do match (members cut at the end, closers)
+                        assert found.end() == end, (piece, start)
+    assert scalars > 1000 and cuts > 1000

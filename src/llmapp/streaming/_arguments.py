@@ -66,76 +66,56 @@ _NOT_VALUES = frozenset("]},:")
 # a scalar is), 9 a closer. Else, the start of a member cut at the piece's end: 10 its key
 # once closed, 11 the start of its value (a string, a number or a word being written). A
 # group that cannot match keeps the numbers. Numbers are taken up to lengths that int()
-# and float() read exactly, longer ones the long way.
+# and float() read exactly, longer ones the long way; a key only without an escape (read
+# as written, then), one with an escape the long way. Written for the engine's cheap
+# steps: an optional part is an alternative with an empty branch, not ``?`` on a group
+# (a repeat the engine keeps a stack for), and a string with escapes is tried only where
+# a backslash is ahead (a cut string would be taken back character by character through
+# the repeat otherwise), so that a member cut at the end fails its alternative soon.
 _WS = r"[ \t\n\r]*"
 _ESCAPE = r'\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})'  # only what json reads: a conversion never fails
-_BODY = rf'[^"\\\x00-\x1f]*(?:{_ESCAPE}[^"\\\x00-\x1f]*)*'
+_PLAIN = r'[^"\\\x00-\x1f]*'
+_BODY = rf"{_PLAIN}(?:{_ESCAPE}{_PLAIN})*"
 _ENDS = r"(?=[ \t\n\r,\]}])"  # a number or a word is whole once what follows it is seen
 _VALUE_TEXT = (
-    r'(?:"([^"\\\x00-\x1f]*)"'
-    rf'|"({_BODY})"'
+    rf'(?:"({_PLAIN})"'
+    rf'|"(?={_PLAIN}\\)({_BODY})"'
     rf"|(-?(?:0|[1-9][0-9]{{0,999}})){_ENDS}"
-    rf"|(-?(?:0|[1-9][0-9]{{0,99}})(?:\.[0-9]+)?(?:[eE][-+]?[0-9]{{1,2}})?){_ENDS}"
+    rf"|(-?(?:0|[1-9][0-9]{{0,99}})(?:\.[0-9]+|)(?:[eE][-+]?[0-9]{{1,2}}|)){_ENDS}"
     rf"|(true|false|null){_ENDS}"
     rf"|(\[{_WS}\]|\{{{_WS}\}})"
     r"|([{\[]))"
 )
-_KEY_TEXT = rf'"({_BODY})"{_WS}:{_WS}'
+_KEY_TEXT = rf'"({_PLAIN})"{_WS}:{_WS}'
 _NEVER = r"((?!))"
-_BEGUN = r'("[^"\\\x00-\x1f]*|[-0-9][-+.0-9eE]*|[tfn][a-z]*)?'
-_KEY_BEGUN = rf'(?:"[^"\\\x00-\x1f]*|"({_BODY})"{_WS}(?::{_WS}{_BEGUN})?)?'
+_BEGUN = rf'(?:("{_PLAIN}|[-0-9][-+.0-9eE]*|[tfn][a-z]*)|)'
+_KEY_BEGUN = rf'(?:"({_PLAIN})"{_WS}(?::{_WS}{_BEGUN}|)|"{_PLAIN}|)'
 (_STRING_VALUE, _ESCAPED, _INTEGER, _FLOAT, _WORD_VALUE, _EMPTY, _OPENER, _CLOSER) = range(2, 10)
 _KEY_BEGUN_GROUP = 10
 
 
-def _patterns(head: str, member: str, rest: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
-    """A state's pattern, and the same without its member alternative: it matches where
-    the full one takes a closer or a member cut at the end, and answers as the full one
-    then (a value cut at the end is never whole); else it fails, soon."""
-    full = re.compile(f"{head}(?:{member}|{rest})")
-    # The member's groups kept empty, so the numbers stay: compiled without the member's
-    # text (a large pattern to compile at import, for an alternative never taken).
-    groups = len(_CAPTURING.findall(member))
-    cut = re.compile(f"{head}(?:(?!){'()' * groups}|{rest})")
-    assert cut.groups == full.groups
-    return full, cut
+def _pattern(head: str, member: str, rest: str) -> re.Pattern[str]:
+    """A state's pattern: a member whole, else a closer or a member cut at the end. One
+    match either way: a member cut at the end fails its alternative within a few steps (no
+    repeat there is taken back through a group)."""
+    return re.compile(f"{head}(?:{member}|{rest})")
 
 
-_CAPTURING = re.compile(r"(?<!\\)\((?!\?)")
-
-
-_OBJECT_STATES = (
-    _patterns(rf"(){_WS}", rf":{_WS}{_VALUE_TEXT}", rf"{_NEVER}|{_NEVER}|(?::{_WS}{_BEGUN})?\Z"),
-    _patterns(rf"(){_WS}", _VALUE_TEXT, rf"{_NEVER}|{_NEVER}|{_BEGUN}\Z"),
-    _patterns(_WS, f"{_KEY_TEXT}{_VALUE_TEXT}", rf"(\}})|{_KEY_BEGUN}\Z"),
-    _patterns(_WS, rf",{_WS}{_KEY_TEXT}{_VALUE_TEXT}", rf"(\}})|(?:,{_WS}{_KEY_BEGUN})?\Z"),
-)
-_ARRAY_STATES = (
-    _patterns(rf"(){_WS}", rf",{_WS}{_VALUE_TEXT}", rf"(\])|{_NEVER}|(?:,{_WS}{_BEGUN})?\Z"),
-    _patterns(rf"(){_WS}", _VALUE_TEXT, rf"(\])|{_NEVER}|{_BEGUN}\Z"),
-)
 _OBJECT_MEMBERS: Final = (
-    *(full for full, _ in _OBJECT_STATES),
-    None,
-    *(cut for _, cut in _OBJECT_STATES),
+    _pattern(rf"(){_WS}", rf":{_WS}{_VALUE_TEXT}", rf"{_NEVER}|{_NEVER}|(?::{_WS}{_BEGUN}|)\Z"),
+    _pattern(rf"(){_WS}", _VALUE_TEXT, rf"{_NEVER}|{_NEVER}|{_BEGUN}\Z"),
+    _pattern(_WS, f"{_KEY_TEXT}{_VALUE_TEXT}", rf"(\}})|{_KEY_BEGUN}\Z"),
+    _pattern(_WS, rf",{_WS}{_KEY_TEXT}{_VALUE_TEXT}", rf"(\}})|(?:,{_WS}{_KEY_BEGUN}|)\Z"),
     None,
 )
 _ARRAY_MEMBERS: Final = (
     None,
     None,
     None,
-    *(full for full, _ in _ARRAY_STATES),
-    None,
-    None,
-    None,
-    *(cut for _, cut in _ARRAY_STATES),
+    _pattern(rf"(){_WS}", rf",{_WS}{_VALUE_TEXT}", rf"(\])|{_NEVER}|(?:,{_WS}{_BEGUN}|)\Z"),
+    _pattern(rf"(){_WS}", _VALUE_TEXT, rf"(\])|{_NEVER}|{_BEGUN}\Z"),
 )
-"""By state, then by state + ``_CUT``: without the member alternative, tried first where
-the text's end is near and no member ends before it (``_ENDS_MEMBER`` not found): a
-member's first alternative, tried and failed all along a member cut at the end, costs
-more than the rest of the piece's reading."""
-_CUT: Final = 5
-_ENDS_MEMBER = re.compile(r"[,\[\]{}]")
+"""By state."""
 
 
 def _unescaped(raw: str) -> str:
@@ -364,6 +344,22 @@ class ArgumentStream:
                     self.length += 1  # a comma or a colon where one belongs: a state moves
                     frame.state = _VALUE if delta == ":" else _KEY if frame.object else _ITEM
                     return []
+        if self._token == _CARRIED and self.length + size <= self.max_length:
+            # Most pieces of more than a character: after a member's start carried (so
+            # judging goes on), members whole and one cut at the end: ``_read``'s first step.
+            self.length += size
+            self._token = _NONE
+            text = self._carried + delta
+            new = self._new = []
+            try:
+                position = self._members(text, 0, True)
+                if position < len(text) and self.stopped is None:
+                    self._read(text, True, position)
+            except (ValueError, RecursionError) as unread:  # a value json reads otherwise
+                self._stop(str(unread))
+            if new:
+                self.issues.extend(new)
+            return new
         self.length += size
         if self.stopped is not None:
             return []
@@ -505,10 +501,7 @@ class ArgumentStream:
                 # A closer right after a value (most of them): no match needed.
                 closed = position + 1
             else:
-                cut = None
-                if end - position <= _CARRY_MAX and _ENDS_MEMBER.search(text, position + 1) is None:
-                    cut = members[state + _CUT].match(text, position)  # type: ignore[union-attr]
-                found = cut or members[state].match(text, position)  # type: ignore[union-attr]
+                found = members[state].match(text, position)  # type: ignore[union-attr]
                 if found is None:
                     return position
                 member = found
@@ -525,13 +518,13 @@ class ArgumentStream:
                         if where is None or (
                             value is not None
                             and (where.max_items is None or len(container) < where.max_items)
-                            and where.item().valid(value)
+                            and (type(value) in (item := where.item).free or item.valid(value))
                         ):
                             container.append(value)
                             frame.state = _NEXT
                             position = member.end()
                             continue
-                    elif key not in container and "\\" not in key:
+                    elif key not in container:
                         if where is None:
                             container[key] = value
                             frame.state = _NEXT
@@ -540,7 +533,11 @@ class ArgumentStream:
                         child = where.children.get(key, where)
                         if child is where:
                             child = where.property(key)
-                        if child is not None and value is not None and child.valid(value):
+                        if (
+                            child is not None
+                            and value is not None
+                            and (type(value) in child.free or child.valid(value))
+                        ):
                             container[key] = value
                             frame.state = _NEXT
                             position = member.end()
@@ -581,7 +578,6 @@ class ArgumentStream:
                             child is not where
                             and child is not None
                             and key not in frame.container
-                            and "\\" not in key
                             and (begun is None or begun[0] not in child.refuses)
                         )
                     if not quiet and not self._quiet(frame, member):
@@ -599,10 +595,10 @@ class ArgumentStream:
                     if not plain and len(container) < where.max_items:  # type: ignore[union-attr,operator]
                         plain = True
                     if plain and where is not None:
-                        child = where.item()
+                        child = where.item
                 else:
                     key = member.group(1)
-                    plain = key not in container and "\\" not in key
+                    plain = key not in container
                     if plain and where is not None:
                         child = where.property(key)
                         plain = child is not None
@@ -663,11 +659,9 @@ class ArgumentStream:
                 if where.max_items is not None and len(container) >= where.max_items:
                     plain = False  # reported as the item starts
                 else:
-                    child = where.item()
+                    child = where.item
         elif state in (_KEY, _NEXT):
             key = member.group(1)
-            if "\\" in key:
-                key = _unescaped(key)
             frame.key = key
             child = where.property(key) if where is not None else None
             if key in container or (child is None and where is not None):
@@ -721,10 +715,8 @@ class ArgumentStream:
                 return True
             if where.max_items is not None and len(frame.container) >= where.max_items:
                 return False
-            child = where.item()
+            child = where.item
         elif key is not None:
-            if "\\" in key:
-                key = _unescaped(key)
             if key in frame.container:
                 return False
             if where is None:
@@ -840,7 +832,7 @@ class ArgumentStream:
         if position.max_items is not None and count >= position.max_items and not frame.reported:
             frame.reported = True
             self._issue(ValidationIssue(frame.path, position.expected, UNDEFINED))
-        return position.item()
+        return position.item
 
     def _child_path(self, frame: _Frame) -> str:
         if frame.object:
@@ -967,7 +959,7 @@ class ArgumentStream:
         if frame.object:
             position = frame.position.property(frame.key) if frame.position else None  # type: ignore[arg-type]
         else:
-            position = frame.position.item() if frame.position else None
+            position = frame.position.item if frame.position else None
         if position is not None and not early:
             self._judge(frame, position, value)
         self._attach(value)

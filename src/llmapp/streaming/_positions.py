@@ -54,6 +54,16 @@ _FIRST: Final = {"{": "object", "[": "array", "t": "boolean", "f": "boolean"} | 
 )
 """The JSON type a value starting with a character has, when no repair can change it (a
 string may be repaired, a null may mean "not given")."""
+_PYTHON_TYPES: Final = {
+    "string": (str,),
+    "integer": (int,),
+    "number": (int, float),
+    "boolean": (bool,),
+    "array": (list,),
+    "object": (dict,),
+}
+"""The exact Python types of the values json reads for a JSON type (``bool`` is not an
+``int`` here, a float that is a whole number is left to the checker)."""
 
 
 class Position:
@@ -77,7 +87,6 @@ class Position:
         self.items: Any = True
         self.min_items = 0
         self.max_items: int | None = None
-        self._item: Position | None = None
         self.children: dict[str, Position | None] = {}
         """Each key's position once asked (``property``: keys of the schema, or of the
         model's text, at most ``MAX_STREAM_CHILDREN`` of those kept); read it directly where a
@@ -158,11 +167,26 @@ class Position:
             return "any"
         return validate.expected_of(self.properties[key], self.table.root)
 
+    @cached_property
     def item(self) -> Position:
-        item = self._item
-        if item is None:
-            item = self._item = self.table.at(self.items)
-        return item
+        """The position of an item (an attribute once made: read for every item)."""
+        return self.table.at(self.items)
+
+    @cached_property
+    def free(self) -> frozenset[type]:
+        """The exact Python types of the values this place takes whatever they hold (its
+        schema says ``type`` and nothing else that judges): such a value needs no call of
+        ``valid``."""
+        if self._checks is None:
+            return frozenset(type_ for types in _PYTHON_TYPES.values() for type_ in types)
+        resolved = self.table.resolved(self.schema)
+        if not (isinstance(resolved, Mapping) and set(resolved) <= _ANNOTATIONS | {"type"}):
+            return frozenset()
+        named = resolved.get("type")
+        names = [named] if isinstance(named, str) else named
+        if not isinstance(names, list) or not all(isinstance(name, str) for name in names):
+            return frozenset()
+        return frozenset(type_ for name in names for type_ in _PYTHON_TYPES.get(name, ()))
 
     @cached_property
     def valid(self) -> Callable[[Any], bool]:
