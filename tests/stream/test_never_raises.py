@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from llmapp import LlmFunction
 from llmapp.kernel import CallResult
-from llmapp.streaming import stream
+from llmapp.streaming import _arguments, stream
 
 SCHEMA = {
     "type": "object",
@@ -57,10 +58,18 @@ def test_deep_nesting_stops_without_recursion() -> None:
     assert isinstance(answer, CallResult) and not answer.success
 
 
-def test_deep_nesting_in_one_piece() -> None:
+def test_deep_nesting_in_one_piece(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Each level of a text nested past the reader's depth was handed to the C decoder,
+    # which failed there (its own recursion limit) after a walk over every closer: the
+    # cost grew with the depth times the length. It is read member by member instead.
+    scans: list[int] = []
+    scan = _arguments._SCAN
+    monkeypatch.setattr(_arguments, "_SCAN", lambda text, at: scans.append(at) or scan(text, at))
     arguments = stream(FUNCTION)
     arguments.feed('{"a": [' + '{"n": ' * 5_000 + "{}" + "}" * 5_000 + "]}")
     assert isinstance(arguments.finish(), CallResult)
+    assert arguments.stopped == "nesting deeper than 512 levels"
+    assert len(scans) < 10
 
 
 def test_a_long_text_is_read_at_most_to_max_length() -> None:
@@ -72,7 +81,6 @@ def test_a_long_text_is_read_at_most_to_max_length() -> None:
 
 
 def test_a_piece_that_is_not_text_is_the_caller_s_mistake() -> None:
-    import pytest
 
     arguments = stream(FUNCTION)
     with pytest.raises(TypeError, match="takes text, not bytes"):

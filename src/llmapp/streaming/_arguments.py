@@ -1019,7 +1019,9 @@ def _may_end(text: str, position: int, char: str) -> bool:
     if char in "{[":
         # Where its brackets balance (strings not told apart: a wrong guess only costs
         # time), so that the C scanner is not sent through a container that goes on
-        # past the piece, to fail at its end: one pass over the piece's closers.
+        # past the piece, to fail at its end: one pass over the piece's closers. Nested
+        # deeper than the reader goes, it is read member by member, to stop there: each
+        # of its levels would otherwise walk every closer again.
         closer = "}" if char == "{" else "]"
         depth, start = 0, position
         at = text.find(closer, position)
@@ -1027,6 +1029,8 @@ def _may_end(text: str, position: int, char: str) -> bool:
             depth += text.count(char, start, at) - 1
             if depth <= 0:
                 return True
+            if depth > repair.MAX_DEPTH:
+                return False
             start = at + 1
             at = text.find(closer, start)
         return False
