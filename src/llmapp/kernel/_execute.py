@@ -35,8 +35,9 @@ from llmapp._records.frozen import quick_init
 from llmapp._records.record import Record
 from llmapp._sentinels import MISSING
 from llmapp.introspect.model import MethodSpec
-from llmapp.kernel._function import LlmFunction
-from llmapp.kernel._kernel import Checked, ModelSide, check_arguments, failed
+from llmapp.kernel._arguments import strict_arguments
+from llmapp.kernel._function import LlmFunction, OnFirstUse
+from llmapp.kernel._kernel import Checked, ModelSide, check_arguments, failed, named_twice
 from llmapp.kernel._mask import NOTHING, Masker
 from llmapp.kernel._merge import join
 from llmapp.kernel._result import CallResult, error_text
@@ -46,7 +47,7 @@ from llmapp.validate import ValidationFailure, ValidationIssue
 if TYPE_CHECKING:
     from llmapp.convert import ConversionError
 
-__all__ = ["Call", "Plan", "run_async", "run_sync"]
+__all__ = ["Call", "Fused", "Plan", "fused_step", "run_async", "run_sync"]
 
 Schema = dict[str, Any]
 
@@ -67,6 +68,8 @@ class Plan(Record):
             into a list.
         plain: no per-call controls and no context parameter: ``execute`` has nothing to
             admit and runs the call straight through (``Plan.execute``).
+        fused: where ``execute`` keeps the plan's fused step (``fused_step``), made on its
+            first call; without one, every call takes the general steps.
     """
 
     function: LlmFunction
@@ -77,6 +80,7 @@ class Plan(Record):
     convert: Callable[[Mapping[str, Any]], tuple[list[Any], dict[str, Any]]]
     returns_array: bool = False
     plain: bool = False
+    fused: Fused | None = None
 
     def prepare(
         self, instance: Any, arguments: Any, human: Mapping[str, Any] | None
@@ -116,6 +120,11 @@ class Plan(Record):
         self, instance: Any, arguments: Any, human: Mapping[str, Any] | None, raise_errors: bool
     ) -> CallResult:
         """``prepare`` then ``run_sync``: a call of a function with no controls."""
+        fused = self.fused
+        if fused is not None and human is None and type(arguments) is str:
+            result = (fused.step or fused.make(self))(instance, arguments, raise_errors)
+            if result is not None:
+                return result
         prepared = self.complete(
             check_arguments(self.function, arguments, self.side, max_length=self.max_length),
             instance,
@@ -160,6 +169,97 @@ class Plan(Record):
         return failed(self.function, ValidationFailure(model_data, [issue]), repairs)
 
 
+Step = Callable[[Any, str, bool], "CallResult | None"]
+"""A fused step: ``(instance, text, raise_errors)`` to the call's result, or None where the
+general steps must answer (nothing ran then)."""
+
+
+def _general(instance: Any, text: str, raise_errors: bool) -> None:
+    """The fused step of a plan that has none: every call takes the general steps."""
+    return None
+
+
+class Fused:
+    """A plan's fused step (``fused_step``), made on its first call: plans are frozen, so it
+    is kept in this holder, one per plan."""
+
+    __slots__ = ("step",)
+
+    def __init__(self) -> None:
+        self.step: Step | None = None
+
+    def make(self, plan: Plan) -> Step:
+        step = self.step = fused_step(plan)
+        return step
+
+
+def fused_step(plan: Plan) -> Step:
+    """The steps of a call the model wrote right, in one function: read, check, convert,
+    call, the result. Every answer is the general steps' own.
+
+    Text that reads strictly (no repair to note, no ``\\u`` escape) into data the checker
+    accepts goes straight through; other text the general steps read, so they say why. A
+    refusal of strict text is answered from the data already read (repaired and checked as
+    ``check_arguments`` does), not read again. A plan whose calls need more (a hook, a
+    human side, a class or static method, an async method, a union that repair may change
+    valid data in) keeps the general steps alone.
+    """
+    from llmapp.validate import Validator  # the compiler: loaded by the first call, not the build
+
+    side, method = plan.side, plan.method
+    checker = side.checker
+    if (
+        side.hooked
+        or plan.function.separated is not None
+        or method.kind != "instance"
+        or method.is_async
+        or not isinstance(checker, Validator)
+        or not side.coercion.exact_when_valid()
+    ):
+        return _general
+    function, owner, name, max_length = plan.function, plan.owner, method.name, plan.max_length
+    name_, deprecated, to_json = function.name, function.deprecated, convert.to_json
+    valid, coercion = checker.valid, side.coercion
+    converter: Callable[[Any], tuple[list[Any], dict[str, Any]]] | None = None
+
+    def step(instance: Any, text: str, raise_errors: bool) -> CallResult | None:
+        if not isinstance(instance, owner):
+            return None  # the general steps say what is wrong with it
+        data = strict_arguments(text, max_length)
+        if data is MISSING:
+            return None
+        if not valid(data):
+            validation = coercion.checked(data, checker)
+            if isinstance(validation, ValidationFailure):
+                return failed(function, named_twice(validation))
+            data = validation.data
+        nonlocal converter
+        if converter is None:  # compiled by the first call that converts, as ``complete`` does
+            made = plan.convert
+            converter = made.get() if isinstance(made, OnFirstUse) else made
+        try:
+            args, kwargs = converter(data)
+        except convert.ConversionError as refused:
+            return plan._refused(refused, data, NOTHING, ())
+        # ``run_sync`` and ``Call.returned``, without the ``Call`` until the method raises.
+        target = getattr(instance, name)
+        try:
+            value = target(*args, **kwargs)
+            if type(value) not in PLAIN_RESULTS:
+                value = _finished(plan, value)
+        except Exception as error:
+            if raise_errors:
+                raise
+            return Call(plan, target, args, kwargs, (), NOTHING, data).raised(error)
+        except BaseException as error:
+            if raise_errors or not cancellation(error):
+                raise
+            return Call(plan, target, args, kwargs, (), NOTHING, data).raised(error)
+        return CallResult(name_, True, value, to_json(value), None, None, None, deprecated, ())
+
+    return step
+
+
 @quick_init
 @dataclass(frozen=True)
 class Call:
@@ -184,14 +284,7 @@ class Call:
 
     def materialised(self, value: Any) -> Any:
         """An iterator returned where an array was declared, read into a list (bounded)."""
-        if not (self.plan.returns_array and isinstance(value, Iterator)):
-            return value
-        items: list[Any] = []
-        for item in value:
-            if len(items) >= MAX_RESULT_ITEMS:
-                raise ValueError(f"the result has more than {MAX_RESULT_ITEMS:,} items")
-            items.append(item)
-        return items
+        return _materialised(self.plan, value)
 
     def returned(self, value: Any) -> CallResult:
         function = self.plan.function
@@ -227,9 +320,7 @@ def run_sync(call: Call, raise_errors: bool) -> CallResult:
     try:
         value = call.target(*call.args, **call.kwargs)
         if type(value) not in PLAIN_RESULTS:
-            if inspect.isawaitable(value):
-                value = _complete(value)
-            value = call.materialised(value)
+            value = _finished(call.plan, value)
     except Exception as error:
         if raise_errors:
             raise
@@ -249,6 +340,25 @@ async def run_async(call: Call, raise_errors: bool) -> CallResult:
 
 
 # --- helpers -----------------------------------------------------------------------------
+
+
+def _finished(plan: Plan, value: Any) -> Any:
+    """What a sync call's value stands for: an awaitable run to its end, an iterator
+    returned where an array was declared read into a list."""
+    if inspect.isawaitable(value):
+        value = _complete(value)
+    return _materialised(plan, value)
+
+
+def _materialised(plan: Plan, value: Any) -> Any:
+    if not (plan.returns_array and isinstance(value, Iterator)):
+        return value
+    items: list[Any] = []
+    for item in value:
+        if len(items) >= MAX_RESULT_ITEMS:
+            raise ValueError(f"the result has more than {MAX_RESULT_ITEMS:,} items")
+        items.append(item)
+    return items
 
 
 def _at(data: Any, segments: list[str | int]) -> Any:

@@ -144,6 +144,11 @@ class Coercion:
         except Exception:  # a hostile value or schema (items() that raises, a nesting past
             return data  # the stack): repairing is optional, and the validator reports it
 
+    def exact_when_valid(self) -> bool:
+        """Whether every value the schema's validator accepts is left exactly as it is, so
+        a value checked valid needs no repair walk (``SchemaIndex.exact_when_valid``)."""
+        return self._index.exact_when_valid()
+
     def repair(self, data: Any, issues: Sequence[ValidationIssue]) -> Any:
         """What ``coerce`` makes of data the validator refused with ``issues``.
 
@@ -319,7 +324,7 @@ class Coercion:
         as it does, reports every member it refuses: what it did not name is taken as valid,
         so a container whose repair could change only valid members is not walked.
         """
-        if not self._index.exact_when_valid():
+        if not self.exact_when_valid():
             return check(self(data))
         first = check(data)
         if not isinstance(first, ValidationFailure):
