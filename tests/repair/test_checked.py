@@ -369,3 +369,70 @@ def test_an_optional_record_with_a_member_to_repair_is_still_walked(
     check = validator(OPTIONAL)
     expected = _outcome(check(old_coerce(value, OPTIONAL)))
     assert _outcome(coercer(OPTIONAL).checked(value, check)) == expected
+
+
+AT_END = {
+    "type": "object",
+    "properties": {
+        "tokens": {
+            "anyOf": [
+                {"type": "array", "items": {"type": "string", "maxLength": 5}, "maxItems": 3},
+                {"type": "null"},
+            ]
+        },
+        "counts": {
+            "anyOf": [
+                {
+                    "type": "object",
+                    "additionalProperties": {"type": "integer"},
+                    "maxProperties": 2,
+                },
+                {"type": "null"},
+            ]
+        },
+        "loose": {"anyOf": [{"type": "array", "maxItems": 1}, {"type": "null"}]},
+    },
+}
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        {"tokens": ["a", "b", "c", "d"]},  # too many, each valid
+        {"counts": {"x": 1, "y": 2, "z": 3}},
+        {"loose": [{"n": "1"}, ["2"]]},  # members of any schema: never changed
+        {"tokens": ["a", "b", "c", "d"], "counts": {"x": 1, "y": 2, "z": 3}},
+    ],
+)
+def test_an_optional_container_refused_whole_is_not_walked(
+    old_coerce: Callable[[Any, Any], Any], monkeypatch: pytest.MonkeyPatch, value: Any
+) -> None:
+    # The issue is at the optional container itself: repair would take its one branch
+    # and walk every member, changing none, since the validator refused none of them.
+    from llmapp.repair import _coerce
+
+    check = validator(AT_END)
+    expected = _outcome(check(old_coerce(value, AT_END)))
+    walks: list[object] = []
+    walk = _coerce._Walk
+    monkeypatch.setattr(_coerce, "_Walk", lambda *args: walks.append(args) or walk(*args))
+    assert _outcome(coercer(AT_END).checked(value, check)) == expected
+    assert walks == []
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        {"tokens": ["a", "b", "c", "toolong"]},  # a member refused too
+        {"tokens": ["a", "b", "c", 4]},  # a member repaired: 4 is "4"
+        {"counts": {"x": "1", "y": 2, "z": 3}},  # "1" is 1
+        {"counts": ["x"]},  # an array where the object or null is
+        {"tokens": {"a": "b"}},  # an object where the array or null is
+    ],
+)
+def test_an_optional_container_with_a_member_to_repair_is_still_walked(
+    old_coerce: Callable[[Any, Any], Any], value: Any
+) -> None:
+    check = validator(AT_END)
+    expected = _outcome(check(old_coerce(value, AT_END)))
+    assert _outcome(coercer(AT_END).checked(value, check)) == expected

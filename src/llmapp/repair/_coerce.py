@@ -230,10 +230,14 @@ class Coercion:
                     return False
                 continue
             if kind is list or kind is dict:
-                if end.union:
-                    return False
-                if end.shaped:
-                    if not (end.kinds is None or _CONTAINER_KIND[kind] in end.kinds):
+                kinds, shaped = end.kinds, end.shaped
+                if end.union:  # repaired whole as its one branch (``_only_branch``), if any
+                    taken = end.optional.get(kind)
+                    if taken is None:
+                        return False
+                    kinds, shaped = taken
+                if shaped:
+                    if not (kinds is None or _CONTAINER_KIND[kind] in kinds):
                         return False
                     if whole is None:
                         whole = all(issue._description is None for issue in issues)
@@ -281,9 +285,16 @@ class Coercion:
                     needed = required if isinstance(required, list) else ()
                     drops = key not in needed and index.null_means_absent(parent, key, sub)
                 names = index.resolved_names(resolved)
-                union = index.branches(resolved) is not None
+                branches = index.branches(resolved)
                 shaped = any(keyword in resolved for keyword in _CONTAINER_KEYS)
-                end = End(index.kinds(resolved), drops, names, union, shaped, through)
+                optional: dict[type, tuple[Kinds | None, bool]] = {}
+                for container, kind in ((list, "array"), (dict, "object")):
+                    only = None if branches is None else self._only_branch(resolved, branches, kind)
+                    if only is not None:
+                        taken = any(keyword in only for keyword in _CONTAINER_KEYS)
+                        optional[container] = (index.kinds(only), taken)
+                union = branches is not None
+                end = End(index.kinds(resolved), drops, names, union, shaped, through, optional)
         if sum(len(segment) for segment in path if type(segment) is str) > REMEMBERED_PATH:
             return end  # the model's long keys are not kept alive
         if len(self._ends) >= _CACHE_SIZE * 8:  # bounded: paths come from the model
@@ -344,6 +355,9 @@ class End(NamedTuple):
         shaped: the schema there says what a container's members are (``properties``,
             ``items``...): else they are repaired against any schema, so never changed.
         through: an optional container is on the way, which ``repair`` walks whole.
+        optional: where the schema there is an optional container (``X | None``), what
+            ``repair`` takes a list or a dict there as (``_only_branch``): its branch's
+            ``kinds`` and ``shaped``, by the container's Python type.
     """
 
     kinds: Kinds | None
@@ -352,6 +366,7 @@ class End(NamedTuple):
     union: bool = False
     shaped: bool = True
     through: bool = False
+    optional: Mapping[type, tuple[Kinds | None, bool]] = {}
 
 
 def _from_string(text: str, kinds: Kinds) -> Any:
