@@ -219,7 +219,7 @@ def fused_step(plan: Plan) -> Step:
         return _general
     function, owner, name, max_length = plan.function, plan.owner, method.name, plan.max_length
     name_, deprecated, to_json = function.name, function.deprecated, convert.to_json
-    valid, coercion = checker.valid, side.coercion
+    valid, refusal, coercion = checker.valid, checker.refusal, side.coercion
     converter: Callable[[Any], tuple[list[Any], dict[str, Any]]] | None = None
 
     def step(instance: Any, text: str, raise_errors: bool) -> CallResult | None:
@@ -229,7 +229,7 @@ def fused_step(plan: Plan) -> Step:
         if data is MISSING:
             return None
         if not valid(data):
-            validation = coercion.checked(data, checker)
+            validation = coercion.checked(data, checker, refusal(data))
             if isinstance(validation, ValidationFailure):
                 return failed(function, named_twice(validation))
             data = validation.data

@@ -322,7 +322,9 @@ class Coercion:
             return None
         return found
 
-    def checked(self, data: Any, check: Callable[[Any], Validation]) -> Validation:
+    def checked(
+        self, data: Any, check: Callable[[Any], Validation], first: Validation | None = None
+    ) -> Validation:
         """``check(coerce(data))``, the same result, doing only the work it needs.
 
         Valid data is checked once and not walked (``coerce`` would leave it as it is);
@@ -334,10 +336,12 @@ class Coercion:
         ``check`` is llmapp's validator of ``schema`` (``validate.validator``), or one that,
         as it does, reports every member it refuses: what it did not name is taken as valid,
         so a container whose repair could change only valid members is not walked.
+        ``first`` is ``check(data)`` when the caller has it already.
         """
         if not self.exact_when_valid():
             return check(self(data))
-        first = check(data)
+        if first is None:
+            first = check(data)
         if not isinstance(first, ValidationFailure):
             return first
         repaired = self.repair(data, first._errors)
