@@ -21,6 +21,7 @@ from llmapp import explain, repair
 from llmapp._limits import MAX_COMPARED_NAMES, cut
 from llmapp._results import ValidationFailure, ValidationIssue
 from llmapp._sentinels import MISSING
+from llmapp._text.unicode import has_surrogates
 from llmapp.kernel._result import CallResult
 
 __all__ = ["close_names", "read_arguments", "strict_arguments", "unknown_function"]
@@ -102,8 +103,8 @@ def strict_arguments(text: str, max_length: int) -> Any:
     """The data ``read_model_arguments`` reads from ``text`` with nothing to note and no
     second scan to ask for (strict JSON, no ``\\u`` escape or surrogate); ``MISSING`` for
     any other text, which it then reads and explains."""
-    if repair.may_hold_surrogates(text):
-        return MISSING
+    if "\\u" in text or (not text.isascii() and has_surrogates(text)):
+        return MISSING  # ``repair.may_hold_surrogates`` of a ``str``, without its call
     return repair.read_strict(text, max_length)
 
 

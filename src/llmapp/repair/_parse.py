@@ -175,8 +175,11 @@ def read_strict(text: str, max_length: int = MAX_LENGTH, max_depth: int = MAX_DE
     any other text, which ``read_text`` then reads and explains."""
     if len(text) > max_length or text[:1] == "\ufeff":
         return MISSING
-    try:
-        data = _strict(text)
+    try:  # ``_strict``'s lines, without its call: this is every valid call's reading
+        start = len(text) - len(text.lstrip(_BLANK)) if text[:1] in _BLANK else 0
+        data, end = _SCAN(text, start)
+        if end != len(text) and text[end:].strip(_BLANK):
+            return MISSING
     except (ValueError, RecursionError, StopIteration):
         return MISSING
     deep = len(text) > 2 * max_depth and _may_nest_deeper(text, max_depth)
