@@ -157,14 +157,14 @@ class Coercion:
         and coerce leaves valid values alone where ``exact_when_valid`` holds. Returns
         ``data`` itself when nothing was repaired. Never raises.
         """
-        if self._untouched(data, issues):
+        walked = self._walked(data, issues)
+        if walked is None:  # a place that cannot be found: repair everything
+            return self(data)
+        if not walked:
             return data
         at: set[Key] = set()
         children: dict[Key, dict[Segment, None]] = {}  # the members on the way, in order
-        for issue in issues:
-            path = parse_path(issue.path)
-            if path is None:  # a place that cannot be found: repair everything
-                return self(data)
+        for path in walked:
             at.add(path)
             for length in range(len(path)):
                 children.setdefault(path[:length], {})[path[length]] = None
@@ -174,81 +174,114 @@ class Coercion:
         except Exception:
             return data
 
-    def _untouched(self, data: Any, issues: Sequence[ValidationIssue]) -> bool:
-        """Whether ``repair`` would leave the data as it is, known without its walk.
-
-        True when each issue's path runs through plain dicts and lists, past no union
-        (``_end``, read once per path), to nothing, a number or boolean (never changed),
-        a null its key keeps, a string where its schema accepts strings, or a dict or
-        list where its schema is no union: the only values ``repair`` may change are at
-        the issues, and none of these changes.
-
-        ``repair`` walks such a container's members. Where the schema says nothing of
-        members (a dict where a string is), each is walked against any schema, which
-        changes nothing. Where it does and takes the container, it changes only a member
-        the validator refuses, whose issue is then in the list too: the validator reports
-        every member it refuses (``checked``'s check), unless an issue says its walk was
-        cut short or bounded (such an issue carries a description, so a list that holds
-        one walks the containers). So too for an optional container (``X | None``) on an
-        issue's way, which ``repair`` walks whole: its other members are valid.
-        """
+    def _walked(self, data: Any, issues: Sequence[ValidationIssue]) -> list[Key] | None:
+        """The paths of the issues ``repair`` must walk to, in order: the others' repair
+        provably leaves the data as it is (``_unchanged``), so a walk along them would
+        only read. None when an issue's path cannot be found."""
+        walked: list[Key] = []
         whole: bool | None = None  # no issue says the walk was cut short (read once)
         for issue in issues:
             path = parse_path(issue._path)  # the slot, not the property (``llmapp._results``)
             if path is None:
-                return False
+                return None
             try:
                 end = self._ends[path]
             except KeyError:
                 end = self._end(path)
             if end is None:
-                return False
-            if end.through:  # an optional container on the way is walked whole
-                if whole is None:
-                    whole = all(issue._description is None for issue in issues)
-                if not whole:
+                if not self._unchosen(data, path):
+                    walked.append(path)
+                continue
+            if (end.through or end.shaped or end.union) and whole is None:
+                whole = all(issue._description is None for issue in issues)
+            if not self._unchanged(data, path, end, bool(whole)):
+                walked.append(path)
+        return walked
+
+    def _unchanged(self, data: Any, path: Key, end: End, whole: bool) -> bool:
+        """Whether ``repair`` leaves the data as it is along one issue's path, known
+        without its walk (``whole``: no issue says the validator's walk was cut short).
+
+        True when the path runs through plain dicts and lists, past no union (``_end``,
+        read once per path), to nothing, a number or boolean (never changed), a null its
+        key keeps, a string where its schema accepts strings, or a dict or list where its
+        schema is no union: the only values ``repair`` may change are at the issues, and
+        none of these changes.
+
+        ``repair`` walks such a container's members. Where the schema says nothing of
+        members (a dict where a string is), each is walked against any schema, which
+        changes nothing. Where it does and takes the container, it changes only a member
+        the validator refuses, whose issue is then in the list too (and walked to, where
+        its own repair may change it): the validator reports every member it refuses
+        (``checked``'s check), unless an issue says its walk was cut short or bounded
+        (such an issue carries a description, so a list that holds one walks the
+        containers). So too for an optional container (``X | None``) on an issue's way,
+        which ``repair`` walks whole: its other members are valid.
+        """
+        if end.through and not whole:  # an optional container on the way is walked whole
+            return False
+        node = data
+        for segment in path:
+            if type(segment) is int:
+                if type(node) is not list:
                     return False
-            node = data
-            for segment in path:
-                if type(segment) is int:
-                    if type(node) is not list:
-                        return False
-                    if not 0 <= segment < len(node):
-                        node = MISSING  # no value there: nothing repaired under it
-                        break
-                elif type(node) is not dict:
-                    return False
-                elif segment not in node:
-                    node = MISSING
+                if not 0 <= segment < len(node):
+                    node = MISSING  # no value there: nothing repaired under it
                     break
-                node = node[segment]
-            kind = type(node)
-            if node is MISSING or kind is int or kind is float or kind is bool:
-                continue
-            if node is None:
-                if end.drops_null:
+            elif type(node) is not dict:
+                return False
+            elif segment not in node:
+                node = MISSING
+                break
+            node = node[segment]
+        kind = type(node)
+        if node is MISSING or kind is int or kind is float or kind is bool:
+            return True
+        if node is None:
+            return not end.drops_null
+        if kind is list or kind is dict:
+            kinds, shaped = end.kinds, end.shaped
+            if end.union:  # repaired whole as its one branch (``_only_branch``), if any
+                taken = end.optional.get(kind)
+                if taken is None:
                     return False
-                continue
-            if kind is list or kind is dict:
-                kinds, shaped = end.kinds, end.shaped
-                if end.union:  # repaired whole as its one branch (``_only_branch``), if any
-                    taken = end.optional.get(kind)
-                    if taken is None:
-                        return False
-                    kinds, shaped = taken
-                if shaped:
-                    if not (kinds is None or _CONTAINER_KIND[kind] in kinds):
-                        return False
-                    if whole is None:
-                        whole = all(issue._description is None for issue in issues)
-                    if not whole:
-                        return False
-                continue
-            if kind is not str or not (end.kinds is None or "string" in end.kinds):
-                return False
-            if node in end.names:
-                return False
-        return True
+                kinds, shaped = taken
+            if shaped:
+                return (kinds is None or _CONTAINER_KIND[kind] in kinds) and whole
+            return True
+        if kind is not str or not (end.kinds is None or "string" in end.kinds):
+            return False
+        return node not in end.names
+
+    def _unchosen(self, data: Any, path: Key) -> bool:
+        """Whether the first union on ``path`` holds, in ``data``, a dict or list that
+        ``repair`` can enter by no branch (``SchemaIndex.choose``): it then walks that
+        container's members against any schema (``_Walk._container``), which changes
+        nothing, whatever the issue under it."""
+        index, node, sub = self._index, data, self.schema
+        try:
+            with index.lock:
+                for segment in path:
+                    resolved = index.resolve(sub)
+                    branches = index.branches(resolved)
+                    if branches is not None:
+                        if type(node) is not dict and type(node) is not list:
+                            return False
+                        if any(keyword in resolved for keyword in _CONTAINER_KEYS):
+                            return False  # its own members are repaired first
+                        return index.choose(node, resolved, branches) is None
+                    if type(segment) is int:
+                        if type(node) is not list or not 0 <= segment < len(node):
+                            return False
+                        sub = index.item_schema(resolved, segment)
+                    else:
+                        if type(node) is not dict or segment not in node:
+                            return False
+                        sub = index.property_schema(resolved, segment)
+                    node = node[segment]
+        except Exception:  # a hostile value or schema: the walk decides, as before
+            return False
+        return False
 
     def _end(self, path: Key) -> End | None:
         """What the schema says at the end of ``path``, followed as ``repair`` follows it;
