@@ -462,6 +462,7 @@ TAGGED = {
             ]
         },
         "end": {"type": "boolean"},
+        "at": {"anyOf": [{"type": "string", "format": "date"}, {"type": "integer"}]},
     },
     "additionalProperties": False,
 }
@@ -472,6 +473,8 @@ TAGGED = {
     [
         {"due": {"kind": "none of them", "when": ["x", "1", 2], "tags": "3"}},
         {"due": {"kind": 7, "status": "9"}, "extra": 1},
+        {"at": {"wrong": True, "n": "1"}},  # an object where no branch takes one
+        {"at": [["2024-01-01"]], "end": True},
     ],
 )
 def test_a_union_no_branch_of_which_repair_can_enter_is_not_walked(
@@ -498,6 +501,7 @@ def test_a_union_no_branch_of_which_repair_can_enter_is_not_walked(
         {"weight": "not a container", "due": {"kind": "none"}, "end": 1},
         {"weight": ["a", "c"], "due": {"kind": "card", "status": "9"}},  # a branch is chosen
         {"due": {"kind": "cash", "tags": "3.5"}, "end": "true"},
+        {"at": "7", "due": {"kind": "none"}},  # a string where the integer branch is
     ],
 )
 def test_only_the_issues_a_repair_may_change_are_walked_to(

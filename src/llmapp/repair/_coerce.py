@@ -205,8 +205,9 @@ class Coercion:
         True when the path runs through plain dicts and lists, past no union (``_end``,
         read once per path), to nothing, a number or boolean (never changed), a null its
         key keeps, a string where its schema accepts strings, or a dict or list where its
-        schema is no union: the only values ``repair`` may change are at the issues, and
-        none of these changes.
+        schema is no union (or a union that takes it by one branch, or by none:
+        ``_unchosen``): the only values ``repair`` may change are at the issues, and none
+        of these changes.
 
         ``repair`` walks such a container's members. Where the schema says nothing of
         members (a dict where a string is), each is walked against any schema, which
@@ -244,7 +245,7 @@ class Coercion:
             if end.union:  # repaired whole as its one branch (``_only_branch``), if any
                 taken = end.optional.get(kind)
                 if taken is None:
-                    return False
+                    return self._unchosen(data, path)
                 kinds, shaped = taken
             if shaped:
                 return (kinds is None or _CONTAINER_KIND[kind] in kinds) and whole
@@ -254,14 +255,14 @@ class Coercion:
         return node not in end.names
 
     def _unchosen(self, data: Any, path: Key) -> bool:
-        """Whether the first union on ``path`` holds, in ``data``, a dict or list that
-        ``repair`` can enter by no branch (``SchemaIndex.choose``): it then walks that
-        container's members against any schema (``_Walk._container``), which changes
-        nothing, whatever the issue under it."""
+        """Whether the first union on ``path`` (or at its end) holds, in ``data``, a dict
+        or list that ``repair`` can enter by no branch (``SchemaIndex.choose``): it then
+        walks that container's members against any schema (``_Walk._container``), which
+        changes nothing, whatever the issue under it."""
         index, node, sub = self._index, data, self.schema
         try:
             with index.lock:
-                for segment in path:
+                for segment in (*path, None):
                     resolved = index.resolve(sub)
                     branches = index.branches(resolved)
                     if branches is not None:
@@ -270,6 +271,8 @@ class Coercion:
                         if any(keyword in resolved for keyword in _CONTAINER_KEYS):
                             return False  # its own members are repaired first
                         return index.choose(node, resolved, branches) is None
+                    if segment is None:  # the end, and no union on the way
+                        return False
                     if type(segment) is int:
                         if type(node) is not list or not 0 <= segment < len(node):
                             return False
