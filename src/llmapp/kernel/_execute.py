@@ -5,7 +5,8 @@ text (``_kernel.check_arguments``, the step every door shares, against ``Plan.si
 → join the caller's human values (``join``: checked whole) → convert to the method's
 Python types (``convert``) → call.
 A step that fails ends the call with a ``CallResult`` whose feedback is built from the
-model's own arguments only.
+model's own arguments only. A plain method's call on strict text takes these steps in
+one function made for it (``fused_step``), with the same answers.
 
 The LLM reaches only what the function table holds: the function is looked up
 by name in that table (never ``getattr`` with the model's text), arguments are
@@ -233,6 +234,7 @@ def fused_step(plan: Plan) -> Step:
             if isinstance(validation, ValidationFailure):
                 return failed(function, named_twice(validation))
             data = validation.data
+        target = getattr(instance, name)  # before converting, as ``complete`` takes it
         nonlocal converter
         if converter is None:  # compiled by the first call that converts, as ``complete`` does
             made = plan.convert
@@ -242,7 +244,6 @@ def fused_step(plan: Plan) -> Step:
         except convert.ConversionError as refused:
             return plan._refused(refused, data, NOTHING, ())
         # ``run_sync`` and ``Call.returned``, without the ``Call`` until the method raises.
-        target = getattr(instance, name)
         try:
             value = target(*args, **kwargs)
             if type(value) not in PLAIN_RESULTS:
