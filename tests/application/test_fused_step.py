@@ -11,6 +11,7 @@ inside strings, surrogate escapes, a byte-order mark, nesting past the limit).
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Iterator
 from typing import Annotated, Any
@@ -23,7 +24,8 @@ from benchmarks.execute_bench import PAYLOADS, Shop
 from llmapp import application
 from llmapp._records.record import replace
 from llmapp.kernel import CallResult, Plan
-from llmapp.kernel._execute import _general
+from llmapp.kernel._execute import _general, _general_check
+from llmapp.markers import Human
 
 
 def _same(fused: CallResult, general: CallResult) -> None:
@@ -41,8 +43,15 @@ def _same(fused: CallResult, general: CallResult) -> None:
 
 
 def _both(plan: Plan, instance: Any, text: str, raise_errors: bool = False) -> CallResult:
-    """The call made by the plan as built and by its general steps alone: the same result."""
+    """The call made by the plan as built and by its general steps alone: the same result;
+    and the check alone (what ``aexecute`` and ``prepare`` take), the same too."""
     general = replace(plan, fused=None)
+    checked, expected = plan.check(text), general.check(text)
+    if isinstance(expected, CallResult):
+        assert isinstance(checked, CallResult)
+        _same(checked, expected)
+    else:
+        assert type(checked) is type(expected) and checked == expected
     fused = plan.execute(instance, text, None, raise_errors)
     _same(fused, general.execute(instance, text, None, raise_errors))
     return fused
@@ -197,3 +206,34 @@ def test_a_class_or_async_method_keeps_the_general_steps() -> None:
     wrong = application(Shop)._plans["search"]
     with pytest.raises(Exception, match="instance"):
         wrong.execute(object(), '{"query": "a", "limit": 1, "exact": true}', None, False)
+
+
+class Hidden:
+    def book(self, room: str, user_id: Annotated[str, Human()]) -> str:
+        """Book a room for a user."""
+        return f"{room} for {user_id}"
+
+
+def test_a_separated_function_is_checked_alike_and_its_call_keeps_the_general_steps() -> None:
+    app, hidden = application(Hidden), Hidden()
+    plan = app._plans["book"]
+    for text in ('{"room": "a"}', '{"room": 1}', '{"room": "a", "user_id": "x"}', '{"room": "a",}'):
+        general = replace(plan, fused=None)
+        checked, expected = plan.check(text), general.check(text)
+        if isinstance(expected, CallResult):
+            assert isinstance(checked, CallResult)
+            _same(checked, expected)
+        else:
+            assert checked == expected
+        _same(
+            plan.execute(hidden, text, {"user_id": "u1"}, False),
+            general.execute(hidden, text, {"user_id": "u1"}, False),
+        )
+    assert plan.fused is not None and plan.fused.check not in (None, _general_check)
+
+
+def test_aexecute_answers_as_execute() -> None:
+    app, desk = application(Desk), Desk()
+    for text in ('{"query": "a", "limit": 2}', '{"query": 1, "limit": 200}', "{"):
+        expected = app.execute(desk, "search", text)
+        _same(asyncio.run(app.aexecute(desk, "search", text)), expected)

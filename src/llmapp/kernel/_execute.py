@@ -38,7 +38,15 @@ from llmapp._sentinels import MISSING
 from llmapp.introspect.model import MethodSpec
 from llmapp.kernel._arguments import strict_arguments
 from llmapp.kernel._function import LlmFunction, OnFirstUse
-from llmapp.kernel._kernel import Checked, ModelSide, check_arguments, failed, named_twice
+from llmapp.kernel._kernel import (
+    Called,
+    Checked,
+    ModelSide,
+    _checked,
+    check_arguments,
+    failed,
+    named_twice,
+)
 from llmapp.kernel._mask import NOTHING, Masker
 from llmapp.kernel._merge import join
 from llmapp.kernel._result import CallResult, error_text
@@ -48,7 +56,7 @@ from llmapp.validate import ValidationFailure, ValidationIssue
 if TYPE_CHECKING:
     from llmapp.convert import ConversionError
 
-__all__ = ["Call", "Fused", "Plan", "fused_step", "run_async", "run_sync"]
+__all__ = ["Call", "Fused", "Plan", "fused_check", "fused_step", "run_async", "run_sync"]
 
 Schema = dict[str, Any]
 
@@ -91,6 +99,11 @@ class Plan(Record):
 
     def check(self, arguments: Any) -> Checked | CallResult:
         """The model's arguments read, repaired and checked (the kernel's step)."""
+        fused = self.fused
+        if fused is not None and type(arguments) is str:
+            checked = (fused.check or fused.make_check(self))(arguments)
+            if checked is not None:
+                return checked
         return check_arguments(self.function, arguments, self.side, max_length=self.max_length)
 
     def complete(
@@ -180,18 +193,71 @@ def _general(instance: Any, text: str, raise_errors: bool) -> None:
     return None
 
 
-class Fused:
-    """A plan's fused step (``fused_step``), made on its first call: plans are frozen, so it
-    is kept in this holder, one per plan."""
+TextCheck = Callable[[str], "Checked | CallResult | None"]
+"""A fused check: the model's text to what ``check_arguments`` answers, or None where it
+must answer itself."""
 
-    __slots__ = ("step",)
+
+def _general_check(text: str) -> None:
+    """The fused check of a plan that has none: ``check_arguments`` reads every text."""
+    return None
+
+
+class Fused:
+    """A plan's fused step (``fused_step``) and check (``fused_check``), each made on its
+    first use: plans are frozen, so they are kept in this holder, one per plan."""
+
+    __slots__ = ("check", "step")
 
     def __init__(self) -> None:
         self.step: Step | None = None
+        self.check: TextCheck | None = None
 
     def make(self, plan: Plan) -> Step:
         step = self.step = fused_step(plan)
         return step
+
+    def make_check(self, plan: Plan) -> TextCheck:
+        check = self.check = fused_check(plan)
+        return check
+
+
+def fused_check(plan: Plan) -> TextCheck:
+    """``check_arguments`` of the model's text for ``plan``, in one function: what the
+    async door and ``prepare`` check with. Strict text (``strict_arguments``) is checked
+    without a ``Reading`` built; any other text ``check_arguments`` reads and explains.
+    A plan with a hook keeps ``check_arguments`` alone."""
+    from llmapp.validate import Validator  # the compiler: loaded by the first call, not the build
+
+    side = plan.side
+    if side.hooked:
+        return _general_check
+    function, max_length, checker = plan.function, plan.max_length, side.checker
+    valid = None
+    if isinstance(checker, Validator) and side.coercion.exact_when_valid():
+        valid = checker.valid
+
+    def check(text: str) -> Checked | CallResult | None:
+        data = strict_arguments(text, max_length)
+        if data is MISSING:
+            return None
+        if valid is not None and valid(data):
+            return _checked((data, ()))
+        return _validated(function, side, data, valid is not None)
+
+    return check
+
+
+def _validated(function: Called, side: ModelSide, data: Any, refused: bool) -> Checked | CallResult:
+    """``check_arguments``' last steps for the data of strict text (nothing repaired in
+    reading, no surrogate to look for); ``refused``: the validator's ``valid`` refused it,
+    so its walker answers without the checker running again."""
+    checker = side.checker
+    first = checker.refusal(data) if refused else None  # type: ignore[attr-defined]
+    validation = side.coercion.checked(data, checker, first)
+    if isinstance(validation, ValidationFailure):
+        return failed(function, named_twice(validation))
+    return _checked((validation.data, ()))
 
 
 def fused_step(plan: Plan) -> Step:
@@ -220,7 +286,7 @@ def fused_step(plan: Plan) -> Step:
         return _general
     function, owner, name, max_length = plan.function, plan.owner, method.name, plan.max_length
     name_, deprecated, to_json = function.name, function.deprecated, convert.to_json
-    valid, refusal, coercion = checker.valid, checker.refusal, side.coercion
+    valid = checker.valid
     converter: Callable[[Any], tuple[list[Any], dict[str, Any]]] | None = None
 
     def step(instance: Any, text: str, raise_errors: bool) -> CallResult | None:
@@ -230,10 +296,10 @@ def fused_step(plan: Plan) -> Step:
         if data is MISSING:
             return None
         if not valid(data):
-            validation = coercion.checked(data, checker, refusal(data))
-            if isinstance(validation, ValidationFailure):
-                return failed(function, named_twice(validation))
-            data = validation.data
+            checked = _validated(function, side, data, True)
+            if isinstance(checked, CallResult):
+                return checked
+            data = checked.data
         target = getattr(instance, name)  # before converting, as ``complete`` takes it
         nonlocal converter
         if converter is None:  # compiled by the first call that converts, as ``complete`` does
