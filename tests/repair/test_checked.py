@@ -371,3 +371,156 @@ def test_an_optional_record_with_a_member_to_repair_is_still_walked(
     check = validator(OPTIONAL)
     expected = _outcome(check(old_coerce(value, OPTIONAL)))
     assert _outcome(coercer(OPTIONAL).checked(value, check)) == expected
+
+
+AT_END = {
+    "type": "object",
+    "properties": {
+        "tokens": {
+            "anyOf": [
+                {"type": "array", "items": {"type": "string", "maxLength": 5}, "maxItems": 3},
+                {"type": "null"},
+            ]
+        },
+        "counts": {
+            "anyOf": [
+                {
+                    "type": "object",
+                    "additionalProperties": {"type": "integer"},
+                    "maxProperties": 2,
+                },
+                {"type": "null"},
+            ]
+        },
+        "loose": {"anyOf": [{"type": "array", "maxItems": 1}, {"type": "null"}]},
+    },
+}
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        {"tokens": ["a", "b", "c", "d"]},  # too many, each valid
+        {"counts": {"x": 1, "y": 2, "z": 3}},
+        {"loose": [{"n": "1"}, ["2"]]},  # members of any schema: never changed
+        {"tokens": ["a", "b", "c", "d"], "counts": {"x": 1, "y": 2, "z": 3}},
+    ],
+)
+def test_an_optional_container_refused_whole_is_not_walked(
+    old_coerce: Callable[[Any, Any], Any], monkeypatch: pytest.MonkeyPatch, value: Any
+) -> None:
+    # The issue is at the optional container itself: repair would take its one branch
+    # and walk every member, changing none, since the validator refused none of them.
+    from llmapp.repair import _coerce
+
+    check = validator(AT_END)
+    expected = _outcome(check(old_coerce(value, AT_END)))
+    walks: list[object] = []
+    walk = _coerce._Walk
+    monkeypatch.setattr(_coerce, "_Walk", lambda *args: walks.append(args) or walk(*args))
+    assert _outcome(coercer(AT_END).checked(value, check)) == expected
+    assert walks == []
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        {"tokens": ["a", "b", "c", "toolong"]},  # a member refused too
+        {"tokens": ["a", "b", "c", 4]},  # a member repaired: 4 is "4"
+        {"counts": {"x": "1", "y": 2, "z": 3}},  # "1" is 1
+        {"counts": ["x"]},  # an array where the object or null is
+        {"tokens": {"a": "b"}},  # an object where the array or null is
+    ],
+)
+def test_an_optional_container_with_a_member_to_repair_is_still_walked(
+    old_coerce: Callable[[Any, Any], Any], value: Any
+) -> None:
+    check = validator(AT_END)
+    expected = _outcome(check(old_coerce(value, AT_END)))
+    assert _outcome(coercer(AT_END).checked(value, check)) == expected
+
+
+TAGGED = {
+    "type": "object",
+    "properties": {
+        "weight": {"type": "array", "items": {"enum": ["a", "b"]}},
+        "due": {
+            "anyOf": [
+                {
+                    "type": "object",
+                    "properties": {
+                        "kind": {"const": "card"},
+                        "when": {"type": "array", "items": {"type": "string"}},
+                        "status": {"type": "integer"},
+                    },
+                    "required": ["kind"],
+                },
+                {
+                    "type": "object",
+                    "properties": {"kind": {"const": "cash"}, "tags": {"type": "number"}},
+                    "required": ["kind"],
+                },
+                {"type": "null"},
+            ]
+        },
+        "end": {"type": "boolean"},
+        "at": {"anyOf": [{"type": "string", "format": "date"}, {"type": "integer"}]},
+    },
+    "additionalProperties": False,
+}
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        {"due": {"kind": "none of them", "when": ["x", "1", 2], "tags": "3"}},
+        {"due": {"kind": 7, "status": "9"}, "extra": 1},
+        {"at": {"wrong": True, "n": "1"}},  # an object where no branch takes one
+        {"at": [["2024-01-01"]], "end": True},
+    ],
+)
+def test_a_union_no_branch_of_which_repair_can_enter_is_not_walked(
+    old_coerce: Callable[[Any, Any], Any], monkeypatch: pytest.MonkeyPatch, value: Any
+) -> None:
+    # Repair enters a union by one chosen branch; with none (a tag no branch has), it walks
+    # the container's members against any schema, which changes nothing.
+    from llmapp.repair import _coerce
+
+    check = validator(TAGGED)
+    expected = _outcome(check(old_coerce(value, TAGGED)))
+    walks: list[object] = []
+    walk = _coerce._Walk
+    monkeypatch.setattr(_coerce, "_Walk", lambda *args: walks.append(args) or walk(*args))
+    assert _outcome(coercer(TAGGED).checked(value, check)) == expected
+    assert walks == []
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        # a string where an array is (repair reads it) beside an issue it cannot change
+        {"weight": '["a"]', "due": {"kind": "none", "when": ["x", 2]}, "end": 1},
+        {"weight": "not a container", "due": {"kind": "none"}, "end": 1},
+        {"weight": ["a", "c"], "due": {"kind": "card", "status": "9"}},  # a branch is chosen
+        {"due": {"kind": "cash", "tags": "3.5"}, "end": "true"},
+        {"at": "7", "due": {"kind": "none"}},  # a string where the integer branch is
+    ],
+)
+def test_only_the_issues_a_repair_may_change_are_walked_to(
+    old_coerce: Callable[[Any, Any], Any], monkeypatch: pytest.MonkeyPatch, value: Any
+) -> None:
+    from llmapp.repair import _coerce
+
+    check = validator(TAGGED)
+    expected = _outcome(check(old_coerce(value, TAGGED)))
+    walked: list[Any] = []
+    walk = _coerce._Walk
+
+    def counted(index: Any, children: Any = None, at: Any = None) -> Any:
+        walked.append(set(at or ()))
+        return walk(index, children, at)
+
+    monkeypatch.setattr(_coerce, "_Walk", counted)
+    assert _outcome(coercer(TAGGED).checked(value, check)) == expected
+    if value.get("weight") == "not a container":
+        assert walked == [{("weight",)}]  # the unchosen union's issue is not walked to

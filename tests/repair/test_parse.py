@@ -10,7 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from tests.support.budget import scaled
 
-from llmapp.repair import MAX_LENGTH, Parsed, parse
+from llmapp._sentinels import MISSING
+from llmapp.repair import MAX_LENGTH, Parsed, parse, read_strict, read_text
 
 FENCE = "```"
 
@@ -530,3 +531,37 @@ def test_truncated_json_still_reads(value: Any, cut: int) -> None:
     text = json.dumps(value)
     result = parse(text[: max(1, len(text) - cut)])
     assert result.error is None or result.error == "no JSON value found in the text"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"a": 1}',
+        ' \n{"a": [1, 2.5, "x", null, true]}\t ',
+        '{"a": 1, "a": 2}',
+        '{"o": {"k": 1, "k": 2}}',
+        '{"a": 1,}',
+        '{"a": 1} {"b": 2}',
+        '{"a": 1} x',
+        "\ufeff{}",
+        '{"a": NaN}',
+        '{"a": 1e999}',
+        '{"a": "\\ud800"}',
+        "```json\n{}\n```",
+        "",
+        "   ",
+        '{"a": ' + "[" * 600 + "]" * 600 + "}",
+        '{"a": "' + "x" * 50 + '"}',
+        '[{"a": 1}]',
+        "7",
+    ],
+)
+def test_read_strict_is_read_text_when_it_notes_nothing(text: str) -> None:
+    data, repairs, error, truncated, unread = read_text(text, max_length=40_000)
+    noted = repairs or error is not None or truncated is not None or unread is not None
+    found = read_strict(text, 40_000)
+    if noted:
+        assert found is MISSING
+    else:
+        assert found is not MISSING and found == data
+    assert read_strict(text, 3) is MISSING or len(text) <= 3

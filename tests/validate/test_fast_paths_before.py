@@ -542,28 +542,3 @@ def test_duration_agrees_on_days_and_clocks(
     text = written.format(day, time)
     assert _duration(iso, text) == _duration(old_durations, text), text
 
-
-# --- uniqueItems on scalars: a set of the items themselves --------------------------------
-
-SCALARS = st.one_of(
-    st.none(),
-    st.booleans(),
-    st.integers(min_value=-3, max_value=3),
-    st.sampled_from([0.0, -0.0, 1.0, 2.5, 1e300, float("inf")]),
-    st.sampled_from(["", "a", "1", "true", "null"]),
-)
-
-
-@pytest.mark.budgeted
-@settings(max_examples=scaled(300, 1000), deadline=None)
-@given(st.lists(st.one_of(SCALARS, st.lists(SCALARS, max_size=2)), max_size=8))
-@example([1, True])
-@example([0, False, None])
-@example([1, 1.0])
-@example([0.0, -0.0])
-@example(["1", 1])
-def test_unique_agrees_with_the_old_reading(
-    old_runtime: types.ModuleType, items: list[object]
-) -> None:
-    assert _runtime.unique(items) == old_runtime.unique(items)
-    assert _runtime.unique(tuple(items)) == old_runtime.unique(tuple(items))

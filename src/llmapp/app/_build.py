@@ -19,6 +19,7 @@ from llmapp.introspect import inspect_class
 from llmapp.introspect.model import MethodSpec, TypeGraph
 from llmapp.jsonschema import declared_types
 from llmapp.kernel import (
+    Fused,
     LlmConfig,
     LlmFunction,
     ModelSide,
@@ -182,6 +183,7 @@ def _plan(
         convert=OnFirstUse(_converter, (method, graph)),
         returns_array=_may_be_array(schemas.output),
         plain=function.controls is None and not method.context,
+        fused=Fused(),
     )
 
 

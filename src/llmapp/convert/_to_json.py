@@ -70,7 +70,10 @@ def to_json(value: Any) -> Any:
         >>> to_json({"wait": timedelta(hours=1, minutes=30), "tags": {"b", "a"}})
         {'wait': 'PT1H30M', 'tags': ['a', 'b']}
     """
-    if type(value) is list and set(map(type, value)) <= _KEPT:
+    cls = type(value)
+    if cls in _KEPT or (cls is int and -_SAFE_INT < value < _SAFE_INT):
+        return value  # as ``_encode`` returns it, without its call and its set
+    if cls is list and set(map(type, value)) <= _KEPT:
         return value.copy()  # what ``_sequence`` makes of it, without a call per layer
     return _encode(value, set())
 

@@ -76,7 +76,7 @@ if TYPE_CHECKING:
         time_limit,
         visible,
     )
-    from llmapp.kernel._execute import Call, Plan, run_sync
+    from llmapp.kernel._execute import Call, Fused, Plan, run_sync
     from llmapp.kernel._function import (
         Function,
         LlmFunction,
@@ -145,6 +145,7 @@ _HOMES = {
     "time_limit": "llmapp.kernel._controls",
     "visible": "llmapp.kernel._controls",
     "Call": "llmapp.kernel._execute",
+    "Fused": "llmapp.kernel._execute",
     "Plan": "llmapp.kernel._execute",
     "run_sync": "llmapp.kernel._execute",
     "Function": "llmapp.kernel._function",
@@ -209,6 +210,7 @@ __all__ = [
     "Function",
     "FunctionControls",
     "FunctionTable",
+    "Fused",
     "Image",
     "LlmConfig",
     "LlmFunction",

@@ -20,9 +20,11 @@ from typing import Any, Final
 from llmapp import explain, repair
 from llmapp._limits import MAX_COMPARED_NAMES, cut
 from llmapp._results import ValidationFailure, ValidationIssue
+from llmapp._sentinels import MISSING
+from llmapp._text.unicode import has_surrogates
 from llmapp.kernel._result import CallResult
 
-__all__ = ["close_names", "read_arguments", "unknown_function"]
+__all__ = ["close_names", "read_arguments", "strict_arguments", "unknown_function"]
 
 _MAX_NAME: Final = 200
 _MAX_LISTED: Final = 30
@@ -95,6 +97,15 @@ def read_model_arguments(
         deprecated=deprecated,
         repairs=repairs,
     )
+
+
+def strict_arguments(text: str, max_length: int) -> Any:
+    """The data ``read_model_arguments`` reads from ``text`` with nothing to note and no
+    second scan to ask for (strict JSON, no ``\\u`` escape or surrogate); ``MISSING`` for
+    any other text, which it then reads and explains."""
+    if "\\u" in text or (not text.isascii() and has_surrogates(text)):
+        return MISSING  # ``repair.may_hold_surrogates`` of a ``str``, without its call
+    return repair.read_strict(text, max_length)
 
 
 def _unless_surrogates(

@@ -5,7 +5,8 @@ text (``_kernel.check_arguments``, the step every door shares, against ``Plan.si
 → join the caller's human values (``join``: checked whole) → convert to the method's
 Python types (``convert``) → call.
 A step that fails ends the call with a ``CallResult`` whose feedback is built from the
-model's own arguments only.
+model's own arguments only. A plain method's call on strict text takes these steps in
+one function made for it (``fused_step``), with the same answers.
 
 The LLM reaches only what the function table holds: the function is looked up
 by name in that table (never ``getattr`` with the model's text), arguments are
@@ -35,8 +36,17 @@ from llmapp._records.frozen import quick_init
 from llmapp._records.record import Record
 from llmapp._sentinels import MISSING
 from llmapp.introspect.model import MethodSpec
-from llmapp.kernel._function import LlmFunction
-from llmapp.kernel._kernel import Checked, ModelSide, check_arguments, failed
+from llmapp.kernel._arguments import strict_arguments
+from llmapp.kernel._function import LlmFunction, OnFirstUse
+from llmapp.kernel._kernel import (
+    Called,
+    Checked,
+    ModelSide,
+    _checked,
+    check_arguments,
+    failed,
+    named_twice,
+)
 from llmapp.kernel._mask import NOTHING, Masker
 from llmapp.kernel._merge import join
 from llmapp.kernel._result import CallResult, error_text
@@ -46,7 +56,7 @@ from llmapp.validate import ValidationFailure, ValidationIssue
 if TYPE_CHECKING:
     from llmapp.convert import ConversionError
 
-__all__ = ["Call", "Plan", "run_async", "run_sync"]
+__all__ = ["Call", "Fused", "Plan", "fused_check", "fused_step", "run_async", "run_sync"]
 
 Schema = dict[str, Any]
 
@@ -67,6 +77,8 @@ class Plan(Record):
             into a list.
         plain: no per-call controls and no context parameter: ``execute`` has nothing to
             admit and runs the call straight through (``Plan.execute``).
+        fused: where ``execute`` keeps the plan's fused step (``fused_step``), made on its
+            first call; without one, every call takes the general steps.
     """
 
     function: LlmFunction
@@ -77,6 +89,7 @@ class Plan(Record):
     convert: Callable[[Mapping[str, Any]], tuple[list[Any], dict[str, Any]]]
     returns_array: bool = False
     plain: bool = False
+    fused: Fused | None = None
 
     def prepare(
         self, instance: Any, arguments: Any, human: Mapping[str, Any] | None
@@ -86,6 +99,11 @@ class Plan(Record):
 
     def check(self, arguments: Any) -> Checked | CallResult:
         """The model's arguments read, repaired and checked (the kernel's step)."""
+        fused = self.fused
+        if fused is not None and type(arguments) is str:
+            checked = (fused.check or fused.make_check(self))(arguments)
+            if checked is not None:
+                return checked
         return check_arguments(self.function, arguments, self.side, max_length=self.max_length)
 
     def complete(
@@ -116,6 +134,11 @@ class Plan(Record):
         self, instance: Any, arguments: Any, human: Mapping[str, Any] | None, raise_errors: bool
     ) -> CallResult:
         """``prepare`` then ``run_sync``: a call of a function with no controls."""
+        fused = self.fused
+        if fused is not None and human is None and type(arguments) is str:
+            result = (fused.step or fused.make(self))(instance, arguments, raise_errors)
+            if result is not None:
+                return result
         prepared = self.complete(
             check_arguments(self.function, arguments, self.side, max_length=self.max_length),
             instance,
@@ -160,6 +183,150 @@ class Plan(Record):
         return failed(self.function, ValidationFailure(model_data, [issue]), repairs)
 
 
+Step = Callable[[Any, str, bool], "CallResult | None"]
+"""A fused step: ``(instance, text, raise_errors)`` to the call's result, or None where the
+general steps must answer (nothing ran then)."""
+
+
+def _general(instance: Any, text: str, raise_errors: bool) -> None:
+    """The fused step of a plan that has none: every call takes the general steps."""
+    return None
+
+
+TextCheck = Callable[[str], "Checked | CallResult | None"]
+"""A fused check: the model's text to what ``check_arguments`` answers, or None where it
+must answer itself."""
+
+
+def _general_check(text: str) -> None:
+    """The fused check of a plan that has none: ``check_arguments`` reads every text."""
+    return None
+
+
+class Fused:
+    """A plan's fused step (``fused_step``) and check (``fused_check``), each made on its
+    first use: plans are frozen, so they are kept in this holder, one per plan."""
+
+    __slots__ = ("check", "step")
+
+    def __init__(self) -> None:
+        self.step: Step | None = None
+        self.check: TextCheck | None = None
+
+    def make(self, plan: Plan) -> Step:
+        step = self.step = fused_step(plan)
+        return step
+
+    def make_check(self, plan: Plan) -> TextCheck:
+        check = self.check = fused_check(plan)
+        return check
+
+
+def fused_check(plan: Plan) -> TextCheck:
+    """``check_arguments`` of the model's text for ``plan``, in one function: what the
+    async door and ``prepare`` check with. Strict text (``strict_arguments``) is checked
+    without a ``Reading`` built; any other text ``check_arguments`` reads and explains.
+    A plan with a hook keeps ``check_arguments`` alone."""
+    from llmapp.validate import Validator  # the compiler: loaded by the first call, not the build
+
+    side = plan.side
+    if side.hooked:
+        return _general_check
+    function, max_length, checker = plan.function, plan.max_length, side.checker
+    valid = None
+    if isinstance(checker, Validator) and side.coercion.exact_when_valid():
+        valid = checker.valid
+
+    def check(text: str) -> Checked | CallResult | None:
+        data = strict_arguments(text, max_length)
+        if data is MISSING:
+            return None
+        if valid is not None and valid(data):
+            return _checked((data, ()))
+        return _validated(function, side, data, valid is not None)
+
+    return check
+
+
+def _validated(function: Called, side: ModelSide, data: Any, refused: bool) -> Checked | CallResult:
+    """``check_arguments``' last steps for the data of strict text (nothing repaired in
+    reading, no surrogate to look for); ``refused``: the validator's ``valid`` refused it,
+    so its walker answers without the checker running again."""
+    checker = side.checker
+    first = checker.refusal(data) if refused else None  # type: ignore[attr-defined]
+    validation = side.coercion.checked(data, checker, first)
+    if isinstance(validation, ValidationFailure):
+        return failed(function, named_twice(validation))
+    return _checked((validation.data, ()))
+
+
+def fused_step(plan: Plan) -> Step:
+    """The steps of a call the model wrote right, in one function: read, check, convert,
+    call, the result. Every answer is the general steps' own.
+
+    Text that reads strictly (no repair to note, no ``\\u`` escape) into data the checker
+    accepts goes straight through; other text the general steps read, so they say why. A
+    refusal of strict text is answered from the data already read (repaired and checked as
+    ``check_arguments`` does), not read again. A plan whose calls need more (a hook, a
+    human side, a class or static method, an async method, a union that repair may change
+    valid data in) keeps the general steps alone.
+    """
+    from llmapp.validate import Validator  # the compiler: loaded by the first call, not the build
+
+    side, method = plan.side, plan.method
+    checker = side.checker
+    if (
+        side.hooked
+        or plan.function.separated is not None
+        or method.kind != "instance"
+        or method.is_async
+        or not isinstance(checker, Validator)
+        or not side.coercion.exact_when_valid()
+    ):
+        return _general
+    function, owner, name, max_length = plan.function, plan.owner, method.name, plan.max_length
+    name_, deprecated, to_json = function.name, function.deprecated, convert.to_json
+    valid = checker.valid
+    converter: Callable[[Any], tuple[list[Any], dict[str, Any]]] | None = None
+
+    def step(instance: Any, text: str, raise_errors: bool) -> CallResult | None:
+        if not isinstance(instance, owner):
+            return None  # the general steps say what is wrong with it
+        data = strict_arguments(text, max_length)
+        if data is MISSING:
+            return None
+        if not valid(data):
+            checked = _validated(function, side, data, True)
+            if isinstance(checked, CallResult):
+                return checked
+            data = checked.data
+        target = getattr(instance, name)  # before converting, as ``complete`` takes it
+        nonlocal converter
+        if converter is None:  # compiled by the first call that converts, as ``complete`` does
+            made = plan.convert
+            converter = made.get() if isinstance(made, OnFirstUse) else made
+        try:
+            args, kwargs = converter(data)
+        except convert.ConversionError as refused:
+            return plan._refused(refused, data, NOTHING, ())
+        # ``run_sync`` and ``Call.returned``, without the ``Call`` until the method raises.
+        try:
+            value = target(*args, **kwargs)
+            if type(value) not in PLAIN_RESULTS:
+                value = _finished(plan, value)
+        except Exception as error:
+            if raise_errors:
+                raise
+            return Call(plan, target, args, kwargs, (), NOTHING, data).raised(error)
+        except BaseException as error:
+            if raise_errors or not cancellation(error):
+                raise
+            return Call(plan, target, args, kwargs, (), NOTHING, data).raised(error)
+        return CallResult(name_, True, value, to_json(value), None, None, None, deprecated, ())
+
+    return step
+
+
 @quick_init
 @dataclass(frozen=True)
 class Call:
@@ -184,14 +351,7 @@ class Call:
 
     def materialised(self, value: Any) -> Any:
         """An iterator returned where an array was declared, read into a list (bounded)."""
-        if not (self.plan.returns_array and isinstance(value, Iterator)):
-            return value
-        items: list[Any] = []
-        for item in value:
-            if len(items) >= MAX_RESULT_ITEMS:
-                raise ValueError(f"the result has more than {MAX_RESULT_ITEMS:,} items")
-            items.append(item)
-        return items
+        return _materialised(self.plan, value)
 
     def returned(self, value: Any) -> CallResult:
         function = self.plan.function
@@ -227,9 +387,7 @@ def run_sync(call: Call, raise_errors: bool) -> CallResult:
     try:
         value = call.target(*call.args, **call.kwargs)
         if type(value) not in PLAIN_RESULTS:
-            if inspect.isawaitable(value):
-                value = _complete(value)
-            value = call.materialised(value)
+            value = _finished(call.plan, value)
     except Exception as error:
         if raise_errors:
             raise
@@ -249,6 +407,25 @@ async def run_async(call: Call, raise_errors: bool) -> CallResult:
 
 
 # --- helpers -----------------------------------------------------------------------------
+
+
+def _finished(plan: Plan, value: Any) -> Any:
+    """What a sync call's value stands for: an awaitable run to its end, an iterator
+    returned where an array was declared read into a list."""
+    if inspect.isawaitable(value):
+        value = _complete(value)
+    return _materialised(plan, value)
+
+
+def _materialised(plan: Plan, value: Any) -> Any:
+    if not (plan.returns_array and isinstance(value, Iterator)):
+        return value
+    items: list[Any] = []
+    for item in value:
+        if len(items) >= MAX_RESULT_ITEMS:
+            raise ValueError(f"the result has more than {MAX_RESULT_ITEMS:,} items")
+        items.append(item)
+    return items
 
 
 def _at(data: Any, segments: list[str | int]) -> Any:

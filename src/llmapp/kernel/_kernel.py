@@ -7,7 +7,7 @@ what the model wrote against the schema of its own side, every constraint kept
 (the generated validator first and only what it refused is repaired:
 ``repair.Coercion.checked``; or the function's hook, which sees repaired data only). A
 refusal is a ``CallResult`` with the feedback and what reading repaired (a stringified
-object left unread for a key written twice in it is named there: ``_named_twice``);
+object left unread for a key written twice in it is named there: ``named_twice``);
 success is the model's checked data and the repairs. Merging the human's values
 (``join``) and the last step (call the method, send the request, call the tool) are the
 door's.
@@ -36,6 +36,7 @@ __all__ = [
     "failed",
     "hooked",
     "model_side",
+    "named_twice",
     "too_deep_refusal",
 ]
 
@@ -181,7 +182,7 @@ def check_arguments(
     else:
         validation = side.checker(side.coercion(data))
     if isinstance(validation, ValidationFailure):
-        return failed(function, _named_twice(validation), repairs)
+        return failed(function, named_twice(validation), repairs)
     # A repair can read text the reader saw as an escaped string (a stringified object),
     # so a lone surrogate can first appear here: refused as the reader refuses it.
     if rescan:
@@ -191,7 +192,7 @@ def check_arguments(
     return _checked((validation.data, repairs))
 
 
-def _named_twice(failure: ValidationFailure) -> ValidationFailure:
+def named_twice(failure: ValidationFailure) -> ValidationFailure:
     """The failure, each stringified object the repair step left unread for a key written
     twice in it saying which key and where (its path, its character in that string)."""
     issues = failure._errors  # the slots: the refusal path of every wrong call reads them

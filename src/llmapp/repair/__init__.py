@@ -18,7 +18,7 @@ from llmapp._limits import MAX_DEPTH, MAX_LENGTH
 
 if TYPE_CHECKING:
     from llmapp.repair._coerce import Coercion, coerce, coercer
-    from llmapp.repair._parse import Parsed, parse, read_text, written_twice
+    from llmapp.repair._parse import Parsed, parse, read_strict, read_text, written_twice
     from llmapp.repair._surrogates import lone_surrogates, may_hold_surrogates
 
 _LAZY = {
@@ -29,6 +29,7 @@ _LAZY = {
     "lone_surrogates": "._surrogates",
     "may_hold_surrogates": "._surrogates",
     "parse": "._parse",
+    "read_strict": "._parse",
     "read_text": "._parse",
     "written_twice": "._parse",
 }
@@ -47,6 +48,7 @@ __all__ = [
     "lone_surrogates",
     "may_hold_surrogates",
     "parse",
+    "read_strict",
     "read_text",
     "written_twice",
 ]

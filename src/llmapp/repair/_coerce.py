@@ -144,6 +144,11 @@ class Coercion:
         except Exception:  # a hostile value or schema (items() that raises, a nesting past
             return data  # the stack): repairing is optional, and the validator reports it
 
+    def exact_when_valid(self) -> bool:
+        """Whether every value the schema's validator accepts is left exactly as it is, so
+        a value checked valid needs no repair walk (``SchemaIndex.exact_when_valid``)."""
+        return self._index.exact_when_valid()
+
     def repair(self, data: Any, issues: Sequence[ValidationIssue]) -> Any:
         """What ``coerce`` makes of data the validator refused with ``issues``.
 
@@ -152,14 +157,14 @@ class Coercion:
         and coerce leaves valid values alone where ``exact_when_valid`` holds. Returns
         ``data`` itself when nothing was repaired. Never raises.
         """
-        if self._untouched(data, issues):
+        walked = self._walked(data, issues)
+        if walked is None:  # a place that cannot be found: repair everything
+            return self(data)
+        if not walked:
             return data
         at: set[Key] = set()
         children: dict[Key, dict[Segment, None]] = {}  # the members on the way, in order
-        for issue in issues:
-            path = parse_path(issue.path)
-            if path is None:  # a place that cannot be found: repair everything
-                return self(data)
+        for path in walked:
             at.add(path)
             for length in range(len(path)):
                 children.setdefault(path[:length], {})[path[length]] = None
@@ -169,77 +174,117 @@ class Coercion:
         except Exception:
             return data
 
-    def _untouched(self, data: Any, issues: Sequence[ValidationIssue]) -> bool:
-        """Whether ``repair`` would leave the data as it is, known without its walk.
-
-        True when each issue's path runs through plain dicts and lists, past no union
-        (``_end``, read once per path), to nothing, a number or boolean (never changed),
-        a null its key keeps, a string where its schema accepts strings, or a dict or
-        list where its schema is no union: the only values ``repair`` may change are at
-        the issues, and none of these changes.
-
-        ``repair`` walks such a container's members. Where the schema says nothing of
-        members (a dict where a string is), each is walked against any schema, which
-        changes nothing. Where it does and takes the container, it changes only a member
-        the validator refuses, whose issue is then in the list too: the validator reports
-        every member it refuses (``checked``'s check), unless an issue says its walk was
-        cut short or bounded (such an issue carries a description, so a list that holds
-        one walks the containers). So too for an optional container (``X | None``) on an
-        issue's way, which ``repair`` walks whole: its other members are valid.
-        """
+    def _walked(self, data: Any, issues: Sequence[ValidationIssue]) -> list[Key] | None:
+        """The paths of the issues ``repair`` must walk to, in order: the others' repair
+        provably leaves the data as it is (``_unchanged``), so a walk along them would
+        only read. None when an issue's path cannot be found."""
+        walked: list[Key] = []
         whole: bool | None = None  # no issue says the walk was cut short (read once)
         for issue in issues:
             path = parse_path(issue._path)  # the slot, not the property (``llmapp._results``)
             if path is None:
-                return False
+                return None
             try:
                 end = self._ends[path]
             except KeyError:
                 end = self._end(path)
             if end is None:
-                return False
-            if end.through:  # an optional container on the way is walked whole
-                if whole is None:
-                    whole = all(issue._description is None for issue in issues)
-                if not whole:
+                if not self._unchosen(data, path):
+                    walked.append(path)
+                continue
+            if (end.through or end.shaped or end.union) and whole is None:
+                whole = all(issue._description is None for issue in issues)
+            if not self._unchanged(data, path, end, bool(whole)):
+                walked.append(path)
+        return walked
+
+    def _unchanged(self, data: Any, path: Key, end: End, whole: bool) -> bool:
+        """Whether ``repair`` leaves the data as it is along one issue's path, known
+        without its walk (``whole``: no issue says the validator's walk was cut short).
+
+        True when the path runs through plain dicts and lists, past no union (``_end``,
+        read once per path), to nothing, a number or boolean (never changed), a null its
+        key keeps, a string where its schema accepts strings, or a dict or list where its
+        schema is no union (or a union that takes it by one branch, or by none:
+        ``_unchosen``): the only values ``repair`` may change are at the issues, and none
+        of these changes.
+
+        ``repair`` walks such a container's members. Where the schema says nothing of
+        members (a dict where a string is), each is walked against any schema, which
+        changes nothing. Where it does and takes the container, it changes only a member
+        the validator refuses, whose issue is then in the list too (and walked to, where
+        its own repair may change it): the validator reports every member it refuses
+        (``checked``'s check), unless an issue says its walk was cut short or bounded
+        (such an issue carries a description, so a list that holds one walks the
+        containers). So too for an optional container (``X | None``) on an issue's way,
+        which ``repair`` walks whole: its other members are valid.
+        """
+        if end.through and not whole:  # an optional container on the way is walked whole
+            return False
+        node = data
+        for segment in path:
+            if type(segment) is int:
+                if type(node) is not list:
                     return False
-            node = data
-            for segment in path:
-                if type(segment) is int:
-                    if type(node) is not list:
-                        return False
-                    if not 0 <= segment < len(node):
-                        node = MISSING  # no value there: nothing repaired under it
-                        break
-                elif type(node) is not dict:
-                    return False
-                elif segment not in node:
-                    node = MISSING
+                if not 0 <= segment < len(node):
+                    node = MISSING  # no value there: nothing repaired under it
                     break
-                node = node[segment]
-            kind = type(node)
-            if node is MISSING or kind is int or kind is float or kind is bool:
-                continue
-            if node is None:
-                if end.drops_null:
-                    return False
-                continue
-            if kind is list or kind is dict:
-                if end.union:
-                    return False
-                if end.shaped:
-                    if not (end.kinds is None or _CONTAINER_KIND[kind] in end.kinds):
-                        return False
-                    if whole is None:
-                        whole = all(issue._description is None for issue in issues)
-                    if not whole:
-                        return False
-                continue
-            if kind is not str or not (end.kinds is None or "string" in end.kinds):
+            elif type(node) is not dict:
                 return False
-            if node in end.names:
-                return False
-        return True
+            elif segment not in node:
+                node = MISSING
+                break
+            node = node[segment]
+        kind = type(node)
+        if node is MISSING or kind is int or kind is float or kind is bool:
+            return True
+        if node is None:
+            return not end.drops_null
+        if kind is list or kind is dict:
+            kinds, shaped = end.kinds, end.shaped
+            if end.union:  # repaired whole as its one branch (``_only_branch``), if any
+                taken = end.optional.get(kind)
+                if taken is None:
+                    return self._unchosen(data, path)
+                kinds, shaped = taken
+            if shaped:
+                return (kinds is None or _CONTAINER_KIND[kind] in kinds) and whole
+            return True
+        if kind is not str or not (end.kinds is None or "string" in end.kinds):
+            return False
+        return node not in end.names
+
+    def _unchosen(self, data: Any, path: Key) -> bool:
+        """Whether the first union on ``path`` (or at its end) holds, in ``data``, a dict
+        or list that ``repair`` can enter by no branch (``SchemaIndex.choose``): it then
+        walks that container's members against any schema (``_Walk._container``), which
+        changes nothing, whatever the issue under it."""
+        index, node, sub = self._index, data, self.schema
+        try:
+            with index.lock:
+                for segment in (*path, None):
+                    resolved = index.resolve(sub)
+                    branches = index.branches(resolved)
+                    if branches is not None:
+                        if type(node) is not dict and type(node) is not list:
+                            return False
+                        if any(keyword in resolved for keyword in _CONTAINER_KEYS):
+                            return False  # its own members are repaired first
+                        return index.choose(node, resolved, branches) is None
+                    if segment is None:  # the end, and no union on the way
+                        return False
+                    if type(segment) is int:
+                        if type(node) is not list or not 0 <= segment < len(node):
+                            return False
+                        sub = index.item_schema(resolved, segment)
+                    else:
+                        if type(node) is not dict or segment not in node:
+                            return False
+                        sub = index.property_schema(resolved, segment)
+                    node = node[segment]
+        except Exception:  # a hostile value or schema: the walk decides, as before
+            return False
+        return False
 
     def _end(self, path: Key) -> End | None:
         """What the schema says at the end of ``path``, followed as ``repair`` follows it;
@@ -276,9 +321,16 @@ class Coercion:
                     needed = required if isinstance(required, list) else ()
                     drops = key not in needed and index.null_means_absent(parent, key, sub)
                 names = index.resolved_names(resolved)
-                union = index.branches(resolved) is not None
+                branches = index.branches(resolved)
                 shaped = any(keyword in resolved for keyword in _CONTAINER_KEYS)
-                end = End(index.kinds(resolved), drops, names, union, shaped, through)
+                optional: dict[type, tuple[Kinds | None, bool]] = {}
+                for container, kind in ((list, "array"), (dict, "object")):
+                    only = None if branches is None else self._only_branch(resolved, branches, kind)
+                    if only is not None:
+                        taken = any(keyword in only for keyword in _CONTAINER_KEYS)
+                        optional[container] = (index.kinds(only), taken)
+                union = branches is not None
+                end = End(index.kinds(resolved), drops, names, union, shaped, through, optional)
         if sum(len(segment) for segment in path if type(segment) is str) > REMEMBERED_PATH:
             return end  # the model's long keys are not kept alive
         if len(self._ends) >= _CACHE_SIZE * 8:  # bounded: paths come from the model
@@ -306,7 +358,9 @@ class Coercion:
             return None
         return found
 
-    def checked(self, data: Any, check: Callable[[Any], Validation]) -> Validation:
+    def checked(
+        self, data: Any, check: Callable[[Any], Validation], first: Validation | None = None
+    ) -> Validation:
         """``check(coerce(data))``, the same result, doing only the work it needs.
 
         Valid data is checked once and not walked (``coerce`` would leave it as it is);
@@ -318,10 +372,12 @@ class Coercion:
         ``check`` is llmapp's validator of ``schema`` (``validate.validator``), or one that,
         as it does, reports every member it refuses: what it did not name is taken as valid,
         so a container whose repair could change only valid members is not walked.
+        ``first`` is ``check(data)`` when the caller has it already.
         """
-        if not self._index.exact_when_valid():
+        if not self.exact_when_valid():
             return check(self(data))
-        first = check(data)
+        if first is None:
+            first = check(data)
         if not isinstance(first, ValidationFailure):
             return first
         repaired = self.repair(data, first._errors)
@@ -339,6 +395,9 @@ class End(NamedTuple):
         shaped: the schema there says what a container's members are (``properties``,
             ``items``...): else they are repaired against any schema, so never changed.
         through: an optional container is on the way, which ``repair`` walks whole.
+        optional: where the schema there is an optional container (``X | None``), what
+            ``repair`` takes a list or a dict there as (``_only_branch``): its branch's
+            ``kinds`` and ``shaped``, by the container's Python type.
     """
 
     kinds: Kinds | None
@@ -347,6 +406,7 @@ class End(NamedTuple):
     union: bool = False
     shaped: bool = True
     through: bool = False
+    optional: Mapping[type, tuple[Kinds | None, bool]] = {}
 
 
 def _from_string(text: str, kinds: Kinds) -> Any:

@@ -66,6 +66,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from llmapp._limits import MAX_DEPTH, MAX_LENGTH
+from llmapp._sentinels import MISSING
 from llmapp.jsonschema import Path
 from llmapp.repair._reader import Notes, quoted, read_lenient
 
@@ -74,6 +75,7 @@ __all__ = [
     "Reading",
     "distinct_keys",
     "parse",
+    "read_strict",
     "read_text",
     "strict_json",
     "written_twice",
@@ -165,6 +167,23 @@ def read_text(
     if deep and _deeper_than(data, max_depth):
         return None, repairs, f"nesting deeper than {max_depth} levels", None, None
     return data, repairs, None, None, unread
+
+
+def read_strict(text: str, max_length: int = MAX_LENGTH, max_depth: int = MAX_DEPTH) -> Any:
+    """The data ``read_text`` reads from ``text`` when it notes nothing (no repair, no
+    refusal): strict JSON within the bounds, without a ``Reading`` built; ``MISSING`` for
+    any other text, which ``read_text`` then reads and explains."""
+    if len(text) > max_length or text[:1] == "\ufeff":
+        return MISSING
+    try:  # ``_strict``'s lines, without its call: this is every valid call's reading
+        start = len(text) - len(text.lstrip(_BLANK)) if text[:1] in _BLANK else 0
+        data, end = _SCAN(text, start)
+        if end != len(text) and text[end:].strip(_BLANK):
+            return MISSING
+    except (ValueError, RecursionError, StopIteration):
+        return MISSING
+    deep = len(text) > 2 * max_depth and _may_nest_deeper(text, max_depth)
+    return MISSING if deep and _deeper_than(data, max_depth) else data
 
 
 def _read_slowly(

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import cache, lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from llmapp._limits import MAX_EQUALITY_DEPTH
 from llmapp._scalars.table import decimal_multiple, exact_context, is_decimal
@@ -203,14 +203,13 @@ def _freeze(value: object, depth: int) -> object:
     raise _Unfreezable
 
 
-_PLAIN_SCALARS = frozenset({str, int, float, type(None)})
-"""Types whose Python equality is JSON equality (``1 == 1.0`` both ways); ``bool`` is not
-among them (``True == 1`` in Python, not in JSON)."""
+_PLAIN_ITEMS: Final = frozenset({str, int, float, type(None)})
+"""Items whose Python equality is JSON equality: a set of them tells ``unique`` at once."""
 
 
 def unique(items: list[Any] | tuple[Any, ...]) -> bool:
     """True when no two items are JSON-equal (uniqueItems)."""
-    if set(map(type, items)) <= _PLAIN_SCALARS:
+    if set(map(type, items)) <= _PLAIN_ITEMS:  # no bool among them: ``True == 1``
         return len(set(items)) == len(items)
     try:
         frozen = [_freeze(item, 0) for item in items]

@@ -173,6 +173,13 @@ class Validator:
             pass  # DepthExceeded, RecursionError or a hostile object: the walker explains
         return self._failure(value)
 
+    def refusal(self, value: object) -> Validation:
+        """``self(value)`` for a value ``valid`` has just refused: the walker's issues, the
+        checker not run again (a validator that keeps state across a call runs whole)."""
+        if self._guarded:
+            return self._guarded_call(value)
+        return self._failure(value)
+
     def _guarded_call(self, value: object) -> Validation:
         """``__call__`` for code that keeps state across one call: the values recursive
         checkers refused (``_runtime.FailedValues``) are forgotten first, so every id
