@@ -541,4 +541,3 @@ def test_duration_agrees_on_days_and_clocks(
     time = "".join("" if n is None else f"{n}{u}" for n, u in zip(clock, "HMS", strict=True))
     text = written.format(day, time)
     assert _duration(iso, text) == _duration(old_durations, text), text
-
