@@ -20,6 +20,7 @@ import pytest
 from annotated_types import Ge, Le
 from benchmarks.corpus import generate
 from benchmarks.execute_bench import PAYLOADS, Shop
+from tests.support.budget import spread
 
 from llmapp import application
 from llmapp._records.record import replace
@@ -129,7 +130,10 @@ def corpus_app() -> Any:
     return application(CORPUS.tools)
 
 
-@pytest.mark.parametrize("case", [*CORPUS.cases, *CORPUS.named], ids=lambda case: case.name)
+@pytest.mark.budgeted
+@pytest.mark.parametrize(
+    "case", [*spread(CORPUS.cases, 2), *CORPUS.named], ids=lambda case: case.name
+)
 def test_the_corpus_gets_the_same_answers_from_the_fused_step(corpus_app: Any, case: Any) -> None:
     plan, tools = corpus_app._plans[case.name], CORPUS.tools()
     for text in case.texts.values():

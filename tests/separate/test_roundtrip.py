@@ -20,6 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis_jsonschema import from_schema
 from tests.separate.test_split import obj
+from tests.support.budget import scaled
 
 from llmapp.schema import HUMAN_KEYWORD, is_file, is_human, is_string
 from llmapp.separate import merge_values, split_parameters, split_value
@@ -170,6 +171,7 @@ CASES: list[Case] = [
 ]
 
 
+@pytest.mark.budgeted
 @pytest.mark.parametrize(
     ("name", "parameters", "predicate"), CASES, ids=[case[0] for case in CASES]
 )
@@ -179,7 +181,9 @@ def test_merge_of_split_value_is_the_value(
     llm_schema, human_schema = split_parameters(parameters, predicate)
     check = jsonschema.Draft202012Validator(parameters)
 
-    @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @settings(
+        max_examples=scaled(30, 60), deadline=None, suppress_health_check=[HealthCheck.too_slow]
+    )
     @given(values(parameters))
     def round_trip(value: Any) -> None:
         check.validate(value)
