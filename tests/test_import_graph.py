@@ -64,9 +64,15 @@ def _import_nodes(tree: ast.AST) -> Iterator[ast.Import | ast.ImportFrom]:
                 pending.append(child)
 
 
+@functools.cache
+def parsed(path: Path) -> ast.Module:
+    """The syntax tree of ``path``, read once for every graph and test that looks at it."""
+    return ast.parse(path.read_text(encoding="utf-8"))
+
+
 def imports_of(name: str) -> set[str]:
     """The llmapp modules ``name`` imports."""
-    tree = ast.parse(MODULES[name].read_text(encoding="utf-8"))
+    tree = parsed(MODULES[name])
     return _modules_named(name, _import_nodes(tree), set())
 
 
@@ -234,7 +240,7 @@ def every_import_of(name: str, path: Path) -> set[str]:
     """Each module path ``name`` (the module in ``path``) names in an import of any kind,
     llmapp's or not."""
     package = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
-    tree = ast.parse(path.read_text(encoding="utf-8"))
+    tree = parsed(path)
     found = _lazy_homes(name, tree)
     for node in _every_import_node(tree):
         if isinstance(node, ast.Import):
@@ -249,7 +255,7 @@ def every_import_of(name: str, path: Path) -> set[str]:
 
 def _edges(name: str) -> set[str]:
     """``every_import_of`` as edges of the module graph (``from package import module``)."""
-    tree = ast.parse(MODULES[name].read_text(encoding="utf-8"))
+    tree = parsed(MODULES[name])
     return _modules_named(name, _every_import_node(tree), _lazy_homes(name, tree))
 
 

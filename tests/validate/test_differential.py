@@ -14,7 +14,7 @@ Values (``tests/support/corpora/differential.py``): hypothesis-jsonschema's vali
 them, schema-guided near misses, random JSON.
 
 * quick (CI): a spread sample of each source, a few dozen values per schema, derandomized
-  (four times the sample under ``LLMAPP_THOROUGH=1``, see ``tests/support/budget.py``);
+  (four to seven times the sample under ``LLMAPP_THOROUGH=1``, see ``tests/support/budget.py``);
 * ``-m slow``: every schema, sized by environment variables::
 
       LLMAPP_DIFFERENTIAL_EXAMPLES=25 LLMAPP_DIFFERENTIAL_SEED=7 \\
@@ -50,7 +50,7 @@ QUICK = Budget(examples=4, mutations=3, guided=8, random=1, derandomize=True)
 QUICK_SAMPLE = {
     "bfcl": scaled(10, 40),
     "mcp": scaled(15, 60),
-    "openapi": scaled(10, 40),
+    "openapi": scaled(6, 40),
     "suite": scaled(30, 120),
 }
 

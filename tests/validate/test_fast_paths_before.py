@@ -90,7 +90,7 @@ def test_float_multiple_of_agrees_on_adversarial_numbers(
 
 
 @pytest.mark.budgeted
-@settings(max_examples=scaled(200, 400), deadline=None)
+@settings(max_examples=scaled(100, 400), deadline=None)
 @given(
     value=st.one_of(st.floats(allow_nan=False, allow_infinity=False), st.integers()),
     divisor=st.one_of(
@@ -168,7 +168,7 @@ _DIGITS = st.text(alphabet="0123456789", min_size=1, max_size=40)
 
 
 @pytest.mark.budgeted
-@settings(max_examples=scaled(200, 400), deadline=None)
+@settings(max_examples=scaled(100, 400), deadline=None)
 @given(
     whole=_DIGITS,
     fraction=st.one_of(st.just(""), _DIGITS),
@@ -186,7 +186,7 @@ def test_decimal_text_multiple_of_agrees_on_generated_texts(
 
 
 @pytest.mark.budgeted
-@settings(max_examples=scaled(150, 300), deadline=None)
+@settings(max_examples=scaled(75, 300), deadline=None)
 @given(
     value=st.decimals(allow_nan=False, allow_infinity=False),
     bound=st.decimals(min_value=Decimal("1e-30"), max_value=Decimal("1e30"), places=None),
@@ -315,7 +315,7 @@ def _moments() -> st.SearchStrategy[str]:
 
 
 @pytest.mark.budgeted
-@settings(max_examples=scaled(750, 1500), deadline=None)
+@settings(max_examples=scaled(300, 1500), deadline=None)
 @given(name=st.sampled_from(_DATE_CHECKS), text=_moments())
 def test_date_checks_agree_on_generated_texts(
     old_iso: types.ModuleType, name: str, text: str
@@ -353,7 +353,7 @@ _EMAILISH = st.lists(
 
 
 @pytest.mark.budgeted
-@settings(max_examples=scaled(400, 800), deadline=None)
+@settings(max_examples=scaled(200, 800), deadline=None)
 @given(pattern=st.sampled_from(ONE_RETRY), text=_EMAILISH)
 def test_re_and_re2_agree_on_one_retry_patterns(pattern: str, text: str) -> None:
     ours = compile_pattern(pattern)
@@ -435,7 +435,7 @@ _URI_PIECES = st.sampled_from(
 
 
 @pytest.mark.budgeted
-@settings(max_examples=scaled(750, 1500), deadline=None)
+@settings(max_examples=scaled(300, 1500), deadline=None)
 @given(text=st.lists(_URI_PIECES, max_size=12).map("".join))
 def test_uri_agrees_on_generated_texts(text: str) -> None:
     assert _formats.is_uri(text) == _formats._uri_by_parts(text), text
@@ -500,7 +500,7 @@ def test_duration_agrees_on_adversarial_texts(old_durations: types.ModuleType, t
 
 
 @pytest.mark.budgeted
-@settings(max_examples=scaled(750, 1500), deadline=None)
+@settings(max_examples=scaled(300, 1500), deadline=None)
 @given(
     sign=st.sampled_from(["", "-", "+"]),
     amounts=st.lists(
@@ -525,7 +525,7 @@ _AMOUNT = st.one_of(st.none(), st.integers(0, 10**12).map(str), st.text("0123456
 
 
 @pytest.mark.budgeted
-@settings(max_examples=scaled(750, 1500), deadline=None)
+@settings(max_examples=scaled(300, 1500), deadline=None)
 @given(
     days=_AMOUNT,
     clock=st.tuples(_AMOUNT, _AMOUNT, _AMOUNT),
