@@ -215,7 +215,7 @@ issues = st.builds(I, paths, st.text(max_size=10), json_values, st.none() | st.t
 
 
 @pytest.mark.budgeted
-@settings(max_examples=scaled(100, 200), deadline=None)
+@settings(max_examples=scaled(50, 200), deadline=None)
 @given(json_values, st.lists(issues, max_size=6))
 def test_never_raises_and_every_issue_is_shown_once(
     data: Any, errors: list[ValidationIssue]

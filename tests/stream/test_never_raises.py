@@ -9,6 +9,7 @@ import json
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tests.support.budget import scaled
 
 from llmapp import LlmFunction
 from llmapp.kernel import CallResult
@@ -37,7 +38,8 @@ PIECES = st.sampled_from(
 )  # fmt: skip
 
 
-@settings(max_examples=500, deadline=None)
+@pytest.mark.budgeted
+@settings(max_examples=scaled(200, 500), deadline=None)
 @given(st.lists(st.one_of(PIECES, st.text(max_size=5)), max_size=40))
 def test_any_pieces(pieces: list[str]) -> None:
     arguments = stream(FUNCTION)

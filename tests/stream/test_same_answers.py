@@ -136,7 +136,7 @@ def summary(answer: Any) -> Any:
 
 @pytest.mark.budgeted
 @settings(
-    max_examples=scaled(200, 400), deadline=None, suppress_health_check=[HealthCheck.too_slow]
+    max_examples=scaled(100, 400), deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
 @given(st.data())
 def test_feed_reports_what_finish_reports(data: st.DataObject) -> None:
@@ -171,7 +171,8 @@ def test_feed_reports_what_finish_reports(data: st.DataObject) -> None:
         assert arguments.partial == value
 
 
-@settings(max_examples=200, deadline=None)
+@pytest.mark.budgeted
+@settings(max_examples=scaled(80, 200), deadline=None)
 @given(st.data())
 def test_a_cut_text_never_checks_and_feed_never_raises(data: st.DataObject) -> None:
     schema = {**data.draw(objects(SCHEMAS)), "$defs": DEFS}
@@ -209,7 +210,8 @@ def written(value: Any, twice: dict[str, Any], key: str, second: Any) -> str:
     return "{" + ", ".join(f"{json.dumps(k)}: {v}" for k, v in members) + "}"
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@pytest.mark.budgeted
+@settings(max_examples=scaled(80, 200), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_a_key_written_twice_finish_and_execute_refuse_alike(data: st.DataObject) -> None:
     schema = {**data.draw(objects(SCHEMAS)), "$defs": DEFS}
