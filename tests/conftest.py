@@ -3,6 +3,7 @@ modules written to disk for a test."""
 
 from __future__ import annotations
 
+import gc
 import importlib.util
 import sys
 import textwrap
@@ -18,6 +19,12 @@ from tests.support.corpora import CORPORA
 # test on a busy machine for being slow, not wrong.
 settings.register_profile("llmapp", deadline=None)
 settings.load_profile("llmapp")
+
+# A worker's heap holds every SDK a test imported (their pydantic models), corpora and
+# compiled validators, all long-lived: at the default thresholds the collector walks it
+# over and over, a large share of the suite's time. Collections are rarer, not off:
+# tests that need one call gc.collect().
+gc.set_threshold(50_000, 20, 10)
 
 
 @pytest.fixture(scope="session")

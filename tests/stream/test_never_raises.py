@@ -69,8 +69,11 @@ def test_deep_nesting_in_one_piece(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(_arguments, "_SCAN", lambda text, at: scans.append(at) or scan(text, at))
     arguments = stream(FUNCTION)
     arguments.feed('{"a": [' + '{"n": ' * 5_000 + "{}" + "}" * 5_000 + "]}")
-    assert isinstance(arguments.finish(), CallResult)
-    assert arguments.stopped == "nesting deeper than 512 levels"
+    answer = arguments.finish()
+    # Where the C decoder reads that deep (newer Pythons), the array is read whole
+    # and the depth refused at the end; elsewhere the reader stops at its depth.
+    assert isinstance(answer, CallResult) and not answer.success
+    assert "nesting deeper than 512 levels" in answer.message()
     assert len(scans) < 10
 
 
