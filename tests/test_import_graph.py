@@ -14,6 +14,8 @@ import importlib.util
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
+from tests.support.imports import from_target, package_of, type_checking_only
+
 import llmapp
 
 SRC = Path(llmapp.__file__).resolve().parent.parent
@@ -43,13 +45,6 @@ def module_name(path: Path) -> str:
 MODULES = {module_name(path): path for path in sorted((SRC / "llmapp").rglob("*.py"))}
 
 
-def _type_checking_only(node: ast.If) -> bool:
-    test = node.test
-    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
-        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
-    )
-
-
 def _import_nodes(tree: ast.AST) -> Iterator[ast.Import | ast.ImportFrom]:
     """Every import that can run, at any depth (functions, classes, ``try``)."""
     pending: list[ast.AST] = [tree]
@@ -58,7 +53,7 @@ def _import_nodes(tree: ast.AST) -> Iterator[ast.Import | ast.ImportFrom]:
         for child in ast.iter_child_nodes(node):
             if isinstance(child, (ast.Import, ast.ImportFrom)):
                 yield child
-            elif isinstance(child, ast.If) and _type_checking_only(child):
+            elif isinstance(child, ast.If) and type_checking_only(child):
                 pending.extend(child.orelse)
             else:
                 pending.append(child)
@@ -78,17 +73,13 @@ def imports_of(name: str) -> set[str]:
 
 def _modules_named(name: str, nodes: Iterable[ast.stmt], found: set[str]) -> set[str]:
     """The llmapp modules the import ``nodes`` of ``name`` name, added to ``found``."""
-    path = MODULES[name]
-    package = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
+    package = package_of(name, MODULES[name])
     for node in nodes:
         if isinstance(node, ast.Import):
             found.update(alias.name for alias in node.names)
             continue
-        if node.level:
-            base = package[: len(package) - node.level + 1]
-            target = ".".join([*base, node.module] if node.module else base)
-        else:
-            target = node.module or ""
+        assert isinstance(node, ast.ImportFrom)
+        target = from_target(node, package)
         for alias in node.names:
             submodule = f"{target}.{alias.name}"
             found.add(submodule if submodule in MODULES else target)
@@ -239,17 +230,14 @@ def _lazy_homes(name: str, tree: ast.Module) -> set[str]:
 def every_import_of(name: str, path: Path) -> set[str]:
     """Each module path ``name`` (the module in ``path``) names in an import of any kind,
     llmapp's or not."""
-    package = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
+    package = package_of(name, path)
     tree = parsed(path)
     found = _lazy_homes(name, tree)
     for node in _every_import_node(tree):
         if isinstance(node, ast.Import):
             found.update(alias.name for alias in node.names)
-        elif node.level:
-            base = package[: len(package) - node.level + 1]
-            found.add(".".join([*base, node.module] if node.module else base))
-        elif node.module:
-            found.add(node.module)
+        else:
+            found.add(from_target(node, package))
     return found
 
 

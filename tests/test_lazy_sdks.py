@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
 
+from tests.support.imports import from_target, package_of, type_checking_only
 from tests.support.sdk import needs
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -52,17 +53,13 @@ def _path(module: str) -> Path | None:
     return None
 
 
-def _imported(node: ast.stmt, package: str) -> Iterator[str]:
+def _imported(node: ast.stmt, package: list[str]) -> Iterator[str]:
     """The modules one top-level statement imports (a name imported from a module may be
     a submodule: both are given)."""
     if isinstance(node, ast.Import):
         yield from (alias.name for alias in node.names)
     elif isinstance(node, ast.ImportFrom):
-        if node.level:
-            anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
-            base = ".".join([*anchor, *([node.module] if node.module else [])])
-        else:
-            base = node.module or ""
+        base = from_target(node, package)
         yield base
         yield from (f"{base}.{alias.name}" for alias in node.names)
     elif isinstance(node, (ast.Expr, ast.Assign)) and isinstance(node.value, ast.Call):
@@ -77,7 +74,7 @@ def _statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
     """The statements that run as the module loads (conditions and ``try`` included)."""
     for node in body:
         if isinstance(node, ast.If):
-            if "TYPE_CHECKING" not in ast.unparse(node.test):
+            if not type_checking_only(node):
                 yield from _statements(node.body)
             yield from _statements(node.orelse)
         elif isinstance(node, ast.Try):
@@ -94,7 +91,7 @@ def _imports(module: str) -> tuple[str, ...]:
     path = _path(module)
     if path is None:
         return ()
-    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    package = package_of(module, path)
     parents = [".".join(module.split(".")[:i]) for i in range(1, module.count(".") + 1)]
     tree = ast.parse(path.read_text(encoding="utf-8"))
     return (*parents, *(n for s in _statements(tree.body) for n in _imported(s, package)))
