@@ -53,6 +53,18 @@ def _outcome(validation: Validation) -> Any:
     return (False, _strict(validation.data), issues, explain.feedback(validation))
 
 
+def _walks(
+    monkeypatch: pytest.MonkeyPatch, schema: Any, value: Any, check: Any
+) -> tuple[Any, list[object]]:
+    """``checked``'s outcome for ``value`` and every walk the repair pass made on its way."""
+    from llmapp.repair import _coerce
+
+    walks: list[object] = []
+    walk = _coerce._Walk
+    monkeypatch.setattr(_coerce, "_Walk", lambda *args: walks.append(args) or walk(*args))
+    return _outcome(coercer(schema).checked(value, check)), walks
+
+
 def _as_text(value: Any, rnd: random.Random) -> Any:
     """The value with some scalars (and containers) written as JSON text: what coerce repairs."""
     if isinstance(value, dict):
@@ -260,14 +272,10 @@ def test_a_container_refused_whole_with_valid_members_is_not_walked(
 ) -> None:
     # The issue is the container's own (too many members): repair would walk every
     # member and change none, since the validator refused none of them.
-    from llmapp.repair import _coerce
-
     check = validator(TOO_MANY)
     first = check(value)
-    walks: list[object] = []
-    walk = _coerce._Walk
-    monkeypatch.setattr(_coerce, "_Walk", lambda *args: walks.append(args) or walk(*args))
-    assert _outcome(coercer(TOO_MANY).checked(value, check)) == _outcome(first)
+    outcome, walks = _walks(monkeypatch, TOO_MANY, value, check)
+    assert outcome == _outcome(first)
     assert walks == []
 
 
@@ -300,14 +308,10 @@ def test_a_container_where_the_schema_says_nothing_of_members_is_not_walked(
     old_coerce: Callable[[Any, Any], Any], monkeypatch: pytest.MonkeyPatch, value: Any
 ) -> None:
     # Its members would be walked against any schema, which changes nothing.
-    from llmapp.repair import _coerce
-
     check = validator(TOO_MANY)
     expected = _outcome(check(old_coerce(value, TOO_MANY)))
-    walks: list[object] = []
-    walk = _coerce._Walk
-    monkeypatch.setattr(_coerce, "_Walk", lambda *args: walks.append(args) or walk(*args))
-    assert _outcome(coercer(TOO_MANY).checked(value, check)) == expected
+    outcome, walks = _walks(monkeypatch, TOO_MANY, value, check)
+    assert outcome == expected
     assert walks == []
 
 
@@ -345,14 +349,10 @@ def test_an_optional_record_with_nothing_to_repair_is_not_walked(
     old_coerce: Callable[[Any, Any], Any], monkeypatch: pytest.MonkeyPatch, value: Any
 ) -> None:
     # The union is ``X | None`` and the value an object: repair would take X and walk it.
-    from llmapp.repair import _coerce
-
     check = validator(OPTIONAL)
     expected = _outcome(check(old_coerce(value, OPTIONAL)))
-    walks: list[object] = []
-    walk = _coerce._Walk
-    monkeypatch.setattr(_coerce, "_Walk", lambda *args: walks.append(args) or walk(*args))
-    assert _outcome(coercer(OPTIONAL).checked(value, check)) == expected
+    outcome, walks = _walks(monkeypatch, OPTIONAL, value, check)
+    assert outcome == expected
     assert walks == []
 
 
@@ -411,14 +411,10 @@ def test_an_optional_container_refused_whole_is_not_walked(
 ) -> None:
     # The issue is at the optional container itself: repair would take its one branch
     # and walk every member, changing none, since the validator refused none of them.
-    from llmapp.repair import _coerce
-
     check = validator(AT_END)
     expected = _outcome(check(old_coerce(value, AT_END)))
-    walks: list[object] = []
-    walk = _coerce._Walk
-    monkeypatch.setattr(_coerce, "_Walk", lambda *args: walks.append(args) or walk(*args))
-    assert _outcome(coercer(AT_END).checked(value, check)) == expected
+    outcome, walks = _walks(monkeypatch, AT_END, value, check)
+    assert outcome == expected
     assert walks == []
 
 
@@ -484,14 +480,10 @@ def test_a_union_no_branch_of_which_repair_can_enter_is_not_walked(
 ) -> None:
     # Repair enters a union by one chosen branch; with none (a tag no branch has), it walks
     # the container's members against any schema, which changes nothing.
-    from llmapp.repair import _coerce
-
     check = validator(TAGGED)
     expected = _outcome(check(old_coerce(value, TAGGED)))
-    walks: list[object] = []
-    walk = _coerce._Walk
-    monkeypatch.setattr(_coerce, "_Walk", lambda *args: walks.append(args) or walk(*args))
-    assert _outcome(coercer(TAGGED).checked(value, check)) == expected
+    outcome, walks = _walks(monkeypatch, TAGGED, value, check)
+    assert outcome == expected
     assert walks == []
 
 
