@@ -43,9 +43,9 @@ def _same(fused: CallResult, general: CallResult) -> None:
         assert fused.error.args == general.error.args  # type: ignore[union-attr]
 
 
-def _both(plan: Plan, instance: Any, text: str, raise_errors: bool = False) -> CallResult:
-    """The call made by the plan as built and by its general steps alone: the same result;
-    and the check alone (what ``aexecute`` and ``prepare`` take), the same too."""
+def _checked_alike(plan: Plan, text: str) -> Plan:
+    """The check alone (what ``aexecute`` and ``prepare`` take) by the plan as built and by
+    its general steps: the same answer. The plan with the general steps alone is returned."""
     general = replace(plan, fused=None)
     checked, expected = plan.check(text), general.check(text)
     if isinstance(expected, CallResult):
@@ -53,6 +53,13 @@ def _both(plan: Plan, instance: Any, text: str, raise_errors: bool = False) -> C
         _same(checked, expected)
     else:
         assert type(checked) is type(expected) and checked == expected
+    return general
+
+
+def _both(plan: Plan, instance: Any, text: str, raise_errors: bool = False) -> CallResult:
+    """The call made by the plan as built and by its general steps alone: the same result;
+    and the check alone, the same too."""
+    general = _checked_alike(plan, text)
     fused = plan.execute(instance, text, None, raise_errors)
     _same(fused, general.execute(instance, text, None, raise_errors))
     return fused
@@ -222,13 +229,7 @@ def test_a_separated_function_is_checked_alike_and_its_call_keeps_the_general_st
     app, hidden = application(Hidden), Hidden()
     plan = app._plans["book"]
     for text in ('{"room": "a"}', '{"room": 1}', '{"room": "a", "user_id": "x"}', '{"room": "a",}'):
-        general = replace(plan, fused=None)
-        checked, expected = plan.check(text), general.check(text)
-        if isinstance(expected, CallResult):
-            assert isinstance(checked, CallResult)
-            _same(checked, expected)
-        else:
-            assert checked == expected
+        general = _checked_alike(plan, text)
         _same(
             plan.execute(hidden, text, {"user_id": "u1"}, False),
             general.execute(hidden, text, {"user_id": "u1"}, False),
