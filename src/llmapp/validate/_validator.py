@@ -131,9 +131,9 @@ class Validator:
         self._searches = any(isinstance(value, Matcher) for value in namespace.values())
         self._searches |= any(sub._searches for sub in self._subs)
         self._bounded = not self._budgeted()
-        self._guarded = self._failed is not None or not self._bounded or self._memo is not None
         # ``is_valid`` walks nothing: the recursive checkers' notes are not its concern.
         self._checks_guarded = not self._bounded or self._memo is not None
+        self._guarded = self._failed is not None or self._checks_guarded
 
     @property
     def bounded(self) -> bool:
