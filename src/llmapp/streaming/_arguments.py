@@ -91,6 +91,22 @@ _NEVER = r"((?!))"
 _BEGUN = rf'(?:("{_PLAIN}|[-0-9][-+.0-9eE]*|[tfn][a-z]*)|)'
 _KEY_BEGUN = rf'(?:"({_PLAIN})"{_WS}(?::{_WS}{_BEGUN}|)|"{_PLAIN}|)'
 (_STRING_VALUE, _ESCAPED, _INTEGER, _FLOAT, _WORD_VALUE, _EMPTY, _OPENER, _CLOSER) = range(2, 10)
+# A run of scalar members after one just read (a long piece: a node's name, size and
+# kind, a list of tags): matched whole, without groups per member, read by json's C
+# scanner (the same values as the member patterns' groups read), judged in one loop.
+# Group 1 starts the run's first member past its comma. An empty object is left out: the
+# object run's scanner reads objects as lists of pairs.
+_SCALAR_TEXT = (
+    rf'(?:"{_PLAIN}"|"(?={_PLAIN}\\){_BODY}"'
+    rf"|-?(?:0|[1-9][0-9]{{0,999}}){_ENDS}"
+    rf"|-?(?:0|[1-9][0-9]{{0,99}})(?:\.[0-9]+|)(?:[eE][-+]?[0-9]{{1,2}}|){_ENDS}"
+    rf"|(?:true|false|null){_ENDS}|\[{_WS}\])"
+)
+_PAIR_TEXT = rf'"{_PLAIN}"{_WS}:{_WS}{_SCALAR_TEXT}'
+_OBJECT_RUN = re.compile(rf"{_WS},({_WS}{_PAIR_TEXT})(?:{_WS},{_WS}{_PAIR_TEXT})*")
+_ARRAY_RUN = re.compile(rf"{_WS},({_WS}{_SCALAR_TEXT})(?:{_WS},{_WS}{_SCALAR_TEXT})*")
+_RUN_MIN: Final = 32
+"""The characters left after a scalar member from which a run of them is looked for."""
 _KEY_BEGUN_GROUP = 10
 
 
@@ -174,6 +190,12 @@ def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 _SCAN: Callable[[str, int], tuple[Any, int]] = json.JSONDecoder(  # type: ignore[attr-defined]
     object_pairs_hook=_pairs, parse_constant=_reject, parse_float=_finite
 ).scan_once
+# For the runs' text only (``_OBJECT_RUN``, ``_ARRAY_RUN``: no constant, no float that
+# overflows, no object inside): an object as its list of pairs, in C.
+_SCAN_PAIRS: Callable[[str, int], tuple[Any, int]] = json.JSONDecoder(  # type: ignore[attr-defined]
+    object_pairs_hook=list
+).scan_once
+_SCAN_ITEMS: Callable[[str, int], tuple[Any, int]] = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
 
 # A frame's states: an object cycles KEY -> COLON -> VALUE -> NEXT, an array ITEM -> NEXT;
 # a member may start in the last three.
@@ -492,7 +514,7 @@ class ArgumentStream:
         frame = stack[-1]
         members = _OBJECT_MEMBERS if frame.object else _ARRAY_MEMBERS
         end = len(text)
-        member: re.Match[str]
+        member: re.Match[str]  # None only where the loop returns
         while True:
             if position >= end:
                 return position
@@ -501,10 +523,9 @@ class ArgumentStream:
                 # A closer right after a value (most of them): no match needed.
                 closed = position + 1
             else:
-                found = members[state].match(text, position)  # type: ignore[union-attr]
-                if found is None:
+                member = members[state].match(text, position)  # type: ignore[union-attr,assignment]
+                if member is None:
                     return position
-                member = found
                 kind = member.lastindex or 0
                 if _STRING_VALUE <= kind < _OPENER and state >= _KEY:
                     # A scalar member (most of them): first, attached where its place says
@@ -523,6 +544,8 @@ class ArgumentStream:
                             container.append(value)
                             frame.state = _NEXT
                             position = member.end()
+                            if end - position >= _RUN_MIN:
+                                position = self._scalars(frame, text, position)
                             continue
                     elif key not in container:
                         if where is None:
@@ -541,6 +564,8 @@ class ArgumentStream:
                             container[key] = value
                             frame.state = _NEXT
                             position = member.end()
+                            if end - position >= _RUN_MIN:
+                                position = self._scalars(frame, text, position)
                             continue
                 closed = 0
                 if kind == _CLOSER and (state == _NEXT or not frame.container):
@@ -606,7 +631,9 @@ class ArgumentStream:
                 if plain:
                     char = member.group(_OPENER)
                     start = member.start(_OPENER)
-                    if _may_end(text, start, char):
+                    # Most containers opened in a short piece have no closer in it: no call.
+                    closer = "}" if char == "{" else "]"
+                    if text.find(closer, start) > 0 and _may_end(text, start, char):
                         value, stop = _whole(text, start)
                         if stop and (child is None or child.valid(value)):
                             if members is _ARRAY_MEMBERS:
@@ -642,6 +669,61 @@ class ArgumentStream:
                 return position
             frame = stack[-1]
             members = _OBJECT_MEMBERS if frame.object else _ARRAY_MEMBERS
+
+    def _scalars(self, frame: _Frame, text: str, position: int) -> int:
+        """After a scalar member of ``frame`` that ends at ``position``: the run of scalar
+        members that follows it in ``text`` (``_OBJECT_RUN``, ``_ARRAY_RUN``), read by one
+        match and one C read, each attached where the member loop's first test would
+        attach it; where the first one not attached starts (its own steps read it)."""
+        is_object = frame.object
+        run = (_OBJECT_RUN if is_object else _ARRAY_RUN).match(text, position)
+        if run is None:
+            return position
+        body = text[run.start(1) : run.end()]
+        where = frame.position
+        container = frame.container
+        taken = 0
+        if is_object:
+            pairs: list[tuple[str, Any]] = _SCAN_PAIRS("{" + body + "}", 0)[0]
+            for key, value in pairs:
+                if key in container:
+                    break
+                if where is not None:
+                    child = where.children.get(key, where)
+                    if child is where:
+                        child = where.property(key)
+                    if (
+                        child is None
+                        or value is None
+                        or not (type(value) in child.free or child.valid(value))
+                    ):
+                        break
+                container[key] = value
+                taken += 1
+            whole = taken == len(pairs)
+        else:
+            values: list[Any] = _SCAN_ITEMS("[" + body + "]", 0)[0]
+            if where is None:
+                container.extend(values)
+                return run.end()
+            item = where.item
+            limit = where.max_items
+            for value in values:
+                if (
+                    value is None
+                    or (limit is not None and len(container) >= limit)
+                    or not (type(value) in item.free or item.valid(value))
+                ):
+                    break
+                container.append(value)
+                taken += 1
+            whole = taken == len(values)
+        if whole:
+            return run.end()
+        members = (_OBJECT_MEMBERS if is_object else _ARRAY_MEMBERS)[_NEXT]
+        for _ in range(taken):  # past the members attached, to the first one refused
+            position = members.match(text, position).end()  # type: ignore[union-attr]
+        return position
 
     def _member(self, frame: _Frame, member: re.Match[str], text: str) -> int:
         """What ``member`` (a match of ``_members``: a value, or a closer after a comma)

@@ -1,0 +1,108 @@
+"""A run of scalar members in a long piece is read by one match and one C read
+(``ArgumentStream._scalars``): whatever the split, each piece reports what reading the
+text character by character reports by the same character, and ``partial`` is the same."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from llmapp import LlmFunction
+from llmapp.streaming import ArgumentStream, stream
+
+SCHEMA = {
+    "type": "object",
+    "properties": {
+        "name": {"type": "string"},
+        "size": {"type": "integer", "minimum": 0},
+        "kind": {"type": "string", "enum": ["dir", "file"]},
+        "ratio": {"type": "number", "maximum": 10},
+        "ok": {"type": "boolean"},
+        "note": {"anyOf": [{"type": "string"}, {"type": "null"}]},
+        "free": {},
+        "tags": {"type": "array", "items": {"type": "string", "maxLength": 3}, "maxItems": 4},
+        "nums": {"type": "array", "items": {"type": "number"}},
+        "any": {"type": "array"},
+        "loose": {"type": "object"},
+        "child": {"$ref": "#/$defs/Child"},
+    },
+    "required": ["name", "size"],
+    "additionalProperties": False,
+    "$defs": {
+        "Child": {
+            "type": "object",
+            "properties": {"a": {"type": "integer"}, "b": {"type": "string", "minLength": 2}},
+            "additionalProperties": False,
+        }
+    },
+}
+FUNCTION = LlmFunction("f", None, SCHEMA)
+
+GOOD = (
+    '{"name": "n\\ud83d\\ude00x", "size": 0, "kind": "dir", "ratio": -1.5e-3, "ok": false, '
+    '"note": null, "free": [], "tags": ["a", "b\\u00e9", "c\\"", ""], "nums": [1, -0, 2.0, '
+    '1E5, 0.25, 12345678901234567890], "any": [null, true, "x", [], 3], "loose": {"k": 1, '
+    '"j": 2}, "child": {"a": 1, "b": "xy"}}'
+)
+WRONG = [
+    # a value refused in the middle of a run, and after it
+    GOOD.replace('"kind": "dir"', '"kind": "link"').replace('"ok": false', '"ok": 3'),
+    # a key the object refuses inside a run, and a key written twice
+    GOOD.replace('"ratio"', '"extra": 1, "ratio"').replace('"free": []', '"free": [], "size": 2'),
+    # what the call step repairs is not definite: a number as text, a null for an optional key
+    GOOD.replace('"size": 0', '"size": "3"').replace('"ratio": -1.5e-3', '"ratio": null'),
+    # too many items and a string too long inside an item run; a null item
+    GOOD.replace('""]', '"", "e", "toolong"]').replace("[1, -0", "[1, null, -0"),
+    # a lone surrogate, a number that is a whole float where an integer goes, in a child
+    GOOD.replace('"b": "xy"', '"b": "\\ud800", "a": 2.0').replace('"a": 1, ', ""),
+    # blanks everywhere
+    GOOD.replace(", ", " ,\n  ").replace(": ", " :\t"),
+]
+
+
+def reported(text: str, cuts: list[int]) -> tuple[dict[tuple[str, str], int], ArgumentStream]:
+    """Each mistake with the last character of the piece that reported it."""
+    arguments = stream(FUNCTION)
+    seen: dict[tuple[str, str], int] = {}
+    for start, stop in zip([0, *cuts], [*cuts, len(text)]):
+        for issue in arguments.feed(text[start:stop]):
+            seen.setdefault((issue.path, issue.expected), stop - 1)
+    assert arguments.stopped is None, arguments.stopped
+    return seen, arguments
+
+
+def test_runs_report_what_the_character_by_character_reader_reports_where_it_does() -> None:
+    for text in [GOOD, *WRONG, json.dumps(json.loads(GOOD), indent=1)]:
+        by_character, alone = reported(text, list(range(1, len(text))))
+        splits = [[], *([cut] for cut in range(1, len(text))), [40, 200], [33, 66, 99, 132]]
+        for cuts in splits:
+            at, arguments = reported(text, cuts)
+            assert set(at) == set(by_character), (text, cuts)
+            for mistake, character in by_character.items():
+                ends = [cut - 1 for cut in cuts if cut > character] + [len(text) - 1]
+                assert at[mistake] == min(ends), (text, cuts, mistake)
+            assert arguments.partial == alone.partial, (text, cuts)
+    assert not reported(GOOD, [])[0]
+    assert reported(GOOD, [])[1].partial == json.loads(GOOD)
+
+
+def test_a_long_piece_reads_its_runs_whole(monkeypatch: Any) -> None:
+    runs: list[int] = []
+    original = ArgumentStream._scalars
+
+    def counted(self: ArgumentStream, frame: Any, text: str, position: int) -> int:
+        after = original(self, frame, text, position)
+        runs.append(after - position)
+        return after
+
+    monkeypatch.setattr(ArgumentStream, "_scalars", counted)
+    flat = '{"name": "a", "size": 1, "kind": "dir", "ratio": 2, "ok": true, "note": "n"}'
+    arguments = stream(FUNCTION)
+    assert arguments.feed(flat) == [] and arguments.partial == json.loads(flat)
+    assert runs == [len(flat) - len('{"name": "a"}')]  # every member after the first at once
+    runs.clear()
+    arguments = stream(FUNCTION)
+    pieces = ['{"name": "a", "size": 1, "nums": [', "1, 2.5, -3, 4e2, 5, 6, 7, 8, 9, 10, 11, 12]}"]
+    assert [arguments.feed(piece) for piece in pieces] == [[], []]
+    assert arguments.partial == {"name": "a", "size": 1, "nums": [1, 2.5, -3, 400.0, *range(5, 13)]}
+    assert runs[-1] == len(pieces[1]) - len("1]}")
