@@ -1,10 +1,12 @@
-"""A run of scalar members in a long piece is read by one match and one C read
-(``ArgumentStream._scalars``): whatever the split, each piece reports what reading the
-text character by character reports by the same character, and ``partial`` is the same."""
+"""What a long piece is read with: a run of scalar members by one match and one C read
+(``ArgumentStream._scalars``), where a container ends by one match (``_may_end``).
+Whatever the split, each piece reports what reading the text character by character
+reports by the same character, and ``partial`` is the same."""
 
 from __future__ import annotations
 
 import json
+import random
 from typing import Any
 
 from llmapp import LlmFunction
@@ -106,3 +108,33 @@ def test_a_long_piece_reads_its_runs_whole(monkeypatch: Any) -> None:
     assert [arguments.feed(piece) for piece in pieces] == [[], []]
     assert arguments.partial == {"name": "a", "size": 1, "nums": [1, 2.5, -3, 400.0, *range(5, 13)]}
     assert runs[-1] == len(pieces[1]) - len("1]}")
+
+
+def walked(text: str, position: int, char: str) -> bool:
+    """Whether the container opened at ``position`` ends in ``text``, by its brackets
+    (strings not told apart), one character after the other."""
+    closer = "}" if char == "{" else "]"
+    depth = 0
+    for found in text[position:]:
+        depth += (found == char) - (found == closer)
+        if depth == 0:
+            return True
+    return False
+
+
+def test_where_a_container_ends_is_said_by_one_match_as_the_walk_says_it() -> None:
+    # ``_may_end`` reads three levels of nesting by one match, deeper ones by its walk
+    # (which stops past the reader's depth: far past these texts).
+    from llmapp.streaming._arguments import _may_end
+
+    rng = random.Random(2)
+    said = 0
+    for _ in range(20_000):
+        text = "".join(rng.choice('{}[]a"') for _ in range(rng.randint(1, 24)))
+        for position, char in enumerate(text):
+            if char in "{[":
+                assert _may_end(text, position, char) == walked(text, position, char), text
+                said += 1
+    assert said > 50_000
+    deep = "[" * 40 + "]" * 40
+    assert _may_end(deep, 0, "[") and not _may_end(deep[:-1], 0, "[")

@@ -105,6 +105,15 @@ _SCALAR_TEXT = (
 _PAIR_TEXT = rf'"{_PLAIN}"{_WS}:{_WS}{_SCALAR_TEXT}'
 _OBJECT_RUN = re.compile(rf"{_WS},({_WS}{_PAIR_TEXT})(?:{_WS},{_WS}{_PAIR_TEXT})*")
 _ARRAY_RUN = re.compile(rf"{_WS},({_WS}{_SCALAR_TEXT})(?:{_WS},{_WS}{_SCALAR_TEXT})*")
+# Where a container that nests at most three levels of its own kind ends: group 1 is its
+# closer, or empty where the text ends first; no match where it nests deeper. Strings are
+# not told apart, as in ``_may_end``'s walk: a wrong guess only costs time.
+_OBJECT_SPAN = re.compile(
+    r"\{[^{}]*(?:\{[^{}]*(?:\{[^{}]*(?:\}|\Z)[^{}]*)*(?:\}|\Z)[^{}]*)*(\}|\Z)"
+)
+_ARRAY_SPAN = re.compile(
+    r"\[[^\[\]]*(?:\[[^\[\]]*(?:\[[^\[\]]*(?:\]|\Z)[^\[\]]*)*(?:\]|\Z)[^\[\]]*)*(\]|\Z)"
+)
 _RUN_MIN: Final = 32
 """The characters left after a scalar member from which a run of them is looked for."""
 _KEY_BEGUN_GROUP = 10
@@ -567,6 +576,27 @@ class ArgumentStream:
                             if end - position >= _RUN_MIN:
                                 position = self._scalars(frame, text, position)
                             continue
+                if kind < _STRING_VALUE or kind > _CLOSER:  # a member cut at the end
+                    if not carry or end - position > _CARRY_MAX:
+                        return position
+                    if kind >= _STRING_VALUE:
+                        # Most often a key closed whose place was asked before: said here
+                        # without a call, anything else by ``_quiet``.
+                        where = frame.position
+                        quiet = False
+                        if kind >= _KEY_BEGUN_GROUP and where is not None and state >= _KEY:
+                            key, begun = member.group(_KEY_BEGUN_GROUP, _KEY_BEGUN_GROUP + 1)
+                            child = where.children.get(key, where) if frame.object else where
+                            quiet = (
+                                child is not where
+                                and child is not None
+                                and key not in frame.container
+                                and (begun is None or begun[0] not in child.refuses)
+                            )
+                        if not quiet and not self._quiet(frame, member):
+                            return position
+                    self._carried, self._token = text[position:], _CARRIED
+                    return end
                 closed = 0
                 if kind == _CLOSER and (state == _NEXT or not frame.container):
                     closed = member.end()
@@ -588,27 +618,6 @@ class ArgumentStream:
                 frame = stack[-1]
                 members = _OBJECT_MEMBERS if frame.object else _ARRAY_MEMBERS
                 continue
-            if kind < _STRING_VALUE or kind > _CLOSER:  # a member cut at the end
-                if not carry or end - position > _CARRY_MAX:
-                    return position
-                if kind >= _STRING_VALUE:
-                    # Most often a key closed whose place was asked before: said here
-                    # without a call, anything else by ``_quiet``.
-                    where = frame.position
-                    quiet = False
-                    if kind >= _KEY_BEGUN_GROUP and where is not None and state >= _KEY:
-                        key, begun = member.group(_KEY_BEGUN_GROUP, _KEY_BEGUN_GROUP + 1)
-                        child = where.children.get(key, where) if frame.object else where
-                        quiet = (
-                            child is not where
-                            and child is not None
-                            and key not in frame.container
-                            and (begun is None or begun[0] not in child.refuses)
-                        )
-                    if not quiet and not self._quiet(frame, member):
-                        return position
-                self._carried, self._token = text[position:], _CARRIED
-                return end
             if kind == _OPENER and state >= _KEY:
                 # A container at a plain place: read whole where it is whole in the
                 # piece and its place says nothing of it, else entered.
@@ -1099,6 +1108,9 @@ def _may_end(text: str, position: int, char: str) -> bool:
     if char == '"':
         return text.find('"', position + 1) > 0
     if char in "{[":
+        span = (_OBJECT_SPAN if char == "{" else _ARRAY_SPAN).match(text, position)
+        if span is not None:  # nested three levels at most: said by one match in C
+            return span.group(1) != ""
         # Where its brackets balance (strings not told apart: a wrong guess only costs
         # time), so that the C scanner is not sent through a container that goes on
         # past the piece, to fail at its end: one pass over the piece's closers. Nested
