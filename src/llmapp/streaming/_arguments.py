@@ -91,31 +91,6 @@ _NEVER = r"((?!))"
 _BEGUN = rf'(?:("{_PLAIN}|[-0-9][-+.0-9eE]*|[tfn][a-z]*)|)'
 _KEY_BEGUN = rf'(?:"({_PLAIN})"{_WS}(?::{_WS}{_BEGUN}|)|"{_PLAIN}|)'
 (_STRING_VALUE, _ESCAPED, _INTEGER, _FLOAT, _WORD_VALUE, _EMPTY, _OPENER, _CLOSER) = range(2, 10)
-# A run of scalar members after one just read (a long piece: a node's name, size and
-# kind, a list of tags): matched whole, without groups per member, read by json's C
-# scanner (the same values as the member patterns' groups read), judged in one loop.
-# Group 1 starts the run's first member past its comma. An empty object is left out: the
-# object run's scanner reads objects as lists of pairs.
-_SCALAR_TEXT = (
-    rf'(?:"{_PLAIN}"|"(?={_PLAIN}\\){_BODY}"'
-    rf"|-?(?:0|[1-9][0-9]{{0,999}}){_ENDS}"
-    rf"|-?(?:0|[1-9][0-9]{{0,99}})(?:\.[0-9]+|)(?:[eE][-+]?[0-9]{{1,2}}|){_ENDS}"
-    rf"|(?:true|false|null){_ENDS}|\[{_WS}\])"
-)
-_PAIR_TEXT = rf'"{_PLAIN}"{_WS}:{_WS}{_SCALAR_TEXT}'
-_OBJECT_RUN = re.compile(rf"{_WS},({_WS}{_PAIR_TEXT})(?:{_WS},{_WS}{_PAIR_TEXT})*")
-_ARRAY_RUN = re.compile(rf"{_WS},({_WS}{_SCALAR_TEXT})(?:{_WS},{_WS}{_SCALAR_TEXT})*")
-# Where a container that nests at most three levels of its own kind ends: group 1 is its
-# closer, or empty where the text ends first; no match where it nests deeper. Strings are
-# not told apart, as in ``_may_end``'s walk: a wrong guess only costs time.
-_OBJECT_SPAN = re.compile(
-    r"\{[^{}]*(?:\{[^{}]*(?:\{[^{}]*(?:\}|\Z)[^{}]*)*(?:\}|\Z)[^{}]*)*(\}|\Z)"
-)
-_ARRAY_SPAN = re.compile(
-    r"\[[^\[\]]*(?:\[[^\[\]]*(?:\[[^\[\]]*(?:\]|\Z)[^\[\]]*)*(?:\]|\Z)[^\[\]]*)*(\]|\Z)"
-)
-_RUN_MIN: Final = 32
-"""The characters left after a scalar member from which a run of them is looked for."""
 _KEY_BEGUN_GROUP = 10
 
 
@@ -199,12 +174,6 @@ def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 _SCAN: Callable[[str, int], tuple[Any, int]] = json.JSONDecoder(  # type: ignore[attr-defined]
     object_pairs_hook=_pairs, parse_constant=_reject, parse_float=_finite
 ).scan_once
-# For the runs' text only (``_OBJECT_RUN``, ``_ARRAY_RUN``: no constant, no float that
-# overflows, no object inside): an object as its list of pairs, in C.
-_SCAN_PAIRS: Callable[[str, int], tuple[Any, int]] = json.JSONDecoder(  # type: ignore[attr-defined]
-    object_pairs_hook=list
-).scan_once
-_SCAN_ITEMS: Callable[[str, int], tuple[Any, int]] = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
 
 # A frame's states: an object cycles KEY -> COLON -> VALUE -> NEXT, an array ITEM -> NEXT;
 # a member may start in the last three.
@@ -553,8 +522,6 @@ class ArgumentStream:
                             container.append(value)
                             frame.state = _NEXT
                             position = member.end()
-                            if end - position >= _RUN_MIN:
-                                position = self._scalars(frame, text, position)
                             continue
                     elif key not in container:
                         if where is None:
@@ -573,8 +540,6 @@ class ArgumentStream:
                             container[key] = value
                             frame.state = _NEXT
                             position = member.end()
-                            if end - position >= _RUN_MIN:
-                                position = self._scalars(frame, text, position)
                             continue
                 if kind < _STRING_VALUE or kind > _CLOSER:  # a member cut at the end
                     if not carry or end - position > _CARRY_MAX:
@@ -678,61 +643,6 @@ class ArgumentStream:
                 return position
             frame = stack[-1]
             members = _OBJECT_MEMBERS if frame.object else _ARRAY_MEMBERS
-
-    def _scalars(self, frame: _Frame, text: str, position: int) -> int:
-        """After a scalar member of ``frame`` that ends at ``position``: the run of scalar
-        members that follows it in ``text`` (``_OBJECT_RUN``, ``_ARRAY_RUN``), read by one
-        match and one C read, each attached where the member loop's first test would
-        attach it; where the first one not attached starts (its own steps read it)."""
-        is_object = frame.object
-        run = (_OBJECT_RUN if is_object else _ARRAY_RUN).match(text, position)
-        if run is None:
-            return position
-        body = text[run.start(1) : run.end()]
-        where = frame.position
-        container = frame.container
-        taken = 0
-        if is_object:
-            pairs: list[tuple[str, Any]] = _SCAN_PAIRS("{" + body + "}", 0)[0]
-            for key, value in pairs:
-                if key in container:
-                    break
-                if where is not None:
-                    child = where.children.get(key, where)
-                    if child is where:
-                        child = where.property(key)
-                    if (
-                        child is None
-                        or value is None
-                        or not (type(value) in child.free or child.valid(value))
-                    ):
-                        break
-                container[key] = value
-                taken += 1
-            whole = taken == len(pairs)
-        else:
-            values: list[Any] = _SCAN_ITEMS("[" + body + "]", 0)[0]
-            if where is None:
-                container.extend(values)
-                return run.end()
-            item = where.item
-            limit = where.max_items
-            for value in values:
-                if (
-                    value is None
-                    or (limit is not None and len(container) >= limit)
-                    or not (type(value) in item.free or item.valid(value))
-                ):
-                    break
-                container.append(value)
-                taken += 1
-            whole = taken == len(values)
-        if whole:
-            return run.end()
-        members = (_OBJECT_MEMBERS if is_object else _ARRAY_MEMBERS)[_NEXT]
-        for _ in range(taken):  # past the members attached, to the first one refused
-            position = members.match(text, position).end()  # type: ignore[union-attr]
-        return position
 
     def _member(self, frame: _Frame, member: re.Match[str], text: str) -> int:
         """What ``member`` (a match of ``_members``: a value, or a closer after a comma)
@@ -1108,9 +1018,6 @@ def _may_end(text: str, position: int, char: str) -> bool:
     if char == '"':
         return text.find('"', position + 1) > 0
     if char in "{[":
-        span = (_OBJECT_SPAN if char == "{" else _ARRAY_SPAN).match(text, position)
-        if span is not None:  # nested three levels at most: said by one match in C
-            return span.group(1) != ""
         # Where its brackets balance (strings not told apart: a wrong guess only costs
         # time), so that the C scanner is not sent through a container that goes on
         # past the piece, to fail at its end: one pass over the piece's closers. Nested

@@ -1,13 +1,12 @@
-"""What a long piece is read with: a run of scalar members by one match and one C read
-(``ArgumentStream._scalars``), where a container ends by one match (``_may_end``).
-Whatever the split, each piece reports what reading the text character by character
-reports by the same character, and ``partial`` is the same."""
+"""Pieces of any length over scalar members of every kind, escapes, surrogate pairs,
+numbers and blanks: whatever the split, each piece reports what reading the text
+character by character reports by the same character, and ``partial`` is the same; where
+a container ends is said by its brackets (``_may_end``)."""
 
 from __future__ import annotations
 
 import json
 import random
-from typing import Any
 
 from llmapp import LlmFunction
 from llmapp.streaming import ArgumentStream, stream
@@ -88,28 +87,6 @@ def test_runs_report_what_the_character_by_character_reader_reports_where_it_doe
     assert reported(GOOD, [])[1].partial == json.loads(GOOD)
 
 
-def test_a_long_piece_reads_its_runs_whole(monkeypatch: Any) -> None:
-    runs: list[int] = []
-    original = ArgumentStream._scalars
-
-    def counted(self: ArgumentStream, frame: Any, text: str, position: int) -> int:
-        after = original(self, frame, text, position)
-        runs.append(after - position)
-        return after
-
-    monkeypatch.setattr(ArgumentStream, "_scalars", counted)
-    flat = '{"name": "a", "size": 1, "kind": "dir", "ratio": 2, "ok": true, "note": "n"}'
-    arguments = stream(FUNCTION)
-    assert arguments.feed(flat) == [] and arguments.partial == json.loads(flat)
-    assert runs == [len(flat) - len('{"name": "a"}')]  # every member after the first at once
-    runs.clear()
-    arguments = stream(FUNCTION)
-    pieces = ['{"name": "a", "size": 1, "nums": [', "1, 2.5, -3, 4e2, 5, 6, 7, 8, 9, 10, 11, 12]}"]
-    assert [arguments.feed(piece) for piece in pieces] == [[], []]
-    assert arguments.partial == {"name": "a", "size": 1, "nums": [1, 2.5, -3, 400.0, *range(5, 13)]}
-    assert runs[-1] == len(pieces[1]) - len("1]}")
-
-
 def walked(text: str, position: int, char: str) -> bool:
     """Whether the container opened at ``position`` ends in ``text``, by its brackets
     (strings not told apart), one character after the other."""
@@ -122,9 +99,9 @@ def walked(text: str, position: int, char: str) -> bool:
     return False
 
 
-def test_where_a_container_ends_is_said_by_one_match_as_the_walk_says_it() -> None:
-    # ``_may_end`` reads three levels of nesting by one match, deeper ones by its walk
-    # (which stops past the reader's depth: far past these texts).
+def test_where_a_container_ends_is_said_by_its_brackets() -> None:
+    # ``_may_end`` walks the closers of the piece (and stops past the reader's depth: far
+    # past these texts).
     from llmapp.streaming._arguments import _may_end
 
     rng = random.Random(2)
