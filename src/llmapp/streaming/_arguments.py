@@ -599,12 +599,15 @@ class ArgumentStream:
                     key = member.group(1)
                     plain = key not in container
                     if plain and where is not None:
-                        child = where.property(key)
+                        child = where.children.get(key, where)
+                        if child is where:
+                            child = where.property(key)
                         plain = child is not None
                     frame.key = key
                 if plain:
-                    char = member.group(_OPENER)
-                    start = member.start(_OPENER)
+                    position = member.end()
+                    start = position - 1  # the opener ends the match
+                    char = text[start]
                     # Most containers opened in a short piece have no closer in it: no call.
                     closer = "}" if char == "{" else "]"
                     if text.find(closer, start) > 0 and _may_end(text, start, char):
@@ -634,7 +637,6 @@ class ArgumentStream:
                             stack.append(made)
                         frame = stack[-1]
                         members = _OBJECT_MEMBERS if frame.object else _ARRAY_MEMBERS
-                        position = member.end()
                         continue
             position = self._member(frame, member, text)
             if position < 0:
