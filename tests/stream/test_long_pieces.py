@@ -46,13 +46,13 @@ GOOD = (
     '"j": 2}, "child": {"a": 1, "b": "xy"}}'
 )
 WRONG = [
-    # a value refused in the middle of a run, and after it
+    # a value refused among scalar members, and one after it
     GOOD.replace('"kind": "dir"', '"kind": "link"').replace('"ok": false', '"ok": 3'),
-    # a key the object refuses inside a run, and a key written twice
+    # a key the object refuses among scalar members, and a key written twice
     GOOD.replace('"ratio"', '"extra": 1, "ratio"').replace('"free": []', '"free": [], "size": 2'),
     # what the call step repairs is not definite: a number as text, a null for an optional key
     GOOD.replace('"size": 0', '"size": "3"').replace('"ratio": -1.5e-3', '"ratio": null'),
-    # too many items and a string too long inside an item run; a null item
+    # too many items and a string too long among the items; a null item
     GOOD.replace('""]', '"", "e", "toolong"]').replace("[1, -0", "[1, null, -0"),
     # a lone surrogate, a number that is a whole float where an integer goes, in a child
     GOOD.replace('"b": "xy"', '"b": "\\ud800", "a": 2.0').replace('"a": 1, ', ""),
@@ -72,10 +72,13 @@ def reported(text: str, cuts: list[int]) -> tuple[dict[tuple[str, str], int], Ar
     return seen, arguments
 
 
-def test_runs_report_what_the_character_by_character_reader_reports_where_it_does() -> None:
+def test_pieces_of_any_length_report_where_the_character_by_character_reader_does() -> None:
+    # Every cut in two (inside escapes, surrogate pairs, numbers, keys and blanks), pieces
+    # of 16 from every offset, and a few longer ones.
     for text in [GOOD, *WRONG, json.dumps(json.loads(GOOD), indent=1)]:
         by_character, alone = reported(text, list(range(1, len(text))))
         splits = [[], *([cut] for cut in range(1, len(text))), [40, 200], [33, 66, 99, 132]]
+        splits += [list(range(offset, len(text), 16)) for offset in range(1, 17)]
         for cuts in splits:
             at, arguments = reported(text, cuts)
             assert set(at) == set(by_character), (text, cuts)
