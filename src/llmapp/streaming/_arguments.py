@@ -492,7 +492,7 @@ class ArgumentStream:
         frame = stack[-1]
         members = _OBJECT_MEMBERS if frame.object else _ARRAY_MEMBERS
         end = len(text)
-        member: re.Match[str]
+        member: re.Match[str]  # None only where the loop returns
         while True:
             if position >= end:
                 return position
@@ -501,10 +501,9 @@ class ArgumentStream:
                 # A closer right after a value (most of them): no match needed.
                 closed = position + 1
             else:
-                found = members[state].match(text, position)  # type: ignore[union-attr]
-                if found is None:
+                member = members[state].match(text, position)  # type: ignore[union-attr,assignment]
+                if member is None:
                     return position
-                member = found
                 kind = member.lastindex or 0
                 if _STRING_VALUE <= kind < _OPENER and state >= _KEY:
                     # A scalar member (most of them): first, attached where its place says
@@ -542,6 +541,27 @@ class ArgumentStream:
                             frame.state = _NEXT
                             position = member.end()
                             continue
+                if kind < _STRING_VALUE or kind > _CLOSER:  # a member cut at the end
+                    if not carry or end - position > _CARRY_MAX:
+                        return position
+                    if kind >= _STRING_VALUE:
+                        # Most often a key closed whose place was asked before: said here
+                        # without a call, anything else by ``_quiet``.
+                        where = frame.position
+                        quiet = False
+                        if kind >= _KEY_BEGUN_GROUP and where is not None and state >= _KEY:
+                            key, begun = member.group(_KEY_BEGUN_GROUP, _KEY_BEGUN_GROUP + 1)
+                            child = where.children.get(key, where) if frame.object else where
+                            quiet = (
+                                child is not where
+                                and child is not None
+                                and key not in frame.container
+                                and (begun is None or begun[0] not in child.refuses)
+                            )
+                        if not quiet and not self._quiet(frame, member):
+                            return position
+                    self._carried, self._token = text[position:], _CARRIED
+                    return end
                 closed = 0
                 if kind == _CLOSER and (state == _NEXT or not frame.container):
                     closed = member.end()
@@ -563,27 +583,6 @@ class ArgumentStream:
                 frame = stack[-1]
                 members = _OBJECT_MEMBERS if frame.object else _ARRAY_MEMBERS
                 continue
-            if kind < _STRING_VALUE or kind > _CLOSER:  # a member cut at the end
-                if not carry or end - position > _CARRY_MAX:
-                    return position
-                if kind >= _STRING_VALUE:
-                    # Most often a key closed whose place was asked before: said here
-                    # without a call, anything else by ``_quiet``.
-                    where = frame.position
-                    quiet = False
-                    if kind >= _KEY_BEGUN_GROUP and where is not None and state >= _KEY:
-                        key, begun = member.group(_KEY_BEGUN_GROUP, _KEY_BEGUN_GROUP + 1)
-                        child = where.children.get(key, where) if frame.object else where
-                        quiet = (
-                            child is not where
-                            and child is not None
-                            and key not in frame.container
-                            and (begun is None or begun[0] not in child.refuses)
-                        )
-                    if not quiet and not self._quiet(frame, member):
-                        return position
-                self._carried, self._token = text[position:], _CARRIED
-                return end
             if kind == _OPENER and state >= _KEY:
                 # A container at a plain place: read whole where it is whole in the
                 # piece and its place says nothing of it, else entered.
@@ -600,13 +599,18 @@ class ArgumentStream:
                     key = member.group(1)
                     plain = key not in container
                     if plain and where is not None:
-                        child = where.property(key)
+                        child = where.children.get(key, where)
+                        if child is where:
+                            child = where.property(key)
                         plain = child is not None
                     frame.key = key
                 if plain:
-                    char = member.group(_OPENER)
-                    start = member.start(_OPENER)
-                    if _may_end(text, start, char):
+                    position = member.end()
+                    start = position - 1  # the opener ends the match
+                    char = text[start]
+                    # Most containers opened in a short piece have no closer in it: no call.
+                    closer = "}" if char == "{" else "]"
+                    if text.find(closer, start) > 0 and _may_end(text, start, char):
                         value, stop = _whole(text, start)
                         if stop and (child is None or child.valid(value)):
                             if members is _ARRAY_MEMBERS:
@@ -633,7 +637,6 @@ class ArgumentStream:
                             stack.append(made)
                         frame = stack[-1]
                         members = _OBJECT_MEMBERS if frame.object else _ARRAY_MEMBERS
-                        position = member.end()
                         continue
             position = self._member(frame, member, text)
             if position < 0:
