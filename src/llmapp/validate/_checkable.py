@@ -1,8 +1,8 @@
 """``check_schema(schema)``: raise what ``validator(schema)`` would raise, compiling nothing.
 
-A door that turns a document into functions (an OpenAPI document's operations) reports a
-schema no validator can be compiled from as a build error, not as a failure of the
-function's first call. Compiling every function's validator to learn that cost most of
+A door that turns a document into functions (an OpenAPI document's operations, an MCP
+server's tools) reports a schema no validator can be compiled from as a build error, not
+as a failure of the function's first call. Compiling every function's validator to learn that cost most of
 such a build, and the validators were then dropped: each is compiled again, from the
 cache or afresh, when its function is first called. The problems are all found while
 the checkers' source is written (``Generator.checker``: the walkers read the same
