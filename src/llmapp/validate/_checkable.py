@@ -2,13 +2,13 @@
 
 A door that turns a document into functions (an OpenAPI document's operations, an MCP
 server's tools) reports a schema no validator can be compiled from as a build error, not
-as a failure of the function's first call. Compiling every function's validator to learn that cost most of
-such a build, and the validators were then dropped: each is compiled again, from the
-cache or afresh, when its function is first called. The problems are all found while
-the checkers' source is written (``Generator.checker``: the walkers read the same
-subschemas, and ``compile`` of what the generator writes does not fail), so this writes
-that source, as ``validator()`` does, and throws it away: no walker written, nothing
-compiled, nothing kept.
+as a failure of the function's first call. Compiling every function's validator to learn
+that cost most of such a build, and the validators were then dropped: each is compiled
+again, from the cache or afresh, when its function is first called. The problems are all
+found while the checkers' source is written (``Generator.checker``: the walkers read the
+same subschemas, and ``compile`` of what the generator writes does not fail), so this
+writes that source, as ``validator()`` does, and throws it away: no walker written,
+nothing compiled, nothing kept.
 
 Definitions shared by several schemas (``_shared``) are written once per ``Proofs``: a
 closure written without a problem in one schema is bound, not written, in the next that
