@@ -23,10 +23,10 @@ benchmarks``). Two measurements, each in a fresh process, the garbage collector 
   ``/proc/self/statm``): 60 component schemas in a
   chain (each refers to the one before), every operation's body one of them and a
   query parameter of its own, so the 1,000 parameter schemas are distinct and each
-  holds a growing ``$ref`` closure; RSS growth over ``application()`` (which compiles
-  every function's checkers, and converts the document: the growth holds that too) and
-  each function's first ``validate`` (which fails and so compiles the walkers), and the
-  seconds ``application()`` takes.
+  holds a growing ``$ref`` closure; RSS growth over ``application()`` (which checks
+  every function's schema, compiling nothing, and converts the document: the growth
+  holds that too) and each function's first ``validate`` (which compiles the checkers,
+  fails and so compiles the walkers), and the seconds ``application()`` takes.
 
 ``--against TREE`` runs the same children on another tree's ``src`` (a checkout of an
 older commit: ``git worktree add ../old COMMIT``), side by side.
@@ -170,11 +170,11 @@ def _document() -> dict[str, Any]:
     spec = document()
     start = _rss()
     began = time.perf_counter()
-    app = application(spec)  # compiles every function's checkers
+    app = application(spec)  # checks every function's schema (compiles nothing)
     built = time.perf_counter() - began
     functions = app.functions
     for function in functions:
-        function.validate({})  # fails: the walkers too
+        function.validate({})  # compiles the checkers, fails: the walkers too
     seconds = time.perf_counter() - began
     grown = _rss() - start
     return {

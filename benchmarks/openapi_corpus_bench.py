@@ -4,6 +4,7 @@ and by @samchon/openapi 6 under node, side by side in one run.
 ```bash
 python -m benchmarks.openapi_corpus_bench --install   # once: npm install into benchmarks/.node
 python -m benchmarks.openapi_corpus_bench             # median of 5 fresh processes a side
+python -m benchmarks.openapi_corpus_bench --only samchon-openapi   # its own test examples
 python -m benchmarks.openapi_corpus_bench --runs 3 --only real-apis --sizes 1000,5000
 ```
 
@@ -40,7 +41,8 @@ from typing import Any
 
 from benchmarks._report import NA, fmt, fmt_ratio, table
 from benchmarks._timing import ROOT
-from benchmarks.openapi_corpus import CORPORA, is_document
+from benchmarks.openapi_corpus import CORPORA
+from benchmarks.openapi_corpus import documents as corpus_documents
 
 NODE_FOLDER = ROOT / "benchmarks" / ".node"
 NODE_SCRIPT = ROOT / "benchmarks" / "openapi_samchon.js"
@@ -243,13 +245,20 @@ def install() -> int:
 
 
 def documents(only: str | None) -> list[Path]:
-    found = [
-        path
-        for path in sorted((CORPORA / "openapi").rglob("*"))
-        if path.suffix in (".json", ".yaml") and is_document(path)
-    ]
+    """The corpus documents (``openapi`` and @samchon/openapi's own test examples) whose
+    path holds one of ``only``'s texts (all without it)."""
     wanted = only.split(",") if only else []
-    return [path for path in found if not wanted or any(w in path.as_posix() for w in wanted)]
+    return [
+        path
+        for path in corpus_documents()
+        if not wanted or any(w in path.as_posix() for w in wanted)
+    ]
+
+
+def row_name(path: Path) -> str:
+    """A document's row: its path under ``openapi``, else under the corpora."""
+    folder = CORPORA / "openapi"
+    return path.relative_to(folder if path.is_relative_to(folder) else CORPORA).as_posix()
 
 
 def measure(path: Path, name: str, options: argparse.Namespace, missing: str | None) -> list[str]:
@@ -319,9 +328,7 @@ def main(argv: list[str] | None = None) -> int:
     # A discarded run first: bytecode written, files in the page cache.
     _once([sys.executable, "-m", "benchmarks.openapi_corpus_bench", "--child", "-"], 60)
     for path in documents(options.only) if CORPORA.exists() else []:
-        rows.append(
-            measure(path, path.relative_to(CORPORA / "openapi").as_posix(), options, missing)
-        )
+        rows.append(measure(path, row_name(path), options, missing))
     if not CORPORA.exists():
         print(f"corpora not found at {CORPORA}: generated documents only")
     # ms/operation of the generated documents: which column of a row, by whom

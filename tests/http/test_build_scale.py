@@ -9,6 +9,7 @@ from __future__ import annotations
 import builtins
 import gc
 import threading
+from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
@@ -17,6 +18,8 @@ import pytest
 import llmapp.validate._validator as compiled_validators
 from llmapp._collection import paused_collection
 from llmapp.http import DocumentError, application
+from llmapp.jsonschema import Node
+from llmapp.validate._check import CheckWriter
 
 
 def document(operations: int, components: int) -> dict[str, Any]:
@@ -59,14 +62,15 @@ def document(operations: int, components: int) -> dict[str, Any]:
     }
 
 
-def test_shared_definitions_compile_once_per_build(monkeypatch: pytest.MonkeyPatch) -> None:
-    # More definitions than the validator cache holds, visited four times over: before,
-    # each visit after the cache had dropped the validators holding a shared definition
-    # compiled it again, so the build grew with operations times definitions.
+def test_a_build_compiles_nothing_and_writes_each_shared_definition_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # More definitions than the validator cache holds, visited four times over. Before,
+    # a build compiled every operation's validator; earlier still, each visit after the
+    # cache had dropped the validators holding a shared definition compiled it again.
     monkeypatch.setattr(compiled_validators, "_CACHE_SIZE", 8)
     compiled_validators._cache.clear()
-    compiled_validators._shared.clear()
-    compiled_validators._seen.clear()
+    application(document(operations=2, components=2))  # the modules a build imports
     compiles = 0
     real = builtins.compile
 
@@ -75,13 +79,22 @@ def test_shared_definitions_compile_once_per_build(monkeypatch: pytest.MonkeyPat
         compiles += 1
         return real(*args, **kwargs)
 
+    written: Counter[str] = Counter()
+    real_write = CheckWriter.function
+
+    def writing(self: CheckWriter, node: Node, name: str) -> None:
+        written[node.pointer] += 1
+        real_write(self, node, name)
+
     monkeypatch.setattr(builtins, "compile", counting)
+    monkeypatch.setattr(CheckWriter, "function", writing)
     app = application(document(operations=96, components=24))
     assert len(app.functions) == 96 and not app.errors
-    # one validator per operation, and each definition shared once it is seen again: its
-    # checker compiled once, and its walker once (the walkers that call it are written at
-    # build), never again however often the cache drops the validators holding it
-    assert compiles <= 96 + 2 * 24
+    assert compiles == 0  # every schema checked, each validator compiled at its first call
+    definitions = {p: n for p, n in written.items() if p.startswith("/$defs/")}
+    assert len(definitions) == 24 and set(definitions.values()) == {1}
+    assert all(f.validate({"body": {"id": 99}}).success for f in app.functions[:3])
+    assert compiles > 0
 
 
 def test_the_collector_is_paused_during_a_build_and_restored() -> None:

@@ -24,18 +24,24 @@ def test_import_loads_neither_httpx_nor_yaml() -> None:
     assert out.stdout.strip() == "[]"
 
 
-def test_building_compiles_each_validator_once_and_calls_reuse_it(
+def test_building_checks_each_schema_and_the_first_call_compiles_it(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    checked: list[object] = []
     compiled: list[object] = []
     built: list[object] = []
-    real = llmapp.validate.validator
+    real_check, real = llmapp.validate.check_schema, llmapp.validate.validator
+
+    def checking(schema: Any, **options: Any) -> None:
+        checked.append(schema)
+        real_check(schema, **options)
 
     def counting(schema: Any, **options: Any) -> Any:
         compiled.append(schema)
         built.append(real(schema, **options))
         return built[-1]
 
+    monkeypatch.setattr(llmapp.validate, "check_schema", checking)
     monkeypatch.setattr(llmapp.validate, "validator", counting)
     document = {
         "openapi": "3.1.0",
@@ -43,7 +49,8 @@ def test_building_compiles_each_validator_once_and_calls_reuse_it(
         "paths": {"/a/{id}": {"get": {"responses": {"200": {"description": "ok"}}}}},
     }
     (function,) = llmapp.http.application(document).functions
-    assert compiled == [function.parameters]  # at build: a schema it refuses is an error
+    # at build: a schema no validator compiles from is an error, but nothing is compiled
+    assert checked == [function.parameters] and compiled == []
     assert function.validate({"id": "x"}).success
-    assert function.validate({"id": "y"}).success
-    assert len(built) == 2 and built[1] is built[0]  # the first call reuses it (cached)
+    assert not function.validate({"id": 1}).success
+    assert compiled == [function.parameters]  # compiled at the first call, then kept

@@ -295,3 +295,32 @@ def test_a_tool_is_the_one_frozen_function_record() -> None:
     assert function.checked_parameters != function.parameters
     loose = mcp_application([SEARCH]).functions[0]
     assert loose.source_parameters is None and loose.checked_parameters is loose.parameters
+
+
+def test_a_tool_list_is_checked_at_build_and_each_validator_compiles_at_its_first_call(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import builtins
+
+    bad = {"name": "bad", "inputSchema": {"properties": {"a": {"pattern": "(("}}}}
+    mcp_application([SEARCH, bad])  # the modules a build imports
+    compiled: list[str] = []
+    real = builtins.compile
+
+    def counting(source: Any, filename: Any, *args: Any, **kwargs: Any) -> Any:
+        compiled.append(str(filename))
+        return real(source, filename, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "compile", counting)
+    schema = {**SEARCH["inputSchema"], "title": "Another search"}  # not in the cache
+    tools = [
+        {**SEARCH, "name": "search_again", "inputSchema": schema},
+        {**bad, "name": "bad_again"},
+    ]
+    app = mcp_application(tools)
+    assert [problem.name for problem in app.errors] == ["bad_again"]
+    assert compiled == []  # the schemas checked, nothing compiled
+    (function,) = app.functions
+    assert function.validate({"query": "x", "limit": 2}).success
+    assert not function.validate({"query": "x", "limit": 0}).success
+    assert compiled and all(name.startswith("<llmapp-validator") for name in compiled)

@@ -326,3 +326,23 @@ def test_results_are_plain_result_objects() -> None:
     assert hash(failure.errors[0]) == hash(ValidationIssue("$input", "integer", "x"))
     with pytest.raises(AttributeError):
         failure.errors[0].path = "elsewhere"  # type: ignore[misc]
+
+
+def test_items_pointing_at_a_definition_that_checks_nothing_compile() -> None:
+    # The loop over the items held the note that the definition is written in place, and
+    # nothing else: a body of comments alone, which Python refuses.
+    schema = {
+        "$id": "https://example.com/root",
+        "$ref": "list",
+        "$defs": {
+            "list": {
+                "$id": "list",
+                "type": "array",
+                "items": {"$dynamicRef": "#items"},
+                "$defs": {"items": {"$comment": "anything", "$dynamicAnchor": "items"}},
+            }
+        },
+    }
+    check = validator(schema)
+    assert check(["a", 1]).success
+    assert check({}).errors[0].expected == "list"

@@ -38,7 +38,8 @@ def literal(value: str | int | float | bool | None) -> str:
 
 
 class _Block:
-    """The indented body of ``Emitter.block``: ``pass`` is added if nothing was written."""
+    """The indented body of ``Emitter.block``: ``pass`` is added if nothing but comments
+    was written."""
 
     __slots__ = ("_emitter", "_mark")
 
@@ -54,7 +55,12 @@ class _Block:
         emitter = self._emitter
         if emitter._pending:
             emitter._flush()
-        if len(emitter._lines) == self._mark:
+        lines, mark = emitter._lines, self._mark
+        # A body of comments alone (a subschema that checks nothing, noted) is no body.
+        if len(lines) == mark or (
+            lines[-1].lstrip().startswith("#")
+            and all(line.lstrip().startswith("#") for line in lines[mark:])
+        ):
             emitter.line("pass")
         emitter._indented(-1)
 

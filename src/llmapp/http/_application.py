@@ -33,6 +33,7 @@ from llmapp.schema import is_file, is_human, strict_form
 
 if TYPE_CHECKING:
     from llmapp import CallResult
+    from llmapp.validate import Proofs
 
 __all__ = ["HttpLlmApplication", "HttpLlmConfig", "application"]
 
@@ -227,13 +228,12 @@ def _convert(
     table = SchemaTable(parsed.schemas, pieces, section)
     errors: list[OperationError] = []
     built: list[tuple[Draft, HttpLlmFunction]] = []
-    # The validators compiled to check each function, held until the build ends: the
-    # definitions they share stay compiled while they live, so an operation reaching
-    # definitions an earlier one compiled does not compile them again, however many
-    # validators the cache has dropped since.
-    held: list[object] = []
+    # Every function's schema is checked as a validator would compile it, compiling
+    # nothing (each validator is compiled at its function's first call); a definition
+    # several operations reach is written once per build.
+    proofs = _proofs()
     for each, offset in zip(drafts, offsets, strict=True):
-        outcome = _assemble(each, table, offset, config, held)
+        outcome = _assemble(each, table, offset, config, proofs)
         if isinstance(outcome, HttpLlmFunction):
             built.append((each, outcome))
         else:
@@ -306,7 +306,7 @@ def _operation_id(raw: Mapping[str, Any]) -> str | None:
 
 
 def _assemble(
-    each: Draft, table: SchemaTable, offset: int, config: HttpLlmConfig, held: list[object]
+    each: Draft, table: SchemaTable, offset: int, config: HttpLlmConfig, proofs: Proofs
 ) -> HttpLlmFunction | tuple[str, list[str]]:
     """The function of a draft whose schemas were normalised, or its error."""
     if each.error is not None:
@@ -389,19 +389,25 @@ def _assemble(
             return ("separation", [f"{each.operation.where}: {p}: {r}" for p, r in inside])
         split, _ = separation(function.parameters, function.checked_parameters, predicate)
         function = replace(function, separated=split)
-    unchecked = _uncompiled(function.checked_parameters, held)
+    unchecked = _uncompilable(function.checked_parameters, proofs)
     if unchecked:
         return ("schema", [f"{each.operation.where}: parameters{p}" for p in unchecked])
     return function
 
 
-def _uncompiled(parameters: Schema, held: list[object]) -> list[str]:
-    """What keeps the validator of ``parameters`` from compiling (the validator is cached:
-    the function's first call reuses it); the validator is added to ``held``."""
-    from llmapp.validate import SchemaError, validator
+def _proofs() -> Proofs:
+    from llmapp.validate import Proofs
+
+    return Proofs()
+
+
+def _uncompilable(parameters: Schema, proofs: Proofs) -> list[str]:
+    """What would keep the validator of ``parameters`` from compiling at the function's
+    first call (``check_schema``: nothing compiled now)."""
+    from llmapp.validate import SchemaError, check_schema
 
     try:
-        held.append(validator(parameters))
+        check_schema(parameters, proofs=proofs)
     except SchemaError as error:
         return [str(problem) for problem in error.problems]
     except (LlmappError, RecursionError) as error:

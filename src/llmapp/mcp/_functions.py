@@ -17,7 +17,8 @@ vendors refuse (``^[A-Za-z_][A-Za-z0-9_-]{0,63}$``, the rule of class functions:
 allows dots and 128 characters); a second tool of a name already listed (the first
 keeps it: a later one must not take over its calls); a schema that is not an object,
 refers to nothing, nests more than ``MAX_NESTING`` levels or that the validator refuses
-(it is compiled here, so a call never fails on the server's mistake). Descriptions and
+(checked here as it would be compiled, so a call never fails on the server's mistake;
+the validator compiles at the tool's first call). Descriptions and
 titles lose their control and bidirectional-formatting characters; a parameter name
 (a key of the input schema's ``properties``) that holds one is refused.
 """
@@ -25,7 +26,7 @@ titles lose their control and bidirectional-formatting characters; a parameter n
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
@@ -265,7 +266,8 @@ def _function(
         source, parameters = parameters, _strict(named, parameters, problems)
     # Validation runs against the tool's own schema, every constraint kept in strict mode.
     checked = source if source is not None else parameters
-    check = _compiled(named, checked, problems) if checked is not None else None
+    if checked is not None:
+        _checked(named, checked, problems)
     separated = None
     if separate is not None and parameters is not None and checked is not None:
         separated = _separated(named, parameters, checked, separate, problems)
@@ -287,7 +289,7 @@ def _function(
         checked_parameters=checked,
         separated=separated,
         max_length=max_length,
-    ).with_validator(check)
+    )
 
 
 def _separated(
@@ -372,17 +374,16 @@ def _strict(name: str | None, parameters: Schema, problems: list[McpToolProblem]
     return strict
 
 
-def _compiled(
-    name: str | None, parameters: Schema, problems: list[McpToolProblem]
-) -> Callable[[Any], Any] | None:
-    from llmapp.validate import validator
+def _checked(name: str | None, parameters: Schema, problems: list[McpToolProblem]) -> None:
+    """A schema no validator compiles from is the tool's problem at build; the validator
+    itself is compiled at the tool's first call (``check_schema`` compiles nothing)."""
+    from llmapp.validate import check_schema
 
     try:
-        return validator(parameters)
+        check_schema(parameters)
     except LlmappError as error:
         reason = " ".join(str(error).split())
         problems.append(McpToolProblem(name, "inputSchema", reason))
-        return None
 
 
 def _tags(annotations: Mapping[str, Any]) -> list[str]:

@@ -6,6 +6,8 @@ and an issue walker per definition), compiles it once and caches it; calling the
 ``ValidationIssue`` (path, expected, value). Building compiles the checkers only; the
 walkers are written and compiled when a value first fails. Schemas that cannot be
 compiled raise ``SchemaError`` at build time; data never makes a validator raise.
+``check_schema(schema)`` raises that very ``SchemaError`` without compiling anything (a
+door checks every function's schema at build and compiles each on its first call).
 
 Supported: draft 2020-12 validation keywords (type, enum, const, properties, required,
 additionalProperties, patternProperties, propertyNames, min/maxProperties,
@@ -67,12 +69,19 @@ from ._result import (
 from ._schema_error import SchemaError
 
 if TYPE_CHECKING:
+    from ._checkable import Proofs, check_schema
     from ._expected import expected_of
     from ._validator import Validator, validator
 
 # The compiler is loaded on first use: building an application's schemas imports the
 # result classes (from this package) but compiles no validator until one is called.
-_LAZY = {"Validator": "._validator", "validator": "._validator", "expected_of": "._expected"}
+_LAZY = {
+    "Validator": "._validator",
+    "validator": "._validator",
+    "expected_of": "._expected",
+    "Proofs": "._checkable",
+    "check_schema": "._checkable",
+}
 
 if not TYPE_CHECKING:  # a misspelled name stays an error for type checkers
     __getattr__, __dir__ = _lazy_names(__name__, _LAZY)
@@ -80,12 +89,14 @@ if not TYPE_CHECKING:  # a misspelled name stays an error for type checkers
 
 __all__ = [
     "UNDEFINED",
+    "Proofs",
     "SchemaError",
     "Validation",
     "ValidationFailure",
     "ValidationIssue",
     "ValidationSuccess",
     "Validator",
+    "check_schema",
     "expected_of",
     "validator",
 ]

@@ -30,7 +30,7 @@ from llmapp.jsonschema import Node, Resolver, is_mapping, pointer_from, subschem
 
 from .._errors import BuildProblem
 
-__all__ = ["depth_problem"]
+__all__ = ["depth_problem", "too_deep_here"]
 
 
 def depth_problem(schema: Any, text: str | None = None) -> BuildProblem | None:
@@ -46,6 +46,13 @@ def depth_problem(schema: Any, text: str | None = None) -> BuildProblem | None:
     if problem is None and is_mapping(schema):  # shallow enough to index: follow refs
         problem = _chain_problem(Resolver(schema))
     return problem
+
+
+def too_deep_here() -> BuildProblem:
+    """The problem of a schema within the limits that ran out of stack where it was built
+    (called from deep in the caller's stack)."""
+    reason = f"too deeply nested to compile here (the limit is {MAX_SCHEMA_DEPTH} levels)"
+    return BuildProblem("#", reason)
 
 
 def _within_limits(text: str) -> bool:

@@ -13,10 +13,9 @@ from contextlib import suppress
 from itertools import repeat
 from typing import Any
 
-from llmapp._limits import MAX_ISSUES_PER_PATH, MAX_SCHEMA_DEPTH
+from llmapp._limits import MAX_ISSUES_PER_PATH
 from llmapp.jsonschema import Node
 
-from .._errors import BuildProblem
 from ._codegen import Generator
 from ._filenames import Lines, handing_on, register, release, take_serial
 from ._functions import CHECK, WALK
@@ -24,11 +23,11 @@ from ._patterns import Matcher, PatternBudget, explain_timeouts, forget_timeouts
 from ._repeats import repeated
 from ._result import Validation, ValidationFailure, ValidationIssue, ValidationSuccess
 from ._runtime import DepthExceeded, Memo, WorkExceeded
-from ._schema_depth import depth_problem
+from ._schema_depth import depth_problem, too_deep_here
 from ._schema_error import SchemaError
 from ._shared import Closures
 
-__all__ = ["Validator", "validator"]
+__all__ = ["Validator", "cache_key", "validator"]
 
 Walker = Callable[[Any, str, list[ValidationIssue], int], None]
 """A generated walker: (value, path, issues, depth) -> None, appending to issues."""
@@ -506,7 +505,8 @@ _KEY_ENCODER = json.JSONEncoder(sort_keys=True, allow_nan=True, check_circular=F
 """Canonical JSON for cache keys (a cyclic schema ends in RecursionError: no key)."""
 
 
-def _key(schema: Mapping[str, Any] | bool, max_depth: int) -> str | None:
+def cache_key(schema: Mapping[str, Any] | bool, max_depth: int) -> str | None:
+    """The text ``validator`` caches ``schema`` by (None for a schema JSON cannot encode)."""
     try:
         return f"{max_depth}:" + _KEY_ENCODER.encode(schema)
     except (TypeError, ValueError, RecursionError):
@@ -537,7 +537,7 @@ def validator(schema: Mapping[str, Any] | bool, *, max_depth: int = 512) -> Vali
         >>> check(0).errors[0].expected
         'integer & Minimum<1>'
     """
-    text = _key(schema, max_depth)
+    text = cache_key(schema, max_depth)
     if text is None:
         return _build(schema, max_depth, None)
     # The cache keeps a digest of the text, not the text: a schema holding a large
@@ -583,6 +583,5 @@ def _build(schema: Mapping[str, Any] | bool, max_depth: int, key: str | None) ->
         if problem is None:
             return Validator(schema, max_depth=max_depth)
     except RecursionError:  # within the limits, but called from deep in the caller's stack
-        reason = f"too deeply nested to compile here (the limit is {MAX_SCHEMA_DEPTH} levels)"
-        problem = BuildProblem("#", reason)
+        problem = too_deep_here()
     raise SchemaError([problem])
