@@ -9,14 +9,13 @@ import inspect
 import json
 import linecache
 import sys
-import weakref
 from collections import OrderedDict
 from typing import Any
 
 import pytest
 
 from llmapp import validator
-from llmapp.validate import SchemaError, _filenames, _validator
+from llmapp.validate import SchemaError, _filenames
 from llmapp.validate._filenames import handing_on
 from llmapp.validate._validator import _CACHE_SIZE, Validator, _cache
 
@@ -137,20 +136,13 @@ def _issues(check: Any, value: Any) -> list[tuple[str, str, Any, str | None]]:
     return [(i.path, i.expected, i.value, i.description) for i in check(value).errors]
 
 
-def _bound(compiled: Validator, name: str) -> Any:
-    """The function ``compiled``'s code calls under ``name`` (walkers: once compiled)."""
-    namespace = compiled._walk_namespace if name.startswith("w_") else compiled._namespace
-    assert namespace is not None
-    return namespace[name]
-
-
 def test_operations_share_the_functions_of_their_definitions() -> None:
     first, second, third = (Validator(_operation(index)) for index in (1, 2, 3))
     assert _issues(first, BAD) == _issues(second, BAD) == _issues(third, BAD)
     assert len(_issues(first, BAD)) == 4
     for name in ("c_Customer", "w_Customer"):
-        assert _bound(second, name) is _bound(third, name)
-        assert _bound(first, name) is not _bound(second, name)  # written out once
+        assert second._namespace[name] is third._namespace[name]
+        assert first._namespace[name] is not second._namespace[name]  # written out once
     own = "".join(linecache.getlines(third.filename))
     assert "def c_Customer(" not in own and "c_Customer in <llmapp-validator-" in own
     assert "def c_Customer(" in third.source  # the source shows what it calls
@@ -221,78 +213,3 @@ def test_the_cache_keeps_a_digest_of_the_schema_not_its_text() -> None:
     assert len(key) < 100  # the schema's JSON is thousands of characters
     assert validator(json.loads(json.dumps(schema))) is check  # an equal schema: the same one
     assert validator({**schema, "properties": {}}) is not check
-
-
-def _refusing(count: int) -> list[Validator]:
-    """``count`` new validators, each made to refuse a value (so its walkers compile)."""
-    made = [Validator({"type": "integer", "maximum": n, "$comment": "kept"}) for n in range(count)]
-    for each in made:
-        assert not each("x").success
-    return made
-
-
-def test_only_the_validators_that_refused_last_keep_their_walkers(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    monkeypatch.setattr(_validator, "_WALKERS_KEPT", 3)
-    made = _refusing(5)
-    assert [each._walk is not None for each in made] == [False, False, True, True, True]
-    assert _issues(made[0], "x") == [("$input", "integer & Maximum<0>", "x", None)]
-    assert made[0]._walk is not None  # compiled again from its source
-    assert made[2]._walk is None  # the one that refused longest ago made room
-    made[3]("y")  # a refusal moves a validator to the end: the next to go is another
-    _refusing(1)
-    assert made[3]._walk is not None and made[4]._walk is None
-
-
-def test_a_recursive_walker_compiled_again_is_remembered_again(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    from tests.validate.test_unfolding import _TWICE, _nested
-
-    monkeypatch.setattr(_validator, "_WALKERS_KEPT", 1)
-    check = Validator({**_TWICE, "$comment": "its own"})
-    assert len(check(_nested(12, 5)).errors) == 1
-    assert check._walk_namespace is not None
-    remembered = check._walk_namespace["w_D"].__qualname__
-    assert "remembered" in remembered  # what keeps the walk from doubling at every level
-    _refusing(1)
-    assert check._walk is None
-    failure = check(_nested(200, 5))
-    assert [issue.path for issue in failure.errors] == ["$input" + ".b" * 200 + ".x"]
-    assert check._walk_namespace["w_D"].__qualname__ == remembered
-
-
-class _DroppingList(list[Any]):
-    """A list that makes its validator drop its walkers while one of them reads it."""
-
-    dropping: Validator | None = None
-
-    def __iter__(self) -> Any:
-        if self.dropping is not None:
-            self.dropping._drop_walkers()
-        return super().__iter__()
-
-
-def test_a_walk_finishes_when_its_walkers_are_dropped_meanwhile() -> None:
-    item = {"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]}
-    check = Validator({"type": "array", "items": {"$ref": "#/$defs/Item"}, "$defs": {"Item": item}})
-    plain = [{"n": "a"}, {}, {"n": 1}]
-    expected = _issues(check, plain)
-    hostile = _DroppingList(plain)
-    hostile.dropping = check
-    assert _issues(check, hostile) == expected
-    assert check._walk is None  # dropped, and compiled again by the next refusal
-    assert _issues(check, plain) == expected
-
-
-def test_an_id_taken_again_moves_to_the_end(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(_validator, "_WALKERS_KEPT", 2)
-    monkeypatch.setattr(_validator, "_walkers", OrderedDict())
-    check = Validator({"type": "integer", "$comment": "an id taken again"})
-    # As a collected validator at the same address would have left it: first in line.
-    _validator._walkers[id(check)] = weakref.ref(check)
-    _refusing(1)
-    assert not check("x").success
-    _refusing(1)
-    assert check._walk is not None

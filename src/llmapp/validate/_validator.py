@@ -9,7 +9,6 @@ import threading
 import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
-from contextlib import suppress
 from itertools import repeat
 from typing import Any
 
@@ -45,11 +44,6 @@ _shared_lock = threading.RLock()  # compiling one looks up the ones it reaches
 _seen: OrderedDict[str, None] = OrderedDict()
 """Closure keys written out once already: the second schema holding one shares it."""
 _SEEN_SIZE = 4096
-_WALKERS_KEPT = 128
-"""How many validators keep their walkers compiled (the ones that refused a value last):
-the rest compile theirs again from the source they keep when they next refuse one."""
-_walkers: OrderedDict[int, weakref.ref[Validator]] = OrderedDict()
-"""The validators whose walkers are compiled, by id, the one that refused last at the end."""
 
 
 class Validator:
@@ -90,7 +84,6 @@ class Validator:
         "_stems",
         "_subs",
         "_walk",
-        "_walk_namespace",
         "_walker_name",
         "filename",
         "max_depth",
@@ -130,7 +123,6 @@ class Validator:
             self._memo.wrap(namespace, CHECK)
         self._check: Callable[[Any, int], bool] = namespace[check]
         self._walk: Walker | None = None
-        self._walk_namespace: dict[str, Any] | None = None
         self._expected = generator.root_expected()
         self._failed = generator.failed if generator.recursive else None
         generator.functions.share = None
@@ -215,12 +207,7 @@ class Validator:
         if self._searches:
             forget_timeouts()
         try:
-            walk = self._walk
-            if walk is None:
-                walk = self._walker()
-            else:
-                _refused_last(self)
-            walk(value, "$input", errors, 0)
+            (self._walk or self._walker())(value, "$input", errors, 0)
         except Exception as error:
             self._stopped(value, errors, error)
         if not errors:
@@ -261,11 +248,7 @@ class Validator:
         return [] if result.success else result.errors
 
     def _walker(self) -> Walker:
-        """The root walker, compiled on first use from the source written at build.
-
-        The walkers go into a copy of the checkers' namespace, so that dropping them
-        (``_keep_walkers``) is dropping a reference: a walk running in another thread
-        meanwhile keeps the namespace its functions look each other up in."""
+        """The root walker, compiled on first use from the source written at build."""
         with _walker_lock:
             walk = self._walk
             if walk is not None:
@@ -273,20 +256,13 @@ class Validator:
             # Blank lines first, so the walkers' line numbers match the whole source.
             start = self._checkers
             source = "\n" * start + "".join(self._lines[start:])
-            namespace = dict(self._namespace)
+            namespace = self._namespace
             exec(compile(source, self.filename, "exec"), namespace)
             if self._memo is not None:
                 self._memo.wrap(namespace, WALK)
             written: Walker = namespace[self._walker_name]
-            self._walk, self._walk_namespace = written, namespace
-            _keep_walkers(self)
+            self._walk = written
             return written
-
-    def _drop_walkers(self) -> None:
-        """Forget the compiled walkers (the next refusal compiles them again)."""
-        self._walk = self._walk_namespace = None
-        if self._memo is not None:
-            self._memo.unwrap(WALK)
 
     def _budgeted(self) -> bool:
         """Whether the code searches a pattern that may run on the time-limited engine
@@ -301,15 +277,10 @@ class Validator:
 
     def _function(self, pointer: str, mode: str) -> Any:
         """The checker or walker this validator has for the node at ``pointer``, if any."""
-        stem = self._stems.get(pointer)
-        if stem is None:
-            return None
-        if mode != WALK:
-            return self._namespace.get(_PREFIX[mode] + stem)
-        with _walker_lock:  # not dropped between its compile and the lookup
+        if mode == WALK:
             self._walker()
-            namespace = self._walk_namespace
-            return None if namespace is None else namespace.get(_PREFIX[mode] + stem)
+        stem = self._stems.get(pointer)
+        return None if stem is None else self._namespace.get(_PREFIX[mode] + stem)
 
     def _stopped(
         self, value: object, errors: list[ValidationIssue], error: Exception | None
@@ -402,10 +373,6 @@ class _Remembered:
             memo = self.results
             namespace[name] = memo.check(function) if mode == CHECK else memo.walk(function)
 
-    def unwrap(self, mode: str) -> None:
-        """The functions of ``mode`` were dropped: the next ones written are wrapped too."""
-        self.wrapped = {name for name in self.wrapped if not name.startswith(_PREFIX[mode])}
-
 
 def _share(
     closures: Closures,
@@ -443,26 +410,6 @@ def _share(
     if function is not None and sub not in subs:
         subs.append(sub)
     return function
-
-
-def _keep_walkers(kept: Validator) -> None:
-    """Note that ``kept`` compiled its walkers; past ``_WALKERS_KEPT``, the validator that
-    refused a value longest ago drops its own. Called under ``_walker_lock``."""
-    _walkers[id(kept)] = weakref.ref(kept)
-    _walkers.move_to_end(id(kept))  # a collected validator's entry may hold its id
-    while len(_walkers) > _WALKERS_KEPT:
-        _, held = _walkers.popitem(False)
-        oldest = held()
-        if oldest is not None and oldest is not kept:
-            oldest._drop_walkers()
-
-
-def _refused_last(walked: Validator) -> None:
-    """Move ``walked`` to the end of ``_walkers``: the last to drop its walkers."""
-    # Dropped meanwhile by another thread: nothing to move. One step in C, atomic: no
-    # lock taken on a refusal.
-    with suppress(KeyError):
-        _walkers.move_to_end(id(walked))
 
 
 def _seen_before(key: str) -> bool:
