@@ -27,6 +27,10 @@ benchmarks``). Two measurements, each in a fresh process, the garbage collector 
   every function's schema, compiling nothing, and converts the document: the growth
   holds that too) and each function's first ``validate`` (which compiles the checkers,
   fails and so compiles the walkers), and the seconds ``application()`` takes.
+- **a 1,000-method class** (``benchmarks.generated``: nine parameters a method, an Enum
+  and a dataclass of its own each): RSS growth over ``application()`` with every
+  function's schemas made, then each function called valid and wrong (its checkers
+  and walkers compiled), and the part of it the second step added.
 
 ``--against TREE`` runs the same children on another tree's ``src`` (a checkout of an
 older commit: ``git worktree add ../old COMMIT``), side by side.
@@ -186,6 +190,36 @@ def _document() -> dict[str, Any]:
     }
 
 
+def _class() -> dict[str, Any]:
+    """RSS growth over a 1,000-method class's ``application`` (every schema made) and each
+    function's first calls, valid then wrong (checkers, then walkers, compiled)."""
+    from benchmarks import generated
+    from llmapp import application
+
+    warm = application(generated.load(2, variant=7).Service)  # imports and first runs
+    for function in warm.functions:
+        function.validate({"name": 1})
+    service = generated.load(1000).Service
+    wrong = dict(generated.VALID_ARGUMENTS, level=0, mode="never")
+    start = _rss()
+    app = application(service)
+    for function in app.functions:
+        function.parameters, function.output  # noqa: B018 - made on first use
+    built = _rss()
+    for function in app.functions:
+        function.validate(generated.VALID_ARGUMENTS)
+        function.validate(wrong)
+    grown = _rss()
+    return {
+        "functions": len(app.functions),
+        "mib": (grown - start) / 2**20,
+        "validators_mib": (grown - built) / 2**20,
+    }
+
+
+_CHILDREN = {"distinct": _distinct, "document": _document, "class": _class}
+
+
 def _child(kind: str, tree: Path) -> dict[str, Any]:
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tree / "src"), str(ROOT)])}
     done = subprocess.run(
@@ -206,16 +240,13 @@ def _child(kind: str, tree: Path) -> dict[str, Any]:
 def measure(against: Path | None = None) -> dict[str, Any]:
     """Both measurements for this tree (and ``against``), in fresh processes."""
     trees = {"this tree": ROOT} | ({str(against): against} if against else {})
-    return {
-        name: {kind: _child(kind, tree) for kind in ("distinct", "document")}
-        for name, tree in trees.items()
-    }
+    return {name: {kind: _child(kind, tree) for kind in _CHILDREN} for name, tree in trees.items()}
 
 
 def report(found: dict[str, Any]) -> str:
     rows = []
     for name, kinds in found.items():
-        distinct, doc = kinds["distinct"], kinds["document"]
+        distinct, doc, cls = kinds["distinct"], kinds["document"], kinds["class"]
         rows.append(
             [
                 name,
@@ -228,6 +259,8 @@ def report(found: dict[str, Any]) -> str:
                 fmt(doc.get("kib_per_validator")),
                 fmt(doc.get("build_s"), 2),
                 fmt(doc.get("ms_per_validator"), 3),
+                fmt(cls.get("mib")),
+                fmt(cls.get("validators_mib")),
             ]
         )
     header = [
@@ -241,6 +274,8 @@ def report(found: dict[str, Any]) -> str:
         "KiB/validator",
         "build s",
         "ms/validator (build and walkers)",
+        "1,000-method class: MiB (RSS)",
+        "of it the validators",
     ]
     return "### 6. Memory (fresh processes)\n\n" + table(header, rows)
 
@@ -253,10 +288,10 @@ def run(settings: Settings) -> tuple[str, dict[str, Any]]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--against", type=Path, help="another tree to measure beside this one")
-    parser.add_argument("--child", choices=("distinct", "document"), help=argparse.SUPPRESS)
+    parser.add_argument("--child", choices=tuple(_CHILDREN), help=argparse.SUPPRESS)
     options = parser.parse_args(argv)
     if options.child:
-        print(json.dumps(_distinct() if options.child == "distinct" else _document()))
+        print(json.dumps(_CHILDREN[options.child]()))
         return 0
     print(report(measure(options.against)))
     return 0
