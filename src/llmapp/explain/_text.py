@@ -177,7 +177,8 @@ class _Renderer:
         if path not in self._hot:
             return f"{_PADS[level]}{head}{self._cold_text(value, level)}{tail}"
         pad = _PADS[level]
-        note = self._comment(path)
+        at = self._at.get(path)
+        note = self._mark(at) if at else ""
         kind = type(value)  # exact types first: the Mapping ABC check is slow
         if kind is dict or kind is list:
             is_object = kind is dict

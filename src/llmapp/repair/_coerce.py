@@ -135,6 +135,7 @@ class Coercion:
         self.schema = schema
         self._index = SchemaIndex(schema)
         self._ends: dict[Key, End | None] = {}  # what an issue's path leads to, by path
+        self._exact = False  # ``exact_when_valid`` once it holds (every checked call asks)
 
     def __call__(self, data: Any) -> Any:
         """A repaired copy of ``data`` (``coerce``); never raises."""
@@ -147,7 +148,11 @@ class Coercion:
     def exact_when_valid(self) -> bool:
         """Whether every value the schema's validator accepts is left exactly as it is, so
         a value checked valid needs no repair walk (``SchemaIndex.exact_when_valid``)."""
-        return self._index.exact_when_valid()
+        return self._exact or self._exact_now()
+
+    def _exact_now(self) -> bool:
+        exact = self._exact = self._index.exact_when_valid()  # decided once
+        return exact
 
     def repair(self, data: Any, issues: Sequence[ValidationIssue]) -> Any:
         """What ``coerce`` makes of data the validator refused with ``issues``.
@@ -392,7 +397,7 @@ class Coercion:
         so a container whose repair could change only valid members is not walked.
         ``first`` is ``check(data)`` when the caller has it already.
         """
-        if not self.exact_when_valid():
+        if not (self._exact or self._exact_now()):
             return check(self(data))
         if first is None:
             first = check(data)
