@@ -55,7 +55,6 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Mapping, Sequence
-from itertools import repeat
 from typing import Any, Final
 
 from llmapp._limits import MAX_SHOWN_DEPTH, cut
@@ -335,11 +334,14 @@ class _Renderer:
             template = _template(tuple(value), level)
         elif kind is list:
             template = _template(len(value), level)
-            # A list of short strings (tags, ids, e-mails) is written by three passes in C.
-            # Told by its member types first: ``quoted``'s TypeError costs more than a loop.
-            if template is not None and all(map(isinstance, value, repeat(str))):
+            # A list of short strings (tags, ids, e-mails) is written by three passes in C;
+            # ``quoted`` refuses the first member that is no string, at once.
+            try:
                 texts = list(map(quoted, value))
-                if max(map(len, value)) <= MAX_STRING:
+            except TypeError:
+                pass
+            else:
+                if template is not None and max(map(len, value)) <= MAX_STRING:
                     if not all(map(str.isascii, texts)):
                         texts = [text if text.isascii() else encodable(text) for text in texts]
                     self.budget -= len(texts)
