@@ -334,21 +334,9 @@ class _Renderer:
             template = _template(tuple(value), level)
         elif kind is list:
             template = _template(len(value), level)
-            # A list of short strings (tags, ids, e-mails) is written by three passes in C;
-            # ``quoted`` refuses the first member that is no string, at once.
-            try:
-                texts = list(map(quoted, value))
-            except TypeError:
-                pass
-            else:
-                if template is not None and max(map(len, value)) <= MAX_STRING:
-                    if not all(map(str.isascii, texts)):
-                        texts = [text if text.isascii() else encodable(text) for text in texts]
-                    self.budget -= len(texts)
-                    return template % tuple(texts)
         else:  # another mapping, or a tuple: joined as they give their members
             template = None
-        texts = []
+        texts: list[str] = []
         taken = 0  # members already taken off the budget
         for child in value.values() if is_object else value:
             kind = type(child)
