@@ -206,6 +206,30 @@ def test_a_valid_call_builds_no_masker_unless_debug_listens(
     assert "card *** refused" in only(caplog, "llmapp.app").getMessage()
 
 
+def test_a_refusal_builds_no_masker_unless_info_listens(
+    caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A refusal's record is an INFO one: with only warnings wanted, ``execute`` makes no
+    # masker for it; a method's error still gets its masked WARNING record.
+    import llmapp.app._application as module
+
+    built: list[Any] = []
+    real = module._masker
+    monkeypatch.setattr(module, "_masker", lambda *given: built.append(given) or real(*given))
+    caplog.set_level(logging.WARNING, logger="llmapp")
+    assert not APP.execute(Shop(), "search", '{"query": 3}').success
+    assert built == [] and llmapp_records(caplog) == []
+    caplog.set_level(logging.INFO, logger="llmapp")
+    assert not APP.execute(Shop(), "search", '{"query": 3}').success
+    assert built == [(None, None)]
+    assert only(caplog, "llmapp.app").getMessage().startswith("call search: invalid (1 issues)")
+    caplog.clear()
+    caplog.set_level(logging.WARNING, logger="llmapp")
+    assert not APP.execute(Shop(), "pay", '{"amount": 3}', human={"card": CARD}).success
+    assert built[-1] == ({"card": CARD}, None)
+    assert "card *** refused" in only(caplog, "llmapp.app").getMessage()
+
+
 def test_log_to_stderr_refuses_an_unknown_level() -> None:
     with pytest.raises(ValueError, match="unknown log level"):
         log_to_stderr("chatty")

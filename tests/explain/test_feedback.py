@@ -285,14 +285,14 @@ def test_caches_keep_no_long_text_from_the_model() -> None:
     data = {"x": 1, long_key: {long_key: 1}, "ok": {long_key: 2}}
     issues = [I("$input.x", "string", 1), I(f"$input[{json.dumps(long_key)}]", "undefined", {})]
     _text._LAYOUTS.clear()
-    for cache in (_literals._entry, _literals._key_text):
-        cache.cache_clear()
+    _literals._ENTRIES.clear()
+    _literals._key_text.cache_clear()
     _literals.head_of.__self__.clear()
     text = feedback(ValidationFailure(data, issues))
     assert text == feedback(ValidationFailure(data, issues))
     assert '"' + "k" * 100 in text  # the key is shown, cut
     assert not _text._LAYOUTS
-    assert _literals._entry.cache_info().currsize == 1  # "$input.x" only
+    assert [path for path, _, _ in _literals._ENTRIES] == ["$input.x"]
     assert _literals._key_text.cache_info().currsize == 2  # "x" and "ok"
     assert long_key not in _literals.head_of.__self__
     assert all(long_key not in shape for shape, _ in _text._TEMPLATES if isinstance(shape, tuple))

@@ -356,6 +356,67 @@ def test_an_optional_record_with_nothing_to_repair_is_not_walked(
     assert walks == []
 
 
+IN_OPTIONAL = {
+    "type": "object",
+    "properties": {
+        "price": {
+            "anyOf": [
+                {
+                    "type": "object",
+                    "properties": {
+                        "owner": {
+                            "anyOf": [
+                                {"type": "string", "format": "time"},
+                                {"type": "string", "format": "date"},
+                            ]
+                        },
+                        "count": {"type": "integer"},
+                    },
+                    "required": ["owner"],
+                    "additionalProperties": False,
+                },
+                {"type": "null"},
+            ]
+        }
+    },
+}
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        {"price": {"owner": {"wrong": True}, "unexpected": 1}},  # an object where texts are
+        {"price": {"owner": [{"n": "1"}], "count": 2}},  # an array there
+    ],
+)
+def test_a_union_no_branch_enters_inside_an_optional_record_is_not_walked(
+    old_coerce: Callable[[Any, Any], Any], monkeypatch: pytest.MonkeyPatch, value: Any
+) -> None:
+    # The optional record is walked whole by repair, and in it the union at the issue
+    # takes its container by no branch: nothing changes (``Money | None`` with a union of
+    # time formats in it, the corpus's ``tool_020``).
+    check = validator(IN_OPTIONAL)
+    expected = _outcome(check(old_coerce(value, IN_OPTIONAL)))
+    outcome, walks = _walks(monkeypatch, IN_OPTIONAL, value, check)
+    assert outcome == expected
+    assert walks == []
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        {"price": {"owner": {"wrong": True}, "count": "2"}},  # "2" is repaired beside it
+        {"price": {"owner": '"10:00:00Z"'}},  # a string: the union takes it
+    ],
+)
+def test_an_optional_record_around_a_union_with_a_member_to_repair_is_still_checked_alike(
+    old_coerce: Callable[[Any, Any], Any], value: Any
+) -> None:
+    check = validator(IN_OPTIONAL)
+    expected = _outcome(check(old_coerce(value, IN_OPTIONAL)))
+    assert _outcome(coercer(IN_OPTIONAL).checked(value, check)) == expected
+
+
 @pytest.mark.parametrize(
     "value",
     [

@@ -7,6 +7,7 @@ import threading
 import weakref
 from collections.abc import Awaitable, Mapping
 from dataclasses import replace
+from logging import INFO
 from time import perf_counter
 from typing import Any
 
@@ -87,7 +88,11 @@ class LlmApplication(Application[LlmFunction, Any, Any]):
         except Exception as error:  # raise_errors, or a misuse of the application
             log_raised(APP, name, error, perf_counter() - started, _masker(human, context))
             raise
-        if not result.success or APP.isEnabledFor(DEBUG):  # the valid call's record: DEBUG
+        # The valid call's record is DEBUG, a refusal's INFO: the masker is built, and
+        # ``log_call`` called, only where a record will be written.
+        if (not result.success and (result.error is not None or APP.isEnabledFor(INFO))) or (
+            result.success and APP.isEnabledFor(DEBUG)
+        ):
             log_call(APP, result, perf_counter() - started, _masker(human, context))
         return result
 

@@ -66,18 +66,29 @@ def entry_text(issue: ValidationIssue) -> str:
     """``{"path": ..., "expected": ...[, "description": ...]}`` as ``json.dumps`` writes it.
 
     Written from its strings, not by dumping a dict: the encoder's dict path is most of
-    the cost of a mark. Remembered: a function's failed calls repeat their issues.
+    the cost of a mark. Remembered in a plain dict (a hit is one lookup, where an
+    ``lru_cache`` of three arguments costs a call): a function's failed calls repeat
+    their issues.
     """
-    path, expected, description = issue._path, issue._expected, issue._description
-    if type(path) is not str or len(path) > _MAX_KEPT:  # a long path is the model's
-        return _entry.__wrapped__(path, expected, description)
+    key = (issue._path, issue._expected, issue._description)
     try:
-        return _entry(path, expected, description)
+        found = _ENTRIES.get(key)
     except TypeError:  # a text that is no key (an unhashable one): written each time
-        return _entry.__wrapped__(path, expected, description)
+        return _entry(*key)
+    if found is None:
+        found = _entry(*key)
+        path = key[0]
+        if type(path) is str and len(path) <= _MAX_KEPT:  # a long path is the model's
+            if len(_ENTRIES) >= _MAX_ENTRIES:
+                _ENTRIES.clear()
+            _ENTRIES[key] = found
+    return found
 
 
-@functools.lru_cache(maxsize=512)
+_ENTRIES: dict[tuple[str, str, str | None], str] = {}
+_MAX_ENTRIES: Final = 512
+
+
 def _entry(path: str, expected: str, description: str | None) -> str:
     text = f'{{"path": {_text(path)}, "expected": {_text(expected)}'
     if description is not None:

@@ -53,7 +53,7 @@ The text has this exact shape (optional lines in brackets)::
 
 from __future__ import annotations
 
-import functools
+import operator
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
@@ -108,24 +108,32 @@ def feedback(failure: ValidationFailure) -> str:
     """
     errors = failure._errors  # the slots, not the properties: see ``llmapp._results``
     count = len(errors)
-    shown = errors[:_MAX_ISSUES]
+    shown = errors if count <= _MAX_ISSUES else errors[:_MAX_ISSUES]
     renderer = _Renderer(shown)
     body = renderer.render(failure._data, (), 0, "", "")
+    undefined = False
+    for issue in shown:
+        if issue._expected == "undefined":
+            undefined = True
+            break
+    key = (count, len(shown), renderer.missing, undefined, renderer.shortened)
+    header = _HEADERS.get(key) or _header(*key)
     placed = renderer.placed
-    left = [] if len(placed) == len(shown) else [i for n, i in enumerate(shown) if n not in placed]
-    undefined = "undefined" in [issue._expected for issue in shown]
-    header = _header(count, len(shown), renderer.missing, undefined, renderer.shortened)
-    lines = [header, body, "```"]
-    if left:
-        lines += ["", "Errors that could not be placed in the JSON above:"]
-        lines += [f"- {unplaced(issue)}" for issue in left]
-    return "\n".join(lines)  # encodable: each text of the model's is, as it is written
+    if len(placed) == len(shown):
+        return f"{header}\n{body}\n```"  # encodable: each text of the model's is, as written
+    left = [issue for n, issue in enumerate(shown) if n not in placed]
+    lines = [header, body, "```", "", "Errors that could not be placed in the JSON above:"]
+    lines += [f"- {unplaced(issue)}" for issue in left]
+    return "\n".join(lines)
 
 
-@functools.lru_cache(maxsize=256)
+_HEADERS: dict[tuple[int, int, bool, bool, bool], str] = {}
+_MAX_HEADERS: Final = 256
+
+
 def _header(count: int, shown: int, missing: bool, undefined: bool, shortened: bool) -> str:
-    """The lines before the JSON (up to its opening fence), remembered: a function's
-    failed calls repeat the same few."""
+    """The lines before the JSON (up to its opening fence), remembered (``_HEADERS``, a
+    plain dict: a hit is one lookup): a function's failed calls repeat the same few."""
     lines = [
         f"The arguments you gave have {count:,} error{'' if count == 1 else 's'}. They are shown "
         "below, each wrong value followed by // ❌ with its path and what was expected. "
@@ -142,7 +150,11 @@ def _header(count: int, shown: int, missing: bool, undefined: bool, shortened: b
         lines.append('"expected": "undefined" marks a property that must not be there: remove it.')
     if shortened:
         lines.append('Long values are shortened with "…".')
-    return "\n".join([*lines, "", "```json"])
+    header = "\n".join([*lines, "", "```json"])
+    if len(_HEADERS) >= _MAX_HEADERS:
+        _HEADERS.clear()
+    _HEADERS[count, shown, missing, undefined, shortened] = header
+    return header
 
 
 class _Renderer:
@@ -154,7 +166,7 @@ class _Renderer:
         self.missing = False
         self.shortened = False
         self.budget = _MAX_LINES  # lines left for containers without issues
-        paths = tuple([issue._path for issue in errors])
+        paths = tuple(map(_PATH, errors))
         layout = _LAYOUTS.get(paths)
         if layout is None:
             layout = _layout(paths)
@@ -165,7 +177,8 @@ class _Renderer:
         if path not in self._hot:
             return f"{_PADS[level]}{head}{self._cold_text(value, level)}{tail}"
         pad = _PADS[level]
-        note = self._comment(path)
+        at = self._at.get(path)
+        note = self._mark(at) if at else ""
         kind = type(value)  # exact types first: the Mapping ABC check is slow
         if kind is dict or kind is list:
             is_object = kind is dict
@@ -217,14 +230,17 @@ class _Renderer:
         ``_cold_text`` writes them. The budget is taken down as ``_cold_text`` does.
         """
         opening, closing = ("{", "}") if is_object else ("[", "]")
-        missing = self._missing(value, path, is_object)
+        at_member = self._children.get(path, _NO_ISSUES)
+        if not at_member or (is_object and at_member.keys() <= value.keys()):
+            missing: list[tuple[str, Key]] = []  # the usual case, told without ``_missing``
+        else:
+            missing = self._missing(value, path, is_object)
         pad = _PADS[level]
         if not value and not missing:
             return f"{pad}{head}{opening}{closing}{tail}{note}"
         inner = _PADS[level + 1]
         lines = [f"{pad}{head}{opening}{note}"]
         hot = self._hot_below.get(path, _NO_SEGMENTS)
-        at_member = self._children.get(path, _NO_ISSUES)
         last = len(value) + len(missing) - 1
         taken = 0  # members already taken off the budget
         members: Any = value.items() if is_object else enumerate(value)
@@ -494,6 +510,7 @@ def _layout(paths: tuple[str, ...]) -> Layout:
     return layout
 
 
+_PATH: Final = operator.attrgetter("_path")
 _LEAVES: Final = frozenset({str, int, float, bool, type(None)})
 """Types never shown as containers: tested by identity before the ``Mapping`` ABC."""
 _NO_SEGMENTS: Final[frozenset[Segment]] = frozenset()

@@ -135,6 +135,7 @@ class Coercion:
         self.schema = schema
         self._index = SchemaIndex(schema)
         self._ends: dict[Key, End | None] = {}  # what an issue's path leads to, by path
+        self._exact = False  # ``exact_when_valid`` once it holds (every checked call asks)
 
     def __call__(self, data: Any) -> Any:
         """A repaired copy of ``data`` (``coerce``); never raises."""
@@ -147,7 +148,11 @@ class Coercion:
     def exact_when_valid(self) -> bool:
         """Whether every value the schema's validator accepts is left exactly as it is, so
         a value checked valid needs no repair walk (``SchemaIndex.exact_when_valid``)."""
-        return self._index.exact_when_valid()
+        return self._exact or self._exact_now()
+
+    def _exact_now(self) -> bool:
+        exact = self._exact = self._index.exact_when_valid()  # decided once
+        return exact
 
     def repair(self, data: Any, issues: Sequence[ValidationIssue]) -> Any:
         """What ``coerce`` makes of data the validator refused with ``issues``.
@@ -206,7 +211,7 @@ class Coercion:
         read once per path), to nothing, a number or boolean (never changed), a null its
         key keeps, a string where its schema accepts strings, or a dict or list where its
         schema is no union (or a union that takes it by one branch, or by none:
-        ``_unchosen``): the only values ``repair`` may change are at the issues, and none
+        ``_entered_by_none``): the only values ``repair`` may change are at the issues, and none
         of these changes.
 
         ``repair`` walks such a container's members. Where the schema says nothing of
@@ -245,7 +250,7 @@ class Coercion:
             if end.union:  # repaired whole as its one branch (``_only_branch``), if any
                 taken = end.optional.get(kind)
                 if taken is None:
-                    return self._unchosen(data, path)
+                    return self._entered_by_none(node, end)
                 kinds, shaped = taken
             if shaped:
                 return (kinds is None or _CONTAINER_KIND[kind] in kinds) and whole
@@ -253,6 +258,22 @@ class Coercion:
         if kind is not str or not (end.kinds is None or "string" in end.kinds):
             return False
         return node not in end.names
+
+    def _entered_by_none(self, node: Any, end: End) -> bool:
+        """Whether the union at an issue's end holds a dict or list (``node``) that
+        ``repair`` can enter by no branch: it then walks its members against any schema,
+        which changes nothing (``_unchosen``). Past the optional containers on the way
+        (``End.through``), which ``repair`` walks whole, this union is the one that decides:
+        their other members are valid."""
+        if end.shaped:  # its own members are repaired first
+            return False
+        index, schema = self._index, end.schema
+        try:
+            with index.lock:
+                branches = index.branches(schema)
+                return branches is not None and index.choose(node, schema, branches) is None
+        except Exception:  # a hostile value or schema: the walk decides, as before
+            return False
 
     def _unchosen(self, data: Any, path: Key) -> bool:
         """Whether the first union on ``path`` (or at its end) holds, in ``data``, a dict
@@ -330,7 +351,9 @@ class Coercion:
                         taken = any(keyword in only for keyword in _CONTAINER_KEYS)
                         optional[container] = (index.kinds(only), taken)
                 union = branches is not None
-                end = End(index.kinds(resolved), drops, names, union, shaped, through, optional)
+                end = End(
+                    index.kinds(resolved), drops, names, union, shaped, through, optional, resolved
+                )
         if sum(len(segment) for segment in path if type(segment) is str) > REMEMBERED_PATH:
             return end  # the model's long keys are not kept alive
         if len(self._ends) >= _CACHE_SIZE * 8:  # bounded: paths come from the model
@@ -374,7 +397,7 @@ class Coercion:
         so a container whose repair could change only valid members is not walked.
         ``first`` is ``check(data)`` when the caller has it already.
         """
-        if not self.exact_when_valid():
+        if not (self._exact or self._exact_now()):
             return check(self(data))
         if first is None:
             first = check(data)
@@ -398,6 +421,7 @@ class End(NamedTuple):
         optional: where the schema there is an optional container (``X | None``), what
             ``repair`` takes a list or a dict there as (``_only_branch``): its branch's
             ``kinds`` and ``shaped``, by the container's Python type.
+        schema: the schema there, resolved (a union's branches are chosen from it).
     """
 
     kinds: Kinds | None
@@ -407,6 +431,7 @@ class End(NamedTuple):
     shaped: bool = True
     through: bool = False
     optional: Mapping[type, tuple[Kinds | None, bool]] = {}
+    schema: Mapping[str, Any] = ANY
 
 
 def _from_string(text: str, kinds: Kinds) -> Any:
