@@ -184,16 +184,22 @@ def test_a_record_is_not_built_when_nobody_listens(monkeypatch: pytest.MonkeyPat
         log_call(logger, result, 0.001)
 
 
-def test_a_valid_call_builds_no_masker_unless_debug_listens(
-    caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    # A valid call's record is a DEBUG one without a traceback: neither door pays per call
-    # for what would mask one (reading the context's own values), as nothing listens.
+def _maskers_built(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
+    """The arguments of every log masker the application builds from now on."""
     import llmapp.app._application as module
 
     built: list[Any] = []
     real = module._masker
     monkeypatch.setattr(module, "_masker", lambda *given: built.append(given) or real(*given))
+    return built
+
+
+def test_a_valid_call_builds_no_masker_unless_debug_listens(
+    caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A valid call's record is a DEBUG one without a traceback: neither door pays per call
+    # for what would mask one (reading the context's own values), as nothing listens.
+    built = _maskers_built(monkeypatch)
     caplog.set_level(logging.INFO, logger="llmapp")
     context = ("user-7",)
     assert APP.execute(Shop(), "search", '{"query": "socks"}', context=context).success
@@ -211,11 +217,7 @@ def test_a_refusal_builds_no_masker_unless_info_listens(
 ) -> None:
     # A refusal's record is an INFO one: with only warnings wanted, ``execute`` makes no
     # masker for it; a method's error still gets its masked WARNING record.
-    import llmapp.app._application as module
-
-    built: list[Any] = []
-    real = module._masker
-    monkeypatch.setattr(module, "_masker", lambda *given: built.append(given) or real(*given))
+    built = _maskers_built(monkeypatch)
     caplog.set_level(logging.WARNING, logger="llmapp")
     assert not APP.execute(Shop(), "search", '{"query": 3}').success
     assert built == [] and llmapp_records(caplog) == []

@@ -65,6 +65,17 @@ def _walks(
     return _outcome(coercer(schema).checked(value, check)), walks
 
 
+def _assert_not_walked(
+    monkeypatch: pytest.MonkeyPatch, old_coerce: Callable[[Any, Any], Any], schema: Any, value: Any
+) -> None:
+    """``checked`` answers ``value`` as the old whole-value repair did, and walks nothing."""
+    check = validator(schema)
+    expected = _outcome(check(old_coerce(value, schema)))
+    outcome, walks = _walks(monkeypatch, schema, value, check)
+    assert outcome == expected
+    assert walks == []
+
+
 def _as_text(value: Any, rnd: random.Random) -> Any:
     """The value with some scalars (and containers) written as JSON text: what coerce repairs."""
     if isinstance(value, dict):
@@ -308,11 +319,7 @@ def test_a_container_where_the_schema_says_nothing_of_members_is_not_walked(
     old_coerce: Callable[[Any, Any], Any], monkeypatch: pytest.MonkeyPatch, value: Any
 ) -> None:
     # Its members would be walked against any schema, which changes nothing.
-    check = validator(TOO_MANY)
-    expected = _outcome(check(old_coerce(value, TOO_MANY)))
-    outcome, walks = _walks(monkeypatch, TOO_MANY, value, check)
-    assert outcome == expected
-    assert walks == []
+    _assert_not_walked(monkeypatch, old_coerce, TOO_MANY, value)
 
 
 OPTIONAL = {
@@ -349,11 +356,7 @@ def test_an_optional_record_with_nothing_to_repair_is_not_walked(
     old_coerce: Callable[[Any, Any], Any], monkeypatch: pytest.MonkeyPatch, value: Any
 ) -> None:
     # The union is ``X | None`` and the value an object: repair would take X and walk it.
-    check = validator(OPTIONAL)
-    expected = _outcome(check(old_coerce(value, OPTIONAL)))
-    outcome, walks = _walks(monkeypatch, OPTIONAL, value, check)
-    assert outcome == expected
-    assert walks == []
+    _assert_not_walked(monkeypatch, old_coerce, OPTIONAL, value)
 
 
 IN_OPTIONAL = {
@@ -395,11 +398,7 @@ def test_a_union_no_branch_enters_inside_an_optional_record_is_not_walked(
     # The optional record is walked whole by repair, and in it the union at the issue
     # takes its container by no branch: nothing changes (``Money | None`` with a union of
     # time formats in it, the corpus's ``tool_020``).
-    check = validator(IN_OPTIONAL)
-    expected = _outcome(check(old_coerce(value, IN_OPTIONAL)))
-    outcome, walks = _walks(monkeypatch, IN_OPTIONAL, value, check)
-    assert outcome == expected
-    assert walks == []
+    _assert_not_walked(monkeypatch, old_coerce, IN_OPTIONAL, value)
 
 
 @pytest.mark.parametrize(
@@ -472,11 +471,7 @@ def test_an_optional_container_refused_whole_is_not_walked(
 ) -> None:
     # The issue is at the optional container itself: repair would take its one branch
     # and walk every member, changing none, since the validator refused none of them.
-    check = validator(AT_END)
-    expected = _outcome(check(old_coerce(value, AT_END)))
-    outcome, walks = _walks(monkeypatch, AT_END, value, check)
-    assert outcome == expected
-    assert walks == []
+    _assert_not_walked(monkeypatch, old_coerce, AT_END, value)
 
 
 @pytest.mark.parametrize(
@@ -541,11 +536,7 @@ def test_a_union_no_branch_of_which_repair_can_enter_is_not_walked(
 ) -> None:
     # Repair enters a union by one chosen branch; with none (a tag no branch has), it walks
     # the container's members against any schema, which changes nothing.
-    check = validator(TAGGED)
-    expected = _outcome(check(old_coerce(value, TAGGED)))
-    outcome, walks = _walks(monkeypatch, TAGGED, value, check)
-    assert outcome == expected
-    assert walks == []
+    _assert_not_walked(monkeypatch, old_coerce, TAGGED, value)
 
 
 @pytest.mark.parametrize(
