@@ -6,12 +6,13 @@ code's own safety net catches what a hostile ``__eq__`` or ``__iter__`` might ra
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import re
+from collections.abc import Callable, Mapping
 from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any, Final
 
 from llmapp._limits import MAX_EQUALITY_DEPTH
-from llmapp._scalars.table import decimal_multiple, exact_context, is_decimal
+from llmapp._scalars.table import DECIMAL_PATTERN, decimal_multiple, exact_context, is_decimal
 
 if TYPE_CHECKING:
     from decimal import Decimal
@@ -24,6 +25,7 @@ __all__ = [
     "WorkExceeded",
     "as_dict",
     "count_true",
+    "decimal_text",
     "exactly_one",
     "in_enum",
     "is_array",
@@ -264,6 +266,11 @@ _NUMERIC_TESTS: dict[str, Any] = {
 
 
 @cache
+def _decimal_pattern() -> re.Pattern[str]:
+    return re.compile(DECIMAL_PATTERN)
+
+
+@cache
 def _decimal_class() -> type[Decimal]:
     # Looked up once: an import statement in the per-value path cost more than the check.
     from decimal import Decimal  # only once a bounded decimal string is checked
@@ -291,6 +298,39 @@ def numeric_text(text: str, keyword: str, bound: int | float) -> bool:
         return bool(_NUMERIC_TESTS[keyword](value, exact))
     except ArithmeticError:  # "1e999999" % 0.01: too far apart to tell, so not a multiple
         return False
+
+
+@lru_cache(maxsize=256)
+def decimal_text(bounds: tuple[tuple[str, bool, int | float], ...]) -> Callable[[str], bool]:
+    """One check of a ``decimal`` string with every numeric keyword beside its format:
+    what ``is_decimal`` and one ``numeric_text`` per keyword answer together, with the
+    text read once and no helper called per keyword.
+
+    ``bounds`` holds ``(keyword, integer, bound)``: ``integer`` tells ``1`` from ``1.0``
+    (a cache key, as in ``_decimal_bound``). The check's name in the generated source
+    shows the keywords.
+    """
+    tests = tuple(
+        (_NUMERIC_TESTS[keyword], _decimal_bound(integer, bound))
+        for keyword, integer, bound in bounds
+    )
+    match, read = _decimal_pattern().match, _decimal_class()
+
+    def check(text: str) -> bool:
+        if match(text) is None:
+            return False
+        try:
+            value = read(text)
+            for test, bound in tests:
+                if not test(value, bound):
+                    return False
+        except ArithmeticError:  # unreadable, or too far from a bound's multiple to tell
+            return False
+        return True
+
+    shown = ", ".join(f"{keyword}={bound!r}" for keyword, _, bound in bounds)
+    check.__qualname__ = check.__name__ = f"decimal_text({shown})"
+    return check
 
 
 _UNREADABLE: Any = object()
