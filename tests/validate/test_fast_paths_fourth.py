@@ -14,6 +14,7 @@ import base64
 import binascii
 import itertools
 import re
+from collections.abc import Callable
 
 import pytest
 from hypothesis import given, settings
@@ -206,3 +207,63 @@ def test_a_decimal_field_with_a_pattern_keeps_its_order() -> None:
     check = validator(schema)
     assert "_numeric_text(" in check.source
     assert [check(text).success for text in ("4.02", "-1", "1e3")] == [True, False, False]
+
+
+# -- multipleOf with the divisor read once ------------------------------------------------
+
+
+def _outcome(check: Callable[..., bool], *args: object) -> object:
+    """The answer, or the kind of exception raised (infinities: both raise alike; the
+    generated code tests a number's finiteness first)."""
+    try:
+        return check(*args)
+    except Exception as error:  # the kind is what is compared
+        return type(error)
+
+
+_DIVISORS = [0.5, 0.01, 0.05, 0.1, 0.3, 1e-7, 5e-324, 2.5, 1e300, 1, 5, 7, 10**40, 10**800]
+
+ADVERSARIAL_NUMBERS = [
+    0.0,
+    -0.0,
+    0.5,
+    75585.5,
+    16943.0,
+    0.1,
+    0.3,
+    4.02,
+    1e-300,
+    5e-324,
+    1e300,
+    1.7976931348623157e308,
+    2.0**53,
+    2.0**53 + 2,
+    9007199254740993,
+    10**40,
+    10**800,
+    3,
+    float("inf"),
+    float("-inf"),
+    float("nan"),
+]
+
+
+@pytest.mark.parametrize("value", ADVERSARIAL_NUMBERS)
+@pytest.mark.parametrize("divisor", _DIVISORS)
+def test_multiple_check_agrees_on_adversarial_numbers(value: float, divisor: float) -> None:
+    new = _outcome(_runtime.multiple_check(divisor), value)
+    assert new == _outcome(_runtime.multiple_of, value, divisor)
+
+
+@settings(max_examples=scaled(300, 2000), deadline=None)
+@given(
+    value=st.one_of(
+        st.floats(allow_nan=False, allow_infinity=False),
+        st.integers(-(10**6), 10**6).map(lambda n: n / 2),
+        st.integers(-(10**9), 10**9).map(lambda n: n / 100),
+        st.integers(-(2**60), 2**60).map(float),
+    ),
+    divisor=st.one_of(st.sampled_from(_DIVISORS), st.floats(min_value=1e-300, max_value=1e300)),
+)
+def test_multiple_check_agrees_on_generated_numbers(value: float, divisor: float) -> None:
+    assert _runtime.multiple_check(divisor)(value) is _runtime.multiple_of(value, divisor)

@@ -25,7 +25,7 @@ from llmapp.jsonschema import JSON_TYPES, KEYWORDS, Node, declared_types
 from .._codegen.source import Emitter, literal
 from ._formats import NUMBER_FORMATS, STRING_FORMATS
 from ._patterns import PatternError, compile_pattern, search_test
-from ._runtime import decimal_text
+from ._runtime import decimal_text, multiple_check
 from ._vocabulary import CONDITION_KEYWORDS
 
 __all__ = ["BUILDERS", "Builder", "Conditions", "conjunction", "type_test"]
@@ -278,10 +278,13 @@ class Conditions:
         if value <= 0:
             self.report("multipleOf", "must be greater than 0")
             return None
+        if not math.isfinite(value):
+            return f"_multiple_of({v}, {divisor})"
+        name = self.emitter.constant(multiple_check(value), "multiple_of")
         if isinstance(value, int):
             # Exact for ints; a float is read as the decimal it prints as, like 3.0 does.
-            return f"({v} % {divisor} == 0 if type({v}) is int else _multiple_of({v}, {divisor}))"
-        return f"_multiple_of({v}, {divisor})"
+            return f"({v} % {divisor} == 0 if type({v}) is int else {name}({v}))"
+        return f"{name}({v})"
 
     def _min_length(self, schema: Mapping[str, Any], value: Any, v: str) -> str | None:
         count = self._count("minLength", value)

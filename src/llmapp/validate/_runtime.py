@@ -33,6 +33,7 @@ __all__ = [
     "is_number",
     "is_object",
     "json_equal",
+    "multiple_check",
     "multiple_of",
     "nonstr_keys",
     "numeric_text",
@@ -244,6 +245,36 @@ def multiple_of(value: int | float, divisor: int | float) -> bool:
 
 _FLOAT_DIGITS = 700
 """Digits of the quotient of the largest float by the smallest, and of their remainder."""
+
+
+@lru_cache(maxsize=256, typed=True)
+def multiple_check(divisor: int | float) -> Callable[[Any], bool]:
+    """``multiple_of(value, divisor)`` for one schema's divisor: read once, not per value.
+
+    A finite float takes one remainder in the exact context (what ``multiple_of`` does
+    with it); a whole float needs none where 1 is a multiple of the divisor, since the
+    decimal a whole float prints as is whole too. Anything else is ``multiple_of``'s.
+    """
+    context = exact_context(_FLOAT_DIGITS)
+    read, remainder = context.create_decimal, context.remainder
+    try:
+        exact = read(_text(divisor))
+        units = remainder(read(1), exact) == 0
+    except ArithmeticError:  # an int longer than any float: ``multiple_of`` alone
+        exact, units = None, False
+
+    def check(value: Any) -> bool:
+        if type(value) is float and value - value == 0 and exact is not None:
+            if units and value.is_integer():
+                return True
+            try:
+                return bool(remainder(read(repr(value)), exact) == 0)
+            except ArithmeticError:  # too far apart for the context: exact fractions decide
+                pass
+        return multiple_of(value, divisor)
+
+    check.__qualname__ = check.__name__ = f"multiple_check({divisor!r})"
+    return check
 
 
 def _text(number: int | float) -> int | str:
