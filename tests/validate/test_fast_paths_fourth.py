@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from tests.support.budget import scaled
 
 from llmapp._scalars.table import is_decimal
-from llmapp.validate import _formats, _runtime
+from llmapp.validate import _formats, _runtime, _unions
 
 # -- base64 -------------------------------------------------------------------------------
 
@@ -267,3 +267,61 @@ def test_multiple_check_agrees_on_adversarial_numbers(value: float, divisor: flo
 )
 def test_multiple_check_agrees_on_generated_numbers(value: float, divisor: float) -> None:
     assert _runtime.multiple_check(divisor)(value) is _runtime.multiple_of(value, divisor)
+
+
+# -- a union's branches by JSON type, found once -------------------------------------------
+
+_KINDS = (None, "null", "boolean", "integer", "number", "string", "array", "object")
+_BRANCH_TYPES = st.one_of(
+    st.none(), st.frozensets(st.sampled_from(_KINDS[1:]), min_size=1, max_size=3)
+)
+
+
+@settings(max_examples=scaled(100, 500), deadline=None)
+@given(types=st.lists(_BRANCH_TYPES, min_size=1, max_size=6), literal=st.booleans())
+def test_union_branches_by_kind_are_the_branches_that_accept_it(
+    types: list[frozenset[str] | None], literal: bool
+) -> None:
+    """``UnionInfo.accepting`` (a table filled as kinds are met) answers what asking
+    every branch did before; twice, so the table's answer is checked too."""
+    branches = tuple(_unions.Branch(kinds, literal=literal) for kinds in types)
+    info = _unions.UnionInfo("expected", branches)
+    for _ in range(2):
+        for kind in _KINDS:
+            asked = [index for index, branch in enumerate(branches) if branch.accepts(kind)]
+            assert list(info.accepting(kind)) == asked
+
+
+_ANY = '(object | string & Format<"date"> | integer & Minimum<10> | 1 | 2)'
+_UNION_REFUSALS = [
+    (None, [("$input", _ANY)]),
+    (True, [("$input", _ANY)]),
+    (3, [("$input", _ANY)]),
+    (2.5, [("$input", _ANY)]),
+    ("text", [("$input", 'string & Format<"date">')]),
+    ([1], [("$input", _ANY)]),
+    ({"a": "x"}, [("$input.a", "integer")]),
+    ({"kind": "b"}, [("$input.kind", '"a"')]),
+    ({}, [("$input.a", "integer")]),
+    (float("nan"), [("$input", _ANY)]),
+    (object(), [("$input", _ANY)]),
+]
+"""What d426259's validator reported for each value (the branch ``pick`` chose)."""
+
+
+@pytest.mark.parametrize(("value", "issues"), _UNION_REFUSALS)
+def test_a_refused_union_is_reported_as_before(value: object, issues: list[object]) -> None:
+    from llmapp.validate import validator
+
+    schema = {
+        "anyOf": [
+            {"type": "object", "properties": {"a": {"type": "integer"}}, "required": ["a"]},
+            {"type": "object", "properties": {"kind": {"const": "a"}}, "required": ["kind"]},
+            {"type": "string", "format": "date"},
+            {"type": "integer", "minimum": 10},
+            {"enum": [1, 2]},
+        ]
+    }
+    result = validator(schema)(value)
+    assert not result.success
+    assert [(issue.path, issue.expected) for issue in result.errors] == issues
