@@ -278,12 +278,13 @@ class Conditions:
         if value <= 0:
             self.report("multipleOf", "must be greater than 0")
             return None
-        if not math.isfinite(value):
-            return f"_multiple_of({v}, {divisor})"
-        name = self.emitter.constant(multiple_check(value), "multiple_of")
         if isinstance(value, int):
             # Exact for ints; a float is read as the decimal it prints as, like 3.0 does.
-            return f"({v} % {divisor} == 0 if type({v}) is int else {name}({v}))"
+            return f"({v} % {divisor} == 0 if type({v}) is int else _multiple_of({v}, {divisor}))"
+        if not math.isfinite(value):
+            return f"_multiple_of({v}, {divisor})"
+        # A float divisor is read once, here (the ``decimal`` module with it), not per value.
+        name = self.emitter.constant(multiple_check(value), "multiple_of")
         return f"{name}({v})"
 
     def _min_length(self, schema: Mapping[str, Any], value: Any, v: str) -> str | None:
