@@ -386,7 +386,7 @@ def is_time_local(text: str) -> bool:
         value.tzinfo is None
         and text[2:6:3] == "::"
         and text[:2] != "24"
-        and _fraction(text, 8, len(text))
+        and (len(text) == 8 or _fraction(text, 8, len(text)))
     ):
         return True
     return _time(text, False)
@@ -433,7 +433,7 @@ def is_date_time_local(text: str) -> bool:
         value.tzinfo is None
         and text[4:17:3] == "--T::"
         and text[11:13] != "24"
-        and _fraction(text, 19, len(text))
+        and (len(text) == 19 or _fraction(text, 19, len(text)))
     ):
         return True
     return _date_time(text, False)

@@ -40,6 +40,7 @@ from typing import Any, NamedTuple
 from llmapp._scalars import iso8601 as iso
 
 __all__ = [
+    "DECIMAL_PATTERN",
     "NUMERIC_TEXT_FORMATS",
     "SCALARS",
     "Form",
@@ -140,7 +141,8 @@ _IPV4 = (
     r"(?:(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\.){3}"
     r"(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\Z"
 )
-_DECIMAL = r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?\Z"
+DECIMAL_PATTERN = r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?\Z"
+"""A decimal numeral (``is_decimal``), for checks that match it themselves."""
 
 
 def is_uuid(text: str) -> bool:
@@ -164,7 +166,7 @@ def is_ipv6(text: str) -> bool:
 
 def is_decimal(text: str) -> bool:
     """A decimal numeral (no NaN or Infinity)."""
-    return _regex(_DECIMAL).match(text) is not None
+    return _regex(DECIMAL_PATTERN).match(text) is not None
 
 
 def decimal_multiple(value: Any, bound: Any) -> bool:

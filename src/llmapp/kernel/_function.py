@@ -186,7 +186,10 @@ class Function(_Referenced):
         a ``FeedbackError``'s message for the model, any other exception logged).
         """
         if self.hook is None:
-            return self._generated(arguments)
+            # The compiled validator itself once made, not ``OnFirstUse``'s call around it:
+            # the one frame a small valid call can do without.
+            compiled = self._generated._compiled
+            return (self._generated.get() if compiled is None else compiled)(arguments)
         return run_hook(self.hook, arguments, self.name, self.log)
 
     def validate_types(self, arguments: Any) -> Validation:

@@ -25,6 +25,7 @@ from llmapp.jsonschema import JSON_TYPES, KEYWORDS, Node, declared_types
 from .._codegen.source import Emitter, literal
 from ._formats import NUMBER_FORMATS, STRING_FORMATS
 from ._patterns import PatternError, compile_pattern, search_test
+from ._runtime import decimal_text, multiple_check
 from ._vocabulary import CONDITION_KEYWORDS
 
 __all__ = ["BUILDERS", "Builder", "Conditions", "conjunction", "type_test"]
@@ -135,6 +136,8 @@ class Conditions:
         self.emitter = emitter
         self._report = report
         self._node: Node | None = None
+        self._bounds: tuple[tuple[str, bool, int | float], ...] | None = None
+        """The numeric keywords the format's check of the node being built judges too."""
 
     def local(self, node: Node, v: str, known: frozenset[str] | None) -> list[str]:
         """Every per-value condition of ``node`` except ``type``, in keyword-table order."""
@@ -144,6 +147,13 @@ class Conditions:
         if not present:
             return conditions
         self._node = node
+        numeric_text = schema.get("format") in NUMERIC_TEXT_FORMATS
+        self._bounds = None
+        if numeric_text and "pattern" not in schema and not _NUMERIC_TEXT.isdisjoint(present):
+            # One call checks the format and the numbers together, where the format's
+            # check is written (no pattern search beside it that order could change).
+            self._bounds = self._text_bounds(schema, present)
+            numeric_text = False
         for keyword in sorted(present, key=_RANKS.__getitem__) if len(present) > 1 else present:
             family = KEYWORDS[keyword].family
             condition = BUILDERS[keyword](self, schema, schema[keyword], v)
@@ -153,16 +163,20 @@ class Conditions:
                 condition = guard(family, known, v, condition)
             if condition is not None:
                 conditions.append(condition)
-            if keyword in _NUMERIC_TEXT and schema.get("format") in NUMERIC_TEXT_FORMATS:
-                text = self._numeric_text(schema, keyword, v)
+            if numeric_text and keyword in _NUMERIC_TEXT:
+                bound = self._text_bound(schema, keyword)
+                text = None if bound is None else self._numeric_text(bound, v)
                 text = None if text is None else guard("string", known, v, text)
                 if text is not None:
                     conditions.append(text)
         return conditions
 
-    def _numeric_text(self, schema: Mapping[str, Any], keyword: str, v: str) -> str | None:
-        """A numeric keyword on a string of a format that writes a number (``decimal``):
-        the number the string writes must pass it (see ``_runtime.numeric_text``)."""
+    def _text_bound(
+        self, schema: Mapping[str, Any], keyword: str
+    ) -> tuple[str, bool, int | float] | None:
+        """A numeric keyword on a string of a format that writes a number (``decimal``),
+        as ``(keyword, integer, bound)``: the number the string writes must pass it (see
+        ``_runtime.numeric_text``); None when it judges nothing."""
         value = schema[keyword]
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             return None  # a boolean is draft 4's modifier; a bad bound is reported above
@@ -172,6 +186,17 @@ class Conditions:
             keyword = "exclusiveMaximum"
         if keyword == "multipleOf" and value <= 0:
             return None
+        return keyword, type(value) is int, value
+
+    def _text_bounds(
+        self, schema: Mapping[str, Any], present: frozenset[str]
+    ) -> tuple[tuple[str, bool, int | float], ...]:
+        """``_text_bound`` of each numeric keyword of ``schema``, in keyword-table order."""
+        found = (self._text_bound(schema, key) for key in _NUMERIC_ORDER if key in present)
+        return tuple(bound for bound in found if bound is not None)
+
+    def _numeric_text(self, bound: tuple[str, bool, int | float], v: str) -> str | None:
+        keyword, _, value = bound
         return f"_numeric_text({v}, {literal(keyword)}, {self._number(keyword, value)})"
 
     def report(self, keyword: str, reason: str) -> None:
@@ -256,7 +281,11 @@ class Conditions:
         if isinstance(value, int):
             # Exact for ints; a float is read as the decimal it prints as, like 3.0 does.
             return f"({v} % {divisor} == 0 if type({v}) is int else _multiple_of({v}, {divisor}))"
-        return f"_multiple_of({v}, {divisor})"
+        if not math.isfinite(value):
+            return f"_multiple_of({v}, {divisor})"
+        # A float divisor is read once, here (the ``decimal`` module with it), not per value.
+        name = self.emitter.constant(multiple_check(value), "multiple_of")
+        return f"{name}({v})"
 
     def _min_length(self, schema: Mapping[str, Any], value: Any, v: str) -> str | None:
         count = self._count("minLength", value)
@@ -281,8 +310,11 @@ class Conditions:
         if not isinstance(value, str):
             return None
         checker = STRING_FORMATS.get(value)
+        if checker is not None and self._bounds is not None:
+            checker = decimal_text(self._bounds) if self._bounds else checker
         if checker is not None:
-            name = self.emitter.constant(checker, "is_" + value)
+            hint = "decimal_text" if self._bounds else "is_" + value
+            name = self.emitter.constant(checker, hint)
             return guard("string", declared_types(schema), v, f"{name}({v})")
         bounds = NUMBER_FORMATS.get(value)
         if bounds is not None:
@@ -346,5 +378,6 @@ _CONDITIONS = frozenset(CONDITION_KEYWORDS)
 _NUMERIC_TEXT = frozenset(
     {"minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum", "multipleOf"}
 )
+_NUMERIC_ORDER = tuple(keyword for keyword in CONDITION_KEYWORDS if keyword in _NUMERIC_TEXT)
 _RANKS = {keyword: rank for rank, keyword in enumerate(CONDITION_KEYWORDS)}
 """Conditions are written in table order: enum/const first (the most specific)."""

@@ -6,12 +6,13 @@ code's own safety net catches what a hostile ``__eq__`` or ``__iter__`` might ra
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import re
+from collections.abc import Callable, Mapping
 from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any, Final
 
 from llmapp._limits import MAX_EQUALITY_DEPTH
-from llmapp._scalars.table import decimal_multiple, exact_context, is_decimal
+from llmapp._scalars.table import DECIMAL_PATTERN, decimal_multiple, exact_context, is_decimal
 
 if TYPE_CHECKING:
     from decimal import Decimal
@@ -24,6 +25,7 @@ __all__ = [
     "WorkExceeded",
     "as_dict",
     "count_true",
+    "decimal_text",
     "exactly_one",
     "in_enum",
     "is_array",
@@ -31,6 +33,7 @@ __all__ = [
     "is_number",
     "is_object",
     "json_equal",
+    "multiple_check",
     "multiple_of",
     "nonstr_keys",
     "numeric_text",
@@ -244,6 +247,36 @@ _FLOAT_DIGITS = 700
 """Digits of the quotient of the largest float by the smallest, and of their remainder."""
 
 
+@lru_cache(maxsize=256, typed=True)
+def multiple_check(divisor: int | float) -> Callable[[Any], bool]:
+    """``multiple_of(value, divisor)`` for one schema's divisor: read once, not per value.
+
+    A finite float takes one remainder in the exact context (what ``multiple_of`` does
+    with it); a whole float needs none where 1 is a multiple of the divisor, since the
+    decimal a whole float prints as is whole too. Anything else is ``multiple_of``'s.
+    """
+    context = exact_context(_FLOAT_DIGITS)
+    read, remainder = context.create_decimal, context.remainder
+    try:
+        exact = read(_text(divisor))
+        units = remainder(read(1), exact) == 0
+    except ArithmeticError:  # an int longer than any float: ``multiple_of`` alone
+        exact, units = None, False
+
+    def check(value: Any) -> bool:
+        if type(value) is float and value - value == 0 and exact is not None:
+            if units and value.is_integer():
+                return True
+            try:
+                return bool(remainder(read(repr(value)), exact) == 0)
+            except ArithmeticError:  # too far apart for the context: exact fractions decide
+                pass
+        return multiple_of(value, divisor)
+
+    check.__qualname__ = check.__name__ = f"multiple_check({divisor!r})"
+    return check
+
+
 def _text(number: int | float) -> int | str:
     return int(number) if isinstance(number, int) else repr(float(number))
 
@@ -261,6 +294,11 @@ _NUMERIC_TESTS: dict[str, Any] = {
     "exclusiveMaximum": lambda value, bound: value < bound,
     "multipleOf": decimal_multiple,
 }
+
+
+@cache
+def _decimal_pattern() -> re.Pattern[str]:
+    return re.compile(DECIMAL_PATTERN)
 
 
 @cache
@@ -291,6 +329,39 @@ def numeric_text(text: str, keyword: str, bound: int | float) -> bool:
         return bool(_NUMERIC_TESTS[keyword](value, exact))
     except ArithmeticError:  # "1e999999" % 0.01: too far apart to tell, so not a multiple
         return False
+
+
+@lru_cache(maxsize=256)
+def decimal_text(bounds: tuple[tuple[str, bool, int | float], ...]) -> Callable[[str], bool]:
+    """One check of a ``decimal`` string with every numeric keyword beside its format:
+    what ``is_decimal`` and one ``numeric_text`` per keyword answer together, with the
+    text read once and no helper called per keyword.
+
+    ``bounds`` holds ``(keyword, integer, bound)``: ``integer`` tells ``1`` from ``1.0``
+    (a cache key, as in ``_decimal_bound``). The check's name in the generated source
+    shows the keywords.
+    """
+    tests = tuple(
+        (_NUMERIC_TESTS[keyword], _decimal_bound(integer, bound))
+        for keyword, integer, bound in bounds
+    )
+    match, read = _decimal_pattern().match, _decimal_class()
+
+    def check(text: str) -> bool:
+        if match(text) is None:
+            return False
+        try:
+            value = read(text)
+            for test, bound in tests:
+                if not test(value, bound):
+                    return False
+        except ArithmeticError:  # unreadable, or too far from a bound's multiple to tell
+            return False
+        return True
+
+    shown = ", ".join(f"{keyword}={bound!r}" for keyword, _, bound in bounds)
+    check.__qualname__ = check.__name__ = f"decimal_text({shown})"
+    return check
 
 
 _UNREADABLE: Any = object()

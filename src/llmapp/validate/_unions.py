@@ -76,7 +76,7 @@ class Branch:
 class UnionInfo:
     """A union as the run-time chooser sees it."""
 
-    __slots__ = ("branches", "discriminator", "expected", "tag_expected", "tags")
+    __slots__ = ("branches", "by_kind", "discriminator", "expected", "tag_expected", "tags")
 
     def __init__(
         self,
@@ -91,6 +91,16 @@ class UnionInfo:
         self.discriminator = discriminator
         self.tags = tags
         self.tag_expected = tag_expected
+        self.by_kind: dict[str | None, tuple[int, ...]] = {}
+        """The branches that accept each JSON type (``Branch.accepts``), filled as met."""
+
+    def accepting(self, kind: str | None) -> tuple[int, ...]:
+        """The indices of the branches that accept a value of JSON type ``kind``."""
+        found = self.by_kind.get(kind)
+        if found is None:
+            branches = enumerate(self.branches)
+            found = self.by_kind[kind] = tuple(i for i, b in branches if b.accepts(kind))
+        return found
 
     def __repr__(self) -> str:
         fields = ("expected", "branches", "discriminator", "tags", "tag_expected")
@@ -109,7 +119,7 @@ def pick(value: Any, path: str, errors: list[ValidationIssue], info: UnionInfo) 
         if chosen is not None:
             return chosen
     kind = json_type(value)
-    candidates = [index for index, branch in enumerate(info.branches) if branch.accepts(kind)]
+    candidates: Sequence[int] = info.accepting(kind)
     scalar = kind not in ("object", "array")
     if len(candidates) == 1 and not (scalar and info.branches[candidates[0]].literal):
         return candidates[0]
