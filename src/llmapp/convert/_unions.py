@@ -38,7 +38,8 @@ from ..introspect.model import (
 )
 from ._bounds import with_bounds
 from ._compiler import NodeCompiler
-from ._scalars import Converter, scalar_matcher
+from ._readers import PURE
+from ._scalars import Converter, scalar_matcher, written_as
 
 __all__ = ["Matchers", "compile_union", "json_kinds"]
 
@@ -117,6 +118,8 @@ def compile_union(compiler: NodeCompiler, node: UnionNode) -> Converter | None:
         converter = table.get(type(value))
         return value if converter is None else converter(value)
 
+    if all(converter is None or converter in PURE for converter in converters):
+        PURE.add(convert)  # its branches' readers and the matchers: its value alone decides
     return convert
 
 
@@ -214,8 +217,11 @@ class Matchers:
         converter = self._compiler.compile(node)
         if converter is None:
             return base
-        written_as = scalar_matcher(node.python_type, converter)
-        return lambda value: base(value) and written_as(value)
+        looks_like = written_as(node.python_type) if type(node) is StringNode else None
+        if looks_like is not None:  # ``base`` and ``scalar_matcher``'s test in one frame
+            return lambda value: type(value) is str and looks_like(value)
+        fits = scalar_matcher(node.python_type, converter)
+        return lambda value: base(value) and fits(value)
 
     def _container(self, node: ArrayNode | TupleNode | DictNode) -> Matcher:
         if isinstance(node, TupleNode):
