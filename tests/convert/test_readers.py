@@ -19,7 +19,7 @@ import uuid
 from collections.abc import Iterator
 from datetime import date, datetime, time, timedelta
 from decimal import Decimal
-from ipaddress import IPv4Address
+from ipaddress import IPv4Address, IPv6Address
 from typing import Any
 
 import pytest
@@ -244,6 +244,48 @@ def test_ipv4_addresses_read_alike() -> None:
     _alike(IPv4Address, [*_spaced(texts), None, 3, IPv4Address("1.2.3.4")])
 
 
+def _ipv6_texts(rng: random.Random, count: int) -> Iterator[str]:
+    for _ in range(count):
+        groups = [f"{rng.getrandbits(rng.choice([4, 8, 16])):x}" for _ in range(8)]
+        if rng.random() < 0.3:
+            groups = [group.zfill(4).upper() for group in groups]
+        if rng.random() < 0.6:  # a run of groups written as ``::``, even of none or one
+            start = rng.randint(0, 8)
+            end = rng.randint(start, 8)
+            yield ":".join(groups[:start]) + "::" + ":".join(groups[end:])
+        else:
+            yield ":".join(groups)
+
+
+def test_ipv6_addresses_read_alike() -> None:
+    rng = random.Random(40)
+    texts = [*_ipv6_texts(rng, 400)]
+    texts += [
+        "::",
+        "::1",
+        "1::",
+        "2001:db8::7c36",
+        "1:2:3:4:5:6:7::",
+        "::2:3:4:5:6:7:8",
+        "1:2:3:4:5:6:7:8::",
+        "::1:2:3:4:5:6:7:8",
+        "1:2:3:4:5:6:7",
+        "1:2:3:4:5:6:7:8:9",
+        "1::2::3",
+        ":1::",
+        "1:::2",
+        "12345::",
+        "00000::",
+        "::ffff:1.2.3.4",
+        "fe80::1%eth0",
+        "::1/128",
+        "g::",
+        "١::",
+        "",
+    ]
+    _alike(IPv6Address, [*_spaced(texts), None, 3, IPv6Address("::1")])
+
+
 def test_base64_read_alike() -> None:
     rng = random.Random(39)
     raw = [bytes(rng.getrandbits(8) for _ in range(rng.randint(0, 40))) for _ in range(200)]
@@ -339,6 +381,18 @@ def test_a_refused_item_is_named_by_its_index() -> None:
     with pytest.raises(ConversionError) as refused:
         convert(["2024-02-29", "2023-02-29"])
     assert refused.value.path == "$input[1]"
+
+
+def test_a_refused_value_is_named_by_its_key() -> None:
+    from llmapp.convert import ConversionError, compile_converter
+    from llmapp.introspect.model import DictNode, StringNode, TypeGraph
+
+    node = DictNode(value=StringNode(format="duration", python_type=timedelta))
+    convert = compile_converter(node, TypeGraph())
+    assert convert({"a": "PT1H", "b": "P2D"}) == {"a": timedelta(hours=1), "b": timedelta(2)}
+    with pytest.raises(ConversionError) as refused:
+        convert({"a": "PT1H", "b": "P1000000000D"})
+    assert refused.value.path == "$input.b"
 
 
 def test_decimal_has_no_reader() -> None:

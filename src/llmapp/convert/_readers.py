@@ -44,6 +44,13 @@ _IPV4 = re.compile(
 """Dotted decimal, four ASCII numbers up to 255 without a leading zero: exactly the texts
 ``IPv4Address`` reads to the number of their four octets (it refuses every other form)."""
 
+_HEX = "[0-9a-fA-F]{1,4}"
+_IPV6 = re.compile(
+    rf"(?:{_HEX}(?::{_HEX}){{7}}|(?:{_HEX}(?::{_HEX}){{0,6}})?::(?:{_HEX}(?::{_HEX}){{0,6}})?)\Z"
+)
+"""IPv6 text of hex groups alone: eight, or some around one ``::`` (their count is
+checked beside the match)."""
+
 _BASE64 = re.compile(r"[A-Za-z0-9+/]*={0,2}\Z")
 """``iso8601._BASE64_TEXT``: a text it matches, padded to a multiple of four characters,
 is what ``decode_base64`` hands ``a2b_base64`` unchanged."""
@@ -126,6 +133,27 @@ def _ipv4(cls: type, general: Converter) -> Converter:
     return convert
 
 
+def _ipv6(cls: type, general: Converter) -> Converter:
+    """``IPv6Address(text)`` of hex groups (no embedded IPv4 address, no zone, no prefix):
+    eight groups, or at most seven around one ``::`` that stands for the zero groups
+    missing, which ``IPv6Address`` reads to the number the groups write in a row."""
+    match = _IPV6.match
+
+    def convert(value: Any) -> Any:
+        if type(value) is str and match(value) is not None:
+            head, double, tail = value.partition("::")
+            groups = head.split(":") if head else []
+            if double:
+                after = tail.split(":") if tail else []
+                if len(groups) + len(after) > 7:
+                    return general(value)
+                groups += ["0"] * (8 - len(groups) - len(after)) + after
+            return cls(int("".join([group.zfill(4) for group in groups]), 16))
+        return general(value)
+
+    return convert
+
+
 def _bytes(cls: type, general: Converter) -> Converter:
     """Padded standard base64 on one line: ``decode_base64`` changes nothing of it."""
     match, decode = _BASE64.match, binascii.a2b_base64
@@ -145,6 +173,7 @@ _READERS: dict[str, Reader] = {
     "datetime.timedelta": _duration,
     "uuid.UUID": _uuid,
     "ipaddress.IPv4Address": _ipv4,
+    "ipaddress.IPv6Address": _ipv6,
     "builtins.bytes": _bytes,
 }
 """The types with a reader, by their row's module and name; each for that exact class

@@ -283,7 +283,19 @@ class Compiler:
                 raise failure(error, key, expected, item_at(value, key)) from None
             return out if target is None else target(out)
 
-        return convert
+        if item not in PURE:
+            return convert
+
+        def mapped(value: Any) -> Any:
+            # As in ``_array``: the loop above finds the key of a refusal again.
+            try:
+                out = dict(zip(value, map(item, value.values()), strict=False))
+            except Exception:
+                return convert(value)
+            return out if target is None else target(out)
+
+        PURE.add(mapped)
+        return mapped
 
     def _union(self, node: UnionNode) -> Converter | None:
         return compile_union(self, node)
