@@ -154,6 +154,15 @@ def _ipv6(cls: type, general: Converter) -> Converter:
     return convert
 
 
+def _decimal(cls: type, general: Converter) -> Converter:
+    """A decimal string: ``Decimal(text)``, as the row's ``parse`` reads it."""
+
+    def convert(value: Any) -> Any:
+        return cls(value) if type(value) is str else general(value)
+
+    return convert
+
+
 def _bytes(cls: type, general: Converter) -> Converter:
     """Padded standard base64 on one line: ``decode_base64`` changes nothing of it."""
     match, decode = _BASE64.match, binascii.a2b_base64
@@ -175,6 +184,7 @@ _READERS: dict[str, Reader] = {
     "ipaddress.IPv4Address": _ipv4,
     "ipaddress.IPv6Address": _ipv6,
     "builtins.bytes": _bytes,
+    "decimal.Decimal": _decimal,
 }
 """The types with a reader, by their row's module and name; each for that exact class
 (a subclass may read otherwise, so it keeps its row's ``parse``)."""
