@@ -405,3 +405,21 @@ def test_decimals_read_alike() -> None:
     texts += [" 1.5", "1.5 ", "١٢", "0x10", "", "1.2.3", "9" * 60]
     numbers = [0, -1, 10**40, 0.1, -0.0, 1e300, 5e-324, float("nan"), float("inf")]
     _alike(Decimal, [*_spaced(texts), *numbers, None, Decimal("1.10")])
+
+
+def test_a_union_of_one_converting_kind_answers_as_its_table() -> None:
+    """``datetime | None`` (aware or local text): the kind's test and ``_alike`` in one
+    frame answer as the lookup by kind did."""
+    from llmapp.convert import ConversionError, compile_converter
+    from llmapp.introspect.model import NullNode, StringNode, TypeGraph, UnionNode
+
+    aware = StringNode(format="date-time", python_type=datetime)
+    local = StringNode(format="date-time-local", python_type=datetime)
+    convert = compile_converter(UnionNode(options=(aware, local, NullNode())), TypeGraph())
+    assert convert(None) is None
+    assert convert(3) == 3  # no branch of its kind: as it is
+    assert convert("2024-05-01T10:00:00Z") == datetime.fromisoformat("2024-05-01T10:00:00+00:00")
+    assert convert("2024-05-01T10:00:00") == datetime(2024, 5, 1, 10)
+    assert convert("not a date") == "not a date"  # no branch fits: as it is
+    with pytest.raises(ConversionError):  # written as a date-time, but no day 30 in February
+        convert("2024-02-30T10:00:00Z")
