@@ -32,10 +32,14 @@ _MOST_WHOLE_DAYS = 999_999_998
 """``iso8601.parse_duration``'s bound on the whole amounts it reads by integers."""
 
 _PLAIN_DURATION = re.compile(
-    r"P(?:([0-9]{1,9})D)?(?:T(?:([0-9]{1,9})H)?(?:([0-9]{1,9})M)?(?:([0-9]{1,9})S)?)?\Z"
+    r"P(?!\Z)(?:([0-9]{1,9})D)?(?:T(?=[0-9])(?:([0-9]{1,9})H)?(?:([0-9]{1,9})M)?(?:([0-9]{1,9})S)?)?\Z"
 )
-"""``iso8601._PLAIN_DURATION``: a text it matches as written has no space to strip and
-no lower-case letter to raise, so ``parse_duration`` reads it by the same arithmetic."""
+"""``iso8601._PLAIN_DURATION`` without the texts ``parse_duration`` leaves to its other
+branches (``P``, a ``T`` with nothing after it): a text it matches as written has no
+space to strip and no lower-case letter to raise, so ``parse_duration`` reads it by the
+same arithmetic."""
+
+_SECOND = timedelta(seconds=1)
 
 _IPV4 = re.compile(
     r"(?:(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\.){3}"
@@ -75,22 +79,24 @@ def _clock(cls: type, general: Converter) -> Converter:
 
 
 def _duration(cls: type, general: Converter) -> Converter:
-    """``P3DT4H30M``: ``parse_duration``'s first branch, on the text as written."""
+    """``P3DT4H30M``: ``parse_duration``'s first branch, on the text as written (a clock
+    alone as a multiple of a second, the same ``timedelta`` as ``timedelta(0, seconds)``)."""
     match = _PLAIN_DURATION.match
 
     def convert(value: Any) -> Any:
-        if type(value) is str and value[-1:] not in ("P", "T", ""):
-            plain = match(value)
-            if plain is not None:
-                days, hours, minutes, seconds = plain.groups()
-                whole = int(days) if days else 0
-                counted = 3600 * int(hours) if hours else 0
-                if minutes:
-                    counted += 60 * int(minutes)
-                if seconds:
-                    counted += int(seconds)
-                if whole + counted // 86_400 < _MOST_WHOLE_DAYS:
-                    return timedelta(whole, counted)
+        plain = match(value) if type(value) is str else None
+        if plain is not None:
+            days, hours, minutes, seconds = plain.groups()
+            counted = 3600 * int(hours) if hours else 0
+            if minutes:
+                counted += 60 * int(minutes)
+            if seconds:
+                counted += int(seconds)
+            if days is None:  # three nine-digit clock amounts stay far below the bound
+                return _SECOND * counted
+            whole = int(days)
+            if whole + counted // 86_400 < _MOST_WHOLE_DAYS:
+                return timedelta(whole, counted)
         return general(value)
 
     return convert
