@@ -22,6 +22,11 @@ Decisions a caller may rely on:
   declaration order.
 - pydantic models are built with ``model_validate`` on the converted fields, keyed
   by their JSON names (aliases): the model's own validators run, strict models work.
+  Where the model does not override ``model_validate``, its validator's
+  ``validate_python`` is called as ``model_validate`` calls it.
+- The usual text of a date, date-time, time, duration, UUID, IP address, ``Decimal`` or
+  base64 ``bytes`` is read by the stdlib's fastest exact path (``_readers``), any other
+  text by the scalar table's ``parse``: the same value either way.
 - When the Python side refuses a value the schema allowed (``__post_init__``, a
   pydantic validator, a year outside ``datetime``'s range), ``ConversionError``
   says where, with a ``$input`` path like a ``ValidationIssue``.

@@ -14,6 +14,7 @@ a validation issue, before the method runs.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable
 from typing import Any
 
@@ -28,10 +29,10 @@ __all__ = ["with_bounds"]
 _NUMERIC = (IntegerNode, NumberNode)
 # (node field, label in expected texts, the test a value passes, its wording)
 _BOUNDS: tuple[tuple[str, str, Callable[[Any, Any], bool], str], ...] = (
-    ("ge", "Minimum", lambda value, bound: value >= bound, "at least"),
-    ("gt", "ExclusiveMinimum", lambda value, bound: value > bound, "greater than"),
-    ("le", "Maximum", lambda value, bound: value <= bound, "at most"),
-    ("lt", "ExclusiveMaximum", lambda value, bound: value < bound, "less than"),
+    ("ge", "Minimum", operator.ge, "at least"),
+    ("gt", "ExclusiveMinimum", operator.gt, "greater than"),
+    ("le", "Maximum", operator.le, "at most"),
+    ("lt", "ExclusiveMaximum", operator.lt, "less than"),
     ("multiple_of", "MultipleOf", decimal_multiple, "a multiple of"),
 )
 

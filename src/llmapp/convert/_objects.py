@@ -10,6 +10,7 @@ built by calling its class, or by a row of ``_BUILDERS`` for its kind.
 from __future__ import annotations
 
 import inspect
+import sys
 from collections import defaultdict
 from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
@@ -44,6 +45,19 @@ def _pydantic(cls: Any) -> Callable[[dict[str, Any]], Any]:
     # model_validate (not model_construct): the model's own validators are part of its
     # contract. The values are already Python objects, which pydantic accepts in any mode.
     return cls.model_validate  # type: ignore[no-any-return]
+
+
+def _validated_directly(cls: Any) -> bool:
+    """Whether ``cls.model_validate(fields)`` is its validator's ``validate_python(fields)``:
+    pydantic's own ``model_validate`` passes every option unset, so where the model does not
+    override it, generated code calls the validator itself (looked up per call, as
+    ``model_validate`` does: a rebuilt model has a new one)."""
+    pydantic = sys.modules.get("pydantic")
+    model = getattr(pydantic, "BaseModel", None)
+    method = getattr(cls, "model_validate", None)
+    return model is not None and getattr(method, "__func__", None) is getattr(
+        model.model_validate, "__func__", model
+    )
 
 
 def _typeddict(cls: Any) -> Callable[[dict[str, Any]], Any]:
@@ -99,7 +113,12 @@ def compile_object(compiler: NodeCompiler, definition: ObjectDef) -> Converter:
         expected = defaultdict(lambda: compiler.describe(additional), expected)
     cls = definition.cls if definition.kind in _CALLS else None
     instance = _instance_type(definition)
-    return _generate(definition.name, steps, build, cls, extra, expected, extra_allowed, instance)
+    model = definition.cls if definition.kind == "pydantic" else None
+    if model is not None and not _validated_directly(model):
+        model = None
+    return _generate(
+        definition.name, steps, build, cls, extra, expected, extra_allowed, instance, model
+    )
 
 
 def _generate(
@@ -111,6 +130,7 @@ def _generate(
     expected: Mapping[str, str],
     extra_allowed: bool,
     instance: type | None,
+    model: Any = None,
 ) -> Converter:
     """Generate one function for the object: a statement per field, no loop, no lookups."""
     namespace: dict[str, Any] = {
@@ -121,6 +141,7 @@ def _generate(
         "build": build,
         "cls": cls,
         "INSTANCE": instance,
+        "model": model,
         "extra": extra,
         "failure": failure,
         "refused": refused,
@@ -154,6 +175,8 @@ def _generate(
         arguments = [f"a{index}" for index in range(len(by_position))]
         arguments += ["**fields"] if keywords else []
         built = "build(fields)" if cls is None else f"cls({', '.join(arguments)})"
+        if model is not None:  # ``model_validate(fields)`` without its frame
+            built = "model.__pydantic_validator__.validate_python(fields)"
         with emit.block("try:"):
             emit.line(f"return {built}")
         with emit.block("except Exception as error:"):

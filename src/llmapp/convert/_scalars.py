@@ -14,6 +14,8 @@ from typing import Any
 
 from llmapp._scalars.table import scalar_of, to_int
 
+from ._readers import reader
+
 __all__ = [
     "Converter",
     "enum_converter",
@@ -21,6 +23,7 @@ __all__ = [
     "scalar_matcher",
     "to_int",
     "type_name",
+    "written_as",
 ]
 
 Converter = Callable[[Any], Any]
@@ -54,7 +57,10 @@ def scalar_converter(python_type: Any) -> Converter | None:
     if found is not None:
         row, base = found
         converter = row.parse(python_type)
-        return converter if base in _NUMBERS else _accepting(python_type, converter)
+        if base in _NUMBERS:
+            return converter
+        general = _accepting(python_type, converter)
+        return reader(f"{row.module}.{row.name}", base, general) if base is python_type else general
     if isinstance(python_type, type):
         return _accepting(python_type, python_type)
     return python_type if callable(python_type) else None
@@ -71,8 +77,7 @@ def _accepting(python_type: type, converter: Converter) -> Converter:
 
 def scalar_matcher(python_type: Any, converter: Converter) -> Callable[[Any], bool]:
     """Whether a JSON scalar is written as ``python_type`` (used to pick a union branch)."""
-    found = scalar_of(python_type)
-    looks_like = None if found is None else found[0].looks_like
+    looks_like = written_as(python_type)
     if looks_like is not None:
         return lambda value: isinstance(value, str) and looks_like(value)
 
@@ -84,6 +89,12 @@ def scalar_matcher(python_type: Any, converter: Converter) -> Callable[[Any], bo
         return True
 
     return fits
+
+
+def written_as(python_type: Any) -> Callable[[str], bool] | None:
+    """Whether a string is written as ``python_type`` (its row's ``looks_like``), if known."""
+    found = scalar_of(python_type)
+    return None if found is None else found[0].looks_like
 
 
 def type_name(python_type: Any) -> str:

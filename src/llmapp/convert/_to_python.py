@@ -35,6 +35,7 @@ from ..introspect.model import (
 from ._error import ConversionError, failure, item_at
 from ._nulls import accepts_null
 from ._objects import compile_object
+from ._readers import PURE
 from ._scalars import Converter, enum_converter, scalar_converter, to_int, type_name
 from ._unions import Matchers, compile_union
 
@@ -231,7 +232,20 @@ class Compiler:
                 raise failure(error, index, expected, item_at(value, index)) from None
             return out if target is None else target(out)
 
-        return convert
+        if item not in PURE:
+            return convert
+
+        def mapped(value: Any) -> Any:
+            # The loop above, without its frame per item: a refusal is found again by it,
+            # which is sound for a reader alone (it depends on its value only).
+            try:
+                out = list(map(item, value))
+            except Exception:
+                return convert(value)
+            return out if target is None else target(out)
+
+        PURE.add(mapped)
+        return mapped
 
     def _tuple(self, node: TupleNode) -> Converter | None:
         steps = [(self.compile(item), self.describe(item)) for item in node.items]
@@ -269,7 +283,19 @@ class Compiler:
                 raise failure(error, key, expected, item_at(value, key)) from None
             return out if target is None else target(out)
 
-        return convert
+        if item not in PURE:
+            return convert
+
+        def mapped(value: Any) -> Any:
+            # As in ``_array``: the loop above finds the key of a refusal again.
+            try:
+                out = dict(zip(value, map(item, value.values()), strict=False))
+            except Exception:
+                return convert(value)
+            return out if target is None else target(out)
+
+        PURE.add(mapped)
+        return mapped
 
     def _union(self, node: UnionNode) -> Converter | None:
         return compile_union(self, node)

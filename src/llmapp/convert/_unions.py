@@ -38,7 +38,8 @@ from ..introspect.model import (
 )
 from ._bounds import with_bounds
 from ._compiler import NodeCompiler
-from ._scalars import Converter, scalar_matcher
+from ._readers import PURE
+from ._scalars import Converter, scalar_matcher, written_as
 
 __all__ = ["Matchers", "compile_union", "json_kinds"]
 
@@ -101,6 +102,7 @@ def compile_union(compiler: NodeCompiler, node: UnionNode) -> Converter | None:
         for kind in json_kinds(option, compiler):
             branches_by_kind.setdefault(kind, []).append(index)
     table: dict[type, Converter | None] = {}
+    lone: tuple[type, Converter, list[Matcher]] | None = None  # the last ``_alike`` made
     for kind, indices in branches_by_kind.items():
         if kind is float:  # 3.0 for ``int | float`` stays a float: exact kinds first
             indices.sort(key=lambda index: isinstance(node.options[index], IntegerNode))
@@ -108,21 +110,32 @@ def compile_union(compiler: NodeCompiler, node: UnionNode) -> Converter | None:
         if len(indices) == 1 or all(candidate is None for candidate in candidates):
             table[kind] = candidates[0]
         elif (first := candidates[0]) is not None and all(c is first for c in candidates):
-            table[kind] = _alike(first, [compiler.matchers.of(node.options[i]) for i in indices])
+            matchers = [compiler.matchers.of(node.options[i]) for i in indices]
+            table[kind] = _alike(first, matchers)
+            lone = (kind, first, matchers)
         else:
             branches = [(compiler.matchers.of(node.options[i]), converters[i]) for i in indices]
             table[kind] = _chooser(branches)
 
-    def convert(value: Any) -> Any:
+    def by_kind(value: Any) -> Any:
         converter = table.get(type(value))
         return value if converter is None else converter(value)
 
+    convert: Converter = by_kind
+    if lone is not None and sum(converter is not None for converter in table.values()) == 1:
+        # ``datetime`` (aware or local text), ``datetime | None``: the kind's test and
+        # ``_alike`` in one frame, every other kind kept as it is.
+        kind, alike, matchers = lone
+        convert = _alike(alike, matchers, kind)
+    if all(converter is None or converter in PURE for converter in converters):
+        PURE.add(convert)  # its branches' readers and the matchers: its value alone decides
     return convert
 
 
-def _alike(converter: Converter, matchers: list[Matcher]) -> Converter:
+def _alike(converter: Converter, matchers: list[Matcher], kind: type | None = None) -> Converter:
     """Branches that all convert with one converter: ``_chooser``'s answer, with no branch
-    tried first (a value no branch fits and the converter refuses stays as it is)."""
+    tried first (a value no branch fits and the converter refuses stays as it is). With
+    ``kind``, the union's whole converter: a value of any other kind stays as it is."""
 
     def convert(value: Any) -> Any:
         try:
@@ -132,7 +145,20 @@ def _alike(converter: Converter, matchers: list[Matcher]) -> Converter:
                 raise
             return value
 
-    return convert
+    if kind is None:
+        return convert
+
+    def of_kind(value: Any) -> Any:
+        if type(value) is not kind:
+            return value
+        try:
+            return converter(value)
+        except Exception:
+            if any(fits(value) for fits in matchers):
+                raise
+            return value
+
+    return of_kind
 
 
 def _chooser(branches: list[tuple[Matcher, Converter | None]]) -> Converter:
@@ -214,8 +240,11 @@ class Matchers:
         converter = self._compiler.compile(node)
         if converter is None:
             return base
-        written_as = scalar_matcher(node.python_type, converter)
-        return lambda value: base(value) and written_as(value)
+        looks_like = written_as(node.python_type) if type(node) is StringNode else None
+        if looks_like is not None:  # ``base`` and ``scalar_matcher``'s test in one frame
+            return lambda value: type(value) is str and looks_like(value)
+        fits = scalar_matcher(node.python_type, converter)
+        return lambda value: base(value) and fits(value)
 
     def _container(self, node: ArrayNode | TupleNode | DictNode) -> Matcher:
         if isinstance(node, TupleNode):

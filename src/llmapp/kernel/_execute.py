@@ -28,13 +28,14 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from llmapp import convert
+from llmapp import convert, repair
 from llmapp._cancelled import cancellation
 from llmapp._errors import ExecutionError
 from llmapp._limits import MAX_RESULT_ITEMS
 from llmapp._records.frozen import quick_init
 from llmapp._records.record import Record
 from llmapp._sentinels import MISSING
+from llmapp._text.unicode import has_surrogates
 from llmapp.introspect.model import MethodSpec
 from llmapp.kernel._arguments import strict_arguments
 from llmapp.kernel._function import LlmFunction, OnFirstUse
@@ -286,13 +287,15 @@ def fused_step(plan: Plan) -> Step:
         return _general
     function, owner, name, max_length = plan.function, plan.owner, method.name, plan.max_length
     name_, deprecated, to_json = function.name, function.deprecated, convert.to_json
-    valid = checker.valid
+    valid, read_strict = checker.valid, repair.read_strict
     converter: Callable[[Any], tuple[list[Any], dict[str, Any]]] | None = None
 
     def step(instance: Any, text: str, raise_errors: bool) -> CallResult | None:
         if not isinstance(instance, owner):
             return None  # the general steps say what is wrong with it
-        data = strict_arguments(text, max_length)
+        if "\\u" in text or (not text.isascii() and has_surrogates(text)):
+            return None  # ``strict_arguments``' test, without its call
+        data = read_strict(text, max_length)
         if data is MISSING:
             return None
         if not valid(data):
