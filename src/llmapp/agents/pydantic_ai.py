@@ -44,6 +44,7 @@ from pydantic_ai.exceptions import ApprovalRequired, ToolFailed
 from pydantic_ai.toolsets import AbstractToolset
 from pydantic_ai.toolsets.abstract import ToolsetTool
 
+from llmapp._aio import async_items
 from llmapp._sentinels import MISSING
 from llmapp.agents._bound import BoundTool, HumanValues, bind, instructions, revision
 from llmapp.streaming import ArgumentStream, CallMistake, CallStarted
@@ -163,7 +164,7 @@ class LlmappToolset(AbstractToolset[Any]):
         event are passed over.
         """
         streams: dict[int, tuple[str, str, ArgumentStream]] = {}
-        async for event in _each(events):
+        async for event in async_items(events):
             kind = getattr(event, "event_kind", None)
             if kind == "part_start":
                 part = event.part
@@ -184,15 +185,6 @@ class LlmappToolset(AbstractToolset[Any]):
             issues = arguments.feed(text) if text else []
             if issues:
                 yield CallMistake(event.index, id, name, issues, arguments.feedback())
-
-
-async def _each(events: AsyncIterable[Any] | Iterable[Any]) -> AsyncIterator[Any]:
-    if isinstance(events, AsyncIterable):
-        async for event in events:
-            yield event
-    else:
-        for event in events:
-            yield event
 
 
 def answer(result: Outcome) -> Any:

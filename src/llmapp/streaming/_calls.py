@@ -18,6 +18,7 @@ from collections.abc import AsyncIterable, AsyncIterator, Callable, Iterable, It
 from typing import Any, Union
 
 from llmapp import repair
+from llmapp._aio import async_items
 from llmapp._results import ValidationFailure, ValidationIssue
 from llmapp.jsonschema import ROOT
 from llmapp.kernel import CallResult
@@ -123,7 +124,7 @@ async def adrive(
 ) -> AsyncIterator[StreamEvent]:
     """The events of an async (or sync) SDK stream; whole calls run through ``app.aexecute``."""
     calls = Calls(app)
-    async for event in _each(events):
+    async for event in async_items(events):
         for step in translate(event):
             for item in _events(calls, step, None):
                 if isinstance(item, _Call):
@@ -210,12 +211,3 @@ def _cut_result(call: _Call) -> CallResult:
         deprecated=arguments.function.deprecated,
         repairs=repairs,
     )
-
-
-async def _each(events: AsyncIterable[Any] | Iterable[Any]) -> AsyncIterator[Any]:
-    if isinstance(events, AsyncIterable):
-        async for event in events:
-            yield event
-    else:
-        for event in events:
-            yield event
