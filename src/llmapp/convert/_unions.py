@@ -320,9 +320,8 @@ class Matchers:
         matcher that tries the converter, in records and containers); ``LOOSE``, nothing."""
         if isinstance(node, RefNode):
             return self._ref_fidelity(node.key)
-        if isinstance(node, UnionNode):  # its converter may choose another way: whole only
-            whole = all(self.fidelity(option) == WHOLE for option in node.options)
-            return WHOLE if whole else LOOSE
+        if isinstance(node, UnionNode):
+            return self._union_fidelity(node)
         if isinstance(node, LiteralNode):
             return WHOLE
         if isinstance(node, TupleNode):
@@ -339,6 +338,15 @@ class Matchers:
         if fmt in _LOOKS_LIKE_ALL:
             return WHOLE
         return CONVERTS if fmt in _LOOKS_LIKE_READ else LOOSE
+
+    def _union_fidelity(self, node: UnionNode) -> int:
+        levels = [self.fidelity(option) for option in node.options]
+        kinds = [json_kinds(option, self._compiler) for option in node.options]
+        if sum(map(len, kinds)) == len(frozenset().union(*kinds)):
+            # One branch a JSON kind (``X | None``, a decimal's text or number): the union
+            # converts a value by its kind's branch alone, which refuses what it refuses.
+            return min(levels)
+        return WHOLE if min(levels) == WHOLE else LOOSE  # it may choose another way
 
     def _ref_fidelity(self, key: TypeKey) -> int:
         if key in self._fidelity:
