@@ -186,6 +186,16 @@ def is_decimal(text: str) -> bool:
     return _regex(DECIMAL_PATTERN).match(text) is not None
 
 
+MATCHED_FORMATS: dict[Check, str] = {
+    is_uuid: _UUID,
+    is_ipv4: _IPV4,
+    is_decimal: DECIMAL_PATTERN,
+    iso.is_duration: iso.DURATION_PATTERN,
+}
+"""Format checks that are one match of a pattern and nothing else: generated validators
+match the pattern themselves, without the check's frame around it."""
+
+
 def decimal_multiple(value: Any, bound: Any) -> bool:
     """Whether the ``Decimal`` ``value`` is a multiple of ``bound``, exactly.
 
