@@ -29,7 +29,7 @@ from pydantic import BaseModel
 from typing_extensions import NotRequired, TypedDict
 
 from llmapp import application
-from llmapp.convert import _unions, compile_arguments
+from llmapp.convert import _to_python, _unions, compile_arguments
 from llmapp.introspect._types import TypeBuilder
 from llmapp.introspect.model import MethodSpec, ParameterSpec, TypeGraph
 from llmapp.schema._emit import SchemaEmitter
@@ -113,6 +113,8 @@ CASES: list[Any] = [
     Cat | Dog | Vague,
     Twin | Cat,
     Cat | Dog | date,
+    datetime | date | None,
+    list[time | timedelta | date | datetime],
 ]
 
 
@@ -124,8 +126,22 @@ def _outcome(convert: Any, value: Any) -> tuple[Any, ...]:
     return ("made", type(made), repr(made), made)
 
 
+class _Unshared(_unions.Matchers):
+    """Matchers as before they were shared: a new one each time (no branch tried once)."""
+
+    @property  # type: ignore[override]
+    def _written(self) -> dict[Any, Any]:
+        return {}
+
+    @_written.setter
+    def _written(self, value: Any) -> None:
+        pass
+
+
 def _without_tags(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Compile as before: no tag table, no matcher shared by a union's branches."""
     monkeypatch.setattr(_unions, "_tags", lambda *args: None)
+    monkeypatch.setattr(_to_python, "Matchers", _Unshared)
 
 
 def _method(node: Any) -> MethodSpec:
@@ -254,3 +270,23 @@ def test_corpus_unions_convert_as_the_chooser_does(monkeypatch: pytest.MonkeyPat
                 assert _outcome(fast, data) == _outcome(before, data), (case.name, data)
                 compared += 1
     assert compared > 1000
+
+
+def test_a_date_beside_a_date_time_is_told_by_two_looks(monkeypatch: pytest.MonkeyPatch) -> None:
+    looks: list[str] = []
+    made = _unions.written_as
+
+    def counted(python_type: Any) -> Any:
+        found = made(python_type)
+        if found is None:
+            return None
+        shared = counting.setdefault(found, lambda text: looks.append(text) or found(text))
+        return shared
+
+    counting: dict[Any, Any] = {}
+    monkeypatch.setattr(_unions, "written_as", counted)
+    node, graph = _built(datetime | date | None)
+    build = compile_arguments(_method(node), graph)
+    _, kwargs = build({"value": "2024-05-01"})
+    assert kwargs["value"] == date(2024, 5, 1)
+    assert len(looks) == 2  # the date-time's written forms looked at once, then the date's

@@ -121,7 +121,10 @@ def compile_union(compiler: NodeCompiler, node: UnionNode) -> Converter | None:
             table[kind] = _alike(first, matchers)
             lone = (kind, first, matchers)
         else:
-            branches = [(compiler.matchers.of(node.options[i]), converters[i]) for i in indices]
+            # A branch like one before it (``datetime``'s two written forms beside ``date``)
+            # would answer as that one did: tried once.
+            pairs = ((compiler.matchers.of(node.options[i]), converters[i]) for i in indices)
+            branches = list(dict.fromkeys(pairs))
             chooser = table[kind] = _chooser(branches)
             if kind is dict and (tags := _tags(compiler, node, indices, converters)):
                 table[kind] = _tagged(*tags, chooser)
@@ -313,6 +316,7 @@ class Matchers:
         self._compiler = compiler
         self._definitions: dict[TypeKey, Matcher] = {}
         self._fidelity: dict[TypeKey, int] = {}
+        self._written: dict[Callable[[str], bool], Matcher] = {}
 
     def fidelity(self, node: Node) -> int:
         """What ``of(node)`` says of a value validated against ``node``: ``WHOLE``, that it
@@ -380,7 +384,7 @@ class Matchers:
         if isinstance(node, RefNode):
             return self._ref(node.key)
         if isinstance(node, UnionNode):
-            options = [self.of(option) for option in node.options]
+            options = list(dict.fromkeys(self.of(option) for option in node.options))
             return lambda value: any(fits(value) for fits in options)
         if isinstance(node, LiteralNode):
             return _literal_matcher(node.values)
@@ -392,7 +396,12 @@ class Matchers:
             return base
         looks_like = written_as(node.python_type) if type(node) is StringNode else None
         if looks_like is not None:  # ``base`` and ``scalar_matcher``'s test in one frame
-            return lambda value: type(value) is str and looks_like(value)
+            matcher = self._written.get(looks_like)
+            if matcher is None:  # one a type: a union tries it once
+                matcher = self._written[looks_like] = lambda value: (
+                    type(value) is str and looks_like(value)
+                )
+            return matcher
         fits = scalar_matcher(node.python_type, converter)
         return lambda value: base(value) and fits(value)
 
