@@ -28,7 +28,7 @@ from pydantic import BaseModel, field_validator
 from llmapp import application
 from llmapp._records.record import replace
 from llmapp._scalars.table import scalar_of
-from llmapp.convert import _objects, _readers, compile_arguments
+from llmapp.convert import _objects, _readers, _to_python, compile_arguments
 from llmapp.convert._readers import PURE
 from llmapp.convert._scalars import _accepting, scalar_converter
 from llmapp.kernel._arguments import strict_arguments
@@ -389,6 +389,26 @@ def test_a_refused_item_is_named_by_its_index() -> None:
     with pytest.raises(ConversionError) as refused:
         convert(["2024-02-29", "2023-02-29"])
     assert refused.value.path == "$input[1]"
+
+
+@pytest.mark.parametrize("target", [frozenset, set, tuple])
+def test_a_list_of_builtin_containers_is_mapped_as_the_loop_converts(
+    target: type, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from llmapp.convert import compile_converter
+    from llmapp.introspect._types import TypeBuilder
+
+    builder = TypeBuilder()
+    inner = tuple[str, ...] if target is tuple else target[str]  # type: ignore[index]
+    node = builder.build(list[inner], location="case", globalns={})  # type: ignore[valid-type]
+    mapped = compile_converter(node, builder.graph())
+    with monkeypatch.context() as patched:  # the loop: the containers not counted as readers
+        patched.setattr(_readers, "PURE", PURE.__class__(set(PURE) - {tuple, set, frozenset}))
+        patched.setattr(_to_python, "PURE", _readers.PURE)
+        looped = compile_converter(node, builder.graph())
+    assert target in PURE
+    for value in ([["a", "b"], [], ["c"]], [["a"], [["x"]]], [["a"], [{"k": 1}], [["y"]]]):
+        assert _outcome(mapped, value) == _outcome(looped, value), value
 
 
 def test_a_refused_value_is_named_by_its_key() -> None:

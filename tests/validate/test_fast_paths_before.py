@@ -532,3 +532,118 @@ def test_duration_agrees_on_days_and_clocks(
     time = "".join("" if n is None else f"{n}{u}" for n, u in zip(clock, "HMS", strict=True))
     text = written.format(day, time)
     assert _duration(iso, text) == _duration(old_durations, text), text
+
+
+# -- IPv6 addresses of hex groups, accepted without building the address ---------------------
+
+IPV6_BEFORE = "9500972"
+"""The commit before ``is_ipv6`` took hex groups by their pattern."""
+
+
+@pytest.fixture(scope="module")
+def old_table() -> types.ModuleType:
+    return before.load(IPV6_BEFORE, "llmapp/_scalars/table.py")
+
+
+ADVERSARIAL_IPV6 = [
+    "::",
+    "::1",
+    "1::",
+    ":1",
+    "1:",
+    ":::",
+    "1:::2",
+    "1::2::3",
+    "1:2:3:4:5:6:7:8",
+    "1:2:3:4:5:6:7:8:9",
+    "1:2:3:4:5:6:7::",
+    "::2:3:4:5:6:7:8",
+    "1:2:3:4:5:6:7:8::",
+    "::1:2:3:4:5:6:7:8",
+    "1:2:3:4:5:6::7:8",
+    "1:2:3::4:5:6:7",
+    "12345::1",
+    "0000:0000:0000:0000:0000:0000:0000:0001",
+    "00000::1",
+    "FE80::1",
+    "fe80::1%eth0",
+    "2001:db8::/32",
+    "::ffff:1.2.3.4",
+    "::ffff:1.2.3.04",
+    "::ffff:1.2.3",
+    "1.2.3.4",
+    "g::1",
+    "::1\n",
+    " ::1",
+    "::\uff11",
+    "\u0661::1",
+    "",
+]
+
+
+def test_ipv6_agrees_on_adversarial_texts(old_table: types.ModuleType) -> None:
+    for text in ADVERSARIAL_IPV6:
+        assert _scalar_types.is_ipv6(text) == old_table.is_ipv6(text), text
+
+
+@pytest.mark.budgeted
+@settings(max_examples=scaled(300, 1500), deadline=None)
+@given(
+    address=st.ip_addresses(v=6),
+    form=st.sampled_from(["compressed", "exploded", "upper", "dropped"]),
+    noise=st.text(":0123456789abcdefABCDEF.", max_size=40),
+)
+def test_ipv6_agrees_on_generated_texts(
+    old_table: types.ModuleType, address: object, form: str, noise: str
+) -> None:
+    written = str(getattr(address, "exploded", address))
+    if form == "compressed":
+        written = str(address)
+    elif form == "upper":
+        written = str(address).upper()
+    elif form == "dropped":  # a group lost, or a colon doubled
+        written = written.replace(":", "::", 1) if len(written) % 2 else written[5:]
+    for text in (written, noise, written + noise[:3]):
+        assert _scalar_types.is_ipv6(text) == old_table.is_ipv6(text), text
+
+
+# -- format checks that are one match, inlined by the generated validators --------------------
+
+_FORMAT_TEXTS = st.one_of(
+    st.text("0123456789abcdefABCDEF-.:PTDHMSWYe+", max_size=40),
+    st.uuids().map(str),
+    st.ip_addresses(v=4).map(str),
+    st.decimals(allow_nan=False, allow_infinity=False).map(str),
+    st.text(max_size=12),
+)
+
+
+@pytest.mark.budgeted
+@settings(max_examples=scaled(300, 1500), deadline=None)
+@given(text=_FORMAT_TEXTS)
+def test_matched_formats_are_their_patterns(text: str) -> None:
+    import re
+
+    for check, pattern in _scalar_types.MATCHED_FORMATS.items():
+        assert check(text) == (re.compile(pattern).match(text) is not None), (check, text)
+
+
+@pytest.mark.parametrize(
+    ("fmt", "good", "bad"),
+    [
+        ("uuid", "1622bd06-5e91-43f8-abde-d3813e6f9426", "1622bd06-5e91-43f8-abde-d3813e6f942"),
+        ("ipv4", "192.168.0.1", "192.168.0.01"),
+        ("duration", "P3DT4H30M", "P3D4H"),
+        ("decimal", "12.50", "12,50"),
+    ],
+)
+def test_validators_match_those_formats_inline(fmt: str, good: str, bad: str) -> None:
+    from llmapp.validate import validator
+
+    check = validator({"type": "array", "items": {"type": "string", "format": fmt}})
+    assert check([good]).success
+    refused = check([good, bad])
+    assert not refused.success and [issue.path for issue in refused.errors] == ["$input[1]"]
+    source = check.source  # type: ignore[attr-defined]
+    name = fmt.upper()
+    assert f"{name}.match(item) is not None" in source and f"is_{fmt}" not in source

@@ -27,6 +27,7 @@ from datetime import date, datetime, time, timedelta, timezone
 from functools import cache
 
 __all__ = [
+    "DURATION_PATTERN",
     "decode_base64",
     "encode_base64",
     "format_duration",
@@ -272,6 +273,8 @@ _DAYS_IN_MONTH = (31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
 _DURATION_DATE = r"(?:[0-9]+D|[0-9]+M(?:[0-9]+D)?|[0-9]+Y(?:[0-9]+M(?:[0-9]+D)?)?)"
 _DURATION_TIME = r"T(?:[0-9]+H(?:[0-9]+M(?:[0-9]+S)?)?|[0-9]+M(?:[0-9]+S)?|[0-9]+S)"
 _DURATION = rf"P(?:{_DURATION_DATE}(?:{_DURATION_TIME})?|{_DURATION_TIME}|[0-9]+W)\Z"
+DURATION_PATTERN = _DURATION
+"""``is_duration`` is one match of this pattern."""
 
 
 def _is_leap(year: int) -> bool:

@@ -141,6 +141,21 @@ _IPV4 = (
     r"(?:(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\.){3}"
     r"(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\Z"
 )
+_HEX = "[0-9a-fA-F]{1,4}"
+IPV6_GROUPS = (
+    rf"(?:{_HEX}(?::{_HEX}){{7}}|(?:{_HEX}(?::{_HEX}){{0,6}})?::(?:{_HEX}(?::{_HEX}){{0,6}})?)\Z"
+)
+"""IPv6 text of hex groups alone: eight, or some around one ``::`` (at most seven of them,
+a count the pattern does not bound: ``ipv6_groups_fit``). ``IPv6Address`` reads every
+such text; it is what models write."""
+
+
+def ipv6_groups_fit(text: str) -> bool:
+    """Whether a text ``IPV6_GROUPS`` matches writes at most seven groups around its ``::``."""
+    head, double, tail = text.partition("::")
+    return not double or (head.count(":") + bool(head)) + (tail.count(":") + bool(tail)) <= 7
+
+
 DECIMAL_PATTERN = r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?\Z"
 """A decimal numeral (``is_decimal``), for checks that match it themselves."""
 
@@ -156,6 +171,8 @@ def is_ipv4(text: str) -> bool:
 
 def is_ipv6(text: str) -> bool:
     """RFC 4291 text, without a zone or prefix; an embedded IPv4 tail is dotted decimal."""
+    if _regex(IPV6_GROUPS).match(text) is not None and ipv6_groups_fit(text):
+        return True  # hex groups alone, which the constructor reads: not built
     if not text.isascii() or "%" in text or "/" in text:
         return False
     if not _constructs("ipaddress", "IPv6Address")(text):
@@ -167,6 +184,16 @@ def is_ipv6(text: str) -> bool:
 def is_decimal(text: str) -> bool:
     """A decimal numeral (no NaN or Infinity)."""
     return _regex(DECIMAL_PATTERN).match(text) is not None
+
+
+MATCHED_FORMATS: dict[Check, str] = {
+    is_uuid: _UUID,
+    is_ipv4: _IPV4,
+    is_decimal: DECIMAL_PATTERN,
+    iso.is_duration: iso.DURATION_PATTERN,
+}
+"""Format checks that are one match of a pattern and nothing else: generated validators
+match the pattern themselves, without the check's frame around it."""
 
 
 def decimal_multiple(value: Any, bound: Any) -> bool:

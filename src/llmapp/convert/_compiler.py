@@ -23,6 +23,10 @@ class ShapeMatchers(Protocol):
         """Whether a JSON value has the shape of ``node``."""
         ...
 
+    def fidelity(self, node: Node) -> int:
+        """What ``of(node)`` says of a value validated against ``node``."""
+        ...
+
 
 class NodeCompiler(Protocol):
     """The compiler of one ``TypeGraph``'s nodes (``_to_python.Compiler``)."""

@@ -23,6 +23,8 @@ from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
+from llmapp._scalars.table import IPV6_GROUPS
+
 __all__ = ["PURE", "reader"]
 
 Converter = Callable[[Any], Any]
@@ -48,10 +50,7 @@ _IPV4 = re.compile(
 """Dotted decimal, four ASCII numbers up to 255 without a leading zero: exactly the texts
 ``IPv4Address`` reads to the number of their four octets (it refuses every other form)."""
 
-_HEX = "[0-9a-fA-F]{1,4}"
-_IPV6 = re.compile(
-    rf"(?:{_HEX}(?::{_HEX}){{7}}|(?:{_HEX}(?::{_HEX}){{0,6}})?::(?:{_HEX}(?::{_HEX}){{0,6}})?)\Z"
-)
+_IPV6 = re.compile(IPV6_GROUPS)
 """IPv6 text of hex groups alone: eight, or some around one ``::`` (their count is
 checked beside the match)."""
 

@@ -63,6 +63,11 @@ _SEQUENCE_TARGETS: dict[Any, Any] = {
 _MAPPING_TARGETS: dict[Any, Any] = {dict: None, abc.Mapping: None, abc.MutableMapping: None}
 
 
+# The builtin containers an array becomes are functions of the list alone too: a list of
+# sets (``list[frozenset[str]]``) is mapped as a list of readers' values is.
+PURE.update({tuple, set, frozenset, collections.deque})
+
+
 def _container_target(python_type: Any, table: dict[Any, Any]) -> Any:
     if python_type is None:
         return None

@@ -10,6 +10,12 @@ the first that fits converts the value; branches that share one converter
 (``datetime``'s aware and local text) need no choosing. Constraints (minimum,
 pattern, ...) are not checked: validation already did, and the branch only
 decides the type.
+
+Records told apart by a tag (``Cat | Dog`` where each has a required ``kind`` of
+its own literal strings) are chosen by the tag alone, without their matchers,
+where that is the chooser's answer: the other branches' matchers refuse the tag,
+and the tagged branch's matcher refuses a validated value only where its
+converter does (``Matchers.fidelity``), in which case the chooser decides.
 """
 
 from __future__ import annotations
@@ -22,6 +28,7 @@ from ..introspect.model import (
     AnyNode,
     ArrayNode,
     BooleanNode,
+    Definition,
     DictNode,
     EnumDef,
     IntegerNode,
@@ -114,8 +121,13 @@ def compile_union(compiler: NodeCompiler, node: UnionNode) -> Converter | None:
             table[kind] = _alike(first, matchers)
             lone = (kind, first, matchers)
         else:
-            branches = [(compiler.matchers.of(node.options[i]), converters[i]) for i in indices]
-            table[kind] = _chooser(branches)
+            # A branch like one before it (``datetime``'s two written forms beside ``date``)
+            # would answer as that one did: tried once.
+            pairs = ((compiler.matchers.of(node.options[i]), converters[i]) for i in indices)
+            branches = list(dict.fromkeys(pairs))
+            chooser = table[kind] = _chooser(branches)
+            if kind is dict and (tags := _tags(compiler, node, indices, converters)):
+                table[kind] = _tagged(*tags, chooser)
 
     def by_kind(value: Any) -> Any:
         converter = table.get(type(value))
@@ -188,6 +200,76 @@ def _chooser(branches: list[tuple[Matcher, Converter | None]]) -> Converter:
     return choose
 
 
+def _tags(
+    compiler: NodeCompiler,
+    node: UnionNode,
+    indices: list[int],
+    converters: list[Converter | None],
+) -> tuple[str, dict[str, Converter | None]] | None:
+    """The key that tells the records at ``indices`` apart, and the converter of each of its
+    values, when every branch is a record with that key required and its own string values.
+
+    A tag's branch is left out (and so goes to the chooser) where its matcher may refuse a
+    validated value its converter takes, or where the branch has no converter to refuse.
+    """
+    records = []
+    for index in indices:
+        option = node.options[index]
+        definition = compiler.definition(option.key) if isinstance(option, RefNode) else None
+        if not isinstance(definition, ObjectDef):
+            return None
+        records.append((option, definition, converters[index]))
+    for key in (field.name for field in records[0][1].fields if field.required):
+        by_tag: dict[str, Converter | None] = {}
+        taken: set[str] = set()
+        for option, definition, converter in records:
+            values = _tag_values(compiler, definition, key)
+            if values is None or taken & values:
+                break
+            taken |= values
+            level = compiler.matchers.fidelity(option)
+            if level == WHOLE or (level == CONVERTS and converter is not None):
+                by_tag.update(dict.fromkeys(values, converter))
+        else:
+            return (key, by_tag) if by_tag else None
+    return None
+
+
+def _tag_values(compiler: NodeCompiler, definition: ObjectDef, key: str) -> set[str] | None:
+    """The strings a record's required field ``key`` takes, when it takes strings only."""
+    for field in definition.fields:
+        if field.name == key and field.required:
+            kind = field.type
+            if isinstance(kind, RefNode):
+                enum = compiler.definition(kind.key)
+                values: tuple[Any, ...] = enum.values if isinstance(enum, EnumDef) else ()
+            else:
+                values = kind.values if isinstance(kind, LiteralNode) else ()
+            if values and all(type(value) is str for value in values):
+                return set(values)
+            return None
+    return None
+
+
+def _tagged(key: str, by_tag: dict[str, Converter | None], choose: Converter) -> Converter:
+    """The chooser's answer for records told apart by ``key``: the tag's branch converts; a
+    value it refuses, or whose tag has no entry, goes to ``choose``."""
+
+    def convert(value: Any) -> Any:
+        try:
+            converter = by_tag[value[key]]
+        except (KeyError, TypeError):  # no tag, another tag, or an unhashable one
+            return choose(value)
+        if converter is None:
+            return value
+        try:
+            return converter(value)
+        except Exception:
+            return choose(value)
+
+    return convert
+
+
 def _literal_matcher(values: tuple[Any, ...]) -> Matcher:
     keys = {(type(value) is bool, value) for value in values}
 
@@ -208,6 +290,15 @@ def _is_number(value: Any) -> bool:
     return type(value) is int or type(value) is float
 
 
+LOOSE, CONVERTS, WHOLE = 0, 1, 2
+"""``Matchers.fidelity``: what a node's matcher says of a value validated against it."""
+
+# The formats whose check accepts only texts their row's ``looks_like`` takes (RFC 3339's
+# date-times, dates and times, with or without an offset); a duration's check takes some
+# the reader refuses too (``P1Y``), which ``looks_like_duration`` is that reading of.
+_LOOKS_LIKE_ALL = frozenset({"date-time", "date-time-local", "date", "time", "time-local"})
+_LOOKS_LIKE_READ = frozenset({"duration"})
+
 _BASE_MATCHERS: dict[type[Node], Matcher] = {
     StringNode: lambda value: type(value) is str,
     IntegerNode: _is_integer,
@@ -224,13 +315,76 @@ class Matchers:
     def __init__(self, compiler: NodeCompiler) -> None:
         self._compiler = compiler
         self._definitions: dict[TypeKey, Matcher] = {}
+        self._fidelity: dict[TypeKey, int] = {}
+        self._written: dict[Callable[[str], bool], Matcher] = {}
+
+    def fidelity(self, node: Node) -> int:
+        """What ``of(node)`` says of a value validated against ``node``: ``WHOLE``, that it
+        fits; ``CONVERTS``, that it fits unless ``node``'s converter refuses the value (a
+        matcher that tries the converter, in records and containers); ``LOOSE``, nothing."""
+        if isinstance(node, RefNode):
+            return self._ref_fidelity(node.key)
+        if isinstance(node, UnionNode):
+            return self._union_fidelity(node)
+        if isinstance(node, LiteralNode):
+            return WHOLE
+        if isinstance(node, TupleNode):
+            return min((self.fidelity(item) for item in node.items), default=WHOLE)
+        if isinstance(node, ArrayNode):
+            return self.fidelity(node.item)
+        if isinstance(node, DictNode):
+            return self.fidelity(node.value)
+        if self._compiler.compile(node) is None:
+            return WHOLE  # the JSON type alone, which validation checked
+        if written_as(node.python_type) is None:
+            return CONVERTS  # the matcher is whether the converter takes the value
+        fmt = node.format if isinstance(node, StringNode) else None
+        if fmt in _LOOKS_LIKE_ALL:
+            return WHOLE
+        return CONVERTS if fmt in _LOOKS_LIKE_READ else LOOSE
+
+    def _union_fidelity(self, node: UnionNode) -> int:
+        levels = [self.fidelity(option) for option in node.options]
+        kinds = [json_kinds(option, self._compiler) for option in node.options]
+        if sum(map(len, kinds)) == len(frozenset().union(*kinds)):
+            # One branch a JSON kind (``X | None``, a decimal's text or number): the union
+            # converts a value by its kind's branch alone, which refuses what it refuses.
+            return min(levels)
+        return WHOLE if min(levels) == WHOLE else LOOSE  # it may choose another way
+
+    def _ref_fidelity(self, key: TypeKey) -> int:
+        if key in self._fidelity:
+            return self._fidelity[key]
+        level = WHOLE
+        while True:  # a recursive use reads the level assumed; lowered until it holds
+            self._fidelity[key] = level
+            before = set(self._fidelity)
+            found = self._definition_fidelity(self._compiler.definition(key))
+            if found == level:
+                return level
+            for decided in set(self._fidelity) - before:  # under the higher assumption
+                del self._fidelity[decided]
+            level = found
+
+    def _definition_fidelity(self, definition: Definition) -> int:
+        if isinstance(definition, EnumDef):
+            return WHOLE
+        if isinstance(definition, AliasDef):
+            return self.fidelity(definition.type)
+        level = min((self.fidelity(field.type) for field in definition.fields), default=WHOLE)
+        if definition.additional is not None:
+            extra = self.fidelity(definition.additional)
+            if extra == CONVERTS and definition.kind not in ("typeddict", "pydantic"):
+                extra = LOOSE  # extra keys its converter does not convert
+            level = min(level, extra)
+        return level
 
     def of(self, node: Node) -> Matcher:
         """Whether a JSON value has the shape of ``node`` (kinds, keys, lengths, literals)."""
         if isinstance(node, RefNode):
             return self._ref(node.key)
         if isinstance(node, UnionNode):
-            options = [self.of(option) for option in node.options]
+            options = list(dict.fromkeys(self.of(option) for option in node.options))
             return lambda value: any(fits(value) for fits in options)
         if isinstance(node, LiteralNode):
             return _literal_matcher(node.values)
@@ -242,7 +396,12 @@ class Matchers:
             return base
         looks_like = written_as(node.python_type) if type(node) is StringNode else None
         if looks_like is not None:  # ``base`` and ``scalar_matcher``'s test in one frame
-            return lambda value: type(value) is str and looks_like(value)
+            matcher = self._written.get(looks_like)
+            if matcher is None:  # one a type: a union tries it once
+                matcher = self._written[looks_like] = lambda value: (
+                    type(value) is str and looks_like(value)
+                )
+            return matcher
         fits = scalar_matcher(node.python_type, converter)
         return lambda value: base(value) and fits(value)
 

@@ -19,7 +19,7 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from llmapp._scalars.table import NUMERIC_TEXT_FORMATS
+from llmapp._scalars.table import MATCHED_FORMATS, NUMERIC_TEXT_FORMATS
 from llmapp.jsonschema import JSON_TYPES, KEYWORDS, Node, declared_types
 
 from .._codegen.source import Emitter, literal
@@ -312,6 +312,10 @@ class Conditions:
         checker = STRING_FORMATS.get(value)
         if checker is not None and self._bounds is not None:
             checker = decimal_text(self._bounds) if self._bounds else checker
+        pattern = MATCHED_FORMATS.get(checker) if checker is not None else None
+        if pattern is not None:  # one match: the pattern's own, with no check called around it
+            name = self.emitter.constant(re.compile(pattern), value.upper().replace("-", "_"))
+            return guard("string", declared_types(schema), v, f"{name}.match({v}) is not None")
         if checker is not None:
             hint = "decimal_text" if self._bounds else "is_" + value
             name = self.emitter.constant(checker, hint)
