@@ -171,8 +171,6 @@ def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return made
 
 
-_PLAIN_SCAN: Callable[[str, int], tuple[Any, int]] = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
-"""For members ``Position.run`` read: JSON its pattern wrote, keys counted by the caller."""
 _SCAN: Callable[[str, int], tuple[Any, int]] = json.JSONDecoder(  # type: ignore[attr-defined]
     object_pairs_hook=_pairs, parse_constant=_reject, parse_float=_finite
 ).scan_once
@@ -352,10 +350,6 @@ class ArgumentStream:
             self.length += size
             self._token = _NONE
             text = self._carried + delta
-            frame = self._stack[-1]
-            run = frame.position.run if frame.state == _NEXT and frame.position else None
-            if run is not None and self._ran(frame, run.match(text)):
-                return []
             new = self._new = []
             try:
                 position = self._members(text, 0, True)
@@ -651,32 +645,6 @@ class ArgumentStream:
                 return position
             frame = stack[-1]
             members = _OBJECT_MEMBERS if frame.object else _ARRAY_MEMBERS
-
-    def _ran(self, frame: _Frame, found: re.Match[str] | None) -> bool:
-        """Whether ``found`` (a match of ``Position.run``) read the piece: its members are
-        attached and the member cut at its end is carried, or nothing was done (False): a
-        key written twice, a key closed at the end that is refused or written before, a
-        value's first character its place refuses, a cut too long to carry."""
-        if found is None:
-            return False
-        members, cut, key, begun = found.groups()
-        container = frame.container
-        if key is not None:
-            child = frame.position.children.get(key)  # type: ignore[union-attr]
-            if child is None or key in container or (begun and begun[0] in child.refuses):
-                return False
-        if len(cut) > _CARRY_MAX:
-            return False
-        if members is not None:
-            values = _PLAIN_SCAN("{" + members + "}", 0)[0]
-            if len(values) != members.count('":') or not container.keys().isdisjoint(values):
-                return False  # a key written twice
-            if key in values:
-                return False
-            container.update(values)
-        if cut:
-            self._carried, self._token = cut, _CARRIED
-        return True
 
     def _member(self, frame: _Frame, member: re.Match[str], text: str) -> int:
         """What ``member`` (a match of ``_members``: a value, or a closer after a comma)

@@ -12,7 +12,6 @@ what the stream calls definite is what the validator says of the complete text.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping
 from functools import cached_property
 from typing import Any, Final
@@ -23,18 +22,7 @@ from llmapp._results import Validation, ValidationIssue, ValidationSuccess
 from llmapp.jsonschema import declared_types, resolve_pointer
 from llmapp.validate import SchemaError
 
-__all__ = ["ARRAY", "FREE", "KEY_BEGUN", "OBJECT", "VALUE", "WS", "Position", "Positions"]
-
-WS: Final = r"[ \t\n\r]*"
-PLAIN: Final = r'[^"\\\x00-\x1f]*'
-"""The characters of a string that json reads as written."""
-BEGUN: Final = rf'(?:("{PLAIN}|[-0-9][-+.0-9eE]*|[tfn][a-z]*)|)'
-"""The start of a value cut at the end of a piece (a string, a number or a word)."""
-KEY_BEGUN: Final = rf'(?:"({PLAIN})"{WS}(?::{WS}{BEGUN}|)|"{PLAIN}|)'
-"""The start of an object's member cut at the end of a piece: its key once closed (a
-group), the start of its value (a group)."""
-_ASCII: Final = r"[ !#-\[\]-~]"
-"""A printable ASCII character json reads as written (a string's length is its count)."""
+__all__ = ["ARRAY", "FREE", "OBJECT", "VALUE", "Position", "Positions"]
 
 OBJECT, ARRAY, VALUE, FREE = "object", "array", "value", "free"
 
@@ -58,16 +46,6 @@ _PLAIN_OBJECT: Final = _ANNOTATIONS | {
     "$defs",
     "$schema",
 }
-_CERTAIN_KEYWORDS: Final = _ANNOTATIONS | {
-    "type",
-    "enum",
-    "minLength",
-    "maxLength",
-    "minimum",
-    "maximum",
-    "exclusiveMinimum",
-}
-"""The keywords of a leaf whose valid values ``Position.certain`` may write as a pattern."""
 _PLAIN_ARRAY: Final = _ANNOTATIONS | {"type", "items", "minItems", "maxItems"}
 _UNTYPED: Final = ("anyOf", "oneOf", "allOf", "not", "if", "$ref", "nullable")
 """Keywords that make the JSON types a value may have more than ``type`` says."""
@@ -165,37 +143,6 @@ class Position:
             else:
                 made[char] = (None, self)
         return made
-
-    @cached_property
-    def certain(self) -> str | None:
-        """A pattern of values certainly valid here, as written in JSON (a part of the
-        values the schema takes: a string without escapes, a bounded integer written with
-        few digits, an empty array), or None where it writes none."""
-        resolved = self.table.resolved(self.schema)
-        if not (isinstance(resolved, Mapping) and set(resolved) <= _CERTAIN_KEYWORDS):
-            return None
-        return _certain(resolved)
-
-    @cached_property
-    def run(self) -> re.Pattern[str] | None:
-        """For an object after a member: a pattern that reads, to the end of a piece, a run
-        of members (group 1: ``"key":`` and a value ``certain`` at the key's place, after a
-        comma each) and the start of the next member cut at the end (group 2, with
-        ``KEY_BEGUN``'s groups 3 and 4); None where no key has such values."""
-        if self.kind != OBJECT:
-            return None
-        members = []
-        for key in self.properties:
-            child = self.property(key)
-            value = child.certain if child is not None else None
-            if value is not None and re.fullmatch(r"[A-Za-z0-9_$@.-]+", key):
-                members.append(rf'{re.escape(key)}":{WS}{value}')
-        if not members:
-            return None
-        member = f'"(?:{"|".join(members)})'
-        return re.compile(
-            rf"(?=[^\[\]{{}}]*\Z)(?:{WS},{WS}({member}(?:{WS},{WS}{member})*)|)({WS}(?:,{WS}{KEY_BEGUN}|))\Z"
-        )
 
     def property(self, key: str) -> Position | None:
         """The position of ``key``'s value; None when the key must not be there."""
@@ -317,56 +264,6 @@ class Positions:
                 made = {**schema, "$defs": defs}
             self._standalone[key] = made
         return self._standalone[key]
-
-
-_ENDED: Final = rf"(?={WS},)"
-"""A number or a word is whole once a comma follows it (the run goes on after it)."""
-
-
-def _certain(schema: Mapping[str, Any]) -> str | None:
-    """``Position.certain`` of a leaf's schema (its keywords among ``_CERTAIN_KEYWORDS``)."""
-    kind = schema.get("type")
-    bounds = {
-        keyword: schema[keyword]
-        for keyword in ("minLength", "maxLength", "minimum", "maximum", "exclusiveMinimum")
-        if keyword in schema
-    }
-    if "enum" in schema:
-        words = schema["enum"]
-        if kind != "string" or bounds or not isinstance(words, list) or not words:
-            return None
-        if not all(isinstance(word, str) and re.fullmatch(_ASCII + "*", word) for word in words):
-            return None
-        return '"(?:' + "|".join(re.escape(word) for word in words) + ')"'
-    if not all(type(bound) is int and 0 <= bound <= 10**9 for bound in bounds.values()):
-        return None
-    if kind == "boolean" and not bounds:
-        return rf"(?:true|false){_ENDED}"
-    if kind == "string" and set(bounds) <= {"minLength", "maxLength"}:
-        if not bounds:
-            return f'"{PLAIN}"'
-        low, high = bounds.get("minLength", 0), bounds.get("maxLength", 1000)
-        return f'"{_ASCII}{{{low},{min(high, 1000)}}}"' if low <= high else None
-    if kind == "integer" and set(bounds) <= {"minimum", "maximum"}:
-        low = bounds.get("minimum")
-        digits = 15 if "maximum" not in bounds else len(str(bounds["maximum"])) - 1
-        if digits < 1 or ("maximum" in bounds and low is None):
-            return None  # below 10 or unbounded below: not written here
-        body = f"[1-9][0-9]{{0,{digits - 1}}}"
-        if low is None:
-            return f"-?(?:0|{body}){_ENDED}"
-        return {0: f"(?:0|{body}){_ENDED}", 1: f"{body}{_ENDED}"}.get(low)
-    if kind == "number" and set(bounds) <= {"minimum", "exclusiveMinimum"}:
-        fraction = r"(?:\.[0-9]{1,15}|)"
-        if not bounds:
-            return rf"-?(?:0|[1-9][0-9]{{0,14}}){fraction}{_ENDED}"
-        if bounds == {"minimum": 0}:
-            return rf"(?:0|[1-9][0-9]{{0,14}}){fraction}{_ENDED}"
-        if bounds == {"exclusiveMinimum": 0}:
-            return (
-                rf"(?:[1-9][0-9]{{0,14}}{fraction}|0\.(?=[0-9]{{0,14}}[1-9])[0-9]{{1,15}}){_ENDED}"
-            )
-    return None
 
 
 def _anything(value: Any) -> bool:
