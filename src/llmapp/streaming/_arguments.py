@@ -101,14 +101,16 @@ def _pattern(head: str, member: str, rest: str) -> re.Pattern[str]:
     return re.compile(f"{head}(?:{member}|{rest})")
 
 
-_OBJECT_MEMBERS: Final = (
+# Typed as tuples of any length: compiled by mypyc, a tuple of known length is unboxed and
+# made anew where it is read, so the identity tests of ``_members`` would never hold.
+_OBJECT_MEMBERS: Final[tuple[re.Pattern[str] | None, ...]] = (
     _pattern(rf"(){_WS}", rf":{_WS}{_VALUE_TEXT}", rf"{_NEVER}|{_NEVER}|(?::{_WS}{_BEGUN}|)\Z"),
     _pattern(rf"(){_WS}", _VALUE_TEXT, rf"{_NEVER}|{_NEVER}|{_BEGUN}\Z"),
     _pattern(_WS, f"{_KEY_TEXT}{_VALUE_TEXT}", rf"(\}})|{_KEY_BEGUN}\Z"),
     _pattern(_WS, rf",{_WS}{_KEY_TEXT}{_VALUE_TEXT}", rf"(\}})|(?:,{_WS}{_KEY_BEGUN}|)\Z"),
     None,
 )
-_ARRAY_MEMBERS: Final = (
+_ARRAY_MEMBERS: Final[tuple[re.Pattern[str] | None, ...]] = (
     None,
     None,
     None,
