@@ -264,3 +264,19 @@ def test_corpus_issues_are_those_of_the_old_walkers(monkeypatch: pytest.MonkeyPa
         check = Validator(schema)
         for value, issues in zip(values[case.name], new[case.name]):
             assert _issues(check, value) == issues, (case.signature, value)
+
+
+# -- uniqueItems after the items' own checks, in the checker ------------------------------
+
+
+def test_a_set_holding_a_wrong_item_is_refused_before_it_is_frozen() -> None:
+    check = Validator({"type": "array", "items": {"type": "string"}, "uniqueItems": True})
+    calls = _counting(check, "_unique")
+    failed = check(["a", {"wrong": True}, "a"])
+    assert [(i.path, i.expected) for i in failed.errors] == [
+        ("$input", "Array<string> & UniqueItems<true>"),
+        ("$input[1]", "string"),
+    ]
+    assert calls == [1]  # the walker's: the checker stopped at the dict
+    assert check(["a", "b"]).success and calls == [2]
+    assert not check(["a", "a"]).success
