@@ -264,7 +264,6 @@ def looks_like_duration(text: str) -> bool:
 _FULL_DATE = r"([0-9]{4})-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])"
 _PARTIAL_TIME = r"([01][0-9]|2[0-3]):([0-5][0-9]):([0-5][0-9]|60)(?:\.[0-9]+)?"
 _OFFSET = r"(?:[zZ]|([+-])([01][0-9]|2[0-3]):([0-5][0-9]))"
-_DATE = _FULL_DATE + r"\Z"
 _TIME = _PARTIAL_TIME + _OFFSET + r"\Z"
 _TIME_LOCAL = _PARTIAL_TIME + r"\Z"
 _DATE_TIME = _FULL_DATE + "[Tt]" + _PARTIAL_TIME + _OFFSET + r"\Z"
@@ -303,16 +302,17 @@ def _leap_second_ok(
 
 # The usual text is decided by ``fromisoformat`` and a few characters, in the check's own
 # frame (no helper called on the way to True); whatever that does not accept goes to
-# RFC 3339's grammar (``_date_time``, ``_time``, ``_date``), so the verdict is the
-# grammar's both ways. ``fromisoformat`` checks the ranges (month, day of month, hour,
-# minute, second, offset under 24 hours) and that the digits are ASCII digits; what is
-# left to check is where the two grammars differ: it also reads basic forms
-# (``20240501``, ``123000``), week dates, any separator, missing seconds, ``,``
-# fractions, anything after a sixth fraction digit (``.1234567x``), a space before the
-# offset, ``+05``, ``+0530`` and ``+05:30:15`` offsets, minute 60 in an offset and
-# (since 3.12) hour 24. The separators (``text[4:17:3]``) and the hour are tested here,
-# the fraction and offset after the seconds by ``_tail`` and ``_fraction``: a few
-# characters, where a regular expression cost several times ``fromisoformat`` itself.
+# RFC 3339's grammar (``_date_time``, ``_time``; a date has no text the grammar reads and
+# ``fromisoformat`` refuses), so the verdict is the grammar's both ways.
+# ``fromisoformat`` checks the ranges (month, day of month, hour, minute, second, offset
+# under 24 hours) and that the digits are ASCII digits; what is left to check is where
+# the two grammars differ: it also reads basic forms (``20240501``, ``123000``), week
+# dates, any separator, missing seconds, ``,`` fractions, anything after a sixth
+# fraction digit (``.1234567x``), a space before the offset, ``+05``, ``+0530`` and
+# ``+05:30:15`` offsets, minute 60 in an offset and (since 3.12) hour 24. The
+# separators (``text[4:17:3]``) and the hour are tested here, the fraction and offset
+# after the seconds by ``_tail`` and ``_fraction``: a few characters, where a regular
+# expression cost several times ``fromisoformat`` itself.
 
 
 _OFFSET_SHAPES = frozenset({"--T::+:", "--T::-:"})
@@ -346,15 +346,20 @@ def _tail(text: str, start: int) -> bool:
 
 
 def is_date(text: str) -> bool:
-    """RFC 3339 full-date."""
-    if len(text) == 10 and text[4:8:3] == "--":
-        try:
-            date.fromisoformat(text)
-        except ValueError:
-            pass
-        else:
-            return True
-    return _date(text)
+    """RFC 3339 full-date.
+
+    ``fromisoformat`` decides alone: the grammar's every date is ten characters with
+    ``-`` fourth and seventh, a text of that shape ``fromisoformat`` reads only as
+    ``YYYY-MM-DD`` in ASCII digits, and both refuse the same days (year 0, February 30):
+    a refused date is not read a second time by the grammar.
+    """
+    if len(text) != 10 or text[4:8:3] != "--":
+        return False
+    try:
+        date.fromisoformat(text)
+    except ValueError:
+        return False
+    return True
 
 
 def is_time(text: str) -> bool:
@@ -440,12 +445,6 @@ def is_date_time_local(text: str) -> bool:
     ):
         return True
     return _date_time(text, False)
-
-
-def _date(text: str) -> bool:
-    """RFC 3339 full-date, by its grammar."""
-    match = _regex(_DATE).match(text)
-    return match is not None and _day_ok(*match.groups())
 
 
 def _time(text: str, offset: bool) -> bool:

@@ -15,7 +15,7 @@ from typing import Any
 from llmapp.jsonschema import Node, is_mapping, is_schema
 
 from .._codegen.source import literal
-from ._conditions import type_test
+from ._conditions import guard, type_test
 from ._functions import CHECK
 from ._vocabulary import (
     ARRAY_KEYWORDS,
@@ -35,6 +35,8 @@ __all__ = ["CheckWriter"]
 _OBJECT = frozenset({"object"})
 _OBJECT_SET = frozenset(OBJECT_KEYWORDS)
 _ARRAY_SET = frozenset(ARRAY_KEYWORDS)
+_ITEMS = frozenset({"items", "prefixItems", "additionalItems", "contains"})
+"""The keywords that check an array's items, which ``uniqueItems`` waits for."""
 _NO_PATH = PathCode.variable("p")
 """A checker writes no paths: the shared keywords get this one and never write it."""
 _GETTER_KEYS = 6
@@ -132,9 +134,18 @@ class CheckWriter(Writer):
         types = self.analysis.types(node)
         conditions = self.conditions.local(node, v, types)
         objects = not _OBJECT_SET.isdisjoint(schema)
+        unique = None
         if types == _OBJECT:
             self._object_type(node, v, conditions, objects)
         else:
+            # ``uniqueItems`` freezes every item (a dict or a list item, a tuple of its
+            # own): asked after the items' own checks, which refuse a wrong item first.
+            # A checker's order changes no verdict, only what a refusal costs.
+            unique = guard("array", types, v, f"_unique({v})")
+            if _ITEMS.isdisjoint(schema) or unique is None or unique not in conditions:
+                unique = None
+            else:
+                conditions = [test for test in conditions if test != unique]
             strict = types is not None and "object" in types and not iterates_keys(schema)
             tests = [type_test(types, v, strict_keys=strict)] if types is not None else []
             tests += conditions
@@ -144,8 +155,10 @@ class CheckWriter(Writer):
                     types, "object", f"isinstance({v}, dict)", lambda: self._object(node, v)
                 )
         if not _ARRAY_SET.isdisjoint(schema):
-            guard = f"isinstance({v}, (list, tuple))"
-            self.guarded(types, "array", guard, lambda: self._array(node, v))
+            arrays = f"isinstance({v}, (list, tuple))"
+            self.guarded(types, "array", arrays, lambda: self._array(node, v))
+        if unique is not None:
+            self.out.require(unique)
         self.applicators(node, v, _NO_PATH, "")
 
     def _object_type(self, node: Node, v: str, conditions: list[str], objects: bool) -> None:

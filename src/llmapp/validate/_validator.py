@@ -183,23 +183,30 @@ class Validator:
         """``__call__`` for code that keeps state across one call: the values recursive
         checkers refused (``_runtime.FailedValues``) are forgotten first, so every id
         noted during the walk is a value of this very input; and the searches that may
-        backtrack share one ``PatternBudget`` over the checker and the walker."""
+        backtrack share one ``PatternBudget`` over the checker and the walker (none is
+        entered where no search may: a recursive schema's every call would pay for it)."""
         if self._failed is not None:
             self._failed.ids.clear()  # deep only steers walks, which stay right whatever it holds
         memo = self._memo
         if memo is not None:
             memo.results.clear()
         try:
+            if self._bounded:
+                return self._judged(value)
             with PatternBudget():
-                try:
-                    if self._check(value, 0):
-                        return ValidationSuccess(value)
-                except Exception:
-                    pass  # DepthExceeded, RecursionError or a hostile object: the walker explains
-                return self._failure(value)
+                return self._judged(value)
         finally:
             if memo is not None:
                 memo.results.clear()  # the values it holds are the caller's
+
+    def _judged(self, value: object) -> Validation:
+        """``__call__``'s own body, for ``_guarded_call``."""
+        try:
+            if self._check(value, 0):
+                return ValidationSuccess(value)
+        except Exception:
+            pass  # DepthExceeded, RecursionError or a hostile object: the walker explains
+        return self._failure(value)
 
     def _failure(self, value: object) -> ValidationFailure:
         """The failure for a value the checker refused (or could not judge): every issue."""

@@ -134,7 +134,8 @@ class WalkWriter(Writer):
         else:
             self._typed(node, v, path)
 
-    def _typed(self, node: Node, v: str, path: PathCode) -> None:
+    def _typed(self, node: Node, v: str, path: PathCode, refused: bool = False) -> None:
+        """``refused``: ``v`` is known to fail ``node`` (``_refused``)."""
         schema = node.schema
         types = self.analysis.types(node)
         conditions = self.conditions.local(node, v, types)
@@ -143,7 +144,9 @@ class WalkWriter(Writer):
         if not structured:
             tests = [type_test(types, v, strict_keys=False)] if types is not None else []
             tests += conditions
-            if tests:
+            if tests and refused:
+                self.issue(path, expected, v)
+            elif tests:
                 with self.out.block(f"if not {conjunction(tests)}:"):
                     self.issue(path, expected, v)
             return
@@ -328,12 +331,36 @@ class WalkWriter(Writer):
                     # here (nested unions would write each branch once per level above it).
                     walker = self.functions.name(branch, WALK)
                     self.out.line(f"{walker}({v}, {path.code()}, e, {depth})")
+                elif not self.analysis.may_raise(branch):
+                    self._refused(branch, v, path)
                 else:
                     self.block(branch, v, path)
         if tie:
             walkers = ", ".join(self.functions.name(branch, WALK) for branch in branches)
             with self.out.block(f"elif {choice} != -1:"):
                 self.out.line(f"_tie({v}, {path.code()}, e, {depth}, {choice}, ({walkers},))")
+
+    def _refused(self, branch: Node, v: str, path: PathCode) -> None:
+        """``block`` for a union branch whose check, asked just before ``_pick`` and unable
+        to stop on the depth limit, said no: the same issues, without asking it again
+        (a refused date-time or record would be read once more). A branch of a scalar
+        type gets its issue; a bare ``$ref`` its walker; anything else is walked whole."""
+        schema = branch.schema
+        analysis = self.analysis
+        target = analysis.target(branch) if analysis.is_bare_ref(branch) else None
+        if target is not None and target.pointer not in analysis.reaching:
+            walk = self.functions.name(target, WALK)
+            self.out.line(f"{walk}({v}, {path.code()}, e, {analysis.depth_of(target)})")
+        elif (
+            target is None
+            and is_mapping(schema)
+            and not is_trivial(schema)
+            and schema.get("nullable") is not True
+            and not (self.out.level >= SPLIT_LEVEL and has_structure(schema))
+        ):
+            self._typed(branch, v, path, refused=True)
+        else:
+            self.block(branch, v, path)
 
 
 def _may_tie(analysis: Analysis, branches: list[Node]) -> bool:
