@@ -135,6 +135,8 @@ class Coercion:
         self.schema = schema
         self._index = SchemaIndex(schema)
         self._ends: dict[Key, End | None] = {}  # what an issue's path leads to, by path
+        # ... and past unions a declared discriminator decides, by path and the branches taken
+        self._tagged: dict[tuple[Key, tuple[int, ...]], End | None] = {}
         self._exact = False  # ``exact_when_valid`` once it holds (every checked call asks)
 
     def __call__(self, data: Any) -> Any:
@@ -193,6 +195,8 @@ class Coercion:
                 end = self._ends[path]
             except KeyError:
                 end = self._end(path)
+            if end is None:
+                end = self._tagged_end(data, path)
             if end is None:
                 if not self._unchosen(data, path):
                     walked.append(path)
@@ -307,13 +311,80 @@ class Coercion:
             return False
         return False
 
-    def _end(self, path: Key) -> End | None:
+    def _tagged_end(self, data: Any, path: Key) -> End | None:
+        """``_end`` of a path with unions on the way that are no optional container, where
+        in ``data`` a declared discriminator names the branch of each (``_choices``): the
+        validator walked that branch, ``repair`` walks the union's value whole as that
+        branch, so it is judged as an optional container on the way is (``End.through``).
+        None when a union names no branch so."""
+        choices = self._choices(data, path)
+        if choices is None:
+            return None
+        try:
+            return self._tagged[path, choices]
+        except KeyError:
+            return self._end(path, choices)
+
+    def _choices(self, data: Any, path: Key) -> tuple[int, ...] | None:
+        """The branch each union on ``path`` that is no optional container takes for
+        ``data`` (``SchemaIndex.declared_choice``, ``_chosen``), in order; None where one
+        is not so named, or the path leaves the data before its last segment."""
+        index, node, sub = self._index, data, self.schema
+        if len(path) > MAX_COERCE_DEPTH:
+            return None
+        last = len(path) - 1
+        choices: list[int] = []
+        try:
+            with index.lock:
+                for position, segment in enumerate(path):
+                    resolved = index.resolve(sub)
+                    branches = index.branches(resolved)
+                    if branches is not None:
+                        kind = "array" if type(segment) is int else "object"
+                        only = self._only_branch(resolved, branches, kind)
+                        if only is None:
+                            choice = index.declared_choice(node, resolved, branches)
+                            only = self._chosen(resolved, branches, choice)
+                            if choice is None or only is None:
+                                return None
+                            choices.append(choice)
+                        resolved = only
+                    if type(segment) is int:
+                        sub = index.item_schema(resolved, segment)
+                        if position < last and not (
+                            type(node) is list and 0 <= segment < len(node)
+                        ):
+                            return None
+                    else:
+                        sub = index.property_schema(resolved, segment)
+                        if position < last and not (type(node) is dict and segment in node):
+                            return None
+                    if position < last:
+                        node = node[segment]
+        except Exception:  # a hostile value or schema: the walk decides, as before
+            return None
+        return tuple(choices) if choices else None
+
+    def _chosen(
+        self, schema: Mapping[str, Any], branches: list[Any], choice: int | None
+    ) -> Mapping[str, Any] | None:
+        """The branch ``choice`` of a union, resolved, where ``repair`` walks the union's
+        value as that branch alone: the union has no members of its own to repair first,
+        and the branch is no union itself."""
+        if choice is None or any(keyword in schema for keyword in _CONTAINER_KEYS):
+            return None
+        branch = self._index.resolve(branches[choice])
+        return None if self._index.branches(branch) is not None else branch
+
+    def _end(self, path: Key, choices: tuple[int, ...] | None = None) -> End | None:
         """What the schema says at the end of ``path``, followed as ``repair`` follows it;
         None when a union is on the way (``repair`` may take the branch whole), unless it
-        is an optional container (``_only_branch``), which ``repair`` walks whole."""
+        is an optional container (``_only_branch``), which ``repair`` walks whole, or
+        ``choices`` names its branch (``_tagged_end``)."""
         index = self._index
         if len(path) > MAX_COERCE_DEPTH:
             return None
+        named = iter(choices or ())
         with index.lock:
             resolved = index.resolve(self.schema)
             parent: Mapping[str, Any] | None = None
@@ -324,6 +395,8 @@ class Coercion:
                 if branches is not None:
                     kind = "array" if type(segment) is int else "object"
                     only = self._only_branch(resolved, branches, kind)
+                    if only is None and choices is not None:
+                        only = self._chosen(resolved, branches, next(named, None))
                     if only is None:
                         end = None
                         break
@@ -356,6 +429,11 @@ class Coercion:
                 )
         if sum(len(segment) for segment in path if type(segment) is str) > REMEMBERED_PATH:
             return end  # the model's long keys are not kept alive
+        if choices is not None:
+            if len(self._tagged) >= _CACHE_SIZE * 8:  # bounded: paths come from the model
+                self._tagged.clear()
+            self._tagged[path, choices] = end
+            return end
         if len(self._ends) >= _CACHE_SIZE * 8:  # bounded: paths come from the model
             self._ends.clear()
         self._ends[path] = end
