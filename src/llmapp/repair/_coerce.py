@@ -137,6 +137,7 @@ class Coercion:
         self._ends: dict[Key, End | None] = {}  # what an issue's path leads to, by path
         # ... and past unions a declared discriminator decides, by path and the branches taken
         self._tagged: dict[tuple[Key, tuple[int, ...]], End | None] = {}
+        self._onlies: dict[tuple[int, str], Mapping[str, Any] | None] = {}  # ``_only_branch``
         self._exact = False  # ``exact_when_valid`` once it holds (every checked call asks)
 
     def __call__(self, data: Any) -> Any:
@@ -443,7 +444,19 @@ class Coercion:
         self, schema: Mapping[str, Any], branches: list[Any], kind: str
     ) -> Mapping[str, Any] | None:
         """The branch ``repair`` takes for a container of ``kind`` in an optional union
-        (``X | None``: every other branch takes null alone), resolved; else None."""
+        (``X | None``: every other branch takes null alone), resolved; else None.
+        Remembered by the union's identity (a subschema of the root, kept alive by it):
+        ``_choices`` asks at each union on an issue's way, every call."""
+        key = (id(schema), kind)
+        try:
+            return self._onlies[key]
+        except KeyError:
+            found = self._onlies[key] = self._find_only_branch(schema, branches, kind)
+            return found
+
+    def _find_only_branch(
+        self, schema: Mapping[str, Any], branches: list[Any], kind: str
+    ) -> Mapping[str, Any] | None:
         index = self._index
         if any(keyword in schema for keyword in _CONTAINER_KEYS):
             return None  # the union's own members are repaired first
