@@ -52,7 +52,7 @@ import re
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Final, NamedTuple
+from typing import Any, Final, Literal, NamedTuple
 
 from llmapp._limits import MAX_COERCE_DEPTH
 from llmapp._results import Validation, ValidationFailure, ValidationIssue
@@ -138,6 +138,7 @@ class Coercion:
         # ... and past unions a declared discriminator decides, by path and the branches taken
         self._tagged: dict[tuple[Key, tuple[int, ...]], End | None] = {}
         self._onlies: dict[tuple[int, str], Mapping[str, Any] | None] = {}  # ``_only_branch``
+        self._unions: dict[tuple[Key, tuple[int, ...]], UnionAt | None] = {}  # ``_next_union``
         self._exact = False  # ``exact_when_valid`` once it holds (every checked call asks)
 
     def __call__(self, data: Any) -> Any:
@@ -328,43 +329,73 @@ class Coercion:
 
     def _choices(self, data: Any, path: Key) -> tuple[int, ...] | None:
         """The branch each union on ``path`` that is no optional container takes for
-        ``data`` (``SchemaIndex.declared_choice``, ``_chosen``), in order; None where one
-        is not so named, or the path leaves the data before its last segment."""
-        index, node, sub = self._index, data, self.schema
+        ``data`` (``SchemaIndex.declared_choice``), in order; None where one is not so
+        named, or the path leaves the data before it. Where each union sits is read from
+        the schema once per path and branches taken (``_next_union``); the data is read
+        here, every call."""
         if len(path) > MAX_COERCE_DEPTH:
             return None
-        last = len(path) - 1
-        choices: list[int] = []
+        index, node, at = self._index, data, 0
+        choices: tuple[int, ...] = ()
         try:
             with index.lock:
-                for position, segment in enumerate(path):
-                    resolved = index.resolve(sub)
-                    branches = index.branches(resolved)
-                    if branches is not None:
-                        kind = "array" if type(segment) is int else "object"
-                        only = self._only_branch(resolved, branches, kind)
-                        if only is None:
-                            choice = index.declared_choice(node, resolved, branches)
-                            only = self._chosen(resolved, branches, choice)
-                            if choice is None or only is None:
+                while True:
+                    union = self._unions.get((path, choices), MISSING)
+                    if union is MISSING:
+                        union = self._next_union(path, choices)
+                    if union is None:
+                        return choices or None
+                    if union is False:
+                        return None
+                    position, schema, branches = union
+                    for segment in path[at:position]:
+                        if type(segment) is int:
+                            if type(node) is not list or not 0 <= segment < len(node):
                                 return None
-                            choices.append(choice)
-                        resolved = only
-                    if type(segment) is int:
-                        sub = index.item_schema(resolved, segment)
-                        if position < last and not (
-                            type(node) is list and 0 <= segment < len(node)
-                        ):
+                        elif type(node) is not dict or segment not in node:
                             return None
-                    else:
-                        sub = index.property_schema(resolved, segment)
-                        if position < last and not (type(node) is dict and segment in node):
-                            return None
-                    if position < last:
                         node = node[segment]
+                    at = position
+                    choice = index.declared_choice(node, schema, branches)
+                    if choice is None:
+                        return None
+                    choices = (*choices, choice)
         except Exception:  # a hostile value or schema: the walk decides, as before
             return None
-        return tuple(choices) if choices else None
+
+    def _next_union(self, path: Key, choices: tuple[int, ...]) -> UnionAt | None:
+        """Where, past the branches ``choices`` takes, the next union on ``path`` that is
+        no optional container sits (``_end``'s way): its position, schema and branches;
+        None when there is none, False when a branch taken cannot be walked alone
+        (``_chosen``). Remembered, as ``_end`` is."""
+        index = self._index
+        resolved = index.resolve(self.schema)
+        named = iter(choices)
+        found: UnionAt | None = None
+        for position, segment in enumerate(path):
+            branches = index.branches(resolved)
+            if branches is not None:
+                kind = "array" if type(segment) is int else "object"
+                only = self._only_branch(resolved, branches, kind)
+                if only is None:
+                    choice = next(named, None)
+                    if choice is None:
+                        found = (position, resolved, branches)
+                        break
+                    only = self._chosen(resolved, branches, choice)
+                    if only is None:
+                        found = False
+                        break
+                resolved = only
+            if type(segment) is int:
+                resolved = index.resolve(index.item_schema(resolved, segment))
+            else:
+                resolved = index.resolve(index.property_schema(resolved, segment))
+        if sum(len(segment) for segment in path if type(segment) is str) <= REMEMBERED_PATH:
+            if len(self._unions) >= _CACHE_SIZE * 8:  # bounded: paths come from the model
+                self._unions.clear()
+            self._unions[path, choices] = found
+        return found
 
     def _chosen(
         self, schema: Mapping[str, Any], branches: list[Any], choice: int | None
@@ -496,6 +527,11 @@ class Coercion:
             return first
         repaired = self.repair(data, first._errors)
         return first if repaired is data else check(repaired)
+
+
+UnionAt = tuple[int, Mapping[str, Any], list[Any]] | Literal[False]
+"""Where a union on an issue's way sits (``Coercion._next_union``): its position in the
+path, its schema resolved and its branches; False where the way cannot be followed."""
 
 
 class End(NamedTuple):
