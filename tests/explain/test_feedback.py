@@ -276,7 +276,7 @@ def test_remembered_shapes_keep_keys_that_equal_each_other_apart() -> None:
 
 
 def test_caches_keep_no_long_text_from_the_model() -> None:
-    """What the feedback remembers between calls (heads, entries, layouts, templates) is
+    """What the feedback remembers between calls (heads, entries, marks, layouts, templates) is
     bounded by count; a key or path longer than a cut text is written each time, never
     kept, so a model's long keys do not stay alive after the call."""
     from llmapp.explain import _literals, _text
@@ -285,6 +285,7 @@ def test_caches_keep_no_long_text_from_the_model() -> None:
     data = {"x": 1, long_key: {long_key: 1}, "ok": {long_key: 2}}
     issues = [I("$input.x", "string", 1), I(f"$input[{json.dumps(long_key)}]", "undefined", {})]
     _text._LAYOUTS.clear()
+    _text._MARKS.clear()
     _literals._ENTRIES.clear()
     _literals._key_text.cache_clear()
     _literals.head_of.__self__.clear()
@@ -293,6 +294,7 @@ def test_caches_keep_no_long_text_from_the_model() -> None:
     assert '"' + "k" * 100 in text  # the key is shown, cut
     assert not _text._LAYOUTS
     assert [path for path, _, _ in _literals._ENTRIES] == ["$input.x"]
+    assert [path for path, _, _ in _text._MARKS] == ["$input.x"]
     assert _literals._key_text.cache_info().currsize == 2  # "x" and "ok"
     assert long_key not in _literals.head_of.__self__
     assert all(long_key not in shape for shape, _ in _text._TEMPLATES if isinstance(shape, tuple))

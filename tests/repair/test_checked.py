@@ -568,3 +568,84 @@ def test_only_the_issues_a_repair_may_change_are_walked_to(
     assert _outcome(coercer(TAGGED).checked(value, check)) == expected
     if value.get("weight") == "not a container":
         assert walked == [{("weight",)}]  # the unchosen union's issue is not walked to
+
+
+DISCRIMINATED = {
+    "type": "object",
+    "properties": {
+        "limit": {
+            "type": "array",
+            "items": {
+                "anyOf": [{"$ref": "#/$defs/Cash"}, {"$ref": "#/$defs/Crypto"}],
+                "discriminator": {
+                    "propertyName": "kind",
+                    "mapping": {"cash": "#/$defs/Cash", "crypto": "#/$defs/Crypto"},
+                },
+            },
+            "maxItems": 3,
+        }
+    },
+    "required": ["limit"],
+    "additionalProperties": False,
+    "$defs": {
+        "Cash": {
+            "type": "object",
+            "properties": {
+                "kind": {"type": "string", "enum": ["cash"]},
+                "tags": {"type": "array", "items": {"type": "string", "maxLength": 3}},
+                "count": {"type": "integer"},
+            },
+            "required": ["kind", "tags"],
+            "additionalProperties": False,
+        },
+        "Crypto": {
+            "type": "object",
+            "properties": {
+                "kind": {"type": "string", "enum": ["crypto"]},
+                "email": {"anyOf": [{"type": "integer"}, {"type": "boolean"}]},
+                "note": {"type": "string"},
+            },
+            "required": ["kind", "email"],
+            "additionalProperties": False,
+        },
+    },
+}
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        {"limit": [{"kind": "crypto"}]},  # a required member left out (the corpus's tool_080)
+        {"limit": [{"kind": "crypto", "email": {"wrong": True}}], "unexpected": 1},
+        {"limit": [{"kind": "cash", "tags": ["a", "long one"], "count": 2}]},
+        {"limit": [{"kind": "cash", "tags": []}, {"kind": "crypto", "email": [1]}]},
+        {"limit": [{"kind": "crypto", "email": 1, "note": "x", "more": None}]},
+    ],
+)
+def test_a_branch_a_declared_discriminator_names_with_nothing_to_repair_is_not_walked(
+    old_coerce: Callable[[Any, Any], Any], monkeypatch: pytest.MonkeyPatch, value: Any
+) -> None:
+    # The validator walks the branch the tag names, and so does repair, whole: its other
+    # members are valid, so only the issues' own values could change, and none does.
+    _assert_not_walked(monkeypatch, old_coerce, DISCRIMINATED, value)
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        {"limit": [{"kind": "crypto", "email": "3"}]},  # "3" is 3 where the branch says so
+        {"limit": [{"kind": "crypto", "email": "true", "note": 4}]},
+        {"limit": [{"kind": "cash", "tags": '["a"]', "count": {"n": 1}}]},  # read beside
+        {"limit": [{"kind": "cash", "tags": ["a"], "count": "7"}], "extra": 1},
+        {"limit": [{"kind": "none", "email": "3"}]},  # a tag no branch has
+        {"limit": [{"email": "3", "tags": "x"}]},  # no tag
+        {"limit": [{"kind": 7, "email": "3"}]},  # a tag that is no text
+        {"limit": [["crypto"]]},  # an array where a record is
+    ],
+)
+def test_a_branch_a_declared_discriminator_names_with_a_member_to_repair_is_checked_alike(
+    old_coerce: Callable[[Any, Any], Any], value: Any
+) -> None:
+    check = validator(DISCRIMINATED)
+    expected = _outcome(check(old_coerce(value, DISCRIMINATED)))
+    assert _outcome(coercer(DISCRIMINATED).checked(value, check)) == expected

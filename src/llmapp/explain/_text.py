@@ -452,7 +452,11 @@ class _Renderer:
             return ""
         self.placed.update(indices)
         if len(indices) == 1:
-            return f"{_MARK}[{entry_text(self.errors[indices[0]])}]"
+            issue = self.errors[indices[0]]
+            try:  # a hit is one lookup: a function's failed calls repeat their issues
+                return _MARKS[issue._path, issue._expected, issue._description]
+            except (KeyError, TypeError):
+                return _single_mark(issue)
         return _MARK + "[" + ", ".join(entry_text(self.errors[index]) for index in indices) + "]"
 
     def _scalar(self, value: Any) -> str:
@@ -470,6 +474,26 @@ class _Renderer:
                 self.shortened = True
                 return "…"
         return self._scalar(describe(value))
+
+
+_MARKS: dict[tuple[str, str, str | None], str] = {}
+_MAX_MARKS: Final = 512
+
+
+def _single_mark(issue: ValidationIssue) -> str:
+    """``// ❌ [...]`` for one issue, remembered (``_MARKS``) where its path is short: the
+    model writes paths, and a cache must not hold its longest texts alive."""
+    mark = f"{_MARK}[{entry_text(issue)}]"
+    path = issue._path
+    if type(path) is str and len(path) <= MAX_STRING:
+        try:
+            key = (path, issue._expected, issue._description)
+            if len(_MARKS) >= _MAX_MARKS:
+                _MARKS.clear()
+            _MARKS[key] = mark
+        except TypeError:  # a text that is no key: written each time
+            pass
+    return mark
 
 
 Layout = tuple[

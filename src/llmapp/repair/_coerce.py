@@ -52,7 +52,7 @@ import re
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Final, NamedTuple
+from typing import Any, Final, Literal, NamedTuple
 
 from llmapp._limits import MAX_COERCE_DEPTH
 from llmapp._results import Validation, ValidationFailure, ValidationIssue
@@ -135,6 +135,10 @@ class Coercion:
         self.schema = schema
         self._index = SchemaIndex(schema)
         self._ends: dict[Key, End | None] = {}  # what an issue's path leads to, by path
+        # ... and past unions a declared discriminator decides, by path and the branches taken
+        self._tagged: dict[tuple[Key, tuple[int, ...]], End | None] = {}
+        self._onlies: dict[tuple[int, str], Mapping[str, Any] | None] = {}  # ``_only_branch``
+        self._unions: dict[tuple[Key, tuple[int, ...]], UnionAt | None] = {}  # ``_next_union``
         self._exact = False  # ``exact_when_valid`` once it holds (every checked call asks)
 
     def __call__(self, data: Any) -> Any:
@@ -193,6 +197,8 @@ class Coercion:
                 end = self._ends[path]
             except KeyError:
                 end = self._end(path)
+            if end is None:
+                end = self._tagged_end(data, path)
             if end is None:
                 if not self._unchosen(data, path):
                     walked.append(path)
@@ -307,13 +313,110 @@ class Coercion:
             return False
         return False
 
-    def _end(self, path: Key) -> End | None:
+    def _tagged_end(self, data: Any, path: Key) -> End | None:
+        """``_end`` of a path with unions on the way that are no optional container, where
+        in ``data`` a declared discriminator names the branch of each (``_choices``): the
+        validator walked that branch, ``repair`` walks the union's value whole as that
+        branch, so it is judged as an optional container on the way is (``End.through``).
+        None when a union names no branch so."""
+        choices = self._choices(data, path)
+        if choices is None:
+            return None
+        try:
+            return self._tagged[path, choices]
+        except KeyError:
+            return self._end(path, choices)
+
+    def _choices(self, data: Any, path: Key) -> tuple[int, ...] | None:
+        """The branch each union on ``path`` that is no optional container takes for
+        ``data`` (``SchemaIndex.declared_choice``), in order; None where one is not so
+        named, or the path leaves the data before it. Where each union sits is read from
+        the schema once per path and branches taken (``_next_union``); the data is read
+        here, every call."""
+        if len(path) > MAX_COERCE_DEPTH:
+            return None
+        index, node, at = self._index, data, 0
+        choices: tuple[int, ...] = ()
+        try:
+            with index.lock:
+                while True:
+                    union = self._unions.get((path, choices), MISSING)
+                    if union is MISSING:
+                        union = self._next_union(path, choices)
+                    if union is None:
+                        return choices or None
+                    if union is False:
+                        return None
+                    position, schema, branches = union
+                    for segment in path[at:position]:
+                        if type(segment) is int:
+                            if type(node) is not list or not 0 <= segment < len(node):
+                                return None
+                        elif type(node) is not dict or segment not in node:
+                            return None
+                        node = node[segment]
+                    at = position
+                    choice = index.declared_choice(node, schema, branches)
+                    if choice is None:
+                        return None
+                    choices = (*choices, choice)
+        except Exception:  # a hostile value or schema: the walk decides, as before
+            return None
+
+    def _next_union(self, path: Key, choices: tuple[int, ...]) -> UnionAt | None:
+        """Where, past the branches ``choices`` takes, the next union on ``path`` that is
+        no optional container sits (``_end``'s way): its position, schema and branches;
+        None when there is none, False when a branch taken cannot be walked alone
+        (``_chosen``). Remembered, as ``_end`` is."""
+        index = self._index
+        resolved = index.resolve(self.schema)
+        named = iter(choices)
+        found: UnionAt | None = None
+        for position, segment in enumerate(path):
+            branches = index.branches(resolved)
+            if branches is not None:
+                kind = "array" if type(segment) is int else "object"
+                only = self._only_branch(resolved, branches, kind)
+                if only is None:
+                    choice = next(named, None)
+                    if choice is None:
+                        found = (position, resolved, branches)
+                        break
+                    only = self._chosen(resolved, branches, choice)
+                    if only is None:
+                        found = False
+                        break
+                resolved = only
+            if type(segment) is int:
+                resolved = index.resolve(index.item_schema(resolved, segment))
+            else:
+                resolved = index.resolve(index.property_schema(resolved, segment))
+        if sum(len(segment) for segment in path if type(segment) is str) <= REMEMBERED_PATH:
+            if len(self._unions) >= _CACHE_SIZE * 8:  # bounded: paths come from the model
+                self._unions.clear()
+            self._unions[path, choices] = found
+        return found
+
+    def _chosen(
+        self, schema: Mapping[str, Any], branches: list[Any], choice: int | None
+    ) -> Mapping[str, Any] | None:
+        """The branch ``choice`` of a union, resolved, where ``repair`` walks the union's
+        value as that branch alone: the union has no members of its own to repair first,
+        and the branch is no union itself."""
+        if choice is None or any(keyword in schema for keyword in _CONTAINER_KEYS):
+            return None
+        branch = self._index.resolve(branches[choice])
+        return None if self._index.branches(branch) is not None else branch
+
+    def _end(self, path: Key, choices: tuple[int, ...] | None = None) -> End | None:
         """What the schema says at the end of ``path``, followed as ``repair`` follows it;
         None when a union is on the way (``repair`` may take the branch whole), unless it
-        is an optional container (``_only_branch``), which ``repair`` walks whole."""
+        is an optional container (``_only_branch``), which ``repair`` walks whole, or
+        ``choices`` names its branch (``_tagged_end``)."""
         index = self._index
         if len(path) > MAX_COERCE_DEPTH:
             return None
+        named = iter(choices or ())
         with index.lock:
             resolved = index.resolve(self.schema)
             parent: Mapping[str, Any] | None = None
@@ -324,6 +427,8 @@ class Coercion:
                 if branches is not None:
                     kind = "array" if type(segment) is int else "object"
                     only = self._only_branch(resolved, branches, kind)
+                    if only is None and choices is not None:
+                        only = self._chosen(resolved, branches, next(named, None))
                     if only is None:
                         end = None
                         break
@@ -356,6 +461,11 @@ class Coercion:
                 )
         if sum(len(segment) for segment in path if type(segment) is str) > REMEMBERED_PATH:
             return end  # the model's long keys are not kept alive
+        if choices is not None:
+            if len(self._tagged) >= _CACHE_SIZE * 8:  # bounded: paths come from the model
+                self._tagged.clear()
+            self._tagged[path, choices] = end
+            return end
         if len(self._ends) >= _CACHE_SIZE * 8:  # bounded: paths come from the model
             self._ends.clear()
         self._ends[path] = end
@@ -365,7 +475,19 @@ class Coercion:
         self, schema: Mapping[str, Any], branches: list[Any], kind: str
     ) -> Mapping[str, Any] | None:
         """The branch ``repair`` takes for a container of ``kind`` in an optional union
-        (``X | None``: every other branch takes null alone), resolved; else None."""
+        (``X | None``: every other branch takes null alone), resolved; else None.
+        Remembered by the union's identity (a subschema of the root, kept alive by it):
+        ``_choices`` asks at each union on an issue's way, every call."""
+        key = (id(schema), kind)
+        try:
+            return self._onlies[key]
+        except KeyError:
+            found = self._onlies[key] = self._find_only_branch(schema, branches, kind)
+            return found
+
+    def _find_only_branch(
+        self, schema: Mapping[str, Any], branches: list[Any], kind: str
+    ) -> Mapping[str, Any] | None:
         index = self._index
         if any(keyword in schema for keyword in _CONTAINER_KEYS):
             return None  # the union's own members are repaired first
@@ -405,6 +527,11 @@ class Coercion:
             return first
         repaired = self.repair(data, first._errors)
         return first if repaired is data else check(repaired)
+
+
+UnionAt = tuple[int, Mapping[str, Any], list[Any]] | Literal[False]
+"""Where a union on an issue's way sits (``Coercion._next_union``): its position in the
+path, its schema resolved and its branches; False where the way cannot be followed."""
 
 
 class End(NamedTuple):

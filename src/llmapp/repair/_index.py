@@ -145,6 +145,21 @@ class SchemaIndex:
         index = found.mapping.get(tag) if isinstance(tag, str) else None
         return None if index is None else branches[index]
 
+    def declared_choice(
+        self, value: Any, schema: Mapping[str, Any], branches: list[Any]
+    ) -> int | None:
+        """The index of the branch a declared discriminator names for ``value`` (a dict
+        whose tag the mapping holds), or None. ``choose`` takes that branch first, and the
+        validator's walker walks that one too (``validate._unions.pick`` reads the same
+        declared discriminator), so what one refused under it the other walks."""
+        if type(value) is not dict:
+            return None
+        found = self._discriminator(schema, branches)
+        if found is None or not found.declared:
+            return None
+        tag = value.get(found.property)
+        return found.mapping.get(tag) if type(tag) is str else None
+
     def _tags_agree(self, value: Mapping[str, Any], branch: Mapping[str, Any]) -> bool:
         """False when a property the branch pins down (const/enum) has another value."""
         properties = branch.get("properties")
