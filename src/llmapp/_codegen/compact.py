@@ -1,0 +1,118 @@
+"""Compiling generated source into code objects that keep only what generated code needs.
+
+Every validator compiles code of its own, and an application of a thousand functions
+keeps thousands of code objects alive. Two parts of each are larger than they need to be:
+
+- **Column positions.** Since Python 3.11 the location table gives every instruction its
+  columns as well as its line, so a traceback can underline the failing expression.
+  Generated code is read by line (``Validator.source``, a traceback's line), so
+  ``compiled`` keeps one entry per run of instructions on one line and no columns: the
+  same line for every instruction (``co_lines`` unchanged), a third of the table. A
+  traceback through generated code shows its lines without the underline.
+- **String constants.** Each compile makes its own copy of every string literal that is
+  not an identifier, and the validators of one application repeat the same paths and
+  expected types (``'$input.name'``, ``'string'``). Interned, one copy serves them all.
+
+Both are checked once at import against a sample (``_LINES_ONLY``): on a Python whose
+location table this module does not write (3.10's), the code keeps its own table.
+"""
+
+from __future__ import annotations
+
+import sys
+from types import CodeType
+
+__all__ = ["compiled"]
+
+_NO_COLUMNS = 13
+"""The location entry that gives a line and no columns (CPython ``Objects/locations.md``)."""
+_NO_LOCATION = 15
+_MAX_UNITS = 8
+"""Most code units (two bytes each) one location entry covers."""
+
+
+def compiled(source: str, filename: str) -> CodeType:
+    """``compile(source, filename, "exec")``, each code object compacted as above."""
+    return _compact(compile(source, filename, "exec"), _LINES_ONLY)
+
+
+def _compact(code: CodeType, lines_only: bool) -> CodeType:
+    consts = tuple(
+        _compact(value, lines_only)
+        if isinstance(value, CodeType)
+        else sys.intern(value)
+        if type(value) is str
+        else value
+        for value in code.co_consts
+    )
+    if lines_only:
+        return code.replace(co_consts=consts, co_linetable=_lines_only(code))
+    return code.replace(co_consts=consts)
+
+
+def _lines_only(code: CodeType) -> bytes:
+    """``code``'s location table with lines alone: consecutive instructions on one line
+    share one entry (up to ``_MAX_UNITS``)."""
+    runs: list[tuple[int, int, int | None]] = []
+    for start, end, line in code.co_lines():
+        if runs and runs[-1][2] == line and runs[-1][1] == start:
+            runs[-1] = (runs[-1][0], end, line)
+        else:
+            runs.append((start, end, line))
+    table = bytearray()
+    previous = code.co_firstlineno
+    for start, end, line in runs:
+        units = (end - start) // 2
+        while units:
+            count = min(units, _MAX_UNITS)
+            units -= count
+            if line is None:
+                table.append(0x80 | _NO_LOCATION << 3 | count - 1)
+            else:
+                table.append(0x80 | _NO_COLUMNS << 3 | count - 1)
+                table += _signed_varint(line - previous)
+                previous = line
+    return bytes(table)
+
+
+def _signed_varint(value: int) -> bytes:
+    """The location table's signed variable-length integer: six bits a byte, low first."""
+    value = (-value << 1) | 1 if value < 0 else value << 1
+    out = bytearray()
+    while value >= 0x40:
+        out.append(0x40 | value & 0x3F)
+        value >>= 6
+    out.append(value)
+    return bytes(out)
+
+
+def _line_of_each_unit(code: CodeType) -> list[tuple[str, dict[int, int | None]]]:
+    """Every code object's line for each instruction offset, nested ones included."""
+    found = [(code.co_name, {o: line for s, e, line in code.co_lines() for o in range(s, e, 2)})]
+    for value in code.co_consts:
+        if isinstance(value, CodeType):
+            found.extend(_line_of_each_unit(value))
+    return found
+
+
+def _writes_this_python() -> bool:
+    """Whether the tables ``_lines_only`` writes give this Python the same lines (3.11's
+    format; 3.10's is another, and a later one may be)."""
+    if sys.version_info < (3, 11):
+        return False
+    # Blank lines (as before a validator's code) and a gap: deltas past one byte.
+    sample = (
+        "\n" * 300
+        + "def f(v, e):\n    if not isinstance(v, str):\n        e.append(('$input', v))\n"
+        + "    try:\n        x = [i for i in v]\n    except TypeError:\n        return None\n"
+        + "\n" * 100
+        + "    return x if x else (v and\n        e)\n"
+    )
+    code = compile(sample, "<sample>", "exec")
+    try:
+        return _line_of_each_unit(_compact(code, True)) == _line_of_each_unit(code)
+    except (ValueError, TypeError):
+        return False
+
+
+_LINES_ONLY = _writes_this_python()
