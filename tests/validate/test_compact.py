@@ -5,6 +5,7 @@ application of many functions holds every one of them."""
 from __future__ import annotations
 
 import sys
+import zlib
 from types import CodeType
 from typing import Any
 
@@ -12,6 +13,7 @@ import pytest
 
 from llmapp._codegen.compact import compiled
 from llmapp.validate import validator
+from llmapp.validate._filenames import _Dictionary
 from llmapp.validate._unions import UnionInfo
 
 
@@ -104,3 +106,15 @@ def test_a_failing_line_is_still_named_in_a_traceback() -> None:
     with pytest.raises(KeyError) as raised:
         namespace["f"]({})
     assert raised.traceback[-1].lineno + 1 == 45  # pytest counts from 0
+
+
+def test_a_source_is_kept_compressed_against_a_recent_one() -> None:
+    checks = [_walked(1_000_100 + index) for index in range(_Dictionary.USES * 2 + 3)]
+    for check in checks:  # every one reads back whole, whichever dictionary it used
+        text = check._lines.text()
+        assert text == "".join(check._lines)
+        assert check.source.startswith(text)
+        assert len(check._lines) == len(text.splitlines())
+    last = checks[-1]._lines
+    alone = zlib.compress(last._body().encode(), 1)
+    assert len(last._packed) * 3 < len(alone)

@@ -107,10 +107,9 @@ class Validator:
         self.schema = schema
         self.max_depth = max_depth
         header = generator.header()
-        self._lines = lines = Lines(header, source)
-        self._checkers = len(lines)
+        self._lines = lines = Lines(header, source, walkers)
+        self._checkers = len(header) + len(source.splitlines())
         """How many lines come before the walkers' (``_walker`` compiles from there)."""
-        lines.extend(walkers)
         self._serial = serial = take_serial()
         self.filename = register(schema, lines, serial)
         self._stems = generator.functions.stems
