@@ -20,6 +20,9 @@ location table this module does not write (3.10's), the code keeps its own table
 from __future__ import annotations
 
 import sys
+from collections import deque
+from itertools import groupby
+from operator import itemgetter
 from types import CodeType
 
 __all__ = ["compiled"]
@@ -51,28 +54,41 @@ def _compact(code: CodeType, lines_only: bool) -> CodeType:
 
 
 def _lines_only(code: CodeType) -> bytes:
-    """``code``'s location table with lines alone: consecutive instructions on one line
-    share one entry (up to ``_MAX_UNITS``)."""
-    runs: list[tuple[int, int, int | None]] = []
-    for start, end, line in code.co_lines():
-        if runs and runs[-1][2] == line and runs[-1][1] == start:
-            runs[-1] = (runs[-1][0], end, line)
-        else:
-            runs.append((start, end, line))
+    """``code``'s location table with lines alone: a run of instructions on one line
+    takes one entry per ``_MAX_UNITS`` code units (``co_lines`` gives its ranges in
+    order, each starting where the last ended)."""
     table = bytearray()
     previous = code.co_firstlineno
-    for start, end, line in runs:
-        units = (end - start) // 2
-        while units:
-            count = min(units, _MAX_UNITS)
-            units -= count
-            if line is None:
-                table.append(0x80 | _NO_LOCATION << 3 | count - 1)
-            else:
-                table.append(0x80 | _NO_COLUMNS << 3 | count - 1)
-                table += _signed_varint(line - previous)
-                previous = line
+    for line, ranges in groupby(code.co_lines(), _LINE):
+        first = next(ranges)
+        last = deque(ranges, maxlen=1)  # noqa: B031 - the rest of the run, read once in C
+        units = ((last[0][1] if last else first[1]) - first[0]) // 2
+        if not units:
+            continue
+        whole, rest = divmod(units, _MAX_UNITS)
+        if line is None:
+            table += _NONE_WHOLE * whole
+            if rest:
+                table.append(_NONE | rest - 1)
+            continue
+        delta = _signed_varint(line - previous)
+        previous = line
+        if whole:
+            table += _LINE_WHOLE + delta + _LINE_WHOLE_SAME * (whole - 1)
+            if rest:
+                table += _LINE_REST[rest] + b"\0"
+        else:
+            table += _LINE_REST[rest] + delta
     return bytes(table)
+
+
+_LINE = itemgetter(2)
+_NONE = 0x80 | _NO_LOCATION << 3
+_NONE_WHOLE = bytes([_NONE | _MAX_UNITS - 1])
+_LINE_REST = [bytes([0x80 | _NO_COLUMNS << 3 | count - 1]) for count in range(1, _MAX_UNITS + 1)]
+_LINE_REST.insert(0, b"")
+_LINE_WHOLE = _LINE_REST[_MAX_UNITS]
+_LINE_WHOLE_SAME = _LINE_WHOLE + b"\0"  # the same line again: a delta of zero
 
 
 def _signed_varint(value: int) -> bytes:
