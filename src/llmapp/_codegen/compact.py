@@ -19,6 +19,7 @@ location table this module does not write (3.10's), the code keeps its own table
 
 from __future__ import annotations
 
+import hashlib
 import sys
 from collections import deque
 from itertools import groupby
@@ -49,8 +50,26 @@ def _compact(code: CodeType, lines_only: bool) -> CodeType:
         for value in code.co_consts
     )
     if lines_only:
-        return code.replace(co_consts=consts, co_linetable=_lines_only(code))
+        return code.replace(co_consts=consts, co_linetable=_table(code))
     return code.replace(co_consts=consts)
+
+
+_TABLES: dict[bytes, bytes] = {}
+"""Tables written, by a digest of the table they replace: a table gives each line
+relative to the one before (and the first to ``co_firstlineno``), so code of the same
+shape has the same table, and the validators of an application write the same shapes
+again and again (they then share the one table too)."""
+_TABLES_SIZE = 1024
+
+
+def _table(code: CodeType) -> bytes:
+    key = hashlib.blake2b(code.co_linetable, digest_size=16).digest()
+    table = _TABLES.get(key)
+    if table is None:
+        if len(_TABLES) >= _TABLES_SIZE:
+            _TABLES.clear()  # bounded; the tables in use stay with their code
+        table = _TABLES[key] = _lines_only(code)
+    return table
 
 
 def _lines_only(code: CodeType) -> bytes:
@@ -71,7 +90,8 @@ def _lines_only(code: CodeType) -> bytes:
             if rest:
                 table.append(_NONE | rest - 1)
             continue
-        delta = _signed_varint(line - previous)
+        step = line - previous
+        delta = _SMALL_DELTAS.get(step) or _signed_varint(step)
         previous = line
         if whole:
             table += _LINE_WHOLE + delta + _LINE_WHOLE_SAME * (whole - 1)
@@ -100,6 +120,11 @@ def _signed_varint(value: int) -> bytes:
         value >>= 6
     out.append(value)
     return bytes(out)
+
+
+_SMALL = 32
+_SMALL_DELTAS = {step: _signed_varint(step) for step in range(1 - _SMALL, _SMALL)}
+"""The line steps written in one byte, written once."""
 
 
 def _line_of_each_unit(code: CodeType) -> list[tuple[str, dict[int, int | None]]]:
