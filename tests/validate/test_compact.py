@@ -127,3 +127,33 @@ def test_code_of_one_shape_shares_one_line_table() -> None:
         mine, theirs = first._namespace[name].__code__, second._namespace[name].__code__
         assert mine.co_filename != theirs.co_filename
         assert mine.co_linetable is theirs.co_linetable
+
+
+def test_validators_share_their_sets_of_keys_and_enum_values() -> None:
+    def sets(check: Any) -> list[frozenset[str]]:
+        return sorted(
+            (value for value in check._namespace.values() if type(value) is frozenset),
+            key=sorted,
+        )
+
+    def schema(limit: int, values: list[str]) -> dict[str, Any]:
+        return {
+            "type": "object",
+            "properties": {
+                "mode": {"enum": values},
+                "name": {"type": "string", "maxLength": limit},
+            },
+            "additionalProperties": False,
+        }
+
+    small = [f"mode{index}" for index in range(3)]
+    first, second = validator(schema(1_000_300, small)), validator(schema(1_000_301, small))
+    for check in (first, second):
+        assert not check({"mode": "other", "extra": 1}).success  # the walkers too
+    mine, theirs = sets(first), sets(second)
+    assert frozenset(small) in mine and len(mine) == len(theirs)
+    assert all(a is b for a, b in zip(mine, theirs))
+    large = [f"mode{index}" for index in range(100)]  # not remembered: bounded
+    one, two = validator(schema(1_000_302, large)), validator(schema(1_000_303, large))
+    enum = frozenset(large)
+    assert not any(a is b for a in sets(one) if a == enum for b in sets(two) if b == enum)

@@ -26,7 +26,7 @@ from itertools import groupby
 from operator import itemgetter
 from types import CodeType
 
-__all__ = ["compiled"]
+__all__ = ["compiled", "shared_names"]
 
 _NO_COLUMNS = 13
 """The location entry that gives a line and no columns (CPython ``Objects/locations.md``)."""
@@ -38,6 +38,27 @@ _MAX_UNITS = 8
 def compiled(source: str, filename: str) -> CodeType:
     """``compile(source, filename, "exec")``, each code object compacted as above."""
     return _compact(compile(source, filename, "exec"), _LINES_ONLY)
+
+
+def shared_names(names: frozenset[str]) -> frozenset[str]:
+    """``names``, or an equal set that code generated earlier holds (a global of generated
+    code is never changed): the validators of an application test keys and enum values
+    against the same sets, each 200 B and more. Small sets only, at most
+    ``_NAMES_SIZE`` of them remembered, so what stays once no validator holds them is
+    bounded."""
+    if len(names) > _NAMES_LONGEST:
+        return names
+    found = _NAMES.get(names)
+    if found is None:
+        if len(_NAMES) >= _NAMES_SIZE:
+            _NAMES.clear()
+        found = _NAMES[names] = names
+    return found
+
+
+_NAMES: dict[frozenset[str], frozenset[str]] = {}
+_NAMES_SIZE = 512
+_NAMES_LONGEST = 32
 
 
 def _compact(code: CodeType, lines_only: bool) -> CodeType:
