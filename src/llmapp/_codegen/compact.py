@@ -8,13 +8,19 @@ keeps thousands of code objects alive. Two parts of each are larger than they ne
   Generated code is read by line (``Validator.source``, a traceback's line), so
   ``compiled`` keeps one entry per run of instructions on one line and no columns: the
   same line for every instruction (``co_lines`` unchanged), a third of the table. A
-  traceback through generated code shows its lines without the underline.
+  traceback through generated code shows its lines without the underline. Code of one
+  shape has one table (its lines are relative to ``co_firstlineno``): each is written
+  once and shared.
 - **String constants.** Each compile makes its own copy of every string literal that is
   not an identifier, and the validators of one application repeat the same paths and
   expected types (``'$input.name'``, ``'string'``). Interned, one copy serves them all.
 
-Both are checked once at import against a sample (``_LINES_ONLY``): on a Python whose
-location table this module does not write (3.10's), the code keeps its own table.
+The tables are checked once at import against a sample (``_LINES_ONLY``): on a Python
+whose location table this module does not write (3.10's), the code keeps its own table.
+
+The sets of names generated code tests against (property names, enum values) are
+globals, not constants of the code; ``shared_names`` gives the validators of an
+application one set of each.
 """
 
 from __future__ import annotations
