@@ -119,6 +119,15 @@ def test_mappings_are_read_only() -> None:
         info.params["query"] = "changed"  # type: ignore[index]
 
 
+def test_parameter_texts_are_shared_between_methods() -> None:
+    # Built at run time, so no two texts are the same object before they are read.
+    first = parse_docstring("One.\n\nArgs:\n    name: " + "Name of the record" + ".\n")
+    second = parse_docstring("Two.\n\nArgs:\n    name: " + "Name of the record" + ".\n")
+    assert first.params["name"] is second.params["name"]
+    third = parse_docstring("Three.\n\n@param name " + "Name of the record" + ".\n")
+    assert third.params["name"] is first.params["name"]
+
+
 @pytest.mark.parametrize("doc", [None, "", "   \n  "])
 def test_empty_docstring_is_empty_doc(doc: str | None) -> None:
     assert parse_docstring(doc) is EMPTY_DOC

@@ -21,6 +21,7 @@ from functools import lru_cache
 from types import CodeType
 from typing import Any
 
+from llmapp._codegen.compact import compiled
 from llmapp._codegen.fresh import fresh_name
 
 __all__ = ["Emitter", "compile_function", "describe", "literal", "register", "register_lines"]
@@ -256,7 +257,7 @@ def _code(name: str, source: str, origin: str) -> CodeType:
     digest = hashlib.blake2s(source.encode(), digest_size=4).hexdigest()
     filename = f"<llmapp.{origin} {name} {digest}>"
     register(filename, source)
-    return compile(source, filename, "exec")
+    return compiled(source, filename)
 
 
 def compile_function(

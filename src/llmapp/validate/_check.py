@@ -12,6 +12,7 @@ from __future__ import annotations
 from operator import itemgetter
 from typing import Any
 
+from llmapp._codegen.compact import shared_names
 from llmapp.jsonschema import Node, is_mapping, is_schema
 
 from .._codegen.source import literal
@@ -241,7 +242,7 @@ class CheckWriter(Writer):
     def _key_loop(self, node: Node, v: str, props: dict[str, Any]) -> None:
         schema = node.schema
         key, item = self.functions.local("key"), self.functions.local("item")
-        known = self.out.constant(frozenset(props), "PROPERTIES")
+        known = self.out.constant(shared_names(frozenset(props)), "PROPERTIES")
         with self.out.block(f"for {key}, {item} in {v}.items():"):
             self.out.require(f"isinstance({key}, str)")
             if "propertyNames" in schema:

@@ -19,6 +19,7 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from llmapp._codegen.compact import shared_names
 from llmapp._scalars.table import MATCHED_FORMATS, NUMERIC_TEXT_FORMATS
 from llmapp.jsonschema import JSON_TYPES, KEYWORDS, Node, declared_types
 
@@ -230,7 +231,7 @@ class Conditions:
         if not values:
             return "False"
         if all(isinstance(value, str) for value in values):
-            name = self.emitter.constant(frozenset(values), "ENUM")
+            name = self.emitter.constant(shared_names(frozenset(values)), "ENUM")
             if declared_types(schema) == frozenset({"string"}):
                 return f"{v} in {name}"
             return f"(isinstance({v}, str) and {v} in {name})"

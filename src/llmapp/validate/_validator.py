@@ -15,6 +15,7 @@ from typing import Any
 from llmapp._limits import MAX_ISSUES_PER_PATH
 from llmapp.jsonschema import Node
 
+from .._codegen.compact import compiled
 from ._codegen import Generator
 from ._filenames import Lines, handing_on, register, release, take_serial
 from ._functions import CHECK, WALK
@@ -106,17 +107,16 @@ class Validator:
         self.schema = schema
         self.max_depth = max_depth
         header = generator.header()
-        self._lines = lines = Lines(header, source)
-        self._checkers = len(lines)
+        self._lines = lines = Lines(header, source, walkers)
+        self._checkers = len(header) + len(source.splitlines())
         """How many lines come before the walkers' (``_walker`` compiles from there)."""
-        lines.extend(walkers)
         self._serial = serial = take_serial()
         self.filename = register(schema, lines, serial)
         self._stems = generator.functions.stems
         self._namespace = namespace = dict(generator.emitter.globals)
         # The header is comments only: blank lines in its place keep the line numbers and
         # spare the tokenizer reading them again for every validator.
-        exec(compile("\n" * len(header) + source, self.filename, "exec"), namespace)
+        exec(compiled("\n" * len(header) + source, self.filename), namespace)
         remembered = repeated(generator.analysis)
         self._memo = _Remembered(remembered, self._stems) if remembered else None
         if self._memo is not None:
@@ -264,7 +264,7 @@ class Validator:
             start = self._checkers
             source = "\n" * start + "".join(self._lines[start:])
             namespace = self._namespace
-            exec(compile(source, self.filename, "exec"), namespace)
+            exec(compiled(source, self.filename), namespace)
             if self._memo is not None:
                 self._memo.wrap(namespace, WALK)
             written: Walker = namespace[self._walker_name]

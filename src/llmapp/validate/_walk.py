@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from llmapp._codegen.compact import shared_names
 from llmapp.jsonschema import Node, is_mapping, is_schema
 
 from .._codegen.source import literal
@@ -245,7 +246,7 @@ class WalkWriter(Writer):
         schema = node.schema
         key, item = self.functions.local("key"), self.functions.local("item")
         where = path.dynamic(f"_step({key})")
-        known = self.out.constant(frozenset(props), "PROPERTIES")
+        known = self.out.constant(shared_names(frozenset(props)), "PROPERTIES")
         with self.out.block(f"for {key}, {item} in {v}.items():"):
             with self.out.block(f"if not isinstance({key}, str):"):
                 self.issue(where, "undefined", item, "object keys must be strings")

@@ -1,0 +1,159 @@
+"""Compiled validators keep lines without columns and share their string constants
+(``llmapp._codegen.compact``), and their unions' branches share their sets: an
+application of many functions holds every one of them."""
+
+from __future__ import annotations
+
+import sys
+import zlib
+from types import CodeType
+from typing import Any
+
+import pytest
+
+from llmapp._codegen.compact import compiled
+from llmapp.validate import validator
+from llmapp.validate._filenames import _Dictionary
+from llmapp.validate._unions import UnionInfo
+
+
+def _schema(limit: int) -> dict[str, Any]:
+    return {
+        "type": "object",
+        "properties": {
+            "name": {"type": "string", "maxLength": limit},
+            "tags": {"anyOf": [{"type": "array", "items": {"type": "string"}}, {"type": "null"}]},
+            "when": {"anyOf": [{"type": "string", "format": "date-time"}, {"type": "integer"}]},
+            "address": {"$ref": "#/$defs/Address"},
+        },
+        "required": ["name", "tags"],
+        "additionalProperties": False,
+        "$defs": {
+            "Address": {
+                "type": "object",
+                "properties": {"city": {"type": "string"}, "zip": {"type": "string"}},
+                "required": ["city"],
+            }
+        },
+    }
+
+
+def _codes(code: CodeType) -> list[CodeType]:
+    found = [code]
+    for value in code.co_consts:
+        if isinstance(value, CodeType):
+            found.extend(_codes(value))
+    return found
+
+
+def _lines(code: CodeType) -> list[tuple[str, dict[int, int | None]]]:
+    return [
+        (each.co_name, {o: line for s, e, line in each.co_lines() for o in range(s, e, 2)})
+        for each in _codes(code)
+    ]
+
+
+def _walked(limit: int) -> Any:
+    check = validator(_schema(limit))
+    assert not check({"name": 1, "tags": 2, "when": [], "address": {"zip": 3}}).success
+    return check
+
+
+def test_every_instruction_keeps_its_line() -> None:
+    source = _walked(1_000_001).source
+    assert _lines(compiled(source, "<plain>")) == _lines(compile(source, "<plain>", "exec"))
+
+
+@pytest.mark.skipif(sys.version_info < (3, 11), reason="columns exist since Python 3.11")
+def test_the_location_table_holds_no_columns() -> None:
+    source = _walked(1_000_002).source
+    plain, compact = compile(source, "<plain>", "exec"), compiled(source, "<plain>")
+    for code in _codes(compact):
+        assert all(start is None and end is None for _, _, start, end in code.co_positions())
+    assert sum(len(c.co_linetable) for c in _codes(compact)) * 2 < sum(
+        len(c.co_linetable) for c in _codes(plain)
+    )
+
+
+def test_validators_share_their_string_constants() -> None:
+    first, second = _walked(1_000_003), _walked(1_000_004)
+
+    def constants(check: Any) -> dict[str, str]:
+        code = check._namespace["w_root"].__code__
+        return {value: value for value in code.co_consts if type(value) is str}
+
+    mine, theirs = constants(first), constants(second)
+    assert "$input.name" in mine
+    assert all(mine[text] is theirs[text] for text in mine.keys() & theirs.keys())
+
+
+def test_union_branches_share_their_sets() -> None:
+    def unions(check: Any) -> list[UnionInfo]:
+        return [value for value in check._namespace.values() if isinstance(value, UnionInfo)]
+
+    first, second = unions(_walked(1_000_005)), unions(_walked(1_000_006))
+    assert first and len(first) == len(second)
+    for mine, theirs in zip(first, second):
+        for a, b in zip(mine.branches, theirs.branches):
+            assert a.types is b.types and a.properties is b.properties
+            assert a.required is b.required
+
+
+def test_a_failing_line_is_still_named_in_a_traceback() -> None:
+    source = "\n" * 40 + "def f(v):\n    x = 1\n\n\n    return v['missing'] + x\n"
+    namespace: dict[str, Any] = {}
+    exec(compiled(source, "<compact-sample>"), namespace)
+    with pytest.raises(KeyError) as raised:
+        namespace["f"]({})
+    assert raised.traceback[-1].lineno + 1 == 45  # pytest counts from 0
+
+
+def test_a_source_is_kept_compressed_against_a_recent_one() -> None:
+    checks = [_walked(1_000_100 + index) for index in range(_Dictionary.USES * 2 + 3)]
+    for check in checks:  # every one reads back whole, whichever dictionary it used
+        text = check._lines.text()
+        assert text == "".join(check._lines)
+        assert check.source.startswith(text)
+        assert len(check._lines) == len(text.splitlines())
+    last = checks[-1]._lines
+    alone = zlib.compress(last._body().encode(), 1)
+    assert len(last._packed) * 3 < len(alone)
+
+
+@pytest.mark.skipif(sys.version_info < (3, 11), reason="columns exist since Python 3.11")
+def test_code_of_one_shape_shares_one_line_table() -> None:
+    first, second = _walked(1_000_200), _walked(1_000_201)
+    for name in ("c_root", "w_root"):
+        mine, theirs = first._namespace[name].__code__, second._namespace[name].__code__
+        assert mine.co_filename != theirs.co_filename
+        assert mine.co_linetable is theirs.co_linetable
+
+
+def test_validators_share_their_sets_of_keys_and_enum_values() -> None:
+    def sets(check: Any) -> list[frozenset[str]]:
+        return sorted(
+            (value for value in check._namespace.values() if type(value) is frozenset),
+            key=sorted,
+        )
+
+    def schema(limit: int, values: list[str]) -> dict[str, Any]:
+        return {
+            "type": "object",
+            "properties": {
+                "mode": {"enum": values},
+                "name": {"type": "string", "maxLength": limit},
+            },
+            "additionalProperties": False,
+        }
+
+    small = [f"mode{index}" for index in range(3)]
+    first, second = validator(schema(1_000_300, small)), validator(schema(1_000_301, small))
+    for check in (first, second):
+        assert not check({"mode": "other", "extra": 1}).success  # the walkers too
+    mine, theirs = sets(first), sets(second)
+    assert frozenset(small) in mine and len(mine) == len(theirs)
+    assert all(a is b for a, b in zip(mine, theirs))
+    large = [f"mode{index}" for index in range(100)]  # not remembered: bounded
+    one, two = validator(schema(1_000_302, large)), validator(schema(1_000_303, large))
+    enum = frozenset(large)
+    assert not any(a is b for a in sets(one) if a == enum for b in sets(two) if b == enum)
