@@ -1,12 +1,10 @@
-"""Compiled validators keep lines without columns and share their string constants
-(``llmapp._codegen.compact``), and their unions' branches share their sets: an
-application of many functions holds every one of them."""
+"""Compiled validators share their string constants (``llmapp._codegen.compact``), and
+their unions' branches share their sets: an application of many functions holds every
+one of them."""
 
 from __future__ import annotations
 
-import sys
 import zlib
-from types import CodeType
 from typing import Any
 
 import pytest
@@ -38,41 +36,10 @@ def _schema(limit: int) -> dict[str, Any]:
     }
 
 
-def _codes(code: CodeType) -> list[CodeType]:
-    found = [code]
-    for value in code.co_consts:
-        if isinstance(value, CodeType):
-            found.extend(_codes(value))
-    return found
-
-
-def _lines(code: CodeType) -> list[tuple[str, dict[int, int | None]]]:
-    return [
-        (each.co_name, {o: line for s, e, line in each.co_lines() for o in range(s, e, 2)})
-        for each in _codes(code)
-    ]
-
-
 def _walked(limit: int) -> Any:
     check = validator(_schema(limit))
     assert not check({"name": 1, "tags": 2, "when": [], "address": {"zip": 3}}).success
     return check
-
-
-def test_every_instruction_keeps_its_line() -> None:
-    source = _walked(1_000_001).source
-    assert _lines(compiled(source, "<plain>")) == _lines(compile(source, "<plain>", "exec"))
-
-
-@pytest.mark.skipif(sys.version_info < (3, 11), reason="columns exist since Python 3.11")
-def test_the_location_table_holds_no_columns() -> None:
-    source = _walked(1_000_002).source
-    plain, compact = compile(source, "<plain>", "exec"), compiled(source, "<plain>")
-    for code in _codes(compact):
-        assert all(start is None and end is None for _, _, start, end in code.co_positions())
-    assert sum(len(c.co_linetable) for c in _codes(compact)) * 2 < sum(
-        len(c.co_linetable) for c in _codes(plain)
-    )
 
 
 def test_validators_share_their_string_constants() -> None:
@@ -118,15 +85,6 @@ def test_a_source_is_kept_compressed_against_a_recent_one() -> None:
     last = checks[-1]._lines
     alone = zlib.compress(last._body().encode(), 1)
     assert len(last._packed) * 3 < len(alone)
-
-
-@pytest.mark.skipif(sys.version_info < (3, 11), reason="columns exist since Python 3.11")
-def test_code_of_one_shape_shares_one_line_table() -> None:
-    first, second = _walked(1_000_200), _walked(1_000_201)
-    for name in ("c_root", "w_root"):
-        mine, theirs = first._namespace[name].__code__, second._namespace[name].__code__
-        assert mine.co_filename != theirs.co_filename
-        assert mine.co_linetable is theirs.co_linetable
 
 
 def test_validators_share_their_sets_of_keys_and_enum_values() -> None:
