@@ -119,7 +119,7 @@ def main(argv: list[str] | None = None) -> int:
         prog="python -m benchmarks", description=__doc__.splitlines()[0]
     )
     parser.add_argument(
-        "--quick", action="store_true", help="shorter timings (what CI runs; < 2 minutes)"
+        "--quick", action="store_true", help="shorter timings (what CI runs; about 5 minutes)"
     )
     parser.add_argument("--json", metavar="PATH", help="also write every figure as JSON")
     parser.add_argument(
