@@ -24,12 +24,14 @@ __all__ = [
     "HEAD_ITEMS",
     "MAX_STRING",
     "SHORT_INT",
+    "IssueKey",
     "describe",
     "entry_text",
     "head_of",
     "leaf",
     "literal",
     "quoted",
+    "remember",
     "string",
     "unplaced",
 ]
@@ -77,16 +79,25 @@ def entry_text(issue: ValidationIssue) -> str:
         return _entry(*key)
     if found is None:
         found = _entry(*key)
-        path = key[0]
-        if type(path) is str and len(path) <= _MAX_KEPT:  # a long path is the model's
-            if len(_ENTRIES) >= _MAX_ENTRIES:
-                _ENTRIES.clear()
-            _ENTRIES[key] = found
+        remember(_ENTRIES, key, found)
     return found
 
 
-_ENTRIES: dict[tuple[str, str, str | None], str] = {}
+IssueKey = tuple[str, str, str | None]
+"""An issue's path, expected and description: what its entry and its mark are made of."""
+_ENTRIES: dict[IssueKey, str] = {}
 _MAX_ENTRIES: Final = 512
+
+
+def remember(cache: dict[IssueKey, str], key: IssueKey, text: str) -> None:
+    """Keep ``text`` under ``key`` in ``cache``, at most ``_MAX_ENTRIES`` texts at once,
+    where the key's path is short: a long path is the model's, and a cache must not hold
+    its longest texts alive."""
+    path = key[0]
+    if type(path) is str and len(path) <= _MAX_KEPT:
+        if len(cache) >= _MAX_ENTRIES:
+            cache.clear()
+        cache[key] = text
 
 
 def _entry(path: str, expected: str, description: str | None) -> str:

@@ -55,6 +55,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Mapping, Sequence
+from contextlib import suppress
 from typing import Any, Final
 
 from llmapp._limits import MAX_SHOWN_DEPTH, cut
@@ -64,12 +65,14 @@ from llmapp.explain._literals import (
     HEAD_ITEMS,
     MAX_STRING,
     SHORT_INT,
+    IssueKey,
     describe,
     entry_text,
     head_of,
     leaf,
     literal,
     quoted,
+    remember,
     string,
     unplaced,
 )
@@ -476,23 +479,14 @@ class _Renderer:
         return self._scalar(describe(value))
 
 
-_MARKS: dict[tuple[str, str, str | None], str] = {}
-_MAX_MARKS: Final = 512
+_MARKS: dict[IssueKey, str] = {}
 
 
 def _single_mark(issue: ValidationIssue) -> str:
-    """``// ❌ [...]`` for one issue, remembered (``_MARKS``) where its path is short: the
-    model writes paths, and a cache must not hold its longest texts alive."""
+    """``// ❌ [...]`` for one issue, remembered in ``_MARKS`` as its entry is."""
     mark = f"{_MARK}[{entry_text(issue)}]"
-    path = issue._path
-    if type(path) is str and len(path) <= MAX_STRING:
-        try:
-            key = (path, issue._expected, issue._description)
-            if len(_MARKS) >= _MAX_MARKS:
-                _MARKS.clear()
-            _MARKS[key] = mark
-        except TypeError:  # a text that is no key: written each time
-            pass
+    with suppress(TypeError):  # a text that is no key: written each time
+        remember(_MARKS, (issue._path, issue._expected, issue._description), mark)
     return mark
 
 
