@@ -124,6 +124,17 @@ def coercer(schema: Any) -> Coercion:
     return made
 
 
+def _remember(cache: dict[Any, Any], path: Key, key: Any, value: Any) -> None:
+    """Keep ``value`` under ``key``, what the schema says along ``path``: at most
+    ``_CACHE_SIZE * 8`` entries (paths come from the model), and none for a path of long
+    keys (the model's long keys are not kept alive)."""
+    if sum(len(segment) for segment in path if type(segment) is str) > REMEMBERED_PATH:
+        return
+    if len(cache) >= _CACHE_SIZE * 8:
+        cache.clear()
+    cache[key] = value
+
+
 class Coercion:
     """The repairs one schema allows, prepared once and used for every call.
 
@@ -391,10 +402,7 @@ class Coercion:
                 resolved = index.resolve(index.item_schema(resolved, segment))
             else:
                 resolved = index.resolve(index.property_schema(resolved, segment))
-        if sum(len(segment) for segment in path if type(segment) is str) <= REMEMBERED_PATH:
-            if len(self._unions) >= _CACHE_SIZE * 8:  # bounded: paths come from the model
-                self._unions.clear()
-            self._unions[path, choices] = found
+        _remember(self._unions, path, (path, choices), found)
         return found
 
     def _chosen(
@@ -459,16 +467,10 @@ class Coercion:
                 end = End(
                     index.kinds(resolved), drops, names, union, shaped, through, optional, resolved
                 )
-        if sum(len(segment) for segment in path if type(segment) is str) > REMEMBERED_PATH:
-            return end  # the model's long keys are not kept alive
         if choices is not None:
-            if len(self._tagged) >= _CACHE_SIZE * 8:  # bounded: paths come from the model
-                self._tagged.clear()
-            self._tagged[path, choices] = end
-            return end
-        if len(self._ends) >= _CACHE_SIZE * 8:  # bounded: paths come from the model
-            self._ends.clear()
-        self._ends[path] = end
+            _remember(self._tagged, path, (path, choices), end)
+        else:
+            _remember(self._ends, path, path, end)
         return end
 
     def _only_branch(
