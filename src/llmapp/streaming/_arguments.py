@@ -64,34 +64,36 @@ _NOT_VALUES = frozenset("]},:")
 # one match (see ``_members``). A member whole in the piece: group 1 its key (empty where
 # the state has none), one group per kind of value (2 to 8: an empty container is read as
 # a scalar is). Else, the start of a member cut at the piece's end: group 1 its key once
-# closed, 9 the start of its value (a string, a number or a word being written). 10 a
-# closer. A group that cannot match keeps the numbers. Numbers are taken up to lengths that int()
-# and float() read exactly, longer ones the long way; a key only without an escape (read
-# as written, then), one with an escape the long way. Written for the engine's cheap
-# steps: an optional part is an alternative with an empty branch, not ``?`` on a group
-# (a repeat the engine keeps a stack for), and a string with escapes is tried only where
-# a backslash is ahead (a cut string would be taken back character by character through
-# the repeat otherwise), so that a member cut at the end fails its alternative soon. A
-# member and its start cut at the end share their key's match (the cut is what follows
-# the key, not a second reading of it).
+# closed, 9 the start of its value (a number or a word being written, or in an array a
+# string). 10 a closer. A group that cannot match keeps the numbers. Numbers are taken up
+# to lengths that int() and float() read exactly, longer ones the long way; a key only
+# without an escape (read as written, then), one with an escape the long way. Written for
+# the engine's cheap steps: an optional part is an alternative with an empty branch, not
+# ``?`` on a group (a repeat the engine keeps a stack for), and a string with escapes is
+# tried only where a backslash is ahead (a cut string would be taken back character by
+# character through the repeat otherwise), so that a member cut at the end fails its
+# alternative soon. A member and its start cut at the end share their key's match (the
+# cut is what follows the key, not a second reading of it).
 _WS = r"[ \t\n\r]*"
 _ESCAPE = r'\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})'  # only what json reads: a conversion never fails
 _PLAIN = r'[^"\\\x00-\x1f]*'
 _BODY = rf"{_PLAIN}(?:{_ESCAPE}{_PLAIN})*"
 _ENDS = r"(?=[ \t\n\r,\]}])"  # a number or a word is whole once what follows it is seen
-_VALUE_TEXT = (
-    rf'(?:"({_PLAIN})"'
-    rf'|"(?={_PLAIN}\\)({_BODY})"'
-    rf"|(-?(?:0|[1-9][0-9]{{0,999}})){_ENDS}"
+_STRINGS = rf'"({_PLAIN})"|"(?={_PLAIN}\\)({_BODY})"'
+_OTHERS = (
+    rf"(-?(?:0|[1-9][0-9]{{0,999}})){_ENDS}"
     rf"|(-?(?:0|[1-9][0-9]{{0,99}})(?:\.[0-9]+|)(?:[eE][-+]?[0-9]{{1,2}}|)){_ENDS}"
     rf"|(true|false|null){_ENDS}"
     rf"|(\[{_WS}\]|\{{{_WS}\}})"
-    r"|([{\[]))"
+    r"|([{\[])"
 )
 _NEVER = r"((?!))"
 _BEGUN = rf'(?:("{_PLAIN}|[-0-9][-+.0-9eE]*|[tfn][a-z]*)|)'
-_VALUE_OR_BEGUN = rf"(?:{_VALUE_TEXT}|{_BEGUN}\Z)"
-_KEYED = rf'"({_PLAIN})"{_WS}(?::{_WS}{_VALUE_OR_BEGUN}|\Z)|"{_PLAIN}\Z'
+_VALUE_OR_BEGUN = rf"(?:{_STRINGS}|{_OTHERS}|{_BEGUN}\Z)"
+# In an object, a string value cut at the end is told without its text, right after the
+# strings fail (its first character is never one a place refuses: see ``_quiet``).
+_MEMBER_OR_BEGUN = rf'(?:{_STRINGS}|"{_PLAIN}\Z|{_OTHERS}|{_BEGUN}\Z)'
+_KEYED = rf'"({_PLAIN})"{_WS}(?::{_WS}{_MEMBER_OR_BEGUN}|\Z)|"{_PLAIN}\Z'
 """A key and its value, or cut at the end: the key not closed, or closed and what follows."""
 (_STRING_VALUE, _ESCAPED, _INTEGER, _FLOAT, _WORD_VALUE, _EMPTY, _OPENER) = range(2, 9)
 _BEGUN_GROUP, _CLOSER = 9, 10
@@ -99,8 +101,8 @@ _BEGUN_GROUP, _CLOSER = 9, 10
 # Typed as tuples of any length: compiled by mypyc, a tuple of known length is unboxed and
 # made anew where it is read, so the identity tests of ``_members`` would never hold.
 _OBJECT_MEMBERS: Final[tuple[re.Pattern[str] | None, ...]] = (
-    re.compile(rf"(){_WS}(?::{_WS}{_VALUE_OR_BEGUN}|{_NEVER}|\Z)"),
-    re.compile(rf"(){_WS}(?:{_VALUE_OR_BEGUN}|{_NEVER})"),
+    re.compile(rf"(){_WS}(?::{_WS}{_MEMBER_OR_BEGUN}|{_NEVER}|\Z)"),
+    re.compile(rf"(){_WS}(?:{_MEMBER_OR_BEGUN}|{_NEVER})"),
     re.compile(rf"{_WS}(?:{_KEYED}|(\}})|\Z)"),
     re.compile(rf"{_WS}(?:,{_WS}(?:{_KEYED}|\Z)|(\}})|\Z)"),
     None,
@@ -184,6 +186,11 @@ _TABLES_LOCK = threading.Lock()
 
 
 class _Frame:
+    """One open object or array, made empty and set by ``start``: a frame closed is kept
+    by its stream (``_spare``) and started again for the next container opened, which
+    spares making a Python object per container (a class call costs about twice a
+    method's here)."""
+
     __slots__ = (
         "_path",
         "container",
@@ -197,14 +204,14 @@ class _Frame:
         "whole",
     )
 
-    def __init__(
+    def start(
         self,
         opener: str,
         parent: _Frame | None,
         step: str | int | None,
         position: Position | None,
         whole: Position | None,
-    ) -> None:
+    ) -> _Frame:
         self.object = is_object = opener == "{"
         self.container: Any = {} if is_object else []
         self.state = _KEY if is_object else _ITEM
@@ -218,6 +225,7 @@ class _Frame:
         """Judged whole when it closes, or None."""
         self.key: str | None = None
         self.reported = False
+        return self
 
     @property
     def path(self) -> str:
@@ -273,6 +281,7 @@ class ArgumentStream:
         self.duplicates: list[ValidationIssue] = []
         self._new: list[ValidationIssue] = []
         self._stack: list[_Frame] = []
+        self._spare: list[_Frame] = []  # closed frames, started again (at most the depth)
         self._root: Any = UNDEFINED
         self._done = False
         self._token = _NONE
@@ -566,7 +575,7 @@ class ArgumentStream:
                     if members is _OBJECT_MEMBERS
                     else len(container) >= where.min_items
                 ):
-                    stack.pop()  # closed with nothing to say: ``_close`` without its call
+                    self._spare.append(stack.pop())  # ``_close`` without its call
                 else:
                     self._close(frame)
                 position = closed
@@ -618,11 +627,12 @@ class ArgumentStream:
                                 return end
                         else:  # ``_enter`` without its call
                             judged, whole = found.opened[char]
+                            made = self._spare.pop() if self._spare else _Frame()
                             if members is _ARRAY_MEMBERS:
-                                made = _Frame(char, frame, len(container), judged, whole)
+                                made.start(char, frame, len(container), judged, whole)
                                 container.append(made.container)
                             else:
-                                made = _Frame(char, frame, key, judged, whole)
+                                made.start(char, frame, key, judged, whole)
                                 container[key] = made.container
                             frame.state = _NEXT
                             stack.append(made)
@@ -816,10 +826,10 @@ class ArgumentStream:
         judged, whole = (None, None) if position is None else position.opened[char]
         container = frame.container
         if frame.object:
-            made = _Frame(char, frame, frame.key, judged, whole)
+            made = self._new_frame().start(char, frame, frame.key, judged, whole)
             container[frame.key] = made.container
         else:
-            made = _Frame(char, frame, len(container), judged, whole)
+            made = self._new_frame().start(char, frame, len(container), judged, whole)
             container.append(made.container)
         frame.state = _NEXT
         stack.append(made)
@@ -841,7 +851,7 @@ class ArgumentStream:
 
     def _open(self, char: str, position: Position | None) -> None:
         """The arguments' object starts."""
-        frame = _Frame(char, None, None, position, None)
+        frame = self._new_frame().start(char, None, None, position, None)
         self._root = frame.container
         self._stack.append(frame)
 
@@ -870,8 +880,12 @@ class ArgumentStream:
         elif frame.whole is not None:
             for issue in frame.whole.check(frame.container):
                 self._issue(_moved(issue, frame.path))
+        self._spare.append(frame)
         if not self._stack:
             self._done = True
+
+    def _new_frame(self) -> _Frame:
+        return self._spare.pop() if self._spare else _Frame()
 
     # --- tokens ----------------------------------------------------------------------
 
