@@ -187,9 +187,8 @@ _TABLES_LOCK = threading.Lock()
 
 class _Frame:
     """One open object or array, made empty and set by ``start``: a frame closed is kept
-    by its stream (``_spare``) and started again for the next container opened, which
-    spares making a Python object per container (a class call costs about twice a
-    method's here)."""
+    by its stream (``_spare``, at most the depth reached) and started again for the next
+    container opened, a method call where a class call per container was."""
 
     __slots__ = (
         "_path",
