@@ -325,7 +325,25 @@ def test_a_state_s_pattern_reads_a_member_as_json_does_and_a_cut_one_only_at_the
                         value = _arguments._READ[kind](found.group(kind))
                         written = piece[found.start(kind) - (kind < _arguments._INTEGER) :]
                         assert json.JSONDecoder().raw_decode(written)[0] == value, (piece, start)
-                    elif kind < _arguments._STRING_VALUE or kind > _arguments._CLOSER:
+                    elif kind < _arguments._STRING_VALUE or kind == _arguments._BEGUN_GROUP:
                         cuts += 1
                         assert found.end() == end, (piece, start)
     assert scalars > 1000 and cuts > 1000
+
+
+class Nested:
+    def save(self, rows: list[list[Item]], note: str) -> None:
+        """Save rows of items."""
+
+
+def test_closed_frames_kept_to_be_started_again_are_at_most_the_depth() -> None:
+    # Memory follows the nesting depth, not the text: a closed frame is kept only to be
+    # started again for the next container opened, and the value read is what was fed.
+    rows = [[{"sku": f"SKU-{n:05}", "quantity": n + 1} for n in range(3)] for _ in range(150)]
+    text = json.dumps({"rows": rows, "note": "n"})
+    for size in (1, 7, 16, 256):
+        arguments = stream(application(Nested).function("save"))
+        for start in range(0, len(text), size):
+            assert arguments.feed(text[start : start + size]) == []
+        assert arguments.complete and arguments.partial == {"rows": rows, "note": "n"}
+        assert len(arguments._spare) <= 4, size  # the arguments, rows, a row, an item

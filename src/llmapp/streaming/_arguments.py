@@ -63,61 +63,58 @@ _NOT_VALUES = frozenset("]},:")
 # What may come next in a frame, by its state (_COLON, _VALUE, _KEY, _NEXT, _ITEM), read by
 # one match (see ``_members``). A member whole in the piece: group 1 its key (empty where
 # the state has none), one group per kind of value (2 to 8: an empty container is read as
-# a scalar is), 9 a closer. Else, the start of a member cut at the piece's end: 10 its key
-# once closed, 11 the start of its value (a string, a number or a word being written). A
-# group that cannot match keeps the numbers. Numbers are taken up to lengths that int()
-# and float() read exactly, longer ones the long way; a key only without an escape (read
-# as written, then), one with an escape the long way. Written for the engine's cheap
-# steps: an optional part is an alternative with an empty branch, not ``?`` on a group
-# (a repeat the engine keeps a stack for), and a string with escapes is tried only where
-# a backslash is ahead (a cut string would be taken back character by character through
-# the repeat otherwise), so that a member cut at the end fails its alternative soon.
+# a scalar is). Else, the start of a member cut at the piece's end: group 1 its key once
+# closed, 9 the start of its value (a number or a word being written, or in an array a
+# string). 10 a closer. A group that cannot match keeps the numbers. Numbers are taken up
+# to lengths that int() and float() read exactly, longer ones the long way; a key only
+# without an escape (read as written, then), one with an escape the long way. Written for
+# the engine's cheap steps: an optional part is an alternative with an empty branch, not
+# ``?`` on a group (a repeat the engine keeps a stack for), and a string with escapes is
+# tried only where a backslash is ahead (a cut string would be taken back character by
+# character through the repeat otherwise), so that a member cut at the end fails its
+# alternative soon. A member and its start cut at the end share their key's match (the
+# cut is what follows the key, not a second reading of it).
 _WS = r"[ \t\n\r]*"
 _ESCAPE = r'\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})'  # only what json reads: a conversion never fails
 _PLAIN = r'[^"\\\x00-\x1f]*'
 _BODY = rf"{_PLAIN}(?:{_ESCAPE}{_PLAIN})*"
 _ENDS = r"(?=[ \t\n\r,\]}])"  # a number or a word is whole once what follows it is seen
-_VALUE_TEXT = (
-    rf'(?:"({_PLAIN})"'
-    rf'|"(?={_PLAIN}\\)({_BODY})"'
-    rf"|(-?(?:0|[1-9][0-9]{{0,999}})){_ENDS}"
+_STRINGS = rf'"({_PLAIN})"|"(?={_PLAIN}\\)({_BODY})"'
+_OTHERS = (
+    rf"(-?(?:0|[1-9][0-9]{{0,999}})){_ENDS}"
     rf"|(-?(?:0|[1-9][0-9]{{0,99}})(?:\.[0-9]+|)(?:[eE][-+]?[0-9]{{1,2}}|)){_ENDS}"
     rf"|(true|false|null){_ENDS}"
     rf"|(\[{_WS}\]|\{{{_WS}\}})"
-    r"|([{\[]))"
+    r"|([{\[])"
 )
-_KEY_TEXT = rf'"({_PLAIN})"{_WS}:{_WS}'
 _NEVER = r"((?!))"
 _BEGUN = rf'(?:("{_PLAIN}|[-0-9][-+.0-9eE]*|[tfn][a-z]*)|)'
-_KEY_BEGUN = rf'(?:"({_PLAIN})"{_WS}(?::{_WS}{_BEGUN}|)|"{_PLAIN}|)'
-(_STRING_VALUE, _ESCAPED, _INTEGER, _FLOAT, _WORD_VALUE, _EMPTY, _OPENER, _CLOSER) = range(2, 10)
-_KEY_BEGUN_GROUP = 10
-
-
-def _pattern(head: str, member: str, rest: str) -> re.Pattern[str]:
-    """A state's pattern: a member whole, else a closer or a member cut at the end. One
-    match either way: a member cut at the end fails its alternative within a few steps (no
-    repeat there is taken back through a group)."""
-    return re.compile(f"{head}(?:{member}|{rest})")
-
+_VALUE_OR_BEGUN = rf"(?:{_STRINGS}|{_OTHERS}|{_BEGUN}\Z)"
+# In an object, a string value cut at the end is told without its text, right after the
+# strings fail (its first character is never one a place refuses: see ``_quiet``).
+_MEMBER_OR_BEGUN = rf'(?:{_STRINGS}|"{_PLAIN}\Z|{_OTHERS}|{_BEGUN}\Z)'
+_KEYED = rf'"({_PLAIN})"{_WS}(?::{_WS}{_MEMBER_OR_BEGUN}|\Z)|"{_PLAIN}\Z'
+"""A key and its value, or cut at the end: the key not closed, or closed and what follows."""
+(_STRING_VALUE, _ESCAPED, _INTEGER, _FLOAT, _WORD_VALUE, _EMPTY, _OPENER) = range(2, 9)
+_BEGUN_GROUP, _CLOSER = 9, 10
 
 # Typed as tuples of any length: compiled by mypyc, a tuple of known length is unboxed and
 # made anew where it is read, so the identity tests of ``_members`` would never hold.
 _OBJECT_MEMBERS: Final[tuple[re.Pattern[str] | None, ...]] = (
-    _pattern(rf"(){_WS}", rf":{_WS}{_VALUE_TEXT}", rf"{_NEVER}|{_NEVER}|(?::{_WS}{_BEGUN}|)\Z"),
-    _pattern(rf"(){_WS}", _VALUE_TEXT, rf"{_NEVER}|{_NEVER}|{_BEGUN}\Z"),
-    _pattern(_WS, f"{_KEY_TEXT}{_VALUE_TEXT}", rf"(\}})|{_KEY_BEGUN}\Z"),
-    _pattern(_WS, rf",{_WS}{_KEY_TEXT}{_VALUE_TEXT}", rf"(\}})|(?:,{_WS}{_KEY_BEGUN}|)\Z"),
+    re.compile(rf"(){_WS}(?::{_WS}{_MEMBER_OR_BEGUN}|{_NEVER}|\Z)"),
+    re.compile(rf"(){_WS}(?:{_MEMBER_OR_BEGUN}|{_NEVER})"),
+    re.compile(rf"{_WS}(?:{_KEYED}|(\}})|\Z)"),
+    re.compile(rf"{_WS}(?:,{_WS}(?:{_KEYED}|\Z)|(\}})|\Z)"),
     None,
 )
 _ARRAY_MEMBERS: Final[tuple[re.Pattern[str] | None, ...]] = (
     None,
     None,
     None,
-    _pattern(rf"(){_WS}", rf",{_WS}{_VALUE_TEXT}", rf"(\])|{_NEVER}|(?:,{_WS}{_BEGUN}|)\Z"),
-    _pattern(rf"(){_WS}", _VALUE_TEXT, rf"(\])|{_NEVER}|{_BEGUN}\Z"),
+    re.compile(rf"(){_WS}(?:,{_WS}{_VALUE_OR_BEGUN}|(\])|\Z)"),
+    re.compile(rf"(){_WS}(?:{_VALUE_OR_BEGUN}|(\]))"),
 )
-"""By state."""
+"""By state: a member whole, else a closer or a member cut at the end, in one match."""
 
 
 def _unescaped(raw: str) -> str:
@@ -189,6 +186,10 @@ _TABLES_LOCK = threading.Lock()
 
 
 class _Frame:
+    """One open object or array, made empty and set by ``start``: a frame closed is kept
+    by its stream (``_spare``, at most the depth reached) and started again for the next
+    container opened, a method call where a class call per container was."""
+
     __slots__ = (
         "_path",
         "container",
@@ -202,14 +203,14 @@ class _Frame:
         "whole",
     )
 
-    def __init__(
+    def start(
         self,
         opener: str,
         parent: _Frame | None,
         step: str | int | None,
         position: Position | None,
         whole: Position | None,
-    ) -> None:
+    ) -> _Frame:
         self.object = is_object = opener == "{"
         self.container: Any = {} if is_object else []
         self.state = _KEY if is_object else _ITEM
@@ -223,6 +224,7 @@ class _Frame:
         """Judged whole when it closes, or None."""
         self.key: str | None = None
         self.reported = False
+        return self
 
     @property
     def path(self) -> str:
@@ -278,6 +280,7 @@ class ArgumentStream:
         self.duplicates: list[ValidationIssue] = []
         self._new: list[ValidationIssue] = []
         self._stack: list[_Frame] = []
+        self._spare: list[_Frame] = []  # closed frames, started again (at most the depth)
         self._root: Any = UNDEFINED
         self._done = False
         self._token = _NONE
@@ -489,32 +492,33 @@ class ArgumentStream:
         read again with the next piece.
 
         A scalar member is judged here where its place says nothing of it
-        (``Position.valid``: most members); anything else goes through ``_member``."""
+        (``Position.valid``: most members); anything else goes through ``_member``. The
+        frame's state, container and position are held in locals while its members are
+        read (the state written back wherever the loop leaves or calls out): per member,
+        the loop's lines are most of a piece's cost."""
         stack = self._stack
         frame = stack[-1]
+        state = frame.state
+        container = frame.container
+        where = frame.position
         members = _OBJECT_MEMBERS if frame.object else _ARRAY_MEMBERS
         end = len(text)
-        member: re.Match[str]  # None only where the loop returns
-        while True:
-            if position >= end:
-                return position
-            state = frame.state
-            if state == _NEXT and text[position] == ("}" if frame.object else "]"):
+        member: re.Match[str]  # None only where the loop stops
+        while position < end:
+            if state == _NEXT and text[position] == ("}" if members is _OBJECT_MEMBERS else "]"):
                 # A closer right after a value (most of them): no match needed.
                 closed = position + 1
             else:
                 member = members[state].match(text, position)  # type: ignore[union-attr,assignment]
                 if member is None:
-                    return position
+                    break
                 kind = member.lastindex or 0
                 if _STRING_VALUE <= kind < _OPENER and state >= _KEY:
                     # A scalar member (most of them): first, attached where its place says
-                    # nothing of it, else read the long way below.
+                    # nothing of it (a key asked before), else read the long way below.
                     key, value = member.group(1, kind)
                     if kind != _STRING_VALUE:
                         value = _READ[kind](value)
-                    where = frame.position
-                    container = frame.container
                     if members is _ARRAY_MEMBERS:
                         if where is None or (
                             value is not None
@@ -522,89 +526,82 @@ class ArgumentStream:
                             and (type(value) in (item := where.item).free or item.valid(value))
                         ):
                             container.append(value)
-                            frame.state = _NEXT
+                            state = _NEXT
                             position = member.end()
                             continue
-                    elif key not in container:
-                        if where is None:
-                            container[key] = value
-                            frame.state = _NEXT
-                            position = member.end()
-                            continue
-                        child = where.children.get(key, where)
-                        if child is where:
-                            child = where.property(key)
-                        if (
-                            child is not None
-                            and value is not None
+                    elif key not in container and (
+                        where is None
+                        or (
+                            value is not None
+                            and (child := where.children.get(key)) is not None
                             and (type(value) in child.free or child.valid(value))
-                        ):
-                            container[key] = value
-                            frame.state = _NEXT
-                            position = member.end()
-                            continue
-                if kind < _STRING_VALUE or kind > _CLOSER:  # a member cut at the end
+                        )
+                    ):
+                        container[key] = value
+                        state = _NEXT
+                        position = member.end()
+                        continue
+                if kind < _STRING_VALUE or kind == _BEGUN_GROUP:  # a member cut at the end
                     if not carry or end - position > _CARRY_MAX:
-                        return position
-                    if kind >= _STRING_VALUE:
+                        break
+                    frame.state = state
+                    keyed = state >= _KEY and members is _OBJECT_MEMBERS
+                    if kind == _BEGUN_GROUP or (kind and keyed):
                         # Most often a key closed whose place was asked before: said here
                         # without a call, anything else by ``_quiet``.
-                        where = frame.position
                         quiet = False
-                        if kind >= _KEY_BEGUN_GROUP and where is not None and state >= _KEY:
-                            key, begun = member.group(_KEY_BEGUN_GROUP, _KEY_BEGUN_GROUP + 1)
-                            child = where.children.get(key, where) if frame.object else where
+                        if keyed and where is not None:
+                            key, begun = member.group(1, _BEGUN_GROUP)
+                            found = where.children.get(key, where)
                             quiet = (
-                                child is not where
-                                and child is not None
-                                and key not in frame.container
-                                and (begun is None or begun[0] not in child.refuses)
+                                found is not where
+                                and found is not None
+                                and key not in container
+                                and (begun is None or begun[0] not in found.refuses)
                             )
                         if not quiet and not self._quiet(frame, member):
                             return position
                     self._carried, self._token = text[position:], _CARRIED
                     return end
                 closed = 0
-                if kind == _CLOSER and (state == _NEXT or not frame.container):
+                if kind == _CLOSER and (state == _NEXT or not container):
                     closed = member.end()
             if closed:
-                where = frame.position
                 if where is None or len(stack) == 1:
                     self._close(frame)
                 elif (
-                    frame.container.keys() >= where.needed
-                    if frame.object
-                    else len(frame.container) >= where.min_items
+                    container.keys() >= where.needed
+                    if members is _OBJECT_MEMBERS
+                    else len(container) >= where.min_items
                 ):
-                    stack.pop()  # closed with nothing to say: ``_close`` without its call
+                    self._spare.append(stack.pop())  # ``_close`` without its call
                 else:
                     self._close(frame)
                 position = closed
                 if not stack:
                     return position
                 frame = stack[-1]
+                state, container, where = frame.state, frame.container, frame.position
                 members = _OBJECT_MEMBERS if frame.object else _ARRAY_MEMBERS
                 continue
             if kind == _OPENER and state >= _KEY:
                 # A container at a plain place: read whole where it is whole in the
                 # piece and its place says nothing of it, else entered.
-                where = frame.position
-                container = frame.container
-                child = None
+                found = None
                 if members is _ARRAY_MEMBERS:
                     plain = where is None or where.max_items is None
                     if not plain and len(container) < where.max_items:  # type: ignore[union-attr,operator]
                         plain = True
                     if plain and where is not None:
-                        child = where.item
+                        found = where.item
                 else:
                     key = member.group(1)
                     plain = key not in container
                     if plain and where is not None:
-                        child = where.children.get(key, where)
-                        if child is where:
-                            child = where.property(key)
-                        plain = child is not None
+                        found = where.children.get(key, where)
+                        if found is where:
+                            found = where.property(key)
+                        plain = found is not None
                     frame.key = key
                 if plain:
                     position = member.end()
@@ -614,39 +611,45 @@ class ArgumentStream:
                     closer = "}" if char == "{" else "]"
                     if text.find(closer, start) > 0 and _may_end(text, start, char):
                         value, stop = _whole(text, start)
-                        if stop and (child is None or child.valid(value)):
+                        if stop and (found is None or found.valid(value)):
                             if members is _ARRAY_MEMBERS:
                                 container.append(value)
                             else:
                                 container[key] = value
-                            frame.state = _NEXT
+                            state = _NEXT
                             position = stop
                             continue
-                    elif child is None or char not in child.refuses:
-                        if child is None or len(stack) >= repair.MAX_DEPTH:
-                            self._enter(frame, char, child)
+                    elif found is None or char not in found.refuses:
+                        if found is None or len(stack) >= repair.MAX_DEPTH:
+                            self._enter(frame, char, found)
                             if self.stopped is not None:
                                 return end
                         else:  # ``_enter`` without its call
-                            judged, whole = child.opened[char]
+                            judged, whole = found.opened[char]
+                            made = self._spare.pop() if self._spare else _Frame()
                             if members is _ARRAY_MEMBERS:
-                                made = _Frame(char, frame, len(container), judged, whole)
+                                made.start(char, frame, len(container), judged, whole)
                                 container.append(made.container)
                             else:
-                                made = _Frame(char, frame, key, judged, whole)
+                                made.start(char, frame, key, judged, whole)
                                 container[key] = made.container
                             frame.state = _NEXT
                             stack.append(made)
                         frame = stack[-1]
+                        state, container, where = frame.state, frame.container, frame.position
                         members = _OBJECT_MEMBERS if frame.object else _ARRAY_MEMBERS
                         continue
+            frame.state = state
             position = self._member(frame, member, text)
             if position < 0:
                 return ~position
             if not stack:
                 return position
             frame = stack[-1]
+            state, container, where = frame.state, frame.container, frame.position
             members = _OBJECT_MEMBERS if frame.object else _ARRAY_MEMBERS
+        frame.state = state
+        return position
 
     def _member(self, frame: _Frame, member: re.Match[str], text: str) -> int:
         """What ``member`` (a match of ``_members``: a value, or a closer after a comma)
@@ -708,12 +711,13 @@ class ArgumentStream:
             self._complete(frame, char, value)
 
     def _quiet(self, frame: _Frame, begun: re.Match[str]) -> bool:
-        """Whether the start of ``frame``'s next member cut at the end of the piece (the
-        last groups of ``begun``: its key once closed, the start of its value) shows
+        """Whether the start of ``frame``'s next member cut at the end of the piece (in
+        ``begun``: its key once closed, the start of its value) shows
         nothing definite yet, so that read again with the next piece it says what reading
         it now would have said: a key closed and refused, a value's first character of a
         type its place refuses, an item past ``maxItems`` are not quiet."""
-        key, value = begun.group(_KEY_BEGUN_GROUP, _KEY_BEGUN_GROUP + 1)
+        value = begun.group(_BEGUN_GROUP)
+        key = begun.group(1) if frame.object and frame.state >= _KEY else None
         where = frame.position
         if not frame.object:
             if value is None or where is None:
@@ -821,10 +825,10 @@ class ArgumentStream:
         judged, whole = (None, None) if position is None else position.opened[char]
         container = frame.container
         if frame.object:
-            made = _Frame(char, frame, frame.key, judged, whole)
+            made = self._new_frame().start(char, frame, frame.key, judged, whole)
             container[frame.key] = made.container
         else:
-            made = _Frame(char, frame, len(container), judged, whole)
+            made = self._new_frame().start(char, frame, len(container), judged, whole)
             container.append(made.container)
         frame.state = _NEXT
         stack.append(made)
@@ -846,7 +850,7 @@ class ArgumentStream:
 
     def _open(self, char: str, position: Position | None) -> None:
         """The arguments' object starts."""
-        frame = _Frame(char, None, None, position, None)
+        frame = self._new_frame().start(char, None, None, position, None)
         self._root = frame.container
         self._stack.append(frame)
 
@@ -875,8 +879,12 @@ class ArgumentStream:
         elif frame.whole is not None:
             for issue in frame.whole.check(frame.container):
                 self._issue(_moved(issue, frame.path))
+        self._spare.append(frame)
         if not self._stack:
             self._done = True
+
+    def _new_frame(self) -> _Frame:
+        return self._spare.pop() if self._spare else _Frame()
 
     # --- tokens ----------------------------------------------------------------------
 
