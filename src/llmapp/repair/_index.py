@@ -37,6 +37,8 @@ _SUBSCHEMA_LISTS: Final = ("prefixItems", "items", "anyOf", "oneOf", "allOf")
 _SUBSCHEMA_MAPS: Final = ("properties", "patternProperties", "$defs", "definitions")
 
 Kinds = frozenset[str]
+Pins = tuple[tuple[Any, Mapping[str, Any]], ...]
+"""A branch's properties that list their values (``const``/``enum``), each resolved."""
 
 
 class SchemaIndex:
@@ -56,9 +58,7 @@ class SchemaIndex:
         self._patterns: dict[str, Matcher | None] = {}
         self._resolver: Resolver | None = None  # indexed on the first $ref met
         self._discriminators: dict[int, Discriminator | None] = {}
-        self._pinned: dict[
-            int, tuple[tuple[Any, Mapping[str, Any]], ...]
-        ] = {}  # ``_pinned_properties``
+        self._pinned: dict[int, Pins] = {}  # ``_pinned_properties``, by branch
         self._exact: bool | None = None
         self._names: dict[int, Mapping[str, Any]] = {}
         self._naming: set[int] = set()  # schemas being named: a recursive union stops there
@@ -178,9 +178,7 @@ class SchemaIndex:
                 return False
         return True
 
-    def _pinned_properties(
-        self, branch: Mapping[str, Any]
-    ) -> tuple[tuple[Any, Mapping[str, Any]], ...]:
+    def _pinned_properties(self, branch: Mapping[str, Any]) -> Pins:
         """The properties of a (resolved) branch that list their values (const/enum),
         resolved, in order: ``_tags_agree`` reads these alone for every object it asks of."""
         properties = branch.get("properties")
