@@ -226,7 +226,8 @@ class Coercion:
 
         True when the path runs through plain dicts and lists, past no union (``_end``,
         read once per path), to nothing, a number or boolean (never changed), a null its
-        key keeps, a string where its schema accepts strings, or a dict or list where its
+        key keeps, a string where its schema accepts strings or that reads as nothing the
+        schema there takes (``_kept_text``: no walk to try it), or a dict or list where its
         schema is no union (or a union that takes it by one branch, or by none:
         ``_entered_by_none``): the only values ``repair`` may change are at the issues, and none
         of these changes.
@@ -272,9 +273,10 @@ class Coercion:
             if shaped:
                 return (kinds is None or _CONTAINER_KIND[kind] in kinds) and whole
             return True
-        if kind is not str or not (end.kinds is None or "string" in end.kinds):
+        if kind is not str or node in end.names:
             return False
-        return node not in end.names
+        kinds = end.kinds
+        return kinds is None or "string" in kinds or _kept_text(node, kinds)
 
     def _entered_by_none(self, node: Any, end: End) -> bool:
         """Whether the union at an issue's end holds a dict or list (``node``) that
@@ -583,6 +585,21 @@ def _from_string(text: str, kinds: Kinds) -> Any:
     return _UNCHANGED
 
 
+def _kept_text(text: str, kinds: Kinds) -> bool:
+    """Whether ``_Walk._string`` leaves ``text``, a string where ``kinds`` (no string among
+    them) is, as it is, named no enum member: it reads as no scalar of ``kinds``, and holds
+    no JSON container or string that could be read (the decoder skips JSON's whitespace,
+    then needs one of these three to start such a value)."""
+    if _from_string(text, kinds) is not _UNCHANGED:
+        return False
+    return not kinds & _CONTAINERS or text.lstrip(_JSON_BLANK)[:1] not in _OPENERS
+
+
+_CONTAINERS: Final = frozenset({"object", "array"})
+_JSON_BLANK: Final = " \t\n\r"
+_OPENERS: Final = frozenset({"{", "[", '"'})
+
+
 class _Walk:
     """One repair run over the data: the schema's answers come from its ``SchemaIndex``."""
 
@@ -719,7 +736,7 @@ class _Walk:
             return named if converted is _UNCHANGED or _same(converted, named) else text
         if converted is not _UNCHANGED:
             return converted
-        if not kinds & {"object", "array"}:
+        if not kinds & _CONTAINERS:
             return text
         try:
             decoded = strict_json(text)

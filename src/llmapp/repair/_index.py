@@ -37,6 +37,8 @@ _SUBSCHEMA_LISTS: Final = ("prefixItems", "items", "anyOf", "oneOf", "allOf")
 _SUBSCHEMA_MAPS: Final = ("properties", "patternProperties", "$defs", "definitions")
 
 Kinds = frozenset[str]
+Pins = tuple[tuple[Any, Mapping[str, Any]], ...]
+"""A branch's properties that list their values (``const``/``enum``), each resolved."""
 
 
 class SchemaIndex:
@@ -56,6 +58,7 @@ class SchemaIndex:
         self._patterns: dict[str, Matcher | None] = {}
         self._resolver: Resolver | None = None  # indexed on the first $ref met
         self._discriminators: dict[int, Discriminator | None] = {}
+        self._pinned: dict[int, Pins] = {}  # ``_pinned_properties``, by branch
         self._exact: bool | None = None
         self._names: dict[int, Mapping[str, Any]] = {}
         self._naming: set[int] = set()  # schemas being named: a recursive union stops there
@@ -162,19 +165,31 @@ class SchemaIndex:
 
     def _tags_agree(self, value: Mapping[str, Any], branch: Mapping[str, Any]) -> bool:
         """False when a property the branch pins down (const/enum) has another value."""
-        properties = branch.get("properties")
-        if not isinstance(properties, Mapping):
-            return True
-        for key, prop in properties.items():
+        pins = self._pinned.get(id(branch))
+        if pins is None:
+            pins = self._pinned[id(branch)] = self._pinned_properties(branch)
+        for key, resolved in pins:
             if key not in value:
                 continue
-            resolved = self.resolve(prop)
             if "const" in resolved and not _same(value[key], resolved["const"]):
                 return False
             enum = resolved.get("enum")
             if isinstance(enum, list) and not _in_enum(value[key], enum):
                 return False
         return True
+
+    def _pinned_properties(self, branch: Mapping[str, Any]) -> Pins:
+        """The properties of a (resolved) branch that list their values (const/enum),
+        resolved, in order: ``_tags_agree`` reads these alone for every object it asks of."""
+        properties = branch.get("properties")
+        if not isinstance(properties, Mapping):
+            return ()
+        pins = []
+        for key, prop in properties.items():
+            resolved = self.resolve(prop)
+            if "const" in resolved or isinstance(resolved.get("enum"), list):
+                pins.append((key, resolved))
+        return tuple(pins)
 
     # --- schemas -------------------------------------------------------------------------
 
