@@ -120,7 +120,9 @@ _VALUES = st.one_of(_JSON, _WRITTEN, _PADDED)
 def test_hypothesis_values_are_answered_as_before(
     corpus: Corpus, both: _Both, data: st.DataObject
 ) -> None:
-    case = data.draw(st.sampled_from(corpus.cases))
+    # a signature whose valid arguments are empty ({}) has no key to put a value at
+    with_keys = [case for case in corpus.cases if json.loads(case.texts["valid"])]
+    case = data.draw(st.sampled_from(with_keys))
     valid = json.loads(case.texts["valid"])
     key = data.draw(st.sampled_from(sorted(valid)))
     value = data.draw(_VALUES)
