@@ -16,6 +16,7 @@ frames around ``fromisoformat`` cost more than it does.
 from __future__ import annotations
 
 import binascii
+import functools
 import re
 import sys
 import weakref
@@ -25,7 +26,7 @@ from typing import Any
 
 from llmapp._scalars.table import IPV6_GROUPS
 
-__all__ = ["PURE", "reader"]
+__all__ = ["PURE", "TEXT_READS", "reader"]
 
 Converter = Callable[[Any], Any]
 Reader = Callable[[type, Converter], Converter]
@@ -79,26 +80,67 @@ def _clock(cls: type, general: Converter) -> Converter:
 
 def _duration(cls: type, general: Converter) -> Converter:
     """``P3DT4H30M``: ``parse_duration``'s first branch, on the text as written (a clock
-    alone as a multiple of a second, the same ``timedelta`` as ``timedelta(0, seconds)``)."""
+    alone as a multiple of a second, the same ``timedelta`` as ``timedelta(0, seconds)``).
+
+    The amounts a model mostly writes are looked up, not counted: a text of one amount
+    below ``_LISTED`` (``PT30M``, ``P7D``) is a key of ``_durations()``' first table, and
+    each amount of a longer one a key of its unit's table (``timedelta``'s sum of its
+    parts is the one ``timedelta(days, seconds)`` makes); a larger amount, or one written
+    with a leading zero, is counted as before."""
     match = _PLAIN_DURATION.match
+    texts, days_of, hours_of, minutes_of, seconds_of = _durations()
 
     def convert(value: Any) -> Any:
-        plain = match(value) if type(value) is str else None
-        if plain is not None:
-            days, hours, minutes, seconds = plain.groups()
-            counted = 3600 * int(hours) if hours else 0
-            if minutes:
-                counted += 60 * int(minutes)
-            if seconds:
-                counted += int(seconds)
-            if days is None:  # three nine-digit clock amounts stay far below the bound
-                return _SECOND * counted
-            whole = int(days)
-            if whole + counted // 86_400 < _MOST_WHOLE_DAYS:
-                return timedelta(whole, counted)
+        if type(value) is str:
+            listed = texts.get(value)
+            if listed is not None:
+                return listed
+            plain = match(value)
+            if plain is not None:
+                days, hours, minutes, seconds = plain.groups()
+                try:
+                    return (
+                        days_of[days] + hours_of[hours] + minutes_of[minutes] + seconds_of[seconds]
+                    )
+                except KeyError:
+                    pass
+                counted = 3600 * int(hours) if hours else 0
+                if minutes:
+                    counted += 60 * int(minutes)
+                if seconds:
+                    counted += int(seconds)
+                if days is None:  # three nine-digit clock amounts stay far below the bound
+                    return _SECOND * counted
+                whole = int(days)
+                if whole + counted // 86_400 < _MOST_WHOLE_DAYS:
+                    return timedelta(whole, counted)
         return general(value)
 
     return convert
+
+
+_LISTED = 100
+"""Amounts from 0 to 99 of each unit are read from ``_durations()``' tables."""
+
+_Amounts = dict[str | None, timedelta]
+
+
+@functools.lru_cache(maxsize=None)
+def _durations() -> tuple[dict[str, timedelta], _Amounts, _Amounts, _Amounts, _Amounts]:
+    """The durations of one amount below ``_LISTED`` by their text (``PT30M``), and each
+    unit's amounts by their digits, an absent unit (``None``) counting zero; made once,
+    by the first converter of a ``timedelta``."""
+    units = (("", "D", 86_400), ("T", "H", 3600), ("T", "M", 60), ("T", "S", 1))
+    texts: dict[str, timedelta] = {}
+    tables: list[_Amounts] = []
+    for clock, letter, seconds in units:
+        amounts: _Amounts = {None: timedelta(0)}
+        for amount in range(_LISTED):
+            amounts[str(amount)] = texts[f"P{clock}{amount}{letter}"] = timedelta(
+                0, seconds * amount
+            )
+        tables.append(amounts)
+    return texts, tables[0], tables[1], tables[2], tables[3]
 
 
 def _uuid(cls: type, general: Converter) -> Converter:
@@ -165,6 +207,7 @@ def _decimal(cls: type, general: Converter) -> Converter:
     def convert(value: Any) -> Any:
         return cls(value) if type(value) is str else general(value)
 
+    TEXT_READS[convert] = cls
     return convert
 
 
@@ -193,6 +236,10 @@ _READERS: dict[str, Reader] = {
 }
 """The types with a reader, by their row's module and name; each for that exact class
 (a subclass may read otherwise, so it keeps its row's ``parse``)."""
+
+TEXT_READS: weakref.WeakKeyDictionary[Converter, Converter] = weakref.WeakKeyDictionary()
+"""Readers that read any ``str`` by one call (the ``Decimal`` reader: ``Decimal(text)``):
+generated code may make that call itself, without the reader's frame between."""
 
 PURE: weakref.WeakSet[Converter] = weakref.WeakSet()
 """The readers made: each a function of its value alone, so a container of them may be
