@@ -20,10 +20,9 @@ from collections.abc import Callable
 from typing import Any
 
 from llmapp._scalars.table import decimal_multiple
-
-from .._codegen.source import Emitter, compile_function
 from llmapp.introspect.model import IntegerNode, Node, NumberNode, UnionNode
 
+from .._codegen.source import Emitter, compile_function
 from ._error import ConversionError
 from ._readers import PURE, TEXT_READS
 from ._scalars import Converter

@@ -125,7 +125,7 @@ _LISTED = 100
 _Amounts = dict[str | None, timedelta]
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _durations() -> tuple[dict[str, timedelta], _Amounts, _Amounts, _Amounts, _Amounts]:
     """The durations of one amount below ``_LISTED`` by their text (``PT30M``), and each
     unit's amounts by their digits, an absent unit (``None``) counting zero; made once,
