@@ -100,9 +100,13 @@ _CHECKS: weakref.WeakKeyDictionary[Converter, tuple[Converter, list[Any], str]] 
 )
 """Each check ``_checking`` made: the converter it checks, its bounds and expected text."""
 
-_TESTS = {"ge": "converted >= {}", "gt": "converted > {}", "le": "converted <= {}"}
-_TESTS["lt"] = "converted < {}"
-_TESTS["multiple_of"] = "multiple(converted, {})"
+_TESTS = {
+    "ge": "converted >= {}",
+    "gt": "converted > {}",
+    "le": "converted <= {}",
+    "lt": "converted < {}",
+    "multiple_of": "multiple(converted, {})",
+}
 """Each bound's test as ``_BOUNDS``' function makes it (``operator.ge(a, b)`` is
 ``a >= b``), written in the generated check."""
 

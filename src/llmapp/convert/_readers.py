@@ -55,10 +55,6 @@ _IPV6 = re.compile(IPV6_GROUPS)
 """IPv6 text of hex groups alone: eight, or some around one ``::`` (their count is
 checked beside the match)."""
 
-_BASE64 = re.compile(r"[A-Za-z0-9+/]*={0,2}\Z")
-"""``iso8601._BASE64_TEXT``: a text it matches, padded to a multiple of four characters,
-is what ``decode_base64`` hands ``a2b_base64`` unchanged."""
-
 
 def _clock(cls: type, general: Converter) -> Converter:
     """``datetime``, ``date`` and ``time``: ``iso8601.parse_datetime`` and ``parse_time``
@@ -212,12 +208,18 @@ def _decimal(cls: type, general: Converter) -> Converter:
 
 
 def _bytes(cls: type, general: Converter) -> Converter:
-    """Padded standard base64 on one line: ``decode_base64`` changes nothing of it."""
-    match, decode = _BASE64.match, binascii.a2b_base64
+    """Padded standard base64 on one line: ``decode_base64`` changes nothing of it. The
+    strict decoder in C is the test (the format check's own): a text it reads, of whole
+    groups and not ending in ``===``, is one of ``iso8601._BASE64_TEXT``, so the lenient decoder the
+    general path calls reads it to the same bytes; any other text goes that path."""
+    decode, error = binascii.a2b_base64, binascii.Error
 
     def convert(value: Any) -> Any:
-        if type(value) is str and not len(value) % 4 and match(value) is not None:
-            return decode(value)
+        if type(value) is str and not len(value) & 3 and value[-3:] != "===":
+            try:
+                return decode(value, strict_mode=True)
+            except (error, ValueError):  # ValueError: a character past ASCII
+                pass
         return general(value)
 
     return convert
