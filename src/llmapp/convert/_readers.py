@@ -207,22 +207,41 @@ def _decimal(cls: type, general: Converter) -> Converter:
     return convert
 
 
-def _bytes(cls: type, general: Converter) -> Converter:
-    """Padded standard base64 on one line: ``decode_base64`` changes nothing of it. The
-    strict decoder in C is the test (the format check's own): a text it reads, of whole
-    groups and not ending in ``===``, is one of ``iso8601._BASE64_TEXT``, so the lenient decoder the
-    general path calls reads it to the same bytes; any other text goes that path."""
-    decode, error = binascii.a2b_base64, binascii.Error
+if sys.version_info >= (3, 11):
 
-    def convert(value: Any) -> Any:
-        if type(value) is str and not len(value) & 3 and value[-3:] != "===":
-            try:
-                return decode(value, strict_mode=True)
-            except (error, ValueError):  # ValueError: a character past ASCII
-                pass
-        return general(value)
+    def _bytes(cls: type, general: Converter) -> Converter:
+        """Padded standard base64 on one line: ``decode_base64`` changes nothing of it. The
+        strict decoder in C is the test (the format check's own): a text it reads, of whole
+        groups and not ending in ``===``, is one of ``iso8601._BASE64_TEXT``, so the lenient
+        decoder the general path calls reads it to the same bytes; any other text goes that
+        path."""
+        decode, error = binascii.a2b_base64, binascii.Error
 
-    return convert
+        def convert(value: Any) -> Any:
+            if type(value) is str and not len(value) & 3 and value[-3:] != "===":
+                try:
+                    return decode(value, strict_mode=True)
+                except (error, ValueError):  # ValueError: a character past ASCII
+                    pass
+            return general(value)
+
+        return convert
+
+else:  # no strict decoder before Python 3.11
+    _BASE64 = re.compile(r"[A-Za-z0-9+/]*={0,2}\Z")
+    """``iso8601._BASE64_TEXT``: a text it matches, padded to a multiple of four
+    characters, is what ``decode_base64`` hands ``a2b_base64`` unchanged."""
+
+    def _bytes(cls: type, general: Converter) -> Converter:
+        """Padded standard base64 on one line: ``decode_base64`` changes nothing of it."""
+        match, decode = _BASE64.match, binascii.a2b_base64
+
+        def convert(value: Any) -> Any:
+            if type(value) is str and not len(value) % 4 and match(value) is not None:
+                return decode(value)
+            return general(value)
+
+        return convert
 
 
 _READERS: dict[str, Reader] = {
