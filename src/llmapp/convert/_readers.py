@@ -22,7 +22,7 @@ import sys
 import weakref
 from collections.abc import Callable
 from datetime import timedelta
-from typing import Any
+from typing import Any, NamedTuple
 
 from llmapp._scalars.table import IPV6_GROUPS
 
@@ -78,19 +78,34 @@ def _duration(cls: type, general: Converter) -> Converter:
     """``P3DT4H30M``: ``parse_duration``'s first branch, on the text as written (a clock
     alone as a multiple of a second, the same ``timedelta`` as ``timedelta(0, seconds)``).
 
-    The amounts a model mostly writes are looked up, not counted: a text of one amount
-    below ``_LISTED`` (``PT30M``, ``P7D``) is a key of ``_durations()``' first table, and
-    each amount of a longer one a key of its unit's table (``timedelta``'s sum of its
-    parts is the one ``timedelta(days, seconds)`` makes); a larger amount, or one written
-    with a leading zero, is counted as before."""
+    The amounts a model mostly writes are looked up, not counted (``_Durations``): a text
+    of one amount below ``_LISTED`` (``PT30M``, ``P7D``) is a key of one table; days and a
+    clock of one or two amounts (``P8DT3H``, ``PT3H25M``) are the parts around its first
+    ``T`` and the clock's first ``H``, each a key of its own table (no key holds a ``T``,
+    the keys after an ``H`` no ``H``, so the parts found are the pattern's groups); other
+    texts are matched, their amounts looked up by their digits or, past the tables or
+    written with a leading zero, counted as before. ``timedelta``'s sum of its parts is
+    the one ``timedelta(days, seconds)`` makes."""
     match = _PLAIN_DURATION.match
-    texts, days_of, hours_of, minutes_of, seconds_of = _durations()
+    tables = _durations()
+    texts, heads, clocks, after_hours = tables.texts, tables.heads, tables.clocks, tables.after
+    days_of, hours_of, minutes_of, seconds_of = tables.amounts
 
     def convert(value: Any) -> Any:
         if type(value) is str:
             listed = texts.get(value)
             if listed is not None:
                 return listed
+            head, t, clock = value.partition("T")
+            if t and (day := heads.get(head)) is not None:
+                one = clocks.get(clock)
+                if one is not None:
+                    return day + one
+                hours, h, rest = clock.partition("H")
+                if h and (first := hours_of.get(hours)) is not None:
+                    second = after_hours.get(rest)
+                    if second is not None:
+                        return day + first + second
             plain = match(value)
             if plain is not None:
                 days, hours, minutes, seconds = plain.groups()
@@ -118,25 +133,39 @@ def _duration(cls: type, general: Converter) -> Converter:
 _LISTED = 100
 """Amounts from 0 to 99 of each unit are read from ``_durations()``' tables."""
 
-_Amounts = dict[str | None, timedelta]
+
+class _Durations(NamedTuple):
+    """Durations of small amounts by their text; each made once, shared by the tables."""
+
+    texts: dict[str, timedelta]
+    """One amount, the whole text: ``PT30M``, ``P7D``."""
+    heads: dict[str, timedelta]
+    """The text before a ``T``: ``P`` (no days) or ``P7D``."""
+    clocks: dict[str, timedelta]
+    """A clock of one amount, after the ``T``: ``3H``, ``25M``, ``10S``."""
+    after: dict[str, timedelta]
+    """The minutes or seconds after a clock's hours: ``25M``, ``10S``."""
+    amounts: tuple[dict[str | None, timedelta], ...]
+    """Days, hours, minutes and seconds by their digits, an absent unit (None) zero."""
 
 
 @functools.cache
-def _durations() -> tuple[dict[str, timedelta], _Amounts, _Amounts, _Amounts, _Amounts]:
-    """The durations of one amount below ``_LISTED`` by their text (``PT30M``), and each
-    unit's amounts by their digits, an absent unit (``None``) counting zero; made once,
-    by the first converter of a ``timedelta``."""
-    units = (("", "D", 86_400), ("T", "H", 3600), ("T", "M", 60), ("T", "S", 1))
-    texts: dict[str, timedelta] = {}
-    tables: list[_Amounts] = []
-    for clock, letter, seconds in units:
-        amounts: _Amounts = {None: timedelta(0)}
+def _durations() -> _Durations:
+    """The tables, made by the first converter of a ``timedelta``."""
+    zero = timedelta(0)
+    tables = _Durations({}, {"P": zero}, {}, {}, ({}, {}, {}, {}))
+    units = zip("DHMS", (86_400, 3600, 60, 1), tables.amounts, strict=True)
+    for letter, seconds, amounts in units:
+        amounts[None] = zero
         for amount in range(_LISTED):
-            amounts[str(amount)] = texts[f"P{clock}{amount}{letter}"] = timedelta(
-                0, seconds * amount
-            )
-        tables.append(amounts)
-    return texts, tables[0], tables[1], tables[2], tables[3]
+            made = amounts[str(amount)] = timedelta(0, seconds * amount)
+            if letter == "D":
+                tables.texts[f"P{amount}D"] = tables.heads[f"P{amount}D"] = made
+                continue
+            tables.texts[f"PT{amount}{letter}"] = tables.clocks[f"{amount}{letter}"] = made
+            if letter != "H":
+                tables.after[f"{amount}{letter}"] = made
+    return tables
 
 
 def _uuid(cls: type, general: Converter) -> Converter:
