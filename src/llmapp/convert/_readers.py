@@ -16,16 +16,17 @@ frames around ``fromisoformat`` cost more than it does.
 from __future__ import annotations
 
 import binascii
+import functools
 import re
 import sys
 import weakref
 from collections.abc import Callable
 from datetime import timedelta
-from typing import Any
+from typing import Any, NamedTuple
 
 from llmapp._scalars.table import IPV6_GROUPS
 
-__all__ = ["PURE", "reader"]
+__all__ = ["PURE", "TEXT_READS", "reader"]
 
 Converter = Callable[[Any], Any]
 Reader = Callable[[type, Converter], Converter]
@@ -54,10 +55,6 @@ _IPV6 = re.compile(IPV6_GROUPS)
 """IPv6 text of hex groups alone: eight, or some around one ``::`` (their count is
 checked beside the match)."""
 
-_BASE64 = re.compile(r"[A-Za-z0-9+/]*={0,2}\Z")
-"""``iso8601._BASE64_TEXT``: a text it matches, padded to a multiple of four characters,
-is what ``decode_base64`` hands ``a2b_base64`` unchanged."""
-
 
 def _clock(cls: type, general: Converter) -> Converter:
     """``datetime``, ``date`` and ``time``: ``iso8601.parse_datetime`` and ``parse_time``
@@ -79,26 +76,96 @@ def _clock(cls: type, general: Converter) -> Converter:
 
 def _duration(cls: type, general: Converter) -> Converter:
     """``P3DT4H30M``: ``parse_duration``'s first branch, on the text as written (a clock
-    alone as a multiple of a second, the same ``timedelta`` as ``timedelta(0, seconds)``)."""
+    alone as a multiple of a second, the same ``timedelta`` as ``timedelta(0, seconds)``).
+
+    The amounts a model mostly writes are looked up, not counted (``_Durations``): a text
+    of one amount below ``_LISTED`` (``PT30M``, ``P7D``) is a key of one table; days and a
+    clock of one or two amounts (``P8DT3H``, ``PT3H25M``) are the parts around its first
+    ``T`` and the clock's first ``H``, each a key of its own table (no key holds a ``T``,
+    the keys after an ``H`` no ``H``, so the parts found are the pattern's groups); other
+    texts are matched, their amounts looked up by their digits or, past the tables or
+    written with a leading zero, counted as before. ``timedelta``'s sum of its parts is
+    the one ``timedelta(days, seconds)`` makes."""
     match = _PLAIN_DURATION.match
+    tables = _durations()
+    texts, heads, clocks, after_hours = tables.texts, tables.heads, tables.clocks, tables.after
+    days_of, hours_of, minutes_of, seconds_of = tables.amounts
 
     def convert(value: Any) -> Any:
-        plain = match(value) if type(value) is str else None
-        if plain is not None:
-            days, hours, minutes, seconds = plain.groups()
-            counted = 3600 * int(hours) if hours else 0
-            if minutes:
-                counted += 60 * int(minutes)
-            if seconds:
-                counted += int(seconds)
-            if days is None:  # three nine-digit clock amounts stay far below the bound
-                return _SECOND * counted
-            whole = int(days)
-            if whole + counted // 86_400 < _MOST_WHOLE_DAYS:
-                return timedelta(whole, counted)
+        if type(value) is str:
+            listed = texts.get(value)
+            if listed is not None:
+                return listed
+            head, t, clock = value.partition("T")
+            if t and (day := heads.get(head)) is not None:
+                one = clocks.get(clock)
+                if one is not None:
+                    return day + one
+                hours, h, rest = clock.partition("H")
+                if h and (first := hours_of.get(hours)) is not None:
+                    second = after_hours.get(rest)
+                    if second is not None:
+                        return day + first + second
+            plain = match(value)
+            if plain is not None:
+                days, hours, minutes, seconds = plain.groups()
+                try:
+                    return (
+                        days_of[days] + hours_of[hours] + minutes_of[minutes] + seconds_of[seconds]
+                    )
+                except KeyError:
+                    pass
+                counted = 3600 * int(hours) if hours else 0
+                if minutes:
+                    counted += 60 * int(minutes)
+                if seconds:
+                    counted += int(seconds)
+                if days is None:  # three nine-digit clock amounts stay far below the bound
+                    return _SECOND * counted
+                whole = int(days)
+                if whole + counted // 86_400 < _MOST_WHOLE_DAYS:
+                    return timedelta(whole, counted)
         return general(value)
 
     return convert
+
+
+_LISTED = 100
+"""Amounts from 0 to 99 of each unit are read from ``_durations()``' tables."""
+
+
+class _Durations(NamedTuple):
+    """Durations of small amounts by their text; each made once, shared by the tables."""
+
+    texts: dict[str, timedelta]
+    """One amount, the whole text: ``PT30M``, ``P7D``."""
+    heads: dict[str, timedelta]
+    """The text before a ``T``: ``P`` (no days) or ``P7D``."""
+    clocks: dict[str, timedelta]
+    """A clock of one amount, after the ``T``: ``3H``, ``25M``, ``10S``."""
+    after: dict[str, timedelta]
+    """The minutes or seconds after a clock's hours: ``25M``, ``10S``."""
+    amounts: tuple[dict[str | None, timedelta], ...]
+    """Days, hours, minutes and seconds by their digits, an absent unit (None) zero."""
+
+
+@functools.cache
+def _durations() -> _Durations:
+    """The tables, made by the first converter of a ``timedelta``."""
+    zero = timedelta(0)
+    tables = _Durations({}, {"P": zero}, {}, {}, ({}, {}, {}, {}))
+    units = zip("DHMS", (86_400, 3600, 60, 1), tables.amounts, strict=True)
+    for letter, seconds, amounts in units:
+        amounts[None] = zero
+        for amount in range(_LISTED):
+            made = amounts[str(amount)] = timedelta(0, seconds * amount)
+            if letter == "D":
+                tables.texts[f"P{amount}D"] = tables.heads[f"P{amount}D"] = made
+                continue
+            tables.texts[f"PT{amount}{letter}"] = tables.clocks[f"{amount}{letter}"] = made
+            if letter != "H":
+                tables.after[f"{amount}{letter}"] = made
+    return tables
 
 
 def _uuid(cls: type, general: Converter) -> Converter:
@@ -165,19 +232,45 @@ def _decimal(cls: type, general: Converter) -> Converter:
     def convert(value: Any) -> Any:
         return cls(value) if type(value) is str else general(value)
 
+    TEXT_READS[convert] = cls
     return convert
 
 
-def _bytes(cls: type, general: Converter) -> Converter:
-    """Padded standard base64 on one line: ``decode_base64`` changes nothing of it."""
-    match, decode = _BASE64.match, binascii.a2b_base64
+if sys.version_info >= (3, 11):
 
-    def convert(value: Any) -> Any:
-        if type(value) is str and not len(value) % 4 and match(value) is not None:
-            return decode(value)
-        return general(value)
+    def _bytes(cls: type, general: Converter) -> Converter:
+        """Padded standard base64 on one line: ``decode_base64`` changes nothing of it. The
+        strict decoder in C is the test (the format check's own): a text it reads, of whole
+        groups and not ending in ``===``, is one of ``iso8601._BASE64_TEXT``, so the lenient
+        decoder the general path calls reads it to the same bytes; any other text goes that
+        path."""
+        decode, error = binascii.a2b_base64, binascii.Error
 
-    return convert
+        def convert(value: Any) -> Any:
+            if type(value) is str and not len(value) & 3 and value[-3:] != "===":
+                try:
+                    return decode(value, strict_mode=True)
+                except (error, ValueError):  # ValueError: a character past ASCII
+                    pass
+            return general(value)
+
+        return convert
+
+else:  # no strict decoder before Python 3.11
+    _BASE64 = re.compile(r"[A-Za-z0-9+/]*={0,2}\Z")
+    """``iso8601._BASE64_TEXT``: a text it matches, padded to a multiple of four
+    characters, is what ``decode_base64`` hands ``a2b_base64`` unchanged."""
+
+    def _bytes(cls: type, general: Converter) -> Converter:
+        """Padded standard base64 on one line: ``decode_base64`` changes nothing of it."""
+        match, decode = _BASE64.match, binascii.a2b_base64
+
+        def convert(value: Any) -> Any:
+            if type(value) is str and not len(value) % 4 and match(value) is not None:
+                return decode(value)
+            return general(value)
+
+        return convert
 
 
 _READERS: dict[str, Reader] = {
@@ -193,6 +286,10 @@ _READERS: dict[str, Reader] = {
 }
 """The types with a reader, by their row's module and name; each for that exact class
 (a subclass may read otherwise, so it keeps its row's ``parse``)."""
+
+TEXT_READS: weakref.WeakKeyDictionary[Converter, Converter] = weakref.WeakKeyDictionary()
+"""Readers that read any ``str`` by one call (the ``Decimal`` reader: ``Decimal(text)``):
+generated code may make that call itself, without the reader's frame between."""
 
 PURE: weakref.WeakSet[Converter] = weakref.WeakSet()
 """The readers made: each a function of its value alone, so a container of them may be

@@ -17,6 +17,7 @@ import collections.abc as abc
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from .._codegen.source import Emitter, compile_function
 from ..introspect.model import (
     AliasDef,
     ArrayNode,
@@ -267,7 +268,9 @@ class Compiler:
                 raise failure(error, index, steps[index][1], item_at(value, index)) from None
             return tuple(out)
 
-        return convert
+        if not all(step is None or step in PURE for step, _ in steps):
+            return convert
+        return _positions([step for step, _ in steps], convert)
 
     def _dict(self, node: DictNode) -> Converter | None:
         item = self.compile(node.value)
@@ -304,6 +307,27 @@ class Compiler:
 
     def _union(self, node: UnionNode) -> Converter | None:
         return compile_union(self, node)
+
+
+def _positions(steps: list[Converter | None], convert: Converter) -> Converter:
+    """A tuple of readers' values as one expression over the positions, without the loop's
+    frame work per item; any other value, or a refusal, goes to the loop (``convert``),
+    which names the index (the steps depend on their value alone, so may run again)."""
+    namespace: dict[str, Any] = {"loop": convert}
+    items = []
+    for index, step in enumerate(steps):
+        namespace[f"c{index}"] = step
+        items.append(f"value[{index}]" if step is None else f"c{index}(value[{index}])")
+    emit = Emitter()
+    with emit.block("def positions(value):"):
+        with emit.block("try:"), emit.block(f"if len(value) == {len(steps)}:"):
+            emit.line(f"return ({', '.join(items)},)")
+        with emit.block("except Exception:"):
+            emit.line("pass")
+        emit.line("return loop(value)")
+    made: Converter = compile_function("positions", emit.take(), namespace, origin="convert")
+    PURE.add(made)
+    return made
 
 
 def _integers(target: Any) -> Converter:

@@ -43,6 +43,7 @@ from ..introspect.model import (
     TypeKey,
     UnionNode,
 )
+from ._bounds import by_kind as checked_by_kind
 from ._bounds import with_bounds
 from ._compiler import NodeCompiler
 from ._readers import PURE
@@ -133,7 +134,7 @@ def compile_union(compiler: NodeCompiler, node: UnionNode) -> Converter | None:
         converter = table.get(type(value))
         return value if converter is None else converter(value)
 
-    convert: Converter = by_kind
+    convert: Converter = checked_by_kind(table) or by_kind
     if lone is not None and sum(converter is not None for converter in table.values()) == 1:
         # ``datetime`` (aware or local text), ``datetime | None``: the kind's test and
         # ``_alike`` in one frame, every other kind kept as it is.
