@@ -10,14 +10,19 @@ package is pure Python, as every other build of it is.
 from __future__ import annotations
 
 import os
+import sys
 from typing import Any
 
 from setuptools import setup
 
 COMPILED = ["src/llmapp/streaming/_arguments.py"]
 
+# The metadata steps (pip runs ``dist_info`` or ``egg_info`` before the build) do not
+# need the extension: compiling there too would double the build's time.
+METADATA_ONLY = {"dist_info", "egg_info"}.intersection(sys.argv)
+
 extensions: list[Any] = []
-if os.environ.get("LLMAPP_MYPYC") == "1":
+if os.environ.get("LLMAPP_MYPYC") == "1" and not METADATA_ONLY:
     from mypyc.build import mypycify
 
     extensions = mypycify(COMPILED, opt_level="3")
