@@ -801,8 +801,9 @@ def test_containers_of_moments_get_the_old_verdict_and_issues(
     shape: str,
 ) -> None:
     """Each container's verdict is aed5237's checks' on every value, and its issues (path,
-    expected, value, in order) those of a validator written without the at-once check."""
-    from llmapp.validate import _check
+    expected, value, in order) those of a validator written without the at-once check
+    (in the checker and in the walker)."""
+    from llmapp.validate import _writer
     from llmapp.validate._validator import Validator
 
     item = _schema(formats)
@@ -812,12 +813,14 @@ def test_containers_of_moments_get_the_old_verdict_and_issues(
         schema = {"type": "array", "prefixItems": [{"type": "integer"}], "items": item}
     else:
         schema = {"type": "object", "additionalProperties": item}
-    check = Validator(schema)
-    assert "usual_texts" in check.source
+    # Beside a refused integer, the walker walks the container too.
+    wrapped = {"type": "object", "properties": {"a": schema, "b": {"type": "integer"}}}
+    check, around = Validator(schema), Validator(wrapped)
+    assert "usual_texts" in check.source and "usual_texts" in around.source
     with monkeypatch.context() as patched:
-        patched.setattr(_check, "usual_texts", lambda schema: None)
-        one_by_one = Validator(schema)
-    assert "usual_texts" not in one_by_one.source
+        patched.setattr(_writer, "usual_texts", lambda schema: None)
+        one_by_one, around_one_by_one = Validator(schema), Validator(wrapped)
+    assert "usual_texts" not in one_by_one.source + around_one_by_one.source
     good = [t for t in CONTAINER_MOMENTS if _old_verdict(round_six_iso, formats, [t])]
     assert good
     for extra in [None, *CONTAINER_MOMENTS, 7, None]:
@@ -831,6 +834,8 @@ def test_containers_of_moments_get_the_old_verdict_and_issues(
         result = check(data)
         assert result.success == expected, (formats, shape, extra)
         assert _issues(result) == _issues(one_by_one(data)), (formats, shape, extra)
+        outer = {"a": data, "b": "x"}
+        assert _issues(around(outer)) == _issues(around_one_by_one(outer)), (formats, extra)
 
 
 @pytest.mark.budgeted

@@ -9,7 +9,6 @@ type, per-value conditions, object keywords, array keywords, then applicators in
 
 from __future__ import annotations
 
-from contextlib import AbstractContextManager, nullcontext
 from operator import itemgetter
 from typing import Any
 
@@ -18,7 +17,6 @@ from llmapp.jsonschema import Node, is_mapping, is_schema
 
 from .._codegen.source import literal
 from ._conditions import guard, type_test
-from ._formats import usual_texts
 from ._functions import CHECK
 from ._vocabulary import (
     ARRAY_KEYWORDS,
@@ -245,11 +243,11 @@ class CheckWriter(Writer):
         schema = node.schema
         key, item = self.functions.local("key"), self.functions.local("item")
         known = self.out.constant(shared_names(frozenset(props)), "PROPERTIES")
-        at_once = None
-        if not (props or "propertyNames" in schema or "patternProperties" in schema):
-            at_once = usual_texts(schema.get("additionalProperties"))
+        extra = schema.get("additionalProperties")
+        if props or "propertyNames" in schema or "patternProperties" in schema:
+            extra = None  # other keys than the extra ones: left to the loop
         with (
-            self._unless(at_once, f"{v}.items()", ".mapping", v),
+            self.unless_usual(extra, f"{v}.items()", f".mapping({v})"),
             self.out.block(f"for {key}, {item} in {v}.items():"),
         ):
             self.out.require(f"isinstance({key}, str)")
@@ -271,9 +269,8 @@ class CheckWriter(Writer):
             source = v if count == 0 else f"{v}[{count}:]"
             child = self.analysis.child(node, rest_key)
             target = self._in_loop(child)
-            at_once = usual_texts(target.schema)
             with (
-                self._unless(at_once, source, "", source),
+                self.unless_usual(target.schema, source, f"({source})"),
                 self.out.block(f"for {item} in {source}:"),
             ):
                 if target is not child:
@@ -281,18 +278,6 @@ class CheckWriter(Writer):
                 self.block(target, item)
         if "contains" in schema:
             self._contains(node, v)
-
-    def _unless(
-        self, at_once: object, items: str, method: str, argument: str
-    ) -> AbstractContextManager[object]:
-        """The loop over ``items`` runs only when ``at_once`` (a ``UsualTexts``, or None
-        for no such check) does not accept them all in one call: it is the loop's own
-        verdict when true, and a false one is decided by the loop."""
-        if at_once is None:
-            return nullcontext()
-        name = self.out.constant(at_once, "usual_texts")
-        self.out.line(f"# {items}: a usual text each, judged at once, else one by one")
-        return self.out.block(f"if not {name}{method}({argument}):")
 
     def _in_loop(self, items: Node) -> Node:
         """What the loop over an array's items checks each item against: the definition
