@@ -801,8 +801,7 @@ def test_containers_of_moments_get_the_old_verdict_and_issues(
     shape: str,
 ) -> None:
     """Each container's verdict is aed5237's checks' on every value, and its issues (path,
-    expected, value, in order) those of a validator written without the at-once check
-    (in the checker and in the walker)."""
+    expected, value, in order) those of a validator written without the at-once check."""
     from llmapp.validate import _writer
     from llmapp.validate._validator import Validator
 

@@ -497,6 +497,7 @@ _READERS: dict[str, Any] = {
 }
 USUAL_FORMATS = frozenset(_READERS)
 """The formats ``UsualTexts`` reads: those whose check is the ``is_*`` of the same name."""
+_STR = frozenset({str})
 _LAST_MINUTE = itemgetter(slice(-3, -1))
 _LATE_MINUTES = frozenset({":6", ":7", ":8", ":9"})
 """An offset's colon and the tens of its minute, past 59 (a seconds' tens is under 6)."""
@@ -548,8 +549,10 @@ class UsualTexts:
 
     def __call__(self, values: Collection[Any]) -> bool:
         """Every one of ``values`` (a list, a tuple, a dict's values) a usual text."""
+        if not _STR.issuperset(map(type, values)):
+            return False  # before ``join``, whose TypeError costs more than this test
         try:
-            joined = _SEPARATOR.join(values)  # TypeError on a value that is not a str
+            joined = _SEPARATOR.join(values)
             shape = joined.encode().translate(_DIGITS)  # ValueError on a lone surrogate
             pieces = shape.split(b"\x00")
             if len(pieces) != len(values) or not self._shapes.issuperset(pieces):

@@ -247,13 +247,7 @@ class WalkWriter(Writer):
         key, item = self.functions.local("key"), self.functions.local("item")
         where = path.dynamic(f"_step({key})")
         known = self.out.constant(shared_names(frozenset(props)), "PROPERTIES")
-        extra = schema.get("additionalProperties")
-        if props or "propertyNames" in schema or "patternProperties" in schema:
-            extra = None  # other keys than the extra ones: left to the loop
-        with (
-            self.unless_usual(extra, f"{v}.items()", f".mapping({v})"),
-            self.out.block(f"for {key}, {item} in {v}.items():"),
-        ):
+        with self.out.block(f"for {key}, {item} in {v}.items():"):
             with self.out.block(f"if not isinstance({key}, str):"):
                 self.issue(where, "undefined", item, "object keys must be strings")
                 self.out.line("continue")
@@ -277,14 +271,9 @@ class WalkWriter(Writer):
                 self.issue(where, "undefined", f"{v}[{index}]")
         elif is_mapping(rest) and not is_trivial(rest):
             item = self.functions.local("item")
-            values = v if count == 0 else f"{v}[{count}:]"
-            source = f"enumerate({v})" if count == 0 else f"enumerate({values}, {count})"
-            child = self.analysis.child(node, rest_key)
-            with (
-                self.unless_usual(child.schema, values, f"({values})"),
-                self.out.block(f"for {index}, {item} in {source}:"),
-            ):
-                self.block(child, item, where)
+            source = f"enumerate({v})" if count == 0 else f"enumerate({v}[{count}:], {count})"
+            with self.out.block(f"for {index}, {item} in {source}:"):
+                self.block(self.analysis.child(node, rest_key), item, where)
         if "contains" in schema:
             self._contains(node, v, path)
 

@@ -265,7 +265,8 @@ class Writer:
         ``items``, the schema of every item, is a date or time string and a
         ``UsualTexts`` check, ``call`` (``(v)`` or ``.mapping(v)``), does not accept them
         all at once: then each item is judged alone, as before. When it does, the loop
-        would find nothing (no refusal, no issue)."""
+        would find nothing. Written by the checkers only: a walker runs after a refusal,
+        where a container's check at once fails as often as not and is paid twice."""
         at_once = usual_texts(items)
         if at_once is None:
             return nullcontext()
