@@ -647,3 +647,207 @@ def test_validators_match_those_formats_inline(fmt: str, good: str, bad: str) ->
     source = check.source  # type: ignore[attr-defined]
     name = fmt.upper()
     assert f"{name}.match(item) is not None" in source and f"is_{fmt}" not in source
+
+
+# -- a container of date and time texts judged at once (issue 33, sixth round) ------------------
+
+ROUND_SIX = "aed5237"
+"""The commit before ``UsualTexts``: each text checked alone."""
+
+_USUAL_UNIONS = [
+    ("date-time", "date-time-local"),
+    ("date-time",),
+    ("date-time-local",),
+    ("date-time", "date-time-local", "date"),
+    ("date",),
+    ("time", "time-local"),
+    ("time",),
+    ("time-local",),
+]
+_CHECK_OF = {
+    "date": "is_date",
+    "date-time": "is_date_time",
+    "date-time-local": "is_date_time_local",
+    "time": "is_time",
+    "time-local": "is_time_local",
+}
+
+CONTAINER_MOMENTS = [
+    *ADVERSARIAL_MOMENTS,
+    "2024-02-29T12:00:00",
+    "2023-02-29T12:00:00",
+    "2024-02-30T12:00:00",
+    "2100-02-29T12:00:00",
+    "2000-02-29T12:00:00",
+    "2024-04-31T12:00:00",
+    "0000-01-01T00:00:00",
+    "0001-01-01T00:00:00",
+    "9999-12-31T23:59:59.999999999",
+    "2024-05-01T24:00:00",
+    "2024-05-01T23:59:60",
+    "2024-05-01T23:60:00",
+    " 2024-05-01T12:30:00",
+    "2024-05-01T12:30:00 ",
+    "2024-05-01t12:30:00",
+    "2024-05-01T12:30:00z",
+    "2024-05-01T12:30:00.1",
+    "2024-05-01T12:30:00.12",
+    "2024-05-01T12:30:00.1234",
+    "2024-05-01T12:30:00.12345",
+    "2024-05-01T12:30:00.1234567",
+    "2024-05-01T12:30:00.12345678",
+    "2024-05-01T12:30:00.123456789",
+    "2024-05-01T12:30:00.1234567890",
+    "2024-05-01T12:30:00.1234567890Z",
+    "2024-05-01T12:30:00.12345٦",
+    "2024-05-01T12:30:00.1234567٦",
+    "2024-05-01T1٢:30:00",
+    "2024-05-01T12:30:00-24:00",
+    "2024-05-01T12:30:00+24:00",
+    "2024-05-01T12:30:00-23:59",
+    "2024-05-01T12:30:00+00:60",
+    "2024-05-01T12:30:00+00:59",
+    "2024-05-01T12:30:00.5-00:61",
+    "2024-W18-3T12:30:00",
+    "2024-122T12:30:00",
+    "2024-05-01T12:30:00\x00",
+    "2024-05-01T12:30:00\x002024-05-01T12:30:00",
+    "2024-05-01T12:30:00\ud800",
+    "2024-05-01",
+    "2024-02-30",
+    "12:30:00",
+    "24:00:00",
+    "23:59:60",
+    "12:30:00.123456789",
+    "12:30:00+05:60",
+    "12:30:00-24:00",
+    "12:30:00 ",
+    "1230:00",
+]
+
+
+@pytest.fixture(scope="module")
+def round_six_iso() -> types.ModuleType:
+    return before.load(ROUND_SIX, "llmapp/_scalars/iso8601.py")
+
+
+def _old_verdict(
+    iso_before: types.ModuleType, formats: tuple[str, ...], values: list[object]
+) -> bool:
+    return all(
+        isinstance(value, str)
+        and any(getattr(iso_before, _CHECK_OF[name])(value) for name in formats)
+        for value in values
+    )
+
+
+def _schema(formats: tuple[str, ...]) -> dict[str, object]:
+    branches = [{"type": "string", "format": name} for name in formats]
+    return branches[0] if len(branches) == 1 else {"anyOf": branches}
+
+
+@pytest.mark.parametrize("formats", _USUAL_UNIONS)
+def test_usual_texts_accept_only_what_each_check_accepts(
+    round_six_iso: types.ModuleType, formats: tuple[str, ...]
+) -> None:
+    from llmapp.validate._formats import usual_texts
+
+    at_once = usual_texts(_schema(formats))
+    assert at_once is not None
+    accepted = 0
+    for text in CONTAINER_MOMENTS:
+        alone = _old_verdict(round_six_iso, formats, [text])
+        assert not at_once([text]) or alone, (formats, text)
+        accepted += at_once([text])
+    assert accepted  # the usual texts are read at once, not all left to the loop
+    good = [text for text in CONTAINER_MOMENTS if at_once([text])]
+    assert at_once(good) and at_once(tuple(good)) and at_once(dict.fromkeys(good).keys())
+    for bad in [*CONTAINER_MOMENTS, 5, None, b"2024-05-01", ["2024-05-01T12:30:00"]]:
+        if not (isinstance(bad, str) and at_once([bad])):
+            assert not at_once([*good, bad]) and not at_once([bad, *good]), (formats, bad)
+
+
+def test_usual_texts_are_not_offered_for_other_schemas() -> None:
+    from llmapp.validate._formats import usual_texts
+
+    for schema in [
+        {
+            "anyOf": [
+                {"type": "string", "format": "date-time"},
+                {"type": "string", "format": "time"},
+            ]
+        },
+        {"type": "string", "format": "date-time", "maxLength": 19},
+        {"anyOf": [{"type": "string", "format": "date-time"}, {"type": "null"}]},
+        {"type": "string", "format": "uuid"},
+        {"anyOf": []},
+        {"type": ["string"], "format": "date"},
+        True,
+    ]:
+        assert usual_texts(schema) is None, schema
+
+
+def _issues(result: object) -> object:
+    errors = getattr(result, "errors", None)
+    return None if errors is None else [(i.path, i.expected, i.value) for i in errors]
+
+
+@pytest.mark.parametrize("formats", _USUAL_UNIONS)
+@pytest.mark.parametrize("shape", ["list", "dict", "tail"])
+def test_containers_of_moments_get_the_old_verdict_and_issues(
+    round_six_iso: types.ModuleType,
+    monkeypatch: pytest.MonkeyPatch,
+    formats: tuple[str, ...],
+    shape: str,
+) -> None:
+    """Each container's verdict is aed5237's checks' on every value, and its issues (path,
+    expected, value, in order) those of a validator written without the at-once check."""
+    from llmapp.validate import _writer
+    from llmapp.validate._validator import Validator
+
+    item = _schema(formats)
+    if shape == "list":
+        schema: dict[str, object] = {"type": "array", "items": item}
+    elif shape == "tail":
+        schema = {"type": "array", "prefixItems": [{"type": "integer"}], "items": item}
+    else:
+        schema = {"type": "object", "additionalProperties": item}
+    # Beside a refused integer, the walker walks the container too.
+    wrapped = {"type": "object", "properties": {"a": schema, "b": {"type": "integer"}}}
+    check, around = Validator(schema), Validator(wrapped)
+    assert "usual_texts" in check.source and "usual_texts" in around.source
+    with monkeypatch.context() as patched:
+        patched.setattr(_writer, "usual_texts", lambda schema: None)
+        one_by_one, around_one_by_one = Validator(schema), Validator(wrapped)
+    assert "usual_texts" not in one_by_one.source + around_one_by_one.source
+    good = [t for t in CONTAINER_MOMENTS if _old_verdict(round_six_iso, formats, [t])]
+    assert good
+    for extra in [None, *CONTAINER_MOMENTS, 7, None]:
+        values = good if extra is None else [*good[:3], extra, *good[3:], extra]
+        expected = _old_verdict(round_six_iso, formats, values)
+        data: object = values
+        if shape == "dict":
+            data = {f"k{index}": value for index, value in enumerate(values)}
+        elif shape == "tail":
+            data = [0, *values]
+        result = check(data)
+        assert result.success == expected, (formats, shape, extra)
+        assert _issues(result) == _issues(one_by_one(data)), (formats, shape, extra)
+        outer = {"a": data, "b": "x"}
+        assert _issues(around(outer)) == _issues(around_one_by_one(outer)), (formats, extra)
+
+
+@pytest.mark.budgeted
+@settings(max_examples=scaled(150, 600), deadline=None)
+@given(
+    formats=st.sampled_from(_USUAL_UNIONS),
+    values=st.lists(_moments() | st.sampled_from(CONTAINER_MOMENTS), max_size=6),
+)
+def test_usual_texts_agree_with_each_check_on_generated_lists(
+    round_six_iso: types.ModuleType, formats: tuple[str, ...], values: list[str]
+) -> None:
+    from llmapp.validate._formats import usual_texts
+
+    at_once = usual_texts(_schema(formats))
+    assert at_once is not None
+    assert not at_once(values) or _old_verdict(round_six_iso, formats, values), (formats, values)

@@ -243,7 +243,13 @@ class CheckWriter(Writer):
         schema = node.schema
         key, item = self.functions.local("key"), self.functions.local("item")
         known = self.out.constant(shared_names(frozenset(props)), "PROPERTIES")
-        with self.out.block(f"for {key}, {item} in {v}.items():"):
+        extra = schema.get("additionalProperties")
+        if props or "propertyNames" in schema or "patternProperties" in schema:
+            extra = None  # other keys than the extra ones: left to the loop
+        with (
+            self.unless_usual(extra, f"{v}.items()", f".mapping({v})"),
+            self.out.block(f"for {key}, {item} in {v}.items():"),
+        ):
             self.out.require(f"isinstance({key}, str)")
             if "propertyNames" in schema:
                 names = self.analysis.child(node, "propertyNames")
@@ -261,9 +267,12 @@ class CheckWriter(Writer):
         elif is_mapping(rest) and not is_trivial(rest):
             item = self.functions.local("item")
             source = v if count == 0 else f"{v}[{count}:]"
-            with self.out.block(f"for {item} in {source}:"):
-                child = self.analysis.child(node, rest_key)
-                target = self._in_loop(child)
+            child = self.analysis.child(node, rest_key)
+            target = self._in_loop(child)
+            with (
+                self.unless_usual(target.schema, source, f"({source})"),
+                self.out.block(f"for {item} in {source}:"),
+            ):
                 if target is not child:
                     self.out.line(f"# {item} against {'#' + target.pointer!r}, written in place")
                 self.block(target, item)

@@ -16,12 +16,14 @@ import sys
 import unicodedata
 from collections.abc import Callable
 from functools import cache
+from typing import Any
 
+from llmapp._scalars.iso8601 import USUAL_FORMATS, UsualTexts
 from llmapp._scalars.table import format_checks, is_ipv4, is_ipv6
 
 from ._patterns import is_pattern
 
-__all__ = ["NUMBER_FORMATS", "STRING_FORMATS"]
+__all__ = ["NUMBER_FORMATS", "STRING_FORMATS", "usual_texts"]
 
 _regex = cache(re.compile)
 
@@ -255,3 +257,33 @@ NUMBER_FORMATS: dict[str, tuple[int, int]] = {
     "uint64": (0, 2**64 - 1),
 }
 """OpenAPI integer formats, asserted as ranges on numbers."""
+
+
+def usual_texts(schema: Any) -> UsualTexts | None:
+    """The check at once of a container whose every item is to match ``schema``, when
+    that is a string in a date or time format, or a union of such strings that one
+    ``fromisoformat`` reads (``datetime``'s two formats, ``time``'s): else None."""
+    if type(schema) is not dict:
+        return None
+    branches = schema.get("anyOf") if len(schema) == 1 else [schema]
+    if type(branches) is not list or not branches:
+        return None
+    formats = []
+    for branch in branches:
+        if not (
+            type(branch) is dict
+            and branch.keys() == {"type", "format"}
+            and branch["type"] == "string"
+            and branch["format"] in USUAL_FORMATS
+        ):
+            return None
+        formats.append(branch["format"])
+    return _usual_texts(tuple(formats))
+
+
+@cache
+def _usual_texts(formats: tuple[str, ...]) -> UsualTexts | None:
+    try:
+        return UsualTexts(formats)
+    except ValueError:
+        return None  # a date-time or a time: no one reader for both

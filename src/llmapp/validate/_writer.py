@@ -13,6 +13,7 @@ in the writers (``_check.py``, ``_walk.py``).
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
 from typing import Any, ClassVar, NamedTuple
 
 from llmapp.jsonschema import Node, is_mapping, is_schema, step
@@ -21,6 +22,7 @@ from .._codegen.source import Emitter, literal
 from ._analysis import Analysis
 from ._conditions import Conditions
 from ._expressions import Expressions
+from ._formats import usual_texts
 from ._functions import Functions
 from ._patterns import PatternError, compile_pattern, search_test
 from ._vocabulary import APPLIED_ORDER, is_trivial
@@ -257,6 +259,20 @@ class Writer:
         elif types is None or name in types:
             with self.out.block(f"if {test}:"):
                 emit()
+
+    def unless_usual(self, items: Any, values: str, call: str) -> AbstractContextManager[object]:
+        """What is written inside (the loop over a container's items) runs only when
+        ``items``, the schema of every item, is a date or time string and a
+        ``UsualTexts`` check, ``call`` (``(v)`` or ``.mapping(v)``), does not accept them
+        all at once: then each item is judged alone, as before. When it does, the loop
+        would find nothing. Written by the checkers only: a walker runs after a refusal,
+        where a container's check at once fails as often as not and is paid twice."""
+        at_once = usual_texts(items)
+        if at_once is None:
+            return nullcontext()
+        name = self.out.constant(at_once, "usual_texts")
+        self.out.line(f"# {values}: usual texts judged at once, else one by one")
+        return self.out.block(f"if not {name}{call}:")
 
     def key_schemas(
         self,
