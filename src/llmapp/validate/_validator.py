@@ -292,6 +292,7 @@ class Validator:
         with _walker_lock:
             walk = self._walker()
             _warm[id(self)] = weakref.ref(self)
+            _warm.move_to_end(id(self))  # a collected validator's entry may hold its id
             while len(_warm) > _WARM_SIZE:
                 oldest = _warm.popitem(False)[1]()
                 if oldest is not None and oldest is not self:
