@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import gc
 
 import pytest
 
@@ -125,3 +126,24 @@ def test_a_record_without_fields_compiles_too() -> None:
         assert Empty() == Empty() and Empty().__dict__ == {}
     with pytest.raises(TypeError, match="unexpected keyword arguments: x"):
         Empty(x=1)
+
+
+def test_records_keep_their_fields_without_a_dict_of_their_own() -> None:
+    # A ``__dict__`` written to holds a table of keys per record; attributes share the
+    # class's. Both ``__init__``s (the general one, then the compiled one) store so.
+    class Kept(Record):
+        a: int
+        b: str = "b"
+
+    records = [Kept(a=index) for index in range(_COMPILE_AFTER + 2)]
+    assert hasattr(Kept.__init__, "_record_fields")  # the last ones by the compiled init
+    for record in (records[0], records[-1], replace(records[0], b="c")):
+        assert not any(type(held) is dict for held in gc.get_referents(record))
+    assert replace(records[0], b="c") == Kept(a=0, b="c")
+    assert repr(records[1]) == "Kept(a=1, b='b')"
+
+
+def test_equality_takes_a_field_for_itself_as_a_dict_did() -> None:
+    nan = float("nan")
+    assert _Point(x=nan) == _Point(x=nan)  # type: ignore[arg-type]
+    assert _Point(x=nan) != _Point(x=float("nan"))  # type: ignore[arg-type]

@@ -128,6 +128,16 @@ def test_parameter_texts_are_shared_between_methods() -> None:
     assert third.params["name"] is first.params["name"]
 
 
+def test_parameter_names_are_the_interned_names() -> None:
+    # The names a reading cuts out of the text are copies; the methods' code holds them.
+    first = parse_docstring("One.\n\nArgs:\n    record_name: The name.\n")
+    second = parse_docstring("Two.\n\nArgs:\n    record_name: The name.\n")
+    (name,) = first.params
+    assert name is sys.intern("record_name") and name is next(iter(second.params))
+    (tagged,) = parse_docstring("Three.\n\n@param record_name The name.\n").params
+    assert tagged is name
+
+
 @pytest.mark.parametrize("doc", [None, "", "   \n  "])
 def test_empty_docstring_is_empty_doc(doc: str | None) -> None:
     assert parse_docstring(doc) is EMPTY_DOC

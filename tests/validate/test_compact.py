@@ -87,6 +87,23 @@ def test_a_source_is_kept_compressed_against_a_recent_one() -> None:
     assert len(last._packed) * 3 < len(alone)
 
 
+def test_validators_share_the_descriptions_of_the_unions_they_repeat() -> None:
+    def unions(check: Any) -> dict[str, UnionInfo]:
+        found = check._namespace.items()
+        return {name: value for name, value in found if isinstance(value, UnionInfo)}
+
+    first, second = unions(_walked(1_000_007)), unions(_walked(1_000_008))
+    assert len(first) == 2 and first.keys() == second.keys()
+    assert all(first[name] is second[name] for name in first)
+    other = _schema(1_000_009)
+    other["properties"]["tags"]["anyOf"][1] = {"type": "boolean"}
+    check = validator(other)
+    assert not check({"name": 1, "tags": 2}).success
+    (tags,) = [info for info in unions(check).values() if "boolean" in info.expected]
+    assert tags.expected == "(Array<string> | boolean)"
+    assert not any(tags is info for info in first.values())
+
+
 def test_validators_share_their_sets_of_keys_and_enum_values() -> None:
     def sets(check: Any) -> list[frozenset[str]]:
         return sorted(

@@ -14,13 +14,14 @@ import linecache
 import threading
 import traceback
 from collections.abc import Iterator
+from types import FunctionType
 from typing import Any
 
 import pytest
 from tests.support.budget import scaled, spread
 from tests.support.corpora import CORPORA
 
-from llmapp.validate import SchemaError, Validator
+from llmapp.validate import SchemaError, Validator, _validator
 from llmapp.validate._codegen import Generator
 
 SUITE = CORPORA / "json-schema-test-suite"
@@ -238,3 +239,96 @@ def test_walkers_find_no_problem_the_checkers_missed_in_the_corpora() -> None:
 @pytest.mark.slow
 def test_walkers_find_no_problem_the_checkers_missed_in_every_corpus_schema() -> None:
     _corpus_problems_agree(step=1)
+
+
+# Walkers of validators refused long ago go cold (``_validator._cool``): dropped, compiled
+# again at the next refusal, the answers unchanged.
+
+
+def _warm_at_most(monkeypatch: pytest.MonkeyPatch, size: int) -> None:
+    monkeypatch.setattr(_validator, "_WARM_SIZE", size)
+    monkeypatch.setattr(_validator, "_warm", type(_validator._warm)())
+
+
+def test_the_walkers_of_validators_refused_long_ago_go_cold(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    _warm_at_most(monkeypatch, 2)
+    checks = [Validator({**ORDER, "title": f"Order{index}"}) for index in range(4)]
+    for check in checks:
+        assert _pairs(check, INVALID) == EXPECTED
+    cold = [check for check in checks if check._walk is None]
+    assert cold == checks[:2]
+    for check in cold:  # the root walker's name is bound to a stand-in
+        assert not isinstance(check._namespace["w_root"], FunctionType)
+    for check in checks:  # the cold ones compile theirs again, and answer the same
+        assert _pairs(check, INVALID) == EXPECTED
+        assert _pairs(check, INVALID) == EXPECTED
+    assert sum(check._walk is not None for check in checks) == 2
+
+
+class _Cooling(dict[str, Any]):
+    """An object whose first read turns its validator's walkers cold, as another thread's
+    refusals would while this walk runs."""
+
+    check: Validator | None = None
+
+    def get(self, key: str, default: Any = None) -> Any:
+        if self.check is not None:
+            self.check._cool()
+            self.check = None
+        return super().get(key, default)
+
+
+PERSON = {
+    "type": "object",
+    "properties": {"name": {"type": "string"}, "home": {"$ref": "#/$defs/Home"}},
+    "$defs": {
+        "Home": {
+            "type": "object",
+            "properties": {"street": {"type": "string"}, "city": {"type": "string"}},
+            "required": ["street", "city"],
+        }
+    },
+}
+PERSON_WRONG = {"name": 1, "home": {"street": 2}}
+PERSON_EXPECTED = [
+    ("$input.name", "string"),
+    ("$input.home.street", "string"),
+    ("$input.home.city", "string"),
+]
+
+
+def test_a_walk_running_while_its_walkers_go_cold_reports_every_issue() -> None:
+    check = Validator({**PERSON, "title": "cooling"})
+    assert _pairs(check, PERSON_WRONG) == PERSON_EXPECTED  # the walkers compiled
+    value = _Cooling(PERSON_WRONG)
+    value.check = check
+    # ``w_root`` reads ``name`` (and the walkers go cold), then calls ``w_Home``.
+    assert _pairs(check, value) == PERSON_EXPECTED
+    assert check._walk is not None  # the stand-in compiled them again
+    assert _pairs(check, PERSON_WRONG) == PERSON_EXPECTED
+
+
+def test_remembered_walkers_answer_the_same_once_cold_and_compiled_again() -> None:
+    recursive = {
+        "$defs": {
+            "D": {
+                "type": "object",
+                "properties": {
+                    "x": {"type": "string"},
+                    "b": {"allOf": [{"$ref": "#/$defs/D"}, {"allOf": [{"$ref": "#/$defs/D"}]}]},
+                },
+            }
+        },
+        "$ref": "#/$defs/D",
+    }
+    check = Validator(recursive)
+    assert check._memo is not None
+    value: Any = {"x": 5}
+    for _ in range(30):
+        value = {"b": value}
+    first = _pairs(check, value)
+    check._cool()
+    assert _pairs(check, value) == first
+    assert _pairs(check, value) == first

@@ -16,6 +16,12 @@ Declaring a record runs no code but reading its annotations. The public classes 
 users take apart (``LlmFunction``, the results) stay dataclasses: users may rely on
 ``dataclasses.fields`` and ``replace``.
 
+A record's fields are stored as attributes (``object.__setattr__``), never through its
+``__dict__``: CPython then keeps them in a values array whose keys the class's records
+share, where a ``__dict__`` written to holds a table of keys of its own, larger than
+the record. An application keeps a few records a parameter (its
+introspection, its plan), so this is most of what its build holds beyond its schemas.
+
 A build makes thousands of records, so a class that has made a few dozen gets an
 ``__init__`` of its own, with one keyword parameter a field (``_keyword_init``): Python
 binds them faster than the general ``__init__`` merges and checks a dict of them. A class
@@ -26,6 +32,8 @@ from __future__ import annotations
 
 import dataclasses
 import inspect
+from collections.abc import Callable
+from operator import attrgetter
 from typing import Any, ClassVar, TypeVar
 
 import typing_extensions as te
@@ -42,6 +50,8 @@ class Record:
     _defaults: ClassVar[dict[str, Any]] = {}
     """Every field, in order, with its default; a required field's is never read."""
     _required: ClassVar[frozenset[str]] = frozenset()
+    _values: ClassVar[Callable[[Any], tuple[Any, ...]]] = staticmethod(lambda record: ())
+    """The fields' values, in order."""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -60,6 +70,7 @@ class Record:
                 required.add(name)
         cls._defaults = defaults
         cls._required = frozenset(required)
+        cls._values = staticmethod(_getter(tuple(defaults)))
         inherited = cls.__init__
         if "__init__" not in cls.__dict__ and (
             inherited is Record.__init__ or hasattr(inherited, "_record_fields")
@@ -77,12 +88,12 @@ class Record:
                 cls.__init__ = _keyword_init(cls)  # type: ignore[method-assign]
                 cls.__init__(self, **values)
                 return
-        state = self.__dict__
-        state.update(self._defaults)
-        state.update(values)
+        state = {**self._defaults, **values}
         # An unknown keyword adds an entry; a missing required one is absent from values.
         if len(state) != len(self._defaults) or not values.keys() >= self._required:
             _refuse(type(self), values)
+        for name, value in state.items():
+            _store(self, name, value)
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise dataclasses.FrozenInstanceError(f"cannot assign to field {name!r}")
@@ -93,13 +104,13 @@ class Record:
     def __eq__(self, other: object) -> bool:
         if type(other) is not type(self):
             return NotImplemented
-        return self.__dict__ == other.__dict__
+        return _values(self) == _values(other)
 
     def __hash__(self) -> int:
-        return hash((type(self), *self.__dict__.values()))
+        return hash((type(self), *_values(self)))
 
     def __repr__(self) -> str:
-        fields = ", ".join(f"{name}={value!r}" for name, value in self.__dict__.items())
+        fields = ", ".join(f"{name}={value!r}" for name, value in _fields(self).items())
         return f"{type(self).__name__}({fields})"
 
 
@@ -114,13 +125,17 @@ _REQUIRED: Any = object()
 
 def _keyword_init(cls: type[Record]) -> Any:
     """``Record.__init__`` for ``cls`` alone: a keyword parameter a field, with its default."""
-    namespace: dict[str, Any] = {"_REQUIRED": _REQUIRED, "_refuse_given": _refuse_given}
+    namespace: dict[str, Any] = {
+        "_REQUIRED": _REQUIRED,
+        "_refuse_given": _refuse_given,
+        "_store": _store,
+    }
     parameters, stores = [], []
     for index, (name, default) in enumerate(cls._defaults.items()):
         namespace[f"_default{index}"] = default
         given = "_REQUIRED" if name in cls._required else f"_default{index}"
         parameters.append(f"{name}={given}")
-        stores.append(f"    _state[{name!r}] = {name}")
+        stores.append(f"    _store(_self, {name!r}, {name})")
     required = [name for name in cls._defaults if name in cls._required]
     missing = "".join(f" or {name} is _REQUIRED" for name in required)
     pairs = "".join(f"({name!r}, {name}), " for name in required)
@@ -130,7 +145,6 @@ def _keyword_init(cls: type[Record]) -> Any:
             " **_unknown):",
             f"    if _unknown{missing}:",
             f"        _refuse_given(type(_self), ({pairs}), _unknown)",
-            "    _state = _self.__dict__",
             *stores,
         ]
     )
@@ -165,6 +179,29 @@ def replace(record: R, **changes: Any) -> R:
     if unknown:
         raise TypeError(f"{type(record).__name__} has no fields {', '.join(sorted(unknown))}")
     copy = object.__new__(type(record))
-    copy.__dict__.update(record.__dict__)
-    copy.__dict__.update(changes)
+    for name, value in {**_fields(record), **changes}.items():
+        _store(copy, name, value)
     return copy
+
+
+def _values(record: Record) -> tuple[Any, ...]:
+    return type(record)._values(record)
+
+
+def _fields(record: Record) -> dict[str, Any]:
+    return dict(zip(record._defaults, _values(record), strict=True))
+
+
+_store = object.__setattr__
+"""Sets a field past ``Record.__setattr__`` (which refuses), as an attribute."""
+
+
+def _getter(fields: tuple[str, ...]) -> Callable[[Any], tuple[Any, ...]]:
+    """A function giving a record's values of ``fields``, as a tuple (``attrgetter`` gives
+    a tuple for two names or more only)."""
+    if len(fields) > 1:
+        return attrgetter(*fields)
+    if fields:
+        one = attrgetter(fields[0])
+        return lambda record: (one(record),)
+    return lambda record: ()

@@ -442,17 +442,15 @@ _HIDDEN_FLAGS = frozenset({"hidden", "internal"})
 
 
 def _merged(section: dict[str, str], tagged: dict[str, str]) -> Mapping[str, str]:
-    """The texts of the sections, those of tags taking precedence, read-only; the body's
-    dict is its reading's own, so it is wrapped as it is when no tag adds to it. Each text
-    is interned: the methods of a class describe the same parameter in the same words,
-    and every function's schema keeps its descriptions."""
+    """The texts of the sections, those of tags taking precedence, read-only. Each name
+    and text is interned: the methods of a class describe the same parameter in the same
+    words, every function's schema keeps its descriptions, and the parameters' names are
+    the very strings the methods' code holds (each reading cuts a copy of its own)."""
     if tagged:
         section = {**section, **tagged}
     if not section:
         return _NOTHING
-    for name, text in section.items():
-        section[name] = sys.intern(text)
-    return MappingProxyType(section)
+    return MappingProxyType({sys.intern(name): sys.intern(text) for name, text in section.items()})
 
 
 def _first_paragraph(text: str | None) -> str | None:

@@ -28,14 +28,31 @@ def union_info(
     shapes = tuple(union_shape(analysis, branch) for branch in branches)
     prop, tags = _discriminator(analysis, node, branches)
     tag_text = "(" + " | ".join(json.dumps(tag, ensure_ascii=False) for tag in tags) + ")"
-    info = UnionInfo(
-        expected=analysis.expected(node) if keyword != "allOf" else "any",
-        branches=shapes,
-        discriminator=prop,
-        tags=tags or None,
-        tag_expected=tag_text if len(tags) > 1 else tag_text[1:-1],
+    expected = analysis.expected(node) if keyword != "allOf" else "any"
+    tag_expected = tag_text if len(tags) > 1 else tag_text[1:-1]
+    key = (
+        expected,
+        tuple((b.types, b.properties, b.required, b.closed, b.literal) for b in shapes),
+        prop,
+        tuple(tags.items()),
+        tag_expected,
     )
+    info = _UNIONS.get(key)
+    if info is None:
+        info = UnionInfo(expected, shapes, prop, tags or None, tag_expected)
+        if len(_UNIONS) >= _UNIONS_SIZE:
+            _UNIONS.clear()
+        _UNIONS[key] = info
     return emitter.constant(info, "UNION")
+
+
+_UNIONS: dict[tuple[Any, ...], UnionInfo] = {}
+"""The unions described lately, by what describes them: a ``UnionInfo`` is never changed
+(its cache of branches by kind follows from its branches), so the validators of an
+application share one for each union they repeat (every ``X | None`` of a kind), as the
+sets of names are shared. At most ``_UNIONS_SIZE`` remembered, so what stays once no
+validator holds them is bounded."""
+_UNIONS_SIZE = 512
 
 
 def parts(analysis: Analysis, node: Node, limit: int = 16) -> list[Node]:

@@ -45,6 +45,9 @@ _shared_lock = threading.RLock()  # compiling one looks up the ones it reaches
 _seen: OrderedDict[str, None] = OrderedDict()
 """Closure keys written out once already: the second schema holding one shares it."""
 _SEEN_SIZE = 4096
+_warm: OrderedDict[int, weakref.ref[Validator]] = OrderedDict()
+"""The validators whose walkers a refused value compiled, oldest first (``_cool``)."""
+_WARM_SIZE = 128
 
 
 class Validator:
@@ -86,6 +89,7 @@ class Validator:
         "_subs",
         "_walk",
         "_walker_name",
+        "_walkers",
         "filename",
         "max_depth",
         "schema",
@@ -123,6 +127,8 @@ class Validator:
             self._memo.wrap(namespace, CHECK)
         self._check: Callable[[Any, int], bool] = namespace[check]
         self._walk: Walker | None = None
+        self._walkers: tuple[str, ...] = ()
+        """The names the walkers' compile bound in the namespace (``_cool`` unbinds them)."""
         self._expected = generator.root_expected()
         self._failed = generator.failed if generator.recursive else None
         generator.functions.share = None
@@ -214,7 +220,7 @@ class Validator:
         if self._searches:
             forget_timeouts()
         try:
-            (self._walk or self._walker())(value, "$input", errors, 0)
+            (self._walk or self._warm())(value, "$input", errors, 0)
         except Exception as error:
             self._stopped(value, errors, error)
         if not errors:
@@ -264,12 +270,48 @@ class Validator:
             start = self._checkers
             source = "\n" * start + "".join(self._lines[start:])
             namespace = self._namespace
+            before = namespace.copy()
             exec(compiled(source, self.filename), namespace)
             if self._memo is not None:
                 self._memo.wrap(namespace, WALK)
+            self._walkers = tuple(
+                name for name, found in namespace.items() if before.get(name) is not found
+            )
             written: Walker = namespace[self._walker_name]
             self._walk = written
             return written
+
+    def _warm(self) -> Walker:
+        """``_walker`` for a value this validator refused: its walkers are counted among
+        the warm ones, and the oldest of those past ``_WARM_SIZE`` go cold (``_cool``).
+
+        An application of a thousand functions, each refused once, would otherwise keep
+        a thousand sets of walkers (most of what its validators hold) for failures that
+        may not come again; a function whose walkers went cold compiles them again, from
+        the same source, at its next refusal."""
+        with _walker_lock:
+            walk = self._walker()
+            _warm[id(self)] = weakref.ref(self)
+            _warm.move_to_end(id(self))  # a collected validator's entry may hold its id
+            while len(_warm) > _WARM_SIZE:
+                oldest = _warm.popitem(False)[1]()
+                if oldest is not None and oldest is not self:
+                    oldest._cool()
+            return walk
+
+    def _cool(self) -> None:
+        """Drop the walkers (and the checkers only they call): each name they bound is
+        bound to a stand-in that compiles them again and calls the new function, so a
+        walk running meanwhile (in another thread) still gets every issue. Only a root
+        validator goes cold: the functions of shared definitions are held by the
+        validators that call them, and dropping them here would free nothing."""
+        self._walk = None
+        namespace, me = self._namespace, weakref.ref(self)
+        for name in self._walkers:
+            namespace[name] = _Cold(me, name)
+        if self._memo is not None:
+            self._memo.wrapped.difference_update(self._walkers)
+        self._walkers = ()
 
     def _budgeted(self) -> bool:
         """Whether the code searches a pattern that may run on the time-limited engine
@@ -320,6 +362,26 @@ class Validator:
 
 
 _PREFIX = {CHECK: "c_", WALK: "w_"}
+
+
+class _Cold:
+    """What a name of a validator's walkers is bound to once they went cold (``_cool``):
+    called, it compiles them again and calls the new function (a walk that had begun
+    before they went cold calls it)."""
+
+    __slots__ = ("name", "validator")
+
+    def __init__(self, validator: weakref.ref[Validator], name: str) -> None:
+        self.validator = validator
+        self.name = name
+
+    def __call__(self, *arguments: Any) -> Any:
+        found = self.validator()
+        if found is None:  # its walk is running, so something holds it
+            raise RuntimeError("a validator collected during its own walk")
+        found._warm()
+        return found._namespace[self.name](*arguments)
+
 
 NOT_CHECKED_WORK = (
     "not checked: checking this value took more steps than one call may (the schema "
