@@ -26,10 +26,10 @@ from typing import Annotated, Any
 
 import pytest
 from annotated_types import Ge, Gt, Le, Lt, MultipleOf
-from benchmarks import corpus
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from tests.support import before
+from tests.support.drawn import drawn
 
 from llmapp import application
 from llmapp.convert import compile_arguments
@@ -95,26 +95,11 @@ def _both(old: types.ModuleType, method: MethodSpec, graph: TypeGraph) -> tuple[
     return compile_arguments(method, graph), old.compile_arguments(method, graph)
 
 
-def _drawn(monkeypatch: pytest.MonkeyPatch) -> tuple[Any, dict[str, Any]]:
-    """The corpus, and each signature's arguments record with its scale, as drawn."""
-    records: dict[str, Any] = {}
-    add = corpus._Source.add
-
-    def keep(self: Any, rng: Any, ctx: Any, arguments: Any, scale: int, doc: str) -> None:
-        records[arguments.name] = (arguments, scale)
-        add(self, rng, ctx, arguments, scale, doc)
-
-    with monkeypatch.context() as patched:
-        patched.setattr(corpus._Source, "add", keep)
-        built = corpus.generate()
-    return built, records
-
-
 def test_every_corpus_signature_converts_as_before(
     old: types.ModuleType, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The 300 signatures and the named tools: the valid text, and seeded valid arguments."""
-    built, records = _drawn(monkeypatch)
+    built, records = drawn(monkeypatch)
     app = application(built.tools)
     compared = 0
     for case in [*built.cases, *built.named]:

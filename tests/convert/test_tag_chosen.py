@@ -23,9 +23,9 @@ from uuid import UUID
 
 import pytest
 from annotated_types import Ge
-from benchmarks import corpus
 from hypothesis import HealthCheck, assume, given, settings
 from pydantic import BaseModel
+from tests.support.drawn import drawn
 from typing_extensions import NotRequired, TypedDict
 
 from llmapp import application
@@ -233,23 +233,8 @@ def test_tags_shared_by_two_records_leave_the_choice_to_the_matchers(
     assert runs[0] > 0
 
 
-def _drawn(monkeypatch: pytest.MonkeyPatch) -> tuple[Any, dict[str, Any]]:
-    """The corpus, and each signature's arguments record with its scale, as drawn."""
-    records: dict[str, Any] = {}
-    add = corpus._Source.add
-
-    def keep(self: Any, rng: Any, ctx: Any, arguments: Any, scale: int, doc: str) -> None:
-        records[arguments.name] = (arguments, scale)
-        add(self, rng, ctx, arguments, scale, doc)
-
-    with monkeypatch.context() as patched:
-        patched.setattr(corpus._Source, "add", keep)
-        built = corpus.generate()
-    return built, records
-
-
 def test_corpus_unions_convert_as_the_chooser_does(monkeypatch: pytest.MonkeyPatch) -> None:
-    built, records = _drawn(monkeypatch)
+    built, records = drawn(monkeypatch)
     app = application(built.tools)
     compared = 0
     for case in built.cases:
