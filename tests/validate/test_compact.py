@@ -5,6 +5,7 @@ one of them."""
 from __future__ import annotations
 
 import zlib
+from types import CodeType
 from typing import Any
 
 import pytest
@@ -132,3 +133,78 @@ def test_validators_share_their_sets_of_keys_and_enum_values() -> None:
     one, two = validator(schema(1_000_302, large)), validator(schema(1_000_303, large))
     enum = frozenset(large)
     assert not any(a is b for a in sets(one) if a == enum for b in sets(two) if b == enum)
+
+
+def _shaped(name: str) -> dict[str, Any]:
+    return {
+        "type": "object",
+        "properties": {"address": {"$ref": f"#/$defs/{name}"}, "count": {"type": "integer"}},
+        "required": ["address"],
+        "additionalProperties": False,
+        "$defs": {
+            name: {
+                "type": "object",
+                "properties": {"city": {"type": "string"}, "zip": {"type": "string"}},
+                "required": ["city"],
+                "additionalProperties": False,
+            }
+        },
+    }
+
+
+def test_validators_of_one_shape_share_the_tables_of_their_code() -> None:
+    first, second = validator(_shaped("Parcel1")), validator(_shaped("Parcel2"))
+    for check in (first, second):
+        assert check({"address": {"city": 1}}).errors[0].path == "$input.address.city"
+        assert check({"address": 3}).errors[0].expected in ("Parcel1", "Parcel2")
+    one, other = first._namespace["c_Parcel1"], second._namespace["c_Parcel2"]
+    assert one.__code__.co_linetable is other.__code__.co_linetable
+    assert one.__code__.co_filename == first.filename
+    assert other.__code__.co_filename == second.filename
+    assert (one.__name__, other.__qualname__) == ("c_Parcel1", "c_Parcel2")
+    assert second({"address": 3}).errors[0].expected == "Parcel2"
+    walk = second._namespace["w_Parcel2"].__code__
+    assert walk is not first._namespace["w_Parcel1"].__code__
+    assert walk.co_exceptiontable is first._namespace["w_Parcel1"].__code__.co_exceptiontable
+
+
+def _same_code(made: CodeType, expected: CodeType) -> None:
+    assert made == expected
+    for attribute in ("co_filename", "co_name", "co_qualname", "co_names", "co_varnames"):
+        assert getattr(made, attribute) == getattr(expected, attribute), attribute
+    assert list(made.co_positions()) == list(expected.co_positions())
+    assert len(made.co_consts) == len(expected.co_consts)
+    for value, wanted in zip(made.co_consts, expected.co_consts):
+        if isinstance(wanted, CodeType):
+            _same_code(value, wanted)
+        else:
+            assert type(value) is type(wanted) and value == wanted
+
+
+# Definition names that are keywords, builtins, numbers' parts, parts of one another,
+# parts of the generated names, or the stand-ins' own text.
+_AWKWARD = [
+    ("Address1", "Address10"),
+    ("not", "None"),
+    ("True", "return"),
+    ("isinstance", "int"),
+    ("e10", "x0e1"),
+    ("c_root", "root_"),
+    ("Z0_", "Z1__"),
+    ("_dict", "v_zip"),
+    ("Adresse_ß", "Adresse"),
+]
+
+
+@pytest.mark.parametrize("names", _AWKWARD, ids="-".join)
+def test_code_made_from_a_template_is_the_code_compiled_from_the_source(
+    names: tuple[str, ...],
+) -> None:
+    schema = _shaped(names[0])
+    schema["properties"]["other"] = {"$ref": f"#/$defs/{names[1]}"}
+    schema["$defs"][names[1]] = {"enum": ["a", names[1]]}
+    check = validator(schema)
+    assert not check({"address": {"city": 1}, "other": 2}).success  # the walkers too
+    source, stems = check.source, check._stems.values()
+    for _ in range(2):  # the template compiled, then taken from the table
+        _same_code(compiled(source, "<f>", stems), compiled(source, "<f>"))

@@ -120,7 +120,7 @@ class Validator:
         self._namespace = namespace = dict(generator.emitter.globals)
         # The header is comments only: blank lines in its place keep the line numbers and
         # spare the tokenizer reading them again for every validator.
-        exec(compiled("\n" * len(header) + source, self.filename), namespace)
+        exec(compiled("\n" * len(header) + source, self.filename, self._stems.values()), namespace)
         remembered = repeated(generator.analysis)
         self._memo = _Remembered(remembered, self._stems) if remembered else None
         if self._memo is not None:
@@ -271,7 +271,7 @@ class Validator:
             source = "\n" * start + "".join(self._lines[start:])
             namespace = self._namespace
             before = namespace.copy()
-            exec(compiled(source, self.filename), namespace)
+            exec(compiled(source, self.filename, self._stems.values()), namespace)
             if self._memo is not None:
                 self._memo.wrap(namespace, WALK)
             self._walkers = tuple(
