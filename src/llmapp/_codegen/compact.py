@@ -27,10 +27,11 @@ import re
 import sys
 from collections import OrderedDict
 from collections.abc import Iterable
+from operator import itemgetter
 from types import CodeType
 from typing import Any
 
-__all__ = ["compiled", "shared_names"]
+__all__ = ["compiled", "shared_getter", "shared_names"]
 
 
 def compiled(source: str, filename: str, names: Iterable[str] = ()) -> CodeType:
@@ -82,7 +83,20 @@ def shared_names(names: frozenset[str]) -> frozenset[str]:
     return found
 
 
+def shared_getter(keys: tuple[str, ...]) -> itemgetter[Any]:
+    """``itemgetter(*keys)``, or the one code generated earlier holds for the same keys
+    (the validators of an application read the same properties), from a table bounded
+    as ``shared_names``'s is."""
+    found = _GETTERS.get(keys)
+    if found is None:
+        if len(_GETTERS) >= _NAMES_SIZE:
+            _GETTERS.clear()
+        found = _GETTERS[keys] = itemgetter(*keys)
+    return found
+
+
 _NAMES: dict[frozenset[str], frozenset[str]] = {}
+_GETTERS: dict[tuple[str, ...], itemgetter[Any]] = {}
 _NAMES_SIZE = 512
 _NAMES_LONGEST = 32
 

@@ -117,7 +117,7 @@ class Validator:
         self._serial = serial = take_serial()
         self.filename = register(schema, lines, serial)
         self._stems = generator.functions.stems
-        self._namespace = namespace = dict(generator.emitter.globals)
+        self._namespace = namespace = generator.namespace()
         # The header is comments only: blank lines in its place keep the line numbers and
         # spare the tokenizer reading them again for every validator.
         exec(compiled("\n" * len(header) + source, self.filename, self._stems.values()), namespace)
