@@ -4,6 +4,7 @@ one of them."""
 
 from __future__ import annotations
 
+import sys
 import zlib
 from types import CodeType
 from typing import Any
@@ -208,3 +209,24 @@ def test_code_made_from_a_template_is_the_code_compiled_from_the_source(
     source, stems = check.source, check._stems.values()
     for _ in range(2):  # the template compiled, then taken from the table
         _same_code(compiled(source, "<f>", stems), compiled(source, "<f>"))
+
+
+def _many_keys(name: str) -> dict[str, Any]:
+    keys = ["alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta"]
+    schema = _shaped(name)
+    schema["properties"].update({key: {"type": "integer"} for key in keys})
+    schema["required"] = ["address", *keys]
+    return schema
+
+
+def test_validators_hold_their_own_globals_only() -> None:
+    # The helpers are the code's builtins, one dict for all; the names are interned.
+    first, second = validator(_many_keys("Crate1")), validator(_many_keys("Crate2"))
+    for check in (first, second):
+        assert "_is_integer" not in check._namespace and "_MISSING" not in check._namespace
+        assert check({"address": {"city": "x"}}).errors[0].path == "$input.alpha"
+        assert not check.is_valid({"address": {"city": "x"}, "alpha": 1})
+    assert first._namespace["__builtins__"] is second._namespace["__builtins__"]
+    assert first._namespace["KEYS"] is second._namespace["KEYS"]
+    stem = "".join(["Cra", "te2"])  # a string of its own, not the literal's
+    assert second._stems["/$defs/Crate2"] is sys.intern(stem)
