@@ -166,14 +166,15 @@ def test_validators_of_one_shape_share_the_tables_of_their_code() -> None:
     assert second({"address": 3}).errors[0].expected == "Parcel2"
     walk = second._namespace["w_Parcel2"].__code__
     assert walk is not first._namespace["w_Parcel1"].__code__
-    assert walk.co_exceptiontable is first._namespace["w_Parcel1"].__code__.co_exceptiontable
+    assert walk.co_linetable is first._namespace["w_Parcel1"].__code__.co_linetable
 
 
 def _same_code(made: CodeType, expected: CodeType) -> None:
     assert made == expected
     for attribute in ("co_filename", "co_name", "co_qualname", "co_names", "co_varnames"):
-        assert getattr(made, attribute) == getattr(expected, attribute), attribute
-    assert list(made.co_positions()) == list(expected.co_positions())
+        assert getattr(made, attribute, None) == getattr(expected, attribute, None), attribute
+    if sys.version_info >= (3, 11):  # the columns a traceback points at
+        assert list(made.co_positions()) == list(expected.co_positions())
     assert len(made.co_consts) == len(expected.co_consts)
     for value, wanted in zip(made.co_consts, expected.co_consts):
         if isinstance(wanted, CodeType):
