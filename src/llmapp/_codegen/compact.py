@@ -25,6 +25,7 @@ import hashlib
 import keyword
 import re
 import sys
+import threading
 from collections import OrderedDict
 from collections.abc import Iterable
 from operator import itemgetter
@@ -47,8 +48,13 @@ def compiled(source: str, filename: str, names: Iterable[str] = ()) -> CodeType:
     template = source
     for name, stand_in in stand_ins.items():
         template = template.replace(name, stand_in)
-    key = hashlib.blake2b(template.encode(), digest_size=32).digest()
-    code = _TEMPLATES.get(key)
+    key = hashlib.blake2b(template.encode(), digest_size=16).digest()
+    with _lock:
+        code = _TEMPLATES.get(key)
+        if code is not None:
+            _TEMPLATES.move_to_end(key)
+        elif _first_time(key):  # kept from its second use on: most sources come once
+            return _compact(compile(source, filename, "exec"))
     if code is None:
         try:
             code = _compact(compile(template, "<llmapp template>", "exec"))
@@ -56,15 +62,26 @@ def compiled(source: str, filename: str, names: Iterable[str] = ()) -> CodeType:
             code = _UNSHAREABLE
         if any(_named(code, stand_ins.values())):
             code = _UNSHAREABLE  # a local bears a name: each source compiles its own
-        if len(_TEMPLATES) >= _TEMPLATES_SIZE:
-            _TEMPLATES.popitem(False)
-        _TEMPLATES[key] = code
-    else:
-        _TEMPLATES.move_to_end(key)
+        with _lock:
+            _TEMPLATES[key] = code
+            while len(_TEMPLATES) > _TEMPLATES_SIZE:
+                _TEMPLATES.popitem(False)
     if code is _UNSHAREABLE:
         return _compact(compile(source, filename, "exec"))
     back = {stand_in: name for name, stand_in in stand_ins.items()}
     return _instance(code, filename, back)
+
+
+def _first_time(key: bytes) -> bool:
+    """Whether the template ``key`` is seen for the first time (noted now), in a bounded
+    memory of the templates seen once."""
+    if key in _ONCE:
+        del _ONCE[key]
+        return False
+    _ONCE[key] = None
+    while len(_ONCE) > _ONCE_SIZE:
+        _ONCE.popitem(False)
+    return True
 
 
 def shared_names(names: frozenset[str]) -> frozenset[str]:
@@ -102,7 +119,11 @@ _NAMES_LONGEST = 32
 
 _TEMPLATES: OrderedDict[bytes, CodeType] = OrderedDict()
 """Template code by a digest of the template's text, the most recently used last."""
-_TEMPLATES_SIZE = 256
+_TEMPLATES_SIZE = 64
+_ONCE: OrderedDict[bytes, None] = OrderedDict()
+"""Templates seen once, by digest, the most recent last."""
+_ONCE_SIZE = 1024
+_lock = threading.Lock()
 _UNSHAREABLE = compile("", "<llmapp template>", "exec")
 """Noted for a template whose code cannot be made from it (the source is compiled)."""
 _STAND_IN = "Z{}_"
