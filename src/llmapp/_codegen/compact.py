@@ -122,7 +122,7 @@ _TEMPLATES: OrderedDict[bytes, CodeType] = OrderedDict()
 _TEMPLATES_SIZE = 64
 _ONCE: OrderedDict[bytes, None] = OrderedDict()
 """Templates seen once, by digest, the most recent last."""
-_ONCE_SIZE = 1024
+_ONCE_SIZE = 256
 _lock = threading.Lock()
 _UNSHAREABLE = compile("", "<llmapp template>", "exec")
 """Noted for a template whose code cannot be made from it (the source is compiled)."""
