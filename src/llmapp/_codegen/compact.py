@@ -129,6 +129,7 @@ _UNSHAREABLE = compile("", "<llmapp template>", "exec")
 _STAND_IN = "Z{}_"
 _WORD = re.compile(r"\w+", re.ASCII)
 _KEYWORDS = frozenset((*keyword.kwlist, *keyword.softkwlist))
+_NUMBER_LETTERS = frozenset("0123456789_abcdefABCDEFjJoOxX")
 
 
 def _stand_ins(source: str, names: Iterable[str]) -> dict[str, str] | None:
@@ -139,16 +140,18 @@ def _stand_ins(source: str, names: Iterable[str]) -> dict[str, str] | None:
     the template. None when nothing is replaced or the template cannot give the source
     back."""
     stand_ins: dict[str, str] = {}
-    # A name inside a keyword or a number would change what the template's code does.
-    fixed = [word for word in set(_WORD.findall(source)) if word in _KEYWORDS or word[0].isdigit()]
+    fixed: list[str] | None = None
     for name in sorted(dict.fromkeys(names), key=len, reverse=True):
         stand_in = _STAND_IN.format(len(stand_ins)).ljust(len(name), "_")
-        if (
-            name.isascii()
-            and name.isidentifier()
-            and len(stand_in) == len(name)
-            and not any(name in word for word in fixed)
-        ):
+        if name.isascii() and name.isidentifier() and len(stand_in) == len(name):
+            # A name inside a keyword or a number would change what the template's code
+            # does (only a name of a number's letters, or a keyword's part, can be).
+            if _NUMBER_LETTERS.issuperset(name) or any(name in word for word in _KEYWORDS):
+                if fixed is None:
+                    words = set(_WORD.findall(source))
+                    fixed = [word for word in words if word in _KEYWORDS or word[0].isdigit()]
+                if any(name in word for word in fixed):
+                    continue
             if stand_in in source:
                 return None
             stand_ins[name] = stand_in
