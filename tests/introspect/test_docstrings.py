@@ -138,6 +138,16 @@ def test_parameter_names_are_the_interned_names() -> None:
     assert tagged is name
 
 
+def test_the_cache_of_readings_keeps_five_hundred() -> None:
+    # A class of a thousand methods reads more docstrings than a cache could serve on its
+    # next build (its readings come round in a cycle); each reading kept is a record.
+    for index in range(1500):
+        parse_docstring(f"Operation {index}.\n\nArgs:\n    name: The name {index}.\n")
+    assert _docstrings._parse_cached.cache_info().currsize <= 512
+    again = "Operation 999.\n\nArgs:\n    name: The name 999.\n"
+    assert parse_docstring(again) is parse_docstring(again)
+
+
 @pytest.mark.parametrize("doc", [None, "", "   \n  "])
 def test_empty_docstring_is_empty_doc(doc: str | None) -> None:
     assert parse_docstring(doc) is EMPTY_DOC

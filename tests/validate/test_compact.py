@@ -4,7 +4,9 @@ one of them."""
 
 from __future__ import annotations
 
+import sys
 import zlib
+from types import CodeType
 from typing import Any
 
 import pytest
@@ -132,3 +134,102 @@ def test_validators_share_their_sets_of_keys_and_enum_values() -> None:
     one, two = validator(schema(1_000_302, large)), validator(schema(1_000_303, large))
     enum = frozenset(large)
     assert not any(a is b for a in sets(one) if a == enum for b in sets(two) if b == enum)
+
+
+def _shaped(name: str) -> dict[str, Any]:
+    return {
+        "type": "object",
+        "properties": {"address": {"$ref": f"#/$defs/{name}"}, "count": {"type": "integer"}},
+        "required": ["address"],
+        "additionalProperties": False,
+        "$defs": {
+            name: {
+                "type": "object",
+                "properties": {"city": {"type": "string"}, "zip": {"type": "string"}},
+                "required": ["city"],
+                "additionalProperties": False,
+            }
+        },
+    }
+
+
+def test_validators_of_one_shape_share_the_tables_of_their_code() -> None:
+    # The first of a shape compiles its source; the template is kept from the second on.
+    checks = [validator(_shaped(f"Parcel{index}")) for index in (1, 2, 3)]
+    for check in checks:
+        assert check({"address": {"city": 1}}).errors[0].path == "$input.address.city"
+    first, second = checks[1:]
+    assert second({"address": 3}).errors[0].expected == "Parcel3"
+    one, other = first._namespace["c_Parcel2"], second._namespace["c_Parcel3"]
+    assert one.__code__.co_linetable is other.__code__.co_linetable
+    assert one.__code__.co_filename == first.filename
+    assert other.__code__.co_filename == second.filename
+    assert (one.__name__, other.__qualname__) == ("c_Parcel2", "c_Parcel3")
+    walk = second._namespace["w_Parcel3"].__code__
+    assert walk is not first._namespace["w_Parcel2"].__code__
+    assert walk.co_linetable is first._namespace["w_Parcel2"].__code__.co_linetable
+    assert checks[0]._namespace["c_Parcel1"].__code__.co_linetable is not one.__code__.co_linetable
+
+
+def _same_code(made: CodeType, expected: CodeType) -> None:
+    assert made == expected
+    for attribute in ("co_filename", "co_name", "co_qualname", "co_names", "co_varnames"):
+        assert getattr(made, attribute, None) == getattr(expected, attribute, None), attribute
+    if sys.version_info >= (3, 11):  # the columns a traceback points at
+        assert list(made.co_positions()) == list(expected.co_positions())
+    assert len(made.co_consts) == len(expected.co_consts)
+    for value, wanted in zip(made.co_consts, expected.co_consts):
+        if isinstance(wanted, CodeType):
+            _same_code(value, wanted)
+        else:
+            assert type(value) is type(wanted) and value == wanted
+
+
+# Definition names that are keywords, builtins, numbers' parts, parts of one another,
+# parts of the generated names, or the stand-ins' own text.
+_AWKWARD = [
+    ("Address1", "Address10"),
+    ("not", "None"),
+    ("True", "return"),
+    ("isinstance", "int"),
+    ("e10", "x0e1"),
+    ("c_root", "root_"),
+    ("Z0_", "Z1__"),
+    ("_dict", "v_zip"),
+    ("Adresse_ß", "Adresse"),
+]
+
+
+@pytest.mark.parametrize("names", _AWKWARD, ids="-".join)
+def test_code_made_from_a_template_is_the_code_compiled_from_the_source(
+    names: tuple[str, ...],
+) -> None:
+    schema = _shaped(names[0])
+    schema["properties"]["other"] = {"$ref": f"#/$defs/{names[1]}"}
+    schema["$defs"][names[1]] = {"enum": ["a", names[1]]}
+    check = validator(schema)
+    assert not check({"address": {"city": 1}, "other": 2}).success  # the walkers too
+    source, stems = check.source, check._stems.values()
+    for _ in range(3):  # the source compiled, the template compiled, then kept
+        _same_code(compiled(source, "<f>", stems), compiled(source, "<f>"))
+
+
+def _many_keys(name: str) -> dict[str, Any]:
+    keys = ["alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta"]
+    schema = _shaped(name)
+    schema["properties"].update({key: {"type": "integer"} for key in keys})
+    schema["required"] = ["address", *keys]
+    return schema
+
+
+def test_validators_hold_their_own_globals_only() -> None:
+    # The helpers are the code's builtins, one dict for all; the names are interned.
+    first, second = validator(_many_keys("Crate1")), validator(_many_keys("Crate2"))
+    for check in (first, second):
+        assert "_is_integer" not in check._namespace and "_MISSING" not in check._namespace
+        assert check({"address": {"city": "x"}}).errors[0].path == "$input.alpha"
+        assert not check.is_valid({"address": {"city": "x"}, "alpha": 1})
+    assert first._namespace["__builtins__"] is second._namespace["__builtins__"]
+    assert first._namespace["KEYS"] is second._namespace["KEYS"]
+    stem = "".join(["Cra", "te2"])  # a string of its own, not the literal's
+    assert second._stems["/$defs/Crate2"] is sys.intern(stem)

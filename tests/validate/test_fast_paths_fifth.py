@@ -148,7 +148,8 @@ def _counting(check: Validator, name: str) -> list[int]:
     """Count the calls of one global of the generated code (a format check, a checker)."""
     check._walker()
     namespace = check._namespace
-    original = namespace[name]
+    # The helpers are the code's builtins; a global of the same name stands in for one.
+    original = namespace[name] if name in namespace else namespace["__builtins__"][name]
     calls = [0]
 
     def counted(*args: Any) -> Any:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import linecache
 import re
+import sys
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 from types import CodeType
@@ -172,7 +173,9 @@ class Emitter:
         stem = _UNSAFE.sub("_", hint)[:40] or "_"
         if stem[0].isdigit():
             stem = "_" + stem
-        candidate = fresh_name(stem, self._taken)
+        # Interned: the generated code's names are, and the namespace's keys and the
+        # validators' stems are then those very strings, not a copy for each validator.
+        candidate = sys.intern(fresh_name(stem, self._taken))
         self._taken.add(candidate)
         return candidate
 

@@ -100,7 +100,14 @@ def parse_docstring(doc: str | None) -> DocInfo:
     return _parse_cached(doc)
 
 
-@lru_cache(maxsize=2048)
+_PARSED_SIZE = 512
+
+
+# Enough for the docstrings of a class of a hundred methods and their types, built again
+# and again; a class of a thousand reads more than any such cache holds (its readings come
+# round in a cycle, so a least-recently-used cache of any smaller size gives it nothing),
+# and each entry kept is a record of its own.
+@lru_cache(maxsize=_PARSED_SIZE)
 def _parse_cached(doc: str) -> DocInfo:
     tags = _NO_TAGS
     text = _clean(doc)

@@ -9,10 +9,9 @@ type, per-value conditions, object keywords, array keywords, then applicators in
 
 from __future__ import annotations
 
-from operator import itemgetter
 from typing import Any
 
-from llmapp._codegen.compact import shared_names
+from llmapp._codegen.compact import shared_getter, shared_names
 from llmapp.jsonschema import Node, is_mapping, is_schema
 
 from .._codegen.source import literal
@@ -216,7 +215,7 @@ class CheckWriter(Writer):
             return found
         with self.out.block("try:"):  # a plain dict: a missing key is a KeyError
             if len(found) >= _GETTER_KEYS:
-                getter = self.out.constant(itemgetter(*found), "KEYS")
+                getter = self.out.constant(shared_getter(tuple(found)), "KEYS")
                 self.out.line(f"{', '.join(found.values())} = {getter}({v})")
             else:
                 for name, item in found.items():

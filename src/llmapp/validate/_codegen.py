@@ -34,6 +34,7 @@ code calls, and writes queued functions until none is left.
 
 from __future__ import annotations
 
+import builtins
 from typing import Any
 
 from llmapp._limits import MAX_UNFOLDED
@@ -78,6 +79,10 @@ _HELPERS: dict[str, Any] = {
     "_Deep": _runtime.DepthExceeded,
 }
 """What generated code calls, under fixed names (a leading ``_``: never a schema's)."""
+
+_BUILTINS = {**vars(builtins), **_HELPERS}
+"""The builtins of every validator's code, the helpers among them: a validator's own
+namespace then holds only its constants and functions, not a copy of every helper."""
 
 _HELPERS_COMMENT = (
     "# Helpers the functions below call (llmapp.validate._codegen._HELPERS):\n"
@@ -130,6 +135,15 @@ class Generator:
         if analysis.problems:
             raise SchemaError(list(self.analysis.problems.values()))
         return source, name
+
+    def namespace(self) -> dict[str, Any]:
+        """A new namespace for the generated code: its constants and functions, the
+        helpers reached through its builtins."""
+        found = {
+            name: value for name, value in self.emitter.globals.items() if name not in _HELPERS
+        }
+        found["__builtins__"] = _BUILTINS
+        return found
 
     def header(self) -> tuple[str, ...]:
         """The lines of the comment naming what each helper of the generated code is

@@ -42,8 +42,9 @@ _table_size = 0
 _shared: weakref.WeakValueDictionary[str, Validator] = weakref.WeakValueDictionary()
 """Shared definitions (``_shared``) by max depth and closure key, while a validator uses them."""
 _shared_lock = threading.RLock()  # compiling one looks up the ones it reaches
-_seen: OrderedDict[str, None] = OrderedDict()
-"""Closure keys written out once already: the second schema holding one shares it."""
+_seen: OrderedDict[int, None] = OrderedDict()
+"""The hashes of closure keys written out once already: the second schema holding one
+shares it."""
 _SEEN_SIZE = 4096
 _warm: OrderedDict[int, weakref.ref[Validator]] = OrderedDict()
 """The validators whose walkers a refused value compiled, oldest first (``_cool``)."""
@@ -117,10 +118,10 @@ class Validator:
         self._serial = serial = take_serial()
         self.filename = register(schema, lines, serial)
         self._stems = generator.functions.stems
-        self._namespace = namespace = dict(generator.emitter.globals)
+        self._namespace = namespace = generator.namespace()
         # The header is comments only: blank lines in its place keep the line numbers and
         # spare the tokenizer reading them again for every validator.
-        exec(compiled("\n" * len(header) + source, self.filename), namespace)
+        exec(compiled("\n" * len(header) + source, self.filename, self._stems.values()), namespace)
         remembered = repeated(generator.analysis)
         self._memo = _Remembered(remembered, self._stems) if remembered else None
         if self._memo is not None:
@@ -271,7 +272,7 @@ class Validator:
             source = "\n" * start + "".join(self._lines[start:])
             namespace = self._namespace
             before = namespace.copy()
-            exec(compiled(source, self.filename), namespace)
+            exec(compiled(source, self.filename, self._stems.values()), namespace)
             if self._memo is not None:
                 self._memo.wrap(namespace, WALK)
             self._walkers = tuple(
@@ -482,10 +483,14 @@ def _share(
 
 
 def _seen_before(key: str) -> bool:
-    """Whether ``key`` was noted before (it is noted now), in a bounded memory of keys."""
-    if key in _seen:
+    """Whether ``key`` was noted before (it is noted now), in a bounded memory of keys'
+    hashes: an application names thousands of definitions once each, and a text kept for
+    each would outweigh a number (two keys of one hash share a definition that one
+    schema holds: the same answers)."""
+    noted = hash(key)
+    if noted in _seen:
         return True
-    _seen[key] = None
+    _seen[noted] = None
     while len(_seen) > _SEEN_SIZE:
         _drop_oldest(_seen)
     return False
