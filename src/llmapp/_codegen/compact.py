@@ -28,7 +28,7 @@ import sys
 import threading
 from collections import OrderedDict
 from collections.abc import Iterable
-from operator import itemgetter
+from operator import is_, itemgetter
 from types import CodeType
 from typing import Any
 
@@ -42,12 +42,10 @@ def compiled(source: str, filename: str, names: Iterable[str] = ()) -> CodeType:
     ``names`` (the generated functions' stems) may differ between sources that are
     otherwise the same: the code is then made from the template those sources share.
     """
-    stand_ins = _stand_ins(source, names)
-    if stand_ins is None:
+    made = _stand_ins(source, names)
+    if made is None:
         return _compact(compile(source, filename, "exec"))
-    template = source
-    for name, stand_in in stand_ins.items():
-        template = template.replace(name, stand_in)
+    stand_ins, template = made
     key = hashlib.blake2b(template.encode(), digest_size=16).digest()
     with _lock:
         code = _TEMPLATES.get(key)
@@ -132,13 +130,13 @@ _KEYWORDS = frozenset((*keyword.kwlist, *keyword.softkwlist))
 _NUMBER_LETTERS = frozenset("0123456789_abcdefABCDEFjJoOxX")
 
 
-def _stand_ins(source: str, names: Iterable[str]) -> dict[str, str] | None:
+def _stand_ins(source: str, names: Iterable[str]) -> tuple[dict[str, str], str] | None:
     """A stand-in for each name, of its length in characters and in UTF-8 bytes (the
     column tables count bytes), found nowhere in the source; longest names first, so a
     name inside another is replaced after it (names of equal length in the order given:
     the order the generator named them in). A name too short for a stand-in stays in
-    the template. None when nothing is replaced or the template cannot give the source
-    back."""
+    the template. With the template they make; None when nothing is replaced or the
+    template cannot give the source back."""
     stand_ins: dict[str, str] = {}
     fixed: list[str] | None = None
     for name in sorted(dict.fromkeys(names), key=len, reverse=True):
@@ -164,7 +162,7 @@ def _stand_ins(source: str, names: Iterable[str]) -> dict[str, str] | None:
     restored = template
     for name, stand_in in stand_ins.items():
         restored = restored.replace(stand_in, name)
-    return stand_ins if restored == source else None
+    return (stand_ins, template) if restored == source else None
 
 
 def _named(code: CodeType, stand_ins: Iterable[str]) -> Iterable[bool]:
@@ -195,11 +193,7 @@ def _instance(code: CodeType, filename: str, back: dict[str, str]) -> CodeType:
 
 def _each(values: tuple[Any, ...], filename: str, back: dict[str, str]) -> tuple[Any, ...]:
     made = tuple(_constant(value, filename, back) for value in values)
-    return values if all(map(_same, made, values)) else made
-
-
-def _same(one: Any, other: Any) -> bool:
-    return one is other
+    return values if all(map(is_, made, values)) else made
 
 
 def _constant(value: Any, filename: str, back: dict[str, str]) -> Any:
