@@ -179,9 +179,15 @@ class _Renderer:
         """The lines of a value, joined: ``head`` before it, ``tail`` after it."""
         if path not in self._hot:
             return f"{_PADS[level]}{head}{self._cold_text(value, level)}{tail}"
-        pad = _PADS[level]
         at = self._at.get(path)
-        note = self._mark(at) if at else ""
+        return self._hot_text(value, path, level, head, tail, self._mark(at) if at else "")
+
+    def _hot_text(
+        self, value: Any, path: Key, level: int, head: str, tail: str, note: str
+    ) -> str:
+        """``render`` of a value with an issue at or under it; ``note``: the mark of the
+        issues at it (placed by the caller)."""
+        pad = _PADS[level]
         kind = type(value)  # exact types first: the Mapping ABC check is slow
         if kind is dict or kind is list:
             is_object = kind is dict
@@ -234,9 +240,13 @@ class _Renderer:
         """
         opening, closing = ("{", "}") if is_object else ("[", "]")
         at_member = self._children.get(path, _NO_ISSUES)
-        if not at_member or (is_object and at_member.keys() <= value.keys()):
-            missing: list[tuple[str, Key]] = []  # the usual case, told without ``_missing``
-        else:
+        missing: Sequence[tuple[str, Key]] = ()  # the usual case, told without ``_missing``
+        if not at_member:
+            pass
+        elif is_object:
+            if not at_member.keys() <= value.keys():
+                missing = self._missing(value, path, is_object)
+        elif len(value) in at_member:  # an issue just past the end: items to show missing
             missing = self._missing(value, path, is_object)
         pad = _PADS[level]
         if not value and not missing:
@@ -254,12 +264,26 @@ class _Renderer:
             if key in hot:
                 self.budget -= position + 1 - taken
                 taken = position + 1
-                if kind not in _LEAVES:
-                    lines.append(self.render(child, (*path, key), level + 1, child_head, comma))
+                indices = at_member.get(key)
+                mark = self._mark(indices) if indices else ""
+                if kind not in _LEAVES:  # ``render``'s steps, without its call
+                    if (
+                        (kind is dict or kind is list)
+                        and len(child) <= _LONG_ARRAY
+                        and self.budget > 0
+                        and level + 1 < MAX_SHOWN_DEPTH
+                    ):
+                        text = self._whole(
+                            child, (*path, key), level + 1, child_head, comma, mark, kind is dict
+                        )
+                    else:
+                        text = self._hot_text(
+                            child, (*path, key), level + 1, child_head, comma, mark
+                        )
+                    lines.append(text)
                     continue
                 # A leaf is written as ``render`` would write it, without the call: as any
                 # leaf below, with its mark.
-                mark = self._mark(at_member.get(key))
             else:
                 mark = ""
             if kind is str and len(child) <= MAX_STRING:  # ``string``, without the call
