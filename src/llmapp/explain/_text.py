@@ -294,8 +294,19 @@ class _Renderer:
                 kind is float and child - child == 0  # finite
             ):  # ``leaf``, without the call
                 text = repr(child)
+            elif kind is dict or kind is list:
+                if child:
+                    self.budget -= position + 1 - taken
+                    taken = position + 1
+                    text = self._cold_text(child, level + 1)
+                else:  # ``_cold_text``'s first answer, without the call (no line taken)
+                    text = "{}" if kind is dict else "[]"
+            elif child is None:
+                text = "null"
+            elif kind is bool:
+                text = "true" if child else "false"
             else:
-                text = None if kind is dict or kind is list else leaf(child)  # type: ignore[assignment]
+                text = leaf(child)  # type: ignore[assignment]
                 if text is None:
                     self.budget -= position + 1 - taken
                     taken = position + 1
@@ -358,9 +369,10 @@ class _Renderer:
         if len(value) > _LONG_ARRAY:
             return self._cold_long(value, level, is_object)
         if kind is dict:
-            template = _template(tuple(value), level)
+            shape: tuple[Any, ...] | int = tuple(value)
+            template = _TEMPLATES.get((shape, level)) or _template(shape, level)
         elif kind is list:
-            template = _template(len(value), level)
+            template = _TEMPLATES.get((len(value), level)) or _template(len(value), level)
         else:  # another mapping, or a tuple: joined as they give their members
             template = None
         texts: list[str] = []
@@ -375,8 +387,19 @@ class _Renderer:
                 kind is float and child - child == 0  # finite
             ):  # ``leaf``, without the call
                 text = repr(child)
+            elif kind is dict or kind is list:
+                if child:
+                    self.budget -= len(texts) + 1 - taken
+                    taken = len(texts) + 1
+                    text = self._cold_text(child, level + 1)
+                else:  # ``_cold_text``'s first answer, without the call (no line taken)
+                    text = "{}" if kind is dict else "[]"
+            elif child is None:
+                text = "null"
+            elif kind is bool:
+                text = "true" if child else "false"
             else:
-                text = None if kind is dict or kind is list else leaf(child)  # type: ignore[assignment]
+                text = leaf(child)  # type: ignore[assignment]
                 if text is None:
                     self.budget -= len(texts) + 1 - taken
                     taken = len(texts) + 1
