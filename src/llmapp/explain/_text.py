@@ -182,9 +182,7 @@ class _Renderer:
         at = self._at.get(path)
         return self._hot_text(value, path, level, head, tail, self._mark(at) if at else "")
 
-    def _hot_text(
-        self, value: Any, path: Key, level: int, head: str, tail: str, note: str
-    ) -> str:
+    def _hot_text(self, value: Any, path: Key, level: int, head: str, tail: str, note: str) -> str:
         """``render`` of a value with an issue at or under it; ``note``: the mark of the
         issues at it (placed by the caller)."""
         pad = _PADS[level]
