@@ -227,3 +227,44 @@ def test_lone_surrogates_are_escaped_where_they_are_written() -> None:
         text = explain.feedback(failure)
         text.encode("utf-8")  # raises if a surrogate was left raw
         assert text == old_feedback(failure)
+
+
+def _chain(rnd: random.Random, depth: int) -> tuple[Any, str]:
+    """Containers nested ``depth`` levels along one way, each with cold members beside it
+    (empty containers, null, booleans, numbers, texts, a small object): the data and the
+    path of its innermost container."""
+    inner: Any = rnd.choice([[], {}, [1, None], {"a": True}, [[], {}], "x"])
+    path = ""
+    ways = []
+    for _ in range(depth):
+        if rnd.random() < 0.5:
+            ways.append(0)
+            inner = [inner, None, False, [], {}, 2.5, "t", {"k": []}][: rnd.choice([1, 3, 8, 13])]
+        else:
+            ways.append("k")
+            beside = {"n": None, "b": True, "e": [], "o": {}, "s": "t", "i": -3}
+            inner = {"k": inner, **dict(list(beside.items())[: rnd.choice([0, 2, 6])])}
+    for way in reversed(ways):
+        path += f"[{way}]" if type(way) is int else f".{way}"
+    return inner, path
+
+
+@pytest.mark.budgeted
+def test_nested_mistakes_and_items_missing_past_the_end_read_as_before() -> None:
+    """Containers with a mistake under them nested along one way, down to the depth where
+    containers are cut (``MAX_SHOWN_DEPTH``) and past the line budget, each written by
+    its parent's loop; issues at, inside and just past the end of the innermost one."""
+    old_feedback = before.load(MEMBERWISE, "llmapp/explain/_text.py").feedback
+    rnd = random.Random(33)
+    for _ in range(scaled(150, 300)):
+        data, path = _chain(rnd, rnd.choice([1, 2, 3, 5, 30, 31, 32, 33]))
+        if rnd.random() < 0.2:  # past the line budget: the cold members are cut
+            data = {"long": [list(range(12))] * 60, "way": data}
+            path = ".way" + path
+        ends = ["", "[0]", "[1]", "[2]", "[3]", ".a", ".missing", "[0][0]"]
+        issues = [
+            ValidationIssue("$input" + path + rnd.choice(ends), rnd.choice(["x", "undefined"]), 1)
+            for _ in range(rnd.choice([1, 2, 4]))
+        ]
+        failure = ValidationFailure(data, issues)
+        assert explain.feedback(failure) == old_feedback(failure)
