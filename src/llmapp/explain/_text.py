@@ -367,10 +367,9 @@ class _Renderer:
         if len(value) > _LONG_ARRAY:
             return self._cold_long(value, level, is_object)
         if kind is dict:
-            shape: tuple[Any, ...] | int = tuple(value)
-            template = _TEMPLATES.get((shape, level)) or _template(shape, level)
+            template = _template(tuple(value), level)
         elif kind is list:
-            template = _TEMPLATES.get((len(value), level)) or _template(len(value), level)
+            template = _template(len(value), level)
         else:  # another mapping, or a tuple: joined as they give their members
             template = None
         texts: list[str] = []
