@@ -851,3 +851,91 @@ def test_usual_texts_agree_with_each_check_on_generated_lists(
     at_once = usual_texts(_schema(formats))
     assert at_once is not None
     assert not at_once(values) or _old_verdict(round_six_iso, formats, values), (formats, values)
+
+
+# -- the joined shapes remembered (issue 33, seventh round) ------------------------------------
+
+ROUND_SEVEN = "e3fdaee"
+"""The commit before ``UsualTexts`` remembered the joined shapes it had split."""
+
+# Pairs of one shape: the second differs from the first in digits only, and is refused by
+# a check the shape does not decide (the day of the month, hour 24, an offset's minute,
+# the offset's hours), or in place of two texts holds one with the separator inside.
+SAME_SHAPE_PAIRS = [
+    (["2024-02-29T12:00:00"], ["2023-02-29T12:00:00"]),
+    (["2024-05-01T23:00:00"], ["2024-05-01T24:00:00"]),
+    (["2024-05-01T12:30:00+00:59"], ["2024-05-01T12:30:00+00:60"]),
+    (["2024-05-01T12:30:00.5-00:59"], ["2024-05-01T12:30:00.5-00:69"]),
+    (["2024-05-01T12:30:00+23:59"], ["2024-05-01T12:30:00+24:00"]),
+    (
+        ["2024-05-01T12:30:00Z", "2024-05-01T12:30:00+01:00"],
+        ["2024-05-01T12:30:00Z", "2024-05-01T12:30:00+01:70"],
+    ),
+    (
+        ["2024-05-01T12:30:00", "2024-05-01T12:30:00"],
+        ["2024-05-01T12:30:00\x002024-05-01T12:30:00"],
+    ),
+    (["2024-05-01", "2024-05-01"], ["2024-05-01\x002024-05-01"]),
+    (["2024-02-28"], ["2024-02-30"]),
+    (["23:30:00"], ["24:30:00"]),
+    (["12:30:00", "23:30:00"], ["12:30:00", "24:30:00"]),
+    (["12:30:00+05:59"], ["12:30:00+05:60"]),
+    (["12:30:00", "12:30:00"], ["12:30:00\x0012:30:00"]),
+]
+
+
+@pytest.fixture(scope="module")
+def round_seven_iso() -> types.ModuleType:
+    return before.load(ROUND_SEVEN, "llmapp/_scalars/iso8601.py")
+
+
+@pytest.mark.parametrize("formats", _USUAL_UNIONS)
+def test_a_remembered_shape_is_not_a_verdict(
+    round_six_iso: types.ModuleType, formats: tuple[str, ...]
+) -> None:
+    """The second text of each pair has the joined shape of the first, which the check
+    has just remembered: it is still refused wherever the checks refuse it."""
+    for good, bad in SAME_SHAPE_PAIRS:
+        at_once = iso.UsualTexts(formats)
+        for values in (good, bad, good, bad, [*good, *bad], [*bad, *good]):
+            verdict = at_once(values)
+            assert not verdict or _old_verdict(round_six_iso, formats, values), (formats, values)
+        if _old_verdict(round_six_iso, formats, good):
+            assert at_once(good), (formats, good)  # the usual texts are still read at once
+
+
+def test_the_remembered_shapes_are_bounded() -> None:
+    at_once = iso.UsualTexts(("date-time", "date-time-local"))
+    texts = ["2024-05-01T12:30:00" + "." + "1" * digits for digits in range(1, 10)]
+    texts.append("2024-05-01T12:30:00")
+    lists = [
+        [texts[a], texts[b], texts[c]] for a in range(10) for b in range(10) for c in range(10)
+    ]
+    assert all(at_once(values) for values in lists)  # 1,000 shapes, every one usual
+    assert len(at_once._known) == iso._KNOWN_SHAPES
+    long = ["2024-05-01T12:30:00Z"] * 200  # past the longest shape remembered
+    assert at_once(long) and at_once(long) and len(at_once._known) == iso._KNOWN_SHAPES
+    assert not at_once([*long[:-1], "2024-05-01T12:30:00+00:60"])
+
+
+@pytest.mark.budgeted
+@settings(max_examples=scaled(150, 600), deadline=None)
+@given(
+    formats=st.sampled_from(_USUAL_UNIONS),
+    values=st.lists(_moments() | st.sampled_from(CONTAINER_MOMENTS), max_size=6),
+    again=st.lists(_moments() | st.sampled_from(CONTAINER_MOMENTS), max_size=6),
+)
+def test_usual_texts_decide_as_before_they_remembered_shapes(
+    round_seven_iso: types.ModuleType,
+    formats: tuple[str, ...],
+    values: list[str],
+    again: list[str],
+) -> None:
+    """Today's check, on a list and then another (maybe of a shape remembered from the
+    first), accepts exactly what e3fdaee's accepted, and never what a check refuses."""
+    today, before_ = iso.UsualTexts(formats), round_seven_iso.UsualTexts(formats)
+    for texts in (values, again, values):
+        assert today(texts) == before_(texts), (formats, texts)
+        assert today.mapping(dict(enumerate(texts))) is False
+        as_dict = {f"k{index}": text for index, text in enumerate(texts)}
+        assert today.mapping(as_dict) == before_.mapping(as_dict), (formats, texts)

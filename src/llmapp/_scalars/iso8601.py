@@ -26,7 +26,6 @@ import re
 from collections.abc import Collection
 from datetime import date, datetime, time, timedelta, timezone
 from functools import cache
-from operator import itemgetter
 from typing import Any
 
 __all__ = [
@@ -498,9 +497,6 @@ _READERS: dict[str, Any] = {
 USUAL_FORMATS = frozenset(_READERS)
 """The formats ``UsualTexts`` reads: those whose check is the ``is_*`` of the same name."""
 _STR = frozenset({str})
-_LAST_MINUTE = itemgetter(slice(-3, -1))
-_LATE_MINUTES = frozenset({":6", ":7", ":8", ":9"})
-"""An offset's colon and the tens of its minute, past 59 (a seconds' tens is under 6)."""
 
 
 def _shapes(format: str) -> tuple[str, ...]:
@@ -512,6 +508,13 @@ def _shapes(format: str) -> tuple[str, ...]:
     if format.endswith("-local"):
         return clocks
     return tuple(clock + zone for clock in clocks for zone in _ZONES)
+
+
+_KNOWN_SHAPES = 256
+"""How many joined shapes a ``UsualTexts`` remembers: a field's containers come in a few."""
+_KNOWN_LENGTH = 2048
+"""The longest joined shape remembered; a longer one is split each time (its cost is the
+texts', not the lookup's)."""
 
 
 class UsualTexts:
@@ -528,9 +531,14 @@ class UsualTexts:
     0, hour, minute, second, the offset's hours) but two: hour 24 (read since Python
     3.12) and an offset's minute past 59, looked for in the joined text. A leap second,
     a lower-case ``t`` or ``z``, a space or any other text is left to the checks.
+
+    The joined shape's answer (how many texts, whether one has a ``+``/``-`` offset) is
+    remembered, a few hundred short shapes at most: the same field sends the same shapes
+    again, and a dict lookup costs less than splitting the shape and looking up each
+    piece.
     """
 
-    __slots__ = ("_dashes", "_formats", "_hour_24", "_read", "_shapes")
+    __slots__ = ("_clock", "_formats", "_known", "_read", "_shapes", "_signed")
 
     def __init__(self, formats: tuple[str, ...]) -> None:
         readers = {_READERS[format] for format in formats}
@@ -539,32 +547,46 @@ class UsualTexts:
         self._formats = formats
         self._read = readers.pop()
         self._shapes = frozenset(shape.encode() for format in formats for shape in _shapes(format))
-        clock = self._read is time.fromisoformat
-        # Where an hour begins: after the date's T, or at the start of a lone time.
-        self._hour_24 = _SEPARATOR + "24:" if clock else "T24:"
-        self._dashes = 0 if clock else 2  # a text's dashes but an offset's sign
+        self._signed = frozenset(s for s in self._shapes if s.endswith((b"+00:00", b"-00:00")))
+        self._clock = self._read is time.fromisoformat
+        self._known: dict[bytes, tuple[int, bool]] = {}
 
     def __repr__(self) -> str:
         return f"UsualTexts({self._formats!r})"
 
+    def _learn(self, shape: bytes) -> tuple[int, bool]:
+        """How many usual texts ``shape`` joins (-1 when a piece is not a usual shape)
+        and whether one has a signed offset."""
+        pieces = shape.split(b"\x00")
+        answer = -1, False
+        if self._shapes.issuperset(pieces):
+            answer = len(pieces), not self._signed.isdisjoint(pieces)
+        if len(self._known) < _KNOWN_SHAPES and len(shape) <= _KNOWN_LENGTH:
+            self._known[shape] = answer
+        return answer
+
     def __call__(self, values: Collection[Any]) -> bool:
         """Every one of ``values`` (a list, a tuple, a dict's values) a usual text."""
-        if not _STR.issuperset(map(type, values)):
-            return False  # before ``join``, whose TypeError costs more than this test
         try:
-            joined = _SEPARATOR.join(values)
+            joined = _SEPARATOR.join(values)  # TypeError on a value not a str
             shape = joined.encode().translate(_DIGITS)  # ValueError on a lone surrogate
-            pieces = shape.split(b"\x00")
-            if len(pieces) != len(values) or not self._shapes.issuperset(pieces):
+            known = self._known.get(shape)
+            if known is None:
+                known = self._learn(shape)
+            # A text holding the separator splits in two: the count tells it apart.
+            if known[0] != len(values):
                 return False
-            if self._hour_24 in _SEPARATOR + joined:
-                return False
-            if (
-                "+" in joined or shape.count(b"-") != self._dashes * len(values)
-            ) and not _LATE_MINUTES.isdisjoint(map(_LAST_MINUTE, values)):
+            # Where an hour begins: at the start of a lone time, or after the date's T.
+            if ("\x0024:" in _SEPARATOR + joined) if self._clock else ("T24:" in joined):
                 return False
             # Read in C; a date-time or a time is never false, so ``all`` reads every one.
-            return all(map(self._read, values))
+            if not all(map(self._read, values)):
+                return False
+            # Read, every clock's minute and second is under 60: a colon before a 6 to
+            # 9 is an offset's minute past 59, which ``fromisoformat`` reads.
+            return not known[1] or not (
+                ":6" in joined or ":7" in joined or ":8" in joined or ":9" in joined
+            )
         except (TypeError, ValueError):
             return False
 
