@@ -939,3 +939,113 @@ def test_usual_texts_decide_as_before_they_remembered_shapes(
         assert today.mapping(dict(enumerate(texts))) is False
         as_dict = {f"k{index}": text for index, text in enumerate(texts)}
         assert today.mapping(as_dict) == before_.mapping(as_dict), (formats, texts)
+
+
+# -- ``datetime``'s two formats in one call (issue 33, seventh round) ----------------------------
+
+EITHER_MOMENTS = [
+    *CONTAINER_MOMENTS,
+    "2024-05-01T23:59:60Z",
+    "2024-05-01T23:59:60",
+    "2024-05-01T22:59:60-01:00",
+    "2024-05-01T23:59:60+00:00",
+    "2024-05-01T12:30:00+05:30",
+    "2024-05-01T12:30:00.123456+05:30",
+    "2024-05-01T12:30:00.5-00:00",
+    "2024-05-01T12:30:00+05:69",
+    "2024-05-01T12:30:00+25:00",
+    "2024-05-01T12:30:00.000Z",
+    "2024-05-01T12:30:00.1234567891Z",
+    "2024-05-01T12:30:00+05:30:15",
+    "2024-05-01T12:30:00+0530",
+    "2024-05-01T12:30:00 +05:30",
+    "2024-05-01 12:30:00",
+    "2024-05-01T12:30",
+    "20240501T123000",
+    "2024-05-01T12:30:00Z\ud800",
+    "١٩٩٣-12-20T23:43:27",
+    "",
+]
+
+
+@pytest.mark.parametrize("text", EITHER_MOMENTS)
+def test_date_time_either_is_either_check(round_seven_iso: types.ModuleType, text: str) -> None:
+    old = round_seven_iso.is_date_time(text) or round_seven_iso.is_date_time_local(text)
+    assert iso.is_date_time_either(text) == old
+
+
+@pytest.mark.budgeted
+@settings(max_examples=scaled(300, 1500), deadline=None)
+@given(text=_moments() | st.sampled_from(EITHER_MOMENTS))
+def test_date_time_either_agrees_on_generated_texts(
+    round_seven_iso: types.ModuleType, text: str
+) -> None:
+    old = round_seven_iso.is_date_time(text) or round_seven_iso.is_date_time_local(text)
+    assert iso.is_date_time_either(text) == old, text
+
+
+def test_only_datetimes_two_formats_are_one_call() -> None:
+    def string(format: str) -> dict[str, str]:
+        return {"type": "string", "format": format}
+
+    both = ("is_date_time_either", iso.is_date_time_either)
+    assert _formats.either_format([string("date-time"), string("date-time-local")]) == both
+    assert _formats.either_format([string("date-time-local"), string("date-time")]) == both
+    for branches in (
+        [string("date-time")],
+        [string("date-time"), string("date")],
+        [string("date-time"), string("date-time-local"), string("date")],
+        [string("date-time"), {"type": "string", "format": "date-time-local", "maxLength": 20}],
+        [string("date-time"), {"type": ["string"], "format": "date-time-local"}],
+        [string("date-time"), True],
+    ):
+        assert _formats.either_format(branches) is None, branches
+
+
+@pytest.mark.parametrize("shape", ["field", "list", "dict", "tuple", "optional"])
+def test_datetime_fields_get_the_old_verdict_and_issues(
+    monkeypatch: pytest.MonkeyPatch, shape: str
+) -> None:
+    """A validator that checks ``datetime``'s union in one call gives the verdict and the
+    issues (path, expected, value, in order) of one written with the two checks."""
+    from llmapp.validate import _expressions
+    from llmapp.validate._validator import Validator
+
+    item: dict[str, object] = {
+        "anyOf": [
+            {"type": "string", "format": "date-time"},
+            {"type": "string", "format": "date-time-local"},
+        ]
+    }
+    schemas: dict[str, object] = {
+        "field": item,
+        "list": {"type": "array", "items": item},
+        "dict": {"type": "object", "additionalProperties": item},
+        "tuple": {"type": "array", "prefixItems": [item, {"type": "string"}], "items": False},
+        "optional": {"anyOf": [item, {"type": "null"}]},
+    }
+    schema = {
+        "type": "object",
+        "properties": {"a": schemas[shape], "b": {"type": "integer"}},
+        "required": ["a"],
+    }
+    check = Validator(schema)
+    assert "is_date_time_either" in check.source
+    with monkeypatch.context() as patched:
+        patched.setattr(_expressions, "either_format", lambda branches: None)
+        two_checks = Validator(schema)
+    assert "is_date_time_either" not in two_checks.source
+    values: list[object] = [*EITHER_MOMENTS, 7, None, {"wrong": True}]
+    for value in values:
+        data: object = {
+            "field": value,
+            "list": ["2024-05-01T12:30:00", value],
+            "dict": {"k": value, "l": "2024-05-01T12:30:00Z"},
+            "tuple": [value, "x"],
+            "optional": value,
+        }[shape]
+        for b in (1, "x"):
+            outer = {"a": data, "b": b}
+            result, before_ = check(outer), two_checks(outer)
+            assert result.success == before_.success, (shape, value)
+            assert _issues(result) == _issues(before_), (shape, value)

@@ -36,6 +36,7 @@ __all__ = [
     "format_duration",
     "is_date",
     "is_date_time",
+    "is_date_time_either",
     "is_date_time_local",
     "is_duration",
     "is_time",
@@ -597,6 +598,37 @@ class UsualTexts:
         except TypeError:
             return False
         return self(value.values())
+
+
+_EITHER_SHAPES = {
+    shape.encode(): shape.endswith(("+00:00", "-00:00"))
+    for format in ("date-time", "date-time-local")
+    for shape in _shapes(format)
+}
+"""``datetime``'s usual shapes (see ``UsualTexts``), each with whether it has a signed offset."""
+
+
+def is_date_time_either(text: str) -> bool:
+    """RFC 3339 date-time with or without an offset: ``is_date_time(text) or
+    is_date_time_local(text)`` in one call, for ``datetime``'s union of the two.
+
+    The usual text is decided as ``UsualTexts`` decides a container's: its shape (every
+    ASCII digit made ``0``) looked up, then ``fromisoformat`` for the ranges, hour 24
+    and an offset's minute looked at; anything else, and whatever ``fromisoformat``
+    refuses (a leap second), is left to the two checks.
+    """
+    try:
+        signed = _EITHER_SHAPES.get(text.encode().translate(_DIGITS))
+    except UnicodeEncodeError:  # a lone surrogate: no usual shape
+        signed = None
+    if signed is not None and "T24:" not in text and (not signed or text[-2] <= "5"):
+        try:
+            datetime.fromisoformat(text)
+        except ValueError:
+            pass
+        else:
+            return True
+    return is_date_time(text) or is_date_time_local(text)
 
 
 def is_duration(text: str) -> bool:

@@ -12,6 +12,7 @@ from llmapp.jsonschema import Node, is_mapping
 
 from ._analysis import Analysis
 from ._conditions import Conditions, type_test
+from ._formats import either_format
 from ._functions import CHECK, Functions
 from ._vocabulary import CONTAINERS, has_structure, is_trivial
 
@@ -85,9 +86,13 @@ class Expressions:
         Inline ``anyOf`` branches that all start with the same test (the type test of
         ``format`` variants of a string, say) make that test once:
         ``(A and (B or C))`` for ``((A and B) or (A and C))``, the same answer with less
-        code to compile and one test fewer to run.
+        code to compile and one test fewer to run. A union of formats one check reads
+        (``datetime``'s ``date-time`` or ``date-time-local``) is that check's call.
         """
         if keyword == "anyOf":
+            either = self.either(branches, v)
+            if either is not None:
+                return either
             operands = [self._operands(branch, v, budget) for branch in branches]
             first = operands[0][0] if operands[0] and len(operands[0]) > 1 else None
             if first is not None and all(len(o) > 1 and o[0] == first for o in operands):
@@ -96,6 +101,15 @@ class Expressions:
             return "(" + " or ".join(map(_conjunction, operands)) + ")"
         tests = [self.check(branch, v, budget) for branch in branches]
         return "_exactly_one(" + ", ".join(tests) + ")"
+
+    def either(self, branches: list[Node], v: str) -> str | None:
+        """An ``anyOf`` of string formats that one check reads (``datetime``'s
+        ``date-time`` or ``date-time-local``) as that check's call, else None."""
+        either = either_format([branch.schema for branch in branches])
+        if either is None:
+            return None
+        name = self.conditions.emitter.constant(either[1], either[0])
+        return f"({type_test(frozenset({'string'}), v, strict_keys=True)} and {name}({v}))"
 
     def _operands(self, node: Node, v: str, budget: int) -> list[str]:
         """``check`` as operands of ``and``: the tests of an inline subschema that makes

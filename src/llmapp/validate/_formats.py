@@ -18,12 +18,12 @@ from collections.abc import Callable
 from functools import cache
 from typing import Any
 
-from llmapp._scalars.iso8601 import USUAL_FORMATS, UsualTexts
+from llmapp._scalars.iso8601 import USUAL_FORMATS, UsualTexts, is_date_time_either
 from llmapp._scalars.table import format_checks, is_ipv4, is_ipv6
 
 from ._patterns import is_pattern
 
-__all__ = ["NUMBER_FORMATS", "STRING_FORMATS", "usual_texts"]
+__all__ = ["NUMBER_FORMATS", "STRING_FORMATS", "either_format", "usual_texts"]
 
 _regex = cache(re.compile)
 
@@ -287,3 +287,25 @@ def _usual_texts(formats: tuple[str, ...]) -> UsualTexts | None:
         return UsualTexts(formats)
     except ValueError:
         return None  # a date-time or a time: no one reader for both
+
+
+_EITHER_FORMATS: dict[frozenset[str], tuple[str, Callable[[str], bool]]] = {
+    frozenset({"date-time", "date-time-local"}): ("is_date_time_either", is_date_time_either),
+}
+"""Unions of string formats one call checks (``datetime``'s two): the name and the check."""
+
+
+def either_format(branches: list[Any]) -> tuple[str, Callable[[str], bool]] | None:
+    """The one check (its name, the check) of an ``anyOf`` whose ``branches`` are plain
+    strings of formats ``_EITHER_FORMATS`` joins, else None."""
+    formats = set()
+    for branch in branches:
+        if not (
+            type(branch) is dict
+            and branch.keys() == {"type", "format"}
+            and branch["type"] == "string"
+            and type(branch["format"]) is str
+        ):
+            return None
+        formats.add(branch["format"])
+    return _EITHER_FORMATS.get(frozenset(formats))

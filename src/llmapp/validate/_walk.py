@@ -304,7 +304,8 @@ class WalkWriter(Writer):
     def union(
         self, node: Node, keyword: str, branches: list[Node], v: str, path: PathCode, expected: str
     ) -> None:
-        tests = [self.expressions.safe(branch, v) for branch in branches]
+        either = self.expressions.either(branches, v) if keyword == "anyOf" else None
+        tests = [either] if either else [self.expressions.safe(branch, v) for branch in branches]
         if keyword == "anyOf":
             with self.out.block(f"if not ({' or '.join(tests)}):"):
                 self._explain(node, keyword, branches, v, path)
