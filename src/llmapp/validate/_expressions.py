@@ -94,6 +94,11 @@ class Expressions:
             if either is not None:
                 return either
             operands = [self._operands(branch, v, budget) for branch in branches]
+            if not any(map(self.analysis.may_raise, branches)):
+                # ``None`` first: an optional's usual value is answered before a call.
+                # Moved only where no branch can stop on the depth limit, whose
+                # exception would otherwise be skipped.
+                operands.sort(key=lambda operand: operand != [f"{v} is None"])
             first = operands[0][0] if operands[0] and len(operands[0]) > 1 else None
             if first is not None and all(len(o) > 1 and o[0] == first for o in operands):
                 rests = (_conjunction(o[1:]) for o in operands)

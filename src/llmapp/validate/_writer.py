@@ -315,10 +315,12 @@ class Writer:
         else:
             self.additional(node, item, where)
 
-    def prefix_items(self, node: Node, v: str, path: PathCode) -> tuple[str, int]:
+    def prefix_items(self, node: Node, v: str, path: PathCode, present: int = 0) -> tuple[str, int]:
         """Write the checks of an array's positional items (``prefixItems``, or draft 4's
-        list ``items``). Returns the keyword for the items after them and how many
-        positions there are, for the caller's own rest-of-array loop."""
+        list ``items``); the first ``present`` are known to be there (a checker has
+        required ``minItems`` already) and read without asking the length. Returns the
+        keyword for the items after them and how many positions there are, for the
+        caller's own rest-of-array loop."""
         schema = node.schema
         prefix_key, rest_key = (
             ("items", "additionalItems")
@@ -332,7 +334,11 @@ class Writer:
             if is_trivial(child.schema):
                 continue
             item = self.functions.local(f"item_{position}")
-            with self.out.block(f"if len({v}) > {position}:"):
+            with (
+                nullcontext()
+                if position < present
+                else self.out.block(f"if len({v}) > {position}:")
+            ):
                 self.out.line(f"{item} = {v}[{position}]")
                 self.visit(child, item, path.index(position))
         return rest_key, count
