@@ -974,6 +974,28 @@ def test_date_time_either_is_either_check(round_seven_iso: types.ModuleType, tex
     assert iso.is_date_time_either(text) == old
 
 
+def test_date_time_either_without_the_refusal_shortcut(
+    round_seven_iso: types.ModuleType, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """As on Python 3.10, whose ``fromisoformat`` reads neither ``Z`` nor most fractions:
+    every text it refuses goes to the two checks, with the same verdicts."""
+    monkeypatch.setattr(iso, "_reads_usual_shapes", lambda: False)
+    for text in EITHER_MOMENTS:
+        old = round_seven_iso.is_date_time(text) or round_seven_iso.is_date_time_local(text)
+        assert iso.is_date_time_either(text) == old, text
+
+
+def test_a_refused_usual_date_time_is_not_read_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Out of range in a usual shape: refused by ``fromisoformat`` alone; a leap second,
+    which ``fromisoformat`` refuses and the grammar may read, still goes to the checks."""
+    asked: list[str] = []
+    monkeypatch.setattr(iso, "_date_time", lambda text, offset: asked.append(text) or False)
+    for text in ("2024-13-01T10:00:00Z", "2024-02-30T10:00:00", "2024-05-01T12:61:00+01:00"):
+        assert not iso.is_date_time_either(text) and not asked, text
+    iso.is_date_time_either("2024-05-01T12:59:60Z")
+    assert asked
+
+
 @pytest.mark.budgeted
 @settings(max_examples=scaled(300, 1500), deadline=None)
 @given(text=_moments() | st.sampled_from(EITHER_MOMENTS))

@@ -625,10 +625,27 @@ def is_date_time_either(text: str) -> bool:
         try:
             datetime.fromisoformat(text)
         except ValueError:
-            pass
+            # In a usual shape the grammar reads no more than ``fromisoformat`` but a
+            # leap second, where this Python's reads every usual shape at all.
+            if text[17:19] != "60" and _reads_usual_shapes():
+                return False
         else:
             return True
     return is_date_time(text) or is_date_time_local(text)
+
+
+@cache
+def _reads_usual_shapes() -> bool:
+    """Whether this Python's ``fromisoformat`` reads a text of each of ``datetime``'s
+    usual shapes (3.11 and later do; 3.10 reads neither ``Z`` nor most fractions), so
+    that what it refuses in one of them is out of range."""
+    for shape in _EITHER_SHAPES:
+        text = "2000-01-01" + shape.decode()[10:]
+        try:
+            datetime.fromisoformat(text)
+        except ValueError:
+            return False
+    return True
 
 
 def is_duration(text: str) -> bool:
