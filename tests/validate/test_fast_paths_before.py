@@ -1011,12 +1011,16 @@ def test_only_datetimes_two_formats_are_one_call() -> None:
         return {"type": "string", "format": format}
 
     both = ("is_date_time_either", iso.is_date_time_either)
-    assert _formats.either_format([string("date-time"), string("date-time-local")]) == both
-    assert _formats.either_format([string("date-time-local"), string("date-time")]) == both
+    assert _formats.either_format([string("date-time"), string("date-time-local")]) == (
+        *both,
+        [0, 1],
+    )
+    assert _formats.either_format(
+        [string("date"), string("date-time-local"), {"type": "null"}, string("date-time")]
+    ) == (*both, [1, 3])
     for branches in (
         [string("date-time")],
         [string("date-time"), string("date")],
-        [string("date-time"), string("date-time-local"), string("date")],
         [string("date-time"), {"type": "string", "format": "date-time-local", "maxLength": 20}],
         [string("date-time"), {"type": ["string"], "format": "date-time-local"}],
         [string("date-time"), True],
@@ -1024,7 +1028,7 @@ def test_only_datetimes_two_formats_are_one_call() -> None:
         assert _formats.either_format(branches) is None, branches
 
 
-@pytest.mark.parametrize("shape", ["field", "list", "dict", "tuple", "optional"])
+@pytest.mark.parametrize("shape", ["field", "list", "dict", "tuple", "optional", "flat", "apart"])
 def test_datetime_fields_get_the_old_verdict_and_issues(
     monkeypatch: pytest.MonkeyPatch, shape: str
 ) -> None:
@@ -1045,6 +1049,8 @@ def test_datetime_fields_get_the_old_verdict_and_issues(
         "dict": {"type": "object", "additionalProperties": item},
         "tuple": {"type": "array", "prefixItems": [item, {"type": "string"}], "items": False},
         "optional": {"anyOf": [item, {"type": "null"}]},
+        "flat": {"anyOf": [*item["anyOf"], {"type": "string", "format": "date"}, {"type": "null"}]},  # type: ignore[index]
+        "apart": {"anyOf": [item["anyOf"][1], {"type": "integer"}, item["anyOf"][0]]},  # type: ignore[index]
     }
     schema = {
         "type": "object",
@@ -1057,7 +1063,7 @@ def test_datetime_fields_get_the_old_verdict_and_issues(
         patched.setattr(_expressions, "either_format", lambda branches: None)
         two_checks = Validator(schema)
     assert "is_date_time_either" not in two_checks.source
-    values: list[object] = [*EITHER_MOMENTS, 7, None, {"wrong": True}]
+    values: list[object] = [*EITHER_MOMENTS, 7, 7.5, None, {"wrong": True}]
     for value in values:
         data: object = {
             "field": value,
@@ -1065,6 +1071,8 @@ def test_datetime_fields_get_the_old_verdict_and_issues(
             "dict": {"k": value, "l": "2024-05-01T12:30:00Z"},
             "tuple": [value, "x"],
             "optional": value,
+            "flat": value,
+            "apart": value,
         }[shape]
         for b in (1, "x"):
             outer = {"a": data, "b": b}

@@ -617,6 +617,8 @@ def is_date_time_either(text: str) -> bool:
     and an offset's minute looked at; anything else, and whatever ``fromisoformat``
     refuses (a leap second), is left to the two checks.
     """
+    if len(text) < 19:
+        return False  # shorter than either grammar's shortest (a date, say)
     try:
         signed = _EITHER_SHAPES.get(text.encode().translate(_DIGITS))
     except UnicodeEncodeError:  # a lone surrogate: no usual shape

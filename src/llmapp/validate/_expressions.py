@@ -18,6 +18,8 @@ from ._vocabulary import CONTAINERS, has_structure, is_trivial
 
 __all__ = ["Expressions"]
 
+_STRING = frozenset({"string"})
+
 
 class Expressions:
     """Builds check expressions for one validator."""
@@ -90,10 +92,15 @@ class Expressions:
         (``datetime``'s ``date-time`` or ``date-time-local``) is that check's call.
         """
         if keyword == "anyOf":
-            either = self.either(branches, v)
-            if either is not None:
-                return either
-            operands = [self._operands(branch, v, budget) for branch in branches]
+            joined = self.either(branches, v)
+            positions = joined[0] if joined is not None else []
+            operands = [
+                joined[1]
+                if joined is not None and index == positions[0]
+                else self._operands(branch, v, budget)
+                for index, branch in enumerate(branches)
+                if index not in positions[1:]
+            ]
             if not any(map(self.analysis.may_raise, branches)):
                 # ``None`` first: an optional's usual value is answered before a call.
                 # Moved only where no branch can stop on the depth limit, whose
@@ -107,14 +114,16 @@ class Expressions:
         tests = [self.check(branch, v, budget) for branch in branches]
         return "_exactly_one(" + ", ".join(tests) + ")"
 
-    def either(self, branches: list[Node], v: str) -> str | None:
-        """An ``anyOf`` of string formats that one check reads (``datetime``'s
-        ``date-time`` or ``date-time-local``) as that check's call, else None."""
-        either = either_format([branch.schema for branch in branches])
-        if either is None:
+    def either(self, branches: list[Node], v: str) -> tuple[list[int], list[str]] | None:
+        """The branches of an ``anyOf`` that one check reads (``datetime``'s
+        ``date-time`` or ``date-time-local`` strings), by position, and the operands of
+        ``and`` that stand for them (the type test, the check's call); else None."""
+        joined = either_format([branch.schema for branch in branches])
+        if joined is None:
             return None
-        name = self.conditions.emitter.constant(either[1], either[0])
-        return f"({type_test(frozenset({'string'}), v, strict_keys=True)} and {name}({v}))"
+        name, check, positions = joined
+        call = f"{self.conditions.emitter.constant(check, name)}({v})"
+        return positions, [type_test(_STRING, v, strict_keys=True), call]
 
     def _operands(self, node: Node, v: str, budget: int) -> list[str]:
         """``check`` as operands of ``and``: the tests of an inline subschema that makes

@@ -295,17 +295,21 @@ _EITHER_FORMATS: dict[frozenset[str], tuple[str, Callable[[str], bool]]] = {
 """Unions of string formats one call checks (``datetime``'s two): the name and the check."""
 
 
-def either_format(branches: list[Any]) -> tuple[str, Callable[[str], bool]] | None:
-    """The one check (its name, the check) of an ``anyOf`` whose ``branches`` are plain
-    strings of formats ``_EITHER_FORMATS`` joins, else None."""
-    formats = set()
-    for branch in branches:
-        if not (
+def either_format(branches: list[Any]) -> tuple[str, Callable[[str], bool], list[int]] | None:
+    """The one check (its name, the check, the positions of the branches it stands for)
+    of the plain strings among an ``anyOf``'s ``branches`` whose formats a row of
+    ``_EITHER_FORMATS`` joins, else None. Other branches may be beside them
+    (``datetime | date | None``)."""
+    found: dict[str, int] = {}
+    for index, branch in enumerate(branches):
+        if (
             type(branch) is dict
             and branch.keys() == {"type", "format"}
             and branch["type"] == "string"
             and type(branch["format"]) is str
         ):
-            return None
-        formats.add(branch["format"])
-    return _EITHER_FORMATS.get(frozenset(formats))
+            found.setdefault(branch["format"], index)
+    for formats, (name, check) in _EITHER_FORMATS.items():
+        if formats <= found.keys():
+            return name, check, sorted(found[format] for format in formats)
+    return None
