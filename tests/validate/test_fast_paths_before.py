@@ -974,15 +974,58 @@ def test_date_time_either_is_either_check(round_seven_iso: types.ModuleType, tex
     assert iso.is_date_time_either(text) == old
 
 
+TIME_MOMENTS = [
+    *EITHER_MOMENTS,
+    "12:30:00",
+    "12:30:00Z",
+    "12:30:00z",
+    "12:30:00+05:30",
+    "12:30:00.123456-05:30",
+    "12:30:00.5-00:00",
+    "12:30:00.123456789",
+    "12:30:00.1234567890",
+    "23:59:60Z",
+    "23:59:60",
+    "22:59:60-01:00",
+    "12:59:60",
+    "24:00:00",
+    "24:00:00Z",
+    "25:61:00",
+    "12:61:00",
+    "12:30:61",
+    "12:30:00+24:00",
+    "12:30:00+05:60",
+    "12:30:00+05:69",
+    "12:30:00+0530",
+    "12:30:00+05",
+    "12:30",
+    "123000",
+    "T12:30:00",
+    " 12:30:00",
+    "12:30:00 ",
+    "1٢:30:00",
+    "12:30:00\ud800",
+    "12:30:00\x0012:30:00",
+]
+
+
+@pytest.mark.parametrize("text", TIME_MOMENTS)
+def test_time_either_is_either_check(round_seven_iso: types.ModuleType, text: str) -> None:
+    old = round_seven_iso.is_time(text) or round_seven_iso.is_time_local(text)
+    assert iso.is_time_either(text) == old
+
+
 def test_date_time_either_without_the_refusal_shortcut(
     round_seven_iso: types.ModuleType, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """As on Python 3.10, whose ``fromisoformat`` reads neither ``Z`` nor most fractions:
     every text it refuses goes to the two checks, with the same verdicts."""
-    monkeypatch.setattr(iso, "_reads_usual_shapes", lambda: False)
+    monkeypatch.setattr(iso, "_reads_every", lambda read, texts: False)
     for text in EITHER_MOMENTS:
         old = round_seven_iso.is_date_time(text) or round_seven_iso.is_date_time_local(text)
         assert iso.is_date_time_either(text) == old, text
+        old = round_seven_iso.is_time(text) or round_seven_iso.is_time_local(text)
+        assert iso.is_time_either(text) == old, text
 
 
 def test_a_refused_usual_date_time_is_not_read_again(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -994,6 +1037,12 @@ def test_a_refused_usual_date_time_is_not_read_again(monkeypatch: pytest.MonkeyP
         assert not iso.is_date_time_either(text) and not asked, text
     iso.is_date_time_either("2024-05-01T12:59:60Z")
     assert asked
+    monkeypatch.setattr(iso, "_time", lambda text, offset: asked.append(text) or False)
+    asked.clear()
+    for text in ("25:61:00", "12:61:00Z", "12:30:61.5+01:00", "12:30:00+24:00"):
+        assert not iso.is_time_either(text) and not asked, text
+    iso.is_time_either("12:59:60Z")
+    assert asked
 
 
 @pytest.mark.budgeted
@@ -1004,6 +1053,9 @@ def test_date_time_either_agrees_on_generated_texts(
 ) -> None:
     old = round_seven_iso.is_date_time(text) or round_seven_iso.is_date_time_local(text)
     assert iso.is_date_time_either(text) == old, text
+    for clock in (text, text[11:], text[:8] + text[19:]):
+        old = round_seven_iso.is_time(clock) or round_seven_iso.is_time_local(clock)
+        assert iso.is_time_either(clock) == old, clock
 
 
 def test_only_datetimes_two_formats_are_one_call() -> None:
@@ -1018,7 +1070,13 @@ def test_only_datetimes_two_formats_are_one_call() -> None:
     assert _formats.either_format(
         [string("date"), string("date-time-local"), {"type": "null"}, string("date-time")]
     ) == (*both, [1, 3])
+    assert _formats.either_format([string("time-local"), string("time")]) == (
+        "is_time_either",
+        iso.is_time_either,
+        [0, 1],
+    )
     for branches in (
+        [string("time"), string("date-time-local")],
         [string("date-time")],
         [string("date-time"), string("date")],
         [string("date-time"), {"type": "string", "format": "date-time-local", "maxLength": 20}],
@@ -1028,21 +1086,19 @@ def test_only_datetimes_two_formats_are_one_call() -> None:
         assert _formats.either_format(branches) is None, branches
 
 
+@pytest.mark.parametrize("pair", [("date-time", "date-time-local"), ("time", "time-local")])
 @pytest.mark.parametrize("shape", ["field", "list", "dict", "tuple", "optional", "flat", "apart"])
 def test_datetime_fields_get_the_old_verdict_and_issues(
-    monkeypatch: pytest.MonkeyPatch, shape: str
+    monkeypatch: pytest.MonkeyPatch, shape: str, pair: tuple[str, str]
 ) -> None:
-    """A validator that checks ``datetime``'s union in one call gives the verdict and the
-    issues (path, expected, value, in order) of one written with the two checks."""
+    """A validator that checks ``datetime``'s union (or ``time``'s) in one call gives the
+    verdict and the issues (path, expected, value, in order) of one written with the two
+    checks."""
     from llmapp.validate import _expressions
     from llmapp.validate._validator import Validator
 
-    item: dict[str, object] = {
-        "anyOf": [
-            {"type": "string", "format": "date-time"},
-            {"type": "string", "format": "date-time-local"},
-        ]
-    }
+    item: dict[str, object] = {"anyOf": [{"type": "string", "format": name} for name in pair]}
+    name = "is_date_time_either" if pair[0] == "date-time" else "is_time_either"
     schemas: dict[str, object] = {
         "field": item,
         "list": {"type": "array", "items": item},
@@ -1058,12 +1114,12 @@ def test_datetime_fields_get_the_old_verdict_and_issues(
         "required": ["a"],
     }
     check = Validator(schema)
-    assert "is_date_time_either" in check.source
+    assert name in check.source
     with monkeypatch.context() as patched:
         patched.setattr(_expressions, "either_format", lambda branches: None)
         two_checks = Validator(schema)
-    assert "is_date_time_either" not in two_checks.source
-    values: list[object] = [*EITHER_MOMENTS, 7, 7.5, None, {"wrong": True}]
+    assert name not in two_checks.source
+    values: list[object] = [*TIME_MOMENTS, 7, 7.5, None, {"wrong": True}]
     for value in values:
         data: object = {
             "field": value,

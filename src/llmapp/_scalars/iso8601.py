@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import binascii
 import re
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from datetime import date, datetime, time, timedelta, timezone
 from functools import cache
 from typing import Any
@@ -40,6 +40,7 @@ __all__ = [
     "is_date_time_local",
     "is_duration",
     "is_time",
+    "is_time_either",
     "is_time_local",
     "looks_like_date",
     "looks_like_datetime",
@@ -600,54 +601,77 @@ class UsualTexts:
         return self(value.values())
 
 
-_EITHER_SHAPES = {
-    shape.encode(): shape.endswith(("+00:00", "-00:00"))
-    for format in ("date-time", "date-time-local")
-    for shape in _shapes(format)
-}
-"""``datetime``'s usual shapes (see ``UsualTexts``), each with whether it has a signed offset."""
-
-
-def is_date_time_either(text: str) -> bool:
-    """RFC 3339 date-time with or without an offset: ``is_date_time(text) or
-    is_date_time_local(text)`` in one call, for ``datetime``'s union of the two.
+def _either(
+    formats: tuple[str, str], checks: tuple[Callable[[str], bool], Callable[[str], bool]]
+) -> Callable[[str], bool]:
+    """``checks[0](text) or checks[1](text)`` in one call, for a union of two formats one
+    ``fromisoformat`` reads (``datetime``'s ``date-time`` and ``date-time-local``,
+    ``time``'s ``time`` and ``time-local``).
 
     The usual text is decided as ``UsualTexts`` decides a container's: its shape (every
-    ASCII digit made ``0``) looked up, then ``fromisoformat`` for the ranges, hour 24
-    and an offset's minute looked at; anything else, and whatever ``fromisoformat``
-    refuses (a leap second), is left to the two checks.
+    ASCII digit made ``0``) looked up, then ``fromisoformat`` for the ranges, hour 24 and
+    an offset's minute looked at. In a usual shape the grammar reads nothing
+    ``fromisoformat`` refuses but a leap second (where this Python reads every usual
+    shape at all: 3.10 reads neither ``Z`` nor most fractions), so such a refusal is
+    final. Anything else is left to the two checks.
     """
-    if len(text) < 19:
-        return False  # shorter than either grammar's shortest (a date, say)
-    try:
-        signed = _EITHER_SHAPES.get(text.encode().translate(_DIGITS))
-    except UnicodeEncodeError:  # a lone surrogate: no usual shape
-        signed = None
-    if signed is not None and "T24:" not in text and (not signed or text[-2] <= "5"):
+    first, second = checks
+    clock = formats[0].startswith("time")
+    read = time.fromisoformat if clock else datetime.fromisoformat
+    hour = 0 if clock else 11  # where the hour begins: a lone time's start, after the T
+    hours, seconds, shortest = slice(hour, hour + 2), slice(hour + 6, hour + 8), hour + 8
+    shapes = {
+        shape.encode(): shape.endswith(("+00:00", "-00:00"))  # a signed offset
+        for format in formats
+        for shape in _shapes(format)
+    }
+    samples = tuple(
+        shape if clock else "2000-01-01" + shape[10:] for shape in map(bytes.decode, shapes)
+    )
+
+    def either(text: str) -> bool:
+        if len(text) < shortest:
+            return False  # shorter than either grammar's shortest (a date, say)
         try:
-            datetime.fromisoformat(text)
-        except ValueError:
-            # In a usual shape the grammar reads no more than ``fromisoformat`` but a
-            # leap second, where this Python's reads every usual shape at all.
-            if text[17:19] != "60" and _reads_usual_shapes():
-                return False
-        else:
-            return True
-    return is_date_time(text) or is_date_time_local(text)
+            signed = shapes.get(text.encode().translate(_DIGITS))
+        except UnicodeEncodeError:  # a lone surrogate: no usual shape
+            signed = None
+        if signed is not None and text[hours] != "24" and (not signed or text[-2] <= "5"):
+            try:
+                read(text)
+            except ValueError:
+                if text[seconds] != "60" and _reads_every(read, samples):
+                    return False
+            else:
+                return True
+        return first(text) or second(text)
+
+    return either
 
 
 @cache
-def _reads_usual_shapes() -> bool:
-    """Whether this Python's ``fromisoformat`` reads a text of each of ``datetime``'s
-    usual shapes (3.11 and later do; 3.10 reads neither ``Z`` nor most fractions), so
-    that what it refuses in one of them is out of range."""
-    for shape in _EITHER_SHAPES:
-        text = "2000-01-01" + shape.decode()[10:]
+def _reads_every(read: Callable[[str], object], texts: tuple[str, ...]) -> bool:
+    """Whether ``read`` (this Python's ``fromisoformat``) reads every one of ``texts``."""
+    for text in texts:
         try:
-            datetime.fromisoformat(text)
+            read(text)
         except ValueError:
             return False
     return True
+
+
+is_date_time_either = _either(("date-time", "date-time-local"), (is_date_time, is_date_time_local))
+is_date_time_either.__doc__ = """RFC 3339 date-time with or without an offset: ``is_date_time(text)
+or is_date_time_local(text)`` in one call, for ``datetime``'s union of the two."""
+is_time_either = _either(("time", "time-local"), (is_time, is_time_local))
+is_time_either.__doc__ = """RFC 3339 time with or without an offset: ``is_time(text) or
+is_time_local(text)`` in one call, for ``time``'s union of the two."""
+for _check, _name in (
+    (is_date_time_either, "is_date_time_either"),
+    (is_time_either, "is_time_either"),
+):
+    _check.__name__ = _check.__qualname__ = _name
+del _check, _name
 
 
 def is_duration(text: str) -> bool:

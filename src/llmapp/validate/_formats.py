@@ -18,7 +18,12 @@ from collections.abc import Callable
 from functools import cache
 from typing import Any
 
-from llmapp._scalars.iso8601 import USUAL_FORMATS, UsualTexts, is_date_time_either
+from llmapp._scalars.iso8601 import (
+    USUAL_FORMATS,
+    UsualTexts,
+    is_date_time_either,
+    is_time_either,
+)
 from llmapp._scalars.table import format_checks, is_ipv4, is_ipv6
 
 from ._patterns import is_pattern
@@ -291,8 +296,10 @@ def _usual_texts(formats: tuple[str, ...]) -> UsualTexts | None:
 
 _EITHER_FORMATS: dict[frozenset[str], tuple[str, Callable[[str], bool]]] = {
     frozenset({"date-time", "date-time-local"}): ("is_date_time_either", is_date_time_either),
+    frozenset({"time", "time-local"}): ("is_time_either", is_time_either),
 }
-"""Unions of string formats one call checks (``datetime``'s two): the name and the check."""
+"""Unions of string formats one call checks (``datetime``'s two, ``time``'s): the name and
+the check."""
 
 
 def either_format(branches: list[Any]) -> tuple[str, Callable[[str], bool], list[int]] | None:
