@@ -1,7 +1,7 @@
 """Issue 33's seventh round: what the checkers no longer ask, and verdicts that stay.
 
-A union with ``null`` asks ``v is None`` before its other branches' calls (where no branch
-can stop on the depth limit), and a tuple's positions that ``minItems`` has required are
+A union with ``null`` asks ``v is None`` before its other branches' calls, in checkers and
+walkers (where no branch can stop on the depth limit), and a tuple's positions that ``minItems`` has required are
 read without a length test. Verdicts are compared with the ``jsonschema`` library
 (Draft 2020-12) on adversarial and generated values. (The date-time paths of this round
 are compared with the code before them in ``test_fast_paths_before.py``.)
@@ -101,8 +101,10 @@ def test_verdicts_agree_on_generated_values(schema: dict[str, Any], value: Any) 
 
 def test_null_is_asked_before_a_call() -> None:
     source = Validator({"anyOf": [_RECORD, {"type": "null"}]}).source
-    checker = source[source.index("def c_root") :]
+    checker = source[source.index("def c_root") : source.index("def w_root")]
     assert checker.index("v is None") < checker.index("c_anyOf_0(v, d)")
+    walker = source[source.index("def w_root") :]
+    assert walker.index("v is None") < walker.index("c_anyOf_0(v, d)")
 
 
 def test_a_recursive_branch_keeps_its_place() -> None:

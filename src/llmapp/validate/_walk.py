@@ -314,6 +314,8 @@ class WalkWriter(Writer):
             if index not in positions[1:]
         ]
         if keyword == "anyOf":
+            if not any(map(self.analysis.may_raise, branches)):
+                tests.sort(key=lambda test: test != f"{v} is None")  # as the checkers do
             with self.out.block(f"if not ({' or '.join(tests)}):"):
                 self._explain(node, keyword, branches, v, path)
             return
