@@ -1135,3 +1135,101 @@ def test_datetime_fields_get_the_old_verdict_and_issues(
             result, before_ = check(outer), two_checks(outer)
             assert result.success == before_.success, (shape, value)
             assert _issues(result) == _issues(before_), (shape, value)
+
+
+# -- a container of durations judged at once (issue 33, seventh round) --------------------------
+
+DURATIONS = [
+    "P1D",
+    "PT55M",
+    "P9DT14H",
+    "PT23H1M",
+    "P1Y2M3DT4H5M6S",
+    "P2W",
+    "PT0S",
+    "P0D",
+    "P12345678901234567890D",
+    "P",
+    "PT",
+    "P1DT",
+    "P1.5D",
+    "PT1,5S",
+    "p1d",
+    "P1d",
+    "-P1D",
+    "+P1D",
+    " P1D",
+    "P1D ",
+    "P1D\n",
+    "P1W2D",
+    "P1M1Y",
+    "PT1S1M",
+    "P١D",
+    "P1D\x00",
+    "P1D\x00P2D",
+    "P1D\ud800",
+    "",
+    "1:30:00",
+    "P1Y2M3D",
+    "PT1H0M5S",
+]
+
+
+@pytest.mark.budgeted
+@settings(max_examples=scaled(150, 600), deadline=None)
+@given(
+    values=st.lists(
+        st.sampled_from(DURATIONS)
+        | st.lists(st.sampled_from([*"PYMWDTHS0123456789.,-+ "]), max_size=9).map("".join),
+        max_size=6,
+    ),
+    again=st.lists(st.sampled_from(DURATIONS), max_size=4),
+)
+def test_duration_texts_accept_only_durations(values: list[str], again: list[str]) -> None:
+    at_once = iso.DurationTexts()
+    for texts in (values, again, values, [*values, *again]):
+        each = all(iso.is_duration(text) for text in texts)
+        assert at_once(texts) == (each and bool(texts)), texts
+        as_dict = {f"k{index}": text for index, text in enumerate(texts)}
+        assert at_once.mapping(as_dict) == (each and bool(texts)), texts
+    assert not at_once.mapping({1: "P1D"}) and not at_once(["P1D", 1]) and not at_once([None])
+
+
+def test_duration_texts_tell_a_separator_inside_from_two_texts() -> None:
+    at_once = iso.DurationTexts()
+    assert at_once(["P1D", "P2D"])  # the joined shape now remembered
+    assert not at_once(["P1D\x00P2D"])
+    assert not at_once(["P1D\ud800"])
+
+
+@pytest.mark.parametrize("shape", ["list", "dict", "tail"])
+def test_containers_of_durations_get_the_old_verdict_and_issues(
+    monkeypatch: pytest.MonkeyPatch, shape: str
+) -> None:
+    from llmapp.validate import _writer
+    from llmapp.validate._validator import Validator
+
+    item = {"type": "string", "format": "duration"}
+    if shape == "list":
+        schema: dict[str, object] = {"type": "array", "items": item}
+    elif shape == "tail":
+        schema = {"type": "array", "prefixItems": [{"type": "integer"}], "items": item}
+    else:
+        schema = {"type": "object", "additionalProperties": item}
+    check = Validator(schema)
+    assert "DurationTexts()" in check.source
+    with monkeypatch.context() as patched:
+        patched.setattr(_writer, "usual_texts", lambda schema: None)
+        one_by_one = Validator(schema)
+    good = [text for text in DURATIONS if iso.is_duration(text)]
+    for extra in [None, *DURATIONS, 7, None]:
+        values = good if extra is None else [*good[:3], extra, *good[3:]]
+        data: object = values
+        if shape == "dict":
+            data = {f"k{index}": value for index, value in enumerate(values)}
+        elif shape == "tail":
+            data = [0, *values]
+        result = check(data)
+        expected = extra is None or (isinstance(extra, str) and iso.is_duration(extra))
+        assert result.success == expected, extra
+        assert _issues(result) == _issues(one_by_one(data)), (shape, extra)

@@ -20,6 +20,7 @@ from typing import Any
 
 from llmapp._scalars.iso8601 import (
     USUAL_FORMATS,
+    DurationTexts,
     UsualTexts,
     is_date_time_either,
     is_time_either,
@@ -264,10 +265,11 @@ NUMBER_FORMATS: dict[str, tuple[int, int]] = {
 """OpenAPI integer formats, asserted as ranges on numbers."""
 
 
-def usual_texts(schema: Any) -> UsualTexts | None:
+def usual_texts(schema: Any) -> UsualTexts | DurationTexts | None:
     """The check at once of a container whose every item is to match ``schema``, when
     that is a string in a date or time format, or a union of such strings that one
-    ``fromisoformat`` reads (``datetime``'s two formats, ``time``'s): else None."""
+    ``fromisoformat`` reads (``datetime``'s two formats, ``time``'s), or a duration:
+    else None."""
     if type(schema) is not dict:
         return None
     branches = schema.get("anyOf") if len(schema) == 1 else [schema]
@@ -279,11 +281,17 @@ def usual_texts(schema: Any) -> UsualTexts | None:
             type(branch) is dict
             and branch.keys() == {"type", "format"}
             and branch["type"] == "string"
-            and branch["format"] in USUAL_FORMATS
+            and type(branch["format"]) is str
+            and (branch["format"] in USUAL_FORMATS or branch["format"] == "duration")
         ):
             return None
         formats.append(branch["format"])
+    if "duration" in formats:
+        return _DURATION_TEXTS if formats == ["duration"] else None
     return _usual_texts(tuple(formats))
+
+
+_DURATION_TEXTS = DurationTexts()
 
 
 @cache
