@@ -1020,6 +1020,7 @@ def test_date_time_either_without_the_refusal_shortcut(
 ) -> None:
     """As on Python 3.10, whose ``fromisoformat`` reads neither ``Z`` nor most fractions:
     every text it refuses goes to the two checks, with the same verdicts."""
+    monkeypatch.setattr(iso, "_READS_USUAL", {})
     monkeypatch.setattr(iso, "_reads_every", lambda read, texts: False)
     for text in EITHER_MOMENTS:
         old = round_seven_iso.is_date_time(text) or round_seven_iso.is_date_time_local(text)

@@ -690,8 +690,12 @@ def _either(
             try:
                 read(text)
             except ValueError:
-                if text[seconds] != "60" and _reads_every(read, samples):
-                    return False
+                if text[seconds] != "60":
+                    reads = _READS_USUAL.get(read)
+                    if reads is None:
+                        reads = _READS_USUAL[read] = _reads_every(read, samples)
+                    if reads:
+                        return False
             else:
                 return True
         return first(text) or second(text)
@@ -699,7 +703,10 @@ def _either(
     return either
 
 
-@cache
+_READS_USUAL: dict[Callable[[str], object], bool] = {}
+"""Whether each ``fromisoformat`` reads every usual shape, found on its first refusal."""
+
+
 def _reads_every(read: Callable[[str], object], texts: tuple[str, ...]) -> bool:
     """Whether ``read`` (this Python's ``fromisoformat``) reads every one of ``texts``."""
     for text in texts:
