@@ -520,7 +520,27 @@ _KNOWN_LENGTH = 2048
 texts', not the lookup's)."""
 
 
-class UsualTexts:
+class _AtOnce:
+    """A container's texts judged at once (``__call__``); a dict's by ``mapping``."""
+
+    __slots__ = ()
+
+    def __call__(self, values: Collection[Any]) -> bool:
+        raise NotImplementedError
+
+    def mapping(self, value: dict[Any, Any]) -> bool:
+        """Every key of the dict ``value`` a ``str`` and every value accepted. The values
+        first: a refused one (the usual mistake) is answered without joining the keys."""
+        if not self(value.values()):
+            return False
+        try:
+            _SEPARATOR.join(value)
+        except TypeError:
+            return False
+        return True
+
+
+class UsualTexts(_AtOnce):
     """Whether every text of a container is in the usual form of one of some formats,
     judged at once: ``True`` is the format checks' own verdict, ``False`` only says "not
     decided here" (the caller checks each value as before).
@@ -593,16 +613,8 @@ class UsualTexts:
         except (TypeError, ValueError):
             return False
 
-    def mapping(self, value: dict[Any, Any]) -> bool:
-        """Every key of the dict ``value`` a ``str`` and every value a usual text."""
-        try:
-            _SEPARATOR.join(value)
-        except TypeError:
-            return False
-        return self(value.values())
 
-
-class DurationTexts:
+class DurationTexts(_AtOnce):
     """Whether every text of a container is an RFC 3339 duration, judged at once, as
     ``UsualTexts`` judges date and time texts: ``True`` is ``is_duration``'s verdict on
     each, ``False`` only says "not decided here".
@@ -641,14 +653,6 @@ class DurationTexts:
             return (self._learn(shape) if known is None else known) == len(values)
         except (TypeError, ValueError):
             return False
-
-    def mapping(self, value: dict[Any, Any]) -> bool:
-        """Every key of the dict ``value`` a ``str`` and every value a duration."""
-        try:
-            _SEPARATOR.join(value)
-        except TypeError:
-            return False
-        return self(value.values())
 
 
 def _either(
