@@ -851,3 +851,386 @@ def test_usual_texts_agree_with_each_check_on_generated_lists(
     at_once = usual_texts(_schema(formats))
     assert at_once is not None
     assert not at_once(values) or _old_verdict(round_six_iso, formats, values), (formats, values)
+
+
+# -- the joined shapes remembered (issue 33, seventh round) ------------------------------------
+
+ROUND_SEVEN = "e3fdaee"
+"""The commit before ``UsualTexts`` remembered the joined shapes it had split."""
+
+# Pairs of one shape: the second differs from the first in digits only, and is refused by
+# a check the shape does not decide (the day of the month, hour 24, an offset's minute,
+# the offset's hours), or in place of two texts holds one with the separator inside.
+SAME_SHAPE_PAIRS = [
+    (["2024-02-29T12:00:00"], ["2023-02-29T12:00:00"]),
+    (["2024-05-01T23:00:00"], ["2024-05-01T24:00:00"]),
+    (["2024-05-01T12:30:00+00:59"], ["2024-05-01T12:30:00+00:60"]),
+    (["2024-05-01T12:30:00.5-00:59"], ["2024-05-01T12:30:00.5-00:69"]),
+    (["2024-05-01T12:30:00+23:59"], ["2024-05-01T12:30:00+24:00"]),
+    (
+        ["2024-05-01T12:30:00Z", "2024-05-01T12:30:00+01:00"],
+        ["2024-05-01T12:30:00Z", "2024-05-01T12:30:00+01:70"],
+    ),
+    (
+        ["2024-05-01T12:30:00", "2024-05-01T12:30:00"],
+        ["2024-05-01T12:30:00\x002024-05-01T12:30:00"],
+    ),
+    (["2024-05-01", "2024-05-01"], ["2024-05-01\x002024-05-01"]),
+    (["2024-02-28"], ["2024-02-30"]),
+    (["23:30:00"], ["24:30:00"]),
+    (["12:30:00", "23:30:00"], ["12:30:00", "24:30:00"]),
+    (["12:30:00+05:59"], ["12:30:00+05:60"]),
+    (["12:30:00", "12:30:00"], ["12:30:00\x0012:30:00"]),
+]
+
+
+@pytest.fixture(scope="module")
+def round_seven_iso() -> types.ModuleType:
+    return before.load(ROUND_SEVEN, "llmapp/_scalars/iso8601.py")
+
+
+@pytest.mark.parametrize("formats", _USUAL_UNIONS)
+def test_a_remembered_shape_is_not_a_verdict(
+    round_six_iso: types.ModuleType, formats: tuple[str, ...]
+) -> None:
+    """The second text of each pair has the joined shape of the first, which the check
+    has just remembered: it is still refused wherever the checks refuse it."""
+    for good, bad in SAME_SHAPE_PAIRS:
+        at_once = iso.UsualTexts(formats)
+        for values in (good, bad, good, bad, [*good, *bad], [*bad, *good]):
+            verdict = at_once(values)
+            assert not verdict or _old_verdict(round_six_iso, formats, values), (formats, values)
+        if _old_verdict(round_six_iso, formats, good):
+            assert at_once(good), (formats, good)  # the usual texts are still read at once
+
+
+def test_the_remembered_shapes_are_bounded() -> None:
+    at_once = iso.UsualTexts(("date-time", "date-time-local"))
+    texts = ["2024-05-01T12:30:00" + "." + "1" * digits for digits in range(1, 10)]
+    texts.append("2024-05-01T12:30:00")
+    lists = [
+        [texts[a], texts[b], texts[c]] for a in range(10) for b in range(10) for c in range(10)
+    ]
+    assert all(at_once(values) for values in lists)  # 1,000 shapes, every one usual
+    assert len(at_once._known) == iso._KNOWN_SHAPES
+    long = ["2024-05-01T12:30:00Z"] * 200  # past the longest shape remembered
+    assert at_once(long) and at_once(long) and len(at_once._known) == iso._KNOWN_SHAPES
+    assert not at_once([*long[:-1], "2024-05-01T12:30:00+00:60"])
+
+
+@pytest.mark.budgeted
+@settings(max_examples=scaled(150, 600), deadline=None)
+@given(
+    formats=st.sampled_from(_USUAL_UNIONS),
+    values=st.lists(_moments() | st.sampled_from(CONTAINER_MOMENTS), max_size=6),
+    again=st.lists(_moments() | st.sampled_from(CONTAINER_MOMENTS), max_size=6),
+)
+def test_usual_texts_decide_as_before_they_remembered_shapes(
+    round_seven_iso: types.ModuleType,
+    formats: tuple[str, ...],
+    values: list[str],
+    again: list[str],
+) -> None:
+    """Today's check, on a list and then another (maybe of a shape remembered from the
+    first), accepts exactly what e3fdaee's accepted, and never what a check refuses."""
+    today, before_ = iso.UsualTexts(formats), round_seven_iso.UsualTexts(formats)
+    for texts in (values, again, values):
+        assert today(texts) == before_(texts), (formats, texts)
+        assert today.mapping(dict(enumerate(texts))) is False
+        as_dict = {f"k{index}": text for index, text in enumerate(texts)}
+        assert today.mapping(as_dict) == before_.mapping(as_dict), (formats, texts)
+
+
+# -- ``datetime``'s two formats in one call (issue 33, seventh round) ----------------------------
+
+EITHER_MOMENTS = [
+    *CONTAINER_MOMENTS,
+    "2024-05-01T23:59:60Z",
+    "2024-05-01T23:59:60",
+    "2024-05-01T22:59:60-01:00",
+    "2024-05-01T23:59:60+00:00",
+    "2024-05-01T12:30:00+05:30",
+    "2024-05-01T12:30:00.123456+05:30",
+    "2024-05-01T12:30:00.5-00:00",
+    "2024-05-01T12:30:00+05:69",
+    "2024-05-01T12:30:00+25:00",
+    "2024-05-01T12:30:00.000Z",
+    "2024-05-01T12:30:00.1234567891Z",
+    "2024-05-01T12:30:00+05:30:15",
+    "2024-05-01T12:30:00+0530",
+    "2024-05-01T12:30:00 +05:30",
+    "2024-05-01 12:30:00",
+    "2024-05-01T12:30",
+    "20240501T123000",
+    "2024-05-01T12:30:00Z\ud800",
+    "١٩٩٣-12-20T23:43:27",
+    "",
+]
+
+
+@pytest.mark.parametrize("text", EITHER_MOMENTS)
+def test_date_time_either_is_either_check(round_seven_iso: types.ModuleType, text: str) -> None:
+    old = round_seven_iso.is_date_time(text) or round_seven_iso.is_date_time_local(text)
+    assert iso.is_date_time_either(text) == old
+
+
+TIME_MOMENTS = [
+    *EITHER_MOMENTS,
+    "12:30:00",
+    "12:30:00Z",
+    "12:30:00z",
+    "12:30:00+05:30",
+    "12:30:00.123456-05:30",
+    "12:30:00.5-00:00",
+    "12:30:00.123456789",
+    "12:30:00.1234567890",
+    "23:59:60Z",
+    "23:59:60",
+    "22:59:60-01:00",
+    "12:59:60",
+    "24:00:00",
+    "24:00:00Z",
+    "25:61:00",
+    "12:61:00",
+    "12:30:61",
+    "12:30:00+24:00",
+    "12:30:00+05:60",
+    "12:30:00+05:69",
+    "12:30:00+0530",
+    "12:30:00+05",
+    "12:30",
+    "123000",
+    "T12:30:00",
+    " 12:30:00",
+    "12:30:00 ",
+    "1٢:30:00",
+    "12:30:00\ud800",
+    "12:30:00\x0012:30:00",
+]
+
+
+@pytest.mark.parametrize("text", TIME_MOMENTS)
+def test_time_either_is_either_check(round_seven_iso: types.ModuleType, text: str) -> None:
+    old = round_seven_iso.is_time(text) or round_seven_iso.is_time_local(text)
+    assert iso.is_time_either(text) == old
+
+
+def test_date_time_either_without_the_refusal_shortcut(
+    round_seven_iso: types.ModuleType, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """As on Python 3.10, whose ``fromisoformat`` reads neither ``Z`` nor most fractions:
+    every text it refuses goes to the two checks, with the same verdicts."""
+    monkeypatch.setattr(iso, "_READS_USUAL", {})
+    monkeypatch.setattr(iso, "_reads_every", lambda read, texts: False)
+    for text in EITHER_MOMENTS:
+        old = round_seven_iso.is_date_time(text) or round_seven_iso.is_date_time_local(text)
+        assert iso.is_date_time_either(text) == old, text
+        old = round_seven_iso.is_time(text) or round_seven_iso.is_time_local(text)
+        assert iso.is_time_either(text) == old, text
+
+
+def test_a_refused_usual_date_time_is_not_read_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Out of range in a usual shape: refused by ``fromisoformat`` alone; a leap second,
+    which ``fromisoformat`` refuses and the grammar may read, still goes to the checks."""
+    asked: list[str] = []
+    monkeypatch.setattr(iso, "_date_time", lambda text, offset: asked.append(text) or False)
+    for text in ("2024-13-01T10:00:00Z", "2024-02-30T10:00:00", "2024-05-01T12:61:00+01:00"):
+        assert not iso.is_date_time_either(text) and not asked, text
+    iso.is_date_time_either("2024-05-01T12:59:60Z")
+    assert asked
+    monkeypatch.setattr(iso, "_time", lambda text, offset: asked.append(text) or False)
+    asked.clear()
+    for text in ("25:61:00", "12:61:00Z", "12:30:61.5+01:00", "12:30:00+24:00"):
+        assert not iso.is_time_either(text) and not asked, text
+    iso.is_time_either("12:59:60Z")
+    assert asked
+
+
+@pytest.mark.budgeted
+@settings(max_examples=scaled(300, 1500), deadline=None)
+@given(text=_moments() | st.sampled_from(EITHER_MOMENTS))
+def test_date_time_either_agrees_on_generated_texts(
+    round_seven_iso: types.ModuleType, text: str
+) -> None:
+    old = round_seven_iso.is_date_time(text) or round_seven_iso.is_date_time_local(text)
+    assert iso.is_date_time_either(text) == old, text
+    for clock in (text, text[11:], text[:8] + text[19:]):
+        old = round_seven_iso.is_time(clock) or round_seven_iso.is_time_local(clock)
+        assert iso.is_time_either(clock) == old, clock
+
+
+def test_only_datetimes_two_formats_are_one_call() -> None:
+    def string(format: str) -> dict[str, str]:
+        return {"type": "string", "format": format}
+
+    both = ("is_date_time_either", iso.is_date_time_either)
+    assert _formats.either_format([string("date-time"), string("date-time-local")]) == (
+        *both,
+        [0, 1],
+    )
+    assert _formats.either_format(
+        [string("date"), string("date-time-local"), {"type": "null"}, string("date-time")]
+    ) == (*both, [1, 3])
+    assert _formats.either_format([string("time-local"), string("time")]) == (
+        "is_time_either",
+        iso.is_time_either,
+        [0, 1],
+    )
+    for branches in (
+        [string("time"), string("date-time-local")],
+        [string("date-time")],
+        [string("date-time"), string("date")],
+        [string("date-time"), {"type": "string", "format": "date-time-local", "maxLength": 20}],
+        [string("date-time"), {"type": ["string"], "format": "date-time-local"}],
+        [string("date-time"), True],
+    ):
+        assert _formats.either_format(branches) is None, branches
+
+
+@pytest.mark.parametrize("pair", [("date-time", "date-time-local"), ("time", "time-local")])
+@pytest.mark.parametrize("shape", ["field", "list", "dict", "tuple", "optional", "flat", "apart"])
+def test_datetime_fields_get_the_old_verdict_and_issues(
+    monkeypatch: pytest.MonkeyPatch, shape: str, pair: tuple[str, str]
+) -> None:
+    """A validator that checks ``datetime``'s union (or ``time``'s) in one call gives the
+    verdict and the issues (path, expected, value, in order) of one written with the two
+    checks."""
+    from llmapp.validate import _expressions
+    from llmapp.validate._validator import Validator
+
+    item: dict[str, object] = {"anyOf": [{"type": "string", "format": name} for name in pair]}
+    name = "is_date_time_either" if pair[0] == "date-time" else "is_time_either"
+    schemas: dict[str, object] = {
+        "field": item,
+        "list": {"type": "array", "items": item},
+        "dict": {"type": "object", "additionalProperties": item},
+        "tuple": {"type": "array", "prefixItems": [item, {"type": "string"}], "items": False},
+        "optional": {"anyOf": [item, {"type": "null"}]},
+        "flat": {"anyOf": [*item["anyOf"], {"type": "string", "format": "date"}, {"type": "null"}]},  # type: ignore[index]
+        "apart": {"anyOf": [item["anyOf"][1], {"type": "integer"}, item["anyOf"][0]]},  # type: ignore[index]
+    }
+    schema = {
+        "type": "object",
+        "properties": {"a": schemas[shape], "b": {"type": "integer"}},
+        "required": ["a"],
+    }
+    check = Validator(schema)
+    assert name in check.source
+    with monkeypatch.context() as patched:
+        patched.setattr(_expressions, "either_format", lambda branches: None)
+        two_checks = Validator(schema)
+    assert name not in two_checks.source
+    values: list[object] = [*TIME_MOMENTS, 7, 7.5, None, {"wrong": True}]
+    for value in values:
+        data: object = {
+            "field": value,
+            "list": ["2024-05-01T12:30:00", value],
+            "dict": {"k": value, "l": "2024-05-01T12:30:00Z"},
+            "tuple": [value, "x"],
+            "optional": value,
+            "flat": value,
+            "apart": value,
+        }[shape]
+        for b in (1, "x"):
+            outer = {"a": data, "b": b}
+            result, before_ = check(outer), two_checks(outer)
+            assert result.success == before_.success, (shape, value)
+            assert _issues(result) == _issues(before_), (shape, value)
+
+
+# -- a container of durations judged at once (issue 33, seventh round) --------------------------
+
+DURATIONS = [
+    "P1D",
+    "PT55M",
+    "P9DT14H",
+    "PT23H1M",
+    "P1Y2M3DT4H5M6S",
+    "P2W",
+    "PT0S",
+    "P0D",
+    "P12345678901234567890D",
+    "P",
+    "PT",
+    "P1DT",
+    "P1.5D",
+    "PT1,5S",
+    "p1d",
+    "P1d",
+    "-P1D",
+    "+P1D",
+    " P1D",
+    "P1D ",
+    "P1D\n",
+    "P1W2D",
+    "P1M1Y",
+    "PT1S1M",
+    "P١D",
+    "P1D\x00",
+    "P1D\x00P2D",
+    "P1D\ud800",
+    "",
+    "1:30:00",
+    "P1Y2M3D",
+    "PT1H0M5S",
+]
+
+
+@pytest.mark.budgeted
+@settings(max_examples=scaled(150, 600), deadline=None)
+@given(
+    values=st.lists(
+        st.sampled_from(DURATIONS)
+        | st.lists(st.sampled_from([*"PYMWDTHS0123456789.,-+ "]), max_size=9).map("".join),
+        max_size=6,
+    ),
+    again=st.lists(st.sampled_from(DURATIONS), max_size=4),
+)
+def test_duration_texts_accept_only_durations(values: list[str], again: list[str]) -> None:
+    at_once = iso.DurationTexts()
+    for texts in (values, again, values, [*values, *again]):
+        each = all(iso.is_duration(text) for text in texts)
+        assert at_once(texts) == (each and bool(texts)), texts
+        as_dict = {f"k{index}": text for index, text in enumerate(texts)}
+        assert at_once.mapping(as_dict) == (each and bool(texts)), texts
+    assert not at_once.mapping({1: "P1D"}) and not at_once(["P1D", 1]) and not at_once([None])
+
+
+def test_duration_texts_tell_a_separator_inside_from_two_texts() -> None:
+    at_once = iso.DurationTexts()
+    assert at_once(["P1D", "P2D"])  # the joined shape now remembered
+    assert not at_once(["P1D\x00P2D"])
+    assert not at_once(["P1D\ud800"])
+
+
+@pytest.mark.parametrize("shape", ["list", "dict", "tail"])
+def test_containers_of_durations_get_the_old_verdict_and_issues(
+    monkeypatch: pytest.MonkeyPatch, shape: str
+) -> None:
+    from llmapp.validate import _writer
+    from llmapp.validate._validator import Validator
+
+    item = {"type": "string", "format": "duration"}
+    if shape == "list":
+        schema: dict[str, object] = {"type": "array", "items": item}
+    elif shape == "tail":
+        schema = {"type": "array", "prefixItems": [{"type": "integer"}], "items": item}
+    else:
+        schema = {"type": "object", "additionalProperties": item}
+    check = Validator(schema)
+    assert "DurationTexts()" in check.source
+    with monkeypatch.context() as patched:
+        patched.setattr(_writer, "usual_texts", lambda schema: None)
+        one_by_one = Validator(schema)
+    good = [text for text in DURATIONS if iso.is_duration(text)]
+    for extra in [None, *DURATIONS, 7, None]:
+        values = good if extra is None else [*good[:3], extra, *good[3:]]
+        data: object = values
+        if shape == "dict":
+            data = {f"k{index}": value for index, value in enumerate(values)}
+        elif shape == "tail":
+            data = [0, *values]
+        result = check(data)
+        expected = extra is None or (isinstance(extra, str) and iso.is_duration(extra))
+        assert result.success == expected, extra
+        assert _issues(result) == _issues(one_by_one(data)), (shape, extra)

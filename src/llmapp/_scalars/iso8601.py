@@ -23,23 +23,25 @@ from __future__ import annotations
 
 import binascii
 import re
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from datetime import date, datetime, time, timedelta, timezone
 from functools import cache
-from operator import itemgetter
 from typing import Any
 
 __all__ = [
     "DURATION_PATTERN",
+    "DurationTexts",
     "UsualTexts",
     "decode_base64",
     "encode_base64",
     "format_duration",
     "is_date",
     "is_date_time",
+    "is_date_time_either",
     "is_date_time_local",
     "is_duration",
     "is_time",
+    "is_time_either",
     "is_time_local",
     "looks_like_date",
     "looks_like_datetime",
@@ -498,9 +500,6 @@ _READERS: dict[str, Any] = {
 USUAL_FORMATS = frozenset(_READERS)
 """The formats ``UsualTexts`` reads: those whose check is the ``is_*`` of the same name."""
 _STR = frozenset({str})
-_LAST_MINUTE = itemgetter(slice(-3, -1))
-_LATE_MINUTES = frozenset({":6", ":7", ":8", ":9"})
-"""An offset's colon and the tens of its minute, past 59 (a seconds' tens is under 6)."""
 
 
 def _shapes(format: str) -> tuple[str, ...]:
@@ -514,7 +513,34 @@ def _shapes(format: str) -> tuple[str, ...]:
     return tuple(clock + zone for clock in clocks for zone in _ZONES)
 
 
-class UsualTexts:
+_KNOWN_SHAPES = 256
+"""How many joined shapes a ``UsualTexts`` remembers: a field's containers come in a few."""
+_KNOWN_LENGTH = 2048
+"""The longest joined shape remembered; a longer one is split each time (its cost is the
+texts', not the lookup's)."""
+
+
+class _AtOnce:
+    """A container's texts judged at once (``__call__``); a dict's by ``mapping``."""
+
+    __slots__ = ()
+
+    def __call__(self, values: Collection[Any]) -> bool:
+        raise NotImplementedError
+
+    def mapping(self, value: dict[Any, Any]) -> bool:
+        """Every key of the dict ``value`` a ``str`` and every value accepted. The values
+        first: a refused one (the usual mistake) is answered without joining the keys."""
+        if not self(value.values()):
+            return False
+        try:
+            _SEPARATOR.join(value)
+        except TypeError:
+            return False
+        return True
+
+
+class UsualTexts(_AtOnce):
     """Whether every text of a container is in the usual form of one of some formats,
     judged at once: ``True`` is the format checks' own verdict, ``False`` only says "not
     decided here" (the caller checks each value as before).
@@ -528,9 +554,14 @@ class UsualTexts:
     0, hour, minute, second, the offset's hours) but two: hour 24 (read since Python
     3.12) and an offset's minute past 59, looked for in the joined text. A leap second,
     a lower-case ``t`` or ``z``, a space or any other text is left to the checks.
+
+    The joined shape's answer (how many texts, whether one has a ``+``/``-`` offset) is
+    remembered, a few hundred short shapes at most: the same field sends the same shapes
+    again, and a dict lookup costs less than splitting the shape and looking up each
+    piece.
     """
 
-    __slots__ = ("_dashes", "_formats", "_hour_24", "_read", "_shapes")
+    __slots__ = ("_clock", "_formats", "_known", "_read", "_shapes", "_signed")
 
     def __init__(self, formats: tuple[str, ...]) -> None:
         readers = {_READERS[format] for format in formats}
@@ -539,42 +570,169 @@ class UsualTexts:
         self._formats = formats
         self._read = readers.pop()
         self._shapes = frozenset(shape.encode() for format in formats for shape in _shapes(format))
-        clock = self._read is time.fromisoformat
-        # Where an hour begins: after the date's T, or at the start of a lone time.
-        self._hour_24 = _SEPARATOR + "24:" if clock else "T24:"
-        self._dashes = 0 if clock else 2  # a text's dashes but an offset's sign
+        self._signed = frozenset(s for s in self._shapes if s.endswith((b"+00:00", b"-00:00")))
+        self._clock = self._read is time.fromisoformat
+        self._known: dict[bytes, tuple[int, bool]] = {}
 
     def __repr__(self) -> str:
         return f"UsualTexts({self._formats!r})"
 
+    def _learn(self, shape: bytes) -> tuple[int, bool]:
+        """How many usual texts ``shape`` joins (-1 when a piece is not a usual shape)
+        and whether one has a signed offset."""
+        pieces = shape.split(b"\x00")
+        answer = -1, False
+        if self._shapes.issuperset(pieces):
+            answer = len(pieces), not self._signed.isdisjoint(pieces)
+        if len(self._known) < _KNOWN_SHAPES and len(shape) <= _KNOWN_LENGTH:
+            self._known[shape] = answer
+        return answer
+
     def __call__(self, values: Collection[Any]) -> bool:
         """Every one of ``values`` (a list, a tuple, a dict's values) a usual text."""
-        if not _STR.issuperset(map(type, values)):
-            return False  # before ``join``, whose TypeError costs more than this test
         try:
-            joined = _SEPARATOR.join(values)
+            joined = _SEPARATOR.join(values)  # TypeError on a value not a str
             shape = joined.encode().translate(_DIGITS)  # ValueError on a lone surrogate
-            pieces = shape.split(b"\x00")
-            if len(pieces) != len(values) or not self._shapes.issuperset(pieces):
+            known = self._known.get(shape)
+            if known is None:
+                known = self._learn(shape)
+            # A text holding the separator splits in two: the count tells it apart.
+            if known[0] != len(values):
                 return False
-            if self._hour_24 in _SEPARATOR + joined:
-                return False
-            if (
-                "+" in joined or shape.count(b"-") != self._dashes * len(values)
-            ) and not _LATE_MINUTES.isdisjoint(map(_LAST_MINUTE, values)):
+            # Where an hour begins: at the start of a lone time, or after the date's T.
+            if ("\x0024:" in _SEPARATOR + joined) if self._clock else ("T24:" in joined):
                 return False
             # Read in C; a date-time or a time is never false, so ``all`` reads every one.
-            return all(map(self._read, values))
+            if not all(map(self._read, values)):
+                return False
+            # Read, every clock's minute and second is under 60: a colon before a 6 to
+            # 9 is an offset's minute past 59, which ``fromisoformat`` reads.
+            return not known[1] or not (
+                ":6" in joined or ":7" in joined or ":8" in joined or ":9" in joined
+            )
         except (TypeError, ValueError):
             return False
 
-    def mapping(self, value: dict[Any, Any]) -> bool:
-        """Every key of the dict ``value`` a ``str`` and every value a usual text."""
+
+class DurationTexts(_AtOnce):
+    """Whether every text of a container is an RFC 3339 duration, judged at once, as
+    ``UsualTexts`` judges date and time texts: ``True`` is ``is_duration``'s verdict on
+    each, ``False`` only says "not decided here".
+
+    A duration's grammar asks nothing of its digits but that they are ASCII digits, so
+    its verdict is its shape's (every ASCII digit made ``0``): the joined shape's answer
+    is remembered (a few hundred short shapes at most), and a container of the shapes
+    a field sends again costs one translation and one lookup, not a match per text.
+    """
+
+    __slots__ = ("_known",)
+
+    def __init__(self) -> None:
+        self._known: dict[bytes, int] = {}
+
+    def __repr__(self) -> str:
+        return "DurationTexts()"
+
+    def _learn(self, shape: bytes) -> int:
+        """How many durations ``shape`` joins, or -1 when a piece is not one."""
+        pieces = shape.split(b"\x00")
+        match = _regex(_DURATION).match
+        answer = len(pieces) if all(match(piece.decode()) for piece in pieces) else -1
+        if len(self._known) < _KNOWN_SHAPES and len(shape) <= _KNOWN_LENGTH:
+            self._known[shape] = answer
+        return answer
+
+    def __call__(self, values: Collection[Any]) -> bool:
+        """Every one of ``values`` (a list, a tuple, a dict's values) a duration."""
         try:
-            _SEPARATOR.join(value)
-        except TypeError:
+            # TypeError on a value not a str, ValueError on a lone surrogate (or on a
+            # piece that is not UTF-8 alone: no duration either).
+            shape = _SEPARATOR.join(values).encode().translate(_DIGITS)
+            known = self._known.get(shape)
+            # A text holding the separator splits in two: the count tells it apart.
+            return (self._learn(shape) if known is None else known) == len(values)
+        except (TypeError, ValueError):
             return False
-        return self(value.values())
+
+
+def _either(
+    formats: tuple[str, str], checks: tuple[Callable[[str], bool], Callable[[str], bool]]
+) -> Callable[[str], bool]:
+    """``checks[0](text) or checks[1](text)`` in one call, for a union of two formats one
+    ``fromisoformat`` reads (``datetime``'s ``date-time`` and ``date-time-local``,
+    ``time``'s ``time`` and ``time-local``).
+
+    The usual text is decided as ``UsualTexts`` decides a container's: its shape (every
+    ASCII digit made ``0``) looked up, then ``fromisoformat`` for the ranges, hour 24 and
+    an offset's minute looked at. In a usual shape the grammar reads nothing
+    ``fromisoformat`` refuses but a leap second (where this Python reads every usual
+    shape at all: 3.10 reads neither ``Z`` nor most fractions), so such a refusal is
+    final. Anything else is left to the two checks.
+    """
+    first, second = checks
+    clock = formats[0].startswith("time")
+    read = time.fromisoformat if clock else datetime.fromisoformat
+    hour = 0 if clock else 11  # where the hour begins: a lone time's start, after the T
+    hours, seconds, shortest = slice(hour, hour + 2), slice(hour + 6, hour + 8), hour + 8
+    shapes = {
+        shape.encode(): shape.endswith(("+00:00", "-00:00"))  # a signed offset
+        for format in formats
+        for shape in _shapes(format)
+    }
+    samples = tuple(
+        shape if clock else "2000-01-01" + shape[10:] for shape in map(bytes.decode, shapes)
+    )
+
+    def either(text: str) -> bool:
+        if len(text) < shortest:
+            return False  # shorter than either grammar's shortest (a date, say)
+        try:
+            signed = shapes.get(text.encode().translate(_DIGITS))
+        except UnicodeEncodeError:  # a lone surrogate: no usual shape
+            signed = None
+        if signed is not None and text[hours] != "24" and (not signed or text[-2] <= "5"):
+            try:
+                read(text)
+            except ValueError:
+                if text[seconds] != "60":
+                    reads = _READS_USUAL.get(read)
+                    if reads is None:
+                        reads = _READS_USUAL[read] = _reads_every(read, samples)
+                    if reads:
+                        return False
+            else:
+                return True
+        return first(text) or second(text)
+
+    return either
+
+
+_READS_USUAL: dict[Callable[[str], object], bool] = {}
+"""Whether each ``fromisoformat`` reads every usual shape, found on its first refusal."""
+
+
+def _reads_every(read: Callable[[str], object], texts: tuple[str, ...]) -> bool:
+    """Whether ``read`` (this Python's ``fromisoformat``) reads every one of ``texts``."""
+    for text in texts:
+        try:
+            read(text)
+        except ValueError:
+            return False
+    return True
+
+
+is_date_time_either = _either(("date-time", "date-time-local"), (is_date_time, is_date_time_local))
+is_date_time_either.__doc__ = """RFC 3339 date-time with or without an offset: ``is_date_time(text)
+or is_date_time_local(text)`` in one call, for ``datetime``'s union of the two."""
+is_time_either = _either(("time", "time-local"), (is_time, is_time_local))
+is_time_either.__doc__ = """RFC 3339 time with or without an offset: ``is_time(text) or
+is_time_local(text)`` in one call, for ``time``'s union of the two."""
+for _check, _name in (
+    (is_date_time_either, "is_date_time_either"),
+    (is_time_either, "is_time_either"),
+):
+    _check.__name__ = _check.__qualname__ = _name
+del _check, _name
 
 
 def is_duration(text: str) -> bool:

@@ -9,6 +9,7 @@ type, per-value conditions, object keywords, array keywords, then applicators in
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from llmapp._codegen.compact import shared_getter, shared_names
@@ -156,7 +157,8 @@ class CheckWriter(Writer):
                 )
         if not _ARRAY_SET.isdisjoint(schema):
             arrays = f"isinstance({v}, (list, tuple))"
-            self.guarded(types, "array", arrays, lambda: self._array(node, v))
+            present = _required_items(schema, v, conditions)
+            self.guarded(types, "array", arrays, lambda: self._array(node, v, present))
         if unique is not None:
             self.out.require(unique)
         self.applicators(node, v, _NO_PATH, "")
@@ -257,9 +259,9 @@ class CheckWriter(Writer):
 
     # -- arrays ------------------------------------------------------------------
 
-    def _array(self, node: Node, v: str) -> None:
+    def _array(self, node: Node, v: str, present: int) -> None:
         schema = node.schema
-        rest_key, count = self.prefix_items(node, v, _NO_PATH)
+        rest_key, count = self.prefix_items(node, v, _NO_PATH, present)
         rest = schema.get(rest_key)
         if rest is False:
             self.out.require(f"len({v}) <= {count}", f"len({v}) > {count}")
@@ -318,3 +320,13 @@ class CheckWriter(Writer):
         self, node: Node, keyword: str, branches: list[Node], v: str, path: PathCode, expected: str
     ) -> None:
         self.out.require(self.expressions.union(keyword, branches, v))
+
+
+def _required_items(schema: Mapping[str, Any], v: str, conditions: list[str]) -> int:
+    """How many items the ``conditions`` a checker has just required ask an array ``v``
+    to hold (its ``minItems``, written alone or behind the array guard), else 0."""
+    least = schema.get("minItems")
+    if type(least) is not int:
+        return 0
+    test = f"len({v}) >= {least}"
+    return least if any(c == test or c.endswith(f" or {test})") for c in conditions) else 0

@@ -12,10 +12,13 @@ from llmapp.jsonschema import Node, is_mapping
 
 from ._analysis import Analysis
 from ._conditions import Conditions, type_test
+from ._formats import either_format
 from ._functions import CHECK, Functions
 from ._vocabulary import CONTAINERS, has_structure, is_trivial
 
 __all__ = ["Expressions"]
+
+_STRING = frozenset({"string"})
 
 
 class Expressions:
@@ -85,10 +88,24 @@ class Expressions:
         Inline ``anyOf`` branches that all start with the same test (the type test of
         ``format`` variants of a string, say) make that test once:
         ``(A and (B or C))`` for ``((A and B) or (A and C))``, the same answer with less
-        code to compile and one test fewer to run.
+        code to compile and one test fewer to run. A union of formats one check reads
+        (``datetime``'s ``date-time`` or ``date-time-local``) is that check's call.
         """
         if keyword == "anyOf":
-            operands = [self._operands(branch, v, budget) for branch in branches]
+            joined = self.either(branches, v)
+            positions = joined[0] if joined is not None else []
+            operands = [
+                joined[1]
+                if joined is not None and index == positions[0]
+                else self._operands(branch, v, budget)
+                for index, branch in enumerate(branches)
+                if index not in positions[1:]
+            ]
+            if not any(map(self.analysis.may_raise, branches)):
+                # ``None`` first: an optional's usual value is answered before a call.
+                # Moved only where no branch can stop on the depth limit, whose
+                # exception would otherwise be skipped.
+                operands.sort(key=lambda operand: operand != [f"{v} is None"])
             first = operands[0][0] if operands[0] and len(operands[0]) > 1 else None
             if first is not None and all(len(o) > 1 and o[0] == first for o in operands):
                 rests = (_conjunction(o[1:]) for o in operands)
@@ -96,6 +113,17 @@ class Expressions:
             return "(" + " or ".join(map(_conjunction, operands)) + ")"
         tests = [self.check(branch, v, budget) for branch in branches]
         return "_exactly_one(" + ", ".join(tests) + ")"
+
+    def either(self, branches: list[Node], v: str) -> tuple[list[int], list[str]] | None:
+        """The branches of an ``anyOf`` that one check reads (``datetime``'s
+        ``date-time`` or ``date-time-local`` strings), by position, and the operands of
+        ``and`` that stand for them (the type test, the check's call); else None."""
+        joined = either_format([branch.schema for branch in branches])
+        if joined is None:
+            return None
+        name, check, positions = joined
+        call = f"{self.conditions.emitter.constant(check, name)}({v})"
+        return positions, [type_test(_STRING, v, strict_keys=True), call]
 
     def _operands(self, node: Node, v: str, budget: int) -> list[str]:
         """``check`` as operands of ``and``: the tests of an inline subschema that makes

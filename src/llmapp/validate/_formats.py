@@ -18,12 +18,18 @@ from collections.abc import Callable
 from functools import cache
 from typing import Any
 
-from llmapp._scalars.iso8601 import USUAL_FORMATS, UsualTexts
+from llmapp._scalars.iso8601 import (
+    USUAL_FORMATS,
+    DurationTexts,
+    UsualTexts,
+    is_date_time_either,
+    is_time_either,
+)
 from llmapp._scalars.table import format_checks, is_ipv4, is_ipv6
 
 from ._patterns import is_pattern
 
-__all__ = ["NUMBER_FORMATS", "STRING_FORMATS", "usual_texts"]
+__all__ = ["NUMBER_FORMATS", "STRING_FORMATS", "either_format", "usual_texts"]
 
 _regex = cache(re.compile)
 
@@ -259,10 +265,11 @@ NUMBER_FORMATS: dict[str, tuple[int, int]] = {
 """OpenAPI integer formats, asserted as ranges on numbers."""
 
 
-def usual_texts(schema: Any) -> UsualTexts | None:
+def usual_texts(schema: Any) -> UsualTexts | DurationTexts | None:
     """The check at once of a container whose every item is to match ``schema``, when
     that is a string in a date or time format, or a union of such strings that one
-    ``fromisoformat`` reads (``datetime``'s two formats, ``time``'s): else None."""
+    ``fromisoformat`` reads (``datetime``'s two formats, ``time``'s), or a duration:
+    else None."""
     if type(schema) is not dict:
         return None
     branches = schema.get("anyOf") if len(schema) == 1 else [schema]
@@ -274,11 +281,17 @@ def usual_texts(schema: Any) -> UsualTexts | None:
             type(branch) is dict
             and branch.keys() == {"type", "format"}
             and branch["type"] == "string"
-            and branch["format"] in USUAL_FORMATS
+            and type(branch["format"]) is str
+            and (branch["format"] in USUAL_FORMATS or branch["format"] == "duration")
         ):
             return None
         formats.append(branch["format"])
+    if "duration" in formats:
+        return _DURATION_TEXTS if formats == ["duration"] else None
     return _usual_texts(tuple(formats))
+
+
+_DURATION_TEXTS = DurationTexts()
 
 
 @cache
@@ -287,3 +300,31 @@ def _usual_texts(formats: tuple[str, ...]) -> UsualTexts | None:
         return UsualTexts(formats)
     except ValueError:
         return None  # a date-time or a time: no one reader for both
+
+
+_EITHER_FORMATS: dict[frozenset[str], tuple[str, Callable[[str], bool]]] = {
+    frozenset({"date-time", "date-time-local"}): ("is_date_time_either", is_date_time_either),
+    frozenset({"time", "time-local"}): ("is_time_either", is_time_either),
+}
+"""Unions of string formats one call checks (``datetime``'s two, ``time``'s): the name and
+the check."""
+
+
+def either_format(branches: list[Any]) -> tuple[str, Callable[[str], bool], list[int]] | None:
+    """The one check (its name, the check, the positions of the branches it stands for)
+    of the plain strings among an ``anyOf``'s ``branches`` whose formats a row of
+    ``_EITHER_FORMATS`` joins, else None. Other branches may be beside them
+    (``datetime | date | None``)."""
+    found: dict[str, int] = {}
+    for index, branch in enumerate(branches):
+        if (
+            type(branch) is dict
+            and branch.keys() == {"type", "format"}
+            and branch["type"] == "string"
+            and type(branch["format"]) is str
+        ):
+            found.setdefault(branch["format"], index)
+    for formats, (name, check) in _EITHER_FORMATS.items():
+        if formats <= found.keys():
+            return name, check, sorted(found[format] for format in formats)
+    return None

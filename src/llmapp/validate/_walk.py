@@ -304,8 +304,18 @@ class WalkWriter(Writer):
     def union(
         self, node: Node, keyword: str, branches: list[Node], v: str, path: PathCode, expected: str
     ) -> None:
-        tests = [self.expressions.safe(branch, v) for branch in branches]
+        joined = self.expressions.either(branches, v) if keyword == "anyOf" else None
+        positions = joined[0] if joined is not None else []
+        tests = [
+            "(" + " and ".join(joined[1]) + ")"
+            if joined is not None and index == positions[0]
+            else self.expressions.safe(branch, v)
+            for index, branch in enumerate(branches)
+            if index not in positions[1:]
+        ]
         if keyword == "anyOf":
+            if not any(map(self.analysis.may_raise, branches)):
+                tests.sort(key=lambda test: test != f"{v} is None")  # as the checkers do
             with self.out.block(f"if not ({' or '.join(tests)}):"):
                 self._explain(node, keyword, branches, v, path)
             return

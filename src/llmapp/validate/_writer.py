@@ -262,8 +262,9 @@ class Writer:
 
     def unless_usual(self, items: Any, values: str, call: str) -> AbstractContextManager[object]:
         """What is written inside (the loop over a container's items) runs only when
-        ``items``, the schema of every item, is a date or time string and a
-        ``UsualTexts`` check, ``call`` (``(v)`` or ``.mapping(v)``), does not accept them
+        ``items``, the schema of every item, is a date, time or duration string and a
+        ``UsualTexts`` (``DurationTexts``) check, ``call`` (``(v)`` or ``.mapping(v)``),
+        does not accept them
         all at once: then each item is judged alone, as before. When it does, the loop
         would find nothing. Written by the checkers only: a walker runs after a refusal,
         where a container's check at once fails as often as not and is paid twice."""
@@ -315,10 +316,12 @@ class Writer:
         else:
             self.additional(node, item, where)
 
-    def prefix_items(self, node: Node, v: str, path: PathCode) -> tuple[str, int]:
+    def prefix_items(self, node: Node, v: str, path: PathCode, present: int = 0) -> tuple[str, int]:
         """Write the checks of an array's positional items (``prefixItems``, or draft 4's
-        list ``items``). Returns the keyword for the items after them and how many
-        positions there are, for the caller's own rest-of-array loop."""
+        list ``items``); the first ``present`` are known to be there (a checker has
+        required ``minItems`` already) and read without asking the length. Returns the
+        keyword for the items after them and how many positions there are, for the
+        caller's own rest-of-array loop."""
         schema = node.schema
         prefix_key, rest_key = (
             ("items", "additionalItems")
@@ -332,7 +335,11 @@ class Writer:
             if is_trivial(child.schema):
                 continue
             item = self.functions.local(f"item_{position}")
-            with self.out.block(f"if len({v}) > {position}:"):
+            with (
+                nullcontext()
+                if position < present
+                else self.out.block(f"if len({v}) > {position}:")
+            ):
                 self.out.line(f"{item} = {v}[{position}]")
                 self.visit(child, item, path.index(position))
         return rest_key, count
