@@ -324,26 +324,10 @@ class ArgumentStream:
             raise TypeError(f"feed() takes text, not {type(delta).__name__}")
         self._text.append(delta)
         size = len(delta)
-        token = self._token
-        if token == _CARRIED and self.length + size <= self.max_length:
-            # Most pieces of more than a character: after a member's start carried (so
-            # judging goes on), members whole and one cut at the end: ``_read``'s first step.
-            self.length += size
-            self._token = _NONE
-            text = self._carried + delta
-            new = self._new = []
-            try:
-                position = self._members(text, 0, True)
-                if position < len(text) and self.stopped is None:
-                    self._read(text, True, position)
-            except (ValueError, RecursionError) as unread:  # a value json reads otherwise
-                self._stop(str(unread))
-            if new:
-                self.issues.extend(new)
-            return new
         if size == 1:
             # One character inside a string, a number or the blanks between values changes
             # nothing but the text kept: most pieces of one character, done in a few tests.
+            token = self._token
             if delta in _QUIET[token] and not self._escape and self.length < self.max_length:
                 self.length += 1
                 if token:
@@ -366,6 +350,22 @@ class ArgumentStream:
                     self.length += 1  # a comma or a colon where one belongs: a state moves
                     frame.state = _VALUE if delta == ":" else _KEY if frame.object else _ITEM
                     return []
+        if self._token == _CARRIED and self.length + size <= self.max_length:
+            # Most pieces of more than a character: after a member's start carried (so
+            # judging goes on), members whole and one cut at the end: ``_read``'s first step.
+            self.length += size
+            self._token = _NONE
+            text = self._carried + delta
+            new = self._new = []
+            try:
+                position = self._members(text, 0, True)
+                if position < len(text) and self.stopped is None:
+                    self._read(text, True, position)
+            except (ValueError, RecursionError) as unread:  # a value json reads otherwise
+                self._stop(str(unread))
+            if new:
+                self.issues.extend(new)
+            return new
         self.length += size
         if self.stopped is not None:
             return []
