@@ -192,8 +192,10 @@ class _Frame:
 
     __slots__ = (
         "_path",
+        "closer",
         "container",
         "key",
+        "members",
         "object",
         "parent",
         "position",
@@ -214,6 +216,9 @@ class _Frame:
         self.object = is_object = opener == "{"
         self.container: Any = {} if is_object else []
         self.state = _KEY if is_object else _ITEM
+        self.members = _OBJECT_MEMBERS if is_object else _ARRAY_MEMBERS
+        """What ``_members`` matches here, by state."""
+        self.closer = "}" if is_object else "]"
         self.parent = parent
         self.step = step
         """Its key or index in ``parent``."""
@@ -322,17 +327,13 @@ class ArgumentStream:
         if size == 1:
             # One character inside a string, a number or the blanks between values changes
             # nothing but the text kept: most pieces of one character, done in a few tests.
-            if delta in _QUIET[self._token] and not self._escape and self.length < self.max_length:
+            token = self._token
+            if delta in _QUIET[token] and not self._escape and self.length < self.max_length:
                 self.length += 1
-                if self._token:
+                if token:
                     self._parts.append(delta)
                 return []
-            if (
-                delta in _OPENERS
-                and not self._token
-                and self._stack
-                and self.length < self.max_length
-            ):
+            if delta in _OPENERS and not token and self._stack and self.length < self.max_length:
                 frame = self._stack[-1]
                 state = frame.state
                 if delta == '"':
@@ -501,11 +502,11 @@ class ArgumentStream:
         state = frame.state
         container = frame.container
         where = frame.position
-        members = _OBJECT_MEMBERS if frame.object else _ARRAY_MEMBERS
+        members, closer = frame.members, frame.closer
         end = len(text)
         member: re.Match[str]  # None only where the loop stops
         while position < end:
-            if state == _NEXT and text[position] == ("}" if members is _OBJECT_MEMBERS else "]"):
+            if state == _NEXT and text[position] == closer:
                 # A closer right after a value (most of them): no match needed.
                 closed = position + 1
             else:
@@ -516,7 +517,7 @@ class ArgumentStream:
                 if _STRING_VALUE <= kind < _OPENER and state >= _KEY:
                     # A scalar member (most of them): first, attached where its place says
                     # nothing of it (a key asked before), else read the long way below.
-                    key, value = member.group(1, kind)
+                    key, value = member[1], member[kind]  # indexing: no call
                     if kind != _STRING_VALUE:
                         value = _READ[kind](value)
                     if members is _ARRAY_MEMBERS:
@@ -545,13 +546,13 @@ class ArgumentStream:
                     if not carry or end - position > _CARRY_MAX:
                         break
                     frame.state = state
-                    keyed = state >= _KEY and members is _OBJECT_MEMBERS
-                    if kind == _BEGUN_GROUP or (kind and keyed):
+                    keyed = kind and state >= _KEY and members is _OBJECT_MEMBERS
+                    if keyed or kind == _BEGUN_GROUP:
                         # Most often a key closed whose place was asked before: said here
                         # without a call, anything else by ``_quiet``.
                         quiet = False
                         if keyed and where is not None:
-                            key, begun = member.group(1, _BEGUN_GROUP)
+                            key, begun = member[1], member[_BEGUN_GROUP]
                             found = where.children.get(key, where)
                             quiet = (
                                 found is not where
@@ -582,7 +583,7 @@ class ArgumentStream:
                     return position
                 frame = stack[-1]
                 state, container, where = frame.state, frame.container, frame.position
-                members = _OBJECT_MEMBERS if frame.object else _ARRAY_MEMBERS
+                members, closer = frame.members, frame.closer
                 continue
             if kind == _OPENER and state >= _KEY:
                 # A container at a plain place: read whole where it is whole in the
@@ -595,7 +596,7 @@ class ArgumentStream:
                     if plain and where is not None:
                         found = where.item
                 else:
-                    key = member.group(1)
+                    key = member[1]
                     plain = key not in container
                     if plain and where is not None:
                         found = where.children.get(key, where)
@@ -607,9 +608,11 @@ class ArgumentStream:
                     position = member.end()
                     start = position - 1  # the opener ends the match
                     char = text[start]
-                    # Most containers opened in a short piece have no closer in it: no call.
-                    closer = "}" if char == "{" else "]"
-                    if text.find(closer, start) > 0 and _may_end(text, start, char):
+                    # Most containers opened in a short piece have no closer in it: no call
+                    # (``in`` on a slice: a method call with its arguments costs more).
+                    if ("}" if char == "{" else "]") in text[position:] and _may_end(
+                        text, start, char
+                    ):
                         value, stop = _whole(text, start)
                         if stop and (found is None or found.valid(value)):
                             if members is _ARRAY_MEMBERS:
@@ -624,20 +627,21 @@ class ArgumentStream:
                             self._enter(frame, char, found)
                             if self.stopped is not None:
                                 return end
+                            frame = stack[-1]
+                            state, container, where = frame.state, frame.container, frame.position
                         else:  # ``_enter`` without its call
-                            judged, whole = found.opened[char]
+                            where, whole = found.opened[char]
                             made = self._spare.pop() if self._spare else _Frame()
                             if members is _ARRAY_MEMBERS:
-                                made.start(char, frame, len(container), judged, whole)
+                                made.start(char, frame, len(container), where, whole)
                                 container.append(made.container)
                             else:
-                                made.start(char, frame, key, judged, whole)
+                                made.start(char, frame, key, where, whole)
                                 container[key] = made.container
                             frame.state = _NEXT
                             stack.append(made)
-                        frame = stack[-1]
-                        state, container, where = frame.state, frame.container, frame.position
-                        members = _OBJECT_MEMBERS if frame.object else _ARRAY_MEMBERS
+                            frame, state, container = made, made.state, made.container
+                        members, closer = frame.members, frame.closer
                         continue
             frame.state = state
             position = self._member(frame, member, text)
@@ -647,7 +651,7 @@ class ArgumentStream:
                 return position
             frame = stack[-1]
             state, container, where = frame.state, frame.container, frame.position
-            members = _OBJECT_MEMBERS if frame.object else _ARRAY_MEMBERS
+            members, closer = frame.members, frame.closer
         frame.state = state
         return position
 

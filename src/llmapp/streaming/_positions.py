@@ -76,6 +76,9 @@ class Position:
         accepts: the JSON types a value here may have, or None when that is not plain.
     """
 
+    item: Position
+    """The position of an item (set by ``Positions.at`` for an array: read for every item)."""
+
     def __init__(self, table: Positions, schema: Any) -> None:
         self.table = table
         self.schema = schema
@@ -111,16 +114,29 @@ class Position:
             self.items = resolved.get("items", True)
             self.min_items = resolved.get("minItems", 0)
             self.max_items = resolved.get("maxItems")
+        # What the stream reads for most members are plain attributes (a cached property is
+        # a descriptor on the class, which the interpreter reads the slow way every time):
+        # ``refuses`` and ``opened`` made now, ``valid`` and ``free`` at the first value.
+        self.refuses = self._refuses()
+        """The first characters of a value whose JSON type this place refuses, whatever
+        follows (see ``_FIRST``)."""
+        self.opened = self._opened()
+        """For a container opened here (by ``{`` or ``[``): where it is judged part by part
+        (or None) and where it is judged whole when it closes (or None)."""
+        self.valid: Callable[[Any], bool] = self._first_valid
+        """Whether a complete value here is one ``check`` finds nothing in (True), or may
+        (False: ask ``check``): the generated checker alone, for the values that pass."""
+        self.free: frozenset[type] = frozenset()
+        """The exact Python types of the values this place takes whatever they hold (its
+        schema says ``type`` and nothing else that judges): such a value needs no call of
+        ``valid``. Empty until the first ``valid``."""
 
     @cached_property
     def expected(self) -> str:
         """The expected text the validator gives a wrong value here."""
         return validate.expected_of(self.schema, self.table.root)
 
-    @cached_property
-    def refuses(self) -> frozenset[str]:
-        """The first characters of a value whose JSON type this place refuses, whatever
-        follows (see ``_FIRST``)."""
+    def _refuses(self) -> frozenset[str]:
         accepts = self.accepts
         if accepts is None:
             return frozenset()
@@ -130,10 +146,7 @@ class Position:
             if kind not in accepts and (kind != "number" or "integer" not in accepts)
         )
 
-    @cached_property
-    def opened(self) -> dict[str, tuple[Position | None, Position | None]]:
-        """For a container opened here (by ``{`` or ``[``): where it is judged part by part
-        (or None) and where it is judged whole when it closes (or None)."""
+    def _opened(self) -> dict[str, tuple[Position | None, Position | None]]:
         made: dict[str, tuple[Position | None, Position | None]] = {}
         for char, kind in (("{", OBJECT), ("[", ARRAY)):
             if self.kind == kind:
@@ -167,16 +180,7 @@ class Position:
             return "any"
         return validate.expected_of(self.properties[key], self.table.root)
 
-    @cached_property
-    def item(self) -> Position:
-        """The position of an item (an attribute once made: read for every item)."""
-        return self.table.at(self.items)
-
-    @cached_property
-    def free(self) -> frozenset[type]:
-        """The exact Python types of the values this place takes whatever they hold (its
-        schema says ``type`` and nothing else that judges): such a value needs no call of
-        ``valid``."""
+    def _free(self) -> frozenset[type]:
         if self._checks is None:
             return frozenset(type_ for types in _PYTHON_TYPES.values() for type_ in types)
         resolved = self.table.resolved(self.schema)
@@ -188,12 +192,12 @@ class Position:
             return frozenset()
         return frozenset(type_ for name in names for type_ in _PYTHON_TYPES.get(name, ()))
 
-    @cached_property
-    def valid(self) -> Callable[[Any], bool]:
-        """Whether a complete value here is one ``check`` finds nothing in (True), or may
-        (False: ask ``check``): the generated checker alone, for the values that pass."""
+    def _first_valid(self, value: Any) -> bool:
+        """``valid`` until the checker is made: makes it (and ``free``), then asks it."""
         checks = self._checks
-        return _anything if checks is None else checks[0]
+        self.free = self._free()
+        self.valid = valid = _anything if checks is None else checks[0]
+        return valid(value)
 
     def check(self, value: Any) -> list[ValidationIssue]:
         """What the call step says of ``value`` complete here: repaired where refused,
@@ -232,8 +236,15 @@ class Positions:
         found = self._made.get(id(schema))
         if found is not None:
             return found[1]
-        position = Position(self, schema)
+        position = made = Position(self, schema)
         self._made[id(schema)] = (schema, position)  # the schema kept: its id stays its own
+        while made.kind == ARRAY:  # each item's position, nested arrays without recursion
+            found = self._made.get(id(made.items))
+            if found is not None:
+                made.item = found[1]
+                break
+            made.item = made = Position(self, made.items)
+            self._made[id(made.schema)] = (made.schema, made)
         return position
 
     def resolved(self, schema: Any) -> Any:
