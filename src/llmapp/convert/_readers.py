@@ -171,8 +171,10 @@ def _durations() -> _Durations:
 def _uuid(cls: type, general: Converter) -> Converter:
     """``UUID(text)`` reads ``int(text's hex digits, 16)`` once braces, ``urn:`` and
     hyphens are dropped; a text whose 32 characters without hyphens that reads (no brace,
-    no ``u``) is the same number, set on the instance as ``__init__`` sets it."""
-    new, set_attribute = object.__new__, object.__setattr__
+    no ``u``) is the same number, set on the instance as ``__init__`` sets it (by the
+    slots' own descriptors, which ``object.__setattr__`` looks up and calls)."""
+    new = object.__new__
+    set_number, set_safety = cls.int.__set__, cls.is_safe.__set__  # type: ignore[attr-defined]
     unknown = sys.modules["uuid"].SafeUUID.unknown
 
     def convert(value: Any) -> Any:
@@ -184,8 +186,8 @@ def _uuid(cls: type, general: Converter) -> Converter:
                 except ValueError:
                     return general(value)
                 made: Any = new(cls)
-                set_attribute(made, "int", number)
-                set_attribute(made, "is_safe", unknown)
+                set_number(made, number)
+                set_safety(made, unknown)
                 return made
         return general(value)
 
