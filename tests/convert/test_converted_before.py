@@ -208,7 +208,21 @@ def _duration_texts() -> list[str]:
         "PT00M",
         "P00D",
         "P-1D",
+        "PT23H59M",
+        "PT1H1M",
+        "PT24H1M",
+        "PT23H60M",
+        "P3DT23H59M",
+        "P99DT1H30M",
+        "PT0H59M",
+        "PT23H0M",
+        "PT01H05M",
+        "PT3H25M10S",
+        "PT3H25MT",
+        "PT3M25H",
+        "pt3h25m",
     ]
+    texts += [f"PT{hour}H{minute}M" for hour in range(0, 26) for minute in range(0, 62)]
     return texts
 
 
