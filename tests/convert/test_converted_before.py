@@ -8,7 +8,10 @@ equality of each argument, or the same refusal (type, message and path). The cha
 covers: durations read from tables of small amounts, a decimal's text checked against its
 bounds by one generated function (the union's other kinds with it), and tuples of
 readers' values converted by one expression over their positions, base64 read by the
-strict decoder alone.
+strict decoder alone; and since (branch execvalid7) a decimal's ``multipleOf`` tested by
+its context's ``remainder`` in the generated check, a UUID's slots set by their
+descriptors, and records holding tagged records chosen by their tag (every corpus
+signature, and ``test_tag_chosen.py``).
 """
 
 from __future__ import annotations
@@ -205,7 +208,21 @@ def _duration_texts() -> list[str]:
         "PT00M",
         "P00D",
         "P-1D",
+        "PT23H59M",
+        "PT1H1M",
+        "PT24H1M",
+        "PT23H60M",
+        "P3DT23H59M",
+        "P99DT1H30M",
+        "PT0H59M",
+        "PT23H0M",
+        "PT01H05M",
+        "PT3H25M10S",
+        "PT3H25MT",
+        "PT3M25H",
+        "pt3h25m",
     ]
+    texts += [f"PT{hour}H{minute}M" for hour in range(0, 26) for minute in range(0, 62)]
     return texts
 
 
@@ -253,6 +270,8 @@ BOUNDED: list[Any] = [
     Annotated[Decimal, Ge(Decimal("0")), MultipleOf(Decimal("0.01"))],
     Annotated[Decimal, Gt(0.1), Le(2.5)],
     Annotated[Decimal, Le(Decimal("-5"))] | None,
+    dict[str, Annotated[Decimal, Ge(Decimal("0")), MultipleOf(Decimal("0.5"))]],
+    Annotated[Decimal, MultipleOf(Decimal("1")), Le(Decimal("100000"))] | None,
     list[tuple[Annotated[Decimal, Ge(Decimal("0")), Le(Decimal("100000"))], str]],
     tuple[Annotated[Decimal, Gt(0)], Annotated[Decimal, Lt(0)] | None, str],
 ]
@@ -323,7 +342,9 @@ def test_bounded_decimals_convert_as_before(old: types.ModuleType, annotation: A
     fast, slow = _both(old, *_method(annotation))
     for number in _DECIMAL_VALUES:
         value: Any = number
-        if "list[" in str(annotation):
+        if "dict[" in str(annotation):
+            value = {"a": "1.5", "b": number, "c": 2.5}
+        elif "list[" in str(annotation):
             value = [["1.5", "a"], [number, "b"], ["2", "c"]]
         elif "tuple[" in str(annotation):
             value = [number, "-1", "x"]
@@ -345,7 +366,7 @@ def test_bounded_decimals_convert_as_before(old: types.ModuleType, annotation: A
     )
 )
 def test_generated_decimals_convert_as_before(old: types.ModuleType, number: Any) -> None:
-    for annotation in BOUNDED[:7]:
+    for annotation in [*BOUNDED[:7], BOUNDED[8]]:
         fast, slow = _both(old, *_method(annotation))
         data = {"value": number}
         assert _outcome(fast, data) == _outcome(slow, data), (annotation, number)

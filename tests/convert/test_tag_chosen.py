@@ -102,6 +102,39 @@ class Twin:
     born: date
 
 
+@dataclass
+class Wait:
+    kind: Literal["wait"]
+    n: int
+    pause: timedelta  # past timedelta's bound: validated, refused, and its matcher refuses
+
+
+@dataclass
+class Loose:
+    kind: Literal["loose"]
+    n: int  # its converter takes a ``Wait``'s value too: the chooser's last resort finds it
+
+
+@dataclass
+class Early:
+    kind: Literal["early"]
+    at: date  # its converter takes a ``Holder``'s value: the chooser's last resort finds it
+
+
+@dataclass
+class Holder:
+    kind: Literal["holder"]
+    at: date
+    inner: Wait | Loose  # records told apart by a tag, inside a record told apart by one
+
+
+@dataclass
+class Keeper:
+    kind: Literal["keeper"]
+    chip: UUID
+    inner: list[Wait | Loose] | None = None
+
+
 CASES: list[Any] = [
     Cat | Dog | Bird,
     Cat | Dog | Bird | None,
@@ -115,6 +148,9 @@ CASES: list[Any] = [
     Cat | Dog | date,
     datetime | date | None,
     list[time | timedelta | date | datetime],
+    Early | Holder,
+    Holder | Keeper | Cat | None,
+    list[Keeper | Holder],
 ]
 
 
@@ -219,6 +255,68 @@ def test_a_branch_with_a_union_inside_is_still_chosen_by_its_matcher(
     _, kwargs = build({"value": {"kind": "vague", "ref": "12.50"}})
     assert kwargs["value"] == Vague(kind="vague", ref=Decimal("12.50"))
     assert runs[0] > 0
+
+
+def test_records_holding_tagged_records_are_chosen_by_their_tag(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    runs = _counting(monkeypatch)
+    node, graph = _built(Early | Holder)
+    build = compile_arguments(_method(node), graph)
+    inner = {"kind": "wait", "n": 1, "pause": "PT1M"}
+    _, kwargs = build({"value": {"kind": "holder", "at": "2024-05-01", "inner": inner}})
+    assert kwargs["value"] == Holder(
+        "holder", date(2024, 5, 1), Wait("wait", 1, timedelta(minutes=1))
+    )
+    assert runs == [0]
+
+
+_FAR = "P1000000000D"
+"""A duration the format check takes and ``timedelta`` cannot hold."""
+
+_ASIDE: list[tuple[Any, Any]] = [
+    (Early | Holder, {"kind": "holder", "at": "2024-05-01", "inner": {"kind": "wait", "n": 1}}),
+    (Holder | Early, {"kind": "holder", "at": "2024-05-01", "inner": {"kind": "loose", "n": 2}}),
+    (list[Early | Holder], [{"kind": "early", "at": "2024-05-01"}]),
+    (Keeper | Holder | Early, {"kind": "keeper", "chip": str(UUID(int=3)), "inner": []}),
+]
+
+
+@pytest.mark.parametrize("pause", [_FAR, "PT1M", "P1Y", "P999999999D"])
+@pytest.mark.parametrize("case", range(len(_ASIDE)))
+def test_a_choice_inside_sets_the_tag_branch_aside(
+    case: int, pause: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A union inside that asked its chooser (a duration past ``timedelta``'s bound: the
+    ``Wait`` branch's matcher and converter refuse it, and the chooser's last resort builds
+    a ``Loose``) leaves the outer choice to the outer chooser, whose last resort may take
+    another branch (``Early`` from a holder's value): the answer of the code without tags."""
+    annotation, shape = _ASIDE[case]
+    node, graph = _built(annotation)
+    method = _method(node)
+    accepts = validator(SchemaEmitter(graph).parameters(method.parameters))
+    fast = compile_arguments(method, graph)
+    with monkeypatch.context() as patched:
+        _without_tags(patched)
+        before = compile_arguments(method, graph)
+    wait = {"kind": "wait", "n": 1, "pause": pause}
+    value = _with_wait(shape, wait)
+    arguments = {"value": value}
+    assert accepts(arguments).success
+    assert _outcome(fast, arguments) == _outcome(before, arguments)
+    if pause == _FAR and case == 0:
+        assert fast(arguments)[1]["value"] == Early("holder", date(2024, 5, 1))
+
+
+def _with_wait(shape: Any, wait: dict[str, Any]) -> Any:
+    """``shape`` with a ``Wait`` record wherever it holds a record of another kind."""
+    if isinstance(shape, list):
+        return [*map(_with_wait, shape, [wait] * len(shape)), {**_ASIDE[0][1], "inner": wait}]
+    if shape.get("kind") == "holder":
+        return {**shape, "inner": wait}
+    if shape.get("kind") == "keeper":
+        return {**shape, "inner": [{"kind": "loose", "n": 5}, wait]}
+    return shape
 
 
 def test_tags_shared_by_two_records_leave_the_choice_to_the_matchers(

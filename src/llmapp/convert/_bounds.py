@@ -19,7 +19,7 @@ import weakref
 from collections.abc import Callable
 from typing import Any
 
-from llmapp._scalars.table import decimal_multiple
+from llmapp._scalars.table import decimal_multiple, exact_context
 from llmapp.introspect.model import IntegerNode, Node, NumberNode, UnionNode
 
 from .._codegen.source import Emitter, compile_function
@@ -100,15 +100,20 @@ _CHECKS: weakref.WeakKeyDictionary[Converter, tuple[Converter, list[Any], str]] 
 )
 """Each check ``_checking`` made: the converter it checks, its bounds and expected text."""
 
+_PRECISION = 28
+"""``decimal_multiple``'s context: the default precision's digits in the quotient."""
+
 _TESTS = {
     "ge": "converted >= {}",
     "gt": "converted > {}",
     "le": "converted <= {}",
     "lt": "converted < {}",
-    "multiple_of": "multiple(converted, {})",
+    "multiple_of": "remainder(converted, {}) == 0",
 }
 """Each bound's test as ``_BOUNDS``' function makes it (``operator.ge(a, b)`` is
-``a >= b``), written in the generated check."""
+``a >= b``), written in the generated check; ``decimal_multiple``'s one line with its
+context's method bound once (a call of that function per value cost as much as reading
+the value)."""
 
 
 def _generate(
@@ -123,7 +128,7 @@ def _generate(
     namespace: dict[str, Any] = {
         "converter": converter,
         "read": read,
-        "multiple": decimal_multiple,
+        "remainder": exact_context(_PRECISION).remainder,
         "ConversionError": ConversionError,
         "EXPECTED": expected,
         "OTHERS": others,

@@ -81,8 +81,10 @@ def _duration(cls: type, general: Converter) -> Converter:
     The amounts a model mostly writes are looked up, not counted (``_Durations``): a text
     of one amount below ``_LISTED`` (``PT30M``, ``P7D``) is a key of one table; days and a
     clock of one or two amounts (``P8DT3H``, ``PT3H25M``) are the parts around its first
-    ``T`` and the clock's first ``H``, each a key of its own table (no key holds a ``T``,
-    the keys after an ``H`` no ``H``, so the parts found are the pattern's groups); other
+    ``T`` and the clock's first ``H``, each a key of its own table, a clock of hours and
+    minutes under a day (``3H25M``) a key of the clocks' table whole (no key holds a
+    ``T``, the keys after an ``H`` no ``H``, a clock's key is the pattern's hours and
+    minutes in their order, so the parts found are the pattern's groups); other
     texts are matched, their amounts looked up by their digits or, past the tables or
     written with a leading zero, counted as before. ``timedelta``'s sum of its parts is
     the one ``timedelta(days, seconds)`` makes."""
@@ -142,7 +144,8 @@ class _Durations(NamedTuple):
     heads: dict[str, timedelta]
     """The text before a ``T``: ``P`` (no days) or ``P7D``."""
     clocks: dict[str, timedelta]
-    """A clock of one amount, after the ``T``: ``3H``, ``25M``, ``10S``."""
+    """A clock after the ``T``: one amount (``3H``, ``25M``, ``10S``), or hours from 1 to
+    23 and minutes from 1 to 59 (``3H25M``), what a clock under a day mostly is."""
     after: dict[str, timedelta]
     """The minutes or seconds after a clock's hours: ``25M``, ``10S``."""
     amounts: tuple[dict[str | None, timedelta], ...]
@@ -165,14 +168,21 @@ def _durations() -> _Durations:
             tables.texts[f"PT{amount}{letter}"] = tables.clocks[f"{amount}{letter}"] = made
             if letter != "H":
                 tables.after[f"{amount}{letter}"] = made
+    _, hours, minutes, _ = tables.amounts
+    for hour in range(1, 24):  # a clock under a day, hours and minutes written: one key
+        whole = hours[str(hour)]
+        for minute in range(1, 60):
+            tables.clocks[f"{hour}H{minute}M"] = whole + minutes[str(minute)]
     return tables
 
 
 def _uuid(cls: type, general: Converter) -> Converter:
     """``UUID(text)`` reads ``int(text's hex digits, 16)`` once braces, ``urn:`` and
     hyphens are dropped; a text whose 32 characters without hyphens that reads (no brace,
-    no ``u``) is the same number, set on the instance as ``__init__`` sets it."""
-    new, set_attribute = object.__new__, object.__setattr__
+    no ``u``) is the same number, set on the instance as ``__init__`` sets it (by the
+    slots' own descriptors, which ``object.__setattr__`` looks up and calls)."""
+    new = object.__new__
+    set_number, set_safety = cls.int.__set__, cls.is_safe.__set__  # type: ignore[attr-defined]
     unknown = sys.modules["uuid"].SafeUUID.unknown
 
     def convert(value: Any) -> Any:
@@ -184,8 +194,8 @@ def _uuid(cls: type, general: Converter) -> Converter:
                 except ValueError:
                     return general(value)
                 made: Any = new(cls)
-                set_attribute(made, "int", number)
-                set_attribute(made, "is_safe", unknown)
+                set_number(made, number)
+                set_safety(made, unknown)
                 return made
         return general(value)
 

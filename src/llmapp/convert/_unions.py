@@ -15,13 +15,18 @@ Records told apart by a tag (``Cat | Dog`` where each has a required ``kind`` of
 its own literal strings) are chosen by the tag alone, without their matchers,
 where that is the chooser's answer: the other branches' matchers refuse the tag,
 and the tagged branch's matcher refuses a validated value only where its
-converter does (``Matchers.fidelity``), in which case the chooser decides.
+converter does (``Matchers.fidelity``), in which case the chooser decides. A
+branch that holds such a union of records is chosen by its tag too: the union
+inside fits where it converted by its own tag, and where it did not (it asked its
+chooser) it counts that in ``_CHOSEN``, and the branch's converted value is set
+aside for the chooser's answer.
 """
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..introspect.model import (
     AliasDef,
@@ -128,7 +133,7 @@ def compile_union(compiler: NodeCompiler, node: UnionNode) -> Converter | None:
             branches = list(dict.fromkeys(pairs))
             chooser = table[kind] = _chooser(branches)
             if kind is dict and (tags := _tags(compiler, node, indices, converters)):
-                table[kind] = _tagged(*tags, chooser)
+                table[kind] = _tagged(tags, chooser)
 
     def by_kind(value: Any) -> Any:
         converter = table.get(type(value))
@@ -201,12 +206,25 @@ def _chooser(branches: list[tuple[Matcher, Converter | None]]) -> Converter:
     return choose
 
 
+class _Tags(NamedTuple):
+    """How a union's records are told apart by a tag (``_tags``)."""
+
+    key: str
+    by_tag: dict[str, Converter | None]
+    """Each tag's branch converter; a tag left out goes to the chooser."""
+    whole: bool
+    """Every record's tags are in ``by_tag``."""
+    checked: bool
+    """A branch in ``by_tag`` holds a union of records told apart by a tag (``TAGGED``):
+    its converted value stands only where no union inside asked its chooser."""
+
+
 def _tags(
     compiler: NodeCompiler,
     node: UnionNode,
     indices: list[int],
     converters: list[Converter | None],
-) -> tuple[str, dict[str, Converter | None]] | None:
+) -> _Tags | None:
     """The key that tells the records at ``indices`` apart, and the converter of each of its
     values, when every branch is a record with that key required and its own string values.
 
@@ -223,16 +241,20 @@ def _tags(
     for key in (field.name for field in records[0][1].fields if field.required):
         by_tag: dict[str, Converter | None] = {}
         taken: set[str] = set()
+        whole, checked = True, False
         for option, definition, converter in records:
             values = _tag_values(compiler, definition, key)
             if values is None or taken & values:
                 break
             taken |= values
             level = compiler.matchers.fidelity(option)
-            if level == WHOLE or (level == CONVERTS and converter is not None):
+            if level == WHOLE or (level >= TAGGED and converter is not None):
                 by_tag.update(dict.fromkeys(values, converter))
+                checked = checked or level == TAGGED
+            else:
+                whole = False
         else:
-            return (key, by_tag) if by_tag else None
+            return _Tags(key, by_tag, whole, checked) if by_tag else None
     return None
 
 
@@ -252,23 +274,56 @@ def _tag_values(compiler: NodeCompiler, definition: ObjectDef, key: str) -> set[
     return None
 
 
-def _tagged(key: str, by_tag: dict[str, Converter | None], choose: Converter) -> Converter:
-    """The chooser's answer for records told apart by ``key``: the tag's branch converts; a
-    value it refuses, or whose tag has no entry, goes to ``choose``."""
+class _Chosen(threading.local):
+    """How many values this thread's tagged unions left to their chooser (``_tagged``)."""
+
+    count = 0
+
+
+_CHOSEN = _Chosen()
+
+
+def _tagged(tags: _Tags, choose: Converter) -> Converter:
+    """The chooser's answer for records told apart by ``tags.key``: the tag's branch
+    converts; a value it refuses, or whose tag has no entry, goes to ``choose``, and is
+    counted in ``_CHOSEN``. Where ``tags.checked``, a value whose conversion counted a
+    choice inside goes to ``choose`` too: its branch's matcher may not fit it."""
+    key, by_tag, notes = tags.key, tags.by_tag, _CHOSEN
+
+    def chosen(value: Any) -> Any:
+        notes.count += 1
+        return choose(value)
 
     def convert(value: Any) -> Any:
         try:
             converter = by_tag[value[key]]
         except (KeyError, TypeError):  # no tag, another tag, or an unhashable one
-            return choose(value)
+            return chosen(value)
         if converter is None:
             return value
         try:
             return converter(value)
         except Exception:
-            return choose(value)
+            return chosen(value)
 
-    return convert
+    if not tags.checked:
+        return convert
+
+    def checked(value: Any) -> Any:
+        try:
+            converter = by_tag[value[key]]
+        except (KeyError, TypeError):
+            return chosen(value)
+        if converter is None:
+            return value
+        before = notes.count
+        try:
+            made = converter(value)
+        except Exception:
+            return chosen(value)
+        return made if notes.count == before else chosen(value)
+
+    return checked
 
 
 def _literal_matcher(values: tuple[Any, ...]) -> Matcher:
@@ -291,7 +346,7 @@ def _is_number(value: Any) -> bool:
     return type(value) is int or type(value) is float
 
 
-LOOSE, CONVERTS, WHOLE = 0, 1, 2
+LOOSE, TAGGED, CONVERTS, WHOLE = 0, 1, 2, 3
 """``Matchers.fidelity``: what a node's matcher says of a value validated against it."""
 
 # The formats whose check accepts only texts their row's ``looks_like`` takes (RFC 3339's
@@ -322,7 +377,10 @@ class Matchers:
     def fidelity(self, node: Node) -> int:
         """What ``of(node)`` says of a value validated against ``node``: ``WHOLE``, that it
         fits; ``CONVERTS``, that it fits unless ``node``'s converter refuses the value (a
-        matcher that tries the converter, in records and containers); ``LOOSE``, nothing."""
+        matcher that tries the converter, in records and containers); ``TAGGED``, that it
+        fits unless the converter refuses it or a union of records inside, told apart by a
+        tag, left the value to its chooser while converting it (``_CHOSEN`` counts it);
+        ``LOOSE``, nothing."""
         if isinstance(node, RefNode):
             return self._ref_fidelity(node.key)
         if isinstance(node, UnionNode):
@@ -351,7 +409,18 @@ class Matchers:
             # One branch a JSON kind (``X | None``, a decimal's text or number): the union
             # converts a value by its kind's branch alone, which refuses what it refuses.
             return min(levels)
-        return WHOLE if min(levels) == WHOLE else LOOSE  # it may choose another way
+        if min(levels) == WHOLE:
+            return WHOLE
+        records = [index for index, found in enumerate(kinds) if dict in found]
+        others = [level for level, found in zip(levels, kinds, strict=True) if dict not in found]
+        if sum(map(len, kinds)) - len(frozenset().union(*kinds)) == len(records) - 1:
+            # Records beside one branch of each other kind: told apart by a tag, the union
+            # fits what it converts by the tag, and counts what it leaves to its chooser.
+            converters = [self._compiler.compile(option) for option in node.options]
+            tags = _tags(self._compiler, node, records, converters)
+            if tags is not None and tags.whole:
+                return min([TAGGED, *others])
+        return LOOSE  # it may choose another way
 
     def _ref_fidelity(self, key: TypeKey) -> int:
         if key in self._fidelity:
@@ -375,7 +444,7 @@ class Matchers:
         level = min((self.fidelity(field.type) for field in definition.fields), default=WHOLE)
         if definition.additional is not None:
             extra = self.fidelity(definition.additional)
-            if extra == CONVERTS and definition.kind not in ("typeddict", "pydantic"):
+            if LOOSE < extra < WHOLE and definition.kind not in ("typeddict", "pydantic"):
                 extra = LOOSE  # extra keys its converter does not convert
             level = min(level, extra)
         return level
