@@ -9,6 +9,7 @@ on floats and on decimal strings (read with ``Decimal`` arithmetic instead of
 from __future__ import annotations
 
 import math
+import sys
 import types
 from decimal import Decimal
 
@@ -884,6 +885,10 @@ SAME_SHAPE_PAIRS = [
 ]
 
 
+READS_EVERY_USUAL_SHAPE = sys.version_info >= (3, 11)
+"""Whether this Python's ``fromisoformat`` reads every usual shape (``Z``, any fraction)."""
+
+
 @pytest.fixture(scope="module")
 def round_seven_iso() -> types.ModuleType:
     return before.load(ROUND_SEVEN, "llmapp/_scalars/iso8601.py")
@@ -900,10 +905,15 @@ def test_a_remembered_shape_is_not_a_verdict(
         for values in (good, bad, good, bad, [*good, *bad], [*bad, *good]):
             verdict = at_once(values)
             assert not verdict or _old_verdict(round_six_iso, formats, values), (formats, values)
-        if _old_verdict(round_six_iso, formats, good):
+        if _old_verdict(round_six_iso, formats, good) and READS_EVERY_USUAL_SHAPE:
             assert at_once(good), (formats, good)  # the usual texts are still read at once
 
 
+@pytest.mark.skipif(
+    not READS_EVERY_USUAL_SHAPE,
+    reason="Python 3.10's fromisoformat reads no 'Z' and fractions of 3 or 6 digits only: "
+    "these texts are left to the checks there, none read at once",
+)
 def test_the_remembered_shapes_are_bounded() -> None:
     at_once = iso.UsualTexts(("date-time", "date-time-local"))
     texts = ["2024-05-01T12:30:00" + "." + "1" * digits for digits in range(1, 10)]
@@ -1029,6 +1039,11 @@ def test_date_time_either_without_the_refusal_shortcut(
         assert iso.is_time_either(text) == old, text
 
 
+@pytest.mark.skipif(
+    not READS_EVERY_USUAL_SHAPE,
+    reason="Python 3.10's fromisoformat reads no 'Z': a refusal there is not final, every "
+    "text it refuses goes to the checks (test_date_time_either_without_the_refusal_shortcut)",
+)
 def test_a_refused_usual_date_time_is_not_read_again(monkeypatch: pytest.MonkeyPatch) -> None:
     """Out of range in a usual shape: refused by ``fromisoformat`` alone; a leap second,
     which ``fromisoformat`` refuses and the grammar may read, still goes to the checks."""
