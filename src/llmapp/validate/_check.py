@@ -157,7 +157,7 @@ class CheckWriter(Writer):
                 )
         if not _ARRAY_SET.isdisjoint(schema):
             arrays = f"isinstance({v}, (list, tuple))"
-            present = _required_items(schema, v, conditions)
+            present = _required_items(schema, types, v, conditions)
             self.guarded(types, "array", arrays, lambda: self._array(node, v, present))
         if unique is not None:
             self.out.require(unique)
@@ -322,11 +322,12 @@ class CheckWriter(Writer):
         self.out.require(self.expressions.union(keyword, branches, v))
 
 
-def _required_items(schema: Mapping[str, Any], v: str, conditions: list[str]) -> int:
+def _required_items(
+    schema: Mapping[str, Any], types: frozenset[str] | None, v: str, conditions: list[str]
+) -> int:
     """How many items the ``conditions`` a checker has just required ask an array ``v``
-    to hold (its ``minItems``, written alone or behind the array guard), else 0."""
+    to hold (its ``minItems``, guarded for the other types as ``guard`` writes it), else 0."""
     least = schema.get("minItems")
     if type(least) is not int:
         return 0
-    test = f"len({v}) >= {least}"
-    return least if any(c == test or c.endswith(f" or {test})") for c in conditions) else 0
+    return least if guard("array", types, v, f"len({v}) >= {least}") in conditions else 0
