@@ -277,21 +277,28 @@ def usual_texts(schema: Any) -> UsualTexts | DurationTexts | None:
         return None
     formats = []
     for branch in branches:
-        if not (
-            type(branch) is dict
-            and branch.keys() == {"type", "format"}
-            and branch["type"] == "string"
-            and type(branch["format"]) is str
-            and (branch["format"] in USUAL_FORMATS or branch["format"] == "duration")
-        ):
+        format = _string_format(branch)
+        if format is None or not (format in USUAL_FORMATS or format == "duration"):
             return None
-        formats.append(branch["format"])
+        formats.append(format)
     if "duration" in formats:
         return _DURATION_TEXTS if formats == ["duration"] else None
     return _usual_texts(tuple(formats))
 
 
 _DURATION_TEXTS = DurationTexts()
+
+
+def _string_format(schema: Any) -> str | None:
+    """The format of a schema that says only that a value is a string in it, else None."""
+    if (
+        type(schema) is dict
+        and schema.keys() == {"type", "format"}
+        and schema["type"] == "string"
+        and type(schema["format"]) is str
+    ):
+        return schema["format"]
+    return None
 
 
 @cache
@@ -317,13 +324,9 @@ def either_format(branches: list[Any]) -> tuple[str, Callable[[str], bool], list
     (``datetime | date | None``)."""
     found: dict[str, int] = {}
     for index, branch in enumerate(branches):
-        if (
-            type(branch) is dict
-            and branch.keys() == {"type", "format"}
-            and branch["type"] == "string"
-            and type(branch["format"]) is str
-        ):
-            found.setdefault(branch["format"], index)
+        format = _string_format(branch)
+        if format is not None:
+            found.setdefault(format, index)
     for formats, (name, check) in _EITHER_FORMATS.items():
         if formats <= found.keys():
             return name, check, sorted(found[format] for format in formats)
