@@ -92,14 +92,9 @@ class Expressions:
         (``datetime``'s ``date-time`` or ``date-time-local``) is that check's call.
         """
         if keyword == "anyOf":
-            joined = self.either(branches, v)
-            positions = joined[0] if joined is not None else []
             operands = [
-                joined[1]
-                if joined is not None and index == positions[0]
-                else self._operands(branch, v, budget)
-                for index, branch in enumerate(branches)
-                if index not in positions[1:]
+                branch if isinstance(branch, list) else self._operands(branch, v, budget)
+                for branch in self.with_either(branches, v)
             ]
             if not any(map(self.analysis.may_raise, branches)):
                 # ``None`` first: an optional's usual value is answered before a call.
@@ -124,6 +119,19 @@ class Expressions:
         name, check, positions = joined
         call = f"{self.conditions.emitter.constant(check, name)}({v})"
         return positions, [type_test(_STRING, v, strict_keys=True), call]
+
+    def with_either(self, branches: list[Node], v: str) -> list[Node | list[str]]:
+        """An ``anyOf``'s branches, those one check reads (``either``) replaced, at the
+        first one's place, by the operands of ``and`` that stand for them."""
+        joined = self.either(branches, v)
+        if joined is None:
+            return list(branches)
+        positions, operands = joined
+        return [
+            operands if index == positions[0] else branch
+            for index, branch in enumerate(branches)
+            if index not in positions[1:]
+        ]
 
     def _operands(self, node: Node, v: str, budget: int) -> list[str]:
         """``check`` as operands of ``and``: the tests of an inline subschema that makes

@@ -304,14 +304,12 @@ class WalkWriter(Writer):
     def union(
         self, node: Node, keyword: str, branches: list[Node], v: str, path: PathCode, expected: str
     ) -> None:
-        joined = self.expressions.either(branches, v) if keyword == "anyOf" else None
-        positions = joined[0] if joined is not None else []
+        found = self.expressions.with_either(branches, v) if keyword == "anyOf" else branches
         tests = [
-            "(" + " and ".join(joined[1]) + ")"
-            if joined is not None and index == positions[0]
+            "(" + " and ".join(branch) + ")"
+            if isinstance(branch, list)
             else self.expressions.safe(branch, v)
-            for index, branch in enumerate(branches)
-            if index not in positions[1:]
+            for branch in found
         ]
         if keyword == "anyOf":
             if not any(map(self.analysis.may_raise, branches)):
