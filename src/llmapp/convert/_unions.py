@@ -288,7 +288,7 @@ def _tagged(tags: _Tags, choose: Converter) -> Converter:
     converts; a value it refuses, or whose tag has no entry, goes to ``choose``, and is
     counted in ``_CHOSEN``. Where ``tags.checked``, a value whose conversion counted a
     choice inside goes to ``choose`` too: its branch's matcher may not fit it."""
-    key, by_tag, notes = tags.key, tags.by_tag, _CHOSEN
+    key, by_tag, checked, notes = tags.key, tags.by_tag, tags.checked, _CHOSEN
 
     def chosen(value: Any) -> Any:
         notes.count += 1
@@ -301,29 +301,16 @@ def _tagged(tags: _Tags, choose: Converter) -> Converter:
             return chosen(value)
         if converter is None:
             return value
-        try:
-            return converter(value)
-        except Exception:
-            return chosen(value)
-
-    if not tags.checked:
-        return convert
-
-    def checked(value: Any) -> Any:
-        try:
-            converter = by_tag[value[key]]
-        except (KeyError, TypeError):
-            return chosen(value)
-        if converter is None:
-            return value
-        before = notes.count
+        before = notes.count if checked else 0
         try:
             made = converter(value)
         except Exception:
             return chosen(value)
-        return made if notes.count == before else chosen(value)
+        if checked and notes.count != before:
+            return chosen(value)
+        return made
 
-    return checked
+    return convert
 
 
 def _literal_matcher(values: tuple[Any, ...]) -> Matcher:
