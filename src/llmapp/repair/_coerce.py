@@ -150,6 +150,7 @@ class Coercion:
         self._tagged: dict[tuple[Key, tuple[int, ...]], End | None] = {}
         self._onlies: dict[tuple[int, str], Mapping[str, Any] | None] = {}  # ``_only_branch``
         self._unions: dict[tuple[Key, tuple[int, ...]], UnionAt | None] = {}  # ``_next_union``
+        self._firsts: dict[Key, FirstUnion | None] = {}  # ``_first_union``
         self._exact = False  # ``exact_when_valid`` once it holds (every checked call asks)
 
     def __call__(self, data: Any) -> Any:
@@ -298,33 +299,53 @@ class Coercion:
         """Whether the first union on ``path`` (or at its end) holds, in ``data``, a dict
         or list that ``repair`` can enter by no branch (``SchemaIndex.choose``): it then
         walks that container's members against any schema (``_Walk._container``), which
-        changes nothing, whatever the issue under it."""
-        index, node, sub = self._index, data, self.schema
+        changes nothing, whatever the issue under it. Where that union sits is read from
+        the schema once per path (``_first_union``); the data is read here, every call."""
+        index = self._index
         try:
             with index.lock:
-                for segment in (*path, None):
-                    resolved = index.resolve(sub)
-                    branches = index.branches(resolved)
-                    if branches is not None:
-                        if type(node) is not dict and type(node) is not list:
-                            return False
-                        if any(keyword in resolved for keyword in _CONTAINER_KEYS):
-                            return False  # its own members are repaired first
-                        return index.choose(node, resolved, branches) is None
-                    if segment is None:  # the end, and no union on the way
-                        return False
+                union = self._firsts.get(path, MISSING)
+                if union is MISSING:
+                    union = self._first_union(path)
+                if union is None:
+                    return False
+                position, resolved, branches = union
+                node = data
+                for segment in path[:position]:
                     if type(segment) is int:
                         if type(node) is not list or not 0 <= segment < len(node):
                             return False
-                        sub = index.item_schema(resolved, segment)
-                    else:
-                        if type(node) is not dict or segment not in node:
-                            return False
-                        sub = index.property_schema(resolved, segment)
+                    elif type(node) is not dict or segment not in node:
+                        return False
                     node = node[segment]
+                if type(node) is not dict and type(node) is not list:
+                    return False
+                return index.choose(node, resolved, branches) is None
         except Exception:  # a hostile value or schema: the walk decides, as before
             return False
-        return False
+
+    def _first_union(self, path: Key) -> FirstUnion | None:
+        """Where the first union on ``path`` (or at its end) sits, for ``_unchosen``: its
+        position in the path, its schema resolved and its branches; None when there is
+        none, or when it has members of its own (repaired first: ``_unchosen`` is then
+        False whatever the data). Remembered, as ``_end`` is."""
+        index, sub = self._index, self.schema
+        found: FirstUnion | None = None
+        for position, segment in enumerate((*path, None)):
+            resolved = index.resolve(sub)
+            branches = index.branches(resolved)
+            if branches is not None:
+                if not any(keyword in resolved for keyword in _CONTAINER_KEYS):
+                    found = (position, resolved, branches)
+                break
+            if segment is None:  # the end, and no union on the way
+                break
+            if type(segment) is int:
+                sub = index.item_schema(resolved, segment)
+            else:
+                sub = index.property_schema(resolved, segment)
+        _remember(self._firsts, path, path, found)
+        return found
 
     def _tagged_end(self, data: Any, path: Key) -> End | None:
         """``_end`` of a path with unions on the way that are no optional container, where
@@ -533,7 +554,10 @@ class Coercion:
         return first if repaired is data else check(repaired)
 
 
-UnionAt = tuple[int, Mapping[str, Any], list[Any]] | Literal[False]
+FirstUnion = tuple[int, Mapping[str, Any], list[Any]]
+"""Where the first union on an issue's path sits (``Coercion._first_union``): its position
+in the path, its schema resolved and its branches."""
+UnionAt = FirstUnion | Literal[False]
 """Where a union on an issue's way sits (``Coercion._next_union``): its position in the
 path, its schema resolved and its branches; False where the way cannot be followed."""
 

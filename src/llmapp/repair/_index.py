@@ -37,6 +37,15 @@ _SUBSCHEMA_LISTS: Final = ("prefixItems", "items", "anyOf", "oneOf", "allOf")
 _SUBSCHEMA_MAPS: Final = ("properties", "patternProperties", "$defs", "definitions")
 
 Kinds = frozenset[str]
+_KIND_OF: Final = {
+    dict: "object",
+    list: "array",
+    str: "string",
+    bool: "boolean",
+    int: "integer",
+    type(None): "null",
+}
+"""``json_type``'s answer for a value of exactly these types, found by one lookup."""
 Pins = tuple[tuple[Any, Mapping[str, Any]], ...]
 """A branch's properties that list their values (``const``/``enum``), each resolved."""
 
@@ -59,6 +68,9 @@ class SchemaIndex:
         self._resolver: Resolver | None = None  # indexed on the first $ref met
         self._discriminators: dict[int, Discriminator | None] = {}
         self._pinned: dict[int, Pins] = {}  # ``_pinned_properties``, by branch
+        # ``_typed``: each union's branches' kinds, and the branches a JSON type enters
+        self._branch_kinds: dict[int, tuple[Kinds | None, ...]] = {}
+        self._typed_branches: dict[tuple[int, str | None], tuple[Any, ...]] = {}
         self._exact: bool | None = None
         self._names: dict[int, Mapping[str, Any]] = {}
         self._naming: set[int] = set()  # schemas being named: a recursive union stops there
@@ -118,18 +130,43 @@ class SchemaIndex:
 
     def choose(self, value: Any, schema: Mapping[str, Any], branches: list[Any]) -> Any:
         """The one branch the value belongs to, or None when that is not clear."""
-        if isinstance(value, Mapping):
+        # ``type(...) is dict`` first: the ABC check is slow, and the data is mostly plain.
+        mapping = type(value) is dict or isinstance(value, Mapping)
+        if mapping:
             chosen = self._by_discriminator(value, schema, branches)
             if chosen is not None:
                 return chosen
-        typed = [b for b in branches if value_accepted(self.kinds(b), value)]
+        typed = self._typed(branches, value)
         if len(typed) == 1:
             return typed[0]
-        if isinstance(value, Mapping) and len(typed) > 1:
+        if mapping and len(typed) > 1:
             tagged = [b for b in typed if self._tags_agree(value, self.resolve(b))]
             if len(tagged) == 1:
                 return tagged[0]
         return None
+
+    def _typed(self, branches: list[Any], value: Any) -> tuple[Any, ...]:
+        """The branches whose types accept the value's JSON type (``value_accepted``), in
+        order: read once per union and JSON type, the value's type found once, not once
+        per branch (and not at all where every branch accepts any type, as before)."""
+        every = self._branch_kinds.get(id(branches))
+        if every is None:
+            every = tuple(map(self.kinds, branches))
+            # () where every branch takes any type: no type to find then, as before
+            some = any(kinds is not None for kinds in every)
+            every = self._branch_kinds[id(branches)] = every if some else ()
+        if not every:
+            return tuple(branches)
+        kind = _KIND_OF.get(type(value)) or json_type(value)
+        key = (id(branches), kind)
+        typed = self._typed_branches.get(key)
+        if typed is None:
+            typed = self._typed_branches[key] = tuple(
+                branch
+                for branch, kinds in zip(branches, every, strict=True)
+                if kinds is None or _accepts(kinds, kind)
+            )
+        return typed
 
     def _discriminator(self, schema: Mapping[str, Any], branches: list[Any]) -> Any:
         key = id(schema)
@@ -432,9 +469,11 @@ class SchemaIndex:
 
 def value_accepted(kinds: Kinds | None, value: Any) -> bool:
     """Whether a schema of these types accepts the value's JSON type (None accepts anything)."""
-    if kinds is None:
-        return True
-    kind = json_type(value)
+    return kinds is None or _accepts(kinds, json_type(value))
+
+
+def _accepts(kinds: Kinds, kind: str | None) -> bool:
+    """Whether a schema of these types accepts a value of JSON type ``kind``."""
     if kind == "integer":
         return "integer" in kinds or "number" in kinds
     return kind in kinds

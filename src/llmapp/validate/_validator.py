@@ -150,8 +150,12 @@ class Validator:
     @property
     def valid(self) -> Callable[[object], bool]:
         """``is_valid`` as a function to keep and call per value: where it needs no pattern
-        budget or memo, the checker itself, without ``is_valid``'s own call around it."""
-        return self.is_valid if self._checks_guarded else self._checks
+        budget or memo, the checker itself, without ``is_valid``'s own call around it (for
+        a recursive schema, with the values its checkers refused before forgotten first:
+        ``refusal`` then walks on what this very check noted)."""
+        if self._checks_guarded:
+            return self.is_valid
+        return self._checks if self._failed is None else self._fresh_checks
 
     @property
     def source(self) -> str:
@@ -181,8 +185,10 @@ class Validator:
 
     def refusal(self, value: object) -> Validation:
         """``self(value)`` for a value ``valid`` has just refused: the walker's issues, the
-        checker not run again (a validator that keeps state across a call runs whole)."""
-        if self._guarded:
+        checker not run again. A recursive schema's walk reads what that check noted
+        (``valid`` forgot the older notes first: what ``_guarded_call`` would note again);
+        a validator with a memo or a pattern budget runs whole."""
+        if self._checks_guarded:
             return self._guarded_call(value)
         return self._failure(value)
 
@@ -249,6 +255,15 @@ class Validator:
         return self._checks(value)
 
     def _checks(self, value: object) -> bool:
+        try:
+            return self._check(value, 0)
+        except Exception:
+            return False
+
+    def _fresh_checks(self, value: object) -> bool:
+        """``_checks`` with the refused values of earlier calls forgotten first, as
+        ``_guarded_call`` does: every id noted is then a value of this input."""
+        self._failed.ids.clear()  # type: ignore[union-attr]
         try:
             return self._check(value, 0)
         except Exception:

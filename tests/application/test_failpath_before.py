@@ -1,0 +1,175 @@
+"""The wrong call's eighth round (issue 33) answers every call as the code before it did.
+
+Two steps of a wrong call changed: the repair step (``repair/_index.py``: a union's
+branches by JSON type read once) and the refusal of a recursive schema's validator
+(``Validator.refusal`` walks on what ``valid``'s own check noted instead of checking
+again). The code of ``ac0984b`` is put back beside today's: its repair step
+(``repair/_coerce.py`` and ``repair/_index.py``, loaded from git by ``tests/support/before``)
+in each tool's plan, and its refusal, which ran the whole validator (``Validator.__call__``,
+unchanged since: the checks again, then the walk). Each call is answered by both and
+every field of the ``CallResult`` (success, feedback, each issue's path, expected, value and
+description, the repairs, the value) must agree: every signature of the generated corpus
+on its texts with 1 and 3 mistakes and on the texts made from its valid one at each key
+(``tests/support/refusals.py``), valid texts between them (so a recursive validator's
+notes of earlier calls are there to be forgotten), and hypothesis values written in place
+of one key of a valid call or of one member under it.
+"""
+
+from __future__ import annotations
+
+import json
+import types
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import pytest
+from benchmarks.corpus import Corpus, generate
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from tests.support import before, refusals
+from tests.support.budget import scaled
+
+from llmapp import application
+from llmapp.validate import Validator
+
+BEFORE = "ac0984b"
+"""The last commit before the wrong call's eighth round."""
+
+
+@pytest.fixture(scope="module")
+def corpus() -> Corpus:
+    return generate()
+
+
+@pytest.fixture(scope="module")
+def old_coercion() -> Callable[[Any], Any]:
+    """``repair.Coercion`` as it was at ``BEFORE``, over its own ``SchemaIndex``."""
+    index = before.load(BEFORE, "llmapp/repair/_index.py")
+    coerce: types.ModuleType = before.load(BEFORE, "llmapp/repair/_coerce.py")
+    for name in ("ANY", "SchemaIndex", "value_accepted"):
+        setattr(coerce, name, getattr(index, name))
+    made: Callable[[Any], Any] = coerce.Coercion
+    return made
+
+
+class _Both:
+    """Each call answered by today's plan and by the same plan with the old steps."""
+
+    def __init__(self, corpus: Corpus, old_coercion: Callable[[Any], Any]) -> None:
+        self.app, self.tools = application(corpus.tools), corpus.tools()
+        self._old = old_coercion
+        self._olds: dict[str, Any] = {}
+
+    @contextmanager
+    def _old_steps(self, name: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+        side = self.app._plans[name].side
+        new = side.coercion  # made (and kept) by today's code
+        if name not in self._olds:
+            self._olds[name] = self._old(side.schema)
+        side.__dict__["coercion"] = self._olds[name]
+        with monkeypatch.context() as patched:
+            patched.setattr(Validator, "refusal", Validator.__call__)
+            try:
+                yield
+            finally:
+                side.__dict__["coercion"] = new
+
+    def answers(
+        self, name: str, text: str, monkeypatch: pytest.MonkeyPatch
+    ) -> tuple[list[Any], list[Any]]:
+        found = refusals.record(self.app.execute(self.tools, name, text))
+        with self._old_steps(name, monkeypatch):
+            expected = refusals.record(self.app.execute(self.tools, name, text))
+        return found, expected
+
+
+@pytest.fixture(scope="module")
+def both(corpus: Corpus, old_coercion: Callable[[Any], Any]) -> _Both:
+    return _Both(corpus, old_coercion)
+
+
+def test_every_corpus_refusal_is_answered_as_before(
+    corpus: Corpus, both: _Both, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    differ = []
+    for case in corpus.cases:
+        for label, text in [("valid", case.texts["valid"]), *refusals.texts(corpus, case.name)]:
+            found, expected = both.answers(case.name, text, monkeypatch)
+            if found != expected:
+                differ.append((case.name, label))
+    assert differ == []
+
+
+def test_the_refusal_walks_without_checking_again(corpus: Corpus) -> None:
+    """The point of the change, so that a refusal running whole again is seen: a recursive
+    validator's refusal calls its checker no more."""
+    app = application(corpus.tools)
+    recursive = [
+        case
+        for case in corpus.cases
+        if (checker := app._plans[case.name].side.checker)._failed is not None
+        and not checker._checks_guarded
+    ]
+    assert recursive
+    for case in recursive:
+        checker = app._plans[case.name].side.checker
+        data = json.loads(case.texts["1 mistake"])
+        assert not checker.valid(data)
+        calls = []
+        check = checker._check
+        checker._check = lambda *arguments: calls.append(arguments) or check(*arguments)
+        try:
+            assert checker.refusal(data).errors == checker(data).errors
+        finally:
+            checker._check = check
+        assert len(calls) == 1  # the ``__call__`` beside it, not the refusal
+
+
+_SCALARS = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-(10**6), 10**6),
+    st.floats(allow_nan=False, allow_infinity=False),
+    st.sampled_from(["charlie", "CLOSED", "OPEN", "voucher", "card", "crypto", "kind", ""]),
+    st.text(max_size=12),
+)
+_JSON = st.recursive(
+    _SCALARS,
+    lambda inner: (
+        st.lists(inner, max_size=3)
+        | st.dictionaries(
+            st.sampled_from(["kind", "wrong", "amount", "a", "next", "children"]), inner, max_size=3
+        )
+    ),
+    max_leaves=6,
+)
+_WRITTEN = _JSON.map(lambda value: json.dumps(value))  # what repair reads back
+_PADDED = st.tuples(st.sampled_from(["", " ", "\n", "\t "]), _WRITTEN).map("".join)
+_VALUES = st.one_of(_JSON, _WRITTEN, _PADDED)
+
+
+@settings(
+    max_examples=scaled(300, 1500),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(data=st.data())
+def test_hypothesis_values_are_answered_as_before(
+    corpus: Corpus, both: _Both, data: st.DataObject, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a signature whose valid arguments are empty ({}) has no key to put a value at
+    with_keys = [case for case in corpus.cases if json.loads(case.texts["valid"])]
+    case = data.draw(st.sampled_from(with_keys))
+    valid = json.loads(case.texts["valid"])
+    key = data.draw(st.sampled_from(sorted(valid)))
+    value = data.draw(_VALUES)
+    inner = valid[key]
+    if isinstance(inner, dict) and inner and data.draw(st.booleans()):  # one level down
+        value = {**inner, data.draw(st.sampled_from(sorted(inner))): value}
+    elif isinstance(inner, list) and inner and data.draw(st.booleans()):
+        position = data.draw(st.integers(0, len(inner) - 1))
+        value = [*inner[:position], value, *inner[position + 1 :]]
+    text = json.dumps({**valid, key: value})
+    found, expected = both.answers(case.name, text, monkeypatch)
+    assert found == expected
