@@ -101,6 +101,50 @@ def test_every_corpus_refusal_is_answered_as_before(
     assert differ == []
 
 
+def _leaves(value: Any, at: tuple[Any, ...] = ()) -> Iterator[tuple[tuple[Any, ...], Any]]:
+    """Every number and boolean of a value, by its place, in document order."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield from _leaves(item, (*at, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from _leaves(item, (*at, index))
+    elif isinstance(value, (int, float)):
+        yield at, value
+
+
+def _written_as_text(data: Any, at: tuple[Any, ...], leaf: Any) -> Any:
+    """``data`` with the value at ``at`` written as JSON text (``3`` as ``"3"``)."""
+    if not at:
+        return json.dumps(leaf)
+    copy = list(data) if isinstance(data, list) else dict(data)
+    copy[at[0]] = _written_as_text(data[at[0]], at[1:], leaf)
+    return copy
+
+
+_LEAVES = 40
+"""Most leaves of one signature's valid call written as text."""
+
+
+def test_every_number_written_as_text_is_answered_as_before(
+    corpus: Corpus, both: _Both, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Repair mends these (a number or boolean as text, under unions, lists and records at
+    any depth), so the places where it walks and where it provably need not are both
+    met: a walk skipped where it would have mended changes the answer."""
+    differ, repaired = [], 0
+    for case in corpus.cases:
+        valid = json.loads(case.texts["valid"])
+        for at, leaf in list(_leaves(valid))[:_LEAVES]:
+            text = json.dumps(_written_as_text(valid, at, leaf))
+            found, expected = both.answers(case.name, text, monkeypatch)
+            repaired += expected[1] is True  # mended, then accepted
+            if found != expected:
+                differ.append((case.name, at))
+    assert differ == []
+    assert repaired > 1000  # the texts reach the repairs they are meant to
+
+
 def test_the_refusal_walks_without_checking_again(corpus: Corpus) -> None:
     """The point of the change, so that a refusal running whole again is seen: a recursive
     validator's refusal calls its checker no more."""
