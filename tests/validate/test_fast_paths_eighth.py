@@ -1,0 +1,177 @@
+"""Issue 33's eighth round: verdicts and results that stay what they were at ac0984b.
+
+``is_date_time_either`` and ``is_time_either`` refuse a usual shape whose month, hour,
+minute or offset's minute is out of range before ``fromisoformat`` (whose exception cost
+more than the rest of the check); they are compared with ac0984b's (read from git) on
+adversarial and generated texts, also with the refusal shortcut off (as on Python 3.10).
+The validator builds its ``ValidationSuccess`` without ``__init__``: the object is the one
+``ValidationSuccess(value)`` gives (type, data, ``==``, ``hash``, ``repr``, pickling).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import pickle
+import types
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from tests.support import before
+from tests.support.budget import scaled
+from tests.validate.test_fast_paths_before import EITHER_MOMENTS, TIME_MOMENTS, _moments
+
+from llmapp._results import ValidationSuccess
+from llmapp._scalars import iso8601 as iso
+from llmapp.validate import Validator
+
+ROUND_EIGHT = "ac0984b"
+"""The commit before the out-of-range fields were refused ahead of ``fromisoformat``."""
+
+
+@pytest.fixture(scope="module")
+def round_eight_iso() -> types.ModuleType:
+    return before.load(ROUND_EIGHT, "llmapp/_scalars/iso8601.py")
+
+
+_OUT_OF_RANGE_CLOCKS = [
+    f"{hour}:{minute}:{second}"
+    for hour in ("00", "09", "19", "20", "23", "24", "25", "29", "30", "99")
+    for minute in ("00", "59", "60", "61", "99")
+    for second in ("00", "59", "60", "61", "99")
+]
+_TAILS = ["", ".5", ".123456789", "Z", "z", "+00:00", "-05:59", "+05:60", "-23:99", "+24:00"]
+_DAYS = [
+    f"2024-{month}-{day}"
+    for month in ("00", "01", "02", "09", "10", "12", "13", "19", "20", "99")
+    for day in ("00", "01", "29", "30", "31", "32", "99")
+]
+
+ADVERSARIAL_CLOCKS = [clock + tail for clock in _OUT_OF_RANGE_CLOCKS for tail in _TAILS]
+"""Every field at, inside and past its bounds, with every kind of ending."""
+ADVERSARIAL_DATE_TIMES = [
+    *(day + "T" + clock for day in _DAYS for clock in ("12:30:00", "23:59:60", "25:61:00")),
+    *("2024-05-01T" + clock for clock in ADVERSARIAL_CLOCKS),
+    *("2024-13-01" + sep + "10:00:00Z" for sep in ("T", "t", " ")),
+    "2024-13-01T10:00:00Z",
+    "2024-1３-01T10:00:00Z",
+    "2024-05-01T2５:00:00Z",
+    "2024-05-01T12:30:00+05:6０",
+]
+
+
+def _both(module: types.ModuleType, text: str) -> tuple[bool, bool]:
+    return (
+        module.is_date_time(text) or module.is_date_time_local(text),
+        module.is_time(text) or module.is_time_local(text),
+    )
+
+
+def _today(text: str) -> tuple[bool, bool]:
+    return iso.is_date_time_either(text), iso.is_time_either(text)
+
+
+@pytest.mark.parametrize(
+    "text", [*ADVERSARIAL_CLOCKS, *ADVERSARIAL_DATE_TIMES, *EITHER_MOMENTS, *TIME_MOMENTS]
+)
+def test_either_checks_agree_with_ac0984b(round_eight_iso: types.ModuleType, text: str) -> None:
+    assert _today(text) == _both(round_eight_iso, text), text
+    assert (iso.is_date_time_either(text), iso.is_time_either(text)) == (
+        round_eight_iso.is_date_time_either(text),
+        round_eight_iso.is_time_either(text),
+    ), text
+
+
+def test_either_checks_agree_without_the_refusal_shortcut(
+    round_eight_iso: types.ModuleType, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """As on Python 3.10, whose ``fromisoformat`` refuses usual shapes the grammar reads:
+    the early refusals stay the grammar's own."""
+    monkeypatch.setattr(iso, "_READS_USUAL", {})
+    monkeypatch.setattr(iso, "_reads_every", lambda read, texts: False)
+    for text in (*ADVERSARIAL_CLOCKS, *ADVERSARIAL_DATE_TIMES, *EITHER_MOMENTS, *TIME_MOMENTS):
+        assert _today(text) == _both(round_eight_iso, text), text
+
+
+def test_out_of_range_fields_are_refused_before_reading(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A usual shape with its month, hour, minute or offset's minute out of range is not
+    read by the grammar (nor by ``fromisoformat``: ``_reads_every`` is never asked)."""
+    asked: list[str] = []
+    monkeypatch.setattr(iso, "_READS_USUAL", {})
+    monkeypatch.setattr(iso, "_reads_every", lambda read, texts: asked.append("reads") or True)
+    monkeypatch.setattr(iso, "_date_time", lambda text, offset: asked.append(text) or False)
+    monkeypatch.setattr(iso, "_time", lambda text, offset: asked.append(text) or False)
+    for text in ("2024-13-01T10:00:00Z", "2024-05-01T25:00:00", "2024-05-01T12:61:00+01:00"):
+        assert not iso.is_date_time_either(text) and not asked, text
+    for text in ("25:61:00", "24:00:00Z", "12:61:00Z", "12:30:00+05:60", "12:30:00.5-00:99"):
+        assert not iso.is_time_either(text) and not asked, text
+
+
+_FIELD = st.sampled_from(["00", "05", "12", "13", "23", "24", "25", "29", "31", "59", "60", "99"])
+
+
+@settings(max_examples=scaled(400, 2000), deadline=None)
+@given(
+    text=_moments()
+    | st.builds(
+        lambda mo, h, mi, s, tail, date: (f"2024-{mo}-01T" if date else "") + f"{h}:{mi}:{s}{tail}",
+        _FIELD,
+        _FIELD,
+        _FIELD,
+        _FIELD,
+        st.sampled_from(_TAILS),
+        st.booleans(),
+    )
+)
+def test_either_checks_agree_on_generated_texts(
+    round_eight_iso: types.ModuleType, text: str
+) -> None:
+    for piece in (text, text[11:]):
+        assert _today(piece) == _both(round_eight_iso, piece), piece
+
+
+# -- the success the validator builds -------------------------------------------------------------
+
+_SCHEMA = {
+    "type": "object",
+    "properties": {"n": {"type": "integer"}, "at": {"type": "string", "format": "date"}},
+    "additionalProperties": False,
+}
+
+
+@pytest.mark.parametrize(
+    "value", [{}, {"n": 1}, {"n": 2, "at": "2024-02-29"}, {"n": [1]}, {"at": "2023-02-29"}]
+)
+@pytest.mark.parametrize("guarded", [False, True])
+def test_the_validators_success_is_the_constructed_one(value: Any, guarded: bool) -> None:
+    """``__call__`` (and ``_judged``, its guarded body) give the very object
+    ``ValidationSuccess(value)`` would: its data is the value itself."""
+    schema: dict[str, Any] = dict(_SCHEMA)
+    if guarded:  # a pattern the time-limited engine may search: the guarded call
+        schema["properties"] = {
+            **schema["properties"],
+            "s": {"type": "string", "pattern": "(a+)+$"},
+        }
+    validator = Validator(schema)
+    assert validator._guarded is guarded
+    result = validator(value)
+    if not result.success:
+        assert value in ({"n": [1]}, {"at": "2023-02-29"})
+        return
+    made = ValidationSuccess(value)
+    assert type(result) is ValidationSuccess
+    assert result.data is value and result.success is True
+    assert result == made and repr(result) == repr(made)
+    assert pickle.loads(pickle.dumps(result)) == made
+    assert dataclasses.asdict(result) == dataclasses.asdict(made)  # type: ignore[call-overload]
+    assert dataclasses.replace(result, data=1) == ValidationSuccess(1)  # type: ignore[type-var]
+    match result:
+        case ValidationSuccess(data):
+            assert data is value
+
+
+@pytest.mark.parametrize("value", ["a", "", "2024-02-29"])
+def test_the_validators_success_hashes_as_the_constructed_one(value: str) -> None:
+    result = Validator({"type": "string"})(value)
+    assert hash(result) == hash(ValidationSuccess(value)) and result.data is value
