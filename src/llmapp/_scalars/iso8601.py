@@ -674,8 +674,6 @@ def _either(
     read = time.fromisoformat if clock else datetime.fromisoformat
     hour = 0 if clock else 11  # where the hour begins: a lone time's start, after the T
     hours, seconds, shortest = slice(hour, hour + 2), slice(hour + 6, hour + 8), hour + 8
-    minute = hour + 3  # the minute's first digit
-    months = slice(0, 0) if clock else slice(5, 7)  # a time's is empty, never past "12"
     shapes = {
         shape.encode(): shape.endswith(("+00:00", "-00:00"))  # a signed offset
         for format in formats
@@ -693,27 +691,22 @@ def _either(
         except UnicodeEncodeError:  # a lone surrogate: no usual shape
             signed = None
         if signed is not None:
-            # ASCII digits where the grammar has them: a month past 12, an hour past 23, a
-            # minute or an offset's minute past 59 is refused by both grammars, here rather
-            # than by ``fromisoformat``'s exception (hour 24 too, which 3.12 reads).
-            if (
-                text[hours] > "23"
-                or text[minute] > "5"
-                or (signed and text[-2] > "5")
-                or text[months] > "12"
-            ):
+            if text[hours] > "23":
+                # ASCII digits there: an hour past 23 (24 too, which 3.12 reads) is refused
+                # by both grammars, here rather than by ``fromisoformat``'s exception.
                 return False
-            try:
-                read(text)
-            except ValueError:
-                if text[seconds] != "60":
-                    reads = _READS_USUAL.get(read)
-                    if reads is None:
-                        reads = _READS_USUAL[read] = _reads_every(read, samples)
-                    if reads:
-                        return False
-            else:
-                return True
+            if not signed or text[-2] <= "5":
+                try:
+                    read(text)
+                except ValueError:
+                    if text[seconds] != "60":
+                        reads = _READS_USUAL.get(read)
+                        if reads is None:
+                            reads = _READS_USUAL[read] = _reads_every(read, samples)
+                        if reads:
+                            return False
+                else:
+                    return True
         return first(text) or second(text)
 
     return either
