@@ -691,9 +691,11 @@ def _either(
         except UnicodeEncodeError:  # a lone surrogate: no usual shape
             signed = None
         if signed is not None:
-            if text[hours] > "23":
-                # ASCII digits there: an hour past 23 (24 too, which 3.12 reads) is refused
-                # by both grammars, here rather than by ``fromisoformat``'s exception.
+            # ASCII digits there: an hour past 23 (24 too, which 3.12 reads) is refused by
+            # both grammars, here rather than by ``fromisoformat``'s exception. A lone
+            # time's hour begins the text, which compares whole; a date-time's is sliced
+            # only from 20 on (a character read costs less than a slice).
+            if (text >= "24") if clock else (text[hour] > "1" and text[hours] > "23"):
                 return False
             if not signed or text[-2] <= "5":
                 try:
