@@ -243,7 +243,8 @@ class CheckWriter(Writer):
     def _key_loop(self, node: Node, v: str, props: dict[str, Any]) -> None:
         schema = node.schema
         key, item = self.functions.local("key"), self.functions.local("item")
-        known = self.out.constant(shared_names(frozenset(props)), "PROPERTIES")
+        # No property: no key is claimed, and no test per key says so.
+        known = self.out.constant(shared_names(frozenset(props)), "PROPERTIES") if props else None
         extra = schema.get("additionalProperties")
         if props or "propertyNames" in schema or "patternProperties" in schema:
             extra = None  # other keys than the extra ones: left to the loop
