@@ -10,10 +10,12 @@ The validator builds its ``ValidationSuccess`` without ``__init__``: the object 
 from __future__ import annotations
 
 import dataclasses
+import json
 import pickle
 import types
 from typing import Any
 
+import jsonschema
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -23,7 +25,8 @@ from tests.validate.test_fast_paths_before import EITHER_MOMENTS, TIME_MOMENTS, 
 
 from llmapp._results import ValidationSuccess
 from llmapp._scalars import iso8601 as iso
-from llmapp.validate import Validator
+from llmapp.validate import Validator, _runtime
+from llmapp.validate._check import CheckWriter
 
 ROUND_EIGHT = "ac0984b"
 """The commit before an hour past 23 was refused ahead of ``fromisoformat``."""
@@ -174,3 +177,95 @@ def test_the_validators_success_is_the_constructed_one(value: Any, guarded: bool
 def test_the_validators_success_hashes_as_the_constructed_one(value: str) -> None:
     result = Validator({"type": "string"})(value)
     assert hash(result) == hash(ValidationSuccess(value)) and result.data is value
+
+
+# -- uniqueItems of strings, and key loops with no property -----------------------------------------
+
+
+class _Unhashable(str):
+    __hash__ = None  # type: ignore[assignment]
+
+
+class _Loud(str):
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, str)
+
+    __hash__ = str.__hash__
+
+
+_TEXTS = st.lists(
+    st.sampled_from(["", "a", "b", "A", "ab", "é", "e\u0301", "1", "\x00"]), max_size=6
+)
+
+
+@settings(max_examples=scaled(300, 1500), deadline=None)
+@given(texts=_TEXTS, kind=st.sampled_from([str, _Unhashable, _Loud]), as_tuple=st.booleans())
+def test_unique_texts_is_unique_on_strings(texts: list[str], kind: type, as_tuple: bool) -> None:
+    items: Any = [kind(text) for text in texts]
+    if as_tuple:
+        items = tuple(items)
+    assert _runtime.unique_texts(items) == _runtime.unique(items), items
+
+
+_STRING_ITEMS: list[dict[str, Any]] = [
+    {"type": "string"},
+    {"type": ["string"]},
+    {"type": "string", "minLength": 1},
+    {"type": "string", "enum": ["a", "b", "c"]},
+    {"type": "string", "format": "date"},
+    {"type": "string", "nullable": True},
+    {"enum": ["a", "b", 1, True]},
+    {"type": ["string", "integer"]},
+    {"type": "integer"},
+]
+_ARRAYS: list[dict[str, Any]] = [
+    *({"type": "array", "items": items, "uniqueItems": True} for items in _STRING_ITEMS),
+    {"type": ["array", "null"], "items": {"type": "string"}, "uniqueItems": True},
+    {"type": "array", "prefixItems": [{"type": "integer"}], "items": {"type": "string"},
+     "uniqueItems": True},
+    {"type": "object", "additionalProperties": {"type": "array", "items": {"type": "string"},
+     "uniqueItems": True, "minItems": 1}},
+    {"type": "object", "additionalProperties": {"type": "integer", "minimum": 0}},
+    {"type": "object", "patternProperties": {"^x": {"type": "string"}},
+     "additionalProperties": {"type": "integer"}},
+    {"type": "object", "propertyNames": {"maxLength": 2}, "additionalProperties": {"type": "string"}},
+]  # fmt: skip
+_VALUES = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-2, 2)
+    | st.sampled_from(["a", "b", "c", "2024-02-29", "xyz"]),
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.dictionaries(st.sampled_from(["a", "xb", "ccc"]), inner, max_size=3)
+    ),
+    max_leaves=8,
+)
+
+
+def _verdict(validator: Validator, value: Any) -> tuple[bool, list[tuple[str, str, str]]]:
+    result = validator(value)
+    issues = [] if result.success else [(i.path, i.expected, repr(i.value)) for i in result.errors]
+    return result.success, issues
+
+
+@pytest.mark.parametrize("schema", _ARRAYS, ids=range(len(_ARRAYS)))
+@settings(max_examples=scaled(60, 300), deadline=None)
+@given(value=_VALUES)
+def test_checkers_keep_verdicts_and_issues(schema: dict[str, Any], value: Any) -> None:
+    """The checker that asks ``unique_texts`` gives the verdict and issues of the one
+    written without it; that one and those asking no ``key in PROPERTIES`` give the
+    ``jsonschema`` library's verdict (which asserts no format, and knows no OpenAPI ``nullable``)."""
+    today = Validator(schema)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(CheckWriter, "_strings", lambda self, node: False)
+        before_ = Validator(schema)
+    assert _verdict(today, value) == _verdict(before_, value)
+    if not {"nullable", "format"} & set(json.dumps(schema).replace('"', " ").split()):
+        assert today(value).success == jsonschema.Draft202012Validator(schema).is_valid(value)
+
+
+def test_unique_texts_is_asked_only_of_strings() -> None:
+    asks = ["unique_texts(" in Validator(schema).source.split("# w_")[0] for schema in _ARRAYS[:11]]
+    assert asks == [True, True, True, True, True, False, False, False, False, True, False]
+    assert "PROPERTIES" not in Validator(_ARRAYS[12]).source.split("# w_")[0]

@@ -18,6 +18,7 @@ from llmapp.jsonschema import Node, is_mapping, is_schema
 from .._codegen.source import literal
 from ._conditions import guard, type_test
 from ._functions import CHECK
+from ._runtime import unique_texts
 from ._vocabulary import (
     ARRAY_KEYWORDS,
     LEAF_ONLY,
@@ -147,6 +148,9 @@ class CheckWriter(Writer):
                 unique = None
             else:
                 conditions = [test for test in conditions if test != unique]
+                if self._strings(node):
+                    texts = self.out.constant(unique_texts, "unique_texts")
+                    unique = guard("array", types, v, f"{texts}({v})")
             strict = types is not None and "object" in types and not iterates_keys(schema)
             tests = [type_test(types, v, strict_keys=strict)] if types is not None else []
             tests += conditions
@@ -162,6 +166,18 @@ class CheckWriter(Writer):
         if unique is not None:
             self.out.require(unique)
         self.applicators(node, v, _NO_PATH, "")
+
+    def _strings(self, node: Node) -> bool:
+        """Whether every item of the array ``node`` checks is required to be a string by
+        its own ``type`` (``items`` alone, no ``prefixItems``): the items' checks, which
+        come first, have then found strings, whose set tells ``uniqueItems`` at once."""
+        schema = node.schema
+        items = schema.get("items")
+        if "prefixItems" in schema or not is_mapping(items):
+            return False
+        if items.get("type") not in ("string", ["string"]) or items.get("nullable") is True:
+            return False
+        return self.analysis.types(self.analysis.child(node, "items")) == frozenset({"string"})
 
     def _object_type(self, node: Node, v: str, conditions: list[str], objects: bool) -> None:
         """``type: object``: a dict subclass is copied to a plain dict once, so that the

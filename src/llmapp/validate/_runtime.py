@@ -226,6 +226,16 @@ def unique(items: list[Any] | tuple[Any, ...]) -> bool:
     return True
 
 
+def unique_texts(items: list[Any] | tuple[Any, ...]) -> bool:
+    """``unique(items)`` for items a checker has found to be strings: a set of them tells
+    at once (a string's equality is JSON equality), without ``unique``'s look at every
+    item's type; an item a set cannot hold (a subclass's hash) goes to ``unique``."""
+    try:
+        return len(set(items)) == len(items)
+    except TypeError:
+        return unique(items)
+
+
 def multiple_of(value: int | float, divisor: int | float) -> bool:
     """Exact multipleOf, reading floats as the decimals they print as (0.0075 / 0.0001)."""
     if type(value) is int and type(divisor) is int:
