@@ -10,6 +10,7 @@ The validator builds its ``ValidationSuccess`` without ``__init__``: the object 
 from __future__ import annotations
 
 import dataclasses
+import enum
 import json
 import pickle
 import types
@@ -200,11 +201,33 @@ _TEXTS = st.lists(
 
 @settings(max_examples=scaled(300, 1500), deadline=None)
 @given(texts=_TEXTS, kind=st.sampled_from([str, _Unhashable, _Loud]), as_tuple=st.booleans())
-def test_unique_texts_is_unique_on_strings(texts: list[str], kind: type, as_tuple: bool) -> None:
+def test_unique_plain_is_unique_on_strings(texts: list[str], kind: type, as_tuple: bool) -> None:
     items: Any = [kind(text) for text in texts]
     if as_tuple:
         items = tuple(items)
-    assert _runtime.unique_texts(items) == _runtime.unique(items), items
+    assert _runtime.unique_plain(items) == _runtime.unique(items), items
+
+
+class _Level(enum.IntEnum):
+    ONE = 1
+    TWO = 2
+
+
+_NUMBERS = st.lists(
+    st.sampled_from([0, 1, 2, -1, 0.0, -0.0, 1.0, 1.5, 2.0, 10**20, 1e20, _Level.ONE, _Level.TWO]),
+    max_size=6,
+)
+
+
+@settings(max_examples=scaled(300, 1500), deadline=None)
+@given(numbers=_NUMBERS, texts=_TEXTS, as_tuple=st.booleans())
+def test_unique_plain_is_unique_on_numbers_and_strings(
+    numbers: list[Any], texts: list[str], as_tuple: bool
+) -> None:
+    items: Any = numbers + texts
+    if as_tuple:
+        items = tuple(items)
+    assert _runtime.unique_plain(items) == _runtime.unique(items), items
 
 
 _STRING_ITEMS: list[dict[str, Any]] = [
@@ -217,6 +240,7 @@ _STRING_ITEMS: list[dict[str, Any]] = [
     {"enum": ["a", "b", 1, True]},
     {"type": ["string", "integer"]},
     {"type": "integer"},
+    {"type": "number", "minimum": 0},
 ]
 _ARRAYS: list[dict[str, Any]] = [
     *({"type": "array", "items": items, "uniqueItems": True} for items in _STRING_ITEMS),
@@ -253,19 +277,23 @@ def _verdict(validator: Validator, value: Any) -> tuple[bool, list[tuple[str, st
 @settings(max_examples=scaled(60, 300), deadline=None)
 @given(value=_VALUES)
 def test_checkers_keep_verdicts_and_issues(schema: dict[str, Any], value: Any) -> None:
-    """The checker that asks ``unique_texts`` gives the verdict and issues of the one
+    """The checker that asks ``unique_plain`` gives the verdict and issues of the one
     written without it; that one and those asking no ``key in PROPERTIES`` give the
     ``jsonschema`` library's verdict (which asserts no format, and knows no OpenAPI ``nullable``)."""
     today = Validator(schema)
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(CheckWriter, "_strings", lambda self, node: False)
+        patch.setattr(CheckWriter, "_plain_items", lambda self, node: False)
         before_ = Validator(schema)
     assert _verdict(today, value) == _verdict(before_, value)
     if not {"nullable", "format"} & set(json.dumps(schema).replace('"', " ").split()):
         assert today(value).success == jsonschema.Draft202012Validator(schema).is_valid(value)
 
 
-def test_unique_texts_is_asked_only_of_strings() -> None:
-    asks = ["unique_texts(" in Validator(schema).source.split("# w_")[0] for schema in _ARRAYS[:11]]
-    assert asks == [True, True, True, True, True, False, False, False, False, True, False]
-    assert "PROPERTIES" not in Validator(_ARRAYS[12]).source.split("# w_")[0]
+def test_unique_plain_is_asked_only_of_strings() -> None:
+    asks = [
+        "unique_plain(" in Validator(schema).source.split("# w_")[0]
+        for schema in _ARRAYS[:9] + _ARRAYS[10:12]
+    ]
+    assert asks == [True, True, True, True, True, False, False, True, True, True, False]
+    assert "unique_plain(" in Validator(_ARRAYS[9]).source.split("# w_")[0]
+    assert "PROPERTIES" not in Validator(_ARRAYS[13]).source.split("# w_")[0]

@@ -226,10 +226,11 @@ def unique(items: list[Any] | tuple[Any, ...]) -> bool:
     return True
 
 
-def unique_texts(items: list[Any] | tuple[Any, ...]) -> bool:
-    """``unique(items)`` for items a checker has found to be strings: a set of them tells
-    at once (a string's equality is JSON equality), without ``unique``'s look at every
-    item's type; an item a set cannot hold (a subclass's hash) goes to ``unique``."""
+def unique_plain(items: list[Any] | tuple[Any, ...]) -> bool:
+    """``unique(items)`` for items a checker has found to be strings or JSON numbers (no
+    bool): a set of them tells at once (their equality is JSON equality, ``1 == 1.0``),
+    without ``unique``'s look at every item's type; an item a set cannot hold (a
+    subclass's hash) goes to ``unique``."""
     try:
         return len(set(items)) == len(items)
     except TypeError:
