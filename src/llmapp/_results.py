@@ -101,7 +101,11 @@ class ValidationIssue:
 
 
 class ValidationSuccess(Generic[T]):
-    """The data is valid; ``data`` is the data that was validated."""
+    """The data is valid; ``data`` is the data that was validated.
+
+    The validator builds one per valid call without ``__init__`` (``object.__new__``, then
+    the slot: ``validate._validator._bare``), so ``__init__`` does nothing else.
+    """
 
     __slots__ = ("_data",)
     __match_args__ = ("data",)

@@ -690,18 +690,25 @@ def _either(
             signed = shapes.get(text.encode().translate(_DIGITS))
         except UnicodeEncodeError:  # a lone surrogate: no usual shape
             signed = None
-        if signed is not None and text[hours] != "24" and (not signed or text[-2] <= "5"):
-            try:
-                read(text)
-            except ValueError:
-                if text[seconds] != "60":
-                    reads = _READS_USUAL.get(read)
-                    if reads is None:
-                        reads = _READS_USUAL[read] = _reads_every(read, samples)
-                    if reads:
-                        return False
-            else:
-                return True
+        if signed is not None:
+            # ASCII digits there: an hour past 23 (24 too, which 3.12 reads) is refused by
+            # both grammars, here rather than by ``fromisoformat``'s exception. A lone
+            # time's hour begins the text, which compares whole; a date-time's is sliced
+            # only from 20 on (a character read costs less than a slice).
+            if (text >= "24") if clock else (text[hour] > "1" and text[hours] > "23"):
+                return False
+            if not signed or text[-2] <= "5":
+                try:
+                    read(text)
+                except ValueError:
+                    if text[seconds] != "60":
+                        reads = _READS_USUAL.get(read)
+                        if reads is None:
+                            reads = _READS_USUAL[read] = _reads_every(read, samples)
+                        if reads:
+                            return False
+                else:
+                    return True
         return first(text) or second(text)
 
     return either

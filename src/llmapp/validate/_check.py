@@ -18,6 +18,7 @@ from llmapp.jsonschema import Node, is_mapping, is_schema
 from .._codegen.source import literal
 from ._conditions import guard, type_test
 from ._functions import CHECK
+from ._runtime import unique_plain
 from ._vocabulary import (
     ARRAY_KEYWORDS,
     LEAF_ONLY,
@@ -37,6 +38,8 @@ _OBJECT = frozenset({"object"})
 _OBJECT_SET = frozenset(OBJECT_KEYWORDS)
 _ARRAY_SET = frozenset(ARRAY_KEYWORDS)
 _ITEMS = frozenset({"items", "prefixItems", "additionalItems", "contains"})
+_PLAIN_TYPES = frozenset({"string", "integer", "number"})
+"""Item types whose Python equality is JSON equality (``_plain_items``)."""
 """The keywords that check an array's items, which ``uniqueItems`` waits for."""
 _NO_PATH = PathCode.variable("p")
 """A checker writes no paths: the shared keywords get this one and never write it."""
@@ -147,6 +150,9 @@ class CheckWriter(Writer):
                 unique = None
             else:
                 conditions = [test for test in conditions if test != unique]
+                if self._plain_items(node):
+                    plain = self.out.constant(unique_plain, "unique_plain")
+                    unique = guard("array", types, v, f"{plain}({v})")
             strict = types is not None and "object" in types and not iterates_keys(schema)
             tests = [type_test(types, v, strict_keys=strict)] if types is not None else []
             tests += conditions
@@ -162,6 +168,22 @@ class CheckWriter(Writer):
         if unique is not None:
             self.out.require(unique)
         self.applicators(node, v, _NO_PATH, "")
+
+    def _plain_items(self, node: Node) -> bool:
+        """Whether every item of the array ``node`` checks is required to be a string, an
+        integer or a number by its own ``type`` (``items`` alone, no ``prefixItems``, no
+        ``nullable``): the items' checks, which come first, have then found strings or
+        JSON numbers (never a bool), whose set tells ``uniqueItems`` at once."""
+        schema = node.schema
+        items = schema.get("items")
+        if "prefixItems" in schema or not is_mapping(items) or items.get("nullable") is True:
+            return False
+        declared = items.get("type")
+        declared = [declared] if isinstance(declared, str) else declared
+        if not (isinstance(declared, list) and declared and _PLAIN_TYPES.issuperset(declared)):
+            return False
+        types = self.analysis.types(self.analysis.child(node, "items"))
+        return types is not None and _PLAIN_TYPES.issuperset(types)
 
     def _object_type(self, node: Node, v: str, conditions: list[str], objects: bool) -> None:
         """``type: object``: a dict subclass is copied to a plain dict once, so that the
@@ -243,7 +265,8 @@ class CheckWriter(Writer):
     def _key_loop(self, node: Node, v: str, props: dict[str, Any]) -> None:
         schema = node.schema
         key, item = self.functions.local("key"), self.functions.local("item")
-        known = self.out.constant(shared_names(frozenset(props)), "PROPERTIES")
+        # No property: no key is claimed, and no test per key says so.
+        known = self.out.constant(shared_names(frozenset(props)), "PROPERTIES") if props else None
         extra = schema.get("additionalProperties")
         if props or "propertyNames" in schema or "patternProperties" in schema:
             extra = None  # other keys than the extra ones: left to the loop

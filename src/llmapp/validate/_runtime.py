@@ -226,6 +226,17 @@ def unique(items: list[Any] | tuple[Any, ...]) -> bool:
     return True
 
 
+def unique_plain(items: list[Any] | tuple[Any, ...]) -> bool:
+    """``unique(items)`` for items a checker has found to be strings or JSON numbers (no
+    bool): a set of them tells at once (their equality is JSON equality, ``1 == 1.0``),
+    without ``unique``'s look at every item's type; an item a set cannot hold (a
+    subclass's hash) goes to ``unique``."""
+    try:
+        return len(set(items)) == len(items)
+    except TypeError:
+        return unique(items)
+
+
 def multiple_of(value: int | float, divisor: int | float) -> bool:
     """Exact multipleOf, reading floats as the decimals they print as (0.0075 / 0.0001)."""
     if type(value) is int and type(divisor) is int:

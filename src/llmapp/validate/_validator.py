@@ -51,6 +51,13 @@ _warm: OrderedDict[int, weakref.ref[Validator]] = OrderedDict()
 _WARM_SIZE = 128
 
 
+_bare = object.__new__
+"""``_bare(ValidationSuccess)`` then its slot set: ``ValidationSuccess(value)`` without the
+Python ``__init__``'s frame, which cost more than the object itself on every valid call
+(``__call__`` and ``_judged`` build it so, in their own frames: a helper's call would
+cost back most of it)."""
+
+
 class Validator:
     """A compiled validator for one schema: call it with a value to get a ``Validation``.
 
@@ -178,7 +185,9 @@ class Validator:
             return self._guarded_call(value)
         try:
             if self._check(value, 0):
-                return ValidationSuccess(value)
+                success = _bare(ValidationSuccess)  # ``ValidationSuccess(value)`` (``_bare``)
+                success._data = value
+                return success
         except Exception:
             pass  # DepthExceeded, RecursionError or a hostile object: the walker explains
         return self._failure(value)
@@ -216,7 +225,9 @@ class Validator:
         """``__call__``'s own body, for ``_guarded_call``."""
         try:
             if self._check(value, 0):
-                return ValidationSuccess(value)
+                success = _bare(ValidationSuccess)  # ``ValidationSuccess(value)`` (``_bare``)
+                success._data = value
+                return success
         except Exception:
             pass  # DepthExceeded, RecursionError or a hostile object: the walker explains
         return self._failure(value)

@@ -279,14 +279,14 @@ class Writer:
         self,
         node: Node,
         key: str,
-        known: str,
+        known: str | None,
         item: str,
         where: PathCode,
     ) -> None:
         """Inside a loop over an object's ``key``s (``item`` its value, at ``where``):
         ``visit`` each ``patternProperties`` schema whose pattern matches the key, and
-        check a key that no property (the global ``known``) nor pattern claims against
-        ``additionalProperties``."""
+        check a key that no property (the global ``known``; ``None`` where there is none)
+        nor pattern claims against ``additionalProperties``."""
         out = self.out
         schema = node.schema
         extra = schema.get("additionalProperties")
@@ -296,9 +296,10 @@ class Writer:
             matched = None
         elif patterns:
             matched = self.functions.local("matched")
-            out.line(f"{matched} = {key} in {known}")
+            out.line(f"{matched} = {key} in {known}" if known else f"{matched} = False")
         else:
-            out.line(f"if {key} in {known}: continue")
+            if known:
+                out.line(f"if {key} in {known}: continue")
             matched = ""
         for pattern in patterns:
             found = self._pattern_test(node, pattern, key)
