@@ -520,28 +520,34 @@ class ArgumentStream:
                     key, value = member[1], member[kind]  # indexing: no call
                     if kind != _STRING_VALUE:
                         value = _READ[kind](value)
-                    if members is _ARRAY_MEMBERS:
-                        if where is None or (
-                            value is not None
-                            and (where.max_items is None or len(container) < where.max_items)
-                            and (type(value) in (item := where.item).free or item.valid(value))
+                    try:  # ``passes`` may raise where ``valid`` says False: the long way
+                        if members is _ARRAY_MEMBERS:
+                            if where is None or (
+                                value is not None
+                                and (where.max_items is None or len(container) < where.max_items)
+                                and (
+                                    type(value) in (item := where.item).free
+                                    or item.passes(value, 0)
+                                )
+                            ):
+                                container.append(value)
+                                state = _NEXT
+                                position = member.end()
+                                continue
+                        elif key not in container and (
+                            where is None
+                            or (
+                                value is not None
+                                and (child := where.children.get(key)) is not None
+                                and (type(value) in child.free or child.passes(value, 0))
+                            )
                         ):
-                            container.append(value)
+                            container[key] = value
                             state = _NEXT
                             position = member.end()
                             continue
-                    elif key not in container and (
-                        where is None
-                        or (
-                            value is not None
-                            and (child := where.children.get(key)) is not None
-                            and (type(value) in child.free or child.valid(value))
-                        )
-                    ):
-                        container[key] = value
-                        state = _NEXT
-                        position = member.end()
-                        continue
+                    except Exception:  # the checker gave up: ``valid`` says False
+                        pass
                 if kind < _STRING_VALUE or kind == _BEGUN_GROUP:  # a member cut at the end
                     if not carry or end - position > _CARRY_MAX:
                         break
