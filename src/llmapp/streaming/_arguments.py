@@ -520,7 +520,9 @@ class ArgumentStream:
                     key, value = member[1], member[kind]  # indexing: no call
                     if kind != _STRING_VALUE:
                         value = _READ[kind](value)
-                    try:  # ``passes`` may raise where ``valid`` says False: the long way
+                    # ``passes`` may raise where ``valid`` says False, and a key not asked yet
+                    # is not among ``children``: the long way, then.
+                    try:
                         if members is _ARRAY_MEMBERS:
                             if where is None or (
                                 value is not None
@@ -538,7 +540,7 @@ class ArgumentStream:
                             where is None
                             or (
                                 value is not None
-                                and (child := where.children.get(key)) is not None
+                                and (child := where.children[key]) is not None
                                 and (type(value) in child.free or child.passes(value, 0))
                             )
                         ):
@@ -554,8 +556,8 @@ class ArgumentStream:
                     frame.state = state
                     keyed = kind and state >= _KEY and members is _OBJECT_MEMBERS
                     if keyed or kind == _BEGUN_GROUP:
-                        # Most often a key closed whose place was asked before: said here
-                        # without a call, anything else by ``_quiet``.
+                        # Most often a key closed whose place was asked before, or an item
+                        # begun: said here without a call, anything else by ``_quiet``.
                         quiet = False
                         if keyed and where is not None:
                             key, begun = member[1], member[_BEGUN_GROUP]
@@ -565,6 +567,11 @@ class ArgumentStream:
                                 and found is not None
                                 and key not in container
                                 and (begun is None or begun[0] not in found.refuses)
+                            )
+                        elif members is _ARRAY_MEMBERS:  # an item begun
+                            quiet = where is None or (
+                                (where.max_items is None or len(container) < where.max_items)
+                                and member[_BEGUN_GROUP][0] not in where.item.refuses
                             )
                         if not quiet and not self._quiet(frame, member):
                             return position
