@@ -8,7 +8,7 @@ expected text, value, description), ``partial``, ``stopped``, ``complete``, ``le
 ``missing()`` and the duplicates after every piece, and ``finish()`` at the end, must be
 identical. The texts: the benchmark payloads compact and indented, with an escaped key,
 damaged (characters removed, added, a cut) and with a key written twice; values drawn for
-the schemas of ``test_same_answers.py``, damaged likewise. The pieces: every length from 1
+the schemas of ``test_same_answers.py``, damaged and written twice likewise. The pieces: every length from 1
 to 19, longer ones, and random splits.
 """
 
@@ -90,6 +90,13 @@ def damaged(text: str, rng: random.Random) -> list[str]:
     return made
 
 
+def twice(text: str, value: dict[str, Any]) -> str:
+    """``text`` (``value`` written) with its first key written again at its end, with the
+    same value (right there: only the key written twice is said of it)."""
+    first = next(iter(value))
+    return f"{text.rstrip()[:-1]}, {json.dumps(first)}: {json.dumps(value[first])}}}"
+
+
 def payload_texts() -> list[tuple[Any, str]]:
     from benchmarks.payloads import PAYLOADS, Targets, format_payloads
 
@@ -102,7 +109,7 @@ def payload_texts() -> list[tuple[Any, str]]:
         first = next(iter(payload.data))
         escaped = f'"\\u{ord(first[0]):04x}{first[1:]}"'  # its first character escaped
         texts.append(texts[0].replace(f'"{first}"', escaped, 1))
-        texts.append(texts[0][:-1] + f', "{first}": 1}}')  # a key written twice
+        texts.append(twice(texts[0], payload.data))
         texts += damaged(texts[0], rng)
         made += [(function, text) for text in texts]
     return made
@@ -148,7 +155,7 @@ def test_drawn_schemas_and_values_in_every_split_answer_as_before(
         value = {"a": value}
     text = json.dumps(value, indent=data.draw(st.sampled_from([None, 1])))
     rng = random.Random(data.draw(st.integers(0, 2**32)))
-    for written in [text, *damaged(text, rng)]:
+    for written in [text, *damaged(text, rng), twice(text, value) if value else ""]:
         if written:
             for pieces in splits(written, rng, (1, 2, 3, 5, 7, 16, 40)):
                 same(old, function, written, pieces)
