@@ -520,36 +520,44 @@ class ArgumentStream:
                     key, value = member[1], member[kind]  # indexing: no call
                     if kind != _STRING_VALUE:
                         value = _READ[kind](value)
-                    if members is _ARRAY_MEMBERS:
-                        if where is None or (
-                            value is not None
-                            and (where.max_items is None or len(container) < where.max_items)
-                            and (type(value) in (item := where.item).free or item.valid(value))
+                    # ``passes`` may raise where ``valid`` says False, and a key not asked yet
+                    # is not among ``children``: the long way, then.
+                    try:
+                        if members is _ARRAY_MEMBERS:
+                            if where is None or (
+                                value is not None
+                                and (where.max_items is None or len(container) < where.max_items)
+                                and (
+                                    type(value) in (item := where.item).free
+                                    or item.passes(value, 0)
+                                )
+                            ):
+                                container.append(value)
+                                state = _NEXT
+                                position = member.end()
+                                continue
+                        elif key not in container and (
+                            where is None
+                            or (
+                                value is not None
+                                and (child := where.children[key]) is not None
+                                and (type(value) in child.free or child.passes(value, 0))
+                            )
                         ):
-                            container.append(value)
+                            container[key] = value
                             state = _NEXT
                             position = member.end()
                             continue
-                    elif key not in container and (
-                        where is None
-                        or (
-                            value is not None
-                            and (child := where.children.get(key)) is not None
-                            and (type(value) in child.free or child.valid(value))
-                        )
-                    ):
-                        container[key] = value
-                        state = _NEXT
-                        position = member.end()
-                        continue
+                    except Exception:  # the checker gave up: ``valid`` says False
+                        pass
                 if kind < _STRING_VALUE or kind == _BEGUN_GROUP:  # a member cut at the end
                     if not carry or end - position > _CARRY_MAX:
                         break
                     frame.state = state
                     keyed = kind and state >= _KEY and members is _OBJECT_MEMBERS
                     if keyed or kind == _BEGUN_GROUP:
-                        # Most often a key closed whose place was asked before: said here
-                        # without a call, anything else by ``_quiet``.
+                        # Most often a key closed whose place was asked before, or an item
+                        # begun: said here without a call, anything else by ``_quiet``.
                         quiet = False
                         if keyed and where is not None:
                             key, begun = member[1], member[_BEGUN_GROUP]
@@ -559,6 +567,11 @@ class ArgumentStream:
                                 and found is not None
                                 and key not in container
                                 and (begun is None or begun[0] not in found.refuses)
+                            )
+                        elif members is _ARRAY_MEMBERS:  # an item begun
+                            quiet = where is None or (
+                                (where.max_items is None or len(container) < where.max_items)
+                                and member[_BEGUN_GROUP][0] not in where.item.refuses
                             )
                         if not quiet and not self._quiet(frame, member):
                             return position

@@ -126,6 +126,10 @@ class Position:
         self.valid: Callable[[Any], bool] = self._first_valid
         """Whether a complete value here is one ``check`` finds nothing in (True), or may
         (False: ask ``check``): the generated checker alone, for the values that pass."""
+        self.passes: Callable[[Any, int], bool] = self._first_passes
+        """``valid`` as the generated checker itself, called as ``passes(value, 0)``, without
+        the frame that catches what it may raise: call it inside a ``try``, and take an
+        exception as ``valid``'s False (one Python frame less per value)."""
         self.free: frozenset[type] = frozenset()
         """The exact Python types of the values this place takes whatever they hold (its
         schema says ``type`` and nothing else that judges): such a value needs no call of
@@ -193,11 +197,23 @@ class Position:
         return frozenset(type_ for name in names for type_ in _PYTHON_TYPES.get(name, ()))
 
     def _first_valid(self, value: Any) -> bool:
-        """``valid`` until the checker is made: makes it (and ``free``), then asks it."""
+        """``valid`` until the checker is made: makes it (``_made``), then asks it."""
+        self._made()
+        return self.valid(value)
+
+    def _first_passes(self, value: Any, depth: int) -> bool:
+        """``passes`` until the checker is made: makes it (``_made``), then asks it."""
+        self._made()
+        return self.passes(value, depth)
+
+    def _made(self) -> None:
+        """``valid``, ``passes`` and ``free`` made from the checker."""
         checks = self._checks
         self.free = self._free()
-        self.valid = valid = _anything if checks is None else checks[0]
-        return valid(value)
+        if checks is None:
+            self.valid, self.passes = _anything, _passes_anything
+        else:
+            self.valid, self.passes = checks[0], checks[2]
 
     def check(self, value: Any) -> list[ValidationIssue]:
         """What the call step says of ``value`` complete here: repaired where refused,
@@ -209,10 +225,15 @@ class Position:
         return [] if isinstance(validation, ValidationSuccess) else list(validation.errors)
 
     @cached_property
-    def _checks(self) -> tuple[Callable[[Any], bool], Callable[[Any], Validation]] | None:
-        """The generated checker of this subschema alone and the call step's check of it;
-        None when it cannot be built (a reference the subschema cannot reach on its own):
-        nothing is said here then, nor where anything goes."""
+    def _checks(
+        self,
+    ) -> (
+        tuple[Callable[[Any], bool], Callable[[Any], Validation], Callable[[Any, int], bool]] | None
+    ):
+        """The generated checker of this subschema alone, the call step's check of it and
+        the checker as ``passes`` calls it; None when it cannot be built (a reference the
+        subschema cannot reach on its own): nothing is said here then, nor where anything
+        goes."""
         if self.kind == FREE:
             return None
         schema = self.table.standalone(self.schema)
@@ -221,7 +242,10 @@ class Position:
         except (SchemaError, RecursionError, ValueError, TypeError):
             return None
         coercion = repair.coercer(schema)
-        return check.valid, lambda value: coercion.checked(value, check)
+        valid, checker = check.valid, check.checker
+        if checker is None:  # guarded: through ``valid``
+            checker = lambda value, depth: valid(value)  # noqa: E731
+        return valid, lambda value: coercion.checked(value, check), checker
 
 
 class Positions:
@@ -278,6 +302,10 @@ class Positions:
 
 
 def _anything(value: Any) -> bool:
+    return True
+
+
+def _passes_anything(value: Any, depth: int) -> bool:
     return True
 
 

@@ -165,6 +165,14 @@ class Validator:
         return self._checks if self._failed is None else self._fresh_checks
 
     @property
+    def checker(self) -> Callable[[object, int], bool] | None:
+        """The generated checker itself, called as ``checker(value, 0)``: ``valid`` without
+        the frame around it, for a caller that calls it per value and catches what it may
+        raise (``valid`` answers False there); None where it needs a pattern budget or memo
+        around it (``valid`` then)."""
+        return None if self._checks_guarded else self._check
+
+    @property
     def source(self) -> str:
         """The generated Python source: checkers, then walkers (also shown in tracebacks),
         then the source of each shared definition it calls (written at build: nothing
