@@ -445,3 +445,87 @@ def test_generated_base64_converts_as_before(old: types.ModuleType, text: str) -
     fast, slow = _both(old, *_method(bytes))
     data = {"value": text}
     assert _outcome(fast, data) == _outcome(slow, data), text
+
+
+def _check_texts(value: Any) -> None:
+    """What the validator's ``byte`` format check does on a valid call: each text in the
+    value checked first (its bytes kept in ``iso8601.BASE64_READ``)."""
+    from llmapp.validate._formats import is_byte
+
+    if isinstance(value, str):
+        is_byte(value)
+    elif isinstance(value, list):
+        for item in value:
+            _check_texts(item)
+    elif isinstance(value, dict):
+        for item in value.values():
+            _check_texts(item)
+
+
+@pytest.mark.parametrize(
+    "annotation",
+    [bytes, list[bytes], bytes | None, tuple[bytes, bytes], dict[str, bytes]],
+    ids=["one", "list", "optional", "tuple", "dict"],
+)
+def test_base64_checked_first_converts_as_before(old: types.ModuleType, annotation: Any) -> None:
+    """Branch execvalid8: the format check keeps the bytes it read and the converter takes
+    them (a list or dict of them in one mapped call); texts checked, checked twice, written
+    twice in one list, or not checked at all convert as before."""
+    fast, slow = _both(old, *_method(annotation))
+    texts = _base64_texts()
+    rng = random.Random(8)
+    for index, text in enumerate(texts):
+        other = texts[rng.randrange(len(texts))]
+        if annotation is list[bytes]:
+            value: Any = ["Zm9v", text, other, text][: 2 + index % 3]
+        elif annotation == tuple[bytes, bytes]:
+            value = [text, other]
+        elif annotation is dict[str, bytes]:
+            value = {"a": text, "b": other, "c": text}
+        else:
+            value = text
+        data = {"value": value}
+        if index % 5:  # every fifth converted without its check
+            _check_texts(value)
+        if index % 7 == 0:
+            _check_texts(value)  # checked twice: kept once
+        assert _outcome(fast, data) == _outcome(slow, data), value
+
+
+def test_base64_kept_past_the_bound_converts_as_before(old: types.ModuleType) -> None:
+    """A list longer than ``BASE64_READ`` holds: the check empties it part way, some texts'
+    bytes are gone, and the list is read by the reader, item by item."""
+    from llmapp._scalars.iso8601 import BASE64_KEPT, BASE64_READ
+
+    fast, slow = _both(old, *_method(list[bytes]))
+    texts = [base64.b64encode(index.to_bytes(3, "big")).decode() for index in range(600)]
+    for count in (BASE64_KEPT[0] - 1, BASE64_KEPT[0], BASE64_KEPT[0] + 1, 600):
+        data = {"value": texts[:count]}
+        _check_texts(data["value"])
+        assert len(BASE64_READ) <= BASE64_KEPT[0]
+        assert _outcome(fast, data) == _outcome(slow, data), count
+    long = base64.b64encode(bytes(BASE64_KEPT[1])).decode()
+    _check_texts(long)
+    assert long not in BASE64_READ  # past the longest kept
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+@given(
+    st.lists(
+        st.text(alphabet="AB+/=-_ \nz0é", max_size=12)
+        | st.binary(max_size=40).map(lambda raw: base64.b64encode(raw).decode()),
+        max_size=6,
+    )
+)
+def test_generated_checked_base64_converts_as_before(
+    old: types.ModuleType, texts: list[str]
+) -> None:
+    from llmapp._scalars.iso8601 import BASE64_READ
+
+    fast, slow = _both(old, *_method(list[bytes]))
+    _check_texts(texts)
+    for text in texts:  # what is kept is the strict decoder's answer
+        if text in BASE64_READ:
+            assert BASE64_READ[text] == base64.b64decode(text, validate=True)
+    data = {"value": texts}
+    assert _outcome(fast, data) == _outcome(slow, data), texts
