@@ -29,8 +29,6 @@ from functools import cache
 from typing import Any
 
 __all__ = [
-    "BASE64_KEPT",
-    "BASE64_READ",
     "DURATION_PATTERN",
     "DurationTexts",
     "UsualTexts",
@@ -227,19 +225,6 @@ def decode_base64(text: str) -> bytes:
     if _regex(_BASE64_TEXT).match(compact) is None:
         raise ValueError(f"not base64: {text[:40]!r}")
     return binascii.a2b_base64(compact)
-
-
-BASE64_READ: dict[str, bytes] = {}
-"""Short texts the ``byte`` format check read as strict base64, each with the bytes it
-read, for the ``bytes`` converter that follows the check on a valid call: it takes each
-text's bytes out (``pop``) instead of decoding the text again. An entry is the one answer
-for its text (the strict decoder's, which every ``bytes`` reader gives such a text), so
-any converter may take any entry, in any thread, and one not found is decoded as before.
-Texts checked and never converted (a validation alone) are dropped when the dict is full."""
-
-BASE64_KEPT = (256, 1024)
-"""``BASE64_READ``'s bounds: the most entries, and the longest text kept (a longer text's
-decoding costs more than the frames around it, and would hold more memory)."""
 
 
 def encode_base64(value: bytes | bytearray | memoryview) -> str:

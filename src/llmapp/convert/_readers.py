@@ -24,10 +24,9 @@ from collections.abc import Callable
 from datetime import timedelta
 from typing import Any, NamedTuple
 
-from llmapp._scalars.iso8601 import BASE64_READ
 from llmapp._scalars.table import IPV6_GROUPS
 
-__all__ = ["PURE", "TAKEN", "TEXT_READS", "reader"]
+__all__ = ["PURE", "TEXT_READS", "reader"]
 
 Converter = Callable[[Any], Any]
 Reader = Callable[[type, Converter], Converter]
@@ -255,20 +254,16 @@ if sys.version_info >= (3, 11):
         groups and not ending in ``===``, is one of ``iso8601._BASE64_TEXT``, so the lenient
         decoder the general path calls reads it to the same bytes; any other text goes that
         path."""
-        decode, error, take = binascii.a2b_base64, binascii.Error, BASE64_READ.pop
+        decode, error = binascii.a2b_base64, binascii.Error
 
         def convert(value: Any) -> Any:
             if type(value) is str and not len(value) & 3 and value[-3:] != "===":
-                read = take(value, None)  # the format check's bytes, where it kept them
-                if read is not None:
-                    return read
                 try:
                     return decode(value, strict_mode=True)
                 except (error, ValueError):  # ValueError: a character past ASCII
                     pass
             return general(value)
 
-        TAKEN[convert] = take
         return convert
 
 else:  # no strict decoder before Python 3.11
@@ -305,11 +300,6 @@ _READERS: dict[str, Reader] = {
 TEXT_READS: weakref.WeakKeyDictionary[Converter, Converter] = weakref.WeakKeyDictionary()
 """Readers that read any ``str`` by one call (the ``Decimal`` reader: ``Decimal(text)``):
 generated code may make that call itself, without the reader's frame between."""
-
-TAKEN: weakref.WeakKeyDictionary[Converter, Converter] = weakref.WeakKeyDictionary()
-"""Readers whose value for a text may have been kept by the format check, with the call
-in C that takes it out or raises (``KeyError``): a container of them maps that call first,
-with no frame per item, and converts by the reader where any item's value was not kept."""
 
 PURE: weakref.WeakSet[Converter] = weakref.WeakSet()
 """The readers made: each a function of its value alone, so a container of them may be

@@ -36,7 +36,7 @@ from ..introspect.model import (
 from ._error import ConversionError, failure, item_at
 from ._nulls import accepts_null
 from ._objects import compile_object
-from ._readers import PURE, TAKEN
+from ._readers import PURE
 from ._scalars import Converter, enum_converter, scalar_converter, to_int, type_name
 from ._unions import Matchers, compile_union
 
@@ -251,20 +251,7 @@ class Compiler:
             return out if target is None else target(out)
 
         PURE.add(mapped)
-        take = TAKEN.get(item)
-        if take is None:
-            return mapped
-
-        def taken(value: Any) -> Any:
-            # Each item's value as the format check kept it, in C; else the reader's.
-            try:
-                out = list(map(take, value))
-            except Exception:
-                return mapped(value)
-            return out if target is None else target(out)
-
-        PURE.add(taken)
-        return taken
+        return mapped
 
     def _tuple(self, node: TupleNode) -> Converter | None:
         steps = [(self.compile(item), self.describe(item)) for item in node.items]
@@ -316,20 +303,7 @@ class Compiler:
             return out if target is None else target(out)
 
         PURE.add(mapped)
-        take = TAKEN.get(item)
-        if take is None:
-            return mapped
-
-        def taken(value: Any) -> Any:
-            # As in ``_array``: the kept values first, in C.
-            try:
-                out = dict(zip(value, map(take, value.values()), strict=False))
-            except Exception:
-                return mapped(value)
-            return out if target is None else target(out)
-
-        PURE.add(taken)
-        return taken
+        return mapped
 
     def _union(self, node: UnionNode) -> Converter | None:
         return compile_union(self, node)

@@ -19,8 +19,6 @@ from functools import cache
 from typing import Any
 
 from llmapp._scalars.iso8601 import (
-    BASE64_KEPT,
-    BASE64_READ,
     USUAL_FORMATS,
     DurationTexts,
     UsualTexts,
@@ -200,8 +198,6 @@ def _is_authority(authority: str) -> bool:
     return True
 
 
-_KEPT_ENTRIES, _KEPT_LENGTH = BASE64_KEPT
-
 if sys.version_info >= (3, 11):
 
     def is_byte(text: str) -> bool:
@@ -210,19 +206,13 @@ if sys.version_info >= (3, 11):
 
         The decoder also takes padding after a whole group (``AAAA=``, ``AAAA====``): the
         length and the last three characters refuse those, as the grammar does.
-        The bytes read are kept for the converter (``iso8601.BASE64_READ``).
         """
-        length = len(text)
-        if length & 3 or text[-3:] == "===":
+        if len(text) & 3 or text[-3:] == "===":
             return False
         try:
-            read = binascii.a2b_base64(text, strict_mode=True)
+            binascii.a2b_base64(text, strict_mode=True)
         except (binascii.Error, ValueError):  # ValueError: a character past ASCII
             return False
-        if length <= _KEPT_LENGTH:
-            if len(BASE64_READ) >= _KEPT_ENTRIES:
-                BASE64_READ.clear()
-            BASE64_READ[text] = read
         return True
 
 else:
