@@ -276,7 +276,7 @@ class _Renderer:
                 if child:
                     self.budget -= position + 1 - taken
                     taken = position + 1
-                    text = self._cold_text(child, level + 1)
+                    text = self._cold_container(child, level + 1, kind, kind is dict)
                 else:  # ``_cold_text``'s first answer, without the call (no line taken)
                     text = "{}" if kind is dict else "[]"
             elif child is None:
@@ -399,15 +399,21 @@ class _Renderer:
             is_object = isinstance(value, Mapping)
         if not value:
             return "{}" if is_object else "[]"
+        return self._cold_container(value, level, kind, is_object)
+
+    def _cold_container(self, value: Any, level: int, kind: type, is_object: bool) -> str:
+        """``_cold_text`` of a container with members (``kind``: its type), called at once
+        by the loops that know it is one."""
         if level >= MAX_SHOWN_DEPTH or self.budget <= 0:
             self.shortened = True
             return "{…}" if is_object else "[…]"
         if len(value) > _LONG_ARRAY:
             return self._cold_long(value, level, is_object)
         if kind is dict:
-            template = _template(tuple(value), level)
+            shape: Any = tuple(value)
+            template = _TEMPLATES.get((shape, level)) or _template(shape, level)
         elif kind is list:
-            template = _template(len(value), level)
+            template = _TEMPLATES.get((len(value), level)) or _template(len(value), level)
         else:  # another mapping, or a tuple: joined as they give their members
             template = None
         texts: list[str] = []
@@ -426,7 +432,7 @@ class _Renderer:
                 if child:
                     self.budget -= len(texts) + 1 - taken
                     taken = len(texts) + 1
-                    text = self._cold_text(child, level + 1)
+                    text = self._cold_container(child, level + 1, kind, kind is dict)
                 else:  # ``_cold_text``'s first answer, without the call (no line taken)
                     text = "{}" if kind is dict else "[]"
             elif child is None:
