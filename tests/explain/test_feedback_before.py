@@ -13,10 +13,13 @@ from typing import Any
 
 import pytest
 from benchmarks import validator_differential
+from benchmarks.corpus import generate
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from tests.support import before
 from tests.support.budget import scaled
 
-from llmapp import explain, validator
+from llmapp import application, explain, validator
 from llmapp._results import UNDEFINED, ValidationFailure, ValidationIssue
 from llmapp.validate import SchemaError
 
@@ -268,3 +271,130 @@ def test_nested_mistakes_and_items_missing_past_the_end_read_as_before() -> None
         ]
         failure = ValidationFailure(data, issues)
         assert explain.feedback(failure) == old_feedback(failure)
+
+
+ROUND_START = "ac0984b"
+"""main before the eighth round on the feedback text (branch feedback8), whose hot
+containers were written line by line, without a plan remembered per layout and shape."""
+
+
+@pytest.fixture(scope="module")
+def start_feedback() -> Callable[[ValidationFailure], str]:
+    render: Callable[[ValidationFailure], str] = before.load(
+        ROUND_START, "llmapp/explain/_text.py"
+    ).feedback
+    return render
+
+
+@pytest.mark.slow  # about 10 s: 600 calls of 300 signatures built; CI runs the slow tests
+def test_every_wrong_call_of_the_corpus_reads_as_at_the_round_start(
+    start_feedback: Callable[[ValidationFailure], str],
+) -> None:
+    """Each wrong call of the corpus three times: the first makes the plans of its
+    containers, the others read them."""
+    built = generate()
+    app, tools = application(built.tools), built.tools()
+    for case in built.cases:
+        for label in ("1 mistake", "3 mistakes"):
+            failure = app.execute(tools, case.name, case.texts[label]).validation
+            assert isinstance(failure, ValidationFailure), (case.name, label)
+            expected = start_feedback(failure)
+            for _ in range(3):
+                assert explain.feedback(failure) == expected, (case.name, label)
+
+
+_LEAVES = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.sampled_from([0, -7, 10**18 - 1, 10**18, 10**400, 0.5, float("inf"), float("nan")]),
+    st.sampled_from(["", "x", "é", "\ud800", 'q"\\', "%s", "z" * 200, "z" * 201]),
+)
+_MEMBERS = st.recursive(
+    _LEAVES,
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=14),
+        st.dictionaries(st.sampled_from(["a", "b", "c d", "%", "k" * 201, "é"]), inner, max_size=6),
+    ),
+    max_leaves=40,
+)
+
+
+def _variant(rnd: random.Random, value: Any, level: int = 0) -> Any:
+    """``value`` changed where a plan would go wrong if it were read for it: keys
+    reordered, dropped or made keys that equal a string's neighbour (``1``, ``True``),
+    items added and removed, members turned from containers to leaves and back, an
+    object turned into a mapping that is no dict or a tuple."""
+    if isinstance(value, dict):
+        items = [(key, _variant(rnd, item, level + 1)) for key, item in value.items()]
+        move = rnd.random()
+        if move < 0.2:
+            items.reverse()
+        elif move < 0.35 and items:
+            items.pop(rnd.randrange(len(items)))
+        elif move < 0.45:
+            items.append((rnd.choice([1, True, "new", "a"]), rnd.choice([None, [], {}, "v"])))
+        made = dict(items)
+        return _Mapping(made) if rnd.random() < 0.05 else made
+    if isinstance(value, list):
+        items = [_variant(rnd, item, level + 1) for item in value]
+        move = rnd.random()
+        if move < 0.2 and items:
+            items.pop()
+        elif move < 0.4:
+            items += [rnd.choice([None, 1, [], {"a": 1}])] * rnd.choice([1, 2, 11])
+        return tuple(items) if rnd.random() < 0.05 else items
+    return rnd.choice([value, value, value, [], {}, {"a": value}, [value], 3, "s"])
+
+
+@st.composite
+def _layouts(draw: st.DrawFn) -> tuple[Any, list[ValidationIssue], int]:
+    """Arguments, issues at, under, beside and past their members (50 and more of them
+    sometimes, some unplaced), and a seed for variants of the arguments."""
+    data = draw(st.dictionaries(st.sampled_from(["a", "b", "c", "d e"]), _MEMBERS, min_size=1))
+    if draw(st.booleans()):  # past the line budget: containers without issues are cut
+        data["long"] = [list(range(12))] * 40
+    places = [*_places(data), "$input.nowhere.x", "$input.a.missing", "$input.b[0]", "nope"]
+    issues = [
+        ValidationIssue(
+            draw(st.sampled_from(places)),
+            draw(st.sampled_from(["string", "undefined", "% & %s"])),
+            1,
+            draw(st.sampled_from([None, "why"])),
+        )
+        for _ in range(draw(st.sampled_from([1, 2, 3, 5, 55])))
+    ]
+    return data, issues, draw(st.integers(0, 2**32))
+
+
+@settings(
+    max_examples=scaled(60, 600),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+@given(drawn=_layouts())
+def test_variants_of_one_layout_read_as_at_the_round_start(
+    start_feedback: Callable[[ValidationFailure], str],
+    drawn: tuple[Any, list[ValidationIssue], int],
+) -> None:
+    """The same issues over the arguments and their variants, each rendered twice: the
+    plans remembered for one shape of a container are read only for that shape."""
+    data, issues, seed = drawn
+    rnd = random.Random(seed)
+    for value in [data, data, *(_variant(rnd, data) for _ in range(4))]:
+        failure = ValidationFailure(value, issues)
+        expected = start_feedback(failure)
+        assert explain.feedback(failure) == expected
+        assert explain.feedback(failure) == expected
+
+
+@pytest.mark.parametrize("keys", [(1, True, 1.0), ("k" * 201, "k" * 201 + "!"), (None, "None")])
+def test_keys_that_compare_equal_but_read_otherwise_read_as_at_the_round_start(
+    start_feedback: Callable[[ValidationFailure], str], keys: tuple[Any, ...]
+) -> None:
+    """Containers at one path of one layout whose keys are equal (``1 == True``) or
+    alike but are written otherwise, one after the other."""
+    issues = [ValidationIssue("$input.a.x", "string", 1), ValidationIssue("$input.b", "x", 2)]
+    for _ in range(2):
+        for key in keys:
+            failure = ValidationFailure({"a": {key: [1, {}], "x": 2}, "b": 1}, issues)
+            assert explain.feedback(failure) == start_feedback(failure), key

@@ -113,7 +113,7 @@ def feedback(failure: ValidationFailure) -> str:
     count = len(errors)
     shown = errors if count <= _MAX_ISSUES else errors[:_MAX_ISSUES]
     renderer = _Renderer(shown)
-    body = renderer.render(failure._data, (), 0, "", "")
+    body = renderer.root(failure._data)
     undefined = False
     for issue in shown:
         if issue._expected == "undefined":
@@ -173,7 +173,16 @@ class _Renderer:
         layout = _LAYOUTS.get(paths)
         if layout is None:
             layout = _layout(paths)
-        self._at, self._hot, self._children, self._hot_below = layout
+        self._at, self._hot, self._children, self._hot_below, self._plans = layout
+
+    def root(self, value: Any) -> str:
+        """``render`` of the arguments: a small object with an issue under it, the usual
+        case, is written by ``_whole`` at once."""
+        kind = type(value)
+        if (kind is dict or kind is list) and len(value) <= _LONG_ARRAY and () in self._hot:
+            at = self._at.get(())
+            return self._whole(value, (), 0, "", "", self._mark(at) if at else "", kind is dict)
+        return self.render(value, (), 0, "", "")
 
     def render(self, value: Any, path: Key, level: int, head: str, tail: str) -> str:
         """The lines of a value, joined: ``head`` before it, ``tail`` after it."""
@@ -232,58 +241,29 @@ class _Renderer:
     ) -> str:
         """``render`` of a container with an issue under it whose members are all shown.
 
-        What the entries would say, written as it goes: only the members with an issue at
-        or under them are rendered as such (their paths made); the others are written as
-        ``_cold_text`` writes them. The budget is taken down as ``_cold_text`` does.
+        Written as ``_cold_text`` writes a container, into the template of its plan
+        (``_plan``: by its path and its keys or size), where each member with an issue at or
+        under it has a slot of its own, filled as ``render`` would write it, and the members
+        missing from it stand after the others. The budget is taken down as ``_cold_text``
+        does.
         """
-        opening, closing = ("{", "}") if is_object else ("[", "]")
-        at_member = self._children.get(path, _NO_ISSUES)
-        missing: Sequence[tuple[str, Key]] = ()  # the usual case, told without ``_missing``
-        if not at_member:
-            pass
-        elif is_object:
-            if not at_member.keys() <= value.keys():
-                missing = self._missing(value, path, is_object)
-        elif len(value) in at_member:  # an issue just past the end: items to show missing
-            missing = self._missing(value, path, is_object)
-        pad = _PADS[level]
+        shape = tuple(value) if is_object else len(value)
+        plan = self._plans.get((path, shape)) or self._plan(value, path, level, shape, is_object)
+        template, hot, missing = plan
         if not value and not missing:
-            return f"{pad}{head}{opening}{closing}{tail}{note}"
-        inner = _PADS[level + 1]
-        lines = [f"{pad}{head}{opening}{note}"]
-        hot = self._hot_below.get(path, _NO_SEGMENTS)
-        last = len(value) + len(missing) - 1
+            brackets = "{}" if is_object else "[]"
+            return f"{_PADS[level]}{head}{brackets}{tail}{note}"
+        texts: list[str] = []
         taken = 0  # members already taken off the budget
-        members: Any = value.items() if is_object else enumerate(value)
-        for position, (key, child) in enumerate(members):
-            comma = "," if position < last else ""
-            child_head = head_of(key) if is_object else ""
+        position = -1
+        for child in value.values() if is_object else value:
+            position += 1
             kind = type(child)
-            if key in hot:
+            if position in hot:
                 self.budget -= position + 1 - taken
                 taken = position + 1
-                indices = at_member.get(key)
-                mark = self._mark(indices) if indices else ""
-                if kind not in _LEAVES:  # ``render``'s steps, without its call
-                    if (
-                        (kind is dict or kind is list)
-                        and len(child) <= _LONG_ARRAY
-                        and self.budget > 0
-                        and level + 1 < MAX_SHOWN_DEPTH
-                    ):
-                        text = self._whole(
-                            child, (*path, key), level + 1, child_head, comma, mark, kind is dict
-                        )
-                    else:
-                        text = self._hot_text(
-                            child, (*path, key), level + 1, child_head, comma, mark
-                        )
-                    lines.append(text)
-                    continue
-                # A leaf is written as ``render`` would write it, without the call: as any
-                # leaf below, with its mark.
-            else:
-                mark = ""
+                texts.append(self._member(child, path, level + 1, hot[position], kind))
+                continue
             if kind is str and len(child) <= MAX_STRING:  # ``string``, without the call
                 text = quoted(child)
                 if not text.isascii():
@@ -296,7 +276,7 @@ class _Renderer:
                 if child:
                     self.budget -= position + 1 - taken
                     taken = position + 1
-                    text = self._cold_text(child, level + 1)
+                    text = self._cold_container(child, level + 1, kind, kind is dict)
                 else:  # ``_cold_text``'s first answer, without the call (no line taken)
                     text = "{}" if kind is dict else "[]"
             elif child is None:
@@ -309,15 +289,73 @@ class _Renderer:
                     self.budget -= position + 1 - taken
                     taken = position + 1
                     text = self._cold_text(child, level + 1)
-            lines.append(f"{inner}{child_head}{text}{comma}{mark}")
-        self.budget -= len(value) - taken
-        for position, (child_head, child_path) in enumerate(missing, start=len(value)):
+            texts.append(text)
+        self.budget -= position + 1 - taken
+        if missing:
+            inner = _PADS[level + 1]
+            for child_head, child_path, comma in missing:
+                self.budget -= 1
+                self.missing = self.missing or bool(child_head)
+                texts.append(f"{inner}{child_head}undefined{comma}{self._comment(child_path)}")
+        opening = "{" if is_object else "["
+        return f"{_PADS[level]}{head}{opening}{note}{template % tuple(texts)}{tail}"
+
+    def _member(self, child: Any, path: Key, level: int, seat: Seat, kind: type) -> str:
+        """A member with an issue at or under it, as ``render`` writes it: ``seat`` says
+        what its line starts and ends with, its segment and the issues at it."""
+        child_head, comma, key, indices = seat
+        mark = self._mark(indices) if indices else ""
+        if kind in _LEAVES:
+            text = leaf(child)
+            if text is None:
+                text = self._scalar(child)
+            return f"{_PADS[level]}{child_head}{text}{comma}{mark}"
+        if (
+            (kind is dict or kind is list)
+            and len(child) <= _LONG_ARRAY
+            and self.budget > 0
+            and level < MAX_SHOWN_DEPTH
+        ):
+            return self._whole(child, (*path, key), level, child_head, comma, mark, kind is dict)
+        return self._hot_text(child, (*path, key), level, child_head, comma, mark)
+
+    def _plan(
+        self, value: Any, path: Key, level: int, shape: Any, is_object: bool
+    ) -> tuple[str, dict[int, Seat], list[tuple[str, Key, str]]]:
+        """What ``_whole`` needs of a container of these keys (or this size) at this path:
+        its template after the opening bracket, with a ``%s`` for each member's value and
+        a line's slot for each member with an issue and each missing one; the seats of the
+        members with an issue (by position); the missing members (what their line starts
+        with, their path, their comma). Remembered with the layout."""
+        at_member = self._children.get(path, _NO_ISSUES)
+        missing = self._missing(value, path, is_object)
+        hot = self._hot_below.get(path, _NO_SEGMENTS)
+        last = len(value) + len(missing) - 1
+        inner = _PADS[level + 1]
+        lines: list[str] = []
+        seats: dict[int, Seat] = {}
+        for position, key in enumerate(value if is_object else range(len(value))):
             comma = "," if position < last else ""
-            self.budget -= 1
-            self.missing = self.missing or bool(child_head)
-            lines.append(f"{inner}{child_head}undefined{comma}{self._comment(child_path)}")
-        lines.append(f"{pad}{closing}{tail}")
-        return "\n".join(lines)
+            child_head = head_of(key) if is_object else ""
+            if key in hot:
+                seats[position] = (child_head, comma, key, at_member.get(key))
+                lines.append("%s")
+            else:
+                lines.append(f"{inner}{child_head}".replace("%", "%%") + f"%s{comma}")
+        seated = [
+            (child_head, child_path, "," if position < last else "")
+            for position, (child_head, child_path) in enumerate(missing, start=len(value))
+        ]
+        lines += ["%s"] * len(seated)
+        closing = "}" if is_object else "]"
+        template = "\n" + "\n".join(lines) + f"\n{_PADS[level]}{closing}"
+        plan = template, seats, seated
+        if not is_object or all(type(key) is str and len(key) <= MAX_STRING for key in shape):
+            # (a key ``1`` equals ``True`` but reads otherwise; a long key is not kept)
+            if len(self._plans) >= _MAX_PLANS:
+                self._plans.clear()
+            self._plans[path, shape] = plan
+        return plan
 
     def _missing(self, value: Any, path: Key, is_object: bool) -> list[tuple[str, Key]]:
         """The keys with an issue that an object lacks, or the items with an issue just
@@ -361,15 +399,21 @@ class _Renderer:
             is_object = isinstance(value, Mapping)
         if not value:
             return "{}" if is_object else "[]"
+        return self._cold_container(value, level, kind, is_object)
+
+    def _cold_container(self, value: Any, level: int, kind: type, is_object: bool) -> str:
+        """``_cold_text`` of a container with members (``kind``: its type), called at once
+        by the loops that know it is one."""
         if level >= MAX_SHOWN_DEPTH or self.budget <= 0:
             self.shortened = True
             return "{…}" if is_object else "[…]"
         if len(value) > _LONG_ARRAY:
             return self._cold_long(value, level, is_object)
         if kind is dict:
-            template = _template(tuple(value), level)
+            shape: Any = tuple(value)
+            template = _TEMPLATES.get((shape, level)) or _template(shape, level)
         elif kind is list:
-            template = _template(len(value), level)
+            template = _TEMPLATES.get((len(value), level)) or _template(len(value), level)
         else:  # another mapping, or a tuple: joined as they give their members
             template = None
         texts: list[str] = []
@@ -388,7 +432,7 @@ class _Renderer:
                 if child:
                     self.budget -= len(texts) + 1 - taken
                     taken = len(texts) + 1
-                    text = self._cold_text(child, level + 1)
+                    text = self._cold_container(child, level + 1, kind, kind is dict)
                 else:  # ``_cold_text``'s first answer, without the call (no line taken)
                     text = "{}" if kind is dict else "[]"
             elif child is None:
@@ -539,7 +583,11 @@ Layout = tuple[
     frozenset[Key],
     dict[Key, dict[Segment, list[int]]],
     dict[Key, set[Segment]],
+    dict[tuple[Key, Any], Any],
 ]
+Seat = tuple[str, str, Segment, "list[int] | None"]
+"""A member with an issue at or under it, in its container's plan: what its line starts
+with, its comma, its segment, the issues at it."""
 
 
 def _layout(paths: tuple[str, ...]) -> Layout:
@@ -564,7 +612,7 @@ def _layout(paths: tuple[str, ...]) -> Layout:
             below.setdefault(path[:length], set()).add(path[length])
         if path:
             children.setdefault(path[:-1], {})[path[-1]] = indices
-    layout = at, frozenset(hot), children, below
+    layout: Layout = at, frozenset(hot), children, below, {}
     if sum(map(len, paths)) <= _MAX_LAYOUT:
         if len(_LAYOUTS) >= _MAX_LAYOUTS:
             _LAYOUTS.clear()
@@ -581,6 +629,7 @@ _PADS: Final = tuple("  " * level for level in range(MAX_SHOWN_DEPTH + 2))
 """The indentation of each level a value can be written at."""
 _TEMPLATES: dict[tuple[tuple[Any, ...] | int, int], str] = {}
 _MAX_TEMPLATES: Final = 1024
+_MAX_PLANS: Final = 64
 
 
 def _template(shape: tuple[Any, ...] | int, level: int) -> str | None:
