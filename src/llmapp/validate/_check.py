@@ -38,9 +38,9 @@ _OBJECT = frozenset({"object"})
 _OBJECT_SET = frozenset(OBJECT_KEYWORDS)
 _ARRAY_SET = frozenset(ARRAY_KEYWORDS)
 _ITEMS = frozenset({"items", "prefixItems", "additionalItems", "contains"})
+"""The keywords that check an array's items, which ``uniqueItems`` waits for."""
 _PLAIN_TYPES = frozenset({"string", "integer", "number"})
 """Item types whose Python equality is JSON equality (``_plain_items``)."""
-"""The keywords that check an array's items, which ``uniqueItems`` waits for."""
 _NO_PATH = PathCode.variable("p")
 """A checker writes no paths: the shared keywords get this one and never write it."""
 _GETTER_KEYS = 6
