@@ -19,8 +19,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import re
-import shutil
 import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
@@ -28,6 +26,7 @@ from pathlib import Path
 
 from benchmarks._report import table
 from benchmarks._timing import ROOT
+from benchmarks.instructions import collected, trees_counted
 
 __all__ = ["main"]
 
@@ -59,7 +58,6 @@ for case in cases:
         count += 4
 print(count)
 """
-_COLLECTED = re.compile(r"Collected\s*:\s*(\d+)")
 _FIGURES = ("feedback", "wrong execute")
 
 
@@ -71,10 +69,7 @@ def _per_call(source: str | None, figure: str, quick: bool) -> float:
     command += ["--toggle-collect=functools_reduce", sys.executable, "-c", _CHILD]
     command += [figure, "quick" if quick else "all"]
     done = subprocess.run(command, capture_output=True, text=True, cwd=ROOT, env=env, check=True)
-    found = _COLLECTED.search(done.stderr)
-    if found is None:
-        raise RuntimeError(f"callgrind printed no count:\n{done.stderr[-2000:]}")
-    return int(found.group(1)) / int(done.stdout.split()[-1])
+    return collected(done.stderr) / int(done.stdout.split()[-1])
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -82,12 +77,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--against", type=Path, help="another source tree (its src/ is used)")
     parser.add_argument("--quick", action="store_true", help="every fifth signature")
     args = parser.parse_args(argv)
-    if shutil.which("valgrind") is None:
-        print("valgrind is not installed: nothing to count")
+    trees = trees_counted(args.against)
+    if trees is None:
         return 1
-    trees: dict[str, str | None] = {"this tree": None}
-    if args.against is not None:
-        trees[str(args.against)] = str(args.against.resolve() / "src")
     runs = [(name, figure) for name in trees for figure in _FIGURES]
     with ThreadPoolExecutor(max_workers=len(runs)) as pool:  # one process a run
         counted = pool.map(lambda run: _per_call(trees[run[0]], run[1], args.quick), runs)

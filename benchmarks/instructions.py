@@ -110,6 +110,26 @@ _DERIVED = "imports and first runs"
 _COLLECTED = re.compile(r"Collected\s*:\s*(\d+)")
 
 
+def collected(stderr: str) -> int:
+    """The instructions a callgrind run counted, read from what it printed."""
+    found = _COLLECTED.search(stderr)
+    if found is None:
+        raise RuntimeError(f"callgrind printed no count:\n{stderr[-2000:]}")
+    return int(found.group(1))
+
+
+def trees_counted(against: Path | None) -> dict[str, str | None] | None:
+    """The trees a counting command compares (name -> its ``src``; None: this one), or
+    None, said, where valgrind is not installed."""
+    if shutil.which("valgrind") is None:
+        print("valgrind is not installed: nothing to count")
+        return None
+    trees: dict[str, str | None] = {"this tree": None}
+    if against is not None:
+        trees[str(against)] = str(against.resolve() / "src")
+    return trees
+
+
 def _instructions(source: str | None, count: int, steps: str) -> int:
     env = dict(os.environ)
     paths = [source, str(ROOT), env.get("PYTHONPATH")]
@@ -117,10 +137,7 @@ def _instructions(source: str | None, count: int, steps: str) -> int:
     command = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"]
     command += [sys.executable, "-c", _CHILD, str(count), steps]
     done = subprocess.run(command, capture_output=True, text=True, cwd=ROOT, env=env, check=True)
-    found = _COLLECTED.search(done.stderr)
-    if found is None:
-        raise RuntimeError(f"callgrind printed no count:\n{done.stderr[-2000:]}")
-    return int(found.group(1))
+    return collected(done.stderr)
 
 
 def measure(count: int, source: str | None = None) -> dict[str, int]:
@@ -147,12 +164,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--methods", type=int, default=100, help="methods in the class (100)")
     parser.add_argument("--against", type=Path, help="another source tree (its src/ is used)")
     args = parser.parse_args(argv)
-    if shutil.which("valgrind") is None:
-        print("valgrind is not installed: nothing to count")
+    trees = trees_counted(args.against)
+    if trees is None:
         return 1
-    trees = {"this tree": None}
-    if args.against is not None:
-        trees[str(args.against)] = str(args.against.resolve() / "src")
     found = {name: measure(args.methods, source) for name, source in trees.items()}
     figures = [
         "cold build",

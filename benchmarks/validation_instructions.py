@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import shutil
 import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
@@ -24,7 +23,7 @@ from pathlib import Path
 
 from benchmarks._report import table
 from benchmarks._timing import ROOT
-from benchmarks.instructions import _COLLECTED
+from benchmarks.instructions import collected, trees_counted
 
 __all__ = ["main", "measure"]
 
@@ -52,10 +51,7 @@ def _count(source: str | None, label: str, peer: str, calls: int) -> int:
     command = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"]
     command += [sys.executable, "-c", _CHILD, label, peer, str(calls)]
     done = subprocess.run(command, capture_output=True, text=True, cwd=ROOT, env=env, check=True)
-    found = _COLLECTED.search(done.stderr)
-    if found is None:
-        raise RuntimeError(f"callgrind printed no count:\n{done.stderr[-2000:]}")
-    return int(found.group(1))
+    return collected(done.stderr)
 
 
 def measure(label: str, peer: str, calls: int, source: str | None = None) -> int:
@@ -71,12 +67,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--calls", type=int, default=500, help="calls counted per row (500)")
     parser.add_argument("--rows", default="S,M,L,P,F", help="row sizes (S,M,L,P,F)")
     args = parser.parse_args(argv)
-    if shutil.which("valgrind") is None:
-        print("valgrind is not installed: nothing to count")
+    trees = trees_counted(args.against)
+    if trees is None:
         return 1
-    trees: dict[str, str | None] = {"this tree": None}
-    if args.against is not None:
-        trees[str(args.against)] = str(args.against.resolve() / "src")
     labels = [f"{size} {kind}" for size in args.rows.split(",") for kind in ("valid", "invalid")]
     rows = []
     for label in labels:

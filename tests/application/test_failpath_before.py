@@ -18,7 +18,6 @@ of one key of a valid call or of one member under it.
 from __future__ import annotations
 
 import json
-import types
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -45,11 +44,7 @@ def corpus() -> Corpus:
 @pytest.fixture(scope="module")
 def old_coercion() -> Callable[[Any], Any]:
     """``repair.Coercion`` as it was at ``BEFORE``, over its own ``SchemaIndex``."""
-    index = before.load(BEFORE, "llmapp/repair/_index.py")
-    coerce: types.ModuleType = before.load(BEFORE, "llmapp/repair/_coerce.py")
-    for name in ("ANY", "SchemaIndex", "value_accepted"):
-        setattr(coerce, name, getattr(index, name))
-    made: Callable[[Any], Any] = coerce.Coercion
+    made: Callable[[Any], Any] = before.coercion(BEFORE)
     return made
 
 

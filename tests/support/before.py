@@ -14,6 +14,7 @@ import re
 import subprocess
 import types
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -113,3 +114,13 @@ def load(commit: str, path: str) -> types.ModuleType:
             " where it went to MOVED in tests/support/before.py"
         )
     return module
+
+
+def coercion(commit: str) -> Any:
+    """``repair.Coercion`` as it was at ``commit``, over that commit's own ``SchemaIndex``
+    (the two modules loaded beside today's, the index's names handed to the coercion)."""
+    index = load(commit, "llmapp/repair/_index.py")
+    coerce = load(commit, "llmapp/repair/_coerce.py")
+    for name in ("ANY", "SchemaIndex", "value_accepted"):
+        setattr(coerce, name, getattr(index, name))
+    return coerce.Coercion
