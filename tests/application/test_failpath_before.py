@@ -18,15 +18,16 @@ of one key of a valid call or of one member under it.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Iterator
+from contextlib import AbstractContextManager
 from typing import Any
+from unittest import mock
 
 import pytest
 from benchmarks.corpus import Corpus, generate
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from tests.support import before, refusals
+from tests.support import answered, refusals
 from tests.support.budget import scaled
 
 from llmapp import application
@@ -41,56 +42,24 @@ def corpus() -> Corpus:
     return generate()
 
 
-@pytest.fixture(scope="module")
-def old_coercion() -> Callable[[Any], Any]:
-    """``repair.Coercion`` as it was at ``BEFORE``, over its own ``SchemaIndex``."""
-    made: Callable[[Any], Any] = before.coercion(BEFORE)
-    return made
-
-
-class _Both:
-    """Each call answered by today's plan and by the same plan with the old steps."""
-
-    def __init__(self, corpus: Corpus, old_coercion: Callable[[Any], Any]) -> None:
-        self.app, self.tools = application(corpus.tools), corpus.tools()
-        self._old = old_coercion
-        self._olds: dict[str, Any] = {}
-
-    @contextmanager
-    def _old_steps(self, name: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-        side = self.app._plans[name].side
-        new = side.coercion  # made (and kept) by today's code
-        if name not in self._olds:
-            self._olds[name] = self._old(side.schema)
-        side.__dict__["coercion"] = self._olds[name]
-        with monkeypatch.context() as patched:
-            patched.setattr(Validator, "refusal", Validator.__call__)
-            try:
-                yield
-            finally:
-                side.__dict__["coercion"] = new
-
-    def answers(
-        self, name: str, text: str, monkeypatch: pytest.MonkeyPatch
-    ) -> tuple[list[Any], list[Any]]:
-        found = refusals.record(self.app.execute(self.tools, name, text))
-        with self._old_steps(name, monkeypatch):
-            expected = refusals.record(self.app.execute(self.tools, name, text))
-        return found, expected
+def _whole_refusal() -> AbstractContextManager[object]:
+    """``ac0984b``'s refusal: the whole validator (``Validator.__call__``, unchanged since:
+    the checks again, then the walk)."""
+    return mock.patch.object(Validator, "refusal", Validator.__call__)
 
 
 @pytest.fixture(scope="module")
-def both(corpus: Corpus, old_coercion: Callable[[Any], Any]) -> _Both:
-    return _Both(corpus, old_coercion)
+def both(corpus: Corpus) -> answered.BeforeAndNow:
+    return answered.BeforeAndNow(corpus, BEFORE, also=_whole_refusal)
 
 
 def test_every_corpus_refusal_is_answered_as_before(
-    corpus: Corpus, both: _Both, monkeypatch: pytest.MonkeyPatch
+    corpus: Corpus, both: answered.BeforeAndNow
 ) -> None:
     differ = []
     for case in corpus.cases:
         for label, text in [("valid", case.texts["valid"]), *refusals.texts(corpus, case.name)]:
-            found, expected = both.answers(case.name, text, monkeypatch)
+            found, expected = both.answers(case.name, text)
             if found != expected:
                 differ.append((case.name, label))
     assert differ == []
@@ -122,7 +91,7 @@ _LEAVES = 40
 
 
 def test_every_number_written_as_text_is_answered_as_before(
-    corpus: Corpus, both: _Both, monkeypatch: pytest.MonkeyPatch
+    corpus: Corpus, both: answered.BeforeAndNow
 ) -> None:
     """Repair mends these (a number or boolean as text, under unions, lists and records at
     any depth), so the places where it walks and where it provably need not are both
@@ -132,7 +101,7 @@ def test_every_number_written_as_text_is_answered_as_before(
         valid = json.loads(case.texts["valid"])
         for at, leaf in list(_leaves(valid))[:_LEAVES]:
             text = json.dumps(_written_as_text(valid, at, leaf))
-            found, expected = both.answers(case.name, text, monkeypatch)
+            found, expected = both.answers(case.name, text)
             repaired += expected[1] is True  # mended, then accepted
             if found != expected:
                 differ.append((case.name, at))
@@ -165,29 +134,6 @@ def test_the_refusal_walks_without_checking_again(corpus: Corpus) -> None:
         assert len(calls) == 1  # the ``__call__`` beside it, not the refusal
 
 
-_SCALARS = st.one_of(
-    st.none(),
-    st.booleans(),
-    st.integers(-(10**6), 10**6),
-    st.floats(allow_nan=False, allow_infinity=False),
-    st.sampled_from(["charlie", "CLOSED", "OPEN", "voucher", "card", "crypto", "kind", ""]),
-    st.text(max_size=12),
-)
-_JSON = st.recursive(
-    _SCALARS,
-    lambda inner: (
-        st.lists(inner, max_size=3)
-        | st.dictionaries(
-            st.sampled_from(["kind", "wrong", "amount", "a", "next", "children"]), inner, max_size=3
-        )
-    ),
-    max_leaves=6,
-)
-_WRITTEN = _JSON.map(lambda value: json.dumps(value))  # what repair reads back
-_PADDED = st.tuples(st.sampled_from(["", " ", "\n", "\t "]), _WRITTEN).map("".join)
-_VALUES = st.one_of(_JSON, _WRITTEN, _PADDED)
-
-
 @settings(
     max_examples=scaled(300, 1500),
     deadline=None,
@@ -195,20 +141,8 @@ _VALUES = st.one_of(_JSON, _WRITTEN, _PADDED)
 )
 @given(data=st.data())
 def test_hypothesis_values_are_answered_as_before(
-    corpus: Corpus, both: _Both, data: st.DataObject, monkeypatch: pytest.MonkeyPatch
+    corpus: Corpus, both: answered.BeforeAndNow, data: st.DataObject
 ) -> None:
-    # a signature whose valid arguments are empty ({}) has no key to put a value at
-    with_keys = [case for case in corpus.cases if json.loads(case.texts["valid"])]
-    case = data.draw(st.sampled_from(with_keys))
-    valid = json.loads(case.texts["valid"])
-    key = data.draw(st.sampled_from(sorted(valid)))
-    value = data.draw(_VALUES)
-    inner = valid[key]
-    if isinstance(inner, dict) and inner and data.draw(st.booleans()):  # one level down
-        value = {**inner, data.draw(st.sampled_from(sorted(inner))): value}
-    elif isinstance(inner, list) and inner and data.draw(st.booleans()):
-        position = data.draw(st.integers(0, len(inner) - 1))
-        value = [*inner[:position], value, *inner[position + 1 :]]
-    text = json.dumps({**valid, key: value})
-    found, expected = both.answers(case.name, text, monkeypatch)
+    name, text = answered.one_value_replaced(corpus, data)
+    found, expected = both.answers(name, text)
     assert found == expected
