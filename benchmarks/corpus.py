@@ -13,10 +13,11 @@ values a call.
 Each signature is written twice as Python source: the tool as llmapp reads it (a method
 of one class), and its arguments as a pydantic model, strict with extra keys forbidden
 at every level (the types JSON writes as text read it: ``Strict(False)``, as
-pydantic's JSON mode does). Each comes with three argument texts: valid, with one
-mistake and with three, every mistake one that both sides refuse and that llmapp's
-repair cannot mend (a value of another JSON type, a broken bound, pattern, format or
-enum, a missing or an extra key).
+pydantic's JSON mode does; ``bytes``, which llmapp reads as base64 text, is pydantic's
+own base64 type, so both sides decode it and hand the call the same bytes). Each comes
+with three argument texts: valid, with one mistake and with three, every mistake one
+that both sides refuse and that llmapp's repair cannot mend (a value of another JSON
+type, a broken bound, pattern, format or enum, a missing or an extra key).
 
 ``generate(count, seed)`` is deterministic: the same seed gives the same corpus.
 """
@@ -413,6 +414,11 @@ def _lax(annotation: str) -> str:
     return f"Annotated[{annotation}, Strict(False)]"
 
 
+# llmapp's ``bytes`` is base64 text (``contentEncoding``); pydantic's own base64 type
+# decodes it too, so both sides do the same work and hand the call the same bytes.
+_BASE64 = "Annotated[bytes, Strict(False), EncodedBytes(encoder=Base64Encoder)]"
+
+
 def _integer(rng: Rng) -> Scalar:
     low = rng.choice([0, 1, -100, 10])
     high = low + rng.choice([10, 100, 1000, 100_000])
@@ -657,7 +663,7 @@ def _leaf(rng: Rng, ctx: _Context) -> Type:
     if choice == 17:
         return Scalar(
             "bytes",
-            _lax("bytes"),
+            _BASE64,
             lambda r: base64.b64encode(r.randbytes(r.randint(1, 24))).decode(),
             None,
         )
@@ -832,7 +838,10 @@ from typing import Annotated, Literal
 from uuid import UUID
 
 from annotated_types import Ge, Gt, Interval, Le, Len, Lt, MaxLen, MinLen, MultipleOf
-from pydantic import AnyUrl, BaseModel, ConfigDict, EmailStr, Field, Strict, StringConstraints
+from pydantic import (
+    AnyUrl, Base64Encoder, BaseModel, ConfigDict, EmailStr, EncodedBytes, Field, Strict,
+    StringConstraints,
+)
 from typing_extensions import NotRequired, TypedDict
 
 from llmapp.markers import URL, Email, Pattern
