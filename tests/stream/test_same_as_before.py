@@ -1,4 +1,4 @@
-"""The stream of branch stream8 (issue 35) answers as the stream before it did, for any
+"""The stream of branch stream9 (issue 35) answers as the stream before it did, for any
 text and any split.
 
 ``llmapp/streaming/_arguments.py`` and ``_positions.py`` are read from git at ``BEFORE`` and
@@ -30,8 +30,8 @@ from llmapp import LlmFunction, application
 from llmapp.streaming import ArgumentStream, stream
 from llmapp.validate._validator import Validator
 
-BEFORE = "ac0984b"
-"""``main`` when branch stream8 started."""
+BEFORE = "cac26b5"
+"""``main`` when branch stream9 started."""
 
 SIZES = (*range(1, 20), 23, 31, 40, 64, 100, 256)
 
