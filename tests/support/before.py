@@ -1,7 +1,8 @@
 """A module of llmapp as it was at an earlier commit, loaded beside today's, for differentials.
 
 ``load(commit, "llmapp/explain/_text.py")`` reads the file from git and runs it as a module
-of its own name (``before_<commit>_<path>``); its imports are today's llmapp. The test that
+of its own name (``before_<commit>_<path>``); its imports, relative ones too, are today's
+llmapp. The test that
 uses it fails, saying how to fetch the history, in a shallow clone (``require``); it skips,
 with its reason, where there is no git repository at all (an unpacked source archive); it
 fails where a name the module imports has left today's llmapp and ``MOVED`` does not say
@@ -106,6 +107,8 @@ def load(commit: str, path: str) -> types.ModuleType:
     name = f"before_{commit}_" + path.removesuffix(".py").replace("/", "_")
     module = types.ModuleType(name)
     module.__file__ = f"<{commit}:{path}>"
+    # Its relative imports read today's package (``from ._writer import ...``).
+    module.__package__ = path.rpartition("/")[0].replace("/", ".")
     try:
         exec(compile(rewritten(shown.stdout), module.__file__, "exec"), module.__dict__)
     except ImportError as error:  # a name it imports from today's llmapp has moved

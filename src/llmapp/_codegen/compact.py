@@ -125,6 +125,8 @@ _lock = threading.Lock()
 _UNSHAREABLE = compile("", "<llmapp template>", "exec")
 """Noted for a template whose code cannot be made from it (the source is compiled)."""
 _STAND_IN = "Z{}_"
+_MARK = _STAND_IN[0]
+"""Every stand-in's first letter: a text without it holds no stand-in."""
 _WORD = re.compile(r"\w+", re.ASCII)
 _KEYWORDS = frozenset((*keyword.kwlist, *keyword.softkwlist))
 _NUMBER_LETTERS = frozenset("0123456789_abcdefABCDEFjJoOxX")
@@ -192,7 +194,13 @@ def _instance(code: CodeType, filename: str, back: dict[str, str]) -> CodeType:
 
 
 def _each(values: tuple[Any, ...], filename: str, back: dict[str, str]) -> tuple[Any, ...]:
-    made = tuple(_constant(value, filename, back) for value in values)
+    # A string without a stand-in's first letter holds none: the template's own (interned
+    # by ``_compact``) serves. A validator's walkers compiled again once they went cold
+    # (``Validator._cool``) are made here, so this runs on such a validator's refusals.
+    made = tuple(
+        value if type(value) is str and _MARK not in value else _constant(value, filename, back)
+        for value in values
+    )
     return values if all(map(is_, made, values)) else made
 
 
@@ -210,9 +218,10 @@ def _constant(value: Any, filename: str, back: dict[str, str]) -> Any:
 
 
 def _restored(text: str, back: dict[str, str]) -> str:
-    for stand_in, name in back.items():
-        if stand_in in text:
-            text = text.replace(stand_in, name)
+    if _MARK in text:
+        for stand_in, name in back.items():
+            if stand_in in text:
+                text = text.replace(stand_in, name)
     return sys.intern(text)
 
 

@@ -204,10 +204,29 @@ class Validator:
         """``self(value)`` for a value ``valid`` has just refused: the walker's issues, the
         checker not run again. A recursive schema's walk reads what that check noted
         (``valid`` forgot the older notes first: what ``_guarded_call`` would note again);
-        a validator with a memo or a pattern budget runs whole."""
+        a validator with a pattern budget walks within a budget of its own
+        (``_budgeted_refusal``; ``is_valid`` forgot the older notes first, as ``valid``
+        does); one with a memo runs whole (its work budget spans the check and the walk)."""
         if self._checks_guarded:
+            if self._memo is None:
+                return self._budgeted_refusal(value)
             return self._guarded_call(value)
         return self._failure(value)
+
+    def _budgeted_refusal(self, value: object) -> Validation:
+        """``refusal`` where only the pattern budget guards the checks: ``valid``'s check
+        had a budget of its own, so the walk gets one too, as ``_guarded_call``'s check
+        and walk share one; a walk that finds nothing (a search that gave up in that
+        check may not in this walk) is answered by ``_guarded_call``, as before."""
+        with PatternBudget():
+            errors = self._issues(value)
+        if not errors:
+            return self._guarded_call(value)
+        if self._failed is not None:
+            self._failed.clear()  # as ``_failure`` does
+        if len(errors) > MAX_ISSUES_PER_PATH:
+            errors = _bounded(errors)
+        return ValidationFailure(value, errors)
 
     def _guarded_call(self, value: object) -> Validation:
         """``__call__`` for code that keeps state across one call: the values recursive
@@ -242,6 +261,17 @@ class Validator:
 
     def _failure(self, value: object) -> ValidationFailure:
         """The failure for a value the checker refused (or could not judge): every issue."""
+        errors = self._issues(value)
+        if not errors:
+            self._stopped(value, errors, None)
+        if self._failed is not None:
+            self._failed.clear()  # the walk used what the checkers noted: a fresh start
+        if len(errors) > MAX_ISSUES_PER_PATH:  # fewer cannot pass the bound on one path
+            errors = _bounded(errors)
+        return ValidationFailure(value, errors)
+
+    def _issues(self, value: object) -> list[ValidationIssue]:
+        """The walk's issues, a search that gave up explained; empty when it found none."""
         errors: list[ValidationIssue] = []
         if self._searches:
             forget_timeouts()
@@ -249,15 +279,9 @@ class Validator:
             (self._walk or self._warm())(value, "$input", errors, 0)
         except Exception as error:
             self._stopped(value, errors, error)
-        if not errors:
-            self._stopped(value, errors, None)
         if self._searches:
             explain_timeouts(errors)
-        if self._failed is not None:
-            self._failed.clear()  # the walk used what the checkers noted: a fresh start
-        if len(errors) > MAX_ISSUES_PER_PATH:  # fewer cannot pass the bound on one path
-            errors = _bounded(errors)
-        return ValidationFailure(value, errors)
+        return errors
 
     def is_valid(self, value: object) -> bool:
         """True when ``value`` matches the schema; the fast path, no issues built."""
@@ -265,9 +289,10 @@ class Validator:
             memo = self._memo
             if memo is not None:
                 memo.results.clear()
+            checks = self._checks if self._failed is None else self._fresh_checks
             try:
                 with PatternBudget():
-                    return self._checks(value)
+                    return checks(value)
             finally:
                 if memo is not None:
                     memo.results.clear()

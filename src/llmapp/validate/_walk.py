@@ -335,12 +335,13 @@ class WalkWriter(Writer):
         depth = "d + 1" if any(self.analysis.may_raise(b) for b in branches) else "d"
         for index, branch in enumerate(branches):
             with self.out.block(f"{'if' if index == 0 else 'elif'} {choice} == {index}:"):
-                if tie and has_structure(branch.schema):
+                refused = not self.analysis.may_raise(branch)
+                if tie and has_structure(branch.schema) and not (refused and self._bare(branch)):
                     # Its walker is written for ``_tie`` anyway: called, not written again
                     # here (nested unions would write each branch once per level above it).
                     walker = self.functions.name(branch, WALK)
                     self.out.line(f"{walker}({v}, {path.code()}, e, {depth})")
-                elif not self.analysis.may_raise(branch):
+                elif refused:
                     self._refused(branch, v, path)
                 else:
                     self.block(branch, v, path)
@@ -356,12 +357,12 @@ class WalkWriter(Writer):
         type gets its issue; a bare ``$ref`` its walker; anything else is walked whole."""
         schema = branch.schema
         analysis = self.analysis
-        target = analysis.target(branch) if analysis.is_bare_ref(branch) else None
-        if target is not None and target.pointer not in analysis.reaching:
+        target = self._bare(branch)
+        if target is not None:
             walk = self.functions.name(target, WALK)
             self.out.line(f"{walk}({v}, {path.code()}, e, {analysis.depth_of(target)})")
         elif (
-            target is None
+            (not analysis.is_bare_ref(branch) or analysis.target(branch) is None)
             and is_mapping(schema)
             and not is_trivial(schema)
             and schema.get("nullable") is not True
@@ -370,6 +371,14 @@ class WalkWriter(Writer):
             self._typed(branch, v, path, refused=True)
         else:
             self.block(branch, v, path)
+
+    def _bare(self, branch: Node) -> Node | None:
+        """The definition a branch that is a bare ``$ref`` names, where no cycle reaches it:
+        a refused branch's issues are then one call of that definition's walker (written
+        anyway), never its check asked again (a tie's branch walker would)."""
+        analysis = self.analysis
+        target = analysis.target(branch) if analysis.is_bare_ref(branch) else None
+        return target if target is not None and target.pointer not in analysis.reaching else None
 
 
 def _may_tie(analysis: Analysis, branches: list[Node]) -> bool:
