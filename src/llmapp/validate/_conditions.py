@@ -116,7 +116,23 @@ def _type_template(types: frozenset[str], strict_keys: bool) -> str:
             tests.append(_STRICT_OBJECT if name == "object" and strict_keys else _TYPE_TESTS[name])
     if not tests:
         return "False"
-    return tests[0] if len(tests) == 1 else "(" + " or ".join(tests) + ")"
+    if len(tests) == 1:
+        return tests[0]
+    # Every other type's test before a number's call: a string of ``integer | string``
+    # is answered without ``_is_integer`` (the tests only answer: their order is free).
+    heads = [_SPLIT_TESTS.get(test, (test, ""))[0] for test in tests]
+    tails = [_SPLIT_TESTS[test][1] for test in tests if test in _SPLIT_TESTS]
+    return "(" + " or ".join(heads + tails) + ")"
+
+
+_SPLIT_TESTS = {
+    _TYPE_TESTS["integer"]: ("type({v}) is int", "_is_integer({v})"),
+    _TYPE_TESTS["number"]: (
+        "type({v}) is float and {v} - {v} == 0.0 or type({v}) is int",
+        "_is_number({v})",
+    ),
+}
+"""The number types' tests as the exact types' test and the call for the rest."""
 
 
 def guard(family: str, known: frozenset[str] | None, v: str, condition: str) -> str | None:
