@@ -23,10 +23,13 @@ from hypothesis import strategies as st
 from tests.support import before
 from tests.support.budget import scaled
 
+from llmapp._codegen.compact import shared_names
 from llmapp.jsonschema import JSON_TYPES
 from llmapp.validate import Validator, _conditions
 from llmapp.validate._expressions import Expressions
 from llmapp.validate._runtime import decimal_text
+from llmapp.validate._walk import WalkWriter
+from llmapp.validate._writer import PathCode
 
 ROUND_NINE = "cac26b5"
 """The commit before a decimal text was read by ``Decimal`` ahead of its pattern."""
@@ -245,3 +248,52 @@ def test_bare_types_are_joined_where_no_branch_may_raise() -> None:
     assert "(isinstance(v, str) or c_t(v, d + 1) or (type(v) is int or _is_integer(v)))" in kept
     nullable = Validator(_UNIONS[3]).source.split("# w_")[0]
     assert "v is None or" in nullable  # ``null`` stays apart, asked first
+
+
+def _cac26b5_key_loop(
+    self: WalkWriter, node: Any, v: str, path: PathCode, props: dict[str, Any]
+) -> None:
+    """``WalkWriter._key_loop`` at cac26b5: ``key in PROPERTIES`` asked of every key, the
+    set empty or not."""
+    schema = node.schema
+    key, item = self.functions.local("key"), self.functions.local("item")
+    where = path.dynamic(f"_step({key})")
+    known = self.out.constant(shared_names(frozenset(props)), "PROPERTIES")
+    with self.out.block(f"for {key}, {item} in {v}.items():"):
+        with self.out.block(f"if not isinstance({key}, str):"):
+            self.issue(where, "undefined", item, "object keys must be strings")
+            self.out.line("continue")
+        if "propertyNames" in schema:
+            names = self.analysis.child(node, "propertyNames")
+            with self.out.block(f"if not {self.expressions.safe(names, key)}:"):
+                reason = "this key is not an allowed property name"
+                self.issue(where, self.analysis.expected(names), key, reason)
+        self.key_schemas(node, key, known, item, where)
+
+
+_RECORDS: list[Any] = [
+    {"type": "object", "additionalProperties": {"type": "integer", "minimum": 0}},
+    {"type": "object", "additionalProperties": False},
+    {"type": "object", "patternProperties": {"^a": {"type": "string"}},
+     "additionalProperties": {"type": "integer"}},
+    {"type": "object", "patternProperties": {"^a": {"type": "string"}}},
+    {"type": "object", "propertyNames": {"maxLength": 1}, "additionalProperties": {"type":
+     "array", "items": {"anyOf": [{"type": "integer"}, {"type": "string"}]}}},
+    {"type": "object", "properties": {"a": {"type": "null"}}, "additionalProperties":
+     {"type": "string"}},
+    {"type": "array", "items": {"type": "object", "additionalProperties": {"type": "boolean"}}},
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("schema", _RECORDS, ids=range(len(_RECORDS)))
+@settings(max_examples=scaled(80, 500), deadline=None)
+@given(value=_VALUES | st.dictionaries(st.sampled_from(["a", "ab", "b", 1, None]), _VALUES, max_size=4))  # fmt: skip
+def test_walkers_without_properties_keep_issues(schema: Any, value: Any) -> None:
+    """A walker's key loop over an object with no property asks nothing of a string key
+    but the patterns and ``additionalProperties``: the issues of cac26b5's walker."""
+    today = Validator(schema)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(WalkWriter, "_key_loop", _cac26b5_key_loop)
+        then = Validator(schema)
+    assert _verdict(today, value) == _verdict(then, value)
+    assert ("PROPERTIES" in today.source.split("# w_")[1]) == ("properties" in schema)
