@@ -40,6 +40,7 @@ from typing import Any, NamedTuple
 from llmapp._scalars import iso8601 as iso
 
 __all__ = [
+    "DECIMAL_DIGITS",
     "DECIMAL_PATTERN",
     "NUMERIC_TEXT_FORMATS",
     "SCALARS",
@@ -206,7 +207,11 @@ def decimal_multiple(value: Any, bound: Any) -> bool:
     Raises:
         ArithmeticError: the two are too far apart to tell (``1e999999 % 0.01``).
     """
-    return bool(exact_context(28).remainder(value, bound) == 0)
+    return bool(exact_context(DECIMAL_DIGITS).remainder(value, bound) == 0)
+
+
+DECIMAL_DIGITS = 28
+"""The precision ``decimal_multiple``'s quotient holds (the default context's)."""
 
 
 @cache

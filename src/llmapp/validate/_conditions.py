@@ -116,7 +116,27 @@ def _type_template(types: frozenset[str], strict_keys: bool) -> str:
             tests.append(_STRICT_OBJECT if name == "object" and strict_keys else _TYPE_TESTS[name])
     if not tests:
         return "False"
-    return tests[0] if len(tests) == 1 else "(" + " or ".join(tests) + ")"
+    if len(tests) == 1:
+        return tests[0]
+    # Every type's exact test before any call: a string of ``integer | string`` is
+    # answered without ``_is_integer``, an integer without ``isinstance`` (the tests
+    # only answer: their order is free).
+    heads = [_SPLIT_TESTS.get(test, (test, ""))[0] for test in tests]
+    tails = [_SPLIT_TESTS[test][1] for test in tests if test in _SPLIT_TESTS]
+    return "(" + " or ".join(heads + tails) + ")"
+
+
+_SPLIT_TESTS = {
+    _TYPE_TESTS["string"]: ("type({v}) is str", "isinstance({v}, str)"),
+    _TYPE_TESTS["integer"]: ("type({v}) is int", "_is_integer({v})"),
+    _TYPE_TESTS["number"]: (
+        "type({v}) is float and {v} - {v} == 0.0 or type({v}) is int",
+        "_is_number({v})",
+    ),
+    _TYPE_TESTS["array"]: ("type({v}) is list", "isinstance({v}, (list, tuple))"),
+    _TYPE_TESTS["object"]: ("type({v}) is dict", "isinstance({v}, dict)"),
+}
+"""Type tests as the exact type's test and the call for the rest (subclasses, whole floats)."""
 
 
 def guard(family: str, known: frozenset[str] | None, v: str, condition: str) -> str | None:

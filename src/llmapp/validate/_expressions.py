@@ -122,16 +122,53 @@ class Expressions:
 
     def with_either(self, branches: list[Node], v: str) -> list[Node | list[str]]:
         """An ``anyOf``'s branches, those one check reads (``either``) replaced, at the
-        first one's place, by the operands of ``and`` that stand for them."""
+        first one's place, by the operands of ``and`` that stand for them; and those
+        that test nothing but a type (``int | str``), where no branch can stop on the
+        depth limit, by one type test at the first one's place (``bare_types``)."""
         joined = self.either(branches, v)
-        if joined is None:
-            return list(branches)
-        positions, operands = joined
+        found: list[Node | list[str]] = list(branches)
+        if joined is not None:
+            positions, operands = joined
+            found = [
+                operands if index == positions[0] else branch
+                for index, branch in enumerate(branches)
+                if index not in positions[1:]
+            ]
+        if any(map(self.analysis.may_raise, branches)):
+            return found
+        return self.bare_types(found, v)
+
+    def bare_types(self, branches: list[Node | list[str]], v: str) -> list[Node | list[str]]:
+        """``branches`` with those whose whole check is a type test (``null`` apart, which
+        the union asks first) replaced by one test of all their types, at the first
+        one's place: its exact type tests (``type(v) is int``) come before any call
+        (``_is_integer``), which a string item of ``int | str`` paid before its own test.
+        The tests have no effect but their answer, so their order changes none."""
+        bare: dict[int, frozenset[str]] = {}
+        for index, branch in enumerate(branches):
+            types = self._bare(branch, v)
+            if types is not None:
+                bare[index] = types
+        if len(bare) < 2:
+            return branches
+        test = type_test(frozenset().union(*bare.values()), v, strict_keys=True)
+        first = min(bare)
         return [
-            operands if index == positions[0] else branch
+            [test] if index == first else branch
             for index, branch in enumerate(branches)
-            if index not in positions[1:]
+            if index == first or index not in bare
         ]
+
+    def _bare(self, branch: Node | list[str], v: str) -> frozenset[str] | None:
+        """The types of a branch whose whole check is their type test (no ``null``)."""
+        if isinstance(branch, list) or not is_mapping(branch.schema):
+            return None
+        types = self.analysis.types(branch)
+        if types is None or "null" in types or branch.schema.get("nullable") is True:
+            return None
+        if self._operands(branch, v, 3) != [type_test(types, v, strict_keys=True)]:
+            return None
+        return types
 
     def _operands(self, node: Node, v: str, budget: int) -> list[str]:
         """``check`` as operands of ``and``: the tests of an inline subschema that makes

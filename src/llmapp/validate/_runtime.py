@@ -6,13 +6,20 @@ code's own safety net catches what a hostile ``__eq__`` or ``__iter__`` might ra
 
 from __future__ import annotations
 
+import operator
 import re
 from collections.abc import Callable, Mapping
 from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any, Final
 
 from llmapp._limits import MAX_EQUALITY_DEPTH
-from llmapp._scalars.table import DECIMAL_PATTERN, decimal_multiple, exact_context, is_decimal
+from llmapp._scalars.table import (
+    DECIMAL_DIGITS,
+    DECIMAL_PATTERN,
+    decimal_multiple,
+    exact_context,
+    is_decimal,
+)
 
 if TYPE_CHECKING:
     from decimal import Decimal
@@ -298,13 +305,15 @@ def _exact(number: int | float) -> Fraction:
     return Fraction(int(number)) if isinstance(number, int) else Fraction(repr(float(number)))
 
 
-_NUMERIC_TESTS: dict[str, Any] = {
-    "minimum": lambda value, bound: value >= bound,
-    "exclusiveMinimum": lambda value, bound: value > bound,
-    "maximum": lambda value, bound: value <= bound,
-    "exclusiveMaximum": lambda value, bound: value < bound,
-    "multipleOf": decimal_multiple,
+_COMPARISONS: dict[str, Callable[[Any, Any], Any]] = {
+    "minimum": operator.ge,
+    "exclusiveMinimum": operator.gt,
+    "maximum": operator.le,
+    "exclusiveMaximum": operator.lt,
 }
+"""The bounds' tests as C functions: a ``lambda`` is a Python frame per keyword and value."""
+
+_NUMERIC_TESTS: dict[str, Any] = {**_COMPARISONS, "multipleOf": decimal_multiple}
 
 
 @cache
@@ -346,25 +355,56 @@ def numeric_text(text: str, keyword: str, bound: int | float) -> bool:
 def decimal_text(bounds: tuple[tuple[str, bool, int | float], ...]) -> Callable[[str], bool]:
     """One check of a ``decimal`` string with every numeric keyword beside its format:
     what ``is_decimal`` and one ``numeric_text`` per keyword answer together, with the
-    text read once and no helper called per keyword.
+    text read once and no Python function called per keyword (the comparisons are
+    ``operator``'s, a ``multipleOf`` the exact context's ``remainder``).
 
     ``bounds`` holds ``(keyword, integer, bound)``: ``integer`` tells ``1`` from ``1.0``
     (a cache key, as in ``_decimal_bound``). The check's name in the generated source
-    shows the keywords.
+    shows the keywords. The keywords' verdicts are joined by ``and``, an exception
+    counting as a refusal, so their order does not matter.
     """
-    tests = tuple(
-        (_NUMERIC_TESTS[keyword], _decimal_bound(integer, bound))
+    comparisons = tuple(
+        (_COMPARISONS[keyword], _decimal_bound(integer, bound))
         for keyword, integer, bound in bounds
+        if keyword != "multipleOf"
+    )
+    divisors = tuple(
+        _decimal_bound(integer, bound)
+        for keyword, integer, bound in bounds
+        if keyword == "multipleOf"
     )
     match, read = _decimal_pattern().match, _decimal_class()
+    remainder = exact_context(DECIMAL_DIGITS).remainder
 
     def check(text: str) -> bool:
-        if match(text) is None:
-            return False
         try:
-            value = read(text)
-            for test, bound in tests:
+            if type(text) is str:
+                # What the pattern matches: ``Decimal`` reads it, and besides it NaN,
+                # Infinity, other digits than ASCII's, ``_`` between digits and
+                # whitespace around the numeral. A numeral ends in a digit or a point,
+                # and ASCII's whitespace is among the characters up to the space, which
+                # ``Decimal`` reads nowhere else. (A ``str`` subclass is matched: its
+                # methods may answer anything.)
+                if not (
+                    text
+                    and text[-1] in _NUMERAL_ENDS
+                    and text[0] > " "
+                    and text.isascii()
+                    and "_" not in text
+                ):
+                    return False
+                value = read(text)
+                if not value.is_finite():
+                    return False
+            elif match(text) is None:
+                return False
+            else:
+                value = read(text)
+            for test, bound in comparisons:
                 if not test(value, bound):
+                    return False
+            for divisor in divisors:
+                if remainder(value, divisor):  # a remainder of zero (or -0) is falsy
                     return False
         except ArithmeticError:  # unreadable, or too far from a bound's multiple to tell
             return False
@@ -373,6 +413,10 @@ def decimal_text(bounds: tuple[tuple[str, bool, int | float], ...]) -> Callable[
     shown = ", ".join(f"{keyword}={bound!r}" for keyword, _, bound in bounds)
     check.__qualname__ = check.__name__ = f"decimal_text({shown})"
     return check
+
+
+_NUMERAL_ENDS = "0123456789."
+"""The characters a decimal numeral may end with."""
 
 
 _UNREADABLE: Any = object()

@@ -246,7 +246,8 @@ class WalkWriter(Writer):
         schema = node.schema
         key, item = self.functions.local("key"), self.functions.local("item")
         where = path.dynamic(f"_step({key})")
-        known = self.out.constant(shared_names(frozenset(props)), "PROPERTIES")
+        # No property: no key is claimed, and no test per key says so (as the checkers).
+        known = self.out.constant(shared_names(frozenset(props)), "PROPERTIES") if props else None
         with self.out.block(f"for {key}, {item} in {v}.items():"):
             with self.out.block(f"if not isinstance({key}, str):"):
                 self.issue(where, "undefined", item, "object keys must be strings")
