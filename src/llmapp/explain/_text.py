@@ -410,10 +410,10 @@ class _Renderer:
         if len(value) > _LONG_ARRAY:
             return self._cold_long(value, level, is_object)
         if kind is dict:
-            shape: Any = tuple(value)
-            template = _TEMPLATES.get((shape, level)) or _template(shape, level)
+            shape = tuple(value)
+            template = _OBJECTS[level].get(shape) or _object_template(shape, level)
         elif kind is list:
-            template = _TEMPLATES.get((len(value), level)) or _template(len(value), level)
+            template = _ARRAYS[level][len(value)]
         else:  # another mapping, or a tuple: joined as they give their members
             template = None
         texts: list[str] = []
@@ -627,31 +627,38 @@ _NO_SEGMENTS: Final[frozenset[Segment]] = frozenset()
 _NO_ISSUES: Final[dict[Segment, list[int]]] = {}
 _PADS: Final = tuple("  " * level for level in range(MAX_SHOWN_DEPTH + 2))
 """The indentation of each level a value can be written at."""
-_TEMPLATES: dict[tuple[tuple[Any, ...] | int, int], str] = {}
 _MAX_TEMPLATES: Final = 1024
 _MAX_PLANS: Final = 64
+_OBJECTS: Final[tuple[dict[tuple[Any, ...], str], ...]] = tuple({} for _ in range(MAX_SHOWN_DEPTH))
+"""The template of each object shape met (``_object_template``), one dict a level: a
+lookup hashes the keys alone, not a tuple made of them and the level."""
 
 
-def _template(shape: tuple[Any, ...] | int, level: int) -> str | None:
-    """The text of a small container at ``level`` with a ``%s`` for each member's value,
-    by its keys (an object) or its size (an array), remembered: a function's calls write
-    the same few shapes, and filling a template costs less than joining its lines. None
-    for keys that are not all short strings (a key ``1`` equals ``True`` but reads otherwise;
-    a long key is not kept)."""
-    try:
-        return _TEMPLATES[shape, level]
-    except KeyError:
-        pass
+def _object_template(shape: tuple[Any, ...], level: int) -> str | None:
+    """The text of a small object at ``level`` with a ``%s`` for each member's value, by
+    its keys, remembered: a function's calls write the same few shapes, and filling a
+    template costs less than joining its lines. None for keys that are not all short
+    strings (a key ``1`` equals ``True`` but reads otherwise; a long key is not kept)."""
+    if not all(type(key) is str and len(key) <= MAX_STRING for key in shape):
+        return None
     inner, pad = _PADS[level + 1], _PADS[level]
-    template: str | None
-    if isinstance(shape, int):
-        template = f"[\n{inner}" + f",\n{inner}".join(["%s"] * shape) + f"\n{pad}]"
-    elif all(type(key) is str and len(key) <= MAX_STRING for key in shape):
-        heads = [head_of(key).replace("%", "%%") + "%s" for key in shape]
-        template = f"{{\n{inner}" + f",\n{inner}".join(heads) + f"\n{pad}}}"
-    else:
-        return None  # not kept: its keys may be long
-    if len(_TEMPLATES) >= _MAX_TEMPLATES:  # bounded: keys come from the model
-        _TEMPLATES.clear()
-    _TEMPLATES[shape, level] = template
+    heads = [head_of(key).replace("%", "%%") + "%s" for key in shape]
+    template = f"{{\n{inner}" + f",\n{inner}".join(heads) + f"\n{pad}}}"
+    if sum(map(len, _OBJECTS)) >= _MAX_TEMPLATES:  # bounded: keys come from the model
+        for kept in _OBJECTS:
+            kept.clear()
+    _OBJECTS[level][shape] = template
     return template
+
+
+def _array_template(size: int, level: int) -> str:
+    """``_object_template`` of an array of ``size`` items: made for every size a small
+    array can have at every level, so an array's is found by two indexes."""
+    inner, pad = _PADS[level + 1], _PADS[level]
+    return f"[\n{inner}" + f",\n{inner}".join(["%s"] * size) + f"\n{pad}]"
+
+
+_ARRAYS: Final = tuple(
+    tuple(_array_template(size, level) for size in range(_LONG_ARRAY + 1))
+    for level in range(MAX_SHOWN_DEPTH)
+)
