@@ -276,7 +276,7 @@ class _Renderer:
                 if child:
                     self.budget -= position + 1 - taken
                     taken = position + 1
-                    text = self._cold_container(child, level + 1, kind, kind is dict)
+                    text = self._cold_container(child, level + 1, kind, kind is dict, 0)
                 else:  # ``_cold_text``'s first answer, without the call (no line taken)
                     text = "{}" if kind is dict else "[]"
             elif child is None:
@@ -380,15 +380,17 @@ class _Renderer:
             found.append(("", (*path, segment)))
         return found
 
-    def _cold_text(self, value: Any, level: int) -> str:
+    def _cold_text(self, value: Any, level: int, ahead: int = 0) -> str:
         """A value with no issue at or under it as the text shows it: its first line without
         its indentation, its last without a comma, its lines joined.
 
         The same rules, without what only issues bring (marks, missing keys, members kept
         for their issues): so a long container shows its first members, a gap and its last.
         Most of the arguments have no issue; this keeps the text's cost in the mistakes.
-        The budget is taken down by one a member, as the other loops do, but only before a
-        nested container (the one reader of it) and at the end.
+        The budget is taken down by one a member, as the other loops do; a small container
+        takes its members off at once, before their turn, and tells a nested one how many
+        lines it took ahead (``ahead``: the budget as the other loops would have it is
+        ``self.budget + ahead``), since a container's test of the budget is its one reader.
         """
         kind = type(value)  # exact types first: the Mapping ABC check is slow
         if kind is dict or kind is list:
@@ -399,25 +401,29 @@ class _Renderer:
             is_object = isinstance(value, Mapping)
         if not value:
             return "{}" if is_object else "[]"
-        return self._cold_container(value, level, kind, is_object)
+        return self._cold_container(value, level, kind, is_object, ahead)
 
-    def _cold_container(self, value: Any, level: int, kind: type, is_object: bool) -> str:
+    def _cold_container(
+        self, value: Any, level: int, kind: type, is_object: bool, ahead: int
+    ) -> str:
         """``_cold_text`` of a container with members (``kind``: its type), called at once
         by the loops that know it is one."""
-        if level >= MAX_SHOWN_DEPTH or self.budget <= 0:
+        if level >= MAX_SHOWN_DEPTH or self.budget + ahead <= 0:
             self.shortened = True
             return "{…}" if is_object else "[…]"
-        if len(value) > _LONG_ARRAY:
-            return self._cold_long(value, level, is_object)
+        size = len(value)
+        if size > _LONG_ARRAY:
+            return self._cold_long(value, level, is_object, ahead)
+        self.budget -= size  # each member's line, taken ahead of its turn
         if kind is dict:
             shape = tuple(value)
             template = _OBJECTS[level].get(shape) or _object_template(shape, level)
         elif kind is list:
-            template = _ARRAYS[level][len(value)]
+            template = _ARRAYS[level][size]
         else:  # another mapping, or a tuple: joined as they give their members
             template = None
         texts: list[str] = []
-        taken = 0  # members already taken off the budget
+        ahead += size - 1  # the lines of the members after the next one
         for child in value.values() if is_object else value:
             kind = type(child)
             if kind is str and len(child) <= MAX_STRING:  # ``string``, without the call
@@ -430,9 +436,9 @@ class _Renderer:
                 text = repr(child)
             elif kind is dict or kind is list:
                 if child:
-                    self.budget -= len(texts) + 1 - taken
-                    taken = len(texts) + 1
-                    text = self._cold_container(child, level + 1, kind, kind is dict)
+                    text = self._cold_container(
+                        child, level + 1, kind, kind is dict, ahead - len(texts)
+                    )
                 else:  # ``_cold_text``'s first answer, without the call (no line taken)
                     text = "{}" if kind is dict else "[]"
             elif child is None:
@@ -442,11 +448,8 @@ class _Renderer:
             else:
                 text = leaf(child)  # type: ignore[assignment]
                 if text is None:
-                    self.budget -= len(texts) + 1 - taken
-                    taken = len(texts) + 1
-                    text = self._cold_text(child, level + 1)
+                    text = self._cold_text(child, level + 1, ahead - len(texts))
             texts.append(text)
-        self.budget -= len(texts) - taken
         if template is not None:
             return template % tuple(texts)
         inner = _PADS[level + 1]  # (keys that are not all short strings, or no dict or list)
@@ -455,7 +458,7 @@ class _Renderer:
             return f"{{\n{inner}{body}\n{_PADS[level]}}}"
         return f"[\n{inner}" + f",\n{inner}".join(texts) + f"\n{_PADS[level]}]"
 
-    def _cold_long(self, value: Any, level: int, is_object: bool) -> str:
+    def _cold_long(self, value: Any, level: int, is_object: bool, ahead: int) -> str:
         """``_cold_text`` of a container too long to show whole: its first members, a line
         for the gap, and its last member (each taking one off the budget)."""
         members: Any = list(value.items() if is_object else enumerate(value))
@@ -467,7 +470,7 @@ class _Renderer:
             self.budget -= 1
             text = leaf(child)
             if text is None:
-                text = self._cold_text(child, level + 1)
+                text = self._cold_text(child, level + 1, ahead)
             parts.append(f"{inner}{head_of(key)}{text}" if is_object else inner + text)
         noun = "properties" if is_object else "items"
         gap = f"{inner}// … {len(members) - HEAD_ITEMS - 1} {noun} without errors"
