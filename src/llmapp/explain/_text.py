@@ -53,6 +53,7 @@ The text has this exact shape (optional lines in brackets)::
 
 from __future__ import annotations
 
+import itertools
 import operator
 from collections.abc import Mapping, Sequence
 from contextlib import suppress
@@ -461,10 +462,9 @@ class _Renderer:
     def _cold_long(self, value: Any, level: int, is_object: bool, ahead: int) -> str:
         """``_cold_text`` of a container too long to show whole: its first members, a line
         for the gap, and its last member (each taking one off the budget)."""
-        members: Any = list(value.items() if is_object else enumerate(value))
         inner = _PADS[level + 1]
         parts: list[str] = []
-        for key, child in [*members[:HEAD_ITEMS], members[-1]]:
+        for key, child in _ends(value, is_object):
             if len(parts) == HEAD_ITEMS:
                 self.budget -= 1  # the gap's line
             self.budget -= 1
@@ -473,7 +473,7 @@ class _Renderer:
                 text = self._cold_text(child, level + 1, ahead)
             parts.append(f"{inner}{head_of(key)}{text}" if is_object else inner + text)
         noun = "properties" if is_object else "items"
-        gap = f"{inner}// … {len(members) - HEAD_ITEMS - 1} {noun} without errors"
+        gap = f"{inner}// … {len(value) - HEAD_ITEMS - 1} {noun} without errors"
         opening, closing = ("{\n", "}") if is_object else ("[\n", "]")
         head = ",\n".join(parts[:HEAD_ITEMS])
         return f"{opening}{head},\n{gap}\n{parts[-1]}\n{_PADS[level]}{closing}"
@@ -494,40 +494,45 @@ class _Renderer:
                 entries.append(("missing", head_of(segment), None, (*path, segment)))
         return entries
 
-    def _runs(self, segments: list[Segment], path: Key) -> list[tuple[bool, Any]]:
+    def _runs(self, segments: Sequence[Segment], path: Key) -> list[tuple[bool, Any]]:
         """``(True, segment)`` for each member shown, ``(False, count)`` for each gap.
 
         A long container shows its first few members, its last, and those with an issue
-        at or under them; each run of two or more hidden members becomes one gap.
+        at or under it; each run of two or more hidden members becomes one gap. The
+        members shown are found by their positions, so an array (``segments``: a
+        ``range``) is not walked member by member.
         """
         size = len(segments)
         spent = self.budget <= 0  # past the line budget only members with issues are shown
         if size <= _LONG_ARRAY and not spent:
             return [(True, segment) for segment in segments]
-        head = 0 if spent else HEAD_ITEMS
         hot = self._hot_below.get(path, _NO_SEGMENTS)  # a member's path is not made to ask
+        if type(segments) is range:  # an index with an issue is a non-negative int
+            shown = {index for index in hot if type(index) is int and index < size}
+        else:
+            shown = {position for position, key in enumerate(segments) if key in hot}
+        if not spent:
+            shown.update(range(min(HEAD_ITEMS, size)))
+            shown.add(size - 1)
         runs: list[tuple[bool, Any]] = []
-        hidden = 0
-        for index, segment in enumerate(segments):
-            edge = index < head or (index == size - 1 and not spent)
-            if edge or segment in hot:
-                if hidden == 1 and not spent:
-                    runs.append((True, segments[index - 1]))
-                elif hidden:
-                    runs.append((False, hidden))
-                hidden = 0
-                runs.append((True, segment))
-            else:
-                hidden += 1
-        if hidden:
-            runs.append((False, hidden))
+        last = -1  # the position of the last member shown
+        for position in sorted(shown):
+            hidden = position - last - 1
+            if hidden == 1 and not spent:  # one hidden member is shown, not a gap
+                runs.append((True, segments[position - 1]))
+            elif hidden:
+                runs.append((False, hidden))
+            runs.append((True, segments[position]))
+            last = position
+        if last < size - 1:
+            runs.append((False, size - 1 - last))
         return runs
 
     def _array_entries(self, value: Sequence[Any], path: Key) -> list[tuple[Any, ...]]:
         size = len(value)
         entries: list[tuple[Any, ...]] = [
             ("item", "", value[index], (*path, index)) if shown else ("gap", "", index, path)
-            for shown, index in self._runs(list(range(size)), path)
+            for shown, index in self._runs(range(size), path)
         ]
         children = self._children.get(path, {})
         beyond = sorted(s for s in children if isinstance(s, int) and s >= size)
@@ -568,6 +573,20 @@ class _Renderer:
                 self.shortened = True
                 return "…"
         return self._scalar(describe(value))
+
+
+def _ends(value: Any, is_object: bool) -> list[tuple[Any, Any]]:
+    """The first few members of a long container and its last, as (key, member) (the
+    key of an array's item unused): taken from its ends, not from a list of them all."""
+    kind = type(value)
+    if kind is list or kind is tuple:
+        return [(None, child) for child in (*value[:HEAD_ITEMS], value[-1])]
+    if kind is dict:
+        items = value.items()
+        return [*itertools.islice(items, HEAD_ITEMS), next(reversed(items))]
+    # another mapping or sequence: its members in its own order, read once
+    members = list(value.items() if is_object else enumerate(value))
+    return [*members[:HEAD_ITEMS], members[-1]]
 
 
 _MARKS: dict[IssueKey, str] = {}
