@@ -65,7 +65,6 @@ from llmapp._text.unicode import encodable
 from llmapp.explain._literals import (
     HEAD_ITEMS,
     MAX_STRING,
-    SHORT_INT,
     IssueKey,
     describe,
     entry_text,
@@ -269,9 +268,12 @@ class _Renderer:
                 text = quoted(child)
                 if not text.isascii():
                     text = encodable(text)
-            elif (kind is int and -SHORT_INT < child < SHORT_INT) or (
-                kind is float and child - child == 0  # finite
-            ):  # ``leaf``, without the call
+            elif kind is int:  # ``literal``, without the call
+                try:
+                    text = repr(child)
+                except ValueError:  # more digits than Python prints
+                    text = self._scalar(child)
+            elif kind is float and child - child == 0:  # ``leaf`` (finite), without the call
                 text = repr(child)
             elif kind is dict or kind is list:
                 if child:
@@ -431,9 +433,12 @@ class _Renderer:
                 text = quoted(child)
                 if not text.isascii():
                     text = encodable(text)
-            elif (kind is int and -SHORT_INT < child < SHORT_INT) or (
-                kind is float and child - child == 0  # finite
-            ):  # ``leaf``, without the call
+            elif kind is int:  # ``literal``, without the call
+                try:
+                    text = repr(child)
+                except ValueError:  # more digits than Python prints
+                    text = self._scalar(child)
+            elif kind is float and child - child == 0:  # ``leaf`` (finite), without the call
                 text = repr(child)
             elif kind is dict or kind is list:
                 if child:
