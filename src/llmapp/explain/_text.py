@@ -168,7 +168,9 @@ class _Renderer:
         self.placed: set[int] = set()
         self.missing = False
         self.shortened = False
-        self.budget = _MAX_LINES  # lines left for containers without issues
+        # lines written for members without issues, counted up (not a budget counted down
+        # from _MAX_LINES): a count that stays small is an int Python does not allocate
+        self.lines = 0
         paths = tuple(map(_PATH, errors))
         layout = _LAYOUTS.get(paths)
         if layout is None:
@@ -208,7 +210,7 @@ class _Renderer:
         if level >= MAX_SHOWN_DEPTH:
             self.shortened = True
             return f"{pad}{head}{brackets[0]}…{brackets[1]}{tail}{note}"
-        if len(value) <= _LONG_ARRAY and self.budget > 0:  # every member shown: no gap
+        if len(value) <= _LONG_ARRAY and self.lines < _MAX_LINES:  # every member shown: no gap
             return self._whole(value, path, level, head, tail, note, is_object)
         if is_object:
             entries = self._object_entries(value, path)
@@ -223,7 +225,7 @@ class _Renderer:
         nouns = ("property", "properties") if brackets == "{}" else ("item", "items")
         for position, (kind, child_head, child, child_path) in enumerate(entries):
             comma = "," if position < last else ""
-            self.budget -= 1
+            self.lines += 1
             if kind == "gap":
                 noun = nouns[0] if child == 1 else nouns[1]
                 lines.append(f"{pad}  // … {child} {noun} without errors")
@@ -244,7 +246,7 @@ class _Renderer:
         Written as ``_cold_text`` writes a container, into the template of its plan
         (``_plan``: by its path and its keys or size), where each member with an issue at or
         under it has a slot of its own, filled as ``render`` would write it, and the members
-        missing from it stand after the others. The budget is taken down as ``_cold_text``
+        missing from it stand after the others. Its lines are counted as ``_cold_text``
         does.
         """
         shape = tuple(value) if is_object else len(value)
@@ -254,13 +256,13 @@ class _Renderer:
             brackets = "{}" if is_object else "[]"
             return f"{_PADS[level]}{head}{brackets}{tail}{note}"
         texts: list[str] = []
-        taken = 0  # members already taken off the budget
+        taken = 0  # members whose lines are counted
         position = -1
         for child in value.values() if is_object else value:
             position += 1
             kind = type(child)
             if position in hot:
-                self.budget -= position + 1 - taken
+                self.lines += position + 1 - taken
                 taken = position + 1
                 texts.append(self._member(child, path, level + 1, hot[position], kind))
                 continue
@@ -277,7 +279,7 @@ class _Renderer:
                 text = repr(child)
             elif kind is dict or kind is list:
                 if child:
-                    self.budget -= position + 1 - taken
+                    self.lines += position + 1 - taken
                     taken = position + 1
                     text = self._cold_container(child, level + 1, kind, kind is dict, 0)
                 else:  # ``_cold_text``'s first answer, without the call (no line taken)
@@ -289,15 +291,15 @@ class _Renderer:
             else:
                 text = leaf(child)  # type: ignore[assignment]
                 if text is None:
-                    self.budget -= position + 1 - taken
+                    self.lines += position + 1 - taken
                     taken = position + 1
                     text = self._cold_text(child, level + 1)
             texts.append(text)
-        self.budget -= position + 1 - taken
+        self.lines += position + 1 - taken
         if missing:
             inner = _PADS[level + 1]
             for child_head, child_path, comma in missing:
-                self.budget -= 1
+                self.lines += 1
                 self.missing = self.missing or bool(child_head)
                 texts.append(f"{inner}{child_head}undefined{comma}{self._comment(child_path)}")
         opening = "{" if is_object else "["
@@ -316,7 +318,7 @@ class _Renderer:
         if (
             (kind is dict or kind is list)
             and len(child) <= _LONG_ARRAY
-            and self.budget > 0
+            and self.lines < _MAX_LINES
             and level < MAX_SHOWN_DEPTH
         ):
             return self._whole(child, (*path, key), level, child_head, comma, mark, kind is dict)
@@ -390,10 +392,10 @@ class _Renderer:
         The same rules, without what only issues bring (marks, missing keys, members kept
         for their issues): so a long container shows its first members, a gap and its last.
         Most of the arguments have no issue; this keeps the text's cost in the mistakes.
-        The budget is taken down by one a member, as the other loops do; a small container
-        takes its members off at once, before their turn, and tells a nested one how many
-        lines it took ahead (``ahead``: the budget as the other loops would have it is
-        ``self.budget + ahead``), since a container's test of the budget is its one reader.
+        Its lines are counted (``lines``) one a member, as the other loops do; a small
+        container counts its members' at once, before their turn, and tells a nested one
+        how many it counted ahead (``ahead``: the count as the other loops would have it is
+        ``self.lines - ahead``), since a container's test of the budget is its one reader.
         """
         kind = type(value)  # exact types first: the Mapping ABC check is slow
         if kind is dict or kind is list:
@@ -411,13 +413,13 @@ class _Renderer:
     ) -> str:
         """``_cold_text`` of a container with members (``kind``: its type), called at once
         by the loops that know it is one."""
-        if level >= MAX_SHOWN_DEPTH or self.budget + ahead <= 0:
+        if level >= MAX_SHOWN_DEPTH or self.lines - ahead >= _MAX_LINES:
             self.shortened = True
             return "{…}" if is_object else "[…]"
         size = len(value)
         if size > _LONG_ARRAY:
             return self._cold_long(value, level, is_object, ahead)
-        self.budget -= size  # each member's line, taken ahead of its turn
+        self.lines += size  # each member's line, counted ahead of its turn
         if kind is dict:
             shape = tuple(value)
             template = _OBJECTS[level].get(shape) or _object_template(shape, level)
@@ -466,13 +468,13 @@ class _Renderer:
 
     def _cold_long(self, value: Any, level: int, is_object: bool, ahead: int) -> str:
         """``_cold_text`` of a container too long to show whole: its first members, a line
-        for the gap, and its last member (each taking one off the budget)."""
+        for the gap, and its last member (each counted as one line)."""
         inner = _PADS[level + 1]
         parts: list[str] = []
         for key, child in _ends(value, is_object):
             if len(parts) == HEAD_ITEMS:
-                self.budget -= 1  # the gap's line
-            self.budget -= 1
+                self.lines += 1  # the gap's line
+            self.lines += 1
             text = leaf(child)
             if text is None:
                 text = self._cold_text(child, level + 1, ahead)
@@ -485,7 +487,7 @@ class _Renderer:
 
     def _object_entries(self, value: Mapping[Any, Any], path: Key) -> list[tuple[Any, ...]]:
         entries: list[tuple[Any, ...]]
-        if len(value) <= _LONG_ARRAY and self.budget > 0:  # every member shown (``_runs``)
+        if len(value) <= _LONG_ARRAY and self.lines < _MAX_LINES:  # every member shown (``_runs``)
             entries = [("item", head_of(key), item, (*path, key)) for key, item in value.items()]
         else:
             entries = [
@@ -508,7 +510,7 @@ class _Renderer:
         ``range``) is not walked member by member.
         """
         size = len(segments)
-        spent = self.budget <= 0  # past the line budget only members with issues are shown
+        spent = self.lines >= _MAX_LINES  # past the line budget only members with issues are shown
         if size <= _LONG_ARRAY and not spent:
             return [(True, segment) for segment in segments]
         hot = self._hot_below.get(path, _NO_SEGMENTS)  # a member's path is not made to ask
