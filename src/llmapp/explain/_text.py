@@ -428,7 +428,6 @@ class _Renderer:
         else:  # another mapping, or a tuple: joined as they give their members
             template = None
         texts: list[str] = []
-        ahead += size - 1  # the lines of the members after the next one
         for child in value.values() if is_object else value:
             kind = type(child)
             if kind is str and len(child) <= MAX_STRING:  # ``string``, without the call
@@ -443,9 +442,9 @@ class _Renderer:
             elif kind is float and child - child == 0:  # ``leaf`` (finite), without the call
                 text = repr(child)
             elif kind is dict or kind is list:
-                if child:
+                if child:  # counted ahead: the caller's, and the members after this one
                     text = self._cold_container(
-                        child, level + 1, kind, kind is dict, ahead - len(texts)
+                        child, level + 1, kind, kind is dict, ahead + size - 1 - len(texts)
                     )
                 else:  # ``_cold_text``'s first answer, without the call (no line taken)
                     text = "{}" if kind is dict else "[]"
@@ -456,7 +455,7 @@ class _Renderer:
             else:
                 text = leaf(child)  # type: ignore[assignment]
                 if text is None:
-                    text = self._cold_text(child, level + 1, ahead - len(texts))
+                    text = self._cold_text(child, level + 1, ahead + size - 1 - len(texts))
             texts.append(text)
         if template is not None:
             return template % tuple(texts)
