@@ -400,7 +400,10 @@ class _Renderer:
         kind = type(value)  # exact types first: the Mapping ABC check is slow
         if kind is dict or kind is list:
             is_object = kind is dict
-        elif kind in _LEAVES or not isinstance(value, (Mapping, list, tuple)):
+        elif kind in _LEAVES:  # ``leaf`` writes the usual ones, ``_scalar`` the rest
+            text = leaf(value)
+            return self._scalar(value) if text is None else text
+        elif not isinstance(value, (Mapping, list, tuple)):
             return self._scalar(value)
         else:
             is_object = isinstance(value, Mapping)
