@@ -11,7 +11,8 @@ Two figures, each the instructions of a counted loop (callgrind collects inside
 - **wrong execute**: ``app.execute`` on each wrong call's text, 2 times to warm, then 4
   times counted (the whole refusal: read, repair, validate, feedback, result).
 
-Figures per call; ``--quick`` takes every fifth signature (120 wrong calls). Needs
+Figures per call; ``--quick`` takes every fifth signature (120 wrong calls), ``--only NAME``
+(repeatable) the signatures named (a worst row of ``corpus_bench``). Needs
 ``valgrind`` on the PATH; a few minutes a tree. Not part of ``python -m benchmarks``.
 """
 
@@ -35,10 +36,11 @@ import functools, gc, sys
 from benchmarks.corpus import generate
 from llmapp import application
 from llmapp.explain import feedback
-figure, quick = sys.argv[1], sys.argv[2] == "quick"
+figure, quick, only = sys.argv[1], sys.argv[2] == "quick", sys.argv[3:]
 built = generate()
 app, tools = application(built.tools), built.tools()
 cases = [c for n, c in enumerate(built.cases) if not quick or n % 5 == 0]
+cases = [c for c in cases if not only or c.name in only]
 gc.collect()
 gc.freeze()  # a full collection inside a counted loop would count the corpus's objects
 count = 0
@@ -61,13 +63,13 @@ print(count)
 _FIGURES = ("feedback", "wrong execute")
 
 
-def _per_call(source: str | None, figure: str, quick: bool) -> float:
+def _per_call(source: str | None, figure: str, quick: bool, only: list[str]) -> float:
     env = dict(os.environ, PYTHONHASHSEED="0")
     paths = [source, str(ROOT), env.get("PYTHONPATH")]
     env["PYTHONPATH"] = os.pathsep.join(path for path in paths if path)
     command = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"]
     command += ["--toggle-collect=functools_reduce", sys.executable, "-c", _CHILD]
-    command += [figure, "quick" if quick else "all"]
+    command += [figure, "quick" if quick else "all", *only]
     done = subprocess.run(command, capture_output=True, text=True, cwd=ROOT, env=env, check=True)
     return collected(done.stderr) / int(done.stdout.split()[-1])
 
@@ -76,13 +78,18 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.feedback_instructions")
     parser.add_argument("--against", type=Path, help="another source tree (its src/ is used)")
     parser.add_argument("--quick", action="store_true", help="every fifth signature")
+    parser.add_argument(
+        "--only", action="append", default=[], metavar="NAME", help="this signature (repeatable)"
+    )
     args = parser.parse_args(argv)
     trees = trees_counted(args.against)
     if trees is None:
         return 1
     runs = [(name, figure) for name in trees for figure in _FIGURES]
     with ThreadPoolExecutor(max_workers=len(runs)) as pool:  # one process a run
-        counted = pool.map(lambda run: _per_call(trees[run[0]], run[1], args.quick), runs)
+        counted = pool.map(
+            lambda run: _per_call(trees[run[0]], run[1], args.quick, args.only), runs
+        )
         found = dict(zip(runs, counted, strict=True))
     rows = [[figure, *(f"{found[name, figure]:,.0f}" for name in trees)] for figure in _FIGURES]
     print(table(["instructions a call", *trees], rows))

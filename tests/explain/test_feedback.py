@@ -297,4 +297,4 @@ def test_caches_keep_no_long_text_from_the_model() -> None:
     assert [path for path, _, _ in _text._MARKS] == ["$input.x"]
     assert _literals._key_text.cache_info().currsize == 2  # "x" and "ok"
     assert long_key not in _literals.head_of.__self__
-    assert all(long_key not in shape for shape, _ in _text._TEMPLATES if isinstance(shape, tuple))
+    assert all(long_key not in shape for kept in _text._OBJECTS for shape in kept)

@@ -398,3 +398,99 @@ def test_keys_that_compare_equal_but_read_otherwise_read_as_at_the_round_start(
         for key in keys:
             failure = ValidationFailure({"a": {key: [1, {}], "x": 2}, "b": 1}, issues)
             assert explain.feedback(failure) == start_feedback(failure), key
+
+
+_EVERY_LEAF = [
+    "".join(map(chr, range(32))) + '"\\/\x7f',  # every escape JSON writes, and its neighbours
+    "é\u2028\u2029😀",
+    "\ud800x",
+    "z" * 199,
+    "z" * 200,
+    "z" * 201,
+    "é" * 200,
+    '"' * 150,  # a text under the cut whose JSON is longer than the cut
+    1e16,
+    -0.0,
+    float("nan"),
+    float("-inf"),
+    1e-7,
+    10**18 - 1,
+    10**18,
+    -(10**18),
+    10**5000,  # past the digits Python prints
+    True,
+    False,
+    None,
+    [],
+    {},
+    [[]],
+    {"a": {}},
+    (),
+    Level.HIGH,
+]
+_ODD_KEYS = ["a", "é", "%s", "k" * 201, 1, True, None, 1.5]
+
+
+def _leafy(rnd: random.Random, level: int = 0) -> Any:
+    """Containers of every kind of leaf (each escape, non-ASCII, texts and integers at
+    their cuts, odd floats, nested empties), objects with keys that are not strings, and
+    long ones (13 to 40 members)."""
+    if level >= 3 or rnd.random() < 0.4:
+        return rnd.choice(_EVERY_LEAF)
+    size = rnd.choice([1, 2, 3, 12, 13, 14, 40])
+    members = [_leafy(rnd, level + 1) for _ in range(size)]
+    if rnd.random() < 0.5:
+        return members
+    keys = _ODD_KEYS if rnd.random() < 0.2 else ["a", "b", "c d"]
+    return {rnd.choice(keys) if n < 3 else f"k{n}": member for n, member in enumerate(members)}
+
+
+@pytest.mark.budgeted
+def test_every_kind_of_leaf_and_long_containers_read_as_at_the_round_start(
+    start_feedback: Callable[[ValidationFailure], str],
+) -> None:
+    """Members of every kind written by each loop (a container with an issue under it,
+    one without, a long one), and long containers with issues at their first members,
+    around the gap, at their last and past their end, before and past the line budget."""
+    rnd = random.Random(9)
+    for _ in range(scaled(150, 600)):
+        data = {"a": _leafy(rnd), "b": [_leafy(rnd) for _ in range(rnd.choice([1, 13, 30]))]}
+        if rnd.random() < 0.2:  # past the line budget: only members with issues are shown
+            data["c"] = [list(range(12))] * 40
+        places = [*_places(data), *(f"$input.b[{n}]" for n in range(35)), "$input.b.x"]
+        issues = [
+            ValidationIssue(rnd.choice(places), rnd.choice(["string", "undefined"]), 1)
+            for _ in range(rnd.choice([1, 2, 3, 8]))
+        ]
+        failure = ValidationFailure(data, issues)
+        expected = start_feedback(failure)
+        assert explain.feedback(failure) == expected
+        assert explain.feedback(failure) == expected
+
+
+def _filler(rnd: random.Random, level: int = 0) -> Any:
+    """Small containers nested in small containers, of sizes drawn at each turn: the
+    lines they take add up past the budget at a member that changes with the draw."""
+    if level >= 4 or rnd.random() < 0.25:
+        return rnd.choice([1, "t", None, [], {}, (1,), _Mapping(a=1)])
+    members = [_filler(rnd, level + 1) for _ in range(rnd.randint(1, 12))]
+    if rnd.random() < 0.5:
+        return members
+    return {f"k{n}": member for n, member in enumerate(members)}
+
+
+@pytest.mark.budgeted
+def test_the_line_budget_running_out_anywhere_reads_as_at_the_round_start(
+    start_feedback: Callable[[ValidationFailure], str],
+) -> None:
+    """The budget of lines for members without issues runs out inside nested containers
+    without issues, at whichever member the draw puts it: each container after it is
+    shown as ``[…]``/``{…}`` exactly where the old renderer cut it."""
+    rnd = random.Random(400)
+    for _ in range(scaled(120, 500)):
+        data = {"pad": [_filler(rnd) for _ in range(rnd.randint(1, 12))], "x": _filler(rnd)}
+        path = rnd.choice(["$input.x", "$input.pad", "$input.pad[0]", "$input.y"])
+        failure = ValidationFailure(data, [ValidationIssue(path, "string", 1)])
+        expected = start_feedback(failure)
+        assert explain.feedback(failure) == expected
+        assert explain.feedback(failure) == expected

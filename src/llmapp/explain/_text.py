@@ -53,6 +53,7 @@ The text has this exact shape (optional lines in brackets)::
 
 from __future__ import annotations
 
+import itertools
 import operator
 from collections.abc import Mapping, Sequence
 from contextlib import suppress
@@ -64,7 +65,6 @@ from llmapp._text.unicode import encodable
 from llmapp.explain._literals import (
     HEAD_ITEMS,
     MAX_STRING,
-    SHORT_INT,
     IssueKey,
     describe,
     entry_text,
@@ -168,7 +168,9 @@ class _Renderer:
         self.placed: set[int] = set()
         self.missing = False
         self.shortened = False
-        self.budget = _MAX_LINES  # lines left for containers without issues
+        # lines written for members without issues, counted up (not a budget counted down
+        # from _MAX_LINES): a count that stays small is an int Python does not allocate
+        self.lines = 0
         paths = tuple(map(_PATH, errors))
         layout = _LAYOUTS.get(paths)
         if layout is None:
@@ -208,7 +210,7 @@ class _Renderer:
         if level >= MAX_SHOWN_DEPTH:
             self.shortened = True
             return f"{pad}{head}{brackets[0]}…{brackets[1]}{tail}{note}"
-        if len(value) <= _LONG_ARRAY and self.budget > 0:  # every member shown: no gap
+        if len(value) <= _LONG_ARRAY and self.lines < _MAX_LINES:  # every member shown: no gap
             return self._whole(value, path, level, head, tail, note, is_object)
         if is_object:
             entries = self._object_entries(value, path)
@@ -223,7 +225,7 @@ class _Renderer:
         nouns = ("property", "properties") if brackets == "{}" else ("item", "items")
         for position, (kind, child_head, child, child_path) in enumerate(entries):
             comma = "," if position < last else ""
-            self.budget -= 1
+            self.lines += 1
             if kind == "gap":
                 noun = nouns[0] if child == 1 else nouns[1]
                 lines.append(f"{pad}  // … {child} {noun} without errors")
@@ -244,7 +246,7 @@ class _Renderer:
         Written as ``_cold_text`` writes a container, into the template of its plan
         (``_plan``: by its path and its keys or size), where each member with an issue at or
         under it has a slot of its own, filled as ``render`` would write it, and the members
-        missing from it stand after the others. The budget is taken down as ``_cold_text``
+        missing from it stand after the others. Its lines are counted as ``_cold_text``
         does.
         """
         shape = tuple(value) if is_object else len(value)
@@ -254,13 +256,13 @@ class _Renderer:
             brackets = "{}" if is_object else "[]"
             return f"{_PADS[level]}{head}{brackets}{tail}{note}"
         texts: list[str] = []
-        taken = 0  # members already taken off the budget
+        taken = 0  # members whose lines are counted
         position = -1
         for child in value.values() if is_object else value:
             position += 1
             kind = type(child)
             if position in hot:
-                self.budget -= position + 1 - taken
+                self.lines += position + 1 - taken
                 taken = position + 1
                 texts.append(self._member(child, path, level + 1, hot[position], kind))
                 continue
@@ -268,15 +270,18 @@ class _Renderer:
                 text = quoted(child)
                 if not text.isascii():
                     text = encodable(text)
-            elif (kind is int and -SHORT_INT < child < SHORT_INT) or (
-                kind is float and child - child == 0  # finite
-            ):  # ``leaf``, without the call
+            elif kind is int:  # ``literal``, without the call
+                try:
+                    text = repr(child)
+                except ValueError:  # more digits than Python prints
+                    text = self._scalar(child)
+            elif kind is float and child - child == 0:  # ``leaf`` (finite), without the call
                 text = repr(child)
             elif kind is dict or kind is list:
                 if child:
-                    self.budget -= position + 1 - taken
+                    self.lines += position + 1 - taken
                     taken = position + 1
-                    text = self._cold_container(child, level + 1, kind, kind is dict)
+                    text = self._cold_container(child, level + 1, kind, kind is dict, 0)
                 else:  # ``_cold_text``'s first answer, without the call (no line taken)
                     text = "{}" if kind is dict else "[]"
             elif child is None:
@@ -286,15 +291,15 @@ class _Renderer:
             else:
                 text = leaf(child)  # type: ignore[assignment]
                 if text is None:
-                    self.budget -= position + 1 - taken
+                    self.lines += position + 1 - taken
                     taken = position + 1
                     text = self._cold_text(child, level + 1)
             texts.append(text)
-        self.budget -= position + 1 - taken
+        self.lines += position + 1 - taken
         if missing:
             inner = _PADS[level + 1]
             for child_head, child_path, comma in missing:
-                self.budget -= 1
+                self.lines += 1
                 self.missing = self.missing or bool(child_head)
                 texts.append(f"{inner}{child_head}undefined{comma}{self._comment(child_path)}")
         opening = "{" if is_object else "["
@@ -313,7 +318,7 @@ class _Renderer:
         if (
             (kind is dict or kind is list)
             and len(child) <= _LONG_ARRAY
-            and self.budget > 0
+            and self.lines < _MAX_LINES
             and level < MAX_SHOWN_DEPTH
         ):
             return self._whole(child, (*path, key), level, child_head, comma, mark, kind is dict)
@@ -380,59 +385,70 @@ class _Renderer:
             found.append(("", (*path, segment)))
         return found
 
-    def _cold_text(self, value: Any, level: int) -> str:
+    def _cold_text(self, value: Any, level: int, ahead: int = 0) -> str:
         """A value with no issue at or under it as the text shows it: its first line without
         its indentation, its last without a comma, its lines joined.
 
         The same rules, without what only issues bring (marks, missing keys, members kept
         for their issues): so a long container shows its first members, a gap and its last.
         Most of the arguments have no issue; this keeps the text's cost in the mistakes.
-        The budget is taken down by one a member, as the other loops do, but only before a
-        nested container (the one reader of it) and at the end.
+        Its lines are counted (``lines``) one a member, as the other loops do; a small
+        container counts its members' at once, before their turn, and tells a nested one
+        how many it counted ahead (``ahead``: the count as the other loops would have it is
+        ``self.lines - ahead``), since a container's test of the budget is its one reader.
         """
         kind = type(value)  # exact types first: the Mapping ABC check is slow
         if kind is dict or kind is list:
             is_object = kind is dict
-        elif kind in _LEAVES or not isinstance(value, (Mapping, list, tuple)):
+        elif kind in _LEAVES:  # ``leaf`` writes the usual ones, ``_scalar`` the rest
+            text = leaf(value)
+            return self._scalar(value) if text is None else text
+        elif not isinstance(value, (Mapping, list, tuple)):
             return self._scalar(value)
         else:
             is_object = isinstance(value, Mapping)
         if not value:
             return "{}" if is_object else "[]"
-        return self._cold_container(value, level, kind, is_object)
+        return self._cold_container(value, level, kind, is_object, ahead)
 
-    def _cold_container(self, value: Any, level: int, kind: type, is_object: bool) -> str:
+    def _cold_container(
+        self, value: Any, level: int, kind: type, is_object: bool, ahead: int
+    ) -> str:
         """``_cold_text`` of a container with members (``kind``: its type), called at once
         by the loops that know it is one."""
-        if level >= MAX_SHOWN_DEPTH or self.budget <= 0:
+        if level >= MAX_SHOWN_DEPTH or self.lines - ahead >= _MAX_LINES:
             self.shortened = True
             return "{…}" if is_object else "[…]"
-        if len(value) > _LONG_ARRAY:
-            return self._cold_long(value, level, is_object)
+        size = len(value)
+        if size > _LONG_ARRAY:
+            return self._cold_long(value, level, is_object, ahead)
+        self.lines += size  # each member's line, counted ahead of its turn
         if kind is dict:
-            shape: Any = tuple(value)
-            template = _TEMPLATES.get((shape, level)) or _template(shape, level)
+            shape = tuple(value)
+            template = _OBJECTS[level].get(shape) or _object_template(shape, level)
         elif kind is list:
-            template = _TEMPLATES.get((len(value), level)) or _template(len(value), level)
+            template = _ARRAYS[level][size]
         else:  # another mapping, or a tuple: joined as they give their members
             template = None
         texts: list[str] = []
-        taken = 0  # members already taken off the budget
         for child in value.values() if is_object else value:
             kind = type(child)
             if kind is str and len(child) <= MAX_STRING:  # ``string``, without the call
                 text = quoted(child)
                 if not text.isascii():
                     text = encodable(text)
-            elif (kind is int and -SHORT_INT < child < SHORT_INT) or (
-                kind is float and child - child == 0  # finite
-            ):  # ``leaf``, without the call
+            elif kind is int:  # ``literal``, without the call
+                try:
+                    text = repr(child)
+                except ValueError:  # more digits than Python prints
+                    text = self._scalar(child)
+            elif kind is float and child - child == 0:  # ``leaf`` (finite), without the call
                 text = repr(child)
             elif kind is dict or kind is list:
-                if child:
-                    self.budget -= len(texts) + 1 - taken
-                    taken = len(texts) + 1
-                    text = self._cold_container(child, level + 1, kind, kind is dict)
+                if child:  # counted ahead: the caller's, and the members after this one
+                    text = self._cold_container(
+                        child, level + 1, kind, kind is dict, ahead + size - 1 - len(texts)
+                    )
                 else:  # ``_cold_text``'s first answer, without the call (no line taken)
                     text = "{}" if kind is dict else "[]"
             elif child is None:
@@ -442,11 +458,8 @@ class _Renderer:
             else:
                 text = leaf(child)  # type: ignore[assignment]
                 if text is None:
-                    self.budget -= len(texts) + 1 - taken
-                    taken = len(texts) + 1
-                    text = self._cold_text(child, level + 1)
+                    text = self._cold_text(child, level + 1, ahead + size - 1 - len(texts))
             texts.append(text)
-        self.budget -= len(texts) - taken
         if template is not None:
             return template % tuple(texts)
         inner = _PADS[level + 1]  # (keys that are not all short strings, or no dict or list)
@@ -455,29 +468,28 @@ class _Renderer:
             return f"{{\n{inner}{body}\n{_PADS[level]}}}"
         return f"[\n{inner}" + f",\n{inner}".join(texts) + f"\n{_PADS[level]}]"
 
-    def _cold_long(self, value: Any, level: int, is_object: bool) -> str:
+    def _cold_long(self, value: Any, level: int, is_object: bool, ahead: int) -> str:
         """``_cold_text`` of a container too long to show whole: its first members, a line
-        for the gap, and its last member (each taking one off the budget)."""
-        members: Any = list(value.items() if is_object else enumerate(value))
+        for the gap, and its last member (each counted as one line)."""
         inner = _PADS[level + 1]
         parts: list[str] = []
-        for key, child in [*members[:HEAD_ITEMS], members[-1]]:
+        for key, child in _ends(value, is_object):
             if len(parts) == HEAD_ITEMS:
-                self.budget -= 1  # the gap's line
-            self.budget -= 1
+                self.lines += 1  # the gap's line
+            self.lines += 1
             text = leaf(child)
             if text is None:
-                text = self._cold_text(child, level + 1)
+                text = self._cold_text(child, level + 1, ahead)
             parts.append(f"{inner}{head_of(key)}{text}" if is_object else inner + text)
         noun = "properties" if is_object else "items"
-        gap = f"{inner}// … {len(members) - HEAD_ITEMS - 1} {noun} without errors"
+        gap = f"{inner}// … {len(value) - HEAD_ITEMS - 1} {noun} without errors"
         opening, closing = ("{\n", "}") if is_object else ("[\n", "]")
         head = ",\n".join(parts[:HEAD_ITEMS])
         return f"{opening}{head},\n{gap}\n{parts[-1]}\n{_PADS[level]}{closing}"
 
     def _object_entries(self, value: Mapping[Any, Any], path: Key) -> list[tuple[Any, ...]]:
         entries: list[tuple[Any, ...]]
-        if len(value) <= _LONG_ARRAY and self.budget > 0:  # every member shown (``_runs``)
+        if len(value) <= _LONG_ARRAY and self.lines < _MAX_LINES:  # every member shown (``_runs``)
             entries = [("item", head_of(key), item, (*path, key)) for key, item in value.items()]
         else:
             entries = [
@@ -491,40 +503,45 @@ class _Renderer:
                 entries.append(("missing", head_of(segment), None, (*path, segment)))
         return entries
 
-    def _runs(self, segments: list[Segment], path: Key) -> list[tuple[bool, Any]]:
+    def _runs(self, segments: Sequence[Segment], path: Key) -> list[tuple[bool, Any]]:
         """``(True, segment)`` for each member shown, ``(False, count)`` for each gap.
 
         A long container shows its first few members, its last, and those with an issue
-        at or under them; each run of two or more hidden members becomes one gap.
+        at or under it; each run of two or more hidden members becomes one gap. The
+        members shown are found by their positions, so an array (``segments``: a
+        ``range``) is not walked member by member.
         """
         size = len(segments)
-        spent = self.budget <= 0  # past the line budget only members with issues are shown
+        spent = self.lines >= _MAX_LINES  # past the line budget only members with issues are shown
         if size <= _LONG_ARRAY and not spent:
             return [(True, segment) for segment in segments]
-        head = 0 if spent else HEAD_ITEMS
         hot = self._hot_below.get(path, _NO_SEGMENTS)  # a member's path is not made to ask
+        if type(segments) is range:  # an index with an issue is a non-negative int
+            shown = {index for index in hot if type(index) is int and index < size}
+        else:
+            shown = {position for position, key in enumerate(segments) if key in hot}
+        if not spent:
+            shown.update(range(min(HEAD_ITEMS, size)))
+            shown.add(size - 1)
         runs: list[tuple[bool, Any]] = []
-        hidden = 0
-        for index, segment in enumerate(segments):
-            edge = index < head or (index == size - 1 and not spent)
-            if edge or segment in hot:
-                if hidden == 1 and not spent:
-                    runs.append((True, segments[index - 1]))
-                elif hidden:
-                    runs.append((False, hidden))
-                hidden = 0
-                runs.append((True, segment))
-            else:
-                hidden += 1
-        if hidden:
-            runs.append((False, hidden))
+        last = -1  # the position of the last member shown
+        for position in sorted(shown):
+            hidden = position - last - 1
+            if hidden == 1 and not spent:  # one hidden member is shown, not a gap
+                runs.append((True, segments[position - 1]))
+            elif hidden:
+                runs.append((False, hidden))
+            runs.append((True, segments[position]))
+            last = position
+        if last < size - 1:
+            runs.append((False, size - 1 - last))
         return runs
 
     def _array_entries(self, value: Sequence[Any], path: Key) -> list[tuple[Any, ...]]:
         size = len(value)
         entries: list[tuple[Any, ...]] = [
             ("item", "", value[index], (*path, index)) if shown else ("gap", "", index, path)
-            for shown, index in self._runs(list(range(size)), path)
+            for shown, index in self._runs(range(size), path)
         ]
         children = self._children.get(path, {})
         beyond = sorted(s for s in children if isinstance(s, int) and s >= size)
@@ -565,6 +582,20 @@ class _Renderer:
                 self.shortened = True
                 return "…"
         return self._scalar(describe(value))
+
+
+def _ends(value: Any, is_object: bool) -> list[tuple[Any, Any]]:
+    """The first few members of a long container and its last, as (key, member) (the
+    key of an array's item unused): taken from its ends, not from a list of them all."""
+    kind = type(value)
+    if kind is list or kind is tuple:
+        return [(None, child) for child in (*value[:HEAD_ITEMS], value[-1])]
+    if kind is dict:
+        items = value.items()
+        return [*itertools.islice(items, HEAD_ITEMS), next(reversed(items))]
+    # another mapping or sequence: its members in its own order, read once
+    members = list(value.items() if is_object else enumerate(value))
+    return [*members[:HEAD_ITEMS], members[-1]]
 
 
 _MARKS: dict[IssueKey, str] = {}
@@ -627,31 +658,38 @@ _NO_SEGMENTS: Final[frozenset[Segment]] = frozenset()
 _NO_ISSUES: Final[dict[Segment, list[int]]] = {}
 _PADS: Final = tuple("  " * level for level in range(MAX_SHOWN_DEPTH + 2))
 """The indentation of each level a value can be written at."""
-_TEMPLATES: dict[tuple[tuple[Any, ...] | int, int], str] = {}
 _MAX_TEMPLATES: Final = 1024
 _MAX_PLANS: Final = 64
+_OBJECTS: Final[tuple[dict[tuple[Any, ...], str], ...]] = tuple({} for _ in range(MAX_SHOWN_DEPTH))
+"""The template of each object shape met (``_object_template``), one dict a level: a
+lookup hashes the keys alone, not a tuple made of them and the level."""
 
 
-def _template(shape: tuple[Any, ...] | int, level: int) -> str | None:
-    """The text of a small container at ``level`` with a ``%s`` for each member's value,
-    by its keys (an object) or its size (an array), remembered: a function's calls write
-    the same few shapes, and filling a template costs less than joining its lines. None
-    for keys that are not all short strings (a key ``1`` equals ``True`` but reads otherwise;
-    a long key is not kept)."""
-    try:
-        return _TEMPLATES[shape, level]
-    except KeyError:
-        pass
+def _object_template(shape: tuple[Any, ...], level: int) -> str | None:
+    """The text of a small object at ``level`` with a ``%s`` for each member's value, by
+    its keys, remembered: a function's calls write the same few shapes, and filling a
+    template costs less than joining its lines. None for keys that are not all short
+    strings (a key ``1`` equals ``True`` but reads otherwise; a long key is not kept)."""
+    if not all(type(key) is str and len(key) <= MAX_STRING for key in shape):
+        return None
     inner, pad = _PADS[level + 1], _PADS[level]
-    template: str | None
-    if isinstance(shape, int):
-        template = f"[\n{inner}" + f",\n{inner}".join(["%s"] * shape) + f"\n{pad}]"
-    elif all(type(key) is str and len(key) <= MAX_STRING for key in shape):
-        heads = [head_of(key).replace("%", "%%") + "%s" for key in shape]
-        template = f"{{\n{inner}" + f",\n{inner}".join(heads) + f"\n{pad}}}"
-    else:
-        return None  # not kept: its keys may be long
-    if len(_TEMPLATES) >= _MAX_TEMPLATES:  # bounded: keys come from the model
-        _TEMPLATES.clear()
-    _TEMPLATES[shape, level] = template
+    heads = [head_of(key).replace("%", "%%") + "%s" for key in shape]
+    template = f"{{\n{inner}" + f",\n{inner}".join(heads) + f"\n{pad}}}"
+    if sum(map(len, _OBJECTS)) >= _MAX_TEMPLATES:  # bounded: keys come from the model
+        for kept in _OBJECTS:
+            kept.clear()
+    _OBJECTS[level][shape] = template
     return template
+
+
+def _array_template(size: int, level: int) -> str:
+    """``_object_template`` of an array of ``size`` items: made for every size a small
+    array can have at every level, so an array's is found by two indexes."""
+    inner, pad = _PADS[level + 1], _PADS[level]
+    return f"[\n{inner}" + f",\n{inner}".join(["%s"] * size) + f"\n{pad}]"
+
+
+_ARRAYS: Final = tuple(
+    tuple(_array_template(size, level) for size in range(_LONG_ARRAY + 1))
+    for level in range(MAX_SHOWN_DEPTH)
+)
