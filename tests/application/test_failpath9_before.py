@@ -144,13 +144,8 @@ def test_a_budgeted_refusal_walks_without_checking_again(
         checker = app._plans[case.name].side.checker
         data = json.loads(case.texts["1 mistake"])
         assert not checker.valid(data)
-        calls = []
-        check = checker._check
-        checker._check = lambda *arguments: calls.append(arguments) or check(*arguments)
-        try:
+        with answered.checks_counted(checker) as calls:
             assert not checker.refusal(data).success
-        finally:
-            checker._check = check
         assert calls == []
 
 

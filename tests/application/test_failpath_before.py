@@ -124,13 +124,8 @@ def test_the_refusal_walks_without_checking_again(corpus: Corpus) -> None:
         checker = app._plans[case.name].side.checker
         data = json.loads(case.texts["1 mistake"])
         assert not checker.valid(data)
-        calls = []
-        check = checker._check
-        checker._check = lambda *arguments: calls.append(arguments) or check(*arguments)
-        try:
+        with answered.checks_counted(checker) as calls:
             assert checker.refusal(data).errors == checker(data).errors
-        finally:
-            checker._check = check
         assert len(calls) == 1  # the ``__call__`` beside it, not the refusal
 
 

@@ -1,7 +1,8 @@
 """A corpus tool's call answered twice, by today's plan and with an earlier commit's repair
 step put back, for the differential tests of a wrong call's rounds (issue 33:
-``tests/application/test_refusal_before.py``, ``test_failpath_before.py``); and the
-hypothesis draw of a valid call with one value put in place of a key or a member under it.
+``tests/application/test_refusal_before.py``, ``test_failpath_before.py``,
+``test_failpath9_before.py``); the hypothesis draw of a valid call with one value put in
+place of a key or a member under it; and a count of a validator's checks.
 """
 
 from __future__ import annotations
@@ -94,3 +95,16 @@ def one_value_replaced(corpus: Corpus, data: st.DataObject) -> tuple[str, str]:
         position = data.draw(st.integers(0, len(inner) - 1))
         value = [*inner[:position], value, *inner[position + 1 :]]
     return case.name, json.dumps({**valid, key: value})
+
+
+@contextmanager
+def checks_counted(checker: Any) -> Iterator[list[tuple[Any, ...]]]:
+    """The calls a validator makes of its generated checker while the block runs: the
+    tests that a refusal walks without checking again count them."""
+    calls: list[tuple[Any, ...]] = []
+    check = checker._check
+    checker._check = lambda *arguments: calls.append(arguments) or check(*arguments)
+    try:
+        yield calls
+    finally:
+        checker._check = check
