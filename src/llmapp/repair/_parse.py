@@ -178,12 +178,14 @@ def read_strict(text: str, max_length: int = MAX_LENGTH, max_depth: int = MAX_DE
         return MISSING
     try:  # ``_strict``'s lines, without its call: this is every valid call's reading
         start = len(text) - len(text.lstrip(_BLANK)) if text[:1] in _BLANK else 0
-        data, end, objects = _scan(text, start)
+        data, end, keys = _scan(text, start)
         if end != len(text) and text[end:].strip(_BLANK):
             return MISSING
     except (ValueError, RecursionError, StopIteration):
         return MISSING
-    deep = len(text) > 2 * max_depth and _may_nest_deeper(text, max_depth, objects)
+    # Each container takes two brackets and each key two quotes and a colon, apart: a
+    # text that holds ``keys`` keys has fewer characters left for brackets.
+    deep = len(text) - 3 * keys > 2 * max_depth and _may_nest_deeper(text, max_depth)
     return MISSING if deep and _deeper_than(data, max_depth) else data
 
 
@@ -281,9 +283,9 @@ _SCAN_NOTED: Callable[[str, int], tuple[Any, int]] = json.JSONDecoder(  # type: 
 ).scan_once
 
 
-def _scan(text: str, start: int) -> tuple[Any, int, int | None]:
+def _scan(text: str, start: int) -> tuple[Any, int, int]:
     """``_SCAN(text, start)``: the same value, the same error, mostly without its hook; and
-    how many objects the value holds at most (None when not known).
+    how many keys the value's objects hold at least (0 when not counted).
 
     Every key written is a string followed by blanks and a colon: when no blank comes
     just before a colon, each key adds a ``":`` of its own to the text (a string may add
@@ -301,19 +303,19 @@ def _scan(text: str, start: int) -> tuple[Any, int, int | None]:
     ``_SCAN`` at once.
     """
     if len(text) < _FEW_CHARS:
-        return (*_SCAN(text, start), None)
+        return (*_SCAN(text, start), 0)
     sampled = text.count('":', 0, _SAMPLED)
     if sampled * _CHARS_A_KEY < _SAMPLED or not _SIZES_HELD.acquire(False):
-        return (*_SCAN(text, start), None)
+        return (*_SCAN(text, start), 0)
     try:
         _SIZES.clear()
         data, end = _SCAN_NOTED(text, start)
         written = sampled + text.count('":', _SAMPLED - 1)  # a pair across the cut once
-        proven = sum(_SIZES) == written and not _blank_before_colon(text)
-        objects = len(_SIZES)
+        keys = sum(_SIZES)
+        proven = keys == written and not _blank_before_colon(text)
     finally:
         _SIZES_HELD.release()
-    return (data, end, objects) if proven else (*_SCAN(text, start), None)
+    return (data, end, keys) if proven else (*_SCAN(text, start), 0)
 
 
 # Where the proof pays: its fixed cost and its pass over the text against the pairs lists
@@ -386,11 +388,10 @@ def _too_long(length: int, max_length: int) -> Reading:
     )
 
 
-def _may_nest_deeper(text: str, max_depth: int, objects: int | None = None) -> bool:
+def _may_nest_deeper(text: str, max_depth: int) -> bool:
     """A fast bound: JSON with at most ``max_depth`` opening brackets cannot nest deeper
-    (nor can text of at most twice as many characters: the caller tests that first).
-    ``objects``, when known, bounds the objects, which the text's ``{`` bound otherwise."""
-    return (text.count("{") if objects is None else objects) + text.count("[") > max_depth
+    (nor can text of at most twice as many characters: the caller tests that first)."""
+    return text.count("{") + text.count("[") > max_depth
 
 
 def _deeper_than(data: Any, max_depth: int) -> bool:
