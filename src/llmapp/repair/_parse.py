@@ -33,6 +33,8 @@ Decisions:
 - Valid JSON takes the fast path (the standard decoder) and reports no repairs. A key
   written twice sends the text to the tolerant reader, which says where: the check is
   the decoder's ``object_pairs_hook``, which costs valid text less than any pre-scan.
+  The call step's ``read_strict`` reads a text dense in keys without it, and proves by
+  counting that no key was written twice (``_scan``); the hook reads it where that fails.
 - ``NaN``, ``Infinity`` and ``-Infinity`` (and numbers too large for a float) are not JSON: they
   are read as ``null`` with a repair note, as JavaScript's ``JSON.stringify`` would write them,
   and ``unread`` names them: the call step runs no call with a ``null`` the model never wrote.
