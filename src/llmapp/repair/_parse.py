@@ -176,18 +176,23 @@ def read_strict(text: str, max_length: int = MAX_LENGTH, max_depth: int = MAX_DE
     """The data ``read_text`` reads from ``text`` when it notes nothing (no repair, no
     refusal): strict JSON within the bounds, without a ``Reading`` built; ``MISSING`` for
     any other text, which ``read_text`` then reads and explains."""
-    if len(text) > max_length or text[:1] == "\ufeff":
+    size = len(text)
+    if size > max_length or text[:1] == "\ufeff":
         return MISSING
     try:  # ``_strict``'s lines, without its call: this is every valid call's reading
-        start = len(text) - len(text.lstrip(_BLANK)) if text[:1] in _BLANK else 0
-        data, end, keys = _scan(text, start)
-        if end != len(text) and text[end:].strip(_BLANK):
+        start = size - len(text.lstrip(_BLANK)) if text[:1] in _BLANK else 0
+        if size < _FEW_CHARS:  # ``_scan``'s first test, without its call
+            data, end = _SCAN(text, start)
+            keys = 0
+        else:
+            data, end, keys = _scan(text, start)
+        if end != size and text[end:].strip(_BLANK):
             return MISSING
     except (ValueError, RecursionError, StopIteration):
         return MISSING
     # Each container takes two brackets and each key two quotes and a colon, apart: a
     # text that holds ``keys`` keys has fewer characters left for brackets.
-    deep = len(text) - 3 * keys > 2 * max_depth and _may_nest_deeper(text, max_depth)
+    deep = size - 3 * keys > 2 * max_depth and _may_nest_deeper(text, max_depth)
     return MISSING if deep and _deeper_than(data, max_depth) else data
 
 
@@ -304,10 +309,10 @@ def _scan(text: str, start: int) -> tuple[Any, int, int]:
     that is short, or whose first characters hold few keys for their length, is read by
     ``_SCAN`` at once.
     """
-    if len(text) < _FEW_CHARS:
-        return (*_SCAN(text, start), 0)
     sampled = text.count('":', 0, _SAMPLED)
-    if sampled * _CHARS_A_KEY < _SAMPLED or not _SIZES_HELD.acquire(False):
+    if len(text) < _FEW_CHARS or sampled * _CHARS_A_KEY < _SAMPLED:
+        return (*_SCAN(text, start), 0)
+    if not _SIZES_HELD.acquire(False):
         return (*_SCAN(text, start), 0)
     try:
         _SIZES.clear()
