@@ -306,18 +306,18 @@ def _scan(text: str, start: int) -> tuple[Any, int, int]:
     twice.
 
     The counts cost a pass over the text and the hook's lists a little per key: a text
-    that is short, or holds few keys for its length (its first characters are looked at
-    first), is read by ``_SCAN`` at once.
+    that is short, or whose first characters hold few keys for their length, is read by
+    ``_SCAN`` at once.
     """
     sampled = text.count('":', 0, _SAMPLED)
     if len(text) < _FEW_CHARS or sampled * _CHARS_A_KEY < _SAMPLED:
         return (*_SCAN(text, start), 0)
-    written = sampled + text.count('":', _SAMPLED - 1)  # a pair across the cut once
-    if written * _CHARS_A_KEY < len(text) or not _SIZES_HELD.acquire(False):
+    if not _SIZES_HELD.acquire(False):
         return (*_SCAN(text, start), 0)
     try:
         _SIZES.clear()
         data, end = _SCAN_NOTED(text, start)
+        written = sampled + text.count('":', _SAMPLED - 1)  # a pair across the cut once
         keys = sum(_SIZES)
         proven = keys == written and not _blank_before_colon(text)
     finally:
