@@ -33,6 +33,8 @@ Decisions:
 - Valid JSON takes the fast path (the standard decoder) and reports no repairs. A key
   written twice sends the text to the tolerant reader, which says where: the check is
   the decoder's ``object_pairs_hook``, which costs valid text less than any pre-scan.
+  The call step's ``read_strict`` reads a text dense in keys without it, and proves by
+  counting that no key was written twice (``_scan``); the hook reads it where that fails.
 - ``NaN``, ``Infinity`` and ``-Infinity`` (and numbers too large for a float) are not JSON: they
   are read as ``null`` with a repair note, as JavaScript's ``JSON.stringify`` would write them,
   and ``unread`` names them: the call step runs no call with a ``null`` the model never wrote.
@@ -61,6 +63,7 @@ from __future__ import annotations
 import json
 import math
 import re
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -173,16 +176,23 @@ def read_strict(text: str, max_length: int = MAX_LENGTH, max_depth: int = MAX_DE
     """The data ``read_text`` reads from ``text`` when it notes nothing (no repair, no
     refusal): strict JSON within the bounds, without a ``Reading`` built; ``MISSING`` for
     any other text, which ``read_text`` then reads and explains."""
-    if len(text) > max_length or text[:1] == "\ufeff":
+    size = len(text)
+    if size > max_length or text[:1] == "\ufeff":
         return MISSING
     try:  # ``_strict``'s lines, without its call: this is every valid call's reading
-        start = len(text) - len(text.lstrip(_BLANK)) if text[:1] in _BLANK else 0
-        data, end = _SCAN(text, start)
-        if end != len(text) and text[end:].strip(_BLANK):
+        start = size - len(text.lstrip(_BLANK)) if text[:1] in _BLANK else 0
+        if size < _FEW_CHARS:  # ``_scan``'s first test, without its call
+            data, end = _SCAN(text, start)
+            keys = 0
+        else:
+            data, end, keys = _scan(text, start)
+        if end != size and text[end:].strip(_BLANK):
             return MISSING
     except (ValueError, RecursionError, StopIteration):
         return MISSING
-    deep = len(text) > 2 * max_depth and _may_nest_deeper(text, max_depth)
+    # Each container takes two brackets and each key two quotes and a colon, apart: a
+    # text that holds ``keys`` keys has fewer characters left for brackets.
+    deep = size - 3 * keys > 2 * max_depth and _may_nest_deeper(text, max_depth)
     return MISSING if deep and _deeper_than(data, max_depth) else data
 
 
@@ -262,6 +272,76 @@ _DECODER = json.JSONDecoder(
 )
 _SCAN: Callable[[str, int], tuple[Any, int]] = _DECODER.scan_once  # type: ignore[attr-defined]
 _BLANK = " \t\n\r"  # JSON's whitespace
+
+# The scanner without the pairs hook, whose lists cost a valid text most of what the check
+# of its keys costs: each object's dict is made directly and its size noted, one read at a
+# time (the lock), for ``_scan`` to prove that no key was written twice.
+_SIZES: list[int] = []
+_SIZES_HELD = threading.Lock()
+
+
+def _noted(made: dict[str, Any]) -> dict[str, Any]:
+    _SIZES.append(len(made))
+    return made
+
+
+_SCAN_NOTED: Callable[[str, int], tuple[Any, int]] = json.JSONDecoder(  # type: ignore[attr-defined]
+    object_hook=_noted, parse_constant=_reject_constant, parse_float=_finite_float
+).scan_once
+
+
+def _scan(text: str, start: int) -> tuple[Any, int, int]:
+    """``_SCAN(text, start)``: the same value, the same error, mostly without its hook; and
+    how many keys the value's objects hold at least (0 when not counted).
+
+    Every key written is a string followed by blanks and a colon: when no blank comes
+    just before a colon, each key adds a ``":`` of its own to the text (a string may add
+    more), so their count bounds the keys written from above. The dicts made without the
+    hook hold one entry per distinct key of their object: their sizes sum to the keys
+    written less one for each key written again. Equal, they prove no key written twice,
+    and the dicts are the ones the hook makes (the same members in the same order). Any
+    other text (a blank before a colon, a ``":`` in a string, a read by another thread
+    meanwhile) is read again by ``_SCAN``. An error is the hooked scanner's too: the two
+    read the same text alike up to the hook, which adds only the error of a key written
+    twice.
+
+    The counts cost a pass over the text and the hook's lists a little per key: a text
+    that is short, or whose first characters hold few keys for their length, is read by
+    ``_SCAN`` at once.
+    """
+    sampled = text.count('":', 0, _SAMPLED)
+    if len(text) < _FEW_CHARS or sampled * _CHARS_A_KEY < _SAMPLED:
+        return (*_SCAN(text, start), 0)
+    if not _SIZES_HELD.acquire(False):
+        return (*_SCAN(text, start), 0)
+    try:
+        _SIZES.clear()
+        data, end = _SCAN_NOTED(text, start)
+        written = sampled + text.count('":', _SAMPLED - 1)  # a pair across the cut once
+        keys = sum(_SIZES)
+        proven = keys == written and not _blank_before_colon(text)
+    finally:
+        _SIZES_HELD.release()
+    return (data, end, keys) if proven else (*_SCAN(text, start), 0)
+
+
+# Where the proof pays: its fixed cost and its pass over the text against the pairs lists
+# it spares, one a key (measured in benchmarks/README.md, section 8zh).
+_FEW_CHARS = 256
+_SAMPLED = 256
+_CHARS_A_KEY = 32
+
+
+def _blank_before_colon(text: str) -> bool:
+    """Whether a colon follows a blank anywhere in ``text`` (as in ``{"a" : 1}``)."""
+    # Tabs, newlines and returns are rare in a model's JSON: a look for each alone (far
+    # quicker than a look for a pair) spares most texts the look for it before a colon.
+    return (
+        " :" in text
+        or ("\n" in text and "\n:" in text)
+        or ("\t" in text and "\t:" in text)
+        or ("\r" in text and "\r:" in text)
+    )
 
 
 def _strict(text: str) -> Any:
