@@ -222,11 +222,7 @@ class Validator:
             errors = self._issues(value)
         if not errors:
             return self._guarded_call(value)
-        if self._failed is not None:
-            self._failed.clear()  # as ``_failure`` does
-        if len(errors) > MAX_ISSUES_PER_PATH:
-            errors = _bounded(errors)
-        return ValidationFailure(value, errors)
+        return self._refused(value, errors)
 
     def _guarded_call(self, value: object) -> Validation:
         """``__call__`` for code that keeps state across one call: the values recursive
@@ -264,6 +260,10 @@ class Validator:
         errors = self._issues(value)
         if not errors:
             self._stopped(value, errors, None)
+        return self._refused(value, errors)
+
+    def _refused(self, value: object, errors: list[ValidationIssue]) -> ValidationFailure:
+        """The failure the walk's ``errors`` make, the checkers' notes forgotten."""
         if self._failed is not None:
             self._failed.clear()  # the walk used what the checkers noted: a fresh start
         if len(errors) > MAX_ISSUES_PER_PATH:  # fewer cannot pass the bound on one path
