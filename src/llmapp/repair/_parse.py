@@ -181,7 +181,7 @@ def read_strict(text: str, max_length: int = MAX_LENGTH, max_depth: int = MAX_DE
         return MISSING
     try:  # ``_strict``'s lines, without its call: this is every valid call's reading
         start = size - len(text.lstrip(_BLANK)) if text[:1] in _BLANK else 0
-        if size < _FEW_CHARS:  # ``_scan``'s first test, without its call
+        if size < _FEW_CHARS:  # too short for ``_scan``'s proof to pay
             data, end = _SCAN(text, start)
             keys = 0
         else:
@@ -306,11 +306,11 @@ def _scan(text: str, start: int) -> tuple[Any, int, int]:
     twice.
 
     The counts cost a pass over the text and the hook's lists a little per key: a text
-    that is short, or whose first characters hold few keys for their length, is read by
-    ``_SCAN`` at once.
+    whose first characters hold few keys for their length is read by ``_SCAN`` at once,
+    as ``read_strict`` reads a short one without calling this.
     """
     sampled = text.count('":', 0, _SAMPLED)
-    if len(text) < _FEW_CHARS or sampled * _CHARS_A_KEY < _SAMPLED:
+    if sampled * _CHARS_A_KEY < _SAMPLED:
         return (*_SCAN(text, start), 0)
     if not _SIZES_HELD.acquire(False):
         return (*_SCAN(text, start), 0)
