@@ -19,6 +19,7 @@ from ._analysis import Analysis
 from ._conditions import conjunction, type_test
 from ._functions import CHECK, WALK
 from ._shapes import union_info, union_shape
+from ._unions import UnionInfo, settled
 from ._vocabulary import (
     ARRAY_KEYWORDS,
     OBJECT_KEYWORDS,
@@ -248,7 +249,13 @@ class WalkWriter(Writer):
         where = path.dynamic(f"_step({key})")
         # No property: no key is claimed, and no test per key says so (as the checkers).
         known = self.out.constant(shared_names(frozenset(props)), "PROPERTIES") if props else None
-        with self.out.block(f"for {key}, {item} in {v}.items():"):
+        extra = schema.get("additionalProperties")
+        if props or "propertyNames" in schema or "patternProperties" in schema:
+            extra = None  # other keys than the extra ones: left to the loop
+        with (
+            self.unless_usual(extra, f"{v}.items()", f".mapping({v})"),
+            self.out.block(f"for {key}, {item} in {v}.items():"),
+        ):
             with self.out.block(f"if not isinstance({key}, str):"):
                 self.issue(where, "undefined", item, "object keys must be strings")
                 self.out.line("continue")
@@ -272,8 +279,12 @@ class WalkWriter(Writer):
                 self.issue(where, "undefined", f"{v}[{index}]")
         elif is_mapping(rest) and not is_trivial(rest):
             item = self.functions.local("item")
-            source = f"enumerate({v})" if count == 0 else f"enumerate({v}[{count}:], {count})"
-            with self.out.block(f"for {index}, {item} in {source}:"):
+            items = v if count == 0 else f"{v}[{count}:]"
+            source = f"enumerate({v})" if count == 0 else f"enumerate({items}, {count})"
+            with (
+                self.unless_usual(rest, items, f"({items})"),
+                self.out.block(f"for {index}, {item} in {source}:"),
+            ):
                 self.block(self.analysis.child(node, rest_key), item, where)
         if "contains" in schema:
             self._contains(node, v, path)
@@ -329,9 +340,9 @@ class WalkWriter(Writer):
         self, node: Node, keyword: str, branches: list[Node], v: str, path: PathCode
     ) -> None:
         """Ask ``_pick`` which branch failed least badly and walk that one."""
-        info = union_info(self.analysis, self.out, node, keyword, branches)
+        info = union_info(self.analysis, node, keyword, branches)
         choice = self.functions.local("branch")
-        self.out.line(f"{choice} = _pick({v}, {path.code()}, e, {info})")
+        self.out.line(f"{choice} = {self._choice(info, v, path)}")
         tie = _may_tie(self.analysis, branches)
         depth = "d + 1" if any(self.analysis.may_raise(b) for b in branches) else "d"
         for index, branch in enumerate(branches):
@@ -350,6 +361,32 @@ class WalkWriter(Writer):
             walkers = ", ".join(self.functions.name(branch, WALK) for branch in branches)
             with self.out.block(f"elif {choice} != -1:"):
                 self.out.line(f"_tie({v}, {path.code()}, e, {depth}, {choice}, ({walkers},))")
+
+    def _choice(self, info: UnionInfo, v: str, path: PathCode) -> str:
+        """``_pick``'s answer as an expression: written in for the JSON types that settle
+        it (``settled``; an answer of -1 appends the union's issue), so that a list where
+        ``list[X] | None`` is refused, or a record where a scalar is, asks no Python call;
+        ``_pick`` for the other types."""
+        # Each answer's classes and tests, in the order of the types first giving it.
+        classes: dict[int, list[str]] = {}
+        tests: dict[int, list[str]] = {}
+        for kind, test in _KIND_TESTS:
+            chosen = settled(info, kind)
+            if chosen is not None:
+                classes.setdefault(chosen, []).extend(_KIND_CLASSES.get(kind, ()))
+                tests.setdefault(chosen, []).extend([test.format(v=v)] if test else [])
+        where = path.code()
+        choice = f"_pick({v}, {where}, e, {self.out.constant(info, 'UNION')})"
+        for chosen in reversed(classes):
+            names = classes[chosen]
+            kinds = names[0] if len(names) == 1 else "(" + ", ".join(names) + ")"
+            found = [f"isinstance({v}, {kinds})"] if names else []
+            answer = str(chosen)
+            if chosen == -1:
+                issue = f"_Issue({where}, {literal(info.expected)}, {v})"
+                answer = f"(e.append({issue}) or -1)"
+            choice = f"{answer} if {' or '.join(found + tests[chosen])} else {choice}"
+        return choice
 
     def _refused(self, branch: Node, v: str, path: PathCode) -> None:
         """``block`` for a union branch whose check, asked just before ``_pick`` and unable
@@ -380,6 +417,22 @@ class WalkWriter(Writer):
         analysis = self.analysis
         target = analysis.target(branch) if analysis.is_bare_ref(branch) else None
         return target if target is not None and target.pointer not in analysis.reaching else None
+
+
+_KIND_CLASSES = {"object": ["dict"], "array": ["list", "tuple"], "string": ["str"]}
+"""The JSON types whose values are the instances of these classes (no class is a subclass
+of two of them), so one ``isinstance`` tells several."""
+
+_KIND_TESTS = (
+    ("object", ""),
+    ("array", ""),
+    ("string", ""),
+    ("boolean", "{v} is True or {v} is False"),
+    ("null", "{v} is None"),
+    ("integer", "type({v}) is int"),
+)
+"""For each JSON type, a test true only of values of it (``json_type``), where one is
+cheap: a float's type depends on its value, so a float goes to ``_pick``."""
 
 
 def _may_tie(analysis: Analysis, branches: list[Node]) -> bool:

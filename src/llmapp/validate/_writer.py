@@ -266,8 +266,9 @@ class Writer:
         ``UsualTexts`` (``DurationTexts``) check, ``call`` (``(v)`` or ``.mapping(v)``),
         does not accept them
         all at once: then each item is judged alone, as before. When it does, the loop
-        would find nothing. Written by the checkers only: a walker runs after a refusal,
-        where a container's check at once fails as often as not and is paid twice."""
+        would find nothing. A walker writes it too: a container it judges has often been
+        refused for another value than its items (its length, an item of another field),
+        and the check at once refused costs about one item's own check."""
         at_once = usual_texts(items)
         if at_once is None:
             return nullcontext()
