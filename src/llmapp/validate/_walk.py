@@ -9,6 +9,7 @@ only when invalid. Unions ask ``_pick`` which branch to explain.
 
 from __future__ import annotations
 
+from contextlib import nullcontext
 from typing import Any
 
 from llmapp._codegen.compact import shared_names
@@ -153,12 +154,12 @@ class WalkWriter(Writer):
                     self.issue(path, expected, v)
             return
         if types is None:
-            self._rest(node, v, path, types, conditions, expected)
+            self._rest(node, v, path, types, conditions, expected, refused)
             return
         with self.out.block(f"if not {type_test(types, v, strict_keys=False)}:"):
             self.issue(path, expected, v)
         with self.out.block("else:"):
-            self._rest(node, v, path, types, conditions, expected)
+            self._rest(node, v, path, types, conditions, expected, refused)
 
     def _rest(
         self,
@@ -168,6 +169,7 @@ class WalkWriter(Writer):
         types: frozenset[str] | None,
         conditions: list[str],
         expected: str,
+        refused: bool = False,
     ) -> None:
         schema = node.schema
         if conditions:
@@ -185,7 +187,7 @@ class WalkWriter(Writer):
                 types,
                 "array",
                 f"isinstance({v}, (list, tuple))",
-                lambda: self._array(node, v, path),
+                lambda: self._array(node, v, path, refused),
             )
         self.applicators(node, v, path, expected)
 
@@ -268,7 +270,9 @@ class WalkWriter(Writer):
 
     # -- arrays ------------------------------------------------------------------
 
-    def _array(self, node: Node, v: str, path: PathCode) -> None:
+    def _array(self, node: Node, v: str, path: PathCode, refused: bool = False) -> None:
+        """``refused``: the array's own check has just said no (a union's branch), most
+        often for an item: its items are judged one by one, not first at once again."""
         schema = node.schema
         rest_key, count = self.prefix_items(node, v, path)
         rest = schema.get(rest_key)
@@ -282,7 +286,7 @@ class WalkWriter(Writer):
             items = v if count == 0 else f"{v}[{count}:]"
             source = f"enumerate({v})" if count == 0 else f"enumerate({items}, {count})"
             with (
-                self.unless_usual(rest, items, f"({items})"),
+                nullcontext() if refused else self.unless_usual(rest, items, f"({items})"),
                 self.out.block(f"for {index}, {item} in {source}:"),
             ):
                 self.block(self.analysis.child(node, rest_key), item, where)
