@@ -4,8 +4,9 @@ ceb4ff8.
 A union's walker writes ``_pick``'s answer into its code for the JSON types that settle it
 (``_unions.settled``); an array's or a dict's items of a date, time or duration format are
 walked one by one only when the check at once refuses them; ``unique`` freezes only the
-items that are not plain. Each is compared with ceb4ff8: ``pick`` and ``unique`` read from
-git, on adversarial and generated values (subclasses, bools beside numbers, whole floats,
+items that are not plain; an IPv6 text without a dot that the hex groups' pattern refuses is
+refused without the constructor. Each is compared with ceb4ff8: ``pick``, ``unique`` and
+``is_ipv6`` read from git, on adversarial and generated values (subclasses, bools beside numbers, whole floats,
 NaN, tuples, records); whole validators in two processes, ceb4ff8's ``src`` and this tree's,
 on the corpus's signatures with their texts, mutations of them and a wrong value of every
 JSON type put at each property, and on union, set and format schemas with generated values.
@@ -13,6 +14,7 @@ JSON type put at each property, and on union, set and format schemas with genera
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import os
@@ -441,3 +443,60 @@ def test_issues_are_ceb4ff8s_on_corpus_and_targeted_values() -> None:
                 assert one == other, (schema_id, index, one, other)
         checked += len(was) if isinstance(was, list) else 0
     assert checked > 1000
+
+
+# -- an IPv6 text of hex groups alone that the pattern refuses -------------------------
+
+
+@pytest.fixture(scope="module")
+def old_table() -> types.ModuleType:
+    return before.load(ROUND_TEN, "llmapp/_scalars/table.py")
+
+
+_IPV6_TEXTS = [
+    "2001:db8:::1",
+    "::ffff:1.2.3.4",
+    "::ffff:1.2.3.256",
+    "1:2:3:4:5:6:7::",
+    "1:2:3:4:5:6:7:8::",
+    "::1:2:3:4:5:6:7",
+    "::1:2:3:4:5:6:7:8",
+    "12345::",
+    "1::2::3",
+    ":1::",
+    "1:2:3:4:5:6:1.2.3.4",
+    "1:2:3:4:5:6:7:1.2.3.4",
+    "fe80::1%eth0",
+    "::1/64",
+    "٠::1",
+    "::",
+    ":",
+    "1:2:3:4:5:6:7:8",
+    "1:2:3:4:5:6:7:8:9",
+    "00000::1",
+    " ::1",
+    "::1 ",
+    "::1\n",
+    "::G",
+]
+
+
+def test_ipv6_is_ceb4ff8s_on_short_texts(old_table: types.ModuleType) -> None:
+    from llmapp._scalars.table import is_ipv6
+
+    texts = [
+        "".join(chars)
+        for alphabet, longest in (("01f:", scaled(7, 9)), ("0ag:.%/", scaled(4, 5)))
+        for length in range(longest + 1)
+        for chars in itertools.product(alphabet, repeat=length)
+    ]
+    for text in [*_IPV6_TEXTS, *texts]:
+        assert is_ipv6(text) == old_table.is_ipv6(text), text
+
+
+@settings(max_examples=scaled(300, 1500), deadline=None)
+@given(st.text(alphabet="0123456789abcdefABCDEFG:.%/ \u0660", max_size=40))
+def test_ipv6_is_ceb4ff8s_on_generated_texts(old_table: types.ModuleType, text: str) -> None:
+    from llmapp._scalars.table import is_ipv6
+
+    assert is_ipv6(text) == old_table.is_ipv6(text)
