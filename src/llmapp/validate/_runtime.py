@@ -219,6 +219,8 @@ _PLAIN_ITEMS: Final = frozenset({str, int, float, type(None)})
 
 def unique(items: list[Any] | tuple[Any, ...]) -> bool:
     """True when no two items are JSON-equal (uniqueItems)."""
+    if len(items) < 2:  # often a set of one wrong item (a record), which would be frozen
+        return True
     if set(map(type, items)) <= _PLAIN_ITEMS:  # no bool among them: ``True == 1``
         return len(set(items)) == len(items)
     try:

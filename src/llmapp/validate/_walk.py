@@ -277,7 +277,7 @@ class WalkWriter(Writer):
         rest_key, count = self.prefix_items(node, v, path)
         rest = schema.get(rest_key)
         index = self.functions.local("index")
-        where = path.dynamic(f"_step({index})")
+        where = path.position(index)
         if rest is False:
             with self.out.block(f"for {index} in range({count}, len({v})):"):
                 self.issue(where, "undefined", f"{v}[{index}]")

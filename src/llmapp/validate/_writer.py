@@ -62,6 +62,11 @@ class PathCode:
     def dynamic(self, code: str) -> PathCode:
         return self._add(True, code)
 
+    def position(self, code: str) -> PathCode:
+        """The step to the item at ``code``, an ``int`` (``step`` of one, written in: no
+        call to it for each issue)."""
+        return self._add(False, "[")._add(True, f"str({code})")._add(False, "]")
+
     def _add(self, is_code: bool, text: str) -> PathCode:
         last = self.parts[-1]
         if not is_code and not last[0]:
