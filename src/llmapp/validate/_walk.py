@@ -4,7 +4,9 @@ Run only after the checker said no. One issue per wrong value (with the whole
 expected text of its schema); a value of the wrong type is not descended into; a
 missing required key is reported at its own path with ``UNDEFINED``; a key that must
 not be there has ``expected == "undefined"``. ``$ref``s are checked first and walked
-only when invalid. Unions ask ``_pick`` which branch to explain.
+only when invalid. Unions ask ``_pick`` which branch to explain, unless the value's JSON
+type settles it (``_unions.settled``, written in). Items of a date, time or duration
+format are judged at once first, as the checkers do, and one by one only when refused.
 """
 
 from __future__ import annotations
