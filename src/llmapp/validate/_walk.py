@@ -21,7 +21,7 @@ from .._codegen.source import literal
 from ._analysis import Analysis
 from ._conditions import conjunction, type_test
 from ._functions import CHECK, WALK
-from ._shapes import union_info, union_shape
+from ._shapes import describe_union, union_shape
 from ._unions import UnionInfo, settled
 from ._vocabulary import (
     ARRAY_KEYWORDS,
@@ -346,7 +346,7 @@ class WalkWriter(Writer):
         self, node: Node, keyword: str, branches: list[Node], v: str, path: PathCode
     ) -> None:
         """Ask ``_pick`` which branch failed least badly and walk that one."""
-        info = union_info(self.analysis, node, keyword, branches)
+        info = describe_union(self.analysis, node, keyword, branches)
         choice = self.functions.local("branch")
         self.out.line(f"{choice} = {self._choice(info, v, path)}")
         tie = _may_tie(self.analysis, branches)
