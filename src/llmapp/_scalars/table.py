@@ -174,7 +174,9 @@ def is_ipv6(text: str) -> bool:
     """RFC 4291 text, without a zone or prefix; an embedded IPv4 tail is dotted decimal."""
     if _regex(IPV6_GROUPS).match(text) is not None and ipv6_groups_fit(text):
         return True  # hex groups alone, which the constructor reads: not built
-    if not text.isascii() or "%" in text or "/" in text:
+    # Hex groups alone are read by the constructor only as the pattern reads them: without
+    # an IPv4 tail's dot it would refuse them too (raising costs more than the read).
+    if "." not in text or not text.isascii() or "%" in text or "/" in text:
         return False
     if not _constructs("ipaddress", "IPv6Address")(text):
         return False

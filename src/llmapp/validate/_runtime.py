@@ -204,8 +204,8 @@ def _freeze(value: object, depth: int) -> object:
         return value
     if value is True or value is False:
         return ("b", value)
-    if isinstance(value, (int, float)):
-        return ("n", value)
+    if isinstance(value, (int, float)):  # bare, as a plain item's key: no other key is one
+        return value
     if isinstance(value, (list, tuple)):
         return ("a", tuple(_freeze(item, depth + 1) for item in value))
     if isinstance(value, dict):
@@ -219,10 +219,13 @@ _PLAIN_ITEMS: Final = frozenset({str, int, float, type(None)})
 
 def unique(items: list[Any] | tuple[Any, ...]) -> bool:
     """True when no two items are JSON-equal (uniqueItems)."""
+    if len(items) < 2:  # often a set of one wrong item (a record), which would be frozen
+        return True
     if set(map(type, items)) <= _PLAIN_ITEMS:  # no bool among them: ``True == 1``
         return len(set(items)) == len(items)
     try:
-        frozen = [_freeze(item, 0) for item in items]
+        # A plain item is its own key: only the others (a record, a bool) pay a call.
+        frozen = [item if type(item) in _PLAIN_ITEMS else _freeze(item, 0) for item in items]
         return len(set(frozen)) == len(frozen)
     except (_Unfreezable, TypeError):
         pass

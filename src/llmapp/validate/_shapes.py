@@ -1,6 +1,6 @@
 """Build-time side of unions: the shape of each branch and the discriminator's tags.
 
-``union_info`` gives the walker a global ``UnionInfo`` describing a union for
+``describe_union`` gives the walker a ``UnionInfo`` describing a union for
 ``_unions.pick``: each branch's types, property names, required names and whether it
 is closed (following ``$ref`` and ``allOf``), plus the declared discriminator
 (``llmapp.jsonschema.discriminator``).
@@ -18,13 +18,19 @@ from .._codegen.source import Emitter
 from ._analysis import Analysis
 from ._unions import Branch, UnionInfo
 
-__all__ = ["parts", "union_info", "union_shape"]
+__all__ = ["describe_union", "parts", "union_info", "union_shape"]
 
 
 def union_info(
     analysis: Analysis, emitter: Emitter, node: Node, keyword: str, branches: list[Node]
 ) -> str:
-    """A global describing a union for ``_pick`` (shapes, discriminator tags)."""
+    """A global describing a union for ``_pick`` (``describe_union``): what the walkers of
+    earlier commits call, which the tests' differentials load beside today's modules."""
+    return emitter.constant(describe_union(analysis, node, keyword, branches), "UNION")
+
+
+def describe_union(analysis: Analysis, node: Node, keyword: str, branches: list[Node]) -> UnionInfo:
+    """What describes a union for ``_pick`` (shapes, discriminator tags)."""
     shapes = tuple(union_shape(analysis, branch) for branch in branches)
     prop, tags = _discriminator(analysis, node, branches)
     tag_text = "(" + " | ".join(json.dumps(tag, ensure_ascii=False) for tag in tags) + ")"
@@ -43,7 +49,7 @@ def union_info(
         if len(_UNIONS) >= _UNIONS_SIZE:
             _UNIONS.clear()
         _UNIONS[key] = info
-    return emitter.constant(info, "UNION")
+    return info
 
 
 _UNIONS: dict[tuple[Any, ...], UnionInfo] = {}

@@ -11,6 +11,10 @@ matched, ``pick`` chooses the branch whose issues the model should see:
    the union's text;
 4. objects -> the branch whose declared and required keys best match the value's keys;
    still tied -> ``tie`` walks each and keeps the one with the fewest issues.
+
+Where the value's JSON type alone decides (``settled``: no discriminator to read, one
+branch or none for that type), the walker writes the answer into its code and asks
+``pick`` only for the other types.
 """
 
 from __future__ import annotations
@@ -24,7 +28,7 @@ from llmapp.jsonschema import json_type, step
 from ._result import UNDEFINED, ValidationIssue
 from ._runtime import DepthExceeded
 
-__all__ = ["Branch", "UnionInfo", "pick", "tie"]
+__all__ = ["Branch", "UnionInfo", "pick", "settled", "tie"]
 
 
 # Slotted classes, not frozen dataclasses: ``pick`` reads their attributes for every
@@ -119,19 +123,33 @@ def pick(value: Any, path: str, errors: list[ValidationIssue], info: UnionInfo) 
         if chosen is not None:
             return chosen
     kind = json_type(value)
-    candidates: Sequence[int] = info.accepting(kind)
-    scalar = kind not in ("object", "array")
-    if len(candidates) == 1 and not (scalar and info.branches[candidates[0]].literal):
-        return candidates[0]
-    if not candidates or scalar:
+    chosen = settled(info, kind)
+    if chosen == -1:
         errors.append(ValidationIssue(path, info.expected, value))
-        return -1
+    if chosen is not None:
+        return chosen
+    candidates: Sequence[int] = info.accepting(kind)
     if kind == "object":
         keys = frozenset(key for key in value if isinstance(key, str))
         scores = {index: info.branches[index].score(keys) for index in candidates}
         best = max(scores.values())
         candidates = [index for index in candidates if scores[index] == best]
     return candidates[0] if len(candidates) == 1 else tuple(candidates)
+
+
+def settled(info: UnionInfo, kind: str | None) -> int | None:
+    """What ``pick`` answers for any value of JSON type ``kind`` without reading more of
+    it: the branch's index, -1 for one issue with the union's text (the caller appends
+    it), or None when the value must be read (an object's discriminator or keys)."""
+    if kind == "object" and info.discriminator is not None and info.tags:
+        return None
+    candidates = info.accepting(kind)
+    scalar = kind not in ("object", "array")
+    if len(candidates) == 1 and not (scalar and info.branches[candidates[0]].literal):
+        return candidates[0]
+    if not candidates or scalar:
+        return -1
+    return None
 
 
 def _by_discriminator(

@@ -4,11 +4,14 @@ Run only after the checker said no. One issue per wrong value (with the whole
 expected text of its schema); a value of the wrong type is not descended into; a
 missing required key is reported at its own path with ``UNDEFINED``; a key that must
 not be there has ``expected == "undefined"``. ``$ref``s are checked first and walked
-only when invalid. Unions ask ``_pick`` which branch to explain.
+only when invalid. Unions ask ``_pick`` which branch to explain, unless the value's JSON
+type settles it (``_unions.settled``, written in). Items of a date, time or duration
+format are judged at once first, as the checkers do, and one by one only when refused.
 """
 
 from __future__ import annotations
 
+from contextlib import nullcontext
 from typing import Any
 
 from llmapp._codegen.compact import shared_names
@@ -18,7 +21,8 @@ from .._codegen.source import literal
 from ._analysis import Analysis
 from ._conditions import conjunction, type_test
 from ._functions import CHECK, WALK
-from ._shapes import union_info, union_shape
+from ._shapes import describe_union, union_shape
+from ._unions import UnionInfo, settled
 from ._vocabulary import (
     ARRAY_KEYWORDS,
     OBJECT_KEYWORDS,
@@ -152,12 +156,12 @@ class WalkWriter(Writer):
                     self.issue(path, expected, v)
             return
         if types is None:
-            self._rest(node, v, path, types, conditions, expected)
+            self._rest(node, v, path, types, conditions, expected, refused)
             return
         with self.out.block(f"if not {type_test(types, v, strict_keys=False)}:"):
             self.issue(path, expected, v)
         with self.out.block("else:"):
-            self._rest(node, v, path, types, conditions, expected)
+            self._rest(node, v, path, types, conditions, expected, refused)
 
     def _rest(
         self,
@@ -167,6 +171,7 @@ class WalkWriter(Writer):
         types: frozenset[str] | None,
         conditions: list[str],
         expected: str,
+        refused: bool = False,
     ) -> None:
         schema = node.schema
         if conditions:
@@ -184,7 +189,7 @@ class WalkWriter(Writer):
                 types,
                 "array",
                 f"isinstance({v}, (list, tuple))",
-                lambda: self._array(node, v, path),
+                lambda: self._array(node, v, path, refused),
             )
         self.applicators(node, v, path, expected)
 
@@ -248,7 +253,13 @@ class WalkWriter(Writer):
         where = path.dynamic(f"_step({key})")
         # No property: no key is claimed, and no test per key says so (as the checkers).
         known = self.out.constant(shared_names(frozenset(props)), "PROPERTIES") if props else None
-        with self.out.block(f"for {key}, {item} in {v}.items():"):
+        extra = schema.get("additionalProperties")
+        if props or "propertyNames" in schema or "patternProperties" in schema:
+            extra = None  # other keys than the extra ones: left to the loop
+        with (
+            self.unless_usual(extra, f"{v}.items()", f".mapping({v})"),
+            self.out.block(f"for {key}, {item} in {v}.items():"),
+        ):
             with self.out.block(f"if not isinstance({key}, str):"):
                 self.issue(where, "undefined", item, "object keys must be strings")
                 self.out.line("continue")
@@ -261,19 +272,25 @@ class WalkWriter(Writer):
 
     # -- arrays ------------------------------------------------------------------
 
-    def _array(self, node: Node, v: str, path: PathCode) -> None:
+    def _array(self, node: Node, v: str, path: PathCode, refused: bool = False) -> None:
+        """``refused``: the array's own check has just said no (a union's branch), most
+        often for an item: its items are judged one by one, not first at once again."""
         schema = node.schema
         rest_key, count = self.prefix_items(node, v, path)
         rest = schema.get(rest_key)
         index = self.functions.local("index")
-        where = path.dynamic(f"_step({index})")
+        where = path.position(index)
         if rest is False:
             with self.out.block(f"for {index} in range({count}, len({v})):"):
                 self.issue(where, "undefined", f"{v}[{index}]")
         elif is_mapping(rest) and not is_trivial(rest):
             item = self.functions.local("item")
-            source = f"enumerate({v})" if count == 0 else f"enumerate({v}[{count}:], {count})"
-            with self.out.block(f"for {index}, {item} in {source}:"):
+            items = v if count == 0 else f"{v}[{count}:]"
+            source = f"enumerate({v})" if count == 0 else f"enumerate({items}, {count})"
+            with (
+                nullcontext() if refused else self.unless_usual(rest, items, f"({items})"),
+                self.out.block(f"for {index}, {item} in {source}:"),
+            ):
                 self.block(self.analysis.child(node, rest_key), item, where)
         if "contains" in schema:
             self._contains(node, v, path)
@@ -329,9 +346,9 @@ class WalkWriter(Writer):
         self, node: Node, keyword: str, branches: list[Node], v: str, path: PathCode
     ) -> None:
         """Ask ``_pick`` which branch failed least badly and walk that one."""
-        info = union_info(self.analysis, self.out, node, keyword, branches)
+        info = describe_union(self.analysis, node, keyword, branches)
         choice = self.functions.local("branch")
-        self.out.line(f"{choice} = _pick({v}, {path.code()}, e, {info})")
+        self.out.line(f"{choice} = {self._choice(info, v, path)}")
         tie = _may_tie(self.analysis, branches)
         depth = "d + 1" if any(self.analysis.may_raise(b) for b in branches) else "d"
         for index, branch in enumerate(branches):
@@ -350,6 +367,32 @@ class WalkWriter(Writer):
             walkers = ", ".join(self.functions.name(branch, WALK) for branch in branches)
             with self.out.block(f"elif {choice} != -1:"):
                 self.out.line(f"_tie({v}, {path.code()}, e, {depth}, {choice}, ({walkers},))")
+
+    def _choice(self, info: UnionInfo, v: str, path: PathCode) -> str:
+        """``_pick``'s answer as an expression: written in for the JSON types that settle
+        it (``settled``; an answer of -1 appends the union's issue), so that a list where
+        ``list[X] | None`` is refused, or a record where a scalar is, asks no Python call;
+        ``_pick`` for the other types."""
+        # Each answer's classes and tests, in the order of the types first giving it.
+        classes: dict[int, list[str]] = {}
+        tests: dict[int, list[str]] = {}
+        for kind, test in _KIND_TESTS:
+            chosen = settled(info, kind)
+            if chosen is not None:
+                classes.setdefault(chosen, []).extend(_KIND_CLASSES.get(kind, ()))
+                tests.setdefault(chosen, []).extend([test.format(v=v)] if test else [])
+        where = path.code()
+        choice = f"_pick({v}, {where}, e, {self.out.constant(info, 'UNION')})"
+        for chosen in reversed(classes):
+            names = classes[chosen]
+            kinds = names[0] if len(names) == 1 else "(" + ", ".join(names) + ")"
+            found = [f"isinstance({v}, {kinds})"] if names else []
+            answer = str(chosen)
+            if chosen == -1:
+                issue = f"_Issue({where}, {literal(info.expected)}, {v})"
+                answer = f"(e.append({issue}) or -1)"
+            choice = f"{answer} if {' or '.join(found + tests[chosen])} else {choice}"
+        return choice
 
     def _refused(self, branch: Node, v: str, path: PathCode) -> None:
         """``block`` for a union branch whose check, asked just before ``_pick`` and unable
@@ -380,6 +423,22 @@ class WalkWriter(Writer):
         analysis = self.analysis
         target = analysis.target(branch) if analysis.is_bare_ref(branch) else None
         return target if target is not None and target.pointer not in analysis.reaching else None
+
+
+_KIND_CLASSES = {"object": ["dict"], "array": ["list", "tuple"], "string": ["str"]}
+"""The JSON types whose values are the instances of these classes (no class is a subclass
+of two of them), so one ``isinstance`` tells several."""
+
+_KIND_TESTS = (
+    ("object", ""),
+    ("array", ""),
+    ("string", ""),
+    ("boolean", "{v} is True or {v} is False"),
+    ("null", "{v} is None"),
+    ("integer", "type({v}) is int"),
+)
+"""For each JSON type, a test true only of values of it (``json_type``), where one is
+cheap: a float's type depends on its value, so a float goes to ``_pick``."""
 
 
 def _may_tie(analysis: Analysis, branches: list[Node]) -> bool:

@@ -62,6 +62,11 @@ class PathCode:
     def dynamic(self, code: str) -> PathCode:
         return self._add(True, code)
 
+    def position(self, code: str) -> PathCode:
+        """The step to the item at ``code``, an ``int`` (``step`` of one, written in: no
+        call to it for each issue)."""
+        return self._add(False, "[")._add(True, f"str({code})")._add(False, "]")
+
     def _add(self, is_code: bool, text: str) -> PathCode:
         last = self.parts[-1]
         if not is_code and not last[0]:
@@ -266,8 +271,9 @@ class Writer:
         ``UsualTexts`` (``DurationTexts``) check, ``call`` (``(v)`` or ``.mapping(v)``),
         does not accept them
         all at once: then each item is judged alone, as before. When it does, the loop
-        would find nothing. Written by the checkers only: a walker runs after a refusal,
-        where a container's check at once fails as often as not and is paid twice."""
+        would find nothing. A walker writes it too: a container it judges has often been
+        refused for another value than its items (its length, an item of another field),
+        and the check at once refused costs about one item's own check."""
         at_once = usual_texts(items)
         if at_once is None:
             return nullcontext()
