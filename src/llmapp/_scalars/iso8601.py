@@ -673,42 +673,44 @@ def _either(
     clock = formats[0].startswith("time")
     read = time.fromisoformat if clock else datetime.fromisoformat
     hour = 0 if clock else 11  # where the hour begins: a lone time's start, after the T
-    hours, seconds, shortest = slice(hour, hour + 2), slice(hour + 6, hour + 8), hour + 8
-    shapes = {
-        shape.encode(): shape.endswith(("+00:00", "-00:00"))  # a signed offset
-        for format in formats
-        for shape in _shapes(format)
-    }
+    hours, seconds = slice(hour, hour + 2), slice(hour + 6, hour + 8)
+    every = [shape.encode() for format in formats for shape in _shapes(format)]
+    # Apart, so the most usual (no offset, or ``Z``) is one set lookup.
+    signed = frozenset(shape for shape in every if shape.endswith((b"+00:00", b"-00:00")))
+    plain = frozenset(every) - signed
     samples = tuple(
-        shape if clock else "2000-01-01" + shape[10:] for shape in map(bytes.decode, shapes)
+        shape if clock else "2000-01-01" + shape[10:] for shape in map(bytes.decode, every)
     )
 
+    def refused(text: str) -> bool:
+        """The verdict on a usual shape ``read`` refuses."""
+        if text[seconds] != "60":
+            reads = _READS_USUAL.get(read)
+            if reads is None:
+                reads = _READS_USUAL[read] = _reads_every(read, samples)
+            if reads:
+                return False
+        return first(text) or second(text)
+
     def either(text: str) -> bool:
-        if len(text) < shortest:
-            return False  # shorter than either grammar's shortest (a date, say)
         try:
-            signed = shapes.get(text.encode().translate(_DIGITS))
+            shape = text.encode().translate(_DIGITS)
         except UnicodeEncodeError:  # a lone surrogate: no usual shape
-            signed = None
-        if signed is not None:
+            return first(text) or second(text)
+        # A text shorter than either grammar's shortest (a date, say) has no usual shape:
+        # the checks refuse it.
+        if shape in plain or (shape in signed and text[-2] <= "5"):
             # ASCII digits there: an hour past 23 (24 too, which 3.12 reads) is refused by
             # both grammars, here rather than by ``fromisoformat``'s exception. A lone
             # time's hour begins the text, which compares whole; a date-time's is sliced
             # only from 20 on (a character read costs less than a slice).
             if (text >= "24") if clock else (text[hour] > "1" and text[hours] > "23"):
                 return False
-            if not signed or text[-2] <= "5":
-                try:
-                    read(text)
-                except ValueError:
-                    if text[seconds] != "60":
-                        reads = _READS_USUAL.get(read)
-                        if reads is None:
-                            reads = _READS_USUAL[read] = _reads_every(read, samples)
-                        if reads:
-                            return False
-                else:
-                    return True
+            try:
+                read(text)
+            except ValueError:
+                return refused(text)
+            return True
         return first(text) or second(text)
 
     return either
