@@ -7,7 +7,8 @@ generated texts, also with the refusal shortcut off (as on Python 3.10). A numbe
 finite lower and upper bound is type-tested without a float's finiteness test (its
 bounds refuse NaN and the infinities): checkers written so are compared with checkers
 written as at ceb4ff8 (``finite_bounds`` off), verdicts and issues, on adversarial and
-generated values, and with the ``jsonschema`` library's verdict. A container whose items
+generated values, and with the ``jsonschema`` library's verdict. ``is_duration`` remembers
+its answer by shape, as ``DurationTexts`` does a container's. A container whose items
 need only be strings is judged at once (``PlainTexts``, one ``join``) before its loop:
 against ``isinstance`` on each item, and validators written with and without it.
 """
@@ -28,7 +29,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from tests.support import before
 from tests.support.budget import scaled
-from tests.validate.test_fast_paths_before import ADVERSARIAL_MOMENTS, EITHER_MOMENTS, _moments
+from tests.validate.test_fast_paths_before import (
+    ADVERSARIAL_DURATIONS,
+    ADVERSARIAL_MOMENTS,
+    EITHER_MOMENTS,
+    _moments,
+)
 from tests.validate.test_fast_paths_eighth import ADVERSARIAL_CLOCKS, ADVERSARIAL_DATE_TIMES
 
 from llmapp._scalars import iso8601 as iso
@@ -417,3 +423,51 @@ def test_containers_of_texts_keep_verdicts_and_issues(schema: dict[str, Any], va
 def test_plain_texts_is_written_where_items_need_only_be_strings() -> None:
     asks = ["PlainTexts()" in Validator(schema).source.split("# w_")[0] for schema in _TEXT_SCHEMAS]
     assert asks == [True, True, True, True, True, True, False]
+
+
+# -- a lone duration --------------------------------------------------------------------------
+
+_DURATION_TEXTS = [
+    *ADVERSARIAL_DURATIONS,
+    "P1D\x00",
+    "P1D\x00P1D",
+    "\x00",
+    "P\ud800D",
+    "PT\u0661H",
+    "P1W",
+    "P1Y2M3D",
+    "P1Y2M3DT4H5M6S",
+    "P1M",
+    "PT1H0M5S",
+    "PT1H5S",
+    "P1DT1H\n",
+    "P1D\nT1H",
+]
+
+
+@pytest.mark.parametrize("text", _DURATION_TEXTS)
+def test_is_duration_agrees_with_ceb4ff8(round_ten_iso: types.ModuleType, text: str) -> None:
+    for _ in range(2):  # learnt, then remembered
+        assert iso.is_duration(text) == round_ten_iso.is_duration(text), text
+        assert iso.is_duration(_Text(text)) == round_ten_iso.is_duration(text), text
+
+
+def test_is_duration_past_the_shapes_it_remembers(
+    round_ten_iso: types.ModuleType, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With its memory full, a new shape is matched each time, and answered alike."""
+    monkeypatch.setattr(iso, "_DURATIONS", iso.DurationTexts())
+    texts = [f"P{'1' * count}DT{'2' * (count % 7)}H" for count in range(1, 400)]
+    for text in [*texts, *texts, *_DURATION_TEXTS]:
+        assert iso.is_duration(text) == round_ten_iso.is_duration(text), text
+
+
+_DURATION_PIECES = st.sampled_from(
+    ["P", "T", "1", "12", "0", "Y", "M", "W", "D", "H", "S", ".", ",", "-", "+", " ", "p", "٣"]
+)
+
+
+@settings(max_examples=scaled(400, 2000), deadline=None)
+@given(text=st.lists(_DURATION_PIECES, max_size=10).map("".join) | st.text(max_size=8))
+def test_is_duration_agrees_on_generated_texts(round_ten_iso: types.ModuleType, text: str) -> None:
+    assert iso.is_duration(text) == round_ten_iso.is_duration(text), text

@@ -655,6 +655,19 @@ class DurationTexts(_AtOnce):
         except (TypeError, ValueError):
             return False
 
+    def one(self, text: str) -> bool:
+        """Whether the ``str`` ``text`` is a duration."""
+        try:
+            shape = text.encode().translate(_DIGITS)
+        except UnicodeEncodeError:  # a lone surrogate: no duration
+            return False
+        known = self._known.get(shape)
+        return (self._learn(shape) if known is None else known) == 1
+
+
+_DURATIONS = DurationTexts()
+"""``is_duration``'s shapes."""
+
 
 _CONTAINERS = frozenset({list, tuple, type({}.values())})
 """What ``PlainTexts`` joins: a subclass may iterate otherwise than its items (``join``
@@ -773,5 +786,7 @@ del _check, _name
 
 
 def is_duration(text: str) -> bool:
-    """RFC 3339 appendix A duration (``P1DT2H``, ``PT1H0M5S``, ``P2W``)."""
-    return _regex(_DURATION).match(text) is not None
+    """RFC 3339 appendix A duration (``P1DT2H``, ``PT1H0M5S``, ``P2W``): ``DURATION_PATTERN``
+    matched, its answer remembered by shape as ``DurationTexts`` remembers a container's
+    (a lone text is a container of one)."""
+    return _DURATIONS.one(text)
