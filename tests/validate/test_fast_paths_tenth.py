@@ -471,3 +471,12 @@ _DURATION_PIECES = st.sampled_from(
 @given(text=st.lists(_DURATION_PIECES, max_size=10).map("".join) | st.text(max_size=8))
 def test_is_duration_agrees_on_generated_texts(round_ten_iso: types.ModuleType, text: str) -> None:
     assert iso.is_duration(text) == round_ten_iso.is_duration(text), text
+
+
+def test_validators_call_is_duration() -> None:
+    """Where they matched ``DURATION_PATTERN`` themselves (``is_duration`` was one match)."""
+    check = Validator({"type": "array", "items": {"type": "string", "format": "duration"}})
+    assert check(["P3DT4H30M"]).success
+    refused = check(["P3DT4H30M", "P3D4H"])
+    assert not refused.success and [issue.path for issue in refused.errors] == ["$input[1]"]
+    assert "is_duration(item)" in check.source and "DURATION.match" not in check.source

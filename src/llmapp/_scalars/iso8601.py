@@ -522,17 +522,22 @@ texts', not the lookup's)."""
 
 
 class _AtOnce:
-    """A container's texts judged at once (``__call__``); a dict's by ``mapping``."""
+    """A container's texts judged at once (``every``, also the object's call); a dict's by
+    ``mapping``. Validators call the method: calling the object itself costs a lookup of
+    ``__call__`` more."""
 
     __slots__ = ()
 
     def __call__(self, values: Collection[Any]) -> bool:
+        return self.every(values)
+
+    def every(self, values: Collection[Any]) -> bool:
         raise NotImplementedError
 
     def mapping(self, value: dict[Any, Any]) -> bool:
         """Every key of the dict ``value`` a ``str`` and every value accepted. The values
         first: a refused one (the usual mistake) is answered without joining the keys."""
-        if not self(value.values()):
+        if not self.every(value.values()):
             return False
         try:
             _SEPARATOR.join(value)
@@ -589,7 +594,7 @@ class UsualTexts(_AtOnce):
             self._known[shape] = answer
         return answer
 
-    def __call__(self, values: Collection[Any]) -> bool:
+    def every(self, values: Collection[Any]) -> bool:
         """Every one of ``values`` (a list, a tuple, a dict's values) a usual text."""
         try:
             joined = _SEPARATOR.join(values)  # TypeError on a value not a str
@@ -643,7 +648,7 @@ class DurationTexts(_AtOnce):
             self._known[shape] = answer
         return answer
 
-    def __call__(self, values: Collection[Any]) -> bool:
+    def every(self, values: Collection[Any]) -> bool:
         """Every one of ``values`` (a list, a tuple, a dict's values) a duration."""
         try:
             # TypeError on a value not a str, ValueError on a lone surrogate (or on a
@@ -685,7 +690,7 @@ class PlainTexts(_AtOnce):
     def __repr__(self) -> str:
         return "PlainTexts()"
 
-    def __call__(self, values: Collection[Any]) -> bool:
+    def every(self, values: Collection[Any]) -> bool:
         """Every one of ``values`` (a list, a tuple, a dict's values) a ``str``."""
         if type(values) not in _CONTAINERS:
             return False

@@ -299,7 +299,7 @@ class CheckWriter(Writer):
             child = self.analysis.child(node, rest_key)
             target = self._in_loop(child)
             with (
-                self.unless_usual(target.schema, source, f"({source})"),
+                self.unless_usual(target.schema, source, f".every({source})"),
                 self.out.block(f"for {item} in {source}:"),
             ):
                 if target is not child:
