@@ -8,9 +8,7 @@ finite lower and upper bound is type-tested without a float's finiteness test (i
 bounds refuse NaN and the infinities): checkers written so are compared with checkers
 written as at ceb4ff8 (``finite_bounds`` off), verdicts and issues, on adversarial and
 generated values, and with the ``jsonschema`` library's verdict. ``is_duration`` remembers
-its answer by shape, as ``DurationTexts`` does a container's. A container whose items
-need only be strings is judged at once (``PlainTexts``, one ``join``) before its loop:
-against ``isinstance`` on each item, and validators written with and without it.
+its answer by shape, as ``DurationTexts`` does a container's: against ceb4ff8's.
 """
 
 from __future__ import annotations
@@ -38,7 +36,7 @@ from tests.validate.test_fast_paths_before import (
 from tests.validate.test_fast_paths_eighth import ADVERSARIAL_CLOCKS, ADVERSARIAL_DATE_TIMES
 
 from llmapp._scalars import iso8601 as iso
-from llmapp.validate import Validator, _check, _writer
+from llmapp.validate import Validator, _check
 
 ROUND_TEN = "ceb4ff8"
 """The commit before this round's changes."""
@@ -324,105 +322,6 @@ def test_the_finiteness_test_is_left_out_only_between_finite_bounds() -> None:
         False,
         False,
     ]
-
-
-# -- containers of any strings -----------------------------------------------------------------
-
-
-class _Claims:
-    """Not a ``str``, but ``isinstance(value, str)`` believes its ``__class__``."""
-
-    @property  # type: ignore[misc]
-    def __class__(self) -> type:
-        return str
-
-
-class _OwnIteration(list):  # type: ignore[type-arg]
-    """A list whose iteration yields what its items are not."""
-
-    def __iter__(self) -> Any:
-        return iter([1, 2])
-
-
-_CONTAINED = [
-    [],
-    ["a"],
-    ["a", "b", ""],
-    ("a", "b"),
-    ["a", 1],
-    [1, "a"],
-    ["a", None],
-    ["a", b"b"],
-    ["a", _Text("b")],
-    ["a", _Claims()],
-    ["\x00", "a\x00b"],
-    ["\ud800"],
-    _OwnIteration(["a", "b"]),
-    {"x": "a", "y": "b"}.values(),
-    {"x": "a", "y": 1}.values(),
-]
-
-
-@pytest.mark.parametrize("values", _CONTAINED, ids=range(len(_CONTAINED)))
-def test_plain_texts_is_isinstance_on_each(values: Any) -> None:
-    """``True`` only where every item is a ``str``; ``False`` may also mean "undecided"."""
-    at_once = iso.PlainTexts()(values)
-    assert at_once == (
-        type(values) is not _OwnIteration
-        and all(type(item) is str or type(item) is _Text for item in values)
-    )
-
-
-_TEXT_SCHEMAS = [
-    {"type": "array", "items": {"type": "string"}},
-    {"type": "array", "items": {"type": "string"}, "uniqueItems": True, "minItems": 1},
-    {"type": "array", "prefixItems": [{"type": "integer"}], "items": {"type": "string"}},
-    {"type": "object", "additionalProperties": {"type": "string"}},
-    {"type": "object", "additionalProperties": {"type": "string"}, "minProperties": 1},
-    {
-        "type": "object",
-        "properties": {"a": {"type": "array", "items": {"type": "string"}}},
-        "additionalProperties": {"type": "array", "items": {"type": "string"}},
-    },
-    {"type": "array", "items": {"type": "string", "minLength": 1}},
-]
-_TEXT_VALUES = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.text(max_size=3) | st.builds(_Text, st.text()),
-    lambda inner: (
-        st.lists(inner, max_size=4)
-        | st.lists(inner, max_size=3).map(tuple)
-        | st.dictionaries(st.text(max_size=2), inner, max_size=3)
-    ),
-    max_leaves=8,
-)
-
-
-def _without_plain_texts(schema: dict[str, Any]) -> Validator:
-    """``Validator(schema)`` written with no ``PlainTexts``, as at ceb4ff8."""
-    found = _writer.usual_texts
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(
-            _writer,
-            "usual_texts",
-            lambda items: None if isinstance(found(items), iso.PlainTexts) else found(items),
-        )
-        return Validator(schema)
-
-
-@pytest.mark.parametrize("schema", _TEXT_SCHEMAS, ids=range(len(_TEXT_SCHEMAS)))
-@settings(max_examples=scaled(80, 400), deadline=None)
-@given(value=_TEXT_VALUES)
-def test_containers_of_texts_keep_verdicts_and_issues(schema: dict[str, Any], value: Any) -> None:
-    today, before_ = Validator(schema), _without_plain_texts(schema)
-    for each in (value, [value, "a"], {"k": value}, ["a", _Claims()], {"k": _Claims()}):
-        assert _verdict(today, each) == _verdict(before_, each), (schema, each)
-    if _json(value):
-        assert today(value).success == jsonschema.Draft202012Validator(schema).is_valid(value)
-
-
-def test_plain_texts_is_written_where_items_need_only_be_strings() -> None:
-    asks = ["PlainTexts()" in Validator(schema).source.split("# w_")[0] for schema in _TEXT_SCHEMAS]
-    assert asks == [True, True, True, True, True, True, False]
 
 
 # -- a lone duration --------------------------------------------------------------------------

@@ -31,7 +31,6 @@ from typing import Any
 __all__ = [
     "DURATION_PATTERN",
     "DurationTexts",
-    "PlainTexts",
     "UsualTexts",
     "decode_base64",
     "encode_base64",
@@ -672,33 +671,6 @@ class DurationTexts(_AtOnce):
 
 _DURATIONS = DurationTexts()
 """``is_duration``'s shapes."""
-
-
-_CONTAINERS = frozenset({list, tuple, type({}.values())})
-"""What ``PlainTexts`` joins: a subclass may iterate otherwise than its items (``join``
-reads a list's or a tuple's items directly)."""
-
-
-class PlainTexts(_AtOnce):
-    """Whether every value of a container is a ``str`` (a subclass too), judged at once
-    by one ``join`` in C, which refuses any other value: ``True`` is the verdict of
-    ``isinstance(value, str)`` on each, ``False`` only says "not decided here" (an object
-    only claiming to be a ``str`` by its ``__class__`` is left to ``isinstance``)."""
-
-    __slots__ = ()
-
-    def __repr__(self) -> str:
-        return "PlainTexts()"
-
-    def every(self, values: Collection[Any]) -> bool:
-        """Every one of ``values`` (a list, a tuple, a dict's values) a ``str``."""
-        if type(values) not in _CONTAINERS:
-            return False
-        try:
-            _SEPARATOR.join(values)
-        except TypeError:
-            return False
-        return True
 
 
 def _either(

@@ -21,7 +21,6 @@ from typing import Any
 from llmapp._scalars.iso8601 import (
     USUAL_FORMATS,
     DurationTexts,
-    PlainTexts,
     UsualTexts,
     is_date_time_either,
     is_time_either,
@@ -266,15 +265,13 @@ NUMBER_FORMATS: dict[str, tuple[int, int]] = {
 """OpenAPI integer formats, asserted as ranges on numbers."""
 
 
-def usual_texts(schema: Any) -> UsualTexts | DurationTexts | PlainTexts | None:
+def usual_texts(schema: Any) -> UsualTexts | DurationTexts | None:
     """The check at once of a container whose every item is to match ``schema``, when
     that is a string in a date or time format, or a union of such strings that one
-    ``fromisoformat`` reads (``datetime``'s two formats, ``time``'s), or a duration, or
-    any string at all: else None."""
+    ``fromisoformat`` reads (``datetime``'s two formats, ``time``'s), or a duration:
+    else None."""
     if type(schema) is not dict:
         return None
-    if schema == _ANY_TEXT:
-        return _PLAIN_TEXTS
     branches = schema.get("anyOf") if len(schema) == 1 else [schema]
     if type(branches) is not list or not branches:
         return None
@@ -290,8 +287,6 @@ def usual_texts(schema: Any) -> UsualTexts | DurationTexts | PlainTexts | None:
 
 
 _DURATION_TEXTS = DurationTexts()
-_PLAIN_TEXTS = PlainTexts()
-_ANY_TEXT = {"type": "string"}
 
 
 def _string_format(schema: Any) -> str | None:

@@ -262,9 +262,9 @@ class Writer:
 
     def unless_usual(self, items: Any, values: str, call: str) -> AbstractContextManager[object]:
         """What is written inside (the loop over a container's items) runs only when
-        ``items``, the schema of every item, is a date, time or duration string (or any
-        string) and a ``UsualTexts`` (``DurationTexts``, ``PlainTexts``) check, ``call``
-        (``.every(v)`` or ``.mapping(v)``), does not accept them all at once: then each item is
+        ``items``, the schema of every item, is a date, time or duration string and a
+        ``UsualTexts`` (``DurationTexts``) check, ``call`` (``.every(v)`` or
+        ``.mapping(v)``), does not accept them all at once: then each item is
         judged alone, as before. When it does, the loop would find nothing. Written by the
         checkers only: a walker runs after a refusal, where a container's check at once
         fails as often as not and is paid twice."""
