@@ -692,12 +692,12 @@ def _either(
     read = time.fromisoformat if clock else datetime.fromisoformat
     hour = 0 if clock else 11  # where the hour begins: a lone time's start, after the T
     hours, seconds = slice(hour, hour + 2), slice(hour + 6, hour + 8)
-    every = [shape.encode() for format in formats for shape in _shapes(format)]
+    usual = [shape.encode() for format in formats for shape in _shapes(format)]
     # Apart, so the most usual (no offset, or ``Z``) is one set lookup.
-    signed = frozenset(shape for shape in every if shape.endswith((b"+00:00", b"-00:00")))
-    plain = frozenset(every) - signed
+    signed = frozenset(shape for shape in usual if shape.endswith((b"+00:00", b"-00:00")))
+    plain = frozenset(usual) - signed
     samples = tuple(
-        shape if clock else "2000-01-01" + shape[10:] for shape in map(bytes.decode, every)
+        shape if clock else "2000-01-01" + shape[10:] for shape in map(bytes.decode, usual)
     )
 
     def refused(text: str) -> bool:
