@@ -359,7 +359,7 @@ def is_date(text: str) -> bool:
     ``YYYY-MM-DD`` in ASCII digits, and both refuse the same days (year 0, February 30):
     a refused date is not read a second time by the grammar.
     """
-    if len(text) != 10 or text[4:8:3] != "--":
+    if len(text) != 10 or text[4] != "-" or text[7] != "-":  # reads cost less than a slice
         return False
     try:
         date.fromisoformat(text)
@@ -521,17 +521,22 @@ texts', not the lookup's)."""
 
 
 class _AtOnce:
-    """A container's texts judged at once (``__call__``); a dict's by ``mapping``."""
+    """A container's texts judged at once (``every``, also the object's call); a dict's by
+    ``mapping``. Validators call the method: calling the object itself costs a lookup of
+    ``__call__`` more."""
 
     __slots__ = ()
 
     def __call__(self, values: Collection[Any]) -> bool:
+        return self.every(values)
+
+    def every(self, values: Collection[Any]) -> bool:
         raise NotImplementedError
 
     def mapping(self, value: dict[Any, Any]) -> bool:
         """Every key of the dict ``value`` a ``str`` and every value accepted. The values
         first: a refused one (the usual mistake) is answered without joining the keys."""
-        if not self(value.values()):
+        if not self.every(value.values()):
             return False
         try:
             _SEPARATOR.join(value)
@@ -588,7 +593,7 @@ class UsualTexts(_AtOnce):
             self._known[shape] = answer
         return answer
 
-    def __call__(self, values: Collection[Any]) -> bool:
+    def every(self, values: Collection[Any]) -> bool:
         """Every one of ``values`` (a list, a tuple, a dict's values) a usual text."""
         try:
             joined = _SEPARATOR.join(values)  # TypeError on a value not a str
@@ -642,7 +647,7 @@ class DurationTexts(_AtOnce):
             self._known[shape] = answer
         return answer
 
-    def __call__(self, values: Collection[Any]) -> bool:
+    def every(self, values: Collection[Any]) -> bool:
         """Every one of ``values`` (a list, a tuple, a dict's values) a duration."""
         try:
             # TypeError on a value not a str, ValueError on a lone surrogate (or on a
@@ -653,6 +658,19 @@ class DurationTexts(_AtOnce):
             return (self._learn(shape) if known is None else known) == len(values)
         except (TypeError, ValueError):
             return False
+
+    def one(self, text: str) -> bool:
+        """Whether the ``str`` ``text`` is a duration."""
+        try:
+            shape = text.encode().translate(_DIGITS)
+        except UnicodeEncodeError:  # a lone surrogate: no duration
+            return False
+        known = self._known.get(shape)
+        return (self._learn(shape) if known is None else known) == 1
+
+
+_DURATIONS = DurationTexts()
+"""``is_duration``'s shapes."""
 
 
 def _either(
@@ -673,42 +691,44 @@ def _either(
     clock = formats[0].startswith("time")
     read = time.fromisoformat if clock else datetime.fromisoformat
     hour = 0 if clock else 11  # where the hour begins: a lone time's start, after the T
-    hours, seconds, shortest = slice(hour, hour + 2), slice(hour + 6, hour + 8), hour + 8
-    shapes = {
-        shape.encode(): shape.endswith(("+00:00", "-00:00"))  # a signed offset
-        for format in formats
-        for shape in _shapes(format)
-    }
+    hours, seconds = slice(hour, hour + 2), slice(hour + 6, hour + 8)
+    usual = [shape.encode() for format in formats for shape in _shapes(format)]
+    # Apart, so the most usual (no offset, or ``Z``) is one set lookup.
+    signed = frozenset(shape for shape in usual if shape.endswith((b"+00:00", b"-00:00")))
+    plain = frozenset(usual) - signed
     samples = tuple(
-        shape if clock else "2000-01-01" + shape[10:] for shape in map(bytes.decode, shapes)
+        shape if clock else "2000-01-01" + shape[10:] for shape in map(bytes.decode, usual)
     )
 
+    def refused(text: str) -> bool:
+        """The verdict on a usual shape ``read`` refuses."""
+        if text[seconds] != "60":
+            reads = _READS_USUAL.get(read)
+            if reads is None:
+                reads = _READS_USUAL[read] = _reads_every(read, samples)
+            if reads:
+                return False
+        return first(text) or second(text)
+
     def either(text: str) -> bool:
-        if len(text) < shortest:
-            return False  # shorter than either grammar's shortest (a date, say)
         try:
-            signed = shapes.get(text.encode().translate(_DIGITS))
+            shape = text.encode().translate(_DIGITS)
         except UnicodeEncodeError:  # a lone surrogate: no usual shape
-            signed = None
-        if signed is not None:
+            return first(text) or second(text)
+        # A text shorter than either grammar's shortest (a date, say) has no usual shape:
+        # the checks refuse it.
+        if shape in plain or (shape in signed and text[-2] <= "5"):
             # ASCII digits there: an hour past 23 (24 too, which 3.12 reads) is refused by
             # both grammars, here rather than by ``fromisoformat``'s exception. A lone
             # time's hour begins the text, which compares whole; a date-time's is sliced
             # only from 20 on (a character read costs less than a slice).
             if (text >= "24") if clock else (text[hour] > "1" and text[hours] > "23"):
                 return False
-            if not signed or text[-2] <= "5":
-                try:
-                    read(text)
-                except ValueError:
-                    if text[seconds] != "60":
-                        reads = _READS_USUAL.get(read)
-                        if reads is None:
-                            reads = _READS_USUAL[read] = _reads_every(read, samples)
-                        if reads:
-                            return False
-                else:
-                    return True
+            try:
+                read(text)
+            except ValueError:
+                return refused(text)
+            return True
         return first(text) or second(text)
 
     return either
@@ -743,5 +763,7 @@ del _check, _name
 
 
 def is_duration(text: str) -> bool:
-    """RFC 3339 appendix A duration (``P1DT2H``, ``PT1H0M5S``, ``P2W``)."""
-    return _regex(_DURATION).match(text) is not None
+    """RFC 3339 appendix A duration (``P1DT2H``, ``PT1H0M5S``, ``P2W``): ``DURATION_PATTERN``
+    matched, its answer remembered by shape as ``DurationTexts`` remembers a container's
+    (a lone text is a container of one)."""
+    return _DURATIONS.one(text)

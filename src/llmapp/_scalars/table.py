@@ -193,7 +193,6 @@ MATCHED_FORMATS: dict[Check, str] = {
     is_uuid: _UUID,
     is_ipv4: _IPV4,
     is_decimal: DECIMAL_PATTERN,
-    iso.is_duration: iso.DURATION_PATTERN,
 }
 """Format checks that are one match of a pattern and nothing else: generated validators
 match the pattern themselves, without the check's frame around it."""

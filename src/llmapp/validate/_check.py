@@ -16,7 +16,7 @@ from llmapp._codegen.compact import shared_getter, shared_names
 from llmapp.jsonschema import Node, is_mapping, is_schema
 
 from .._codegen.source import literal
-from ._conditions import guard, type_test
+from ._conditions import finite_bounds, guard, type_test
 from ._functions import CHECK
 from ._runtime import unique_plain
 from ._vocabulary import (
@@ -116,7 +116,10 @@ class CheckWriter(Writer):
         if types is not None and "object" in types:
             self.body(node, v)  # objects get their key checks
             return
-        tests = [type_test(types, v, strict_keys=False)] if types is not None else []
+        tests = []
+        if types is not None:
+            bounded = finite_bounds(node.schema)
+            tests.append(type_test(types, v, strict_keys=False, bounded=bounded))
         tests += self.conditions.local(node, v, types)
         self.out.require_all(tests)
 
@@ -154,7 +157,9 @@ class CheckWriter(Writer):
                     plain = self.out.constant(unique_plain, "unique_plain")
                     unique = guard("array", types, v, f"{plain}({v})")
             strict = types is not None and "object" in types and not iterates_keys(schema)
-            tests = [type_test(types, v, strict_keys=strict)] if types is not None else []
+            tests = []
+            if types is not None:
+                tests.append(type_test(types, v, strict_keys=strict, bounded=finite_bounds(schema)))
             tests += conditions
             self.out.require_all(tests)
             if objects:
@@ -294,7 +299,7 @@ class CheckWriter(Writer):
             child = self.analysis.child(node, rest_key)
             target = self._in_loop(child)
             with (
-                self.unless_usual(target.schema, source, f"({source})"),
+                self.unless_usual(target.schema, source, f".every({source})"),
                 self.out.block(f"for {item} in {source}:"),
             ):
                 if target is not child:

@@ -29,7 +29,7 @@ from ._patterns import PatternError, compile_pattern, search_test
 from ._runtime import decimal_text, multiple_check
 from ._vocabulary import CONDITION_KEYWORDS
 
-__all__ = ["BUILDERS", "Builder", "Conditions", "conjunction", "type_test"]
+__all__ = ["BUILDERS", "Builder", "Conditions", "conjunction", "finite_bounds", "type_test"]
 
 _TYPE_TESTS = {
     "string": "isinstance({v}, str)",
@@ -92,8 +92,12 @@ def _single_operand(text: str) -> bool:
     return True
 
 
-def type_test(types: frozenset[str], v: str, *, strict_keys: bool) -> str:
-    """An expression true when ``v`` has one of ``types``."""
+def type_test(types: frozenset[str], v: str, *, strict_keys: bool, bounded: bool = False) -> str:
+    """An expression true when ``v`` has one of ``types``. ``bounded``: the conditions
+    written after it (``finite_bounds``) refuse a number that is not finite, so a number
+    alone (``integer``, ``number``) leaves out a float's own finiteness test."""
+    if bounded and "number" in types and types <= _NUMBER_TYPES:
+        return _BOUNDED_NUMBER.format(v=v)
     key = (types, strict_keys)
     template = _type_templates.get(key)
     if template is None:
@@ -104,6 +108,23 @@ def type_test(types: frozenset[str], v: str, *, strict_keys: bool) -> str:
 _type_templates: dict[tuple[frozenset[str], bool], str] = {}
 """``_type_template`` of each set of types met so far (at most the 2 x 2**7 there are):
 a validator asks for the same few with each of its values."""
+_NUMBER_TYPES = frozenset({"integer", "number"})
+_BOUNDED_NUMBER = "(type({v}) is float or type({v}) is int or _is_number({v}))"
+
+
+def finite_bounds(schema: Mapping[str, Any]) -> bool:
+    """Whether ``schema`` has a finite lower and a finite upper bound: their comparisons
+    (written after ``enum`` and ``const``, total helpers, and before every other
+    condition) refuse NaN and both infinities, as a number's finiteness test does."""
+    lower = ("minimum", "exclusiveMinimum")
+    upper = ("maximum", "exclusiveMaximum")
+    return any(_finite(schema.get(key)) for key in lower) and any(
+        _finite(schema.get(key)) for key in upper
+    )
+
+
+def _finite(bound: Any) -> bool:
+    return type(bound) is int or (type(bound) is float and math.isfinite(bound))
 
 
 def _type_template(types: frozenset[str], strict_keys: bool) -> str:

@@ -288,7 +288,7 @@ class WalkWriter(Writer):
             items = v if count == 0 else f"{v}[{count}:]"
             source = f"enumerate({v})" if count == 0 else f"enumerate({items}, {count})"
             with (
-                nullcontext() if refused else self.unless_usual(rest, items, f"({items})"),
+                nullcontext() if refused else self.unless_usual(rest, items, f".every({items})"),
                 self.out.block(f"for {index}, {item} in {source}:"),
             ):
                 self.block(self.analysis.child(node, rest_key), item, where)

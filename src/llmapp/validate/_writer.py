@@ -268,12 +268,12 @@ class Writer:
     def unless_usual(self, items: Any, values: str, call: str) -> AbstractContextManager[object]:
         """What is written inside (the loop over a container's items) runs only when
         ``items``, the schema of every item, is a date, time or duration string and a
-        ``UsualTexts`` (``DurationTexts``) check, ``call`` (``(v)`` or ``.mapping(v)``),
-        does not accept them
-        all at once: then each item is judged alone, as before. When it does, the loop
-        would find nothing. A walker writes it too: a container it judges has often been
-        refused for another value than its items (its length, an item of another field),
-        and the check at once refused costs about one item's own check."""
+        ``UsualTexts`` (``DurationTexts``) check, ``call`` (``.every(v)`` or
+        ``.mapping(v)``), does not accept them all at once: then each item is judged
+        alone, as before. When it does, the loop would find nothing. A walker writes it
+        too: a container it judges has often been refused for another value than its
+        items (its length, an item of another field), and the check at once refused
+        costs about one item's own check."""
         at_once = usual_texts(items)
         if at_once is None:
             return nullcontext()
