@@ -77,6 +77,7 @@ _HELPERS: dict[str, Any] = {
     "_UNDEFINED": UNDEFINED,
     "_MISSING": MISSING,
     "_Deep": _runtime.DepthExceeded,
+    "_WHOLE": _runtime.WHOLE,
 }
 """What generated code calls, under fixed names (a leading ``_``: never a schema's)."""
 

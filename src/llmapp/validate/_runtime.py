@@ -26,9 +26,11 @@ if TYPE_CHECKING:
     from fractions import Fraction
 
 __all__ = [
+    "WHOLE",
     "DepthExceeded",
     "FailedValues",
     "Memo",
+    "Refusal",
     "WorkExceeded",
     "as_dict",
     "count_true",
@@ -40,11 +42,13 @@ __all__ = [
     "is_number",
     "is_object",
     "json_equal",
+    "known_refusal",
     "multiple_check",
     "multiple_of",
     "nonstr_keys",
     "numeric_text",
     "passes",
+    "refusal_at",
     "str_keys",
     "unique",
 ]
@@ -96,6 +100,43 @@ class FailedValues:
 class WorkExceeded(Exception):
     """Stops a call that ran more checks than ``Memo.BUDGET``; the ``Validator`` reports
     the value as not checked."""
+
+
+class Refusal(int):
+    """What a checker of an object returns where it refuses the value: falsy (an ``int``
+    equal to 0, so ``not``, ``and`` and ``if`` test it by ``int``'s own C test and a valid
+    value pays nothing more), naming in ``at`` how many of the object's ``properties``, in
+    their written order, the checker had found valid before it refused. The walker of
+    that very object takes it (its ``m``) and judges those properties no more: they hold
+    no issue. ``at`` is 0 where nothing is known (``WHOLE``): the walk judges them all."""
+
+    at: int
+
+    def __repr__(self) -> str:
+        return f"Refusal({self.at})"
+
+
+_REFUSALS: list[Refusal] = []
+
+
+def refusal_at(at: int) -> Refusal:
+    """The one ``Refusal`` whose ``at`` is ``at`` (made once, kept)."""
+    while len(_REFUSALS) <= at:
+        made = int.__new__(Refusal, 0)
+        made.at = len(_REFUSALS)
+        _REFUSALS.append(made)
+    return _REFUSALS[at]
+
+
+WHOLE: Final = refusal_at(0)
+"""The refusal that knows nothing: a walker given it judges every property."""
+
+
+def known_refusal(outcome: object) -> Refusal:
+    """``outcome``, a checker's answer for a value it refused, as a ``Refusal`` for its
+    walker: ``WHOLE`` for a plain ``False`` or anything else (a recursive checker's
+    refusal, an exception's)."""
+    return outcome if type(outcome) is Refusal else WHOLE
 
 
 class DepthExceeded(Exception):
@@ -514,7 +555,9 @@ class Memo:
         """``function`` (a walker) walking once per value and path."""
         entries = self.entries
 
-        def remembered(v: Any, p: str, e: list[Any], d: int) -> None:
+        # ``m``: the checker's refusal, handed on (a walk that skips what the check
+        # passed finds the same issues, so an entry answers whichever ``m`` asks).
+        def remembered(v: Any, p: str, e: list[Any], d: int, m: Refusal = WHOLE) -> None:
             key = (function, id(v), p)
             found = entries.get(key)
             if found is not None and found[0] is v:
@@ -523,7 +566,7 @@ class Memo:
                 return
             self.spend()
             start = len(e)
-            function(v, p, e, d)
+            function(v, p, e, d, m)
             if len(entries) >= self.LIMIT:
                 entries.clear()
             entries[key] = (v, e, e[start:])
