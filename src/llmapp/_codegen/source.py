@@ -142,6 +142,13 @@ class Emitter:
         self._pending.append(test)
         self._failed = failed
 
+    def fail_with(self, statement: str) -> None:
+        """Make ``statement`` the ``fail`` of the tests written from here on, the pending
+        ones written first (they fail as before): no test merges across the change."""
+        if self._pending:
+            self._flush()
+        self.fail = statement
+
     def require_all(self, tests: list[str]) -> None:
         """``require`` each of ``tests`` (operands of ``and``): the value must pass all."""
         if tests:
