@@ -266,12 +266,6 @@ class Analysis:
         properties = node.schema.get("properties") if is_mapping(node.schema) else None
         return bool(properties) and is_mapping(properties) and node.pointer not in self.recursive
 
-    def resumes(self, node: Node) -> bool:
-        """Whether ``node``'s walker, past a property it walked, asks a resumed check
-        (``_check.ResumeWriter``) where the next mistake is: a node that ``ranks`` whose
-        checks cannot stop on the depth limit (a walk would then stop with them)."""
-        return self.ranks(node) and not self.may_raise(node)
-
     def depth_of(self, callee: Node) -> str:
         """The depth argument for a call into ``callee``'s function.
 

@@ -32,7 +32,7 @@ from ._vocabulary import (
 )
 from ._writer import SPLIT_LEVEL, PathCode, Writer
 
-__all__ = ["CheckWriter", "ResumeWriter"]
+__all__ = ["CheckWriter"]
 
 _OBJECT = frozenset({"object"})
 _OBJECT_SET = frozenset(OBJECT_KEYWORDS)
@@ -363,42 +363,6 @@ class CheckWriter(Writer):
         self, node: Node, keyword: str, branches: list[Node], v: str, path: PathCode, expected: str
     ) -> None:
         self.out.require(self.expressions.union(keyword, branches, v))
-
-
-class ResumeWriter(CheckWriter):
-    """Writes ``r_<Name>(v, d, s)``: the checks of an object's ``properties`` from the
-    ``s``-th on (a plain dict's, for its walker), returning the ``Refusal`` of the first
-    that fails, or the one past the last when none does. The walker walks the property
-    its checker refused, then asks this where the next mistake is, and judges nothing
-    between: a wrong call pays one check of its valid properties, not a check and a walk.
-    Written with the walkers (only a refusal compiles it), for objects whose checks
-    cannot stop on the depth limit (``Analysis.resumes``)."""
-
-    def function(self, node: Node, name: str) -> None:
-        props, required = object_parts(node.schema)
-        header = f"{name}: the first property of v from the s-th on failing {'#' + node.pointer!r}"
-        try:
-            with self.out.function(f"{name}(v, d, s)", header):
-                for at, key in enumerate(props):
-                    self._resumed(node, at, key, key in required)
-                self.out.line(f"return {self.out.constant(refusal_at(len(props)), 'REFUSED')}")
-        finally:
-            self.out.fail = "return False"
-
-    def _resumed(self, node: Node, at: int, key: str, required: bool) -> None:
-        child = self.analysis.child(node, "properties", key)
-        if is_trivial(child.schema) and not required:
-            return
-        self._refuse_at(at)
-        item = self.functions.local("v_" + key)
-        with self.out.block(f"if s <= {at}:"):
-            self.out.line(f"{item} = v.get({literal(key)}, _MISSING)")
-            if required:
-                self.out.require(f"{item} is not _MISSING", f"{item} is _MISSING")
-                self.block(child, item)
-            else:
-                with self.out.block(f"if {item} is not _MISSING:"):
-                    self.block(child, item)
 
 
 def _required_items(

@@ -45,10 +45,10 @@ from .._codegen.source import Emitter, describe
 from .._errors import BuildProblem
 from . import _runtime, _unions
 from ._analysis import Analysis
-from ._check import CheckWriter, ResumeWriter
+from ._check import CheckWriter
 from ._conditions import Conditions
 from ._expressions import Expressions
-from ._functions import CHECK, RESUME, WALK, Functions, Share
+from ._functions import CHECK, WALK, Functions, Share
 from ._result import UNDEFINED, ValidationIssue
 from ._schema_error import SchemaError
 from ._walk import WalkWriter
@@ -115,11 +115,7 @@ class Generator:
         conditions = Conditions(emitter, analysis.report)
         expressions = Expressions(analysis, functions, conditions)
         parts = Parts(analysis, functions, expressions, conditions, emitter, max_depth)
-        self._writers = {
-            CHECK: CheckWriter(parts),
-            WALK: WalkWriter(parts),
-            RESUME: ResumeWriter(parts),
-        }
+        self._writers = {CHECK: CheckWriter(parts), WALK: WalkWriter(parts)}
 
     def checker(self) -> tuple[str, str]:
         """The checkers' source and the root checker's name; raises ``SchemaError``.

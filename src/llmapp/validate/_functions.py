@@ -21,12 +21,12 @@ from llmapp.jsonschema import Node, name_of
 
 from .._codegen.source import Emitter
 
-__all__ = ["CHECK", "RESUME", "WALK", "Functions"]
+__all__ = ["CHECK", "WALK", "Functions"]
 
-CHECK, WALK, RESUME = "check", "walk", "resume"
+CHECK, WALK = "check", "walk"
 Share = Callable[[Node, str], Any]
 """(node, mode) -> a compiled function other validators share for it, or None."""
-_PREFIXES = {CHECK: "c_", WALK: "w_", RESUME: "r_"}
+_PREFIXES = {CHECK: "c_", WALK: "w_"}
 _UNSAFE = re.compile(r"[^A-Za-z0-9_]+")
 _RESERVED = frozenset(("v", "p", "e", "d", "m", "r", *dir(builtins), *keyword.kwlist))
 """The generated functions' parameters (a walker's ``m``, and ``r`` read from it),
@@ -52,8 +52,7 @@ class Functions:
         name = self._name(node, mode)
         if (node.pointer, mode) not in self._queued:
             self._queued.add((node.pointer, mode))
-            # A resumed check is its walker's own: shared with it, or written beside it.
-            if mode == RESUME or not self._bind_shared(node, mode, name):
+            if not self._bind_shared(node, mode, name):
                 self._queue.append((node, mode))
         return name
 

@@ -17,7 +17,7 @@ from llmapp.jsonschema import Node, is_mapping, is_schema
 from .._codegen.source import literal
 from ._analysis import Analysis
 from ._conditions import conjunction, type_test
-from ._functions import CHECK, RESUME, WALK
+from ._functions import CHECK, WALK
 from ._shapes import union_info, union_shape
 from ._vocabulary import (
     ARRAY_KEYWORDS,
@@ -57,10 +57,9 @@ class WalkWriter(Writer):
                     self.out.line("raise _Deep")
             elif self.analysis.ranks(node):
                 # The checker judged a copy of a dict subclass (``_as_dict``), and the walk
-                # reads the value itself: only a plain dict's properties are taken as passed
-                # (-1: none is, and no check is resumed).
+                # reads the value itself: only a plain dict's properties are taken as passed.
                 self.ranked = node.pointer
-                self.out.line("r = m.at if type(v) is dict else -1")
+                self.out.line("r = m.at if type(v) is dict else 0")
             # The root walker is called with "$input" only, unless a "$ref" points at the
             # root: then its paths are folded into constants.
             fixed = not node.pointer and "" not in self.analysis.targets
@@ -220,15 +219,9 @@ class WalkWriter(Writer):
         if counter is not None:
             self.out.line(f"{counter} = 0")
         ranked = self.ranked == node.pointer and v == "v"
-        resume = (
-            self.functions.name(node, RESUME) if ranked and self.analysis.resumes(node) else None
-        )
         for at, name in enumerate(props):
             rank = at if ranked else None
             self._property(node, v, path, name, name in required, counter, rank)
-            if resume is not None and at + 1 < len(props):
-                # Walked from its refusal: the next mistake is where the resumed check says.
-                self.out.line(f"if r == {at}: r = {resume}(v, d, {at + 1}).at")
         for name in required:
             if name not in props:
                 with self.out.block(f"if {literal(name)} not in {v}:"):
