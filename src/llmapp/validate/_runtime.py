@@ -42,7 +42,6 @@ __all__ = [
     "is_number",
     "is_object",
     "json_equal",
-    "known_refusal",
     "multiple_check",
     "multiple_of",
     "nonstr_keys",
@@ -130,13 +129,6 @@ def refusal_at(at: int) -> Refusal:
 
 WHOLE: Final = refusal_at(0)
 """The refusal that knows nothing: a walker given it judges every property."""
-
-
-def known_refusal(outcome: object) -> Refusal:
-    """``outcome``, a checker's answer for a value it refused, as a ``Refusal`` for its
-    walker: ``WHOLE`` for a plain ``False`` or anything else (a recursive checker's
-    refusal, an exception's)."""
-    return outcome if type(outcome) is Refusal else WHOLE
 
 
 class DepthExceeded(Exception):

@@ -22,7 +22,7 @@ from ._functions import CHECK, WALK
 from ._patterns import Matcher, PatternBudget, explain_timeouts, forget_timeouts
 from ._repeats import repeated
 from ._result import Validation, ValidationFailure, ValidationIssue, ValidationSuccess
-from ._runtime import DepthExceeded, Memo, Refusal, WorkExceeded, known_refusal
+from ._runtime import WHOLE, DepthExceeded, Memo, Refusal, WorkExceeded
 from ._schema_depth import depth_problem, too_deep_here
 from ._schema_error import SchemaError
 from ._shared import Closures
@@ -282,8 +282,11 @@ class Validator:
         errors: list[ValidationIssue] = []
         if self._searches:
             forget_timeouts()
+        # A plain ``False`` (a recursive checker's, an exception's) knows nothing: ``WHOLE``.
+        if type(refused) is not Refusal:
+            refused = WHOLE
         try:
-            (self._walk or self._warm())(value, "$input", errors, 0, known_refusal(refused))
+            (self._walk or self._warm())(value, "$input", errors, 0, refused)
         except Exception as error:
             self._stopped(value, errors, error)
         if self._searches:
