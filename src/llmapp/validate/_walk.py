@@ -59,7 +59,8 @@ class WalkWriter(Writer):
                 # The checker judged a copy of a dict subclass (``_as_dict``), and the walk
                 # reads the value itself: only a plain dict's properties are taken as passed.
                 self.ranked = node.pointer
-                self.out.line("r = m.at if type(v) is dict else 0")
+                self.out.line("r = m.at")
+                self.out.line("if r and type(v) is not dict: r = 0")
             # The root walker is called with "$input" only, unless a "$ref" points at the
             # root: then its paths are folded into constants.
             fixed = not node.pointer and "" not in self.analysis.targets
@@ -276,7 +277,7 @@ class WalkWriter(Writer):
     def _judged(self, child: Node, item: str, where: PathCode, rank: int | None) -> None:
         """``block`` for a property, skipped where the checker found it valid (its
         ``rank`` below ``r``: those issues would be none)."""
-        if rank is None or is_trivial(child.schema) or not is_schema(child.schema):
+        if rank is None or not _worth_skipping(child.schema):
             self.block(child, item, where)
             return
         with self.out.block(f"if r <= {rank}:"):
@@ -420,6 +421,20 @@ class WalkWriter(Writer):
         analysis = self.analysis
         target = analysis.target(branch) if analysis.is_bare_ref(branch) else None
         return target if target is not None and target.pointer not in analysis.reaching else None
+
+
+def _worth_skipping(schema: Any) -> bool:
+    """Whether judging a property against ``schema`` costs more than the test that skips
+    it: one that looks inside the value, combines subschemas or reads a text's format or
+    pattern (a type test, bounds or an enum alone cost about what the skip's test does,
+    which a walk from the first property would pay for nothing)."""
+    if not is_mapping(schema) or is_trivial(schema):
+        return False
+    return has_structure(schema) or not _JUDGED_BY_CALLS.isdisjoint(schema)
+
+
+_JUDGED_BY_CALLS = frozenset(("format", "pattern", "contentEncoding", "multipleOf"))
+"""A leaf's keywords whose test is a call or a search, not a comparison."""
 
 
 def _may_tie(analysis: Analysis, branches: list[Node]) -> bool:
