@@ -370,3 +370,23 @@ def test_a_walk_handed_false_walks_whole() -> None:
     value = {"first": 1, "items": [{"id": 0, "name": ""}], "last": {"id": 1, "name": "x"}}
     assert check.refusal(value, False).errors == check(value).errors
     assert len(check(value).errors) == 3
+
+
+def test_a_refusal_past_the_named_ones() -> None:
+    # ``_R0``... name the first refusals among the helpers; later ones are constants.
+    names = [f"p{index:02d}" for index in range(30)]
+    schema = {
+        "type": "object",
+        "properties": {name: {"type": "string", "format": "date"} for name in names},
+        "required": names[::2],
+        "additionalProperties": False,
+    }
+    check = validator(schema)
+    good = {name: "2024-01-02" for name in names}
+    assert check.valid(good) is True
+    for at in (0, 23, 24, 27, 29):
+        wrong = {**good, names[at]: "no", "zz": 1}
+        refused = check.valid(wrong)
+        assert type(refused) is Refusal and refused.at == at
+        started, whole, called = _walked(check, wrong)
+        assert started == whole == called and len(called) == 2

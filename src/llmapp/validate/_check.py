@@ -18,7 +18,7 @@ from llmapp.jsonschema import Node, is_mapping, is_schema
 from .._codegen.source import literal
 from ._conditions import guard, type_test
 from ._functions import CHECK
-from ._runtime import refusal_at, unique_plain
+from ._runtime import NAMED_REFUSALS, refusal_at, unique_plain
 from ._vocabulary import (
     ARRAY_KEYWORDS,
     LEAF_ONLY,
@@ -108,7 +108,8 @@ class CheckWriter(Writer):
         """Refusals from here on return the ``Refusal`` saying that the first ``at``
         properties of the function's own object were found valid (the tests before are
         not merged with the ones after: a refusal then names the property it is in)."""
-        self.out.fail_with(f"return {self.out.constant(refusal_at(at), 'REFUSED')}")
+        named = f"_R{at}" if at < NAMED_REFUSALS else self.out.constant(refusal_at(at), "REFUSED")
+        self.out.fail_with(f"return {named}")
 
     def block(self, node: Node, v: str) -> None:
         """Statements that ``return False`` when ``v`` does not match ``node``."""

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from fractions import Fraction
 
 __all__ = [
+    "NAMED_REFUSALS",
     "WHOLE",
     "DepthExceeded",
     "FailedValues",
@@ -126,6 +127,10 @@ def refusal_at(at: int) -> Refusal:
         _REFUSALS.append(made)
     return _REFUSALS[at]
 
+
+NAMED_REFUSALS: Final = 24
+"""The refusals generated code names among its helpers (``_R0``...): a checker's
+``return _R3`` then binds no constant of its own in each validator's namespace."""
 
 WHOLE: Final = refusal_at(0)
 """The refusal that knows nothing: a walker given it judges every property."""
