@@ -56,8 +56,13 @@ class _Old:
 
     @contextmanager
     def refusals(self) -> Iterator[None]:
-        """Today's ``refusal`` answered by ``BEFORE``'s validator, whole."""
-        with mock.patch.object(Validator, "refusal", lambda new, value: self.of(new)(value)):
+        """Today's ``refusal`` answered by ``BEFORE``'s validator, whole (what the check
+        answered, which today's walk starts from, left unread)."""
+
+        def whole(new: Validator, value: Any, refused: object = False) -> Any:
+            return self.of(new)(value)
+
+        with mock.patch.object(Validator, "refusal", whole):
             yield
 
 

@@ -115,6 +115,10 @@ class Emitter:
         self._failed: str | None = None
         self.fail = "return False"
         """The statement a failed test runs (checkers of recursive definitions note it)."""
+        self._pending_fail = self.fail
+        """``fail`` as it was when the first of the pending tests was written: a merged
+        test fails with it (``fail`` may name how far the checks got, and the later tests
+        in the merge are not reached when an earlier one fails)."""
         self.globals: dict[str, Any] = {}
         self._taken: set[str] = set()
         self._constants: dict[tuple[type, Any, str], str] = {}
@@ -133,31 +137,42 @@ class Emitter:
         test left on its own is written ``if failed: return False`` when ``failed``
         (its negation, such as ``len(v) != 3``) is given.
         """
+        if not self._pending:
+            self._pending_fail = self.fail
         self._pending.append(test)
         self._failed = failed
+
+    def fail_with(self, statement: str) -> None:
+        """Make ``statement`` the ``fail`` of the tests written from here on, the pending
+        ones written first (they fail as before): no test merges across the change."""
+        if self._pending:
+            self._flush()
+        self.fail = statement
 
     def require_all(self, tests: list[str]) -> None:
         """``require`` each of ``tests`` (operands of ``and``): the value must pass all."""
         if tests:
+            if not self._pending:
+                self._pending_fail = self.fail
             self._pending.extend(tests)
             self._failed = None
 
     def _flush(self) -> None:
         tests, self._pending = self._pending, []
-        indent = self._indent
+        indent, fail = self._indent, self._pending_fail
         if len(tests) == 1:
             failed = self._failed or "not " + tests[0]
-            self._lines.append(f"{indent}if {failed}: {self.fail}")
+            self._lines.append(f"{indent}if {failed}: {fail}")
             return
         joined = " and ".join(tests)
         if len(indent) + len(joined) <= _WIDTH:
-            self._lines.append(f"{indent}if not ({joined}): {self.fail}")
+            self._lines.append(f"{indent}if not ({joined}): {fail}")
             return
         self._lines.append(f"{indent}if not (")
         self._lines.append(f"{indent}    {tests[0]}")
         self._lines.extend(f"{indent}    and {test}" for test in tests[1:])
         self._lines.append(f"{indent}):")
-        self._lines.append(f"{indent}    {self.fail}")
+        self._lines.append(f"{indent}    {fail}")
 
     def block(self, header: str) -> _Block:
         """``header`` (ending in a colon) and an indented body; ``pass`` if left empty."""

@@ -242,19 +242,24 @@ def fused_check(plan: Plan) -> TextCheck:
         data = strict_arguments(text, max_length)
         if data is MISSING:
             return None
-        if valid is not None and valid(data):
+        if valid is None:
+            return _validated(function, side, data, None)
+        if outcome := valid(data):
             return _checked((data, ()))
-        return _validated(function, side, data, valid is not None)
+        return _validated(function, side, data, outcome)
 
     return check
 
 
-def _validated(function: Called, side: ModelSide, data: Any, refused: bool) -> Checked | CallResult:
+def _validated(
+    function: Called, side: ModelSide, data: Any, refused: object
+) -> Checked | CallResult:
     """``check_arguments``' last steps for the data of strict text (nothing repaired in
-    reading, no surrogate to look for); ``refused``: the validator's ``valid`` refused it,
-    so its walker answers without the checker running again."""
+    reading, no surrogate to look for); ``refused``: what the validator's ``valid``
+    answered where it refused the data (None where it was not asked), so its walker
+    answers from where the check stopped, the checker not run again."""
     checker = side.checker
-    first = checker.refusal(data) if refused else None  # type: ignore[attr-defined]
+    first = None if refused is None else checker.refusal(data, refused)  # type: ignore[attr-defined]
     validation = side.coercion.checked(data, checker, first)
     if isinstance(validation, ValidationFailure):
         return failed(function, named_twice(validation))
@@ -298,8 +303,8 @@ def fused_step(plan: Plan) -> Step:
         data = read_strict(text, max_length)
         if data is MISSING:
             return None
-        if not valid(data):
-            checked = _validated(function, side, data, True)
+        if not (outcome := valid(data)):
+            checked = _validated(function, side, data, outcome)
             if isinstance(checked, CallResult):
                 return checked
             data = checked.data

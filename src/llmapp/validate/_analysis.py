@@ -258,6 +258,14 @@ class Analysis:
         """Whether checking ``node`` can reach a recursive definition (and its depth guard)."""
         return any(target.pointer in self.reaching for target in self.refs_in(node))
 
+    def ranks(self, node: Node) -> bool:
+        """Whether ``node``'s checker says, where it refuses, how many of its ``properties``
+        it had found valid (a ``_runtime.Refusal``), and its walker skips their judging:
+        an object schema with properties on no ``$ref`` cycle (a recursive checker's
+        refusal is its ``_failed`` note, which names nothing)."""
+        properties = node.schema.get("properties") if is_mapping(node.schema) else None
+        return bool(properties) and is_mapping(properties) and node.pointer not in self.recursive
+
     def depth_of(self, callee: Node) -> str:
         """The depth argument for a call into ``callee``'s function.
 

@@ -18,7 +18,7 @@ from llmapp.jsonschema import Node, is_mapping, is_schema
 from .._codegen.source import literal
 from ._conditions import finite_bounds, guard, type_test
 from ._functions import CHECK
-from ._runtime import unique_plain
+from ._runtime import NAMED_REFUSALS, refusal_at, unique_plain
 from ._vocabulary import (
     ARRAY_KEYWORDS,
     LEAF_ONLY,
@@ -78,6 +78,10 @@ class CheckWriter(Writer):
     def expected(self, node: Node) -> str:
         return ""
 
+    ranked: str | None = None
+    """The pointer of the node whose function is being written when its refusals name
+    how far its properties got (``Analysis.ranks``), else None."""
+
     def function(self, node: Node, name: str) -> None:
         recursive = node.pointer in self.analysis.recursive
         if recursive:
@@ -85,15 +89,27 @@ class CheckWriter(Writer):
             # the walkers skip re-checking it: without that, each level of an invalid
             # chain would check the whole rest of the chain again (quadratic).
             self.out.fail = "return _failed(v)"
+        elif self.analysis.ranks(node):
+            self.ranked = node.pointer
         header = f"{name}: is v valid against {'#' + node.pointer!r}?"
         try:
             with self.out.function(f"{name}(v, d)", header):
                 if recursive:
                     self.out.line(f"if d > {self.max_depth}: raise _Deep")
+                elif self.ranked is not None:
+                    self._refuse_at(0)
                 self.body(node, "v")
                 self.out.line("return True")
         finally:
             self.out.fail = "return False"
+            self.ranked = None
+
+    def _refuse_at(self, at: int) -> None:
+        """Refusals from here on return the ``Refusal`` saying that the first ``at``
+        properties of the function's own object were found valid (the tests before are
+        not merged with the ones after: a refusal then names the property it is in)."""
+        named = f"_R{at}" if at < NAMED_REFUSALS else self.out.constant(refusal_at(at), "REFUSED")
+        self.out.fail_with(f"return {named}")
 
     def block(self, node: Node, v: str) -> None:
         """Statements that ``return False`` when ``v`` does not match ``node``."""
@@ -218,11 +234,16 @@ class CheckWriter(Writer):
             else:
                 self.out.require(f"len({v}) == {present}", f"len({v}) != {present}")
         found = self._required(v, [name for name in props if name in required], plain)
-        for name in props:
+        ranked = self.ranked == node.pointer and v == "v"
+        for at, name in enumerate(props):
+            if ranked:
+                self._refuse_at(at)
             if name in found:
                 self.block(self.analysis.child(node, "properties", name), found[name])
             elif name not in required:
                 self._optional(node, v, name, counter)
+        if ranked:
+            self._refuse_at(len(props))
         for name in required:
             if name not in props:
                 self.out.require(f"{literal(name)} in {v}", f"{literal(name)} not in {v}")

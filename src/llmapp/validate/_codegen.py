@@ -77,6 +77,8 @@ _HELPERS: dict[str, Any] = {
     "_UNDEFINED": UNDEFINED,
     "_MISSING": MISSING,
     "_Deep": _runtime.DepthExceeded,
+    "_WHOLE": _runtime.WHOLE,
+    **{f"_R{at}": _runtime.refusal_at(at) for at in range(_runtime.NAMED_REFUSALS)},
 }
 """What generated code calls, under fixed names (a leading ``_``: never a schema's)."""
 

@@ -28,8 +28,9 @@ Share = Callable[[Node, str], Any]
 """(node, mode) -> a compiled function other validators share for it, or None."""
 _PREFIXES = {CHECK: "c_", WALK: "w_"}
 _UNSAFE = re.compile(r"[^A-Za-z0-9_]+")
-_RESERVED = frozenset(("v", "p", "e", "d", *dir(builtins), *keyword.kwlist))
-"""The generated functions' parameters, builtins and keywords: never a local's name."""
+_RESERVED = frozenset(("v", "p", "e", "d", "m", "r", *dir(builtins), *keyword.kwlist))
+"""The generated functions' parameters (a walker's ``m``, and ``r`` read from it),
+builtins and keywords: never a local's name."""
 
 
 class Functions:

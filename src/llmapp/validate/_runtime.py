@@ -26,9 +26,12 @@ if TYPE_CHECKING:
     from fractions import Fraction
 
 __all__ = [
+    "NAMED_REFUSALS",
+    "WHOLE",
     "DepthExceeded",
     "FailedValues",
     "Memo",
+    "Refusal",
     "WorkExceeded",
     "as_dict",
     "count_true",
@@ -45,6 +48,7 @@ __all__ = [
     "nonstr_keys",
     "numeric_text",
     "passes",
+    "refusal_at",
     "str_keys",
     "unique",
 ]
@@ -96,6 +100,40 @@ class FailedValues:
 class WorkExceeded(Exception):
     """Stops a call that ran more checks than ``Memo.BUDGET``; the ``Validator`` reports
     the value as not checked."""
+
+
+class Refusal(int):
+    """What a checker of an object returns where it refuses the value: falsy (an ``int``
+    equal to 0, so ``not``, ``and`` and ``if`` test it by ``int``'s own C test and a valid
+    value pays nothing more), naming in ``at`` how many of the object's ``properties``, in
+    their written order, the checker had found valid before it refused. The walker of
+    that very object takes it (its ``m``) and judges those properties no more: they hold
+    no issue. ``at`` is 0 where nothing is known (``WHOLE``): the walk judges them all."""
+
+    at: int
+
+    def __repr__(self) -> str:
+        return f"Refusal({self.at})"
+
+
+_REFUSALS: list[Refusal] = []
+
+
+def refusal_at(at: int) -> Refusal:
+    """The one ``Refusal`` whose ``at`` is ``at`` (made once, kept)."""
+    while len(_REFUSALS) <= at:
+        made = int.__new__(Refusal, 0)
+        made.at = len(_REFUSALS)
+        _REFUSALS.append(made)
+    return _REFUSALS[at]
+
+
+NAMED_REFUSALS: Final = 24
+"""The refusals generated code names among its helpers (``_R0``...): a checker's
+``return _R3`` then binds no constant of its own in each validator's namespace."""
+
+WHOLE: Final = refusal_at(0)
+"""The refusal that knows nothing: a walker given it judges every property."""
 
 
 class DepthExceeded(Exception):
@@ -517,7 +555,9 @@ class Memo:
         """``function`` (a walker) walking once per value and path."""
         entries = self.entries
 
-        def remembered(v: Any, p: str, e: list[Any], d: int) -> None:
+        # ``m``: the checker's refusal, handed on (a walk that skips what the check
+        # passed finds the same issues, so an entry answers whichever ``m`` asks).
+        def remembered(v: Any, p: str, e: list[Any], d: int, m: Refusal = WHOLE) -> None:
             key = (function, id(v), p)
             found = entries.get(key)
             if found is not None and found[0] is v:
@@ -526,7 +566,7 @@ class Memo:
                 return
             self.spend()
             start = len(e)
-            function(v, p, e, d)
+            function(v, p, e, d, m)
             if len(entries) >= self.LIMIT:
                 entries.clear()
             entries[key] = (v, e, e[start:])

@@ -22,15 +22,16 @@ from ._functions import CHECK, WALK
 from ._patterns import Matcher, PatternBudget, explain_timeouts, forget_timeouts
 from ._repeats import repeated
 from ._result import Validation, ValidationFailure, ValidationIssue, ValidationSuccess
-from ._runtime import DepthExceeded, Memo, WorkExceeded
+from ._runtime import WHOLE, DepthExceeded, Memo, Refusal, WorkExceeded
 from ._schema_depth import depth_problem, too_deep_here
 from ._schema_error import SchemaError
 from ._shared import Closures
 
 __all__ = ["Validator", "cache_key", "validator"]
 
-Walker = Callable[[Any, str, list[ValidationIssue], int], None]
-"""A generated walker: (value, path, issues, depth) -> None, appending to issues."""
+Walker = Callable[[Any, str, list[ValidationIssue], int, Refusal], None]
+"""A generated walker: (value, path, issues, depth, the checker's refusal) -> None,
+appending to issues."""
 
 _CACHE_SIZE = 512
 _cache: OrderedDict[bytes, Validator] = OrderedDict()
@@ -159,9 +160,11 @@ class Validator:
         """``is_valid`` as a function to keep and call per value: where it needs no pattern
         budget or memo, the checker itself, without ``is_valid``'s own call around it (for
         a recursive schema, with the values its checkers refused before forgotten first:
-        ``refusal`` then walks on what this very check noted)."""
+        ``refusal`` then walks on what this very check noted). A refusal is falsy but not
+        always ``False``: a ``Refusal`` (an ``int`` equal to 0) naming where the check
+        stopped, which ``refusal(value, refused)`` hands to the walk; test it for truth."""
         if self._checks_guarded:
-            return self.is_valid
+            return self._guarded_checks
         return self._checks if self._failed is None else self._fresh_checks
 
     @property
@@ -192,34 +195,36 @@ class Validator:
         if self._guarded:
             return self._guarded_call(value)
         try:
-            if self._check(value, 0):
+            if outcome := self._check(value, 0):
                 success = _bare(ValidationSuccess)  # ``ValidationSuccess(value)`` (``_bare``)
                 success._data = value
                 return success
         except Exception:
-            pass  # DepthExceeded, RecursionError or a hostile object: the walker explains
-        return self._failure(value)
+            outcome = False  # DepthExceeded, RecursionError or a hostile object: walked whole
+        return self._failure(value, outcome)
 
-    def refusal(self, value: object) -> Validation:
-        """``self(value)`` for a value ``valid`` has just refused: the walker's issues, the
-        checker not run again. A recursive schema's walk reads what that check noted
-        (``valid`` forgot the older notes first: what ``_guarded_call`` would note again);
+    def refusal(self, value: object, refused: object = False) -> Validation:
+        """``self(value)`` for a value ``valid`` has just refused (``refused``: what it
+        answered, where a ``Refusal`` tells the walk which properties it found valid):
+        the walker's issues, the checker not run again. A recursive schema's walk reads
+        what that check noted (``valid`` forgot the older notes first: what
+        ``_guarded_call`` would note again);
         a validator with a pattern budget walks within a budget of its own
         (``_budgeted_refusal``; ``is_valid`` forgot the older notes first, as ``valid``
         does); one with a memo runs whole (its work budget spans the check and the walk)."""
         if self._checks_guarded:
             if self._memo is None:
-                return self._budgeted_refusal(value)
+                return self._budgeted_refusal(value, refused)
             return self._guarded_call(value)
-        return self._failure(value)
+        return self._failure(value, refused)
 
-    def _budgeted_refusal(self, value: object) -> Validation:
+    def _budgeted_refusal(self, value: object, refused: object) -> Validation:
         """``refusal`` where only the pattern budget guards the checks: ``valid``'s check
         had a budget of its own, so the walk gets one too, as ``_guarded_call``'s check
         and walk share one; a walk that finds nothing (a search that gave up in that
         check may not in this walk) is answered by ``_guarded_call``, as before."""
         with PatternBudget():
-            errors = self._issues(value)
+            errors = self._issues(value, refused)
         if not errors:
             return self._guarded_call(value)
         return self._refused(value, errors)
@@ -247,17 +252,18 @@ class Validator:
     def _judged(self, value: object) -> Validation:
         """``__call__``'s own body, for ``_guarded_call``."""
         try:
-            if self._check(value, 0):
+            if outcome := self._check(value, 0):
                 success = _bare(ValidationSuccess)  # ``ValidationSuccess(value)`` (``_bare``)
                 success._data = value
                 return success
         except Exception:
-            pass  # DepthExceeded, RecursionError or a hostile object: the walker explains
-        return self._failure(value)
+            outcome = False  # DepthExceeded, RecursionError or a hostile object: walked whole
+        return self._failure(value, outcome)
 
-    def _failure(self, value: object) -> ValidationFailure:
-        """The failure for a value the checker refused (or could not judge): every issue."""
-        errors = self._issues(value)
+    def _failure(self, value: object, refused: object) -> ValidationFailure:
+        """The failure for a value the checker refused (``refused``: its answer) or could
+        not judge (False): every issue."""
+        errors = self._issues(value, refused)
         if not errors:
             self._stopped(value, errors, None)
         return self._refused(value, errors)
@@ -270,13 +276,17 @@ class Validator:
             errors = _bounded(errors)
         return ValidationFailure(value, errors)
 
-    def _issues(self, value: object) -> list[ValidationIssue]:
-        """The walk's issues, a search that gave up explained; empty when it found none."""
+    def _issues(self, value: object, refused: object) -> list[ValidationIssue]:
+        """The walk's issues, a search that gave up explained; empty when it found none.
+        The walk starts where the checker's ``refused`` says it stopped (``Refusal``)."""
         errors: list[ValidationIssue] = []
         if self._searches:
             forget_timeouts()
+        # A plain ``False`` (a recursive checker's, an exception's) knows nothing: ``WHOLE``.
+        if type(refused) is not Refusal:
+            refused = WHOLE
         try:
-            (self._walk or self._warm())(value, "$input", errors, 0)
+            (self._walk or self._warm())(value, "$input", errors, 0, refused)
         except Exception as error:
             self._stopped(value, errors, error)
         if self._searches:
@@ -286,17 +296,22 @@ class Validator:
     def is_valid(self, value: object) -> bool:
         """True when ``value`` matches the schema; the fast path, no issues built."""
         if self._checks_guarded:
-            memo = self._memo
+            return self._guarded_checks(value) is True
+        return self._checks(value) is True  # a refusal is False, not the checker's ``Refusal``
+
+    def _guarded_checks(self, value: object) -> bool:
+        """The checks within a pattern budget, the memo emptied before and after: the
+        checker's own answer (``valid``'s where it needs them)."""
+        memo = self._memo
+        if memo is not None:
+            memo.results.clear()
+        checks = self._checks if self._failed is None else self._fresh_checks
+        try:
+            with PatternBudget():
+                return checks(value)
+        finally:
             if memo is not None:
                 memo.results.clear()
-            checks = self._checks if self._failed is None else self._fresh_checks
-            try:
-                with PatternBudget():
-                    return checks(value)
-            finally:
-                if memo is not None:
-                    memo.results.clear()
-        return self._checks(value)
 
     def _checks(self, value: object) -> bool:
         try:

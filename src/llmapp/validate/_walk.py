@@ -44,21 +44,35 @@ _ARRAY_SET = frozenset(ARRAY_KEYWORDS)
 class WalkWriter(Writer):
     """Writes walker functions into the emitter."""
 
+    ranked: str | None = None
+    """The pointer of the node whose walker is being written when it takes its checker's
+    ``Refusal`` (``Analysis.ranks``), else None."""
+
     def function(self, node: Node, name: str) -> None:
         header = (
             f"{name}: append to e an issue for each way v (at path p) fails {'#' + node.pointer!r}"
         )
-        with self.out.function(f"{name}(v, p, e, d)", header):
+        # ``m``: the checker's refusal of v (``_runtime.Refusal``), read where it ranks.
+        with self.out.function(f"{name}(v, p, e, d, m=_WHOLE)", header):
             if node.pointer in self.analysis.recursive:
                 with self.out.block(f"if d > {self.max_depth}:"):
                     reason = f"nested deeper than {self.max_depth} levels"
                     self.issue(PathCode.variable("p"), self.analysis.expected(node), "v", reason)
                     self.out.line("raise _Deep")
+            elif self.analysis.ranks(node):
+                # The checker judged a copy of a dict subclass (``_as_dict``), and the walk
+                # reads the value itself: only a plain dict's properties are taken as passed.
+                self.ranked = node.pointer
+                self.out.line("r = m.at")
+                self.out.line("if r and type(v) is not dict: r = 0")
             # The root walker is called with "$input" only, unless a "$ref" points at the
             # root: then its paths are folded into constants.
             fixed = not node.pointer and "" not in self.analysis.targets
             path = PathCode(((False, "$input"),)) if fixed else PathCode.variable("p")
-            self.body(node, "v", path)
+            try:
+                self.body(node, "v", path)
+            finally:
+                self.ranked = None
 
     # -- the failure switch: an issue at the path, with the expected text -----------
 
@@ -123,6 +137,13 @@ class WalkWriter(Writer):
                     self.out.line(f"_DEEP.add(id({v}))")
                 self.out.line(f"{bad} = True")
             self.out.line(f"if {bad}: {walk}({v}, {path.code()}, e, {depth})")
+            return
+        if analysis.ranks(target):  # the checker's refusal tells its walker where to start
+            refused = self.functions.local("refused")
+            self.out.line(
+                f"if not ({refused} := {check}({v}, {depth})): "
+                f"{walk}({v}, {path.code()}, e, {depth}, {refused})"
+            )
             return
         self.out.line(f"if not {check}({v}, {depth}): {walk}({v}, {path.code()}, e, {depth})")
 
@@ -203,8 +224,10 @@ class WalkWriter(Writer):
         counter = self.functions.local("count") if counted else None
         if counter is not None:
             self.out.line(f"{counter} = 0")
-        for name in props:
-            self._property(node, v, path, name, name in required, counter)
+        ranked = self.ranked == node.pointer and v == "v"
+        for at, name in enumerate(props):
+            rank = at if ranked else None
+            self._property(node, v, path, name, name in required, counter, rank)
         for name in required:
             if name not in props:
                 with self.out.block(f"if {literal(name)} not in {v}:"):
@@ -222,8 +245,17 @@ class WalkWriter(Writer):
                 self.issue(where, "undefined", f"{v}[{key}]", "object keys must be strings")
 
     def _property(
-        self, node: Node, v: str, path: PathCode, name: str, required: bool, counter: str | None
+        self,
+        node: Node,
+        v: str,
+        path: PathCode,
+        name: str,
+        required: bool,
+        counter: str | None,
+        rank: int | None,
     ) -> None:
+        """The property ``name`` of ``v``; ``rank``: its place among the properties where
+        the walker takes its checker's ``Refusal`` (judged only from ``r`` on)."""
         child = self.analysis.child(node, "properties", name)
         trivial = is_trivial(child.schema)
         if trivial and not required:
@@ -240,11 +272,20 @@ class WalkWriter(Writer):
                 with self.out.block("else:"):
                     if counter is not None:
                         self.out.line(f"{counter} += 1")
-                    self.block(child, item, where)
+                    self._judged(child, item, where, rank)
             return
         with self.out.block(f"if {item} is not _MISSING:"):
             if counter is not None:
                 self.out.line(f"{counter} += 1")
+            self._judged(child, item, where, rank)
+
+    def _judged(self, child: Node, item: str, where: PathCode, rank: int | None) -> None:
+        """``block`` for a property, skipped where the checker found it valid (its
+        ``rank`` below ``r``: those issues would be none)."""
+        if rank is None or not _worth_skipping(child.schema):
+            self.block(child, item, where)
+            return
+        with self.out.block(f"if r <= {rank}:"):
             self.block(child, item, where)
 
     def _key_loop(self, node: Node, v: str, path: PathCode, props: dict[str, Any]) -> None:
@@ -439,6 +480,20 @@ _KIND_TESTS = (
 )
 """For each JSON type, a test true only of values of it (``json_type``), where one is
 cheap: a float's type depends on its value, so a float goes to ``_pick``."""
+
+
+def _worth_skipping(schema: Any) -> bool:
+    """Whether judging a property against ``schema`` costs more than the test that skips
+    it: one that looks inside the value, combines subschemas or reads a text's format or
+    pattern (a type test, bounds or an enum alone cost about what the skip's test does,
+    which a walk from the first property would pay for nothing)."""
+    if not is_mapping(schema) or is_trivial(schema):
+        return False
+    return has_structure(schema) or not _JUDGED_BY_CALLS.isdisjoint(schema)
+
+
+_JUDGED_BY_CALLS = frozenset(("format", "pattern", "contentEncoding", "multipleOf"))
+"""A leaf's keywords whose test is a call or a search, not a comparison."""
 
 
 def _may_tie(analysis: Analysis, branches: list[Node]) -> bool:
