@@ -496,7 +496,9 @@ class Coercion:
                         optional[container] = (index.kinds(only), taken)
                 union = branches is not None
                 kinds = index.kinds(resolved)
-                settled = not (drops or names or union or shaped or through) and (
+                # a union there settles too where it enters no container by any branch
+                entered = union and (bool(optional) or _enters(index, resolved, branches))
+                settled = not (drops or names or entered or shaped or through) and (
                     kinds is None or "string" in kinds
                 )
                 end = End(kinds, drops, names, union, shaped, through, optional, resolved, settled)
@@ -588,7 +590,8 @@ class End(NamedTuple):
         settled: ``_unchanged`` is true whatever the data holds there: no optional container
             on the way, and any value there is kept (a string where strings are taken, a
             null not dropped, a container whose members are repaired against any schema,
-            no union to enter, numbers and booleans never changed, nothing when missing).
+            no union there or one that enters no container by any branch: ``SchemaIndex.
+            enters``; numbers and booleans never changed, nothing when missing).
             The way to an issue's path is the validator's own, through the containers it
             walked, so only the value at its end could change the answer.
     """
@@ -602,6 +605,15 @@ class End(NamedTuple):
     optional: Mapping[type, tuple[Kinds | None, bool]] = {}
     schema: Mapping[str, Any] = ANY
     settled: bool = False
+
+
+def _enters(index: SchemaIndex, schema: Mapping[str, Any], branches: Any) -> bool:
+    """Whether a union may enter a list or a dict by one of its branches (``repair``
+    then walks that container as the branch: ``_entered_by_none`` reads the data)."""
+    try:
+        return index.enters(schema, branches, []) or index.enters(schema, branches, {})
+    except Exception:  # a hostile schema: the data decides, as ``_entered_by_none`` does
+        return True
 
 
 def _from_string(text: str, kinds: Kinds) -> Any:
