@@ -218,12 +218,12 @@ class Coercion:
                 if not self._unchosen(data, path):
                     walked.append(path)
                 continue
-            if end.settled:  # unchanged whatever the value there: no walk to it
-                continue
             if (end.through or end.shaped or end.union) and whole is None:
                 whole = all(issue._description is None for issue in issues)
-            if issue._value is MISSING and (whole or not end.through):
-                continue  # a key left out, at the end of a way ``_unchanged`` would follow
+            # Any value kept there (``End.settled``), or none there (a key left out): what
+            # ``_unchanged`` answers without the data, so no walk to it.
+            if (end.settled or issue._value is MISSING) and (whole or not end.through):
+                continue
             if not self._unchanged(data, path, end, bool(whole)):
                 walked.append(path)
         return walked
@@ -498,7 +498,7 @@ class Coercion:
                 kinds = index.kinds(resolved)
                 # a union there settles too where it enters no container by any branch
                 entered = union and (bool(optional) or _enters(index, resolved, branches))
-                settled = not (drops or names or entered or shaped or through) and (
+                settled = not (drops or names or entered or shaped) and (
                     kinds is None or "string" in kinds
                 )
                 end = End(kinds, drops, names, union, shaped, through, optional, resolved, settled)
@@ -587,13 +587,14 @@ class End(NamedTuple):
             ``repair`` takes a list or a dict there as (``_only_branch``): its branch's
             ``kinds`` and ``shaped``, by the container's Python type.
         schema: the schema there, resolved (a union's branches are chosen from it).
-        settled: ``_unchanged`` is true whatever the data holds there: no optional container
-            on the way, and any value there is kept (a string where strings are taken, a
-            null not dropped, a container whose members are repaired against any schema,
-            no union there or one that enters no container by any branch: ``SchemaIndex.
-            enters``; numbers and booleans never changed, nothing when missing).
-            The way to an issue's path is the validator's own, through the containers it
-            walked, so only the value at its end could change the answer.
+        settled: ``_unchanged`` is true whatever the data holds there (past an optional
+            container on the way, ``through``, when no issue cut its walk short): any value
+            there is kept (a string where strings are taken, a null not dropped, a container
+            whose members are repaired against any schema, no union there or one that
+            enters no container by any branch: ``SchemaIndex.enters``; numbers and booleans
+            never changed, nothing when missing). The way to an issue's path is the
+            validator's own, through the containers it walked, so only the value at its
+            end could change the answer.
     """
 
     kinds: Kinds | None
