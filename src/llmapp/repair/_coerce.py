@@ -218,11 +218,14 @@ class Coercion:
                 if not self._unchosen(data, path):
                     walked.append(path)
                 continue
-            if (end.through or end.shaped or end.union) and whole is None:
-                whole = all(issue._description is None for issue in issues)
             # Any value kept there (``End.settled``), or none there (a key left out): what
             # ``_unchanged`` answers without the data, so no walk to it.
-            if (end.settled or issue._value is MISSING) and (whole or not end.through):
+            kept = end.settled or issue._value is MISSING
+            if kept and not end.through:
+                continue
+            if (end.through or end.shaped or end.union) and whole is None:
+                whole = all(issue._description is None for issue in issues)
+            if kept and whole:
                 continue
             if not self._unchanged(data, path, end, bool(whole)):
                 walked.append(path)
