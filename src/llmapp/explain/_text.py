@@ -183,7 +183,8 @@ class _Renderer:
         kind = type(value)
         if (kind is dict or kind is list) and len(value) <= _LONG_ARRAY and () in self._hot:
             at = self._at.get(())
-            return self._whole(value, (), 0, "", "", self._mark(at) if at else "", kind is dict)
+            note = self._mark(at) if at else ""
+            return self._whole(value, (), 0, "", "", note, kind is dict, self._plans_at(()))
         return self.render(value, (), 0, "", "")
 
     def render(self, value: Any, path: Key, level: int, head: str, tail: str) -> str:
@@ -211,7 +212,8 @@ class _Renderer:
             self.shortened = True
             return f"{pad}{head}{brackets[0]}…{brackets[1]}{tail}{note}"
         if len(value) <= _LONG_ARRAY and self.lines < _MAX_LINES:  # every member shown: no gap
-            return self._whole(value, path, level, head, tail, note, is_object)
+            plans = self._plans_at(path)
+            return self._whole(value, path, level, head, tail, note, is_object, plans)
         if is_object:
             entries = self._object_entries(value, path)
         else:
@@ -239,18 +241,26 @@ class _Renderer:
         return "\n".join(lines)
 
     def _whole(
-        self, value: Any, path: Key, level: int, head: str, tail: str, note: str, is_object: bool
+        self,
+        value: Any,
+        path: Key,
+        level: int,
+        head: str,
+        tail: str,
+        note: str,
+        is_object: bool,
+        plans: Plans,
     ) -> str:
         """``render`` of a container with an issue under it whose members are all shown.
 
         Written as ``_cold_text`` writes a container, into the template of its plan
-        (``_plan``: by its path and its keys or size), where each member with an issue at or
-        under it has a slot of its own, filled as ``render`` would write it, and the members
-        missing from it stand after the others. Its lines are counted as ``_cold_text``
-        does.
+        (``_plan``: by its keys or size, in ``plans``, those of its path), where each member
+        with an issue at or under it has a slot of its own, filled as ``render`` would write
+        it, and the members missing from it stand after the others. Its lines are counted
+        as ``_cold_text`` does.
         """
         shape = tuple(value) if is_object else len(value)
-        plan = self._plans.get((path, shape)) or self._plan(value, path, level, shape, is_object)
+        plan = plans.get(shape) or self._plan(value, path, level, shape, is_object, plans)
         template, hot, missing = plan
         if not value and not missing:
             brackets = "{}" if is_object else "[]"
@@ -264,7 +274,7 @@ class _Renderer:
             if position in hot:
                 self.lines += position + 1 - taken
                 taken = position + 1
-                texts.append(self._member(child, path, level + 1, hot[position], kind))
+                texts.append(self._member(child, level + 1, hot[position], kind))
                 continue
             if kind is str and len(child) <= MAX_STRING:  # ``string``, without the call
                 text = quoted(child)
@@ -305,10 +315,10 @@ class _Renderer:
         opening = "{" if is_object else "["
         return f"{_PADS[level]}{head}{opening}{note}{template % tuple(texts)}{tail}"
 
-    def _member(self, child: Any, path: Key, level: int, seat: Seat, kind: type) -> str:
+    def _member(self, child: Any, level: int, seat: Seat, kind: type) -> str:
         """A member with an issue at or under it, as ``render`` writes it: ``seat`` says
-        what its line starts and ends with, its segment and the issues at it."""
-        child_head, comma, key, indices = seat
+        what its line starts and ends with, the issues at it, its path and its plans."""
+        child_head, comma, indices, path, plans = seat
         mark = self._mark(indices) if indices else ""
         if kind in _LEAVES:
             text = leaf(child)
@@ -321,17 +331,26 @@ class _Renderer:
             and self.lines < _MAX_LINES
             and level < MAX_SHOWN_DEPTH
         ):
-            return self._whole(child, (*path, key), level, child_head, comma, mark, kind is dict)
-        return self._hot_text(child, (*path, key), level, child_head, comma, mark)
+            return self._whole(child, path, level, child_head, comma, mark, kind is dict, plans)
+        return self._hot_text(child, path, level, child_head, comma, mark)
+
+    def _plans_at(self, path: Key) -> Plans:
+        """The plans of the containers at ``path`` (``_plan``), by their keys or size."""
+        plans = self._plans.get(path)
+        if plans is None:
+            plans = self._plans[path] = {}
+        return plans
 
     def _plan(
-        self, value: Any, path: Key, level: int, shape: Any, is_object: bool
-    ) -> tuple[str, dict[int, Seat], list[tuple[str, Key, str]]]:
+        self, value: Any, path: Key, level: int, shape: Any, is_object: bool, plans: Plans
+    ) -> Plan:
         """What ``_whole`` needs of a container of these keys (or this size) at this path:
         its template after the opening bracket, with a ``%s`` for each member's value and
         a line's slot for each member with an issue and each missing one; the seats of the
-        members with an issue (by position); the missing members (what their line starts
-        with, their path, their comma). Remembered with the layout."""
+        members with an issue (by position: a member's seat holds its path and the plans
+        there, so its container's plan is found without its path made or hashed); the
+        missing members (what their line starts with, their path, their comma).
+        Remembered in ``plans``, with the layout."""
         at_member = self._children.get(path, _NO_ISSUES)
         missing = self._missing(value, path, is_object)
         hot = self._hot_below.get(path, _NO_SEGMENTS)
@@ -343,23 +362,25 @@ class _Renderer:
             comma = "," if position < last else ""
             child_head = head_of(key) if is_object else ""
             if key in hot:
-                seats[position] = (child_head, comma, key, at_member.get(key))
+                child_path = (*path, key)
+                seated = self._plans_at(child_path)
+                seats[position] = (child_head, comma, at_member.get(key), child_path, seated)
                 lines.append("%s")
             else:
                 lines.append(f"{inner}{child_head}".replace("%", "%%") + f"%s{comma}")
-        seated = [
+        missing_seats = [
             (child_head, child_path, "," if position < last else "")
             for position, (child_head, child_path) in enumerate(missing, start=len(value))
         ]
-        lines += ["%s"] * len(seated)
+        lines += ["%s"] * len(missing_seats)
         closing = "}" if is_object else "]"
         template = "\n" + "\n".join(lines) + f"\n{_PADS[level]}{closing}"
-        plan = template, seats, seated
+        plan = template, seats, missing_seats
         if not is_object or all(type(key) is str and len(key) <= MAX_STRING for key in shape):
             # (a key ``1`` equals ``True`` but reads otherwise; a long key is not kept)
-            if len(self._plans) >= _MAX_PLANS:
-                self._plans.clear()
-            self._plans[path, shape] = plan
+            if len(plans) >= _MAX_PLANS:
+                plans.clear()
+            plans[shape] = plan
         return plan
 
     def _missing(self, value: Any, path: Key, is_object: bool) -> list[tuple[str, Key]]:
@@ -609,16 +630,20 @@ def _single_mark(issue: ValidationIssue) -> str:
     return mark
 
 
+Seat = tuple[str, str, "list[int] | None", Key, "Plans"]
+"""A member with an issue at or under it, in its container's plan: what its line starts
+with, its comma, the issues at it, its path, the plans of the containers there."""
+Plan = tuple[str, dict[int, Seat], list[tuple[str, Key, str]]]
+"""``_Renderer._plan``: a container's template, its members' seats, its missing members."""
+Plans = dict[Any, Plan]
+"""The plans of the containers at one path, by their keys (an object) or size (an array)."""
 Layout = tuple[
     dict[Key, list[int]],
     frozenset[Key],
     dict[Key, dict[Segment, list[int]]],
     dict[Key, set[Segment]],
-    dict[tuple[Key, Any], Any],
+    dict[Key, Plans],
 ]
-Seat = tuple[str, str, Segment, "list[int] | None"]
-"""A member with an issue at or under it, in its container's plan: what its line starts
-with, its comma, its segment, the issues at it."""
 
 
 def _layout(paths: tuple[str, ...]) -> Layout:
@@ -627,7 +652,8 @@ def _layout(paths: tuple[str, ...]) -> Layout:
     issues at each path (by index); every path with an issue at or under it; the last
     segments of the issue paths by parent, in error order, each with its issues (so a
     container's loop finds a member's issues without making its path); the members of
-    each path with an issue at or under them. Only read by the renderer."""
+    each path with an issue at or under them; the plans of the containers at each path
+    (``_Renderer._plan``), filled as they are met. Only read by the renderer."""
     at: dict[Key, list[int]] = {}
     hot: set[Key] = set()
     children: dict[Key, dict[Segment, list[int]]] = {}

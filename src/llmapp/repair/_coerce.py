@@ -145,7 +145,8 @@ class Coercion:
     def __init__(self, schema: Any) -> None:
         self.schema = schema
         self._index = SchemaIndex(schema)
-        self._ends: dict[Key, End | None] = {}  # what an issue's path leads to, by path
+        # an issue's path read, and what it leads to, by its text (``_walked``)
+        self._ends: dict[str, tuple[Key, End | None]] = {}
         # ... and past unions a declared discriminator decides, by path and the branches taken
         self._tagged: dict[tuple[Key, tuple[int, ...]], End | None] = {}
         self._onlies: dict[tuple[int, str], Mapping[str, Any] | None] = {}  # ``_only_branch``
@@ -202,21 +203,30 @@ class Coercion:
         walked: list[Key] = []
         whole: bool | None = None  # no issue says the walk was cut short (read once)
         for issue in issues:
-            path = parse_path(issue._path)  # the slot, not the property (``llmapp._results``)
-            if path is None:
-                return None
-            try:
-                end = self._ends[path]
+            text = issue._path  # the slot, not the property (``llmapp._results``)
+            try:  # by the text: no path read, no tuple hashed, when met before
+                path, end = self._ends[text]
             except KeyError:
-                end = self._end(path)
+                found = parse_path(text)
+                if found is None:
+                    return None
+                path, end = found, self._end(found)
+                _remember(self._ends, path, text, (path, end))
             if end is None:
                 end = self._tagged_end(data, path)
             if end is None:
                 if not self._unchosen(data, path):
                     walked.append(path)
                 continue
+            # Any value kept there (``End.settled``), or none there (a key left out): what
+            # ``_unchanged`` answers without the data, so no walk to it.
+            kept = end.settled or issue._value is MISSING
+            if kept and not end.through:
+                continue
             if (end.through or end.shaped or end.union) and whole is None:
                 whole = all(issue._description is None for issue in issues)
+            if kept and whole:
+                continue
             if not self._unchanged(data, path, end, bool(whole)):
                 walked.append(path)
         return walked
@@ -443,7 +453,8 @@ class Coercion:
         """What the schema says at the end of ``path``, followed as ``repair`` follows it;
         None when a union is on the way (``repair`` may take the branch whole), unless it
         is an optional container (``_only_branch``), which ``repair`` walks whole, or
-        ``choices`` names its branch (``_tagged_end``)."""
+        ``choices`` names its branch (``_tagged_end``). Remembered by ``_walked`` under the
+        issue's path text, or here in ``_tagged`` by the path and the branches taken."""
         index = self._index
         if len(path) > MAX_COERCE_DEPTH:
             return None
@@ -487,13 +498,15 @@ class Coercion:
                         taken = any(keyword in only for keyword in _CONTAINER_KEYS)
                         optional[container] = (index.kinds(only), taken)
                 union = branches is not None
-                end = End(
-                    index.kinds(resolved), drops, names, union, shaped, through, optional, resolved
+                kinds = index.kinds(resolved)
+                # a union there settles too where it enters no container by any branch
+                entered = union and (bool(optional) or _enters(index, resolved, branches))
+                settled = not (drops or names or entered or shaped) and (
+                    kinds is None or "string" in kinds
                 )
+                end = End(kinds, drops, names, union, shaped, through, optional, resolved, settled)
         if choices is not None:
             _remember(self._tagged, path, (path, choices), end)
-        else:
-            _remember(self._ends, path, path, end)
         return end
 
     def _only_branch(
@@ -577,6 +590,14 @@ class End(NamedTuple):
             ``repair`` takes a list or a dict there as (``_only_branch``): its branch's
             ``kinds`` and ``shaped``, by the container's Python type.
         schema: the schema there, resolved (a union's branches are chosen from it).
+        settled: ``_unchanged`` is true whatever the data holds there (past an optional
+            container on the way, ``through``, when no issue cut its walk short): any value
+            there is kept (a string where strings are taken, a null not dropped, a container
+            whose members are repaired against any schema, no union there or one that
+            enters no container by any branch: ``SchemaIndex.enters``; numbers and booleans
+            never changed, nothing when missing). The way to an issue's path is the
+            validator's own, through the containers it walked, so only the value at its
+            end could change the answer.
     """
 
     kinds: Kinds | None
@@ -587,6 +608,16 @@ class End(NamedTuple):
     through: bool = False
     optional: Mapping[type, tuple[Kinds | None, bool]] = {}
     schema: Mapping[str, Any] = ANY
+    settled: bool = False
+
+
+def _enters(index: SchemaIndex, schema: Mapping[str, Any], branches: Any) -> bool:
+    """Whether a union may enter a list or a dict by one of its branches (``repair``
+    then walks that container as the branch: ``_entered_by_none`` reads the data)."""
+    try:
+        return index.enters(schema, branches, []) or index.enters(schema, branches, {})
+    except Exception:  # a hostile schema: the data decides, as ``_entered_by_none`` does
+        return True
 
 
 def _from_string(text: str, kinds: Kinds) -> Any:

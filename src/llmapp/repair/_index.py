@@ -145,6 +145,15 @@ class SchemaIndex:
                 return tagged[0]
         return None
 
+    def enters(self, schema: Mapping[str, Any], branches: list[Any], empty: Any) -> bool:
+        """Whether ``choose`` may take a branch of this union for some value of the type of
+        ``empty`` (``{}`` or ``[]``): a declared or inferred discriminator for a dict, or a
+        branch whose types take that JSON type. False: ``choose`` answers None for every
+        such value, whatever it holds."""
+        if type(empty) is dict and self._discriminator(schema, branches) is not None:
+            return True
+        return bool(self._typed(branches, empty))
+
     def _typed(self, branches: list[Any], value: Any) -> tuple[Any, ...]:
         """The branches whose types accept the value's JSON type (``value_accepted``), in
         order: read once per union and JSON type, the value's type found once, not once
