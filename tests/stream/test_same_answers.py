@@ -231,3 +231,42 @@ def test_a_key_written_twice_finish_and_execute_refuse_alike(data: st.DataObject
         arguments.feed(text[a:b])
     assert arguments.duplicates
     assert summary(arguments.finish()) == summary(expected)
+
+
+NULL_KEPT = (
+    {"oneOf": [{"type": "null"}, {"type": "null"}]},  # takes null twice: refused
+    {"type": ["null", "string"], "not": {"type": "null"}},  # takes null by type, not whole
+    {"oneOf": [{"type": "string"}, {"type": "null"}]},  # takes null: valid
+    {"type": "string"},  # cannot be null: the call step drops it
+)
+
+
+@pytest.mark.parametrize("inner", NULL_KEPT)
+@pytest.mark.parametrize("indent", [None, 1])
+def test_a_null_for_an_optional_key_is_judged_as_the_call_step_judges_it(
+    inner: Any, indent: int | None
+) -> None:
+    # A null for an optional key is "not given" only where the property cannot be null
+    # (repair drops it); elsewhere the call step judges it, so the feed must too, read at
+    # once or member by member, whatever the cuts.
+    schema = {
+        "type": "object",
+        "properties": {
+            "a": {"type": "object", "properties": {"b": {"type": "string"}, "c": inner}}
+        },
+    }
+    function = LlmFunction("f", None, schema)
+    text = json.dumps({"a": {"b": "x", "c": None}}, indent=indent)
+    expected = summary(kernel(function, text))
+    final = (
+        {(path, wanted) for path, wanted, _ in expected[1]} if expected[0] == "refused" else set()
+    )
+    for cut in range(len(text) + 1):
+        arguments = stream(function)
+        reported = [
+            (i.path, i.expected)
+            for piece in (text[:cut], text[cut:])
+            for i in arguments.feed(piece)
+        ]
+        assert summary(arguments.finish()) == expected
+        assert sorted(reported) == sorted(final), (cut, reported, expected)

@@ -171,6 +171,18 @@ class Coercion:
         exact = self._exact = self._index.exact_when_valid()  # decided once
         return exact
 
+    def drops_null(self, schema: Any, key: str) -> bool:
+        """Whether a null for ``key`` of an object against ``schema`` (a subschema of this
+        one) is dropped as "not given": an optional declared property that cannot be null.
+        Elsewhere a null stays, and the validator judges it."""
+        index = self._index
+        with index.lock:
+            resolved = index.resolve(schema)
+            required = resolved.get("required")
+            if isinstance(required, list) and key in required:
+                return False
+            return index.null_means_absent(resolved, key, index.property_schema(resolved, key))
+
     def repair(self, data: Any, issues: Sequence[ValidationIssue]) -> Any:
         """What ``coerce`` makes of data the validator refused with ``issues``.
 

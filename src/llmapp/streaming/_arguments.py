@@ -1018,11 +1018,11 @@ class ArgumentStream:
     def _judge(self, frame: _Frame, position: Position, value: Any) -> None:
         """Report what the call step says of a complete value in ``frame`` (before it is
         attached: its path is the next one)."""
-        # A null for an optional declared key is read as "not given" by the call step.
-        if value is None and frame.position is not None:
-            key = frame.key
-            if key in frame.position.properties and key not in frame.position.required:
-                return
+        # A null the call step reads as "not given" (an optional declared key that cannot
+        # be null) says nothing; any other null is judged, as the call step judges it.
+        where = frame.position
+        if value is None and where is not None and where.drops_null(frame.key):  # type: ignore[arg-type]
+            return
         issues = position.check(value)
         if issues:
             path = self._child_path(frame)

@@ -90,6 +90,8 @@ class Position:
         self.items: Any = True
         self.min_items = 0
         self.max_items: int | None = None
+        self._drops: dict[str, bool] = {}
+        """``drops_null``'s answers, by declared property."""
         self.children: dict[str, Position | None] = {}
         """Each key's position once asked (``property``: keys of the schema, or of the
         model's text, at most ``MAX_STREAM_CHILDREN`` of those kept); read it directly where a
@@ -177,6 +179,17 @@ class Position:
         if self.additional is False:
             return None
         return self.table.at(True if self.additional is None else self.additional)
+
+    def drops_null(self, key: str) -> bool:
+        """Whether the call step reads a null for ``key`` here as "not given" (``repair``'s
+        rule: an optional declared property that cannot be null), so that it says nothing."""
+        if key not in self.properties:
+            return False
+        found = self._drops.get(key)
+        if found is None:
+            found = repair.coercer(self.table.root).drops_null(self.schema, key)
+            self._drops[key] = found
+        return found
 
     def expected_of_property(self, key: str) -> str:
         """The expected text of a required key that is missing (``any`` when undeclared)."""
