@@ -82,19 +82,12 @@ def both(corpus: Corpus, old: _Old) -> answered.BeforeAndNow:
     return answered.BeforeAndNow(corpus, BEFORE, also=old.refusals)
 
 
-def _texts(corpus: Corpus) -> Iterator[tuple[str, str, str]]:
-    for case in corpus.cases:
-        yield case.name, "valid", case.texts["valid"]
-        for label, text in refusals.texts(corpus, case.name):
-            yield case.name, label, text
-
-
 def test_every_corpus_refusal_is_answered_as_before(
     corpus: Corpus, both: answered.BeforeAndNow
 ) -> None:
     differ = [
         (name, label)
-        for name, label, text in _texts(corpus)
+        for name, label, text in refusals.every_text(corpus)
         if (answers := both.answers(name, text))[0] != answers[1]
     ]
     assert differ == []
@@ -118,7 +111,7 @@ def test_every_corpus_validation_is_as_before(
 ) -> None:
     app = both.app
     differ, budgeted, rewritten = [], 0, 0
-    for name, label, text in _texts(corpus):
+    for name, label, text in refusals.every_text(corpus):
         checker = app._plans[name].side.checker
         budgeted += not checker.bounded and label == "1 mistake"
         rewritten += label == "1 mistake" and old.of(checker).source != checker.source

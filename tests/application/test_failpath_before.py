@@ -18,9 +18,7 @@ of one key of a valid call or of one member under it.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from contextlib import AbstractContextManager
-from typing import Any
 from unittest import mock
 
 import pytest
@@ -68,27 +66,6 @@ def test_every_corpus_refusal_is_answered_as_before(
     assert differ == []
 
 
-def _leaves(value: Any, at: tuple[Any, ...] = ()) -> Iterator[tuple[tuple[Any, ...], Any]]:
-    """Every number and boolean of a value, by its place, in document order."""
-    if isinstance(value, dict):
-        for key, item in value.items():
-            yield from _leaves(item, (*at, key))
-    elif isinstance(value, list):
-        for index, item in enumerate(value):
-            yield from _leaves(item, (*at, index))
-    elif isinstance(value, (int, float)):
-        yield at, value
-
-
-def _written_as_text(data: Any, at: tuple[Any, ...], leaf: Any) -> Any:
-    """``data`` with the value at ``at`` written as JSON text (``3`` as ``"3"``)."""
-    if not at:
-        return json.dumps(leaf)
-    copy = list(data) if isinstance(data, list) else dict(data)
-    copy[at[0]] = _written_as_text(data[at[0]], at[1:], leaf)
-    return copy
-
-
 _LEAVES = 40
 """Most leaves of one signature's valid call written as text."""
 
@@ -102,8 +79,8 @@ def test_every_number_written_as_text_is_answered_as_before(
     differ, repaired = [], 0
     for case in corpus.cases:
         valid = json.loads(case.texts["valid"])
-        for at, leaf in list(_leaves(valid))[:_LEAVES]:
-            text = json.dumps(_written_as_text(valid, at, leaf))
+        for at, leaf in list(refusals.leaves(valid))[:_LEAVES]:
+            text = json.dumps(refusals.written_as_text(valid, at, leaf))
             found, expected = both.answers(case.name, text)
             repaired += expected[1] is True  # mended, then accepted
             if found != expected:

@@ -16,9 +16,7 @@ call or of one member under it.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from contextlib import AbstractContextManager
-from typing import Any
 from unittest import mock
 
 import pytest
@@ -49,43 +47,15 @@ def both(corpus: Corpus) -> answered.BeforeAndNow:
     return answered.BeforeAndNow(corpus, BEFORE, also=old_feedback)
 
 
-def _texts(corpus: Corpus) -> Iterator[tuple[str, str, str]]:
-    for case in corpus.cases:
-        yield case.name, "valid", case.texts["valid"]
-        for label, text in refusals.texts(corpus, case.name):
-            yield case.name, label, text
-
-
 def test_every_corpus_refusal_is_answered_as_before(
     corpus: Corpus, both: answered.BeforeAndNow
 ) -> None:
     differ = [
         (name, label)
-        for name, label, text in _texts(corpus)
+        for name, label, text in refusals.every_text(corpus)
         if (answers := both.answers(name, text))[0] != answers[1]
     ]
     assert differ == []
-
-
-def _numbers(value: Any, at: tuple[Any, ...] = ()) -> Iterator[tuple[tuple[Any, ...], Any]]:
-    """Every number and boolean of a value, by its place, in document order."""
-    if isinstance(value, dict):
-        for key, item in value.items():
-            yield from _numbers(item, (*at, key))
-    elif isinstance(value, list):
-        for index, item in enumerate(value):
-            yield from _numbers(item, (*at, index))
-    elif isinstance(value, (int, float)):
-        yield at, value
-
-
-def _as_text(data: Any, at: tuple[Any, ...], leaf: Any) -> Any:
-    """``data`` with the value at ``at`` written as JSON text (``3`` as ``"3"``)."""
-    if not at:
-        return json.dumps(leaf)
-    copy = list(data) if isinstance(data, list) else dict(data)
-    copy[at[0]] = _as_text(data[at[0]], at[1:], leaf)
-    return copy
 
 
 def test_every_number_written_as_text_is_answered_as_before(
@@ -96,8 +66,10 @@ def test_every_number_written_as_text_is_answered_as_before(
     differ, mended = [], 0
     for case in corpus.cases:
         valid = json.loads(case.texts["valid"])
-        for at, leaf in list(_numbers(valid))[:40]:
-            found, expected = both.answers(case.name, json.dumps(_as_text(valid, at, leaf)))
+        for at, leaf in list(refusals.leaves(valid))[:40]:
+            found, expected = both.answers(
+                case.name, json.dumps(refusals.written_as_text(valid, at, leaf))
+            )
             mended += expected[1] is True
             if found != expected:
                 differ.append((case.name, at))

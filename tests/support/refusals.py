@@ -40,6 +40,36 @@ def texts(corpus: Corpus, name: str) -> Iterator[tuple[str, str]]:
     yield "array", json.dumps([valid])
 
 
+def every_text(corpus: Corpus) -> Iterator[tuple[str, str, str]]:
+    """Every signature's valid text and its texts with mistakes (``texts``), as
+    ``(name, label, text)``."""
+    for case in corpus.cases:
+        yield case.name, "valid", case.texts["valid"]
+        for label, text in texts(corpus, case.name):
+            yield case.name, label, text
+
+
+def leaves(value: Any, at: tuple[Any, ...] = ()) -> Iterator[tuple[tuple[Any, ...], Any]]:
+    """Every number and boolean of a value, by its place, in document order."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield from leaves(item, (*at, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from leaves(item, (*at, index))
+    elif isinstance(value, (int, float)):
+        yield at, value
+
+
+def written_as_text(data: Any, at: tuple[Any, ...], leaf: Any) -> Any:
+    """``data`` with the value at ``at`` written as JSON text (``3`` as ``"3"``)."""
+    if not at:
+        return json.dumps(leaf)
+    copy = list(data) if isinstance(data, list) else dict(data)
+    copy[at[0]] = written_as_text(data[at[0]], at[1:], leaf)
+    return copy
+
+
 def record(result: Any) -> list[Any]:
     """What a result says, as JSON-ready data (an issue's value by its ``repr``)."""
     issues = None

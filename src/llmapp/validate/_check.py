@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from llmapp._codegen.compact import shared_getter, shared_names
+from llmapp._codegen.compact import shared_getter
 from llmapp.jsonschema import Node, is_mapping, is_schema
 
 from .._codegen.source import literal
@@ -290,16 +290,7 @@ class CheckWriter(Writer):
 
     def _key_loop(self, node: Node, v: str, props: dict[str, Any]) -> None:
         schema = node.schema
-        key, item = self.functions.local("key"), self.functions.local("item")
-        # No property: no key is claimed, and no test per key says so.
-        known = self.out.constant(shared_names(frozenset(props)), "PROPERTIES") if props else None
-        extra = schema.get("additionalProperties")
-        if props or "propertyNames" in schema or "patternProperties" in schema:
-            extra = None  # other keys than the extra ones: left to the loop
-        with (
-            self.unless_usual(extra, f"{v}.items()", f".mapping({v})"),
-            self.out.block(f"for {key}, {item} in {v}.items():"),
-        ):
+        with self.key_loop(node, v, props) as (key, item, known):
             self.out.require(f"isinstance({key}, str)")
             if "propertyNames" in schema:
                 names = self.analysis.child(node, "propertyNames")

@@ -14,7 +14,6 @@ from __future__ import annotations
 from contextlib import nullcontext
 from typing import Any
 
-from llmapp._codegen.compact import shared_names
 from llmapp.jsonschema import Node, is_mapping, is_schema
 
 from .._codegen.source import literal
@@ -290,17 +289,8 @@ class WalkWriter(Writer):
 
     def _key_loop(self, node: Node, v: str, path: PathCode, props: dict[str, Any]) -> None:
         schema = node.schema
-        key, item = self.functions.local("key"), self.functions.local("item")
-        where = path.dynamic(f"_step({key})")
-        # No property: no key is claimed, and no test per key says so (as the checkers).
-        known = self.out.constant(shared_names(frozenset(props)), "PROPERTIES") if props else None
-        extra = schema.get("additionalProperties")
-        if props or "propertyNames" in schema or "patternProperties" in schema:
-            extra = None  # other keys than the extra ones: left to the loop
-        with (
-            self.unless_usual(extra, f"{v}.items()", f".mapping({v})"),
-            self.out.block(f"for {key}, {item} in {v}.items():"),
-        ):
+        with self.key_loop(node, v, props) as (key, item, known):
+            where = path.dynamic(f"_step({key})")
             with self.out.block(f"if not isinstance({key}, str):"):
                 self.issue(where, "undefined", item, "object keys must be strings")
                 self.out.line("continue")

@@ -12,12 +12,13 @@ in the writers (``_check.py``, ``_walk.py``).
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from contextlib import AbstractContextManager, nullcontext
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from typing import Any, ClassVar, NamedTuple
 
 from llmapp.jsonschema import Node, is_mapping, is_schema, step
 
+from .._codegen.compact import shared_names
 from .._codegen.source import Emitter, literal
 from ._analysis import Analysis
 from ._conditions import Conditions
@@ -280,6 +281,26 @@ class Writer:
         name = self.out.constant(at_once, "usual_texts")
         self.out.line(f"# {values}: usual texts judged at once, else one by one")
         return self.out.block(f"if not {name}{call}:")
+
+    @contextmanager
+    def key_loop(
+        self, node: Node, v: str, props: dict[str, Any]
+    ) -> Iterator[tuple[str, str, str | None]]:
+        """The loop over the keys of the object ``v`` that both writers open, giving its key
+        and item variables and the constant naming the declared properties (None without
+        any: no key is claimed, and no test per key says so). Where only the extra keys'
+        values are judged, a check at once may accept them all (``unless_usual``)."""
+        schema = node.schema
+        key, item = self.functions.local("key"), self.functions.local("item")
+        known = self.out.constant(shared_names(frozenset(props)), "PROPERTIES") if props else None
+        extra = schema.get("additionalProperties")
+        if props or "propertyNames" in schema or "patternProperties" in schema:
+            extra = None  # other keys than the extra ones: left to the loop
+        with (
+            self.unless_usual(extra, f"{v}.items()", f".mapping({v})"),
+            self.out.block(f"for {key}, {item} in {v}.items():"),
+        ):
+            yield key, item, known
 
     def key_schemas(
         self,
