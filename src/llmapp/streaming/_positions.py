@@ -125,10 +125,11 @@ class Position:
         self.opened = self._opened()
         """For a container opened here (by ``{`` or ``[``): where it is judged part by part
         (or None) and where it is judged whole when it closes (or None)."""
-        self.valid: Callable[[Any], bool] = self._first_valid
-        """Whether a complete value here is one ``check`` finds nothing in (True), or may
-        (False: ask ``check``): the generated checker alone, for the values that pass."""
-        self.passes: Callable[[Any, int], bool] = self._first_passes
+        self.valid: Callable[[Any], object] = self._first_valid
+        """Whether a complete value here is one ``check`` finds nothing in (true), or may
+        (false: ask ``check``): the generated checker alone, for the values that pass. Test
+        its answer for truth: a refusal may be a ``Refusal`` (an ``int`` equal to 0)."""
+        self.passes: Callable[[Any, int], object] = self._first_passes
         """``valid`` as the generated checker itself, called as ``passes(value, 0)``, without
         the frame that catches what it may raise: call it inside a ``try``, and take an
         exception as ``valid``'s False (one Python frame less per value)."""
@@ -209,12 +210,12 @@ class Position:
             return frozenset()
         return frozenset(type_ for name in names for type_ in _PYTHON_TYPES.get(name, ()))
 
-    def _first_valid(self, value: Any) -> bool:
+    def _first_valid(self, value: Any) -> object:
         """``valid`` until the checker is made: makes it (``_made``), then asks it."""
         self._made()
         return self.valid(value)
 
-    def _first_passes(self, value: Any, depth: int) -> bool:
+    def _first_passes(self, value: Any, depth: int) -> object:
         """``passes`` until the checker is made: makes it (``_made``), then asks it."""
         self._made()
         return self.passes(value, depth)
@@ -241,7 +242,8 @@ class Position:
     def _checks(
         self,
     ) -> (
-        tuple[Callable[[Any], bool], Callable[[Any], Validation], Callable[[Any, int], bool]] | None
+        tuple[Callable[[Any], object], Callable[[Any], Validation], Callable[[Any, int], object]]
+        | None
     ):
         """The generated checker of this subschema alone, the call step's check of it and
         the checker as ``passes`` calls it; None when it cannot be built (a reference the

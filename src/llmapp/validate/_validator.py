@@ -156,7 +156,7 @@ class Validator:
         return self._bounded
 
     @property
-    def valid(self) -> Callable[[object], bool]:
+    def valid(self) -> Callable[[object], object]:
         """``is_valid`` as a function to keep and call per value: where it needs no pattern
         budget or memo, the checker itself, without ``is_valid``'s own call around it (for
         a recursive schema, with the values its checkers refused before forgotten first:
@@ -168,7 +168,7 @@ class Validator:
         return self._checks if self._failed is None else self._fresh_checks
 
     @property
-    def checker(self) -> Callable[[object, int], bool] | None:
+    def checker(self) -> Callable[[object, int], object] | None:
         """The generated checker itself, called as ``checker(value, 0)``: ``valid`` without
         the frame around it, for a caller that calls it per value and catches what it may
         raise (``valid`` answers False there); None where it needs a pattern budget or memo
