@@ -148,7 +148,7 @@ _SCHEMA = {
 )
 @pytest.mark.parametrize("guarded", [False, True])
 def test_the_validators_success_is_the_constructed_one(value: Any, guarded: bool) -> None:
-    """``__call__`` (and ``_judged``, its guarded body) give the very object
+    """``__call__`` (and ``_guarded_call``, its guarded form) give the very object
     ``ValidationSuccess(value)`` would: its data is the value itself."""
     schema: dict[str, Any] = dict(_SCHEMA)
     if guarded:  # a pattern the time-limited engine may search: the guarded call

@@ -65,6 +65,8 @@ __all__ = [
     "Matcher",
     "PatternBudget",
     "PatternError",
+    "budget_begun",
+    "budget_ended",
     "compile_pattern",
     "explain_timeouts",
     "forget_timeouts",
@@ -202,11 +204,24 @@ class PatternBudget:
     __slots__ = ("_saved",)
 
     def __enter__(self) -> None:
-        self._saved = _STATE.left
-        _STATE.left = CALL_BUDGET
+        self._saved = budget_begun()
 
     def __exit__(self, *exc_info: object) -> None:
-        _STATE.left = self._saved
+        budget_ended(self._saved)
+
+
+def budget_begun() -> float | None:
+    """``PatternBudget``'s entry as a plain call, for code run per value (a ``with`` builds
+    an object and calls two methods from C): the budget it replaced, for ``budget_ended``."""
+    state = _STATE
+    saved = state.left
+    state.left = CALL_BUDGET
+    return saved
+
+
+def budget_ended(saved: float | None) -> None:
+    """``PatternBudget``'s exit: the budget ``budget_begun`` replaced, back."""
+    _STATE.left = saved
 
 
 def forget_timeouts() -> None:

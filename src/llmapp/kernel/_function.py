@@ -67,17 +67,31 @@ class OnFirstUse(Generic[T, R]):
         check(arguments)                                # compiles, then validates
     """
 
-    __slots__ = ("_compiled", "compile", "source")
+    __slots__ = ("_call", "_compiled", "compile", "source")
 
     def __init__(self, compile: Callable[[Any], Callable[[T], R]], source: Any) -> None:
         self.compile = compile
         self.source = source
         """What ``compile`` is given (a validator's schema)."""
         self._compiled: Callable[[T], R] | None = None
+        self._call: Callable[[T], R] | None = None
+        """What a call calls (``calling``), once a call asked."""
 
     def __call__(self, value: T) -> R:
-        compiled = self._compiled
-        return (self.get() if compiled is None else compiled)(value)
+        call = self._call
+        return (self.calling() if call is None else call)(value)
+
+    def calling(self) -> Callable[[T], R]:
+        """What a call calls: the compiled object's ``caller()`` where its class has one
+        (a ``Validator``'s, a plain function: calling an instance costs the interpreter a
+        frame it cannot inline), else the compiled object itself."""
+        call = self._call
+        if call is None:
+            compiled = self.get()
+            # The class's: an object answering every attribute (a mock) is called as it is.
+            caller = getattr(type(compiled), "caller", None)
+            call = self._call = compiled if caller is None else caller(compiled)
+        return call
 
     def get(self) -> Callable[[T], R]:
         """What ``compile`` made, compiled now if no call has needed it yet."""
@@ -186,10 +200,10 @@ class Function(_Referenced):
         a ``FeedbackError``'s message for the model, any other exception logged).
         """
         if self.hook is None:
-            # The compiled validator itself once made, not ``OnFirstUse``'s call around it:
+            # What the compiled validator's call calls, not ``OnFirstUse``'s call around it:
             # the one frame a small valid call can do without.
-            compiled = self._generated._compiled
-            return (self._generated.get() if compiled is None else compiled)(arguments)
+            call = self._generated._call
+            return (self._generated.calling() if call is None else call)(arguments)
         return run_hook(self.hook, arguments, self.name, self.log)
 
     def validate_types(self, arguments: Any) -> Validation:

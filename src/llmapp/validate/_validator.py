@@ -19,7 +19,14 @@ from .._codegen.compact import compiled
 from ._codegen import Generator
 from ._filenames import Lines, handing_on, register, release, take_serial
 from ._functions import CHECK, WALK
-from ._patterns import Matcher, PatternBudget, explain_timeouts, forget_timeouts
+from ._patterns import (
+    Matcher,
+    PatternBudget,
+    budget_begun,
+    budget_ended,
+    explain_timeouts,
+    forget_timeouts,
+)
 from ._repeats import repeated
 from ._result import Validation, ValidationFailure, ValidationIssue, ValidationSuccess
 from ._runtime import WHOLE, DepthExceeded, Memo, Refusal, WorkExceeded
@@ -55,8 +62,9 @@ _WARM_SIZE = 128
 _bare = object.__new__
 """``_bare(ValidationSuccess)`` then its slot set: ``ValidationSuccess(value)`` without the
 Python ``__init__``'s frame, which cost more than the object itself on every valid call
-(``__call__`` and ``_judged`` build it so, in their own frames: a helper's call would
-cost back most of it)."""
+(``__call__``, ``_guarded_call`` and ``caller``'s function build it so, in their own
+frames: a helper's call would cost back most of it; ``_failure`` builds its
+``ValidationFailure`` so)."""
 
 
 class Validator:
@@ -203,6 +211,15 @@ class Validator:
             outcome = False  # DepthExceeded, RecursionError or a hostile object: walked whole
         return self._failure(value, outcome)
 
+    def caller(self) -> Callable[[object], Validation]:
+        """``self`` as a plain function to keep and call per value, the same answers: a
+        call of an instance goes through a frame the interpreter cannot inline, a call of
+        this function does not. A new function each call, holding the validator (the
+        validator holding it would be a cycle, keeping it past its last reference)."""
+        if self._guarded:
+            return self._guarded_call
+        return _calling(self._check, self._failure)
+
     def refusal(self, value: object, refused: object = False) -> Validation:
         """``self(value)`` for a value ``valid`` has just refused (``refused``: what it
         answered, where a ``Refusal`` tells the walk which properties it found valid):
@@ -240,45 +257,68 @@ class Validator:
         memo = self._memo
         if memo is not None:
             memo.results.clear()
+        # ``PatternBudget``'s entry and exit as plain calls: a ``with`` costs more per call.
+        budgeted = not self._bounded
+        saved = budget_begun() if budgeted else None
         try:
-            if self._bounded:
-                return self._judged(value)
-            with PatternBudget():
-                return self._judged(value)
+            try:
+                if outcome := self._check(value, 0):
+                    success = _bare(ValidationSuccess)  # ``ValidationSuccess(value)`` (``_bare``)
+                    success._data = value
+                    return success
+            except Exception:
+                outcome = False  # DepthExceeded, RecursionError or a hostile object: walked whole
+            return self._failure(value, outcome)
         finally:
+            if budgeted:
+                budget_ended(saved)
             if memo is not None:
                 memo.results.clear()  # the values it holds are the caller's
 
-    def _judged(self, value: object) -> Validation:
-        """``__call__``'s own body, for ``_guarded_call``."""
-        try:
-            if outcome := self._check(value, 0):
-                success = _bare(ValidationSuccess)  # ``ValidationSuccess(value)`` (``_bare``)
-                success._data = value
-                return success
-        except Exception:
-            outcome = False  # DepthExceeded, RecursionError or a hostile object: walked whole
-        return self._failure(value, outcome)
-
     def _failure(self, value: object, refused: object) -> ValidationFailure:
         """The failure for a value the checker refused (``refused``: its answer) or could
-        not judge (False): every issue."""
-        errors = self._issues(value, refused)
+        not judge (False): every issue. ``_issues`` then ``_refused``, written out in this
+        one frame: most of a small refused call's cost around its walk was their frames."""
+        errors: list[ValidationIssue] = []
+        searches = self._searches
+        if searches:
+            forget_timeouts()
+        # A plain ``False`` (a recursive checker's, an exception's) knows nothing: ``WHOLE``.
+        if type(refused) is not Refusal:
+            refused = WHOLE
+        try:
+            (self._walk or self._warm())(value, "$input", errors, 0, refused)
+        except Exception as error:
+            self._stopped(value, errors, error)
+        if searches:
+            explain_timeouts(errors)
         if not errors:
             self._stopped(value, errors, None)
-        return self._refused(value, errors)
-
-    def _refused(self, value: object, errors: list[ValidationIssue]) -> ValidationFailure:
-        """The failure the walk's ``errors`` make, the checkers' notes forgotten."""
         if self._failed is not None:
             self._failed.clear()  # the walk used what the checkers noted: a fresh start
         if len(errors) > MAX_ISSUES_PER_PATH:  # fewer cannot pass the bound on one path
             errors = _bounded(errors)
-        return ValidationFailure(value, errors)
+        failure = _bare(ValidationFailure)  # ``ValidationFailure(value, errors)`` (``_bare``)
+        failure._data = value
+        failure._errors = errors
+        return failure
+
+    def _refused(self, value: object, errors: list[ValidationIssue]) -> ValidationFailure:
+        """The failure the walk's ``errors`` make, the checkers' notes forgotten (as
+        ``_failure`` does in its own frame)."""
+        if self._failed is not None:
+            self._failed.clear()  # the walk used what the checkers noted: a fresh start
+        if len(errors) > MAX_ISSUES_PER_PATH:  # fewer cannot pass the bound on one path
+            errors = _bounded(errors)
+        failure = _bare(ValidationFailure)  # ``ValidationFailure(value, errors)`` (``_bare``)
+        failure._data = value
+        failure._errors = errors
+        return failure
 
     def _issues(self, value: object, refused: object) -> list[ValidationIssue]:
         """The walk's issues, a search that gave up explained; empty when it found none.
-        The walk starts where the checker's ``refused`` says it stopped (``Refusal``)."""
+        The walk starts where the checker's ``refused`` says it stopped (``Refusal``).
+        (``_failure`` does the same in its own frame.)"""
         errors: list[ValidationIssue] = []
         if self._searches:
             forget_timeouts()
@@ -306,10 +346,11 @@ class Validator:
         if memo is not None:
             memo.results.clear()
         checks = self._checks if self._failed is None else self._fresh_checks
+        saved = budget_begun()  # ``PatternBudget``, as plain calls (``_guarded_call``)
         try:
-            with PatternBudget():
-                return checks(value)
+            return checks(value)
         finally:
+            budget_ended(saved)
             if memo is not None:
                 memo.results.clear()
 
@@ -437,6 +478,24 @@ class Validator:
 
 
 _PREFIX = {CHECK: "c_", WALK: "w_"}
+
+
+def _calling(
+    check: Callable[[Any, int], object], failure: Callable[[object, object], ValidationFailure]
+) -> Callable[[object], Validation]:
+    """``Validator.__call__``'s body as a function of its own (``Validator.caller``)."""
+
+    def call(value: object) -> Validation:
+        try:
+            if outcome := check(value, 0):
+                success = _bare(ValidationSuccess)  # ``ValidationSuccess(value)`` (``_bare``)
+                success._data = value
+                return success
+        except Exception:
+            outcome = False  # DepthExceeded, RecursionError or a hostile object: walked whole
+        return failure(value, outcome)
+
+    return call
 
 
 class _Cold:
