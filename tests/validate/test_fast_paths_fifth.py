@@ -22,7 +22,7 @@ from tests.support.budget import scaled, spread
 
 from llmapp._scalars import iso8601 as iso
 from llmapp.validate import Validator, _validator, _walk
-from llmapp.validate._patterns import PatternBudget, budget_begun
+from llmapp.validate._patterns import budget_begun
 
 BEFORE = "9500972"
 """The commit before the fifth round."""
@@ -103,18 +103,10 @@ TREE = {
 def _count_budgets(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     entered = [0]
 
-    class Counted(PatternBudget):
-        __slots__ = ()
-
-        def __enter__(self) -> None:
-            entered[0] += 1
-            super().__enter__()
-
     def begun() -> float | None:  # a call's budget, entered by a plain call
         entered[0] += 1
         return budget_begun()
 
-    monkeypatch.setattr(_validator, "PatternBudget", Counted)
     monkeypatch.setattr(_validator, "budget_begun", begun)
     return entered
 

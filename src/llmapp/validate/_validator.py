@@ -21,7 +21,6 @@ from ._filenames import Lines, handing_on, register, release, take_serial
 from ._functions import CHECK, WALK
 from ._patterns import (
     Matcher,
-    PatternBudget,
     budget_begun,
     budget_ended,
     explain_timeouts,
@@ -240,8 +239,11 @@ class Validator:
         had a budget of its own, so the walk gets one too, as ``_guarded_call``'s check
         and walk share one; a walk that finds nothing (a search that gave up in that
         check may not in this walk) is answered by ``_guarded_call``, as before."""
-        with PatternBudget():
+        saved = budget_begun()  # ``PatternBudget``, as plain calls (``_guarded_call``)
+        try:
             errors = self._issues(value, refused)
+        finally:
+            budget_ended(saved)
         if not errors:
             return self._guarded_call(value)
         return self._refused(value, errors)
