@@ -19,12 +19,14 @@ from llmapp.jsonschema import Node, is_mapping, is_schema
 from .._codegen.source import literal
 from ._analysis import Analysis
 from ._conditions import conjunction, type_test
+from ._formats import usual_texts
 from ._functions import CHECK, WALK
 from ._shapes import describe_union, union_shape
 from ._unions import UnionInfo, settled
 from ._vocabulary import (
     ARRAY_KEYWORDS,
     OBJECT_KEYWORDS,
+    VALIDATING,
     closed_object,
     contains_bounds,
     has_structure,
@@ -62,8 +64,11 @@ class WalkWriter(Writer):
                 # The checker judged a copy of a dict subclass (``_as_dict``), and the walk
                 # reads the value itself: only a plain dict's properties are taken as passed.
                 self.ranked = node.pointer
+                self.out.line("if m is not _WHOLE and type(v) is not dict: m = _WHOLE")
                 self.out.line("r = m.at")
-                self.out.line("if r and type(v) is not dict: r = 0")
+                props = object_parts(node.schema)[0]
+                if any(self._knowable(self.analysis.child(node, "properties", n)) for n in props):
+                    self.out.line("q = m.inside")
             # The root walker is called with "$input" only, unless a "$ref" points at the
             # root: then its paths are folded into constants.
             fixed = not node.pointer and "" not in self.analysis.targets
@@ -284,8 +289,37 @@ class WalkWriter(Writer):
         if rank is None or not _worth_skipping(child.schema):
             self.block(child, item, where)
             return
+        if self._knowable(child):
+            # The checker refused inside this very property: its issues, no test again.
+            with self.out.block(f"if q == {rank}:"):
+                self._known(child, item, where)
+            with self.out.block(f"elif r <= {rank}:"):
+                self.block(child, item, where)
+            return
         with self.out.block(f"if r <= {rank}:"):
             self.block(child, item, where)
+
+    def _knowable(self, child: Node) -> bool:
+        """Whether a property's walk known refused (``Refusal.inside``) is cheaper than its
+        walk: a value judged whole by one test (a leaf's type and conditions, a union
+        alone), or an array whose date or time items are judged at once first."""
+        schema = child.schema
+        if not _worth_skipping(schema) or schema.get("nullable") is True:
+            return False
+        if not _REFERENCES.isdisjoint(schema):
+            return False
+        if VALIDATING.intersection(schema) == _ANY_OF:
+            return True
+        if not has_structure(schema):
+            return "object" not in (self.analysis.types(child) or ())
+        return not _ARRAY_SET.isdisjoint(schema) and usual_texts(schema.get("items")) is not None
+
+    def _known(self, child: Node, v: str, path: PathCode) -> None:
+        """The issues of a property value its checker refused (``_knowable``)."""
+        if VALIDATING.intersection(child.schema) == _ANY_OF:
+            self._explain(child, "anyOf", self.analysis.branches(child, "anyOf"), v, path)
+        else:
+            self._refused(child, v, path)
 
     def _key_loop(self, node: Node, v: str, path: PathCode, props: dict[str, Any]) -> None:
         schema = node.schema
@@ -481,6 +515,11 @@ def _worth_skipping(schema: Any) -> bool:
         return False
     return has_structure(schema) or not _JUDGED_BY_CALLS.isdisjoint(schema)
 
+
+_ANY_OF = frozenset(("anyOf",))
+_REFERENCES = frozenset(("$ref", "$dynamicRef", "if", "then", "else"))
+"""Keywords a ``_knowable`` property's schema is without: a reference is walked with its
+own checker's refusal, a condition judges beside the union."""
 
 _JUDGED_BY_CALLS = frozenset(("format", "pattern", "contentEncoding", "multipleOf"))
 """A leaf's keywords whose test is a call or a search, not a comparison."""
