@@ -49,6 +49,11 @@ class WalkWriter(Writer):
     """The pointer of the node whose walker is being written when it takes its checker's
     ``Refusal`` (``Analysis.ranks``), else None."""
 
+    refused_here: str | None = None
+    """While a ``_knowable`` property is written, the test true where the checker refused
+    inside it (``q == 2``): its leaf test, union test or check at once of its date items
+    is then not asked (``_refused_here``)."""
+
     def function(self, node: Node, name: str) -> None:
         header = (
             f"{name}: append to e an issue for each way v (at path p) fails {'#' + node.pointer!r}"
@@ -177,7 +182,7 @@ class WalkWriter(Writer):
             if tests and refused:
                 self.issue(path, expected, v)
             elif tests:
-                with self.out.block(f"if not {conjunction(tests)}:"):
+                with self.out.block(f"if {self._refused_here()}not {conjunction(tests)}:"):
                     self.issue(path, expected, v)
             return
         if types is None:
@@ -289,15 +294,20 @@ class WalkWriter(Writer):
         if rank is None or not _worth_skipping(child.schema):
             self.block(child, item, where)
             return
-        if self._knowable(child):
-            # The checker refused inside this very property: its issues, no test again.
-            with self.out.block(f"if q == {rank}:"):
-                self._known(child, item, where)
-            with self.out.block(f"elif r <= {rank}:"):
-                self.block(child, item, where)
-            return
         with self.out.block(f"if r <= {rank}:"):
-            self.block(child, item, where)
+            # Refused inside this very property (``Refusal.inside``): the test that opens its
+            # issues is not asked again (``_refused_here``).
+            self.refused_here = f"q == {rank}" if self._knowable(child) else None
+            try:
+                self.block(child, item, where)
+            finally:
+                self.refused_here = None
+
+    def _refused_here(self) -> str:
+        """``refused_here`` as the first operand of the test it opens (``q == 2 or ``),
+        taken once: the property's own test, never one nested in it."""
+        known, self.refused_here = self.refused_here, None
+        return "" if known is None else known + " or "
 
     def _knowable(self, child: Node) -> bool:
         """Whether a property's walk known refused (``Refusal.inside``) is cheaper than its
@@ -312,14 +322,9 @@ class WalkWriter(Writer):
             return True
         if not has_structure(schema):
             return "object" not in (self.analysis.types(child) or ())
-        return not _ARRAY_SET.isdisjoint(schema) and usual_texts(schema.get("items")) is not None
-
-    def _known(self, child: Node, v: str, path: PathCode) -> None:
-        """The issues of a property value its checker refused (``_knowable``)."""
-        if VALIDATING.intersection(child.schema) == _ANY_OF:
-            self._explain(child, "anyOf", self.analysis.branches(child, "anyOf"), v, path)
-        else:
-            self._refused(child, v, path)
+        if "prefixItems" in schema or _ARRAY_SET.isdisjoint(schema):
+            return False  # (a prefix item's own test would open first)
+        return usual_texts(schema.get("items")) is not None
 
     def _key_loop(self, node: Node, v: str, path: PathCode, props: dict[str, Any]) -> None:
         schema = node.schema
@@ -353,7 +358,9 @@ class WalkWriter(Writer):
             items = v if count == 0 else f"{v}[{count}:]"
             source = f"enumerate({v})" if count == 0 else f"enumerate({items}, {count})"
             with (
-                nullcontext() if refused else self.unless_usual(rest, items, f".every({items})"),
+                nullcontext()
+                if refused
+                else self.unless_usual(rest, items, f".every({items})", self._refused_here()),
                 self.out.block(f"for {index}, {item} in {source}:"),
             ):
                 self.block(self.analysis.child(node, rest_key), item, where)
@@ -397,7 +404,7 @@ class WalkWriter(Writer):
         if keyword == "anyOf":
             if not any(map(self.analysis.may_raise, branches)):
                 tests.sort(key=lambda test: test != f"{v} is None")  # as the checkers do
-            with self.out.block(f"if not ({' or '.join(tests)}):"):
+            with self.out.block(f"if {self._refused_here()}not ({' or '.join(tests)}):"):
                 self._explain(node, keyword, branches, v, path)
             return
         counter = self.functions.local("count")
