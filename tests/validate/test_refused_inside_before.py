@@ -255,11 +255,11 @@ def test_the_refusal_names_the_property_refused() -> None:
     for key, at in (("a", 0), ("link", 1), ("when", 2), ("times", 4)):
         refused = check.valid({**good, key: "wrong"})
         assert type(refused) is Refusal and not refused
-        assert refused.at == refused.inside == at
+        assert refused.at == refused.inside == at and refused.place == 2 * at + 1
     missing = check.valid({"a": 1})
-    assert missing.inside == -1
+    assert missing.inside == -1 and missing.place == 0
     extra = check.valid({**good, "zz": 1})
-    assert extra.at == 9 and extra.inside == -1
+    assert extra.at == 9 and extra.inside == -1 and extra.place == 18
     assert check.valid([]) is WHOLE and WHOLE.inside == -1
     assert check(good | {"link": {"x": 1}}).errors[0].path == "$input.link.x"
 

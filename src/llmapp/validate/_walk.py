@@ -51,7 +51,7 @@ class WalkWriter(Writer):
 
     refused_here: str | None = None
     """While a ``_knowable`` property is written, the test true where the checker refused
-    inside it (``q == 2``): its leaf test, union test or check at once of its date items
+    inside it (``r == 5``): its leaf test, union test or check at once of its date items
     is then not asked (``_refused_here``)."""
 
     def function(self, node: Node, name: str) -> None:
@@ -69,11 +69,10 @@ class WalkWriter(Writer):
                 # The checker judged a copy of a dict subclass (``_as_dict``), and the walk
                 # reads the value itself: only a plain dict's properties are taken as passed.
                 self.ranked = node.pointer
-                self.out.line("if m is not _WHOLE and type(v) is not dict: m = _WHOLE")
-                self.out.line("r = m.at")
-                props = object_parts(node.schema)[0]
-                if any(self._knowable(self.analysis.child(node, "properties", n)) for n in props):
-                    self.out.line("q = m.inside")
+                # ``r``: the refusal's ``place``, twice the properties passed, plus 1 where
+                # refused inside the next one.
+                self.out.line("r = m.place")
+                self.out.line("if r and type(v) is not dict: r = 0")
             # The root walker is called with "$input" only, unless a "$ref" points at the
             # root: then its paths are folded into constants.
             fixed = not node.pointer and "" not in self.analysis.targets
@@ -294,17 +293,18 @@ class WalkWriter(Writer):
         if rank is None or not _worth_skipping(child.schema):
             self.block(child, item, where)
             return
-        with self.out.block(f"if r <= {rank}:"):
+        inside = 2 * rank + 1  # the ``place`` of a refusal inside this very property
+        with self.out.block(f"if r <= {inside}:"):
             # Refused inside this very property (``Refusal.inside``): the test that opens its
             # issues is not asked again (``_refused_here``).
-            self.refused_here = f"q == {rank}" if self._knowable(child) else None
+            self.refused_here = f"r == {inside}" if self._knowable(child) else None
             try:
                 self.block(child, item, where)
             finally:
                 self.refused_here = None
 
     def _refused_here(self) -> str:
-        """``refused_here`` as the first operand of the test it opens (``q == 2 or ``),
+        """``refused_here`` as the first operand of the test it opens (``r == 5 or ``),
         taken once: the property's own test, never one nested in it."""
         known, self.refused_here = self.refused_here, None
         return "" if known is None else known + " or "

@@ -276,7 +276,7 @@ class Writer:
         alone, as before. When it does, the loop would find nothing. A walker writes it
         too: a container it judges has often been refused for another value than its
         items (its length, an item of another field), and the check at once refused
-        costs about one item's own check. ``known``: a first operand of the test (``q == 2 or ``)
+        costs about one item's own check. ``known``: a first operand of the test (``r == 5 or ``)
         true where the items are known refused: then they are judged one by one at once."""
         at_once = usual_texts(items)
         if at_once is None:
