@@ -263,7 +263,7 @@ class WalkWriter(Writer):
         rank: int | None,
     ) -> None:
         """The property ``name`` of ``v``; ``rank``: its place among the properties where
-        the walker takes its checker's ``Refusal`` (judged only from ``r`` on)."""
+        the walker takes its checker's ``Refusal`` (judged only from its ``at`` on)."""
         child = self.analysis.child(node, "properties", name)
         trivial = is_trivial(child.schema)
         if trivial and not required:
@@ -289,7 +289,7 @@ class WalkWriter(Writer):
 
     def _judged(self, child: Node, item: str, where: PathCode, rank: int | None) -> None:
         """``block`` for a property, skipped where the checker found it valid (its
-        ``rank`` below ``r``: those issues would be none)."""
+        ``rank`` below its ``at``: those issues would be none)."""
         if rank is None or not _worth_skipping(child.schema):
             self.block(child, item, where)
             return
