@@ -18,7 +18,7 @@ from llmapp.jsonschema import Node, is_mapping, is_schema
 from .._codegen.source import literal
 from ._conditions import finite_bounds, guard, type_test
 from ._functions import CHECK
-from ._runtime import NAMED_REFUSALS, refusal_at, unique_plain
+from ._runtime import NAMED_REFUSALS, refusal_at, refusal_in, unique_plain
 from ._vocabulary import (
     ARRAY_KEYWORDS,
     LEAF_ONLY,
@@ -104,11 +104,16 @@ class CheckWriter(Writer):
             self.out.fail = "return False"
             self.ranked = None
 
-    def _refuse_at(self, at: int) -> None:
+    def _refuse_at(self, at: int, inside: bool = False) -> None:
         """Refusals from here on return the ``Refusal`` saying that the first ``at``
         properties of the function's own object were found valid (the tests before are
-        not merged with the ones after: a refusal then names the property it is in)."""
-        named = f"_R{at}" if at < NAMED_REFUSALS else self.out.constant(refusal_at(at), "REFUSED")
+        not merged with the ones after: a refusal then names the property it is in), and
+        with ``inside`` that the property ``at`` itself is refused (``refusal_in``)."""
+        if at < NAMED_REFUSALS:
+            named = f"_I{at}" if inside else f"_R{at}"
+        else:
+            made = refusal_in(at) if inside else refusal_at(at)
+            named = self.out.constant(made, "REFUSED")
         self.out.fail_with(f"return {named}")
 
     def block(self, node: Node, v: str) -> None:
@@ -237,7 +242,7 @@ class CheckWriter(Writer):
         ranked = self.ranked == node.pointer and v == "v"
         for at, name in enumerate(props):
             if ranked:
-                self._refuse_at(at)
+                self._refuse_at(at, inside=True)
             if name in found:
                 self.block(self.analysis.child(node, "properties", name), found[name])
             elif name not in required:

@@ -47,8 +47,10 @@ __all__ = [
     "multiple_of",
     "nonstr_keys",
     "numeric_text",
+    "outside",
     "passes",
     "refusal_at",
+    "refusal_in",
     "str_keys",
     "unique",
 ]
@@ -108,29 +110,57 @@ class Refusal(int):
     value pays nothing more), naming in ``at`` how many of the object's ``properties``, in
     their written order, the checker had found valid before it refused. The walker of
     that very object takes it (its ``m``) and judges those properties no more: they hold
-    no issue. ``at`` is 0 where nothing is known (``WHOLE``): the walk judges them all."""
+    no issue. ``at`` is 0 where nothing is known (``WHOLE``): the walk judges them all.
+    ``inside`` is ``at`` again where the checker refused while judging that property's own
+    value (``refusal_in``): the value is wrong by the property's schema, so the walk asks
+    no test of it again before its issues; -1 where the refusal came after the
+    properties, or before them (not an object, a key missing, a length). A walker reads
+    both in ``place`` (``2 * at``, plus 1 inside): one attribute read, as an ``int``
+    subclass's attributes are read by the generic lookup, never a specialised one."""
 
     at: int
+    inside: int
+    place: int
 
     def __repr__(self) -> str:
-        return f"Refusal({self.at})"
+        return f"Refusal({self.at}{', inside' if self.inside >= 0 else ''})"
 
 
 _REFUSALS: list[Refusal] = []
+_INSIDE: list[Refusal] = []
+
+
+def _kept(kept: list[Refusal], at: int, inside: bool) -> Refusal:
+    """The one ``Refusal`` of ``kept`` whose ``at`` is ``at`` (made once, kept)."""
+    while len(kept) <= at:
+        made = int.__new__(Refusal, 0)
+        made.at = len(kept)
+        made.inside = made.at if inside else -1
+        made.place = 2 * made.at + inside
+        kept.append(made)
+    return kept[at]
 
 
 def refusal_at(at: int) -> Refusal:
-    """The one ``Refusal`` whose ``at`` is ``at`` (made once, kept)."""
-    while len(_REFUSALS) <= at:
-        made = int.__new__(Refusal, 0)
-        made.at = len(_REFUSALS)
-        _REFUSALS.append(made)
-    return _REFUSALS[at]
+    """The one ``Refusal`` whose ``at`` is ``at``, refused outside any property."""
+    return _kept(_REFUSALS, at, inside=False)
+
+
+def refusal_in(at: int) -> Refusal:
+    """The one ``Refusal`` refused inside the property ``at``, those before it passed."""
+    return _kept(_INSIDE, at, inside=True)
+
+
+def outside(refused: Refusal) -> Refusal:
+    """``refused`` without its ``inside``: for a walk whose tests may answer otherwise than
+    the check did (a pattern search that gave up there may not in the walk)."""
+    return refusal_at(refused.at)
 
 
 NAMED_REFUSALS: Final = 24
-"""The refusals generated code names among its helpers (``_R0``...): a checker's
-``return _R3`` then binds no constant of its own in each validator's namespace."""
+"""The refusals generated code names among its helpers (``_R0``... and ``_I0``... for
+``refusal_in``): a checker's ``return _R3`` then binds no constant of its own in each
+validator's namespace."""
 
 WHOLE: Final = refusal_at(0)
 """The refusal that knows nothing: a walker given it judges every property."""

@@ -28,7 +28,16 @@ from ._patterns import (
 )
 from ._repeats import repeated
 from ._result import Validation, ValidationFailure, ValidationIssue, ValidationSuccess
-from ._runtime import WHOLE, DepthExceeded, Memo, Refusal, WorkExceeded
+from ._runtime import (
+    NAMED_REFUSALS,
+    WHOLE,
+    DepthExceeded,
+    Memo,
+    Refusal,
+    WorkExceeded,
+    outside,
+    refusal_at,
+)
 from ._schema_depth import depth_problem, too_deep_here
 from ._schema_error import SchemaError
 from ._shared import Closures
@@ -154,6 +163,8 @@ class Validator:
         self._bounded = not self._budgeted()
         # ``is_valid`` walks nothing: the recursive checkers' notes are not its concern.
         self._checks_guarded = not self._bounded or self._memo is not None
+        if self._checks_guarded:
+            _outside_only(namespace)
         self._guarded = self._failed is not None or self._checks_guarded
 
     @property
@@ -741,3 +752,15 @@ def _build(schema: Mapping[str, Any] | bool, max_depth: int, key: str | None) ->
     except RecursionError:  # within the limits, but called from deep in the caller's stack
         problem = too_deep_here()
     raise SchemaError([problem])
+
+
+def _outside_only(namespace: dict[str, Any]) -> None:
+    """Make the checkers in ``namespace`` refuse outside any property (``outside``): where
+    a pattern search may give up in the check and not in the walk, or a memo counts the
+    work of both, the walk must ask every test it asked before. Bound as globals, the
+    names shadow the helpers the code names (``_I0``...) and the constants it holds."""
+    for at in range(NAMED_REFUSALS):
+        namespace[f"_I{at}"] = refusal_at(at)
+    for name, value in list(namespace.items()):
+        if type(value) is Refusal:
+            namespace[name] = outside(value)

@@ -19,12 +19,14 @@ from llmapp.jsonschema import Node, is_mapping, is_schema
 from .._codegen.source import literal
 from ._analysis import Analysis
 from ._conditions import conjunction, type_test
+from ._formats import usual_texts
 from ._functions import CHECK, WALK
 from ._shapes import describe_union, union_shape
 from ._unions import UnionInfo, settled
 from ._vocabulary import (
     ARRAY_KEYWORDS,
     OBJECT_KEYWORDS,
+    VALIDATING,
     closed_object,
     contains_bounds,
     has_structure,
@@ -47,6 +49,11 @@ class WalkWriter(Writer):
     """The pointer of the node whose walker is being written when it takes its checker's
     ``Refusal`` (``Analysis.ranks``), else None."""
 
+    refused_here: str | None = None
+    """While a ``_knowable`` property is written, the test true where the checker refused
+    inside it (``r == 5``): its leaf test, union test or check at once of its date items
+    is then not asked (``_refused_here``)."""
+
     def function(self, node: Node, name: str) -> None:
         header = (
             f"{name}: append to e an issue for each way v (at path p) fails {'#' + node.pointer!r}"
@@ -62,7 +69,9 @@ class WalkWriter(Writer):
                 # The checker judged a copy of a dict subclass (``_as_dict``), and the walk
                 # reads the value itself: only a plain dict's properties are taken as passed.
                 self.ranked = node.pointer
-                self.out.line("r = m.at")
+                # ``r``: the refusal's ``place``, twice the properties passed, plus 1 where
+                # refused inside the next one.
+                self.out.line("r = m.place")
                 self.out.line("if r and type(v) is not dict: r = 0")
             # The root walker is called with "$input" only, unless a "$ref" points at the
             # root: then its paths are folded into constants.
@@ -172,7 +181,7 @@ class WalkWriter(Writer):
             if tests and refused:
                 self.issue(path, expected, v)
             elif tests:
-                with self.out.block(f"if not {conjunction(tests)}:"):
+                with self.out.block(f"if {self._refused_here()}not {conjunction(tests)}:"):
                     self.issue(path, expected, v)
             return
         if types is None:
@@ -254,7 +263,7 @@ class WalkWriter(Writer):
         rank: int | None,
     ) -> None:
         """The property ``name`` of ``v``; ``rank``: its place among the properties where
-        the walker takes its checker's ``Refusal`` (judged only from ``r`` on)."""
+        the walker takes its checker's ``Refusal`` (judged only from its ``at`` on)."""
         child = self.analysis.child(node, "properties", name)
         trivial = is_trivial(child.schema)
         if trivial and not required:
@@ -280,12 +289,42 @@ class WalkWriter(Writer):
 
     def _judged(self, child: Node, item: str, where: PathCode, rank: int | None) -> None:
         """``block`` for a property, skipped where the checker found it valid (its
-        ``rank`` below ``r``: those issues would be none)."""
+        ``rank`` below its ``at``: those issues would be none)."""
         if rank is None or not _worth_skipping(child.schema):
             self.block(child, item, where)
             return
-        with self.out.block(f"if r <= {rank}:"):
-            self.block(child, item, where)
+        inside = 2 * rank + 1  # the ``place`` of a refusal inside this very property
+        with self.out.block(f"if r <= {inside}:"):
+            # Refused inside this very property (``Refusal.inside``): the test that opens its
+            # issues is not asked again (``_refused_here``).
+            self.refused_here = f"r == {inside}" if self._knowable(child) else None
+            try:
+                self.block(child, item, where)
+            finally:
+                self.refused_here = None
+
+    def _refused_here(self) -> str:
+        """``refused_here`` as the first operand of the test it opens (``r == 5 or ``),
+        taken once: the property's own test, never one nested in it."""
+        known, self.refused_here = self.refused_here, None
+        return "" if known is None else known + " or "
+
+    def _knowable(self, child: Node) -> bool:
+        """Whether a property's walk known refused (``Refusal.inside``) is cheaper than its
+        walk: a value judged whole by one test (a leaf's type and conditions, a union
+        alone), or an array whose date or time items are judged at once first."""
+        schema = child.schema
+        if not _worth_skipping(schema) or schema.get("nullable") is True:
+            return False
+        if not _REFERENCES.isdisjoint(schema):
+            return False
+        if VALIDATING.intersection(schema) == _ANY_OF:
+            return True
+        if not has_structure(schema):
+            return "object" not in (self.analysis.types(child) or ())
+        if "prefixItems" in schema or _ARRAY_SET.isdisjoint(schema):
+            return False  # (a prefix item's own test would open first)
+        return usual_texts(schema.get("items")) is not None
 
     def _key_loop(self, node: Node, v: str, path: PathCode, props: dict[str, Any]) -> None:
         schema = node.schema
@@ -319,7 +358,9 @@ class WalkWriter(Writer):
             items = v if count == 0 else f"{v}[{count}:]"
             source = f"enumerate({v})" if count == 0 else f"enumerate({items}, {count})"
             with (
-                nullcontext() if refused else self.unless_usual(rest, items, f".every({items})"),
+                nullcontext()
+                if refused
+                else self.unless_usual(rest, items, f".every({items})", self._refused_here()),
                 self.out.block(f"for {index}, {item} in {source}:"),
             ):
                 self.block(self.analysis.child(node, rest_key), item, where)
@@ -363,7 +404,7 @@ class WalkWriter(Writer):
         if keyword == "anyOf":
             if not any(map(self.analysis.may_raise, branches)):
                 tests.sort(key=lambda test: test != f"{v} is None")  # as the checkers do
-            with self.out.block(f"if not ({' or '.join(tests)}):"):
+            with self.out.block(f"if {self._refused_here()}not ({' or '.join(tests)}):"):
                 self._explain(node, keyword, branches, v, path)
             return
         counter = self.functions.local("count")
@@ -481,6 +522,11 @@ def _worth_skipping(schema: Any) -> bool:
         return False
     return has_structure(schema) or not _JUDGED_BY_CALLS.isdisjoint(schema)
 
+
+_ANY_OF = frozenset(("anyOf",))
+_REFERENCES = frozenset(("$ref", "$dynamicRef", "if", "then", "else"))
+"""Keywords a ``_knowable`` property's schema is without: a reference is walked with its
+own checker's refusal, a condition judges beside the union."""
 
 _JUDGED_BY_CALLS = frozenset(("format", "pattern", "contentEncoding", "multipleOf"))
 """A leaf's keywords whose test is a call or a search, not a comparison."""

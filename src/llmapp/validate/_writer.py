@@ -266,7 +266,9 @@ class Writer:
             with self.out.block(f"if {test}:"):
                 emit()
 
-    def unless_usual(self, items: Any, values: str, call: str) -> AbstractContextManager[object]:
+    def unless_usual(
+        self, items: Any, values: str, call: str, known: str = ""
+    ) -> AbstractContextManager[object]:
         """What is written inside (the loop over a container's items) runs only when
         ``items``, the schema of every item, is a date, time or duration string and a
         ``UsualTexts`` (``DurationTexts``) check, ``call`` (``.every(v)`` or
@@ -274,13 +276,14 @@ class Writer:
         alone, as before. When it does, the loop would find nothing. A walker writes it
         too: a container it judges has often been refused for another value than its
         items (its length, an item of another field), and the check at once refused
-        costs about one item's own check."""
+        costs about one item's own check. ``known``: a first operand of the test (``r == 5 or ``)
+        true where the items are known refused: then they are judged one by one at once."""
         at_once = usual_texts(items)
         if at_once is None:
             return nullcontext()
         name = self.out.constant(at_once, "usual_texts")
         self.out.line(f"# {values}: usual texts judged at once, else one by one")
-        return self.out.block(f"if not {name}{call}:")
+        return self.out.block(f"if {known}not {name}{call}:")
 
     @contextmanager
     def key_loop(
