@@ -26,6 +26,7 @@ import re
 from collections.abc import Callable, Collection
 from datetime import date, datetime, time, timedelta, timezone
 from functools import cache
+from operator import itemgetter
 from typing import Any
 
 __all__ = [
@@ -556,17 +557,18 @@ class UsualTexts(_AtOnce):
     a case of RFC 3339's grammar: ASCII digits in fixed places, ``-``, ``T``, ``:``,
     ``.`` and the offset's sign where the grammar puts them. ``fromisoformat`` then
     checks every range the grammar and the calendar ask (month, day of the month, year
-    0, hour, minute, second, the offset's hours) but two: hour 24 (read since Python
-    3.12) and an offset's minute past 59, looked for in the joined text. A leap second,
-    a lower-case ``t`` or ``z``, a space or any other text is left to the checks.
+    0, hour, minute, second, the offset's hours) but two: hour 24 (searched for in the
+    joined text where this Python's ``fromisoformat`` reads it) and an offset's minute
+    past 59 (its first digit read at its place). A leap second, a lower-case ``t`` or
+    ``z``, a space or any other text is left to the checks.
 
-    The joined shape's answer (how many texts, whether one has a ``+``/``-`` offset) is
-    remembered, a few hundred short shapes at most: the same field sends the same shapes
-    again, and a dict lookup costs less than splitting the shape and looking up each
-    piece.
+    The joined shape's answer (how many texts, and the places of the signed offsets'
+    minutes) is remembered, a few hundred short shapes at most: the same field sends the
+    same shapes again, and a dict lookup costs less than splitting the shape and looking
+    up each piece.
     """
 
-    __slots__ = ("_clock", "_formats", "_known", "_read", "_shapes", "_signed")
+    __slots__ = ("_formats", "_hour_24", "_known", "_read", "_shapes", "_signed")
 
     def __init__(self, formats: tuple[str, ...]) -> None:
         readers = {_READERS[format] for format in formats}
@@ -576,19 +578,26 @@ class UsualTexts(_AtOnce):
         self._read = readers.pop()
         self._shapes = frozenset(shape.encode() for format in formats for shape in _shapes(format))
         self._signed = frozenset(s for s in self._shapes if s.endswith((b"+00:00", b"-00:00")))
-        self._clock = self._read is time.fromisoformat
-        self._known: dict[bytes, tuple[int, bool]] = {}
+        # A bound ``fromisoformat`` is made at each look-up: not ``is`` the reader.
+        self._hour_24 = _hour_24(self._read, formats[0].startswith("time"))
+        self._known: dict[bytes, tuple[int, _Minutes | None]] = {}
 
     def __repr__(self) -> str:
         return f"UsualTexts({self._formats!r})"
 
-    def _learn(self, shape: bytes) -> tuple[int, bool]:
+    def _learn(self, shape: bytes) -> tuple[int, _Minutes | None]:
         """How many usual texts ``shape`` joins (-1 when a piece is not a usual shape)
-        and whether one has a signed offset."""
+        and what reads the first digit of each signed offset's minute in the joined text
+        (``None`` when no text has a signed offset)."""
         pieces = shape.split(b"\x00")
-        answer = -1, False
+        answer: tuple[int, _Minutes | None] = -1, None
         if self._shapes.issuperset(pieces):
-            answer = len(pieces), not self._signed.isdisjoint(pieces)
+            places, end = [], -1
+            for piece in pieces:
+                end += len(piece) + 1  # where the separator after ``piece`` is
+                if piece in self._signed:
+                    places.append(end - 2)  # '+hh:Mm': the M
+            answer = len(pieces), itemgetter(*places) if places else None
         if len(self._known) < _KNOWN_SHAPES and len(shape) <= _KNOWN_LENGTH:
             self._known[shape] = answer
         return answer
@@ -602,21 +611,40 @@ class UsualTexts(_AtOnce):
             if known is None:
                 known = self._learn(shape)
             # A text holding the separator splits in two: the count tells it apart.
-            if known[0] != len(values):
-                return False
-            # Where an hour begins: at the start of a lone time, or after the date's T.
-            if ("\x0024:" in _SEPARATOR + joined) if self._clock else ("T24:" in joined):
+            count, minutes = known
+            if count != len(values) or (self._hour_24 is not None and self._hour_24(joined)):
                 return False
             # Read in C; a date-time or a time is never false, so ``all`` reads every one.
             if not all(map(self._read, values)):
                 return False
-            # Read, every clock's minute and second is under 60: a colon before a 6 to
-            # 9 is an offset's minute past 59, which ``fromisoformat`` reads.
-            return not known[1] or not (
-                ":6" in joined or ":7" in joined or ":8" in joined or ":9" in joined
-            )
+            # Read, every offset's hours are under 24, but its minute may be past 59. A
+            # usual shape is ASCII: its places in the shape are its places in the text.
+            # One place's character is a string of one character, iterated as a tuple.
+            return minutes is None or _UNDER_6.issuperset(minutes(joined))
         except (TypeError, ValueError):
             return False
+
+
+_Minutes = Callable[[str], "str | tuple[str, ...]"]
+"""An ``itemgetter`` of the places of the offsets' minutes in a joined text."""
+_UNDER_6 = frozenset("012345")
+"""The first digit of a minute under 60."""
+
+
+def _hour_24(read: Callable[[str], object], clock: bool) -> Callable[[str], bool] | None:
+    """Whether a joined text has an hour 24 (where an hour begins: at the start of a
+    lone time (``clock``), after a date's ``T``), when ``read`` reads hour 24 (a Python
+    from 3.12 may: RFC 3339 does not); ``None`` when ``read`` refuses it, so no text
+    need be searched for it."""
+    for text in ("24:00:00", "24:00:00.0", "24:00:00+00:00", "24:00:00Z"):
+        try:
+            read(text if clock else "2000-01-01T" + text)
+        except ValueError:
+            continue
+        if clock:
+            return lambda joined: "\x0024:" in _SEPARATOR + joined
+        return lambda joined: "T24:" in joined
+    return None
 
 
 class DurationTexts(_AtOnce):
