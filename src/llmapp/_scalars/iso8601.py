@@ -720,6 +720,7 @@ def _either(
     read = time.fromisoformat if clock else datetime.fromisoformat
     hour = 0 if clock else 11  # where the hour begins: a lone time's start, after the T
     hours, seconds = slice(hour, hour + 2), slice(hour + 6, hour + 8)
+    reads_24 = _hour_24(read, clock) is not None
     usual = [shape.encode() for format in formats for shape in _shapes(format)]
     # Apart, so the most usual (no offset, or ``Z``) is one set lookup.
     signed = frozenset(shape for shape in usual if shape.endswith((b"+00:00", b"-00:00")))
@@ -746,11 +747,13 @@ def _either(
         # A text shorter than either grammar's shortest (a date, say) has no usual shape:
         # the checks refuse it.
         if shape in plain or (shape in signed and text[-2] <= "5"):
-            # ASCII digits there: an hour past 23 (24 too, which 3.12 reads) is refused by
-            # both grammars, here rather than by ``fromisoformat``'s exception. A lone
+            # ASCII digits there: an hour past 23 is refused by both grammars, and by
+            # ``fromisoformat`` but 24 where it reads it (from 3.12), refused here. A lone
             # time's hour begins the text, which compares whole; a date-time's is sliced
             # only from 20 on (a character read costs less than a slice).
-            if (text >= "24") if clock else (text[hour] > "1" and text[hours] > "23"):
+            if reads_24 and (
+                (text >= "24") if clock else (text[hour] > "1" and text[hours] > "23")
+            ):
                 return False
             try:
                 read(text)
