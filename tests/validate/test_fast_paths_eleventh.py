@@ -195,3 +195,22 @@ def test_hour_24_is_searched_for_where_it_is_read(read: Any) -> None:
     assert found("12:30:00Z\x0024:00:00Z") == clock
     assert found("2024-05-01T12:30:00Z\x002024-05-01T24:00:00Z") != clock
     assert not found("12:30:00Z\x002024-05-01T12:24:00Z")
+
+
+_SIGNED = ["2024-05-01T12:30:00+05:30", "2024-05-01T12:30:00.5-01:00", "12:30:00+05:30"]
+
+
+@pytest.mark.parametrize("formats", FORMATS)
+def test_each_offset_minute_is_read(old_iso: types.ModuleType, formats: tuple[str, ...]) -> None:
+    """A minute past 59 at each place: evenly spaced (texts of one length, read by one
+    slice) and not (read one by one), beside ``Z`` and local texts."""
+    for good in _SIGNED:
+        for count in range(1, 6):
+            for wrong in range(count):
+                for minute in ("59", "60", "99"):
+                    values = [good] * count
+                    values[wrong] = good[:-2] + minute
+                    for extra in ([], ["2024-05-01T12:30:00Z"], ["12:30:00.25-05:00"]):
+                        for listed in (values + extra, extra + values):
+                            new = _verdicts(iso, formats, listed)
+                            assert new == _verdicts(old_iso, formats, listed), listed

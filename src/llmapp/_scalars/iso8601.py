@@ -26,8 +26,9 @@ import re
 from collections.abc import Callable, Collection
 from datetime import date, datetime, time, timedelta, timezone
 from functools import cache
+from itertools import pairwise
 from operator import itemgetter
-from typing import Any
+from typing import Any, TypeAlias
 
 __all__ = [
     "DURATION_PATTERN",
@@ -597,7 +598,7 @@ class UsualTexts(_AtOnce):
                 end += len(piece) + 1  # where the separator after ``piece`` is
                 if piece in self._signed:
                     places.append(end - 2)  # '+hh:Mm': the M
-            answer = len(pieces), itemgetter(*places) if places else None
+            answer = len(pieces), _places(places)
         if len(self._known) < _KNOWN_SHAPES and len(shape) <= _KNOWN_LENGTH:
             self._known[shape] = answer
         return answer
@@ -619,16 +620,31 @@ class UsualTexts(_AtOnce):
                 return False
             # Read, every offset's hours are under 24, but its minute may be past 59. A
             # usual shape is ASCII: its places in the shape are its places in the text.
-            # One place's character is a string of one character, iterated as a tuple.
-            return minutes is None or _UNDER_6.issuperset(minutes(joined))
+            if minutes is None:
+                return True
+            if type(minutes) is slice:  # one slice is cheaper than reading each place
+                return not joined[minutes].strip(_UNDER_6)
+            return _UNDER_6_SET.issuperset(minutes(joined))
         except (TypeError, ValueError):
             return False
 
 
-_Minutes = Callable[[str], "str | tuple[str, ...]"]
-"""An ``itemgetter`` of the places of the offsets' minutes in a joined text."""
-_UNDER_6 = frozenset("012345")
+_Minutes: TypeAlias = "slice | Callable[[str], tuple[str, ...]]"
+"""The places of the offsets' minutes in a joined text: a slice where they are evenly
+spaced (one, or texts of one length), else an ``itemgetter`` of them."""
+_UNDER_6 = "012345"
 """The first digit of a minute under 60."""
+_UNDER_6_SET = frozenset(_UNDER_6)
+
+
+def _places(places: list[int]) -> _Minutes | None:
+    """``_Minutes`` of the offsets' minutes at ``places`` (ascending), if there are any."""
+    if not places:
+        return None
+    steps = {later - earlier for earlier, later in pairwise(places)}
+    if len(steps) <= 1:
+        return slice(places[0], places[-1] + 1, steps.pop() if steps else 1)
+    return itemgetter(*places)  # a tuple: two places at least
 
 
 def _hour_24(read: Callable[[str], object], clock: bool) -> Callable[[str], bool] | None:
@@ -686,15 +702,6 @@ class DurationTexts(_AtOnce):
             return (self._learn(shape) if known is None else known) == len(values)
         except (TypeError, ValueError):
             return False
-
-    def one(self, text: str) -> bool:
-        """Whether the ``str`` ``text`` is a duration."""
-        try:
-            shape = text.encode().translate(_DIGITS)
-        except UnicodeEncodeError:  # a lone surrogate: no duration
-            return False
-        known = self._known.get(shape)
-        return (self._learn(shape) if known is None else known) == 1
 
 
 _DURATIONS = DurationTexts()
@@ -796,5 +803,10 @@ del _check, _name
 def is_duration(text: str) -> bool:
     """RFC 3339 appendix A duration (``P1DT2H``, ``PT1H0M5S``, ``P2W``): ``DURATION_PATTERN``
     matched, its answer remembered by shape as ``DurationTexts`` remembers a container's
-    (a lone text is a container of one)."""
-    return _DURATIONS.one(text)
+    (a lone text is a container of one), in this frame: a method called costs a frame more."""
+    try:
+        shape = text.encode().translate(_DIGITS)
+    except UnicodeEncodeError:  # a lone surrogate: no duration
+        return False
+    known = _DURATIONS._known.get(shape)
+    return (_DURATIONS._learn(shape) if known is None else known) == 1
