@@ -98,17 +98,18 @@ def test_either_checks_agree_without_the_refusal_shortcut(
 
 
 def test_an_hour_past_23_is_refused_before_reading(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A usual shape whose hour is past 23 is not read by the grammar (nor by
-    ``fromisoformat``: ``_reads_every`` is never asked)."""
+    """A usual shape whose hour is past 23 is not read by the grammar: refused before
+    reading where ``fromisoformat`` reads hour 24 (``_reads_every`` never asked), by
+    ``fromisoformat`` itself where it does not (eleventh round)."""
     asked: list[str] = []
     monkeypatch.setattr(iso, "_READS_USUAL", {})
     monkeypatch.setattr(iso, "_reads_every", lambda read, texts: asked.append("reads") or True)
     monkeypatch.setattr(iso, "_date_time", lambda text, offset: asked.append(text) or False)
     monkeypatch.setattr(iso, "_time", lambda text, offset: asked.append(text) or False)
     for text in ("2024-05-01T25:00:00", "2024-05-01T24:00:00+01:00", "2024-05-01T99:00:00Z"):
-        assert not iso.is_date_time_either(text) and not asked, text
+        assert not iso.is_date_time_either(text) and set(asked) <= {"reads"}, text
     for text in ("25:61:00", "24:00:00Z", "30:30:00+05:30", "99:00:00.5-00:00"):
-        assert not iso.is_time_either(text) and not asked, text
+        assert not iso.is_time_either(text) and set(asked) <= {"reads"}, text
 
 
 _FIELD = st.sampled_from(["00", "05", "12", "13", "23", "24", "25", "29", "31", "59", "60", "99"])

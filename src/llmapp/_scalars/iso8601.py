@@ -26,7 +26,9 @@ import re
 from collections.abc import Callable, Collection
 from datetime import date, datetime, time, timedelta, timezone
 from functools import cache
-from typing import Any
+from itertools import pairwise
+from operator import itemgetter
+from typing import Any, TypeAlias
 
 __all__ = [
     "DURATION_PATTERN",
@@ -556,17 +558,18 @@ class UsualTexts(_AtOnce):
     a case of RFC 3339's grammar: ASCII digits in fixed places, ``-``, ``T``, ``:``,
     ``.`` and the offset's sign where the grammar puts them. ``fromisoformat`` then
     checks every range the grammar and the calendar ask (month, day of the month, year
-    0, hour, minute, second, the offset's hours) but two: hour 24 (read since Python
-    3.12) and an offset's minute past 59, looked for in the joined text. A leap second,
-    a lower-case ``t`` or ``z``, a space or any other text is left to the checks.
+    0, hour, minute, second, the offset's hours) but two: hour 24 (searched for in the
+    joined text where this Python's ``fromisoformat`` reads it) and an offset's minute
+    past 59 (its first digit read at its place). A leap second, a lower-case ``t`` or
+    ``z``, a space or any other text is left to the checks.
 
-    The joined shape's answer (how many texts, whether one has a ``+``/``-`` offset) is
-    remembered, a few hundred short shapes at most: the same field sends the same shapes
-    again, and a dict lookup costs less than splitting the shape and looking up each
-    piece.
+    The joined shape's answer (how many texts, and the places of the signed offsets'
+    minutes) is remembered, a few hundred short shapes at most: the same field sends the
+    same shapes again, and a dict lookup costs less than splitting the shape and looking
+    up each piece.
     """
 
-    __slots__ = ("_clock", "_formats", "_known", "_read", "_shapes", "_signed")
+    __slots__ = ("_formats", "_hour_24", "_known", "_read", "_shapes", "_signed")
 
     def __init__(self, formats: tuple[str, ...]) -> None:
         readers = {_READERS[format] for format in formats}
@@ -576,19 +579,26 @@ class UsualTexts(_AtOnce):
         self._read = readers.pop()
         self._shapes = frozenset(shape.encode() for format in formats for shape in _shapes(format))
         self._signed = frozenset(s for s in self._shapes if s.endswith((b"+00:00", b"-00:00")))
-        self._clock = self._read is time.fromisoformat
-        self._known: dict[bytes, tuple[int, bool]] = {}
+        # A bound ``fromisoformat`` is made at each look-up: not ``is`` the reader.
+        self._hour_24 = _hour_24(self._read, formats[0].startswith("time"))
+        self._known: dict[bytes, tuple[int, _Minutes | None]] = {}
 
     def __repr__(self) -> str:
         return f"UsualTexts({self._formats!r})"
 
-    def _learn(self, shape: bytes) -> tuple[int, bool]:
+    def _learn(self, shape: bytes) -> tuple[int, _Minutes | None]:
         """How many usual texts ``shape`` joins (-1 when a piece is not a usual shape)
-        and whether one has a signed offset."""
+        and what reads the first digit of each signed offset's minute in the joined text
+        (``None`` when no text has a signed offset)."""
         pieces = shape.split(b"\x00")
-        answer = -1, False
+        answer: tuple[int, _Minutes | None] = -1, None
         if self._shapes.issuperset(pieces):
-            answer = len(pieces), not self._signed.isdisjoint(pieces)
+            places, end = [], -1
+            for piece in pieces:
+                end += len(piece) + 1  # where the separator after ``piece`` is
+                if piece in self._signed:
+                    places.append(end - 2)  # '+hh:Mm': the M
+            answer = len(pieces), _places(places)
         if len(self._known) < _KNOWN_SHAPES and len(shape) <= _KNOWN_LENGTH:
             self._known[shape] = answer
         return answer
@@ -602,21 +612,55 @@ class UsualTexts(_AtOnce):
             if known is None:
                 known = self._learn(shape)
             # A text holding the separator splits in two: the count tells it apart.
-            if known[0] != len(values):
-                return False
-            # Where an hour begins: at the start of a lone time, or after the date's T.
-            if ("\x0024:" in _SEPARATOR + joined) if self._clock else ("T24:" in joined):
+            count, minutes = known
+            if count != len(values) or (self._hour_24 is not None and self._hour_24(joined)):
                 return False
             # Read in C; a date-time or a time is never false, so ``all`` reads every one.
             if not all(map(self._read, values)):
                 return False
-            # Read, every clock's minute and second is under 60: a colon before a 6 to
-            # 9 is an offset's minute past 59, which ``fromisoformat`` reads.
-            return not known[1] or not (
-                ":6" in joined or ":7" in joined or ":8" in joined or ":9" in joined
-            )
+            # Read, every offset's hours are under 24, but its minute may be past 59. A
+            # usual shape is ASCII: its places in the shape are its places in the text.
+            if minutes is None:
+                return True
+            if type(minutes) is slice:  # one slice is cheaper than reading each place
+                return not joined[minutes].strip(_UNDER_6)
+            return _UNDER_6_SET.issuperset(minutes(joined))
         except (TypeError, ValueError):
             return False
+
+
+_Minutes: TypeAlias = "slice | Callable[[str], tuple[str, ...]]"
+"""The places of the offsets' minutes in a joined text: a slice where they are evenly
+spaced (one, or texts of one length), else an ``itemgetter`` of them."""
+_UNDER_6 = "012345"
+"""The first digit of a minute under 60."""
+_UNDER_6_SET = frozenset(_UNDER_6)
+
+
+def _places(places: list[int]) -> _Minutes | None:
+    """``_Minutes`` of the offsets' minutes at ``places`` (ascending), if there are any."""
+    if not places:
+        return None
+    steps = {later - earlier for earlier, later in pairwise(places)}
+    if len(steps) <= 1:
+        return slice(places[0], places[-1] + 1, steps.pop() if steps else 1)
+    return itemgetter(*places)  # a tuple: two places at least
+
+
+def _hour_24(read: Callable[[str], object], clock: bool) -> Callable[[str], bool] | None:
+    """Whether a joined text has an hour 24 (where an hour begins: at the start of a
+    lone time (``clock``), after a date's ``T``), when ``read`` reads hour 24 (a Python
+    from 3.12 may: RFC 3339 does not); ``None`` when ``read`` refuses it, so no text
+    need be searched for it."""
+    for text in ("24:00:00", "24:00:00.0", "24:00:00+00:00", "24:00:00Z"):
+        try:
+            read(text if clock else "2000-01-01T" + text)
+        except ValueError:
+            continue
+        if clock:
+            return lambda joined: "\x0024:" in _SEPARATOR + joined
+        return lambda joined: "T24:" in joined
+    return None
 
 
 class DurationTexts(_AtOnce):
@@ -659,15 +703,6 @@ class DurationTexts(_AtOnce):
         except (TypeError, ValueError):
             return False
 
-    def one(self, text: str) -> bool:
-        """Whether the ``str`` ``text`` is a duration."""
-        try:
-            shape = text.encode().translate(_DIGITS)
-        except UnicodeEncodeError:  # a lone surrogate: no duration
-            return False
-        known = self._known.get(shape)
-        return (self._learn(shape) if known is None else known) == 1
-
 
 _DURATIONS = DurationTexts()
 """``is_duration``'s shapes."""
@@ -692,6 +727,7 @@ def _either(
     read = time.fromisoformat if clock else datetime.fromisoformat
     hour = 0 if clock else 11  # where the hour begins: a lone time's start, after the T
     hours, seconds = slice(hour, hour + 2), slice(hour + 6, hour + 8)
+    reads_24 = _hour_24(read, clock) is not None
     usual = [shape.encode() for format in formats for shape in _shapes(format)]
     # Apart, so the most usual (no offset, or ``Z``) is one set lookup.
     signed = frozenset(shape for shape in usual if shape.endswith((b"+00:00", b"-00:00")))
@@ -718,11 +754,13 @@ def _either(
         # A text shorter than either grammar's shortest (a date, say) has no usual shape:
         # the checks refuse it.
         if shape in plain or (shape in signed and text[-2] <= "5"):
-            # ASCII digits there: an hour past 23 (24 too, which 3.12 reads) is refused by
-            # both grammars, here rather than by ``fromisoformat``'s exception. A lone
+            # ASCII digits there: an hour past 23 is refused by both grammars, and by
+            # ``fromisoformat`` but 24 where it reads it (from 3.12), refused here. A lone
             # time's hour begins the text, which compares whole; a date-time's is sliced
             # only from 20 on (a character read costs less than a slice).
-            if (text >= "24") if clock else (text[hour] > "1" and text[hours] > "23"):
+            if reads_24 and (
+                (text >= "24") if clock else (text[hour] > "1" and text[hours] > "23")
+            ):
                 return False
             try:
                 read(text)
@@ -765,5 +803,10 @@ del _check, _name
 def is_duration(text: str) -> bool:
     """RFC 3339 appendix A duration (``P1DT2H``, ``PT1H0M5S``, ``P2W``): ``DURATION_PATTERN``
     matched, its answer remembered by shape as ``DurationTexts`` remembers a container's
-    (a lone text is a container of one)."""
-    return _DURATIONS.one(text)
+    (a lone text is a container of one), in this frame: a method called costs a frame more."""
+    try:
+        shape = text.encode().translate(_DIGITS)
+    except UnicodeEncodeError:  # a lone surrogate: no duration
+        return False
+    known = _DURATIONS._known.get(shape)
+    return (_DURATIONS._learn(shape) if known is None else known) == 1
