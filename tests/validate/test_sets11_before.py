@@ -2,7 +2,8 @@
 
 ``unique`` now answers at once where the items that are not plain (a record, a list, a
 bool) are each alone of their kind and the plain ones distinct: items of two JSON kinds
-are never equal, so nothing is frozen. Its answers must be ``ea07c65``'s:
+are never equal, so nothing is frozen; and it compares two or three plain items in
+pairs, without a set. Its answers must be ``ea07c65``'s:
 
 - ``unique`` itself, against ``ea07c65``'s module read from git, over hypothesis lists of
   JSON values (nested, bools beside numbers, ``1`` and ``1.0``, ``-0.0``, NaN, huge
@@ -150,21 +151,38 @@ _CASES: list[list[Any]] = [
     [_DEEP, _DEEP, "x"],
     [_DEEP, "x", {}],
     [{}, [], "", 0, None, False],
+    [NAN, NAN],
+    [NAN, float("nan")],
+    [NAN, "a", NAN],
+    ["a", NAN, float("nan")],
+    [1, 1.0],
+    [-0.0, 0.0, "x"],
+    [2**70, float(2**70)],
+    [2**70, 2**70 + 1, float(2**70)],
+    [True, 1],
+    [1, "1", True],
+    [None, None],
+    ["a", None, "a"],
+    [_Text("a"), "a"],
+    ["b", _Text("a"), "a"],
+    [_Number(1), 1, "x"],
+    [("a",), ("a",)],
 ]
-"""The shapes the new answer and the old paths meet on: a NaN beside a record or an
+"""The shapes the new answers and the old paths meet on: a NaN beside a record or an
 unfreezable value, JSON-equal numbers beside a record, bools beside numbers, subclasses,
-nesting past the equality depth."""
+nesting past the equality depth; two and three items (compared in pairs), the same NaN
+twice or two NaNs among them."""
 
 
 @pytest.mark.parametrize("items", _CASES, ids=range(len(_CASES)))
 def test_unique_answers_as_before_on_chosen_lists(
     old_runtime: types.ModuleType, items: list[Any]
 ) -> None:
-    assert _runtime.unique(items) == old_runtime.unique(items)
-    assert _runtime.unique_plain(items) == old_runtime.unique_plain(items)
     for index in range(len(items)):
         turned = items[index:] + items[:index]
         assert _runtime.unique(turned) == old_runtime.unique(turned)
+        assert _runtime.unique(tuple(turned)) == old_runtime.unique(tuple(turned))
+        assert _runtime.unique_plain(turned) == old_runtime.unique_plain(turned)
 
 
 _EXTRAS: tuple[Any, ...] = ({"wrong": True}, [1], True, 1, 1.0, None)

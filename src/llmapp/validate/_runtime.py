@@ -261,8 +261,31 @@ JSON-equal, so an item alone of its kind needs no key (no freezing of a record).
 
 def unique(items: list[Any] | tuple[Any, ...]) -> bool:
     """True when no two items are JSON-equal (uniqueItems)."""
-    if len(items) < 2:  # often a set of one wrong item (a record), which would be frozen
+    count = len(items)
+    if count < 2:  # often a set of one wrong item (a record), which would be frozen
         return True
+    if count < 4 and type(items) is list:
+        # Two or three plain items: the pairs a set would compare (``is``, then ``==``:
+        # a NaN is its own duplicate), without building one.
+        if count == 2:
+            first, second = items
+            if type(first) in _PLAIN_ITEMS and type(second) in _PLAIN_ITEMS:
+                return first is not second and first != second
+        else:
+            first, second, third = items
+            if (
+                type(first) in _PLAIN_ITEMS
+                and type(second) in _PLAIN_ITEMS
+                and type(third) in _PLAIN_ITEMS
+            ):
+                return (
+                    first is not second
+                    and first != second
+                    and first is not third
+                    and first != third
+                    and second is not third
+                    and second != third
+                )
     if _PLAIN_ITEMS.issuperset(map(type, items)):  # no bool among them: ``True == 1``
         return len(set(items)) == len(items)
     if _alone_of_their_kinds(items):
