@@ -286,7 +286,8 @@ def unique(items: list[Any] | tuple[Any, ...]) -> bool:
                     and second is not third
                     and second != third
                 )
-    if _PLAIN_ITEMS.issuperset(map(type, items)):  # no bool among them: ``True == 1``
+        # Not every item plain: no scan of their types to find it again.
+    elif _PLAIN_ITEMS.issuperset(map(type, items)):  # no bool among them: ``True == 1``
         return len(set(items)) == len(items)
     if _alone_of_their_kinds(items):
         return True
