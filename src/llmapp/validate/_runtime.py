@@ -284,13 +284,43 @@ def _freeze(value: object, depth: int) -> object:
 _PLAIN_ITEMS: Final = frozenset({str, int, float, type(None)})
 """Items whose Python equality is JSON equality: a set of them tells ``unique`` at once."""
 
+_OTHER_KINDS: Final = {bool: "boolean", list: "array", tuple: "array", dict: "object"}
+"""The kind of an item that is not plain, by its exact type: items of two kinds are never
+JSON-equal, so an item alone of its kind needs no key (no freezing of a record)."""
+
 
 def unique(items: list[Any] | tuple[Any, ...]) -> bool:
     """True when no two items are JSON-equal (uniqueItems)."""
-    if len(items) < 2:  # often a set of one wrong item (a record), which would be frozen
+    count = len(items)
+    if count < 2:  # often a set of one wrong item (a record), which would be frozen
         return True
-    if set(map(type, items)) <= _PLAIN_ITEMS:  # no bool among them: ``True == 1``
+    if count < 4 and type(items) is list:
+        # Two or three plain items: the pairs a set would compare (``is``, then ``==``:
+        # a NaN is its own duplicate), without building one.
+        if count == 2:
+            first, second = items
+            if type(first) in _PLAIN_ITEMS and type(second) in _PLAIN_ITEMS:
+                return first is not second and first != second
+        else:
+            first, second, third = items
+            if (
+                type(first) in _PLAIN_ITEMS
+                and type(second) in _PLAIN_ITEMS
+                and type(third) in _PLAIN_ITEMS
+            ):
+                return (
+                    first is not second
+                    and first != second
+                    and first is not third
+                    and first != third
+                    and second is not third
+                    and second != third
+                )
+        # Not every item plain: no scan of their types to find it again.
+    elif _PLAIN_ITEMS.issuperset(map(type, items)):  # no bool among them: ``True == 1``
         return len(set(items)) == len(items)
+    if _alone_of_their_kinds(items):
+        return True
     try:
         # A plain item is its own key: only the others (a record, a bool) pay a call.
         frozen = [item if type(item) in _PLAIN_ITEMS else _freeze(item, 0) for item in items]
@@ -302,6 +332,25 @@ def unique(items: list[Any] | tuple[Any, ...]) -> bool:
             if json_equal(item, other):
                 return False
     return True
+
+
+def _alone_of_their_kinds(items: list[Any] | tuple[Any, ...]) -> bool:
+    """Whether the plain items are distinct and each other item (a record among strings)
+    is the only one of its kind: then no two items are JSON-equal, whether the keys below
+    could be built or the pairs compared. False sends every other case to them, a
+    duplicate among the plain items too (a NaN is its own duplicate in a set, not by
+    ``==``: the path below decides which answer stands)."""
+    plain = []
+    kinds = []
+    for item in items:
+        kind = type(item)
+        if kind in _PLAIN_ITEMS:
+            plain.append(item)
+        elif (other := _OTHER_KINDS.get(kind)) is None or other in kinds:
+            return False
+        else:
+            kinds.append(other)
+    return len(set(plain)) == len(plain)
 
 
 def unique_plain(items: list[Any] | tuple[Any, ...]) -> bool:
