@@ -19,6 +19,7 @@ from .._codegen.compact import compiled
 from ._codegen import Generator
 from ._filenames import Lines, handing_on, register, release, take_serial
 from ._functions import CHECK, WALK
+from ._inside import outside_where_searched
 from ._patterns import (
     Matcher,
     budget_begun,
@@ -135,18 +136,24 @@ class Validator:
         walkers, self._walker_name = generator.walker()
         self.schema = schema
         self.max_depth = max_depth
+        self._stems = generator.functions.stems
+        self._namespace = namespace = generator.namespace()
+        remembered = repeated(generator.analysis)
+        self._bounded = not self._budgeted()
+        if not (self._bounded or remembered):
+            # Only the properties whose code may search a budgeted pattern refuse outside.
+            unguarded = (sub.filename for sub in self._subs if not sub._guarded)
+            shared = generator.functions.shared
+            source = outside_where_searched(source, namespace, shared, unguarded)
         header = generator.header()
         self._lines = lines = Lines(header, source, walkers)
         self._checkers = len(header) + len(source.splitlines())
         """How many lines come before the walkers' (``_walker`` compiles from there)."""
         self._serial = serial = take_serial()
-        self.filename = register(schema, lines, serial)
-        self._stems = generator.functions.stems
-        self._namespace = namespace = generator.namespace()
+        self.filename: str = register(schema, lines, serial)
         # The header is comments only: blank lines in its place keep the line numbers and
         # spare the tokenizer reading them again for every validator.
         exec(compiled("\n" * len(header) + source, self.filename, self._stems.values()), namespace)
-        remembered = repeated(generator.analysis)
         self._memo = _Remembered(remembered, self._stems) if remembered else None
         if self._memo is not None:
             self._memo.wrap(namespace, CHECK)
@@ -160,12 +167,11 @@ class Validator:
         # Only a pattern search can give up on a text: without one, nothing to note.
         self._searches = any(isinstance(value, Matcher) for value in namespace.values())
         self._searches |= any(sub._searches for sub in self._subs)
-        self._bounded = not self._budgeted()
         # ``is_valid`` walks nothing: the recursive checkers' notes are not its concern.
         self._checks_guarded = not self._bounded or self._memo is not None
         if self._checks_guarded:
-            _outside_only(namespace)
-        self._guarded = self._failed is not None or self._checks_guarded
+            _outside_only(namespace, self._memo is not None)
+        self._guarded: bool = self._failed is not None or self._checks_guarded
 
     @property
     def bounded(self) -> bool:
@@ -754,13 +760,16 @@ def _build(schema: Mapping[str, Any] | bool, max_depth: int, key: str | None) ->
     raise SchemaError([problem])
 
 
-def _outside_only(namespace: dict[str, Any]) -> None:
+def _outside_only(namespace: dict[str, Any], memo: bool) -> None:
     """Make the checkers in ``namespace`` refuse outside any property (``outside``): where
     a pattern search may give up in the check and not in the walk, or a memo counts the
     work of both, the walk must ask every test it asked before. Bound as globals, the
-    names shadow the helpers the code names (``_I0``...) and the constants it holds."""
-    for at in range(NAMED_REFUSALS):
-        namespace[f"_I{at}"] = refusal_at(at)
+    names shadow the helpers the code names (``_I0``..., with a memo: else the source
+    names ``_R…`` where a search may give up, ``outside_where_searched``) and the
+    constants it holds (a property past ``NAMED_REFUSALS``: rare, all outside)."""
+    if memo:
+        for at in range(NAMED_REFUSALS):
+            namespace[f"_I{at}"] = refusal_at(at)
     for name, value in list(namespace.items()):
         if type(value) is Refusal:
             namespace[name] = outside(value)
