@@ -238,8 +238,11 @@ class CheckWriter(Writer):
                 self.out.line(f"{counter} = {present}")
             else:
                 self.out.require(f"len({v}) == {present}", f"len({v}) != {present}")
-        found = self._required(v, [name for name in props if name in required], plain)
         ranked = self.ranked == node.pointer and v == "v"
+        # Only the root checker's refusal reaches a walker every time (the validator hands
+        # it on); a nested one's is mostly dropped by the checker that called it.
+        refill = ranked and not node.pointer
+        found = self._required(v, [name for name in props if name in required], plain, refill)
         for at, name in enumerate(props):
             if ranked:
                 self._refuse_at(at, inside=True)
@@ -258,8 +261,9 @@ class CheckWriter(Writer):
         if iterates_keys(schema) and (not closed or "propertyNames" in schema):
             self._key_loop(node, v, props)
 
-    def _required(self, v: str, names: list[str], plain: bool) -> dict[str, str]:
-        """Look every required property up at once; a missing one ends the check."""
+    def _required(self, v: str, names: list[str], plain: bool, refill: bool) -> dict[str, str]:
+        """Look every required property up at once; a missing one ends the check
+        (``refill``: with ``_M0``, ``_runtime.MISSED``)."""
         found = {name: self.functions.local("v_" + name) for name in names}
         if not found:
             return found
@@ -276,7 +280,9 @@ class CheckWriter(Writer):
                 for name, item in found.items():
                     self.out.line(f"{item} = {v}[{literal(name)}]")
         with self.out.block("except KeyError:"):
-            self.out.line(self.out.fail)
+            # The root's: the validator asks what the check passes (``_runtime.refilled``),
+            # so that its walk judges only the properties from the first refused on.
+            self.out.line("return _M0" if refill else self.out.fail)
         return found
 
     def _optional(self, node: Node, v: str, name: str, counter: str | None) -> None:

@@ -165,6 +165,29 @@ validator's namespace."""
 WHOLE: Final = refusal_at(0)
 """The refusal that knows nothing: a walker given it judges every property."""
 
+MISSED: Final = int.__new__(Refusal, 0)
+"""``WHOLE`` again (nothing known), as the root checker answers a dict lacking one of its
+required keys: the validator then asks ``refilled`` what the check passes."""
+MISSED.at, MISSED.inside, MISSED.place = 0, -1, 0
+
+
+def refilled(check: Callable[[Any, int], object], value: Any, names: Any) -> Refusal:
+    """The refusal of the root ``check`` (``Analysis.ranks``) for ``value``, which it
+    answered ``MISSED``: its answer for a copy holding ``None`` at each of the required
+    ``names`` missing. The properties it passes before it refuses are then known valid,
+    present ones by their own values (a missing one gets its issue from the walk whatever
+    the check said of ``None``), and the walk skips them rather than judge each again; a
+    check that raises or passes the copy knows nothing (``WHOLE``), as ``MISSED``."""
+    try:
+        filled = dict(value)  # (a mapping the check read through ``as_dict``)
+        for name in names if isinstance(names, list) else ():
+            if isinstance(name, str) and name not in filled:
+                filled[name] = None
+        refused = check(filled, 0)
+    except Exception:
+        return WHOLE
+    return refused if type(refused) is Refusal and refused is not MISSED else WHOLE
+
 
 class DepthExceeded(Exception):
     """Unwinds a validation that went past the depth limit (or round a cycle).

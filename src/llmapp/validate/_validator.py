@@ -30,6 +30,7 @@ from ._patterns import (
 from ._repeats import repeated
 from ._result import Validation, ValidationFailure, ValidationIssue, ValidationSuccess
 from ._runtime import (
+    MISSED,
     NAMED_REFUSALS,
     WHOLE,
     DepthExceeded,
@@ -37,6 +38,7 @@ from ._runtime import (
     Refusal,
     WorkExceeded,
     outside,
+    refilled,
     refusal_at,
 )
 from ._schema_depth import depth_problem, too_deep_here
@@ -305,6 +307,8 @@ class Validator:
         # A plain ``False`` (a recursive checker's, an exception's) knows nothing: ``WHOLE``.
         if type(refused) is not Refusal:
             refused = WHOLE
+        elif refused is MISSED:
+            refused = self._refilled(value)
         try:
             (self._walk or self._warm())(value, "$input", errors, 0, refused)
         except Exception as error:
@@ -334,6 +338,13 @@ class Validator:
         failure._errors = errors
         return failure
 
+    def _refilled(self, value: object) -> Refusal:
+        """The root checker's refusal of ``value``, which lacks a required key, naming the
+        properties it passes (``_runtime.refilled``): its walk skips them."""
+        schema = self.schema
+        names = schema.get("required") if isinstance(schema, Mapping) else None
+        return refilled(self._check, value, names)
+
     def _issues(self, value: object, refused: object) -> list[ValidationIssue]:
         """The walk's issues, a search that gave up explained; empty when it found none.
         The walk starts where the checker's ``refused`` says it stopped (``Refusal``).
@@ -344,6 +355,8 @@ class Validator:
         # A plain ``False`` (a recursive checker's, an exception's) knows nothing: ``WHOLE``.
         if type(refused) is not Refusal:
             refused = WHOLE
+        elif refused is MISSED:
+            refused = self._refilled(value)
         try:
             (self._walk or self._warm())(value, "$input", errors, 0, refused)
         except Exception as error:
