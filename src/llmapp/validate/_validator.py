@@ -778,8 +778,11 @@ def _outside_only(namespace: dict[str, Any], memo: bool) -> None:
     a pattern search may give up in the check and not in the walk, or a memo counts the
     work of both, the walk must ask every test it asked before. Bound as globals, the
     names shadow the helpers the code names (``_I0``..., with a memo: else the source
-    names ``_R…`` where a search may give up, ``outside_where_searched``) and the
-    constants it holds (a property past ``NAMED_REFUSALS``: rare, all outside)."""
+    names ``_R…`` where a search may give up, ``outside_where_searched``), ``_M0`` (a
+    missing key's refusal asks the check again on a filled copy, ``refilled``: its
+    searches would spend the budget the walk's share) and the constants it holds (a
+    property past ``NAMED_REFUSALS``: rare, all outside)."""
+    namespace["_M0"] = WHOLE
     if memo:
         for at in range(NAMED_REFUSALS):
             namespace[f"_I{at}"] = refusal_at(at)
