@@ -73,9 +73,8 @@ _WARM_SIZE = 128
 _bare = object.__new__
 """``_bare(ValidationSuccess)`` then its slot set: ``ValidationSuccess(value)`` without the
 Python ``__init__``'s frame, which cost more than the object itself on every valid call
-(``__call__`` and ``_guarded_call`` build it so, in their own
-frames: a helper's call would cost back most of it; ``_failure`` builds its
-``ValidationFailure`` so)."""
+(``__call__`` and ``_guarded_call`` build it so, in their own frames: a helper's call
+would cost back most of it; ``_refused`` builds its ``ValidationFailure`` so)."""
 
 
 class Validator:
@@ -300,37 +299,14 @@ class Validator:
 
     def _failure(self, value: object, refused: object) -> ValidationFailure:
         """The failure for a value the checker refused (``refused``: its answer) or could
-        not judge (False): every issue. ``_issues`` then ``_refused``, written out in this
-        one frame: most of a small refused call's cost around its walk was their frames."""
-        errors: list[ValidationIssue] = []
-        searches = self._searches
-        if searches:
-            forget_timeouts()
-        # A plain ``False`` (a recursive checker's, an exception's) knows nothing: ``WHOLE``.
-        if type(refused) is not Refusal:
-            refused = WHOLE
-        elif refused is MISSED:
-            refused = self._refilled(value)
-        try:
-            (self._walk or self._warm())(value, "$input", errors, 0, refused)
-        except Exception as error:
-            self._stopped(value, errors, error)
-        if searches:
-            explain_timeouts(errors)
+        not judge (False): every issue."""
+        errors = self._issues(value, refused)
         if not errors:
             self._stopped(value, errors, None)
-        if self._failed is not None:
-            self._failed.clear()  # the walk used what the checkers noted: a fresh start
-        if len(errors) > MAX_ISSUES_PER_PATH:  # fewer cannot pass the bound on one path
-            errors = _bounded(errors)
-        failure = _bare(ValidationFailure)  # ``ValidationFailure(value, errors)`` (``_bare``)
-        failure._data = value
-        failure._errors = errors
-        return failure
+        return self._refused(value, errors)
 
     def _refused(self, value: object, errors: list[ValidationIssue]) -> ValidationFailure:
-        """The failure the walk's ``errors`` make, the checkers' notes forgotten (as
-        ``_failure`` does in its own frame)."""
+        """The failure the walk's ``errors`` make, the checkers' notes forgotten."""
         if self._failed is not None:
             self._failed.clear()  # the walk used what the checkers noted: a fresh start
         if len(errors) > MAX_ISSUES_PER_PATH:  # fewer cannot pass the bound on one path
@@ -349,8 +325,7 @@ class Validator:
 
     def _issues(self, value: object, refused: object) -> list[ValidationIssue]:
         """The walk's issues, a search that gave up explained; empty when it found none.
-        The walk starts where the checker's ``refused`` says it stopped (``Refusal``).
-        (``_failure`` does the same in its own frame.)"""
+        The walk starts where the checker's ``refused`` says it stopped (``Refusal``)."""
         errors: list[ValidationIssue] = []
         if self._searches:
             forget_timeouts()
