@@ -254,10 +254,15 @@ def test_bare_types_are_joined_where_no_branch_may_raise() -> None:
 
 
 def _cac26b5_key_loop(
-    self: WalkWriter, node: Any, v: str, path: PathCode, props: dict[str, Any]
+    self: WalkWriter,
+    node: Any,
+    v: str,
+    path: PathCode,
+    props: dict[str, Any],
+    refused: bool = False,
 ) -> None:
     """``WalkWriter._key_loop`` at cac26b5: ``key in PROPERTIES`` asked of every key, the
-    set empty or not."""
+    set empty or not (``refused``, today's, not read: cac26b5 judged no item at once)."""
     schema = node.schema
     key, item = self.functions.local("key"), self.functions.local("item")
     where = path.dynamic(f"_step({key})")

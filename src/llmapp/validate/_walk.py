@@ -11,7 +11,6 @@ format are judged at once first, as the checkers do, and one by one only when re
 
 from __future__ import annotations
 
-from contextlib import nullcontext
 from typing import Any
 
 from llmapp.jsonschema import Node, is_mapping, is_schema
@@ -211,7 +210,7 @@ class WalkWriter(Writer):
                 types,
                 "object",
                 f"isinstance({v}, dict)",
-                lambda: self._object(node, v, path, types),
+                lambda: self._object(node, v, path, types, refused),
             )
         if not _ARRAY_SET.isdisjoint(schema):
             self.guarded(
@@ -224,7 +223,16 @@ class WalkWriter(Writer):
 
     # -- objects -----------------------------------------------------------------
 
-    def _object(self, node: Node, v: str, path: PathCode, types: frozenset[str] | None) -> None:
+    def _object(
+        self,
+        node: Node,
+        v: str,
+        path: PathCode,
+        types: frozenset[str] | None,
+        refused: bool = False,
+    ) -> None:
+        """``refused``: the object's own check has just said no (a union's branch): a dict
+        of date or time texts is judged one by one, not first at once again."""
         schema = node.schema
         props, required = object_parts(schema)
         # A closed object whose known keys account for len(v) has no key to report.
@@ -243,9 +251,9 @@ class WalkWriter(Writer):
         self.dependencies(node, v, path, props)
         if counter is not None:
             with self.out.block(f"if len({v}) != {counter}:"):
-                self._key_loop(node, v, path, props)
+                self._key_loop(node, v, path, props, refused)
         elif iterates_keys(schema) or closed_object(schema):
-            self._key_loop(node, v, path, props)
+            self._key_loop(node, v, path, props, refused)
         elif types is not None and "object" in types:
             key = self.functions.local("key")
             with self.out.block(f"for {key} in _nonstr_keys({v}):"):
@@ -312,7 +320,7 @@ class WalkWriter(Writer):
     def _knowable(self, child: Node) -> bool:
         """Whether a property's walk known refused (``Refusal.inside``) is cheaper than its
         walk: a value judged whole by one test (a leaf's type and conditions, a union
-        alone), or an array whose date or time items are judged at once first."""
+        alone), or an array or a dict whose date or time items are judged at once first."""
         schema = child.schema
         if not _worth_skipping(schema) or schema.get("nullable") is True:
             return False
@@ -322,13 +330,18 @@ class WalkWriter(Writer):
             return True
         if not has_structure(schema):
             return "object" not in (self.analysis.types(child) or ())
-        if "prefixItems" in schema or _ARRAY_SET.isdisjoint(schema):
+        if "prefixItems" in schema:
             return False  # (a prefix item's own test would open first)
+        if _ARRAY_SET.isdisjoint(schema):
+            return _texts_mapping(schema)
         return usual_texts(schema.get("items")) is not None
 
-    def _key_loop(self, node: Node, v: str, path: PathCode, props: dict[str, Any]) -> None:
+    def _key_loop(
+        self, node: Node, v: str, path: PathCode, props: dict[str, Any], refused: bool
+    ) -> None:
         schema = node.schema
-        with self.key_loop(node, v, props) as (key, item, known):
+        at_once = None if refused else self._refused_here()
+        with self.key_loop(node, v, props, at_once) as (key, item, known):
             where = path.dynamic(f"_step({key})")
             with self.out.block(f"if not isinstance({key}, str):"):
                 self.issue(where, "undefined", item, "object keys must be strings")
@@ -357,10 +370,9 @@ class WalkWriter(Writer):
             item = self.functions.local("item")
             items = v if count == 0 else f"{v}[{count}:]"
             source = f"enumerate({v})" if count == 0 else f"enumerate({items}, {count})"
+            at_once = None if refused else self._refused_here()
             with (
-                nullcontext()
-                if refused
-                else self.unless_usual(rest, items, f".every({items})", self._refused_here()),
+                self.unless_usual(rest, items, f".every({items})", at_once),
                 self.out.block(f"for {index}, {item} in {source}:"),
             ):
                 self.block(self.analysis.child(node, rest_key), item, where)
@@ -511,6 +523,18 @@ _KIND_TESTS = (
 )
 """For each JSON type, a test true only of values of it (``json_type``), where one is
 cheap: a float's type depends on its value, so a float goes to ``_pick``."""
+
+
+def _texts_mapping(schema: Any) -> bool:
+    """Whether an object's schema says only that it is a dict of date or time texts (its
+    ``additionalProperties`` a ``usual_texts`` schema, its size bounded at most): the
+    walk's first test to open is then the key loop's check at once (``key_loop``)."""
+    return _MAPPING_KEYWORDS.issuperset(VALIDATING.intersection(schema)) and (
+        usual_texts(schema.get("additionalProperties")) is not None
+    )
+
+
+_MAPPING_KEYWORDS = frozenset(("type", "additionalProperties", "minProperties", "maxProperties"))
 
 
 def _worth_skipping(schema: Any) -> bool:

@@ -267,7 +267,7 @@ class Writer:
                 emit()
 
     def unless_usual(
-        self, items: Any, values: str, call: str, known: str = ""
+        self, items: Any, values: str, call: str, known: str | None = ""
     ) -> AbstractContextManager[object]:
         """What is written inside (the loop over a container's items) runs only when
         ``items``, the schema of every item, is a date, time or duration string and a
@@ -277,9 +277,11 @@ class Writer:
         too: a container it judges has often been refused for another value than its
         items (its length, an item of another field), and the check at once refused
         costs about one item's own check. ``known``: a first operand of the test (``r == 5 or ``)
-        true where the items are known refused: then they are judged one by one at once."""
+        true where the items are known refused: then they are judged one by one at once;
+        None where they are known refused whatever the value (a union's branch its check
+        refused): then no test is written."""
         at_once = usual_texts(items)
-        if at_once is None:
+        if at_once is None or known is None:
             return nullcontext()
         name = self.out.constant(at_once, "usual_texts")
         self.out.line(f"# {values}: usual texts judged at once, else one by one")
@@ -287,12 +289,13 @@ class Writer:
 
     @contextmanager
     def key_loop(
-        self, node: Node, v: str, props: dict[str, Any]
+        self, node: Node, v: str, props: dict[str, Any], refused: str | None = ""
     ) -> Iterator[tuple[str, str, str | None]]:
         """The loop over the keys of the object ``v`` that both writers open, giving its key
         and item variables and the constant naming the declared properties (None without
         any: no key is claimed, and no test per key says so). Where only the extra keys'
-        values are judged, a check at once may accept them all (``unless_usual``)."""
+        values are judged, a check at once may accept them all (``unless_usual``;
+        ``refused``: the walker's test true where they are known refused, its ``known``)."""
         schema = node.schema
         key, item = self.functions.local("key"), self.functions.local("item")
         known = self.out.constant(shared_names(frozenset(props)), "PROPERTIES") if props else None
@@ -300,7 +303,7 @@ class Writer:
         if props or "propertyNames" in schema or "patternProperties" in schema:
             extra = None  # other keys than the extra ones: left to the loop
         with (
-            self.unless_usual(extra, f"{v}.items()", f".mapping({v})"),
+            self.unless_usual(extra, f"{v}.items()", f".mapping({v})", refused),
             self.out.block(f"for {key}, {item} in {v}.items():"),
         ):
             yield key, item, known
