@@ -30,7 +30,7 @@ from llmapp.jsonschema import (
 from .._digraph import on_cycles, reachable
 from .._errors import BuildProblem
 from ._expected import reference_text
-from ._vocabulary import IN_PLACE, KIND_CHECKED, MAP_VALUED, REF_SIBLINGS
+from ._vocabulary import IN_PLACE, KIND_CHECKED, MAP_VALUED, REF_SIBLINGS, VALIDATING
 
 __all__ = ["Analysis"]
 
@@ -43,6 +43,9 @@ _FEW_ROUTES = 64
 """At most this many ``$ref`` chains to any definition: no need to count what a value meets."""
 _CANONICAL = json.JSONEncoder(sort_keys=True, allow_nan=True, check_circular=False)
 _UNION_SINGLES = ("not", "if", "then", "else")
+
+
+_ANY_OF = frozenset(("anyOf",))
 
 
 class Analysis:
@@ -265,6 +268,32 @@ class Analysis:
         refusal is its ``_failed`` note, which names nothing)."""
         properties = node.schema.get("properties") if is_mapping(node.schema) else None
         return bool(properties) and is_mapping(properties) and node.pointer not in self.recursive
+
+    def carried(self, node: Node) -> Node | None:
+        """The definition a property's schema ``node`` is a bare ``$ref`` to, where a ranked
+        checker refusing that property keeps the definition's own refusal for its walker
+        (``_runtime.within``): one that ``ranks`` (a recursive one's refusal names nothing);
+        else None."""
+        target = self.target(node) if self.is_bare_ref(node) else None
+        return target if target is not None and self.ranks(target) else None
+
+    def carried_branches(self, node: Node) -> list[Node | None] | None:
+        """For a property's schema ``node`` that is an ``anyOf`` alone (no type, no
+        condition, not nullable): each branch's ``carried`` definition, where the branch
+        cannot stop on the depth limit (the walk may walk a branch one level deeper than
+        the check judged it), else None; None where no branch has one. A ranked checker
+        refusing the union keeps those definitions' refusals for the walk of the branch
+        it picks."""
+        schema = node.schema
+        if not is_mapping(schema) or VALIDATING.intersection(schema) != _ANY_OF:
+            return None
+        if schema.get("nullable") is True:
+            return None
+        found = [
+            None if self.may_raise(branch) else self.carried(branch)
+            for branch in self.branches(node, "anyOf")
+        ]
+        return found if any(target is not None for target in found) else None
 
     def depth_of(self, callee: Node) -> str:
         """The depth argument for a call into ``callee``'s function.

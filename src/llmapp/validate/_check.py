@@ -9,6 +9,7 @@ type, per-value conditions, object keywords, array keywords, then applicators in
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Mapping
 from typing import Any
 
@@ -247,7 +248,7 @@ class CheckWriter(Writer):
             if ranked:
                 self._refuse_at(at, inside=True)
             if name in found:
-                self.block(self.analysis.child(node, "properties", name), found[name])
+                self._property(self.analysis.child(node, "properties", name), found[name], ranked)
             elif name not in required:
                 self._optional(node, v, name, counter)
         if ranked:
@@ -260,6 +261,34 @@ class CheckWriter(Writer):
         self.dependencies(node, v, _NO_PATH, props)
         if iterates_keys(schema) and (not closed or "propertyNames" in schema):
             self._key_loop(node, v, props)
+
+    def _property(self, child: Node, item: str, ranked: bool) -> None:
+        """``block`` for a property's value ``item``; in a ranked checker, one that is a
+        record by ``$ref`` (``Analysis.carried``) refuses with its checker's answer kept
+        in its own refusal (``_runtime.within``), which the walk hands that record's walker;
+        a union of such records (``Analysis.carried_branches``) with each one's answer."""
+        analysis = self.analysis
+        target = analysis.carried(child) if ranked else None
+        branches = analysis.carried_branches(child) if ranked and target is None else None
+        if target is None and branches is None:
+            self.block(child, item)
+            return
+        kept = self.out.fail.removeprefix("return ")
+        if target is not None:
+            refused = self.functions.local("refused")
+            call = self.expressions.call(target, item)
+            self.out.line(f"if not ({refused} := {call}): return _within({kept}, {refused})")
+            return
+        union = self.expressions.union("anyOf", analysis.branches(child, "anyOf"), item)
+        answers = []
+        for found in branches or ():
+            answer = "_WHOLE"
+            if found is not None:
+                refused = self.functions.local("refused")
+                union, kept_it = _answer_kept(union, self.expressions.call(found, item), refused)
+                answer = refused if kept_it else answer
+            answers.append(answer)
+        self.out.line(f"if not {union}: return _within({kept}, ({', '.join(answers)},))")
 
     def _required(self, v: str, names: list[str], plain: bool, refill: bool) -> dict[str, str]:
         """Look every required property up at once; a missing one ends the check
@@ -297,7 +326,7 @@ class CheckWriter(Writer):
         with self.out.block(f"if {item} is not _MISSING:"):
             if counter is not None:
                 self.out.line(f"{counter} += 1")
-            self.block(child, item)
+            self._property(child, item, self.ranked == node.pointer and v == "v")
 
     def _key_loop(self, node: Node, v: str, props: dict[str, Any]) -> None:
         schema = node.schema
@@ -371,6 +400,25 @@ class CheckWriter(Writer):
         self, node: Node, keyword: str, branches: list[Node], v: str, path: PathCode, expected: str
     ) -> None:
         self.out.require(self.expressions.union(keyword, branches, v))
+
+
+def _answer_kept(union: str, call: str, name: str) -> tuple[str, bool]:
+    """``union`` (an ``or`` of operands) with its first operand that is ``call`` itself
+    written ``(name := call)``, and whether there was one: an operand of the ``or`` at
+    its top is asked whenever the union is refused, so ``name`` is then bound."""
+    tree = ast.parse(union, mode="eval").body
+    either = isinstance(tree, ast.BoolOp) and isinstance(tree.op, ast.Or)
+    operands = tree.values if isinstance(tree, ast.BoolOp) and either else [tree]
+    # Each operand's text without the brackets around it: bracketed again unless a call.
+    written = [
+        text if isinstance(operand, ast.Call) else f"({text})"
+        for operand in operands
+        for text in [ast.get_source_segment(union, operand) or ""]
+    ]
+    if call not in written:
+        return union, False
+    written[written.index(call)] = f"({name} := {call})"
+    return "(" + " or ".join(written) + ")", True
 
 
 def _required_items(

@@ -53,6 +53,7 @@ __all__ = [
     "refusal_in",
     "str_keys",
     "unique",
+    "within",
 ]
 
 
@@ -116,11 +117,19 @@ class Refusal(int):
     no test of it again before its issues; -1 where the refusal came after the
     properties, or before them (not an object, a key missing, a length). A walker reads
     both in ``place`` (``2 * at``, plus 1 inside): one attribute read, as an ``int``
-    subclass's attributes are read by the generic lookup, never a specialised one."""
+    subclass's attributes are read by the generic lookup, never a specialised one.
+    ``inner`` is, where the refused property is a record reached by ``$ref``, that record's
+    own checker's answer (``within``): its walker starts from there rather than check the
+    record again; for a union of such records, a tuple of each branch's answer, read for
+    the branch the walk picks; ``WHOLE`` (read from the class) on the kept, shared refusals,
+    which keep in ``made`` the refusals ``within`` made from them."""
 
     at: int
     inside: int
     place: int
+    inner: Refusal | tuple[Refusal, ...]
+    made: dict[object, Refusal]
+    answers: object
 
     def __repr__(self) -> str:
         return f"Refusal({self.at}{', inside' if self.inside >= 0 else ''})"
@@ -137,6 +146,7 @@ def _kept(kept: list[Refusal], at: int, inside: bool) -> Refusal:
         made.at = len(kept)
         made.inside = made.at if inside else -1
         made.place = 2 * made.at + inside
+        made.made = {}
         kept.append(made)
     return kept[at]
 
@@ -165,10 +175,43 @@ validator's namespace."""
 WHOLE: Final = refusal_at(0)
 """The refusal that knows nothing: a walker given it judges every property."""
 
+Refusal.inner = WHOLE
+
 MISSED: Final = int.__new__(Refusal, 0)
 """``WHOLE`` again (nothing known), as the root checker answers a dict lacking one of its
 required keys: the validator then asks ``refilled`` what the check passes."""
 MISSED.at, MISSED.inside, MISSED.place = 0, -1, 0
+
+
+def within(refused: Refusal, inner: object) -> Refusal:
+    """``refused`` (a property's ``refusal_in``, a kept one) holding in ``inner`` what the
+    checker of the record in that property answered (a ``Refusal``; anything else knows
+    nothing), or for a union of records a tuple of each branch's answer: asked on the
+    failure path only, where a checker refuses a property by its ``$ref`` or its union's.
+    Made once for each answer and kept (``Refusal.made``, by the answers' ids: a made
+    refusal holds its answers, so no id is reused while it is kept), since a new ``int``
+    subclass instance costs several times the lookup."""
+    key = tuple(map(id, inner)) if type(inner) is tuple else id(inner)
+    made = refused.made.get(key)
+    if made is None:
+        made = int.__new__(Refusal, 0)
+        made.at, made.inside, made.place = refused.at, refused.inside, refused.place
+        made.inner = tuple(map(_known, inner)) if type(inner) is tuple else _known(inner)
+        made.answers = inner  # (what the key's ids name, kept alive with it)
+        if len(refused.made) >= _MADE_LIMIT:
+            refused.made.clear()  # the entries left hold their own keys' objects
+        refused.made[key] = made
+    return made
+
+
+_MADE_LIMIT: Final = 512
+"""How many refusals ``within`` keeps for one kept refusal before it starts again: each
+answer of a nested checker is a kept refusal or one made here, so few ever differ."""
+
+
+def _known(answer: object) -> Refusal:
+    """A checker's answer as a ``Refusal``: ``WHOLE`` for any other (``False``)."""
+    return answer if type(answer) is Refusal else WHOLE
 
 
 def refilled(check: Callable[[Any, int], object], value: Any, names: Any) -> Refusal:

@@ -125,34 +125,43 @@ class WalkWriter(Writer):
             return
         self.body(node, v, path)
 
-    def _call(self, v: str, path: PathCode, target: Node) -> None:
-        """Check ``v`` with ``target``'s function and walk it only when that fails."""
+    def _call(self, v: str, path: PathCode, target: Node, known: str | None = None) -> None:
+        """Check ``v`` with ``target``'s function and walk it only when that fails;
+        ``known``: the test true where the checker refused ``v`` by that very function,
+        whose answer is then the refusal's ``inner`` (``Analysis.carried``), not asked again."""
         analysis = self.analysis
         check = self.functions.name(target, CHECK)
         walk = self.functions.name(target, WALK)
         depth = analysis.depth_of(target)
+        asked = f"{check}({v}, {depth})"
+        if known is not None:
+            asked = f"m.inner if {known} else {asked}"
         if target.pointer in analysis.reaching or analysis.may_raise(target):
             # The check may hit the depth limit: its DepthExceeded means "walk it".
             # A value a recursive checker already refused is walked without a new check.
             recursive = target.pointer in analysis.recursive
-            known = f"id({v}) in _FAILED or id({v}) in _DEEP or " if recursive else ""
+            noted = f"id({v}) in _FAILED or id({v}) in _DEEP or " if recursive else ""
             bad = self.functions.local("failed")
+            refused = self.functions.local("refused") if known is not None else None
             with self.out.block("try:"):
-                self.out.line(f"{bad} = {known}not {check}({v}, {depth})")
+                answer = asked if refused is None else f"({refused} := {asked})"
+                self.out.line(f"{bad} = {noted}not {answer}")
             with self.out.block("except _Deep:"):
                 if recursive:  # too deep from here: a cycle met again is walked unchecked
                     self.out.line(f"_DEEP.add(id({v}))")
-                self.out.line(f"{bad} = True")
-            self.out.line(f"if {bad}: {walk}({v}, {path.code()}, e, {depth})")
+                self.out.line(
+                    f"{bad} = True" if refused is None else f"{bad}, {refused} = True, _WHOLE"
+                )
+            given = "" if refused is None else f", {refused}"
+            self.out.line(f"if {bad}: {walk}({v}, {path.code()}, e, {depth}{given})")
             return
         if analysis.ranks(target):  # the checker's refusal tells its walker where to start
             refused = self.functions.local("refused")
             self.out.line(
-                f"if not ({refused} := {check}({v}, {depth})): "
-                f"{walk}({v}, {path.code()}, e, {depth}, {refused})"
+                f"if not ({refused} := {asked}): {walk}({v}, {path.code()}, e, {depth}, {refused})"
             )
             return
-        self.out.line(f"if not {check}({v}, {depth}): {walk}({v}, {path.code()}, e, {depth})")
+        self.out.line(f"if not {asked}: {walk}({v}, {path.code()}, e, {depth})")
 
     def body(self, node: Node, v: str, path: PathCode) -> None:
         schema = node.schema
@@ -324,6 +333,8 @@ class WalkWriter(Writer):
         schema = child.schema
         if not _worth_skipping(schema) or schema.get("nullable") is True:
             return False
+        if self.analysis.carried(child) is not None:
+            return True  # its checker's refusal is kept in the one refusing it (``reference``)
         if not _REFERENCES.isdisjoint(schema):
             return False
         if VALIDATING.intersection(schema) == _ANY_OF:
@@ -401,7 +412,8 @@ class WalkWriter(Writer):
     # -- applicators (the rest are ``Writer``'s) ----------------------------------
 
     def reference(self, target: Node, v: str, path: PathCode) -> None:
-        self._call(v, path, target)
+        known, self.refused_here = self.refused_here, None
+        self._call(v, path, target, known)
 
     def union(
         self, node: Node, keyword: str, branches: list[Node], v: str, path: PathCode, expected: str
@@ -416,8 +428,9 @@ class WalkWriter(Writer):
         if keyword == "anyOf":
             if not any(map(self.analysis.may_raise, branches)):
                 tests.sort(key=lambda test: test != f"{v} is None")  # as the checkers do
+            known = self.refused_here
             with self.out.block(f"if {self._refused_here()}not ({' or '.join(tests)}):"):
-                self._explain(node, keyword, branches, v, path)
+                self._explain(node, keyword, branches, v, path, known)
             return
         counter = self.functions.local("count")
         self.out.line(f"{counter} = _count_true({', '.join(tests)})")
@@ -427,24 +440,36 @@ class WalkWriter(Writer):
             self.issue(path, expected, v, "matches more than one of the oneOf alternatives")
 
     def _explain(
-        self, node: Node, keyword: str, branches: list[Node], v: str, path: PathCode
+        self,
+        node: Node,
+        keyword: str,
+        branches: list[Node],
+        v: str,
+        path: PathCode,
+        known: str | None = None,
     ) -> None:
-        """Ask ``_pick`` which branch failed least badly and walk that one."""
+        """Ask ``_pick`` which branch failed least badly and walk that one; ``known``: the
+        test true where the checker refused this very union, keeping its branches' answers
+        (``Analysis.carried_branches``): the branch picked is walked from its own."""
         info = describe_union(self.analysis, node, keyword, branches)
+        carried = self.analysis.carried_branches(node) if known is not None else None
         choice = self.functions.local("branch")
         self.out.line(f"{choice} = {self._choice(info, v, path)}")
         tie = _may_tie(self.analysis, branches)
         depth = "d + 1" if any(self.analysis.may_raise(b) for b in branches) else "d"
         for index, branch in enumerate(branches):
+            given = ""
+            if carried is not None and carried[index] is not None:
+                given = f", m.inner[{index}] if {known} else _WHOLE"
             with self.out.block(f"{'if' if index == 0 else 'elif'} {choice} == {index}:"):
                 refused = not self.analysis.may_raise(branch)
                 if tie and has_structure(branch.schema) and not (refused and self._bare(branch)):
                     # Its walker is written for ``_tie`` anyway: called, not written again
                     # here (nested unions would write each branch once per level above it).
                     walker = self.functions.name(branch, WALK)
-                    self.out.line(f"{walker}({v}, {path.code()}, e, {depth})")
+                    self.out.line(f"{walker}({v}, {path.code()}, e, {depth}{given})")
                 elif refused:
-                    self._refused(branch, v, path)
+                    self._refused(branch, v, path, given)
                 else:
                     self.block(branch, v, path)
         if tie:
@@ -478,17 +503,18 @@ class WalkWriter(Writer):
             choice = f"{answer} if {' or '.join(found + tests[chosen])} else {choice}"
         return choice
 
-    def _refused(self, branch: Node, v: str, path: PathCode) -> None:
+    def _refused(self, branch: Node, v: str, path: PathCode, given: str = "") -> None:
         """``block`` for a union branch whose check, asked just before ``_pick`` and unable
         to stop on the depth limit, said no: the same issues, without asking it again
         (a refused date-time or record would be read once more). A branch of a scalar
-        type gets its issue; a bare ``$ref`` its walker; anything else is walked whole."""
+        type gets its issue; a bare ``$ref`` its walker (``given``: the refusal argument
+        its checker's kept answer makes); anything else is walked whole."""
         schema = branch.schema
         analysis = self.analysis
         target = self._bare(branch)
         if target is not None:
             walk = self.functions.name(target, WALK)
-            self.out.line(f"{walk}({v}, {path.code()}, e, {analysis.depth_of(target)})")
+            self.out.line(f"{walk}({v}, {path.code()}, e, {analysis.depth_of(target)}{given})")
         elif (
             (not analysis.is_bare_ref(branch) or analysis.target(branch) is None)
             and is_mapping(schema)
