@@ -207,7 +207,13 @@ def test_a_refused_optional_record_is_checked_once_by_the_walker() -> None:
 def _old_walkers(monkeypatch: pytest.MonkeyPatch) -> None:
     """Walkers written as before: every chosen branch walked by ``block``; no definition
     shared with a validator compiled with the new ones."""
-    monkeypatch.setattr(_walk.WalkWriter, "_refused", _walk.WalkWriter.block)
+
+    def walked_whole(
+        writer: _walk.WalkWriter, branch: Any, v: str, path: Any, given: str = ""
+    ) -> None:
+        writer.block(branch, v, path)  # the branch's kept answer (``given``) not read
+
+    monkeypatch.setattr(_walk.WalkWriter, "_refused", walked_whole)
     monkeypatch.setattr(_validator, "_shared", type(_validator._shared)())
     monkeypatch.setattr(_validator, "_seen", type(_validator._seen)())
 
