@@ -79,6 +79,7 @@ _HELPERS: dict[str, Any] = {
     "_Deep": _runtime.DepthExceeded,
     "_WHOLE": _runtime.WHOLE,
     "_M0": _runtime.MISSED,
+    "_missed": _runtime.missed,
     **{f"_R{at}": _runtime.refusal_at(at) for at in range(_runtime.NAMED_REFUSALS)},
     **{f"_I{at}": _runtime.refusal_in(at) for at in range(_runtime.NAMED_REFUSALS)},
 }
