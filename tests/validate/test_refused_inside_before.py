@@ -33,7 +33,7 @@ from tests.support.refusals import every_text
 
 from llmapp import application
 from llmapp.validate import validator
-from llmapp.validate._runtime import MISSED, WHOLE, Refusal, refilled
+from llmapp.validate._runtime import WHOLE, Refusal, refusal_in
 
 ROUND_ELEVEN = "ea07c65"
 """The commit before a checker's refusal named the property it was refused in."""
@@ -256,8 +256,8 @@ def test_the_refusal_names_the_property_refused() -> None:
         refused = check.valid({**good, key: "wrong"})
         assert type(refused) is Refusal and not refused
         assert refused.at == refused.inside == at and refused.place == 2 * at + 1
-    missing = check.valid({"a": 1})  # the refilled check (branch missing11) names "when"
-    assert missing is MISSED and refilled(check.checker, {"a": 1}, ["a", "when"]).place == 5
+    missing = check.valid({"a": 1})  # refused at "when", its key read where it is checked
+    assert missing is refusal_in(2) and missing.place == 5
     extra = check.valid({**good, "zz": 1})
     assert extra.at == 9 and extra.inside == -1 and extra.place == 18
     assert check.valid([]) is WHOLE and WHOLE.inside == -1

@@ -10,7 +10,7 @@ type, per-value conditions, object keywords, array keywords, then applicators in
 from __future__ import annotations
 
 import ast
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from llmapp._codegen.compact import shared_getter
@@ -19,6 +19,7 @@ from llmapp.jsonschema import Node, is_mapping, is_schema
 from .._codegen.source import literal
 from ._conditions import finite_bounds, guard, type_test
 from ._functions import CHECK
+from ._patterns import PatternError, compile_pattern
 from ._runtime import NAMED_REFUSALS, refusal_at, refusal_in, unique_plain
 from ._vocabulary import (
     ARRAY_KEYWORDS,
@@ -46,7 +47,9 @@ _NO_PATH = PathCode.variable("p")
 """A checker writes no paths: the shared keywords get this one and never write it."""
 _GETTER_KEYS = 6
 """From this many required keys on, one ``itemgetter`` call reads them all: as quick to
-run as the subscripts from there on, and a fraction of their source to compile."""
+run as the subscripts from there on, and a fraction of their source to compile and of
+their code to keep (a root checker reading fewer reads each where its property is
+checked, ``_ranked_properties``: each subscript a constant and a handler's range more)."""
 
 
 class CheckWriter(Writer):
@@ -240,17 +243,15 @@ class CheckWriter(Writer):
             else:
                 self.out.require(f"len({v}) == {present}", f"len({v}) != {present}")
         ranked = self.ranked == node.pointer and v == "v"
+        names = [name for name in props if name in required]
         # Only the root checker's refusal reaches a walker every time (the validator hands
         # it on); a nested one's is mostly dropped by the checker that called it.
-        refill = ranked and not node.pointer
-        found = self._required(v, [name for name in props if name in required], plain, refill)
-        for at, name in enumerate(props):
-            if ranked:
-                self._refuse_at(at, inside=True)
-            if name in found:
-                self._property(self.analysis.child(node, "properties", name), found[name], ranked)
-            elif name not in required:
-                self._optional(node, v, name, counter)
+        root = ranked and not node.pointer
+        if root and plain and 0 < len(names) < _GETTER_KEYS and self._unguarded():
+            self._ranked_properties(node, v, names, counter)
+        else:
+            found = self._required(v, names, plain, root)
+            self._properties(node, v, found, ranked, counter)
         if ranked:
             self._refuse_at(len(props))
         for name in required:
@@ -289,6 +290,52 @@ class CheckWriter(Writer):
                 answer = refused if kept_it else answer
             answers.append(answer)
         self.out.line(f"if not {union}: return _within({kept}, ({', '.join(answers)},))")
+
+    def _properties(
+        self, node: Node, v: str, found: dict[str, str], ranked: bool, counter: str | None
+    ) -> None:
+        """The properties' checks in their written order, the required ones read into
+        ``found`` already (``ranked``: each refusal naming its property's rank)."""
+        props, required = object_parts(node.schema)
+        for at, name in enumerate(props):
+            if ranked:
+                self._refuse_at(at, inside=True)
+            if name in found:
+                self._property(self.analysis.child(node, "properties", name), found[name], ranked)
+            elif name not in required:
+                self._optional(node, v, name, counter)
+
+    def _ranked_properties(self, node: Node, v: str, names: list[str], counter: str | None) -> None:
+        """The root's properties, each required key (``names``) read where its property is
+        checked, inside one ``try``: a missing key ends the check once every property
+        before it has passed, so ``_runtime.missed`` answers the refusal at its rank from
+        the ``KeyError`` alone, and the walk judges the properties from there on (the
+        check is not asked again of a copy with the key filled in)."""
+        props = list(object_parts(node.schema)[0])
+        with self.out.block("try:"):  # a plain dict: a missing key is a KeyError
+            for at, name in enumerate(props):
+                self._refuse_at(at, inside=True)
+                if name in names:
+                    item = self.functions.local("v_" + name)
+                    self.out.line(f"{item} = {v}[{literal(name)}]")
+                    self._property(self.analysis.child(node, "properties", name), item, True)
+                else:
+                    self._optional(node, v, name, counter)
+        # The keys up to the last required one, constants the code holds already.
+        last = max(props.index(name) for name in names)
+        keys = ", ".join(literal(name) if name in names else "None" for name in props[: last + 1])
+        with self.out.block("except KeyError:"):
+            self.out.line(f"return _missed({v}, {keys})")
+
+    def _unguarded(self) -> bool:
+        """Whether the validator will check without a pattern budget or a memo: neither
+        a recursive definition (a memo, or a shared one guarded) nor a pattern off the
+        ``re`` engine. Under either, a checker reading each key where its property is
+        checked would search (or count) before it met a missing key, where the walk that
+        follows, judging every property, searches again: what a budget lets pass would
+        then move with the order of the reads."""
+        analysis = self.analysis
+        return not analysis.recursive and _searches_on_re(analysis.root.schema)
 
     def _required(self, v: str, names: list[str], plain: bool, refill: bool) -> dict[str, str]:
         """Look every required property up at once; a missing one ends the check
@@ -419,6 +466,35 @@ def _answer_kept(union: str, call: str, name: str) -> tuple[str, bool]:
         return union, False
     written[written.index(call)] = f"({name} := {call})"
     return "(" + " or ".join(written) + ")", True
+
+
+def _searches_on_re(schema: Any) -> bool:
+    """Whether every pattern in ``schema`` (read as JSON, keys and values, at any depth:
+    a name that only looks like one counts too) runs on the ``re`` engine, which needs no
+    budget (``Validator._budgeted``)."""
+    todo = [schema]
+    while todo:
+        item = todo.pop()
+        if isinstance(item, list):
+            todo.extend(item)
+        elif isinstance(item, Mapping):
+            for key, value in item.items():
+                patterns: Iterable[object] = ()
+                if key == "patternProperties" and is_mapping(value):
+                    patterns = value
+                elif key == "pattern":
+                    patterns = (value,)
+                if not all(_on_re(pattern) for pattern in patterns):
+                    return False
+                todo.append(value)
+    return True
+
+
+def _on_re(pattern: object) -> bool:
+    try:
+        return isinstance(pattern, str) and compile_pattern(pattern).engine == "re"
+    except PatternError:
+        return False
 
 
 def _required_items(

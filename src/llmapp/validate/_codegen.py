@@ -80,6 +80,7 @@ _HELPERS: dict[str, Any] = {
     "_WHOLE": _runtime.WHOLE,
     "_M0": _runtime.MISSED,
     "_within": _runtime.within,
+    "_missed": _runtime.missed,
     **{f"_R{at}": _runtime.refusal_at(at) for at in range(_runtime.NAMED_REFUSALS)},
     **{f"_I{at}": _runtime.refusal_in(at) for at in range(_runtime.NAMED_REFUSALS)},
 }

@@ -10,6 +10,7 @@ import operator
 import re
 from collections.abc import Callable, Mapping
 from functools import cache, lru_cache
+from sys import exc_info
 from typing import TYPE_CHECKING, Any, Final
 
 from llmapp._limits import MAX_EQUALITY_DEPTH
@@ -43,6 +44,8 @@ __all__ = [
     "is_number",
     "is_object",
     "json_equal",
+    "missed",
+    "missed_whole",
     "multiple_check",
     "multiple_of",
     "nonstr_keys",
@@ -178,8 +181,10 @@ WHOLE: Final = refusal_at(0)
 Refusal.inner = WHOLE
 
 MISSED: Final = int.__new__(Refusal, 0)
-"""``WHOLE`` again (nothing known), as the root checker answers a dict lacking one of its
-required keys: the validator then asks ``refilled`` what the check passes."""
+"""``WHOLE`` again (nothing known), as a root checker reading its required keys at once
+(``_check._GETTER_KEYS``) answers a dict lacking one: the validator then asks
+``refilled`` what the check passes (a checker reading fewer keys where each property is
+checked answers ``missed`` instead)."""
 MISSED.at, MISSED.inside, MISSED.place = 0, -1, 0
 
 
@@ -230,6 +235,35 @@ def refilled(check: Callable[[Any, int], object], value: Any, names: Any) -> Ref
     except Exception:
         return WHOLE
     return refused if type(refused) is Refusal and refused is not MISSED else WHOLE
+
+
+def missed(value: Mapping[Any, Any], *keys: object) -> Refusal:
+    """The refusal of a checker whose ``except KeyError`` it is called from, given the
+    dict ``value`` it read and its properties' keys in their written order up to the last
+    required one (None for an optional one). The checker reads each required key where
+    that property is checked, so where the error is its subscript's own (raised in the
+    checker's frame, not in a function it called, naming a key ``value`` lacks), every
+    property before that key's was found valid: ``refusal_in`` its rank (the walk reports
+    a missing key before, and outside, its skip by rank). Any other ``KeyError`` (a
+    hostile key's ``__eq__``, a helper's own) knows nothing: ``WHOLE``."""
+    error = exc_info()[1]
+    if type(error) is not KeyError:
+        return WHOLE
+    traceback = error.__traceback__
+    try:
+        (key,) = error.args
+        if traceback is None or traceback.tb_next is not None or key in value:
+            return WHOLE
+        at = keys.index(key)
+    except Exception:  # not one key, not among them, or a hostile key compared with it
+        return WHOLE
+    return _INSIDE[at] if at < len(_INSIDE) else refusal_in(at)
+
+
+def missed_whole(value: Mapping[Any, Any], *keys: object) -> Refusal:
+    """``missed`` where the walk must ask every test the check asked (a pattern budget, a
+    memo: ``Validator``'s ``_outside_only``): ``WHOLE``, as ``MISSED`` is there."""
+    return WHOLE
 
 
 class DepthExceeded(Exception):

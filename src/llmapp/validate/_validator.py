@@ -37,6 +37,7 @@ from ._runtime import (
     Memo,
     Refusal,
     WorkExceeded,
+    missed_whole,
     outside,
     refilled,
     refusal_at,
@@ -739,9 +740,12 @@ def _outside_only(namespace: dict[str, Any], memo: bool) -> None:
     names shadow the helpers the code names (``_I0``..., with a memo: else the source
     names ``_R…`` where a search may give up, ``outside_where_searched``), ``_M0`` (a
     missing key's refusal asks the check again on a filled copy, ``refilled``: its
-    searches would spend the budget the walk's share) and the constants it holds (a
-    property past ``NAMED_REFUSALS``: rare, all outside)."""
+    searches would spend the budget the walk's share), ``_missed`` (a missing key's
+    refusal at its rank, ``missed``: a search that gave up in the check before it would
+    not be asked again) and the constants it holds (a property past ``NAMED_REFUSALS``:
+    rare, all outside)."""
     namespace["_M0"] = WHOLE
+    namespace["_missed"] = missed_whole
     if memo:
         for at in range(NAMED_REFUSALS):
             namespace[f"_I{at}"] = refusal_at(at)
