@@ -75,7 +75,7 @@ class WalkWriter(Writer):
             # The root walker is called with "$input" only, unless a "$ref" points at the
             # root: then its paths are folded into constants.
             fixed = not node.pointer and "" not in self.analysis.targets
-            path = PathCode(((False, "$input"),)) if fixed else PathCode.variable("p")
+            path = PathCode.constant("$input") if fixed else PathCode.variable("p")
             try:
                 self.body(node, "v", path)
             finally:

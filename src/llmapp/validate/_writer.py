@@ -43,39 +43,59 @@ _DEPENDENCY_SET = frozenset(_DEPENDENCIES)
 # module loads, on the way to the first validator of the process.
 class PathCode:
     """A path as generated code: constant steps folded at build time, dynamic ones as code
-    (a value: never changed once made)."""
+    (a value: never changed once made). Each part is a kind (``_TEXT``, ``_CODE`` a ``str``
+    expression, ``_INDEX`` an ``int`` one) and its text."""
 
     __slots__ = ("parts",)
 
-    def __init__(self, parts: tuple[tuple[bool, str], ...]) -> None:
+    def __init__(self, parts: tuple[tuple[int, str], ...]) -> None:
         self.parts = parts
 
     @staticmethod
     def variable(name: str) -> PathCode:
-        return PathCode(((True, name),))
+        return PathCode(((_CODE, name),))
+
+    @staticmethod
+    def constant(text: str) -> PathCode:
+        return PathCode(((_TEXT, text),))
 
     def key(self, name: str) -> PathCode:
-        return self._add(False, step(name))
+        return self._add(_TEXT, step(name))
 
     def index(self, position: int) -> PathCode:
-        return self._add(False, step(position))
+        return self._add(_TEXT, step(position))
 
     def dynamic(self, code: str) -> PathCode:
-        return self._add(True, code)
+        return self._add(_CODE, code)
 
     def position(self, code: str) -> PathCode:
         """The step to the item at ``code``, an ``int`` (``step`` of one, written in: no
         call to it for each issue)."""
-        return self._add(False, "[")._add(True, f"str({code})")._add(False, "]")
+        return self._add(_TEXT, "[")._add(_INDEX, code)._add(_TEXT, "]")
 
-    def _add(self, is_code: bool, text: str) -> PathCode:
+    def _add(self, kind: int, text: str) -> PathCode:
         last = self.parts[-1]
-        if not is_code and not last[0]:
-            return PathCode((*self.parts[:-1], (False, last[1] + text)))
-        return PathCode((*self.parts, (is_code, text)))
+        if kind == _TEXT and last[0] == _TEXT:
+            return PathCode((*self.parts[:-1], (_TEXT, last[1] + text)))
+        return PathCode((*self.parts, (kind, text)))
 
     def code(self) -> str:
-        return " + ".join(text if is_code else literal(text) for is_code, text in self.parts)
+        """The path's expression: an f-string where an index is in it (an ``int``
+        formatted there costs less than its ``str()`` and the concatenations; the ``str``
+        parts, exact ones, are themselves), else the parts' concatenation."""
+        parts = self.parts
+        if all(kind != _INDEX for kind, _ in parts):
+            return " + ".join(literal(text) if kind == _TEXT else text for kind, text in parts)
+        template = "".join(
+            text.replace("{", "{{").replace("}", "}}") if kind == _TEXT else "{" + text + "}"
+            for kind, text in parts
+        )
+        return "f" + literal(template)
+
+
+_TEXT, _CODE, _INDEX = 0, 1, 2
+"""``PathCode``'s kinds of parts: a constant text, a ``str`` expression, an ``int`` one (an
+expression is a name or a call of one: no quote nor backslash, as an f-string's needs)."""
 
 
 class Parts(NamedTuple):
