@@ -321,27 +321,30 @@ def test_the_walk_from_the_refused_item_finds_what_the_whole_walk_finds() -> Non
 
 def test_the_refusal_names_the_refused_item_or_key() -> None:
     check = validator(_SCHEMAS[0])
-    wrong = {"wrong": True}
     good = {"ints": [1], "map": {}}
-    refused = check.valid({**good, "fives": [5, 10, wrong, 3, wrong]})
-    assert type(refused) is Refusal and refused.place == 19 and refused.item is wrong
-    refused = check.valid({**good, "mails": {"a": "a@b.io", "b": "no", "c": 11}})
-    assert refused.place == 21 and refused.item == "b"
     inner = [1, "x"]
-    assert check.valid({**good, "nested": [[1], inner, [2, "y"]]}).item is inner
-    # refused for its length, for a duplicate, for a prefix item, or a leaf item of a
-    # type test (naming costs more than the walk it saves): no item named
+    refused = check.valid({**good, "nested": [[1], inner, [2, "y"]]})
+    assert type(refused) is Refusal and refused.place == 13 and refused.item is inner
+    records = validator(_SCHEMAS[1])
+    wrong = {"wrong": True}
+    refused = records.valid({"records": [{"id": 1}], "by": {"a": {"id": 1}, "b": wrong}})
+    assert refused.place == 5 and refused.item == "b"
+    # refused for its length, for a duplicate, for a prefix item, at the first item, or
+    # for a leaf item (naming costs more than the walk it saves): no item named
     for value in (
         {**good, "bounded": ["a"]},
         {**good, "unique": [1, 2, 1]},
         {**good, "pair": [1, 1]},
+        {**good, "nested": [[1, "x"], [2]]},
+        {**good, "fives": [5, 10, 3]},
+        {**good, "mails": {"a": "a@b.io", "b": "no"}},
         {"ints": [1, 0], "map": {}},
         {"ints": [1], "map": {"a": 10}},
     ):
         assert check.valid(value).item is NO_ITEM, value
-    assert [issue.path for issue in check({**good, "fives": [5, 10, 1, 3, 15]}).errors] == [
-        "$input.fives[2]",
-        "$input.fives[3]",
+    assert [issue.path for issue in check({**good, "nested": [[1], [0, 1.5], [True]]}).errors] == [
+        "$input.nested[1][1]",
+        "$input.nested[2][0]",
     ]
 
 

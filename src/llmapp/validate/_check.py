@@ -125,15 +125,15 @@ class CheckWriter(Writer):
     """The variable of the item a refusal names, inside the loop that ``itemizes``."""
 
     @contextmanager
-    def _naming(self, node: Node, item: str, items: Any) -> Iterator[None]:
-        """Inside the loop over ``node``'s items or keys (judged against ``items``), where it
-        ``itemizes``: a refusal names the ``item`` refused (``_items.refused_item``), on
-        the failure path only."""
+    def _naming(self, node: Node, v: str, item: str, items: Any) -> Iterator[None]:
+        """Inside the loop over the items or keys of ``v`` (``node``; each judged against
+        ``items``), where it ``itemizes``: a refusal names the ``item`` refused
+        (``_items.refused_item``), on the failure path only."""
         if not self.itemizes(node, items):
             yield
             return
         kept = self.out.fail
-        self.out.fail_with(f"return _item({self.refused}, {item})")
+        self.out.fail_with(f"return _item({self.refused}, {item}, {v})")
         self.named = item
         yield
         self.named = ""
@@ -328,7 +328,7 @@ class CheckWriter(Writer):
         schema = node.schema
         with (
             self.key_loop(node, v, props) as (key, item, known),
-            self._naming(node, key, key_items(schema)),
+            self._naming(node, v, key, key_items(schema)),
         ):
             self.out.require(f"isinstance({key}, str)")
             if "propertyNames" in schema:
@@ -352,7 +352,7 @@ class CheckWriter(Writer):
             with (
                 self.unless_usual(target.schema, source, f".every({source})"),
                 self.out.block(f"for {item} in {source}:"),
-                self._naming(node, item, rest) if count == 0 else nullcontext(),
+                self._naming(node, v, item, rest) if count == 0 else nullcontext(),
             ):
                 if target is not child:
                     self.out.line(f"# {item} against {'#' + target.pointer!r}, written in place")

@@ -25,8 +25,12 @@ from ._runtime import NO_ITEM, Refusal
 __all__ = ["items_from", "keys_from", "refused_item"]
 
 
-def refused_item(refused: Refusal, item: object) -> Refusal:
-    """``refused`` (a kept refusal inside a property) naming the ``item`` it refused."""
+def refused_item(refused: Refusal, item: object, items: Any) -> Refusal:
+    """``refused`` (a kept refusal inside a property) naming the ``item`` (or key) it
+    refused among ``items``; ``refused`` itself where ``item`` is the first: the walk would
+    skip nothing, and a new refusal costs what the walk of a small record does."""
+    if next(iter(items), NO_ITEM) is item:
+        return refused
     made = int.__new__(Refusal, 0)
     made.__dict__.update(refused.__dict__)
     made.item = item
@@ -36,8 +40,6 @@ def refused_item(refused: Refusal, item: object) -> Refusal:
 def _start(values: Iterable[Any], item: object) -> int:
     """The position of the first of ``values`` that is or equals ``item``; 0 when none is,
     or when a comparison raises."""
-    if item is NO_ITEM:
-        return 0
     try:
         return operator.indexOf(values, item)
     except Exception:  # (no such item, or an ``__eq__`` that raises): walked whole
@@ -48,15 +50,20 @@ def items_from(items: Any, refused: Refusal) -> Iterator[tuple[int, Any]]:
     """``enumerate(items)`` from the item ``refused`` names, where ``items`` is a plain
     list or tuple and holds that very item there: a checker judging a copy of a dict
     subclass names the copy, which only an item after the refused one might equal."""
-    kind = type(items)
-    start = _start(items, refused.item) if kind is list or kind is tuple else 0
-    if start and items[start] is not refused.item:
-        start = 0
-    return enumerate(items[start:], start) if start else enumerate(items)
+    item, kind = refused.item, type(items)
+    if item is NO_ITEM or (kind is not list and kind is not tuple):
+        return enumerate(items)
+    start = _start(items, item)
+    if start and items[start] is item:
+        return enumerate(items[start:], start)
+    return enumerate(items)
 
 
-def keys_from(mapping: Any, refused: Refusal) -> Iterable[tuple[Any, Any]]:
+def keys_from(mapping: dict[Any, Any], refused: Refusal) -> Iterable[tuple[Any, Any]]:
     """``mapping.items()`` from the key ``refused`` names, where ``mapping`` is a plain dict
     (the very dict the check read, the key one of its own: found no later than itself)."""
-    start = _start(mapping, refused.item) if type(mapping) is dict else 0
+    key = refused.item
+    if key is NO_ITEM or type(mapping) is not dict:
+        return mapping.items()
+    start = _start(mapping, key)
     return islice(mapping.items(), start, None) if start else mapping.items()

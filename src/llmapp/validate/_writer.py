@@ -138,13 +138,14 @@ class Writer:
     def itemizes(self, node: Node, items: Any) -> bool:
         """Whether the loop over ``node``'s items or keys, written next, is ``itemized``'s
         (taken once: the checker's and the walker's agree, one loop, the first) and judging
-        an item against ``items`` costs more than naming a refused one: a new ``Refusal``
-        each refused call costs what the walk of a few dozen leaf items does (a type test,
-        bounds, an enum), more than it saves in most lists a model writes."""
+        an item against ``items`` costs more than naming a refused one: an item that is a
+        record, a container or a union (a new ``Refusal`` each refused call, and the walk's
+        search for it, cost what the walk of a few dozen leaf items does, or of a few
+        texts read by a format: more than they save in most lists a model writes)."""
         if node.pointer != self.itemized:
             return False
         self.itemized = None
-        return worth_skipping(items)
+        return has_structure(items)
 
     # -- the failure switch and the subschema steps (one of each per writer) --------
 
