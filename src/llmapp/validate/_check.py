@@ -9,8 +9,7 @@ type, per-value conditions, object keywords, array keywords, then applicators in
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager, nullcontext
+from collections.abc import Mapping
 from typing import Any
 
 from llmapp._codegen.compact import shared_getter
@@ -31,7 +30,7 @@ from ._vocabulary import (
     iterates_keys,
     object_parts,
 )
-from ._writer import SPLIT_LEVEL, PathCode, Writer, key_items
+from ._writer import SPLIT_LEVEL, PathCode, Writer
 
 __all__ = ["CheckWriter"]
 
@@ -103,7 +102,7 @@ class CheckWriter(Writer):
                 self.out.line("return True")
         finally:
             self.out.fail = "return False"
-            self.ranked = self.itemized = None
+            self.ranked = None
 
     def _refuse_at(self, at: int, inside: bool = False) -> None:
         """Refusals from here on return the ``Refusal`` saying that the first ``at``
@@ -115,29 +114,7 @@ class CheckWriter(Writer):
         else:
             made = refusal_in(at) if inside else refusal_at(at)
             named = self.out.constant(made, "REFUSED")
-        self.refused = named
         self.out.fail_with(f"return {named}")
-
-    refused = ""
-    """The name of the refusal ``_refuse_at`` made the failure's answer."""
-
-    named = ""
-    """The variable of the item a refusal names, inside the loop that ``itemizes``."""
-
-    @contextmanager
-    def _naming(self, node: Node, v: str, item: str, items: Any) -> Iterator[None]:
-        """Inside the loop over the items or keys of ``v`` (``node``; each judged against
-        ``items``), where it ``itemizes``: a refusal names the ``item`` refused
-        (``_items.refused_item``), on the failure path only."""
-        if not self.itemizes(node, items):
-            yield
-            return
-        kept = self.out.fail
-        self.out.fail_with(f"return _item({self.refused}, {item}, {v})")
-        self.named = item
-        yield
-        self.named = ""
-        self.out.fail_with(kept)
 
     def block(self, node: Node, v: str) -> None:
         """Statements that ``return False`` when ``v`` does not match ``node``."""
@@ -237,9 +214,9 @@ class CheckWriter(Writer):
     def _object_type(self, node: Node, v: str, conditions: list[str], objects: bool) -> None:
         """``type: object``: a dict subclass is copied to a plain dict once, so that the
         lookups below can be ``v[key]`` (no ``__missing__``, no overridden ``get``)."""
-        # (``v`` rebound: where it is a loop's item its refusal names none, ``_naming``)
-        fail = f"return {self.refused}" if v == self.named else self.out.fail
-        self.out.line(f"if type({v}) is not dict and ({v} := _as_dict({v})) is None: {fail}")
+        self.out.line(
+            f"if type({v}) is not dict and ({v} := _as_dict({v})) is None: {self.out.fail}"
+        )
         schema = node.schema
         if not (closed_object(schema) or iterates_keys(schema)):
             conditions = [f"_str_keys({v})", *conditions]
@@ -269,13 +246,11 @@ class CheckWriter(Writer):
         for at, name in enumerate(props):
             if ranked:
                 self._refuse_at(at, inside=True)
-                self.itemized = self.analysis.child(node, "properties", name).pointer
             if name in found:
                 self.block(self.analysis.child(node, "properties", name), found[name])
             elif name not in required:
                 self._optional(node, v, name, counter)
         if ranked:
-            self.itemized = None
             self._refuse_at(len(props))
         for name in required:
             if name not in props:
@@ -326,10 +301,7 @@ class CheckWriter(Writer):
 
     def _key_loop(self, node: Node, v: str, props: dict[str, Any]) -> None:
         schema = node.schema
-        with (
-            self.key_loop(node, v, props) as (key, item, known),
-            self._naming(node, v, key, key_items(schema)),
-        ):
+        with self.key_loop(node, v, props) as (key, item, known):
             self.out.require(f"isinstance({key}, str)")
             if "propertyNames" in schema:
                 names = self.analysis.child(node, "propertyNames")
@@ -352,7 +324,6 @@ class CheckWriter(Writer):
             with (
                 self.unless_usual(target.schema, source, f".every({source})"),
                 self.out.block(f"for {item} in {source}:"),
-                self._naming(node, v, item, rest) if count == 0 else nullcontext(),
             ):
                 if target is not child:
                     self.out.line(f"# {item} against {'#' + target.pointer!r}, written in place")

@@ -43,7 +43,7 @@ from llmapp.jsonschema import step
 
 from .._codegen.source import Emitter, describe
 from .._errors import BuildProblem
-from . import _items, _runtime, _unions
+from . import _runtime, _unions
 from ._analysis import Analysis
 from ._check import CheckWriter
 from ._conditions import Conditions
@@ -79,9 +79,6 @@ _HELPERS: dict[str, Any] = {
     "_Deep": _runtime.DepthExceeded,
     "_WHOLE": _runtime.WHOLE,
     "_M0": _runtime.MISSED,
-    "_item": _items.refused_item,
-    "_items_from": _items.items_from,
-    "_keys_from": _items.keys_from,
     **{f"_R{at}": _runtime.refusal_at(at) for at in range(_runtime.NAMED_REFUSALS)},
     **{f"_I{at}": _runtime.refusal_in(at) for at in range(_runtime.NAMED_REFUSALS)},
 }

@@ -27,7 +27,6 @@ if TYPE_CHECKING:
 
 __all__ = [
     "NAMED_REFUSALS",
-    "NO_ITEM",
     "WHOLE",
     "DepthExceeded",
     "FailedValues",
@@ -117,22 +116,15 @@ class Refusal(int):
     no test of it again before its issues; -1 where the refusal came after the
     properties, or before them (not an object, a key missing, a length). A walker reads
     both in ``place`` (``2 * at``, plus 1 inside): one attribute read, as an ``int``
-    subclass's attributes are read by the generic lookup, never a specialised one.
-    ``item`` is ``NO_ITEM`` on the kept refusals; a refusal made by the loop over the
-    items of the property ``inside`` (``_items.refused_item``, on the failure path only)
-    names there the item, or the key, it refused: every one before it passed."""
+    subclass's attributes are read by the generic lookup, never a specialised one."""
 
     at: int
     inside: int
     place: int
-    item: object
 
     def __repr__(self) -> str:
         return f"Refusal({self.at}{', inside' if self.inside >= 0 else ''})"
 
-
-NO_ITEM: Final = object()
-"""``Refusal.item`` where no item is named: the walk judges every item of the property."""
 
 _REFUSALS: list[Refusal] = []
 _INSIDE: list[Refusal] = []
@@ -145,7 +137,6 @@ def _kept(kept: list[Refusal], at: int, inside: bool) -> Refusal:
         made.at = len(kept)
         made.inside = made.at if inside else -1
         made.place = 2 * made.at + inside
-        made.item = NO_ITEM
         kept.append(made)
     return kept[at]
 
@@ -177,7 +168,7 @@ WHOLE: Final = refusal_at(0)
 MISSED: Final = int.__new__(Refusal, 0)
 """``WHOLE`` again (nothing known), as the root checker answers a dict lacking one of its
 required keys: the validator then asks ``refilled`` what the check passes."""
-MISSED.at, MISSED.inside, MISSED.place, MISSED.item = 0, -1, 0, NO_ITEM
+MISSED.at, MISSED.inside, MISSED.place = 0, -1, 0
 
 
 def refilled(check: Callable[[Any, int], object], value: Any, names: Any) -> Refusal:

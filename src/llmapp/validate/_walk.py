@@ -34,7 +34,7 @@ from ._vocabulary import (
     iterates_keys,
     object_parts,
 )
-from ._writer import SPLIT_LEVEL, PathCode, Writer, key_items, worth_skipping
+from ._writer import SPLIT_LEVEL, PathCode, Writer
 
 __all__ = ["PathCode", "WalkWriter"]
 
@@ -80,7 +80,7 @@ class WalkWriter(Writer):
             try:
                 self.body(node, "v", path)
             finally:
-                self.ranked = self.itemized = None
+                self.ranked = None
 
     # -- the failure switch: an issue at the path, with the expected text -----------
 
@@ -242,7 +242,6 @@ class WalkWriter(Writer):
                     self.issue(path.key(name), "any", "_UNDEFINED")
         self.dependencies(node, v, path, props)
         if counter is not None:
-            self.itemizes(node, None)  # (a loop the checker does not write: no key named)
             with self.out.block(f"if len({v}) != {counter}:"):
                 self._key_loop(node, v, path, props)
         elif iterates_keys(schema) or closed_object(schema):
@@ -291,31 +290,18 @@ class WalkWriter(Writer):
     def _judged(self, child: Node, item: str, where: PathCode, rank: int | None) -> None:
         """``block`` for a property, skipped where the checker found it valid (its
         ``rank`` below its ``at``: those issues would be none)."""
-        if rank is None or not worth_skipping(child.schema):
+        if rank is None or not _worth_skipping(child.schema):
             self.block(child, item, where)
             return
         inside = 2 * rank + 1  # the ``place`` of a refusal inside this very property
         with self.out.block(f"if r <= {inside}:"):
             # Refused inside this very property (``Refusal.inside``): the test that opens its
-            # issues is not asked again (``_refused_here``), and the loop over its items
-            # starts at the one refused (``_from_refused``).
+            # issues is not asked again (``_refused_here``).
             self.refused_here = f"r == {inside}" if self._knowable(child) else None
-            self.itemized, self.refused_inside = child.pointer, f"r == {inside}"
             try:
                 self.block(child, item, where)
             finally:
-                self.refused_here = self.itemized = None
-
-    refused_inside = ""
-    """The test true where the checker refused inside the ``itemized`` property (``r == 5``)."""
-
-    def _from_refused(self, node: Node, items: Any, loop: str, helper: str, v: str) -> str:
-        """``loop``, the iterable of the loop over ``v``'s items or keys (judged against
-        ``items``), started from the item the refusal names (``helper``, ``_items``) where
-        the loop ``itemizes``."""
-        if not self.itemizes(node, items):
-            return loop
-        return f"({helper}({v}, m) if {self.refused_inside} else {loop})"
+                self.refused_here = None
 
     def _refused_here(self) -> str:
         """``refused_here`` as the first operand of the test it opens (``r == 5 or ``),
@@ -328,7 +314,7 @@ class WalkWriter(Writer):
         walk: a value judged whole by one test (a leaf's type and conditions, a union
         alone), or an array whose date or time items are judged at once first."""
         schema = child.schema
-        if not worth_skipping(schema) or schema.get("nullable") is True:
+        if not _worth_skipping(schema) or schema.get("nullable") is True:
             return False
         if not _REFERENCES.isdisjoint(schema):
             return False
@@ -342,8 +328,7 @@ class WalkWriter(Writer):
 
     def _key_loop(self, node: Node, v: str, path: PathCode, props: dict[str, Any]) -> None:
         schema = node.schema
-        pairs = self._from_refused(node, key_items(schema), f"{v}.items()", "_keys_from", v)
-        with self.key_loop(node, v, props, pairs) as (key, item, known):
+        with self.key_loop(node, v, props) as (key, item, known):
             where = path.dynamic(f"_step({key})")
             with self.out.block(f"if not isinstance({key}, str):"):
                 self.issue(where, "undefined", item, "object keys must be strings")
@@ -372,8 +357,6 @@ class WalkWriter(Writer):
             item = self.functions.local("item")
             items = v if count == 0 else f"{v}[{count}:]"
             source = f"enumerate({v})" if count == 0 else f"enumerate({items}, {count})"
-            if count == 0:  # (as the checker names a refused item)
-                source = self._from_refused(node, rest, source, "_items_from", v)
             with (
                 nullcontext()
                 if refused
@@ -530,10 +513,23 @@ _KIND_TESTS = (
 cheap: a float's type depends on its value, so a float goes to ``_pick``."""
 
 
+def _worth_skipping(schema: Any) -> bool:
+    """Whether judging a property against ``schema`` costs more than the test that skips
+    it: one that looks inside the value, combines subschemas or reads a text's format or
+    pattern (a type test, bounds or an enum alone cost about what the skip's test does,
+    which a walk from the first property would pay for nothing)."""
+    if not is_mapping(schema) or is_trivial(schema):
+        return False
+    return has_structure(schema) or not _JUDGED_BY_CALLS.isdisjoint(schema)
+
+
 _ANY_OF = frozenset(("anyOf",))
 _REFERENCES = frozenset(("$ref", "$dynamicRef", "if", "then", "else"))
 """Keywords a ``_knowable`` property's schema is without: a reference is walked with its
 own checker's refusal, a condition judges beside the union."""
+
+_JUDGED_BY_CALLS = frozenset(("format", "pattern", "contentEncoding", "multipleOf"))
+"""A leaf's keywords whose test is a call or a search, not a comparison."""
 
 
 def _may_tie(analysis: Analysis, branches: list[Node]) -> bool:

@@ -26,9 +26,9 @@ from ._expressions import Expressions
 from ._formats import usual_texts
 from ._functions import Functions
 from ._patterns import PatternError, compile_pattern, search_test
-from ._vocabulary import APPLIED_ORDER, has_structure, is_trivial
+from ._vocabulary import APPLIED_ORDER, is_trivial
 
-__all__ = ["SPLIT_LEVEL", "Parts", "PathCode", "Writer", "key_items", "worth_skipping"]
+__all__ = ["SPLIT_LEVEL", "Parts", "PathCode", "Writer"]
 
 SPLIT_LEVEL = 9
 """Indentation level past which a nested subschema moves into its own function
@@ -41,29 +41,6 @@ _DEPENDENCY_SET = frozenset(_DEPENDENCIES)
 
 # Plain classes, not frozen dataclasses: a dataclass compiles its methods when this
 # module loads, on the way to the first validator of the process.
-def worth_skipping(schema: Any) -> bool:
-    """Whether judging a value against ``schema`` costs more than the test that skips it:
-    one that looks inside the value, combines subschemas or reads a text's format or
-    pattern (a type test, bounds or an enum alone cost about what the skip's test does,
-    which a walk from the first property would pay for nothing)."""
-    if not is_mapping(schema) or is_trivial(schema):
-        return False
-    return has_structure(schema) or not _JUDGED_BY_CALLS.isdisjoint(schema)
-
-
-_JUDGED_BY_CALLS = frozenset(("format", "pattern", "contentEncoding", "multipleOf"))
-"""A leaf's keywords whose test is a call or a search, not a comparison."""
-
-
-def key_items(schema: Any) -> Any:
-    """What judging one key of an object ``schema`` loops over asks (``Writer.itemizes``):
-    its patterns and names where it has them (searched per key), else its extra values'."""
-    return schema if not _KEYED.isdisjoint(schema) else schema.get("additionalProperties")
-
-
-_KEYED = frozenset(("patternProperties", "propertyNames"))
-
-
 class PathCode:
     """A path as generated code: constant steps folded at build time, dynamic ones as code
     (a value: never changed once made)."""
@@ -130,22 +107,6 @@ class Writer:
     def function(self, node: Node, name: str) -> None:
         """Write the function ``name`` for ``node``."""
         raise NotImplementedError
-
-    itemized: str | None = None
-    """The pointer of the property, of the object a ranked function judges, being written:
-    the loop over its own container's items or keys names the one it refuses (``_items``)."""
-
-    def itemizes(self, node: Node, items: Any) -> bool:
-        """Whether the loop over ``node``'s items or keys, written next, is ``itemized``'s
-        (taken once: the checker's and the walker's agree, one loop, the first) and judging
-        an item against ``items`` costs more than naming a refused one: an item that is a
-        record, a container or a union (a new ``Refusal`` each refused call, and the walk's
-        search for it, cost what the walk of a few dozen leaf items does, or of a few
-        texts read by a format: more than they save in most lists a model writes)."""
-        if node.pointer != self.itemized:
-            return False
-        self.itemized = None
-        return has_structure(items)
 
     # -- the failure switch and the subschema steps (one of each per writer) --------
 
@@ -326,13 +287,12 @@ class Writer:
 
     @contextmanager
     def key_loop(
-        self, node: Node, v: str, props: dict[str, Any], pairs: str = ""
+        self, node: Node, v: str, props: dict[str, Any]
     ) -> Iterator[tuple[str, str, str | None]]:
         """The loop over the keys of the object ``v`` that both writers open, giving its key
         and item variables and the constant naming the declared properties (None without
         any: no key is claimed, and no test per key says so). Where only the extra keys'
-        values are judged, a check at once may accept them all (``unless_usual``).
-        ``pairs``: what the loop reads, if not ``v.items()``."""
+        values are judged, a check at once may accept them all (``unless_usual``)."""
         schema = node.schema
         key, item = self.functions.local("key"), self.functions.local("item")
         known = self.out.constant(shared_names(frozenset(props)), "PROPERTIES") if props else None
@@ -341,7 +301,7 @@ class Writer:
             extra = None  # other keys than the extra ones: left to the loop
         with (
             self.unless_usual(extra, f"{v}.items()", f".mapping({v})"),
-            self.out.block(f"for {key}, {item} in {pairs or v + '.items()'}:"),
+            self.out.block(f"for {key}, {item} in {v}.items():"),
         ):
             yield key, item, known
 
