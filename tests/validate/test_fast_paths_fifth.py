@@ -204,10 +204,17 @@ def test_a_refused_optional_record_is_checked_once_by_the_walker() -> None:
 # -- the same issues as the walkers that checked a refused branch again ----------------------
 
 
+def _block_whole(
+    self: _walk.WalkWriter, branch: Any, v: str, path: _walk.PathCode, given: str = ""
+) -> None:
+    """``block``, in ``_refused``'s place: the kept answer (``given``) is not asked for."""
+    self.block(branch, v, path)
+
+
 def _old_walkers(monkeypatch: pytest.MonkeyPatch) -> None:
     """Walkers written as before: every chosen branch walked by ``block``; no definition
     shared with a validator compiled with the new ones."""
-    monkeypatch.setattr(_walk.WalkWriter, "_refused", _walk.WalkWriter.block)
+    monkeypatch.setattr(_walk.WalkWriter, "_refused", _block_whole)
     monkeypatch.setattr(_validator, "_shared", type(_validator._shared)())
     monkeypatch.setattr(_validator, "_seen", type(_validator._seen)())
 
