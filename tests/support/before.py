@@ -90,6 +90,18 @@ def require(commit: str) -> None:
     pytest.fail(f"this test compares against commit {commit}, which is not here: {how}")
 
 
+def extract(commit: str, into: Path) -> Path:
+    """The ``src`` tree of ``commit`` unpacked under ``into`` (made if need be), for a
+    differential run in a process of its own against that tree: its ``src`` path."""
+    require(commit)
+    into.mkdir(parents=True, exist_ok=True)
+    archive = subprocess.run(
+        ["git", "-C", str(ROOT), "archive", commit, "src"], check=True, capture_output=True
+    ).stdout
+    subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
+    return into / "src"
+
+
 def load(commit: str, path: str) -> types.ModuleType:
     """The module at ``src/<path>`` in ``commit`` (see ``require``)."""
     require(commit)

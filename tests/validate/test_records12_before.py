@@ -18,7 +18,6 @@ import collections
 import json
 import pickle
 import random
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -228,12 +227,7 @@ def test_issues_are_f26a9ccs_on_nested_records(mode: str) -> None:
         entries += _corpus_entries(rnd)
     with tempfile.TemporaryDirectory() as folder:
         work = Path(folder)
-        archive = subprocess.run(
-            ["git", "-C", str(ROOT), "archive", ROUND_START, "src"],
-            check=True,
-            capture_output=True,
-        ).stdout
-        subprocess.run(["tar", "-x", "-C", str(work)], input=archive, check=True)
+        before.extract(ROUND_START, work)
         source = work / "entries.pickle"
         limit = sys.getrecursionlimit()
         sys.setrecursionlimit(max(limit, 6000))  # the chains past the depth limit

@@ -226,12 +226,7 @@ def test_issues_are_ea07c65s_on_corpus_and_targeted_values() -> None:
     entries = _corpus_entries(rnd) + _targeted_entries(rnd)
     with tempfile.TemporaryDirectory() as folder:
         work = Path(folder)
-        archive = subprocess.run(
-            ["git", "-C", str(ROOT), "archive", ROUND_ELEVEN, "src"],
-            check=True,
-            capture_output=True,
-        ).stdout
-        subprocess.run(["tar", "-x", "-C", str(work)], input=archive, check=True)
+        before.extract(ROUND_ELEVEN, work)
         source = work / "entries.pickle"
         with source.open("wb") as file:
             pickle.dump(entries, file)

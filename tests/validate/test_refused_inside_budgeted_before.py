@@ -208,12 +208,7 @@ def test_issues_are_7591d5fs_with_searches_that_give_up_or_not(mode: str) -> Non
     entries = _corpus_entries(rnd) + _targeted_entries(rnd)
     with tempfile.TemporaryDirectory() as folder:
         work = Path(folder)
-        archive = subprocess.run(
-            ["git", "-C", str(ROOT), "archive", ROUND_START, "src"],
-            check=True,
-            capture_output=True,
-        ).stdout
-        subprocess.run(["tar", "-x", "-C", str(work)], input=archive, check=True)
+        before.extract(ROUND_START, work)
         source = work / "entries.pickle"
         with source.open("wb") as file:
             pickle.dump(entries, file)

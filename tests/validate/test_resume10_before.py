@@ -263,11 +263,7 @@ def test_issues_are_ceb4ff8s(which: str) -> None:
     entries = _corpus_entries() if which == "corpus" else _schema_entries()
     with tempfile.TemporaryDirectory() as folder:
         work = Path(folder)
-        (work / "old").mkdir()
-        archive = subprocess.run(
-            ["git", "-C", str(ROOT), "archive", BEFORE, "src"], check=True, capture_output=True
-        ).stdout
-        subprocess.run(["tar", "-x", "-C", str(work / "old")], input=archive, check=True)
+        before.extract(BEFORE, work / "old")
         old = _judged(work / "old" / "src", entries, work)
         new = _judged(ROOT / "src", entries, work)
     differences = [

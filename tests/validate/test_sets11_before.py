@@ -17,7 +17,6 @@ pairs, without a set. Its answers must be ``ea07c65``'s:
 from __future__ import annotations
 
 import json
-import subprocess
 import tempfile
 import types
 from collections.abc import Iterator
@@ -229,11 +228,7 @@ def test_set_signatures_issues_are_ea07c65s() -> None:
     assert sorted(name for name, _, _ in entries) == SETS
     with tempfile.TemporaryDirectory() as folder:
         work = Path(folder)
-        (work / "old").mkdir()
-        archive = subprocess.run(
-            ["git", "-C", str(ROOT), "archive", BEFORE, "src"], check=True, capture_output=True
-        ).stdout
-        subprocess.run(["tar", "-x", "-C", str(work / "old")], input=archive, check=True)
+        before.extract(BEFORE, work / "old")
         old = _judged(work / "old" / "src", entries, work)
         new = _judged(ROOT / "src", entries, work)
     differences = [

@@ -16,7 +16,6 @@ Each tree is judged in a process of its own (``benchmarks/_verdicts.py``).
 from __future__ import annotations
 
 import json
-import subprocess
 import tempfile
 from collections.abc import Iterator
 from functools import cache
@@ -203,11 +202,7 @@ def test_date_text_containers_issues_are_f26a9ccs() -> None:
     entries = _entries()
     with tempfile.TemporaryDirectory() as folder:
         work = Path(folder)
-        (work / "old").mkdir()
-        archive = subprocess.run(
-            ["git", "-C", str(ROOT), "archive", BEFORE, "src"], check=True, capture_output=True
-        ).stdout
-        subprocess.run(["tar", "-x", "-C", str(work / "old")], input=archive, check=True)
+        before.extract(BEFORE, work / "old")
         old = _judged(work / "old" / "src", entries, work)
         new = _judged(ROOT / "src", entries, work)
     differences = [

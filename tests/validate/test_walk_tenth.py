@@ -425,10 +425,7 @@ def test_issues_are_ceb4ff8s_on_corpus_and_targeted_values() -> None:
     entries = _corpus_entries(rnd) + _targeted_entries(rnd)
     with tempfile.TemporaryDirectory() as folder:
         work = Path(folder)
-        archive = subprocess.run(
-            ["git", "-C", str(ROOT), "archive", ROUND_TEN, "src"], check=True, capture_output=True
-        ).stdout
-        subprocess.run(["tar", "-x", "-C", str(work)], input=archive, check=True)
+        before.extract(ROUND_TEN, work)
         source = work / "entries.pickle"
         with source.open("wb") as file:
             pickle.dump(entries, file)
