@@ -20,6 +20,7 @@ from .._codegen.source import literal
 from ._conditions import finite_bounds, guard, type_test
 from ._functions import CHECK
 from ._patterns import PatternError, compile_pattern
+from ._repeats import repeated
 from ._runtime import NAMED_REFUSALS, refusal_at, refusal_in, unique_plain
 from ._vocabulary import (
     ARRAY_KEYWORDS,
@@ -328,14 +329,15 @@ class CheckWriter(Writer):
             self.out.line(f"return _missed({v}, {keys})")
 
     def _unguarded(self) -> bool:
-        """Whether the validator will check without a pattern budget or a memo: neither
-        a recursive definition (a memo, or a shared one guarded) nor a pattern off the
-        ``re`` engine. Under either, a checker reading each key where its property is
-        checked would search (or count) before it met a missing key, where the walk that
-        follows, judging every property, searches again: what a budget lets pass would
-        then move with the order of the reads."""
+        """Whether the validator will check without a memo and search no pattern off the
+        ``re`` engine (a pattern budget then never gives up). Else a checker reading each
+        key where its property is checked would search (or count) before it met a missing
+        key, where the walk that follows, judging every property, searches again: what a
+        budget lets pass would then move with the order of the reads. (A validator whose
+        shared recursive definition is guarded enters a budget too: ``_outside_only``
+        makes its ``_missed`` answer ``WHOLE``, as its ``_M0``.)"""
         analysis = self.analysis
-        return not analysis.recursive and _searches_on_re(analysis.root.schema)
+        return _searches_on_re(analysis.root.schema) and not repeated(analysis)
 
     def _required(self, v: str, names: list[str], plain: bool, refill: bool) -> dict[str, str]:
         """Look every required property up at once; a missing one ends the check
