@@ -10,6 +10,8 @@ type, per-value conditions, object keywords, array keywords, then applicators in
 from __future__ import annotations
 
 import ast
+import json
+import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -473,7 +475,34 @@ def _answer_kept(union: str, call: str, name: str) -> tuple[str, bool]:
 def _searches_on_re(schema: Any) -> bool:
     """Whether every pattern in ``schema`` (read as JSON, keys and values, at any depth:
     a name that only looks like one counts too) runs on the ``re`` engine, which needs no
-    budget (``Validator._budgeted``)."""
+    budget (``Validator._budgeted``). Read from its JSON text, encoded and searched in C:
+    a walk in Python of a large closure (an OpenAPI document's components) would be paid
+    again by every function reaching it. In that text a ``"pattern": `` is a key, never
+    part of a string (whose quotes are escaped); its value is decoded where it starts."""
+    try:
+        text = json.dumps(schema, check_circular=False)
+    except (TypeError, ValueError, RecursionError):
+        return _walked_on_re(schema)  # not JSON: read value by value
+    if '"pattern' not in text:
+        return True
+    if '"patternProperties": ' in text:
+        return _walked_on_re(schema)
+    for found in _PATTERN_KEY.finditer(text):
+        try:
+            pattern, _ = _DECODER.raw_decode(text, found.end())
+        except ValueError:
+            return False
+        if not _on_re(pattern):
+            return False
+    return True
+
+
+_PATTERN_KEY = re.compile(r'"pattern": ')
+_DECODER = json.JSONDecoder()
+
+
+def _walked_on_re(schema: Any) -> bool:
+    """``_searches_on_re`` by a walk of the values themselves."""
     todo = [schema]
     while todo:
         item = todo.pop()
