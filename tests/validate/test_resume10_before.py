@@ -256,15 +256,13 @@ def _judged(src: Path, entries: list[tuple[str, Any, list[Any]]], work: Path) ->
     return result["outcomes"]
 
 
-@pytest.mark.budgeted
-@pytest.mark.parametrize("which", ["corpus", "schemas"])
-def test_issues_are_ceb4ff8s(which: str) -> None:
-    before.require(BEFORE)
-    entries = _corpus_entries() if which == "corpus" else _schema_entries()
+def judged_alike(commit: str, entries: list[tuple[str, Any, list[Any]]]) -> Any:
+    """The outcomes of ``entries`` under ``commit``'s ``src``, each judged in a process of
+    its own as today's are, after asserting that today's are the same, in the same order."""
+    before.require(commit)
     with tempfile.TemporaryDirectory() as folder:
         work = Path(folder)
-        before.extract(BEFORE, work / "old")
-        old = _judged(work / "old" / "src", entries, work)
+        old = _judged(before.extract(commit, work / "old"), entries, work)
         new = _judged(ROOT / "src", entries, work)
     differences = [
         (name, index, was, now)
@@ -273,6 +271,15 @@ def test_issues_are_ceb4ff8s(which: str) -> None:
         if was != now
     ]
     assert not differences, differences[:5]
+    return old
+
+
+@pytest.mark.budgeted
+@pytest.mark.parametrize("which", ["corpus", "schemas"])
+def test_issues_are_ceb4ff8s(which: str) -> None:
+    before.require(BEFORE)
+    entries = _corpus_entries() if which == "corpus" else _schema_entries()
+    old = judged_alike(BEFORE, entries)
     checked = sum(len(made) for _, _, made in entries)
     refused = sum(1 for name, _, _ in entries for was in old[name] if not was[0])
     assert checked > (15_000 if which == "corpus" else 2_000)
