@@ -33,7 +33,7 @@ from tests.support.refusals import every_text
 
 from llmapp import application
 from llmapp.validate import validator
-from llmapp.validate._runtime import WHOLE, missed, refusal_in
+from llmapp.validate._runtime import WHOLE, missed, refilled, refusal_in
 
 BEFORE = "f26a9cc"
 """The round's start: a missing key answered ``_M0``, then the refilled check."""
@@ -212,3 +212,25 @@ def test_a_keyerror_from_elsewhere_knows_nothing() -> None:
     for name in ("budget", "memo", "many keys"):  # read at once, as before
         assert "return _missed(" not in validator(SCHEMAS[name]).source
     assert "return _missed(" in validator(SCHEMAS["optional between"]).source
+
+
+def test_the_check_is_asked_again_only_where_a_property_comes_before_the_missing_one() -> None:
+    """``refilled`` (a root reading its keys at once) asks the check of a filled copy only
+    where some property the value holds comes before the first required one it lacks:
+    else that check would stop before any property the walk could skip."""
+    asked: list[object] = []
+
+    def check(value: object, depth: int) -> object:
+        asked.append(value)
+        return refusal_in(1)
+
+    names = ["a", "b", "c"]
+    written = ["a", "x", "b", "c"]
+    assert refilled(check, {"b": 1, "c": 2}, names, written) is WHOLE  # "a" first, missing
+    assert refilled(check, {}, names, written) is WHOLE
+    assert refilled(check, {"z": 1}, [*names, "z2"], written) is WHOLE  # nothing written held
+    assert asked == []
+    assert refilled(check, {"x": 1, "c": 2}, ["b", "c"], written) is refusal_in(1)  # "x", "b"
+    assert refilled(check, {"a": 1}, names, written) is refusal_in(1)
+    assert refilled(check, {"c": 1}, ["a", "c", "q"], ["c"]) is refusal_in(1)  # "q" unwritten
+    assert len(asked) == 3

@@ -219,14 +219,21 @@ def _known(answer: object) -> Refusal:
     return answer if type(answer) is Refusal else WHOLE
 
 
-def refilled(check: Callable[[Any, int], object], value: Any, names: Any) -> Refusal:
+def refilled(
+    check: Callable[[Any, int], object], value: Any, names: Any, properties: Any = ()
+) -> Refusal:
     """The refusal of the root ``check`` (``Analysis.ranks``) for ``value``, which it
     answered ``MISSED``: its answer for a copy holding ``None`` at each of the required
     ``names`` missing. The properties it passes before it refuses are then known valid,
     present ones by their own values (a missing one gets its issue from the walk whatever
     the check said of ``None``), and the walk skips them rather than judge each again; a
-    check that raises or passes the copy knows nothing (``WHOLE``), as ``MISSED``."""
+    check that raises or passes the copy knows nothing (``WHOLE``), as ``MISSED``. Not
+    asked where no property ``value`` holds comes before the first required one it lacks
+    (``properties``: the schema's, in their written order, the checker's ranks): the
+    check would then stop before any the walk could skip."""
     try:
+        if not _present_before_missing(value, names, properties):
+            return WHOLE
         filled = dict(value)  # (a mapping the check read through ``as_dict``)
         for name in names if isinstance(names, list) else ():
             if isinstance(name, str) and name not in filled:
@@ -235,6 +242,19 @@ def refilled(check: Callable[[Any, int], object], value: Any, names: Any) -> Ref
     except Exception:
         return WHOLE
     return refused if type(refused) is Refusal and refused is not MISSED else WHOLE
+
+
+def _present_before_missing(value: Any, names: Any, properties: Any) -> bool:
+    """Whether a property ``value`` holds comes, in the written order of ``properties``,
+    before the first of the required ``names`` it lacks (any, where that one is not among
+    the properties: the checker asks for those after them)."""
+    required = {name for name in names if isinstance(name, str)} if isinstance(names, list) else ()
+    for name in properties:
+        if name in value:
+            return True
+        if name in required:
+            return False
+    return False
 
 
 def missed(value: Mapping[Any, Any], *keys: object) -> Refusal:

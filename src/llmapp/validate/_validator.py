@@ -321,8 +321,11 @@ class Validator:
         """The root checker's refusal of ``value``, which lacks a required key, naming the
         properties it passes (``_runtime.refilled``): its walk skips them."""
         schema = self.schema
-        names = schema.get("required") if isinstance(schema, Mapping) else None
-        return refilled(self._check, value, names)
+        if not isinstance(schema, Mapping):
+            return refilled(self._check, value, None)
+        properties = schema.get("properties")
+        written = list(properties) if isinstance(properties, Mapping) else ()
+        return refilled(self._check, value, schema.get("required"), written)
 
     def _issues(self, value: object, refused: object) -> list[ValidationIssue]:
         """The walk's issues, a search that gave up explained; empty when it found none.
