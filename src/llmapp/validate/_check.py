@@ -295,14 +295,24 @@ class CheckWriter(Writer):
         self.out.line(f"if not {union}: return _within({kept}, ({', '.join(answers)},))")
 
     def _properties(
-        self, node: Node, v: str, found: dict[str, str], ranked: bool, counter: str | None
+        self,
+        node: Node,
+        v: str,
+        found: dict[str, str],
+        ranked: bool,
+        counter: str | None,
+        read: list[str] | None = None,
     ) -> None:
         """The properties' checks in their written order, the required ones read into
-        ``found`` already (``ranked``: each refusal naming its property's rank)."""
+        ``found`` already, or each of ``read`` where its property is checked (into
+        ``found`` then); ``ranked``: each refusal naming its property's rank."""
         props, required = object_parts(node.schema)
         for at, name in enumerate(props):
             if ranked:
                 self._refuse_at(at, inside=True)
+            if read is not None and name in read:
+                found[name] = self.functions.local("v_" + name)
+                self.out.line(f"{found[name]} = {v}[{literal(name)}]")
             if name in found:
                 self._property(self.analysis.child(node, "properties", name), found[name], ranked)
             elif name not in required:
@@ -314,17 +324,10 @@ class CheckWriter(Writer):
         before it has passed, so ``_runtime.missed`` answers the refusal at its rank from
         the ``KeyError`` alone, and the walk judges the properties from there on (the
         check is not asked again of a copy with the key filled in)."""
-        props = list(object_parts(node.schema)[0])
         with self.out.block("try:"):  # a plain dict: a missing key is a KeyError
-            for at, name in enumerate(props):
-                self._refuse_at(at, inside=True)
-                if name in names:
-                    item = self.functions.local("v_" + name)
-                    self.out.line(f"{item} = {v}[{literal(name)}]")
-                    self._property(self.analysis.child(node, "properties", name), item, True)
-                else:
-                    self._optional(node, v, name, counter)
+            self._properties(node, v, {}, True, counter, read=names)
         # The keys up to the last required one, constants the code holds already.
+        props = list(object_parts(node.schema)[0])
         last = max(props.index(name) for name in names)
         keys = ", ".join(literal(name) if name in names else "None" for name in props[: last + 1])
         with self.out.block("except KeyError:"):
