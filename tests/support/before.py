@@ -102,6 +102,21 @@ def extract(commit: str, into: Path) -> Path:
     return into / "src"
 
 
+def same_outcomes(old: dict[Any, Any], new: dict[Any, Any]) -> int:
+    """Assert that ``new`` (outcomes by schema, judged by today's tree) holds what ``old``
+    (an earlier commit's) does, naming the first outcome that differs; how many values
+    were judged (a schema's outcome is a list of them, or what refused the schema)."""
+    assert old.keys() == new.keys()
+    checked = 0
+    for schema_id, was in old.items():
+        now = new[schema_id]
+        if was != now:
+            for index, (one, other) in enumerate(zip(was, now, strict=True)):
+                assert one == other, (schema_id, index, one, other)
+        checked += len(was) if isinstance(was, list) else 0
+    return checked
+
+
 def load(commit: str, path: str) -> types.ModuleType:
     """The module at ``src/<path>`` in ``commit`` (see ``require``)."""
     require(commit)
