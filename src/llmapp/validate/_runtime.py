@@ -248,11 +248,12 @@ def _present_before_missing(value: Any, names: Any, properties: Any) -> bool:
     """Whether a property ``value`` holds comes, in the written order of ``properties``,
     before the first of the required ``names`` it lacks (any, where that one is not among
     the properties: the checker asks for those after them)."""
-    required = {name for name in names if isinstance(name, str)} if isinstance(names, list) else ()
+    if not isinstance(names, list):
+        return False  # nothing is refilled
     for name in properties:
         if name in value:
             return True
-        if name in required:
+        if name in names:  # (a schema's names: a few texts, read in place)
             return False
     return False
 

@@ -321,11 +321,13 @@ class Validator:
         """The root checker's refusal of ``value``, which lacks a required key, naming the
         properties it passes (``_runtime.refilled``): its walk skips them."""
         schema = self.schema
-        if not isinstance(schema, Mapping):
+        # ``type(...) is dict`` first: an ABC's ``isinstance`` costs several dict reads.
+        if not (type(schema) is dict or isinstance(schema, Mapping)):
             return refilled(self._check, value, None)
         properties = schema.get("properties")
-        written = list(properties) if isinstance(properties, Mapping) else ()
-        return refilled(self._check, value, schema.get("required"), written)
+        if not (type(properties) is dict or isinstance(properties, Mapping)):
+            properties = ()
+        return refilled(self._check, value, schema.get("required"), properties)
 
     def _issues(self, value: object, refused: object) -> list[ValidationIssue]:
         """The walk's issues, a search that gave up explained; empty when it found none.
