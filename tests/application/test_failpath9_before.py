@@ -30,6 +30,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from tests.support import answered, before, refusals
 from tests.support.budget import scaled
+from tests.support.engines import searched_as_before
 
 from llmapp.validate import Validator
 
@@ -64,6 +65,14 @@ class _Old:
 
         with mock.patch.object(Validator, "refusal", whole):
             yield
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _budgeted_as_written() -> Iterator[None]:
+    """The corpus's ``\\bref\\d+\\b`` searched within a pattern budget, as when these
+    tests were written: their budgeted refusals are then among the corpus's."""
+    with searched_as_before():
+        yield
 
 
 @pytest.fixture(scope="module")

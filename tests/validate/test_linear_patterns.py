@@ -91,6 +91,9 @@ ORDINARY = [
     "^[a-zA-Z0-9._%+-]+@[a-zA-Z0-9.-]+\\.[a-zA-Z]{2,}$",
     "^[a-z0-9-.]+\\.(?:com|org|net)$",
     "^\\d*\\d$",  # each try of the last \\d reads one character
+    # disjoint attempts (issue 33): past the head, nothing consumed can start an attempt
+    "\\bref\\d+\\b",
+    "(?:ab|b)c*d",
 ]
 
 
@@ -119,6 +122,22 @@ def test_the_rule_reads_the_parsed_pattern() -> None:
     assert not is_linear(translate("a" * (width + 1), STDLIB))
     assert is_linear(translate("^" + "a" * (width + 1), STDLIB))
     assert not is_linear(translate("\\d+\\b", STDLIB))  # a boundary after a repetition
+    assert is_linear(translate("\\bref\\d+\\b", STDLIB))  # digits never start an attempt
+    assert not is_linear(translate("r\\w+\\b", STDLIB))  # \\w holds the r that starts one
+    assert not is_linear(translate("ab(?:a" + "b" * MAX_UNANCHORED_WIDTH + ")?c*d", STDLIB))
+
+
+def test_disjoint_attempts_stay_linear_on_their_worst_texts() -> None:
+    """Each attempt's rest reads a stretch no other attempt's rest reads: texts made of
+    long runs of what the rest consumes, with many starts, finish at once on ``re``."""
+    for pattern, text in [
+        ("\\bref\\d+\\b", ("ref" + "1" * 20_000 + "x") * 5),
+        ("\\bref\\d+\\b", "ref" * 30_000 + "1" * 30_000),
+        ("(?:ab|b)c*d", ("ab" + "c" * 20_000) * 5),
+    ]:
+        matcher = compile_pattern(pattern)
+        assert matcher.engine == "re"
+        finishes(lambda m=matcher, t=text: m.search(t), seconds=10)
 
 
 EVIL_TEXTS = ["a" * 5000 + "!", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa" + "\u2028" * 3, "x" * 5000]

