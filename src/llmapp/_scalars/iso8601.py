@@ -57,6 +57,12 @@ __all__ = [
 
 _regex = cache(re.compile)
 
+# Bound once: ``date.fromisoformat`` looked up binds the class method anew at each call,
+# a cost beside the reading itself on every text a check reads.
+_read_date = date.fromisoformat
+_read_datetime = datetime.fromisoformat
+_read_time = time.fromisoformat
+
 # -- lenient readers ----------------------------------------------------------------------
 
 _CLOCK = r"(\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?"
@@ -106,7 +112,7 @@ def _clock(
 def parse_datetime(text: str) -> datetime:
     """Read an RFC 3339 / ISO 8601 date-time, with or without offset (``2024-05-01T12:30:00Z``)."""
     try:
-        return datetime.fromisoformat(text)
+        return _read_datetime(text)
     except ValueError:
         match = _regex(_DATETIME_TEXT).match(text.strip())
         if match is None:
@@ -118,13 +124,13 @@ def parse_datetime(text: str) -> datetime:
 
 def parse_date(text: str) -> date:
     """Read an ISO 8601 calendar date (``2024-05-01``)."""
-    return date.fromisoformat(text.strip())
+    return _read_date(text.strip())
 
 
 def parse_time(text: str) -> time:
     """Read an RFC 3339 time, with or without an offset (``12:30:00Z``, ``08:00``)."""
     try:
-        return time.fromisoformat(text)
+        return _read_time(text)
     except ValueError:
         match = _regex(_TIME_TEXT).match(text.strip())
         if match is None:
@@ -364,7 +370,7 @@ def is_date(text: str) -> bool:
     if len(text) != 10 or text[4] != "-" or text[7] != "-":  # reads cost less than a slice
         return False
     try:
-        date.fromisoformat(text)
+        _read_date(text)
     except ValueError:
         return False
     return True
@@ -377,7 +383,7 @@ def is_time(text: str) -> bool:
     if text[-1] not in "Zz" and text[-6] not in "+-":
         return False  # no offset where the grammar ends with one: a local time
     try:
-        value = time.fromisoformat(text)
+        value = _read_time(text)
     except ValueError:
         return _time(text, True)
     if (
@@ -395,7 +401,7 @@ def is_time_local(text: str) -> bool:
     if len(text) < 8:
         return False  # shorter than the grammar's shortest, '12:30:00'
     try:
-        value = time.fromisoformat(text)
+        value = _read_time(text)
     except ValueError:
         return _time(text, False)
     if (
@@ -415,7 +421,7 @@ def is_date_time(text: str) -> bool:
     if text[-1] not in "Zz" and text[-6] not in "+-":
         return False  # no offset where the grammar ends with one: a local date-time
     try:
-        value = datetime.fromisoformat(text)
+        value = _read_datetime(text)
     except ValueError:
         return _date_time(text, True)
     if text[11] < "2" or text[12] < "4":  # not hour 24, which Python 3.12 reads
@@ -442,7 +448,7 @@ def is_date_time_local(text: str) -> bool:
     if len(text) < 19:
         return False  # shorter than the grammar's shortest, '2024-05-01T12:30:00'
     try:
-        value = datetime.fromisoformat(text)
+        value = _read_datetime(text)
     except ValueError:
         return _date_time(text, False)
     if (
@@ -493,11 +499,11 @@ _CLOCKS = tuple("00:00:00" + fraction for fraction in _FRACTIONS)
 _ZONES = ("Z", "+00:00", "-00:00")
 _DAY_SHAPE = "0000-00-00"
 _READERS: dict[str, Any] = {
-    "date": datetime.fromisoformat,  # a lone day as its midnight: it refuses the days
-    "date-time": datetime.fromisoformat,  # ``date.fromisoformat`` refuses
-    "date-time-local": datetime.fromisoformat,
-    "time": time.fromisoformat,
-    "time-local": time.fromisoformat,
+    "date": _read_datetime,  # a lone day as its midnight: it refuses the days
+    "date-time": _read_datetime,  # ``date.fromisoformat`` refuses
+    "date-time-local": _read_datetime,
+    "time": _read_time,
+    "time-local": _read_time,
 }
 USUAL_FORMATS = frozenset(_READERS)
 """The formats ``UsualTexts`` reads: those whose check is the ``is_*`` of the same name."""
@@ -579,8 +585,7 @@ class UsualTexts(_AtOnce):
         self._read = readers.pop()
         self._shapes = frozenset(shape.encode() for format in formats for shape in _shapes(format))
         self._signed = frozenset(s for s in self._shapes if s.endswith((b"+00:00", b"-00:00")))
-        # A bound ``fromisoformat`` is made at each look-up: not ``is`` the reader.
-        self._hour_24 = _hour_24(self._read, formats[0].startswith("time"))
+        self._hour_24 = _hour_24(self._read, self._read is _read_time)
         self._known: dict[bytes, tuple[int, _Minutes | None]] = {}
 
     def __repr__(self) -> str:
@@ -724,7 +729,7 @@ def _either(
     """
     first, second = checks
     clock = formats[0].startswith("time")
-    read = time.fromisoformat if clock else datetime.fromisoformat
+    read = _read_time if clock else _read_datetime
     hour = 0 if clock else 11  # where the hour begins: a lone time's start, after the T
     hours, seconds = slice(hour, hour + 2), slice(hour + 6, hour + 8)
     reads_24 = _hour_24(read, clock) is not None
