@@ -529,28 +529,41 @@ texts', not the lookup's)."""
 
 
 class _AtOnce:
-    """A container's texts judged at once (``every``, also the object's call); a dict's by
-    ``mapping``. Validators call the method: calling the object itself costs a lookup of
-    ``__call__`` more."""
+    """A container's texts judged at once: ``left`` (what is still to judge one by one),
+    ``every`` (also the object's call); a dict's by ``mapping``. Validators call the
+    methods: calling the object itself costs a lookup of ``__call__`` more."""
 
     __slots__ = ()
 
     def __call__(self, values: Collection[Any]) -> bool:
         return self.every(values)
 
-    def every(self, values: Collection[Any]) -> bool:
+    def left(self, values: Collection[Any]) -> Collection[Any] | bool:
         raise NotImplementedError
+
+    def every(self, values: Collection[Any]) -> bool:
+        """Every one of ``values`` (a list, a tuple, a dict's values) accepted at once; an
+        empty container is not (nothing is left to judge in it either)."""
+        return bool(values) and not self.left(values)
 
     def mapping(self, value: dict[Any, Any]) -> bool:
         """Every key of the dict ``value`` a ``str`` and every value accepted. The values
         first: a refused one (the usual mistake) is answered without joining the keys."""
-        if not self.every(value.values()):
+        if not value or self.left(value.values()):
             return False
         try:
             _SEPARATOR.join(value)
         except TypeError:
             return False
         return True
+
+
+REFUSED: tuple[None] = (None,)
+"""What ``left`` answers for a list or a tuple it knows refused: one stand-in item that
+the check of a text refuses (not a ``str``), so the caller's loop over the items left
+refuses at once instead of judging each text alone."""
+_SEQUENCES = (list, tuple)
+"""The containers whose items ``str.join`` reads as they are (no ``__iter__`` called)."""
 
 
 class UsualTexts(_AtOnce):
@@ -608,8 +621,12 @@ class UsualTexts(_AtOnce):
             self._known[shape] = answer
         return answer
 
-    def every(self, values: Collection[Any]) -> bool:
-        """Every one of ``values`` (a list, a tuple, a dict's values) a usual text."""
+    def left(self, values: Collection[Any]) -> Collection[Any] | bool:
+        """What of ``values`` (a list, a tuple, a dict's values) is left to judge one by
+        one: nothing (``False``: a test of it costs least) when every one is a usual
+        text, ``REFUSED`` when one is known refused (a value not a ``str``; a usual shape
+        that ``fromisoformat`` refuses and RFC 3339 too, ``_final``), else ``values``
+        themselves."""
         try:
             joined = _SEPARATOR.join(values)  # TypeError on a value not a str
             shape = joined.encode().translate(_DIGITS)  # ValueError on a lone surrogate
@@ -619,19 +636,39 @@ class UsualTexts(_AtOnce):
             # A text holding the separator splits in two: the count tells it apart.
             count, minutes = known
             if count != len(values) or (self._hour_24 is not None and self._hour_24(joined)):
-                return False
+                return values
             # Read in C; a date-time or a time is never false, so ``all`` reads every one.
-            if not all(map(self._read, values)):
-                return False
-            # Read, every offset's hours are under 24, but its minute may be past 59. A
-            # usual shape is ASCII: its places in the shape are its places in the text.
-            if minutes is None:
-                return True
-            if type(minutes) is slice:  # one slice is cheaper than reading each place
-                return not joined[minutes].strip(_UNDER_6)
-            return _UNDER_6_SET.issuperset(minutes(joined))
-        except (TypeError, ValueError):
+            all(map(self._read, values))
+        except TypeError:  # a value not a str: the check of a text refuses it
+            return REFUSED if type(values) in _SEQUENCES else values
+        except UnicodeEncodeError:
+            return values
+        except ValueError:  # ``fromisoformat`` refused a text
+            return REFUSED if type(values) in _SEQUENCES and self._final(joined) else values
+        # Read, every offset's hours are under 24, but its minute may be past 59. A
+        # usual shape is ASCII: its places in the shape are its places in the text.
+        if minutes is None:
             return False
+        if type(minutes) is slice:  # one slice is cheaper than reading each place
+            return values if joined[minutes].strip(_UNDER_6) else False
+        return False if _UNDER_6_SET.issuperset(minutes(joined)) else values
+
+    def _final(self, joined: str) -> bool:
+        """Whether ``fromisoformat`` refusing one of the usual texts ``joined`` means RFC
+        3339 refuses it too: in a usual shape the grammar reads nothing this Python's
+        ``fromisoformat`` refuses but a leap second (where it reads every usual shape at
+        all: 3.10 reads neither ``Z`` nor most fractions), and a second is written
+        after a ``:`` (so is a minute: one of 60 is left to the checks too)."""
+        if ":60" in joined:
+            return False
+        reads = _READS_USUAL.get(self)
+        if reads is None:
+            samples = (
+                "2000-01-01" + shape[10:] if shape.startswith(_DAY_SHAPE) else shape
+                for shape in map(bytes.decode, self._shapes)
+            )
+            reads = _READS_USUAL[self] = _reads_every(self._read, tuple(samples))
+        return reads
 
 
 _Minutes: TypeAlias = "slice | Callable[[str], tuple[str, ...]]"
@@ -696,17 +733,24 @@ class DurationTexts(_AtOnce):
             self._known[shape] = answer
         return answer
 
-    def every(self, values: Collection[Any]) -> bool:
-        """Every one of ``values`` (a list, a tuple, a dict's values) a duration."""
+    def left(self, values: Collection[Any]) -> Collection[Any] | bool:
+        """What of ``values`` (a list, a tuple, a dict's values) is left to judge one by
+        one: nothing (``False``) when every one is a duration, ``REFUSED`` when one is known not to
+        be (a value not a ``str``, or a shape the grammar refuses: a text holding the
+        separator is none either), else ``values`` themselves."""
         try:
-            # TypeError on a value not a str, ValueError on a lone surrogate (or on a
-            # piece that is not UTF-8 alone: no duration either).
+            # ValueError on a lone surrogate (or on a piece that is not UTF-8 alone).
             shape = _SEPARATOR.join(values).encode().translate(_DIGITS)
             known = self._known.get(shape)
             # A text holding the separator splits in two: the count tells it apart.
-            return (self._learn(shape) if known is None else known) == len(values)
-        except (TypeError, ValueError):
-            return False
+            if (self._learn(shape) if known is None else known) == len(values):
+                return False
+        except TypeError:  # a value not a str: no duration
+            pass
+        except ValueError:
+            return values
+        # An empty container joins to no duration, and is accepted: left as it is.
+        return REFUSED if values and type(values) in _SEQUENCES else values
 
 
 _DURATIONS = DurationTexts()
@@ -777,8 +821,9 @@ def _either(
     return either
 
 
-_READS_USUAL: dict[Callable[[str], object], bool] = {}
-"""Whether each ``fromisoformat`` reads every usual shape, found on its first refusal."""
+_READS_USUAL: dict[object, bool] = {}
+"""Whether each ``fromisoformat`` (an ``either``'s reader, a ``UsualTexts``) reads every
+usual shape, found on its first refusal."""
 
 
 def _reads_every(read: Callable[[str], object], texts: tuple[str, ...]) -> bool:

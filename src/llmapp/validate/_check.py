@@ -405,8 +405,8 @@ class CheckWriter(Writer):
             child = self.analysis.child(node, rest_key)
             target = self._in_loop(child)
             with (
-                self.unless_usual(target.schema, source, f".every({source})"),
-                self.out.block(f"for {item} in {source}:"),
+                self.judged_at_once(target.schema, source) as loop,
+                self.out.block(f"for {item} in {loop}:"),
             ):
                 if target is not child:
                     self.out.line(f"# {item} against {'#' + target.pointer!r}, written in place")

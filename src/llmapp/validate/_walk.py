@@ -383,7 +383,7 @@ class WalkWriter(Writer):
             source = f"enumerate({v})" if count == 0 else f"enumerate({items}, {count})"
             at_once = None if refused else self._refused_here()
             with (
-                self.unless_usual(rest, items, f".every({items})", at_once),
+                self.unless_usual(rest, items, f"{{}}.left({items})", at_once),
                 self.out.block(f"for {index}, {item} in {source}:"),
             ):
                 self.block(self.analysis.child(node, rest_key), item, where)

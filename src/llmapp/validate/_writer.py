@@ -291,21 +291,36 @@ class Writer:
     ) -> AbstractContextManager[object]:
         """What is written inside (the loop over a container's items) runs only when
         ``items``, the schema of every item, is a date, time or duration string and a
-        ``UsualTexts`` (``DurationTexts``) check, ``call`` (``.every(v)`` or
-        ``.mapping(v)``), does not accept them all at once: then each item is judged
-        alone, as before. When it does, the loop would find nothing. A walker writes it
-        too: a container it judges has often been refused for another value than its
-        items (its length, an item of another field), and the check at once refused
-        costs about one item's own check. ``known``: a first operand of the test (``r == 5 or ``)
-        true where the items are known refused: then they are judged one by one at once;
-        None where they are known refused whatever the value (a union's branch its check
-        refused): then no test is written."""
+        ``UsualTexts`` (``DurationTexts``) check, ``call`` (``.left(v)``, true where items
+        are left to judge, or ``not .mapping(v)``, ``{}`` the check's name), does not
+        accept them all at once: then each item is judged alone, as before. When it
+        does, the loop would find nothing. A walker writes it too: a container it judges
+        has often been refused for another value than its items (its length, an item of
+        another field), and the check at once refused costs about one item's own check.
+        ``known``: a first operand of the test (``r == 5 or ``) true where the items are
+        known refused: then they are judged one by one at once; None where they are
+        known refused whatever the value (a union's branch its check refused): then no
+        test is written."""
         at_once = usual_texts(items)
         if at_once is None or known is None:
             return nullcontext()
         name = self.out.constant(at_once, "usual_texts")
         self.out.line(f"# {values}: usual texts judged at once, else one by one")
-        return self.out.block(f"if {known}not {name}{call}:")
+        return self.out.block(f"if {known}{call.format(name)}:")
+
+    @contextmanager
+    def judged_at_once(self, items: Any, values: str) -> Iterator[str]:
+        """Gives what a check's loop over ``values`` reads: ``values``, or where ``items``
+        (the schema of every item) is a date, time or duration string, what its
+        ``UsualTexts`` (``DurationTexts``) leaves to judge one by one after judging them
+        all at once (``left``: the texts, or a stand-in refused at once), the loop
+        written under a test that it left any."""
+        if usual_texts(items) is None:
+            yield values
+            return
+        left = self.functions.local("left")
+        with self.unless_usual(items, values, f"({left} := {{}}.left({values}))"):
+            yield left
 
     @contextmanager
     def key_loop(
@@ -323,7 +338,7 @@ class Writer:
         if props or "propertyNames" in schema or "patternProperties" in schema:
             extra = None  # other keys than the extra ones: left to the loop
         with (
-            self.unless_usual(extra, f"{v}.items()", f".mapping({v})", refused),
+            self.unless_usual(extra, f"{v}.items()", f"not {{}}.mapping({v})", refused),
             self.out.block(f"for {key}, {item} in {v}.items():"),
         ):
             yield key, item, known
