@@ -404,10 +404,8 @@ class CheckWriter(Writer):
             source = v if count == 0 else f"{v}[{count}:]"
             child = self.analysis.child(node, rest_key)
             target = self._in_loop(child)
-            with (
-                self.judged_at_once(target.schema, source) as loop,
-                self.out.block(f"for {item} in {loop}:"),
-            ):
+            at_once, loop = self.judged_at_once(target.schema, source)
+            with at_once, self.out.block(f"for {item} in {loop}:"):
                 if target is not child:
                     self.out.line(f"# {item} against {'#' + target.pointer!r}, written in place")
                 self.block(target, item)

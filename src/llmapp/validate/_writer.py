@@ -308,19 +308,16 @@ class Writer:
         self.out.line(f"# {values}: usual texts judged at once, else one by one")
         return self.out.block(f"if {known}{call.format(name)}:")
 
-    @contextmanager
-    def judged_at_once(self, items: Any, values: str) -> Iterator[str]:
-        """Gives what a check's loop over ``values`` reads: ``values``, or where ``items``
-        (the schema of every item) is a date, time or duration string, what its
-        ``UsualTexts`` (``DurationTexts``) leaves to judge one by one after judging them
-        all at once (``left``: the texts, or a stand-in refused at once), the loop
-        written under a test that it left any."""
+    def judged_at_once(self, items: Any, values: str) -> tuple[AbstractContextManager[object], str]:
+        """What a check's loop over ``values`` is written under, and what it reads:
+        ``values``, or where ``items`` (the schema of every item) is a date, time or
+        duration string, what its ``UsualTexts`` (``DurationTexts``) leaves to judge one
+        by one after judging them all at once (``left``: the texts, or a stand-in refused
+        at once), the loop under a test that it left any."""
         if usual_texts(items) is None:
-            yield values
-            return
+            return nullcontext(), values
         left = self.functions.local("left")
-        with self.unless_usual(items, values, f"({left} := {{}}.left({values}))"):
-            yield left
+        return self.unless_usual(items, values, f"({left} := {{}}.left({values}))"), left
 
     @contextmanager
     def key_loop(
