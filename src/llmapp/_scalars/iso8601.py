@@ -559,11 +559,11 @@ class _AtOnce:
 
 
 REFUSED: tuple[None] = (None,)
-"""What ``left`` answers for a list or a tuple it knows refused: one stand-in item that
-the check of a text refuses (not a ``str``), so the caller's loop over the items left
-refuses at once instead of judging each text alone."""
-_SEQUENCES = (list, tuple)
-"""The containers whose items ``str.join`` reads as they are (no ``__iter__`` called)."""
+"""What ``left`` answers for a container it knows refused: one stand-in item that the check
+of a text refuses (not a ``str``), so the caller's loop over the items left refuses at once
+instead of judging each text alone. The texts ``left`` judged are the ones the caller's
+loop reads: ``str.join`` reads a list or a tuple as it is, anything else by its iterator,
+as the loop does; the answer that all are accepted (the loop skipped) trusts the same."""
 
 
 class UsualTexts(_AtOnce):
@@ -640,11 +640,11 @@ class UsualTexts(_AtOnce):
             # Read in C; a date-time or a time is never false, so ``all`` reads every one.
             all(map(self._read, values))
         except TypeError:  # a value not a str: the check of a text refuses it
-            return REFUSED if type(values) in _SEQUENCES else values
+            return REFUSED
         except UnicodeEncodeError:
             return values
         except ValueError:  # ``fromisoformat`` refused a text
-            return REFUSED if type(values) in _SEQUENCES and self._final(joined) else values
+            return REFUSED if self._final(joined) else values
         # Read, every offset's hours are under 24, but its minute may be past 59. A
         # usual shape is ASCII: its places in the shape are its places in the text.
         if minutes is None:
@@ -750,7 +750,7 @@ class DurationTexts(_AtOnce):
         except ValueError:
             return values
         # An empty container joins to no duration, and is accepted: left as it is.
-        return REFUSED if values and type(values) in _SEQUENCES else values
+        return REFUSED if values else values
 
 
 _DURATIONS = DurationTexts()
