@@ -305,8 +305,12 @@ class Validator:
         function of both: that frame cost every refused call more than its work."""
         if not errors:
             self._stopped(value, errors, None)
-        if self._failed is not None:
-            self._failed.clear()  # the walk used what the checkers noted: a fresh start
+        failed = self._failed
+        if failed is not None:
+            # The walk used what the checkers noted: a fresh start (``FailedValues.clear``'s
+            # two sets emptied here, without the frame of its call).
+            failed.ids.clear()
+            failed.deep.clear()
         if len(errors) > MAX_ISSUES_PER_PATH:  # fewer cannot pass the bound on one path
             errors = _bounded(errors)
         failure = _bare(ValidationFailure)  # ``ValidationFailure(value, errors)`` (``_bare``)
