@@ -125,14 +125,22 @@ class Refusal(int):
     own checker's answer (``within``): its walker starts from there rather than check the
     record again; for a union of such records, a tuple of each branch's answer, read for
     the branch the walk picks; ``WHOLE`` (read from the class) on the kept, shared refusals,
-    which keep in ``made`` the refusals ``within`` made from them."""
+    which keep in ``made`` the refusals ``within`` made from them.
+
+    Hashed and compared by identity (``object``'s own C slots), not by ``int``'s value:
+    ``within`` keys what it made by the answers themselves, where ``id``s cost an ``int``
+    apiece. Against a plain ``int`` or ``bool`` a refusal still equals 0 (``int``'s own
+    comparison answers there)."""
 
     at: int
     inside: int
     place: int
     inner: Refusal | tuple[Refusal, ...]
     made: dict[object, Refusal]
-    answers: object
+
+    __hash__ = object.__hash__
+    __eq__ = object.__eq__
+    __ne__ = object.__ne__
 
     def __repr__(self) -> str:
         return f"Refusal({self.at}{', inside' if self.inside >= 0 else ''})"
@@ -193,16 +201,20 @@ def within(refused: Refusal, inner: object) -> Refusal:
     checker of the record in that property answered (a ``Refusal``; anything else knows
     nothing), or for a union of records a tuple of each branch's answer: asked on the
     failure path only, where a checker refuses a property by its ``$ref`` or its union's.
-    Made once for each answer and kept (``Refusal.made``, by the answers' ids: a made
-    refusal holds its answers, so no id is reused while it is kept), since a new ``int``
-    subclass instance costs several times the lookup."""
-    key = tuple(map(id, inner)) if type(inner) is tuple else id(inner)
+    Made once for each answer and kept (``Refusal.made``), since a new ``int`` subclass
+    instance costs several times the lookup. Keyed by the answers themselves (a key holds
+    them alive, and a refusal is hashed and compared by identity), a tuple's with their
+    types beside them: a refusal and ``False`` in one place are equal ``int``s, never
+    the same types; answers that are not refusals all know nothing, whichever they are."""
+    if type(inner) is tuple:
+        key: object = (inner, tuple(map(type, inner)))
+    else:
+        key = inner if type(inner) is Refusal else None
     made = refused.made.get(key)
     if made is None:
         made = int.__new__(Refusal, 0)
         made.at, made.inside, made.place = refused.at, refused.inside, refused.place
         made.inner = tuple(map(_known, inner)) if type(inner) is tuple else _known(inner)
-        made.answers = inner  # (what the key's ids name, kept alive with it)
         if len(refused.made) >= _MADE_LIMIT:
             refused.made.clear()  # the entries left hold their own keys' objects
         refused.made[key] = made

@@ -118,10 +118,16 @@ def _repr(record: object, fields: tuple[str, ...]) -> str:
 
 def pick(value: Any, path: str, errors: list[ValidationIssue], info: UnionInfo) -> Any:
     """The index of the branch to walk, a tuple of tied indices, or -1 when already reported."""
-    if info.discriminator is not None and info.tags and isinstance(value, dict):
-        chosen = _by_discriminator(value, path, errors, info)
-        if chosen is not None:
-            return chosen
+    tags = info.tags
+    if tags and info.discriminator is not None and isinstance(value, dict):
+        # The tag read here, not in a function of its own: its frame cost a refused
+        # union more than the lookup.
+        tag = value.get(info.discriminator, MISSING)
+        if type(tag) is str or isinstance(tag, str):
+            chosen = tags.get(tag)
+            if chosen is not None:
+                return chosen
+        return _wrong_tag(tag, path, errors, info)
     kind = json_type(value)
     chosen = settled(info, kind)
     if chosen == -1:
@@ -152,18 +158,12 @@ def settled(info: UnionInfo, kind: str | None) -> int | None:
     return None
 
 
-def _by_discriminator(
-    value: dict[Any, Any], path: str, errors: list[ValidationIssue], info: UnionInfo
-) -> int | None:
-    assert info.discriminator is not None and info.tags is not None
-    tag = value.get(info.discriminator, MISSING)
+def _wrong_tag(tag: Any, path: str, errors: list[ValidationIssue], info: UnionInfo) -> int:
+    """-1, the issue of a discriminator's ``tag`` that names no branch appended (``MISSING``:
+    none given); the tag's path written only here, where an issue names it."""
+    assert info.discriminator is not None
     where = path + step(info.discriminator)
-    if tag is MISSING:
-        errors.append(ValidationIssue(where, info.tag_expected, UNDEFINED))
-        return -1
-    if isinstance(tag, str) and tag in info.tags:
-        return info.tags[tag]
-    errors.append(ValidationIssue(where, info.tag_expected, tag))
+    errors.append(ValidationIssue(where, info.tag_expected, UNDEFINED if tag is MISSING else tag))
     return -1
 
 

@@ -227,7 +227,7 @@ class Validator:
                 return success
         except Exception:
             outcome = False  # DepthExceeded, RecursionError or a hostile object: walked whole
-        return self._failure(value, outcome)
+        return self._refused(value, self._issues(value, outcome))
 
     def caller(self) -> Callable[[object], Validation]:
         """``self`` as a bound method to keep and call per value, the same answers: a call
@@ -253,7 +253,7 @@ class Validator:
             if self._memo is None:
                 return self._budgeted_refusal(value, refused)
             return self._guarded_call(value)
-        return self._failure(value, refused)
+        return self._refused(value, self._issues(value, refused))
 
     def _budgeted_refusal(self, value: object, refused: object) -> Validation:
         """``refusal`` where only the pattern budget guards the checks: ``valid``'s check
@@ -291,25 +291,26 @@ class Validator:
                     return success
             except Exception:
                 outcome = False  # DepthExceeded, RecursionError or a hostile object: walked whole
-            return self._failure(value, outcome)
+            return self._refused(value, self._issues(value, outcome))
         finally:
             if budgeted:
                 budget_ended(saved)
             if memo is not None:
                 memo.results.clear()  # the values it holds are the caller's
 
-    def _failure(self, value: object, refused: object) -> ValidationFailure:
-        """The failure for a value the checker refused (``refused``: its answer) or could
-        not judge (False): every issue."""
-        errors = self._issues(value, refused)
+    def _refused(self, value: object, errors: list[ValidationIssue]) -> ValidationFailure:
+        """The failure the walk's ``errors`` make (``_issues`` of a value the checker refused
+        or could not judge), the checkers' notes forgotten; a walk that found none is
+        explained (``_stopped``). Called with ``_issues`` as its argument, not from a
+        function of both: that frame cost every refused call more than its work."""
         if not errors:
             self._stopped(value, errors, None)
-        return self._refused(value, errors)
-
-    def _refused(self, value: object, errors: list[ValidationIssue]) -> ValidationFailure:
-        """The failure the walk's ``errors`` make, the checkers' notes forgotten."""
-        if self._failed is not None:
-            self._failed.clear()  # the walk used what the checkers noted: a fresh start
+        failed = self._failed
+        if failed is not None:
+            # The walk used what the checkers noted: a fresh start (``FailedValues.clear``'s
+            # two sets emptied here, without the frame of its call).
+            failed.ids.clear()
+            failed.deep.clear()
         if len(errors) > MAX_ISSUES_PER_PATH:  # fewer cannot pass the bound on one path
             errors = _bounded(errors)
         failure = _bare(ValidationFailure)  # ``ValidationFailure(value, errors)`` (``_bare``)
