@@ -12,7 +12,8 @@ from __future__ import annotations
 import ast
 import json
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager, nullcontext
 from typing import Any
 
 from llmapp._codegen.compact import shared_getter
@@ -23,7 +24,7 @@ from ._conditions import finite_bounds, guard, type_test
 from ._functions import CHECK
 from ._patterns import PatternError, compile_pattern
 from ._repeats import repeated
-from ._runtime import NAMED_REFUSALS, refusal_at, refusal_in, unique_plain
+from ._runtime import NAMED_REFUSALS, Site, refusal_at, refusal_in, unique_plain
 from ._vocabulary import (
     ARRAY_KEYWORDS,
     LEAF_ONLY,
@@ -123,6 +124,32 @@ class CheckWriter(Writer):
             named = self.out.constant(made, "REFUSED")
         self.out.fail_with(f"return {named}")
 
+    naming: tuple[str, int] | None = None
+    """While a ranked checker's property ``at`` is written: its schema's pointer and ``at``."""
+
+    named = ""
+    """The variable of the item (or key) a refusal names, inside the loop ``_naming`` opens."""
+
+    @contextmanager
+    def _naming(self, node: Node, v: str, item: str) -> Iterator[None]:
+        """Inside the loop over the items (or keys) of ``v``, the container a ranked property
+        holds itself (``node`` its schema): a refusal names the ``item`` refused in
+        ``_NAMED`` and answers ``_J…`` (``_runtime.refusal_looped``), on the failure path
+        only; the walk of that property starts there (``WalkWriter._items``)."""
+        naming = self.naming
+        if naming is None or naming[0] != node.pointer or self.out.fail != f"return _I{naming[1]}":
+            yield
+            return
+        site = self.out.constant(Site(node.pointer), "SITE")
+        kept = self.out.fail
+        self.out.fail_with(f"_NAMED[0] = ({site}, {v}, {item}); return _J{naming[1]}")
+        self.named, self.naming = item, None
+        try:
+            yield
+        finally:
+            self.out.fail_with(kept)
+            self.named = ""
+
     def block(self, node: Node, v: str) -> None:
         """Statements that ``return False`` when ``v`` does not match ``node``."""
         schema = node.schema
@@ -221,9 +248,11 @@ class CheckWriter(Writer):
     def _object_type(self, node: Node, v: str, conditions: list[str], objects: bool) -> None:
         """``type: object``: a dict subclass is copied to a plain dict once, so that the
         lookups below can be ``v[key]`` (no ``__missing__``, no overridden ``get``)."""
-        self.out.line(
-            f"if type({v}) is not dict and ({v} := _as_dict({v})) is None: {self.out.fail}"
-        )
+        # (``v`` rebound: where it is a named item, its refusal names none, ``_naming``)
+        fail = self.out.fail
+        if v == self.named:
+            fail = fail.split("; ")[-1].replace("return _J", "return _I")
+        self.out.line(f"if type({v}) is not dict and ({v} := _as_dict({v})) is None: {fail}")
         schema = node.schema
         if not (closed_object(schema) or iterates_keys(schema)):
             conditions = [f"_str_keys({v})", *conditions]
@@ -313,10 +342,16 @@ class CheckWriter(Writer):
             if read is not None and name in read:
                 found[name] = self.functions.local("v_" + name)
                 self.out.line(f"{found[name]} = {v}[{literal(name)}]")
-            if name in found:
-                self._property(self.analysis.child(node, "properties", name), found[name], ranked)
-            elif name not in required:
-                self._optional(node, v, name, counter)
+            if ranked:
+                self.naming = (self.analysis.child(node, "properties", name).pointer, at)
+            try:
+                if name in found:
+                    child = self.analysis.child(node, "properties", name)
+                    self._property(child, found[name], ranked)
+                elif name not in required:
+                    self._optional(node, v, name, counter)
+            finally:
+                self.naming = None
 
     def _ranked_properties(self, node: Node, v: str, names: list[str], counter: str | None) -> None:
         """The root's properties, each required key (``names``) read where its property is
@@ -384,7 +419,7 @@ class CheckWriter(Writer):
 
     def _key_loop(self, node: Node, v: str, props: dict[str, Any]) -> None:
         schema = node.schema
-        with self.key_loop(node, v, props) as (key, item, known):
+        with self.key_loop(node, v, props) as (key, item, known), self._naming(node, v, key):
             self.out.require(f"isinstance({key}, str)")
             if "propertyNames" in schema:
                 names = self.analysis.child(node, "propertyNames")
@@ -407,6 +442,7 @@ class CheckWriter(Writer):
             with (
                 self.unless_usual(target.schema, source, f".every({source})"),
                 self.out.block(f"for {item} in {source}:"),
+                self._naming(node, v, item) if count == 0 else nullcontext(),
             ):
                 if target is not child:
                     self.out.line(f"# {item} against {'#' + target.pointer!r}, written in place")

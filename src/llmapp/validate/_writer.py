@@ -309,13 +309,19 @@ class Writer:
 
     @contextmanager
     def key_loop(
-        self, node: Node, v: str, props: dict[str, Any], refused: str | None = ""
+        self,
+        node: Node,
+        v: str,
+        props: dict[str, Any],
+        refused: str | None = "",
+        source: str | None = None,
     ) -> Iterator[tuple[str, str, str | None]]:
         """The loop over the keys of the object ``v`` that both writers open, giving its key
         and item variables and the constant naming the declared properties (None without
         any: no key is claimed, and no test per key says so). Where only the extra keys'
         values are judged, a check at once may accept them all (``unless_usual``;
-        ``refused``: the walker's test true where they are known refused, its ``known``)."""
+        ``refused``: the walker's test true where they are known refused, its ``known``;
+        ``source``: what the loop reads, where not ``v.items()``)."""
         schema = node.schema
         key, item = self.functions.local("key"), self.functions.local("item")
         known = self.out.constant(shared_names(frozenset(props)), "PROPERTIES") if props else None
@@ -324,7 +330,7 @@ class Writer:
             extra = None  # other keys than the extra ones: left to the loop
         with (
             self.unless_usual(extra, f"{v}.items()", f".mapping({v})", refused),
-            self.out.block(f"for {key}, {item} in {v}.items():"),
+            self.out.block(f"for {key}, {item} in {source or v + '.items()'}:"),
         ):
             yield key, item, known
 
