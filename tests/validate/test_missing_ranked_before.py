@@ -33,7 +33,7 @@ from tests.support.refusals import every_text
 
 from llmapp import application
 from llmapp.validate import validator
-from llmapp.validate._runtime import WHOLE, missed, refilled, refusal_in, refusal_looped
+from llmapp.validate._runtime import WHOLE, missed, refilled, refusal_in
 
 BEFORE = "f26a9cc"
 """The round's start: a missing key answered ``_M0``, then the refilled check."""
@@ -188,8 +188,7 @@ def test_the_refusal_is_at_the_missing_key() -> None:
     for key, at in (("a", 0), ("c", 2), ("d", 3)):
         assert check.valid({k: v for k, v in good.items() if k != key}) is refusal_in(at)
     assert check.valid({"b": 1}) is refusal_in(0)  # the first missing one, not the wrong one
-    # a wrong value comes first (an item, named by its loop: ``refusal_looped``)
-    assert check.valid({"a": 1, "c": [-1]}) is refusal_looped(2)
+    assert check.valid({"a": 1, "c": [-1]}) is refusal_in(2)  # a wrong value comes first
     assert check.valid({"a": 1, "c": []}) is refusal_in(3)
     many = validator(SCHEMAS["past the named refusals"])
     left = {k: v for k, v in _VALID["past the named refusals"].items() if k != "p27"}

@@ -221,19 +221,21 @@ _SCHEMAS: list[Any] = [
             "Ints": {
                 "type": "object",
                 "properties": {
-                    "values": {"type": "array", "items": {"type": "integer"}},
-                    "map": {"type": "object", "additionalProperties": {"type": "integer"}},
+                    "values": {"type": "array", "items": {"$ref": "#/$defs/N"}},
+                    "map": {"type": "object", "additionalProperties": {"$ref": "#/$defs/N"}},
                 },
                 "required": ["values"],
             },
             "Texts": {
                 "type": "object",
                 "properties": {
-                    "values": {"type": "array", "items": {"type": "string", "maxLength": 2}},
-                    "map": {"type": "object", "additionalProperties": {"type": "string"}},
+                    "values": {"type": "array", "items": {"$ref": "#/$defs/T"}},
+                    "map": {"type": "object", "additionalProperties": {"$ref": "#/$defs/T"}},
                 },
                 "required": ["values"],
             },
+            "N": {"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]},
+            "T": {"type": "object", "properties": {"n": {"type": "string", "maxLength": 2}}},
         },
     },
 ]
@@ -351,16 +353,25 @@ def test_the_refusal_names_the_refused_item_or_key() -> None:
     refused, named = _named(check, {**good, "nested": [[1], inner, [2, "y"]]})
     assert type(refused) is Refusal and refused.place == 13 and named is inner
     assert refused is _runtime.refusal_looped(6) and refused is not _runtime.refusal_in(6)
-    assert _named(check, {"ints": [1], "map": {"a": 1, "b": 10}})[1] == "b"
     records = validator(_SCHEMAS[1])
     wrong = {"wrong": True}
     refused, named = _named(records, {"records": [{"id": 1}], "by": {"a": {"id": 1}, "b": wrong}})
-    assert refused.place == 5 and named == "b"
-    # refused for its length, for a duplicate, for a prefix item: no item named
+    assert refused is _runtime.refusal_looped(2) and named == "b"
+    # the first item or key refused: none named (the walk starts there anyway), no call
+    refused, named = _named(records, {"records": [{"id": 1}], "by": {"b": wrong, "a": {"id": 1}}})
+    assert refused is _runtime.refusal_in(2) and named is None
+    refused, named = _named(check, {**good, "nested": [inner, [2]]})
+    assert refused is _runtime.refusal_in(6) and named is None
+    # refused for its length, for a duplicate, for a prefix item, or a leaf item (its walk
+    # costs less than the name's search): no item named
     for value in (
         {**good, "bounded": ["a"]},
         {**good, "unique": [1, 2, 1]},
         {**good, "pair": [1, 1]},
+        {**good, "fives": [5, 10, 3]},
+        {**good, "mails": {"a": "a@b.io", "b": "no"}},
+        {"ints": [1, 0], "map": {}},
+        {"ints": [1], "map": {"a": 1, "b": 10}},
     ):
         refused, named = _named(check, value)
         assert named is None and refused is _runtime.refusal_in(refused.at), value
@@ -388,35 +399,34 @@ def test_a_record_copied_from_a_dict_subclass_names_no_copy() -> None:
 
 def test_a_container_changed_since_its_refusal_is_walked_whole() -> None:
     check = validator(_SCHEMAS[0])
-    ints = [1, 2, 0, 3]
-    good = {"ints": ints, "map": {}}
-    assert not check.valid(good)  # NAMED now names ``ints`` at its third item
-    ints[0] = "x"
-    del ints[3:]
-    ints.append(-1)
-    # refused at its first item now, by the loop again: named afresh
+    nested: list[Any] = [[1], [2], ["x"], [3]]
+    good = {"ints": [1], "map": {}, "nested": nested}
+    refused, named = _named(check, good)
+    assert refused is _runtime.refusal_looped(6) and named is nested[2]
+    nested[0] = ["y"]  # refused at its first item now: the plain refusal, the entry left
     assert [issue.path for issue in check(good).errors] == [
-        "$input.ints[0]",
-        "$input.ints[2]",
-        "$input.ints[3]",
+        "$input.nested[0][0]",
+        "$input.nested[2][0]",
     ]
-    bounded = ["a", 1, "b"]
-    assert not check.valid({**good, "ints": [1], "bounded": bounded})
-    bounded[:] = [1, "b", 2, 3, 4]  # refused for its length now: the entry left is not read
-    assert [issue.path for issue in check({**good, "ints": [1], "bounded": bounded}).errors] == [
-        "$input.bounded",
-        "$input.bounded[0]",
-        "$input.bounded[2]",
-        "$input.bounded[3]",
-        "$input.bounded[4]",
+    unique = {**good, "nested": [[1], [1]], "unique": [1, 2, 2]}
+    refused, named = _named(check, {**good, "nested": [*unique["nested"][:1], ["z"]]})
+    assert refused is _runtime.refusal_looped(6)
+    # refused for another property after an entry named this list: its items all walked
+    assert [issue.path for issue in check({**unique, "ints": [0]}).errors] == [
+        "$input.ints[0]",
+        "$input.unique",
     ]
 
 
 def test_branches_holding_one_list_name_their_own_items() -> None:
     check = validator(_SCHEMAS[3])
-    shared = ["a", "bbb", 1, "c"]  # Ints refuses "a" first, Texts "bbb"
+    # Ints refuses the second record first, Texts the third: each branch's walk from its own
+    shared = [{"n": "a"}, {"n": "b"}, {"n": "bbb"}, {"n": 1}, {}]
+    shared.insert(0, {"n": 2})
     value = {"either": {"values": shared}, "record": {"values": shared}}
     assert check(value).errors == check.refusal(value, False).errors
+    mapped = {"either": {"values": [], "map": {"a": {"n": 1}, "b": {"n": "ccc"}, "c": {}}}}
+    assert check(mapped).errors == check.refusal(mapped, False).errors
 
 
 def test_a_search_that_may_give_up_names_no_item() -> None:

@@ -36,7 +36,7 @@ from ._vocabulary import (
     iterates_keys,
     object_parts,
 )
-from ._writer import SPLIT_LEVEL, PathCode, Writer
+from ._writer import SPLIT_LEVEL, PathCode, Writer, names_items
 
 __all__ = ["CheckWriter"]
 
@@ -130,20 +130,30 @@ class CheckWriter(Writer):
     named = ""
     """The variable of the item (or key) a refusal names, inside the loop ``_naming`` opens."""
 
+    unnamed = ""
+    """There, the failure that names nothing (``return _I3``)."""
+
     @contextmanager
-    def _naming(self, node: Node, v: str, item: str) -> Iterator[None]:
+    def _naming(self, node: Node, v: str, item: str, first: str) -> Iterator[None]:
         """Inside the loop over the items (or keys) of ``v``, the container a ranked property
-        holds itself (``node`` its schema): a refusal names the ``item`` refused in
-        ``_NAMED`` and answers ``_J…`` (``_runtime.refusal_looped``), on the failure path
-        only; the walk of that property starts there (``WalkWriter._items``)."""
+        holds itself (``node`` its schema, where it ``names_items``): a refusal of any item
+        but the first (``first``, a test of a plain list or dict) names it in ``NAMED`` and
+        answers ``_J…`` (``_runtime.named``, ``refusal_looped``), on the failure path only;
+        the walk of that property starts there (``WalkWriter._items``)."""
         naming = self.naming
-        if naming is None or naming[0] != node.pointer or self.out.fail != f"return _I{naming[1]}":
+        if (
+            naming is None
+            or naming[0] != node.pointer
+            or self.out.fail != f"return _I{naming[1]}"
+            or not names_items(node.schema)
+        ):
             yield
             return
         site = self.out.constant(Site(node.pointer), "SITE")
         kept = self.out.fail
-        self.out.fail_with(f"_NAMED[0] = ({site}, {v}, {item}); return _J{naming[1]}")
-        self.named, self.naming = item, None
+        at = naming[1]
+        self.out.fail_with(f"return _I{at} if {first} else _named({site}, {v}, {item}, _J{at})")
+        self.named, self.unnamed, self.naming = item, kept, None
         try:
             yield
         finally:
@@ -249,9 +259,7 @@ class CheckWriter(Writer):
         """``type: object``: a dict subclass is copied to a plain dict once, so that the
         lookups below can be ``v[key]`` (no ``__missing__``, no overridden ``get``)."""
         # (``v`` rebound: where it is a named item, its refusal names none, ``_naming``)
-        fail = self.out.fail
-        if v == self.named:
-            fail = fail.split("; ")[-1].replace("return _J", "return _I")
+        fail = self.unnamed if v == self.named else self.out.fail
         self.out.line(f"if type({v}) is not dict and ({v} := _as_dict({v})) is None: {fail}")
         schema = node.schema
         if not (closed_object(schema) or iterates_keys(schema)):
@@ -419,7 +427,10 @@ class CheckWriter(Writer):
 
     def _key_loop(self, node: Node, v: str, props: dict[str, Any]) -> None:
         schema = node.schema
-        with self.key_loop(node, v, props) as (key, item, known), self._naming(node, v, key):
+        with (
+            self.key_loop(node, v, props) as (key, item, known),
+            self._naming(node, v, key, f"type({v}) is not dict or next(iter({v})) is {key}"),
+        ):
             self.out.require(f"isinstance({key}, str)")
             if "propertyNames" in schema:
                 names = self.analysis.child(node, "propertyNames")
@@ -442,7 +453,9 @@ class CheckWriter(Writer):
             with (
                 self.unless_usual(target.schema, source, f".every({source})"),
                 self.out.block(f"for {item} in {source}:"),
-                self._naming(node, v, item) if count == 0 else nullcontext(),
+                self._naming(node, v, item, f"type({v}) is not list or {v}[0] is {item}")
+                if count == 0
+                else nullcontext(),
             ):
                 if target is not child:
                     self.out.line(f"# {item} against {'#' + target.pointer!r}, written in place")

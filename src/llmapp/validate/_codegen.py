@@ -84,7 +84,7 @@ _HELPERS: dict[str, Any] = {
     **{f"_R{at}": _runtime.refusal_at(at) for at in range(_runtime.NAMED_REFUSALS)},
     **{f"_I{at}": _runtime.refusal_in(at) for at in range(_runtime.NAMED_REFUSALS)},
     **{f"_J{at}": _runtime.refusal_looped(at) for at in range(_runtime.NAMED_REFUSALS)},
-    "_NAMED": _runtime.NAMED,
+    "_named": _runtime.named,
     "_items_from": _runtime.items_from,
     "_keys_from": _runtime.keys_from,
 }

@@ -53,6 +53,7 @@ __all__ = [
     "missed_whole",
     "multiple_check",
     "multiple_of",
+    "named",
     "nonstr_keys",
     "numeric_text",
     "outside",
@@ -203,11 +204,19 @@ class Site:
 
 NAMED: Final[list[object]] = [None]
 """``(site, container, item)``: what the last loop that refused named (``refusal_looped``),
-written just before its refusal, on the failure path only. One for the process: a walker
+written with its refusal (``named``), on the failure path only. One for the process: a walker
 given its own loop's refusal finds here that loop's entry, written by the check just
 asked, unless a later one was written since (another site, another container: then it
 walks every item, as without it; the same site and container judge the same items alike).
 Never emptied: an entry left over is read only with the refusal written beside it."""
+
+
+def named(site: Site, container: object, item: object, refused: Refusal) -> Refusal:
+    """``refused`` (a ``refusal_looped``), ``NAMED`` naming the ``item`` of ``container`` the
+    loop at ``site`` refused: called only where it is not the first (a walk from the first
+    needs no name), so a refusal at the first item costs a test, no call."""
+    NAMED[0] = (site, container, item)
+    return refused
 
 
 def items_from(items: Any, site: Site) -> Any:

@@ -34,7 +34,7 @@ from ._vocabulary import (
     iterates_keys,
     object_parts,
 )
-from ._writer import SPLIT_LEVEL, PathCode, Writer
+from ._writer import SPLIT_LEVEL, PathCode, Writer, names_items
 
 __all__ = ["PathCode", "WalkWriter"]
 
@@ -63,7 +63,12 @@ class WalkWriter(Writer):
         loop refused (``_runtime.items_from``, ``keys_from``) where it answered that loop's
         refusal (``CheckWriter._naming``): the items before it passed."""
         naming = self.naming
-        if naming is None or naming[0] != node.pointer or naming[1] >= NAMED_REFUSALS:
+        if (
+            naming is None
+            or naming[0] != node.pointer
+            or naming[1] >= NAMED_REFUSALS
+            or not names_items(node.schema)
+        ):
             return written
         self.naming = None
         site = self.out.constant(Site(node.pointer), "SITE")

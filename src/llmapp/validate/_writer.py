@@ -26,7 +26,7 @@ from ._expressions import Expressions
 from ._formats import usual_texts
 from ._functions import Functions
 from ._patterns import PatternError, compile_pattern, search_test
-from ._vocabulary import APPLIED_ORDER, is_trivial
+from ._vocabulary import APPLIED_ORDER, has_structure, is_trivial
 
 __all__ = ["SPLIT_LEVEL", "Parts", "PathCode", "Writer"]
 
@@ -413,3 +413,21 @@ class Writer:
             self.analysis.report(node, "patternProperties", f"{pattern!r} cannot be used: {error}")
             return None
         return search_test(self.out.constant, compiled, key)
+
+
+def names_items(schema: Any) -> bool:
+    """Whether a ranked checker's loop over the items (or keys) of a property's own container
+    ``schema`` names the one it refuses, and the walk starts there (``CheckWriter._naming``,
+    ``WalkWriter._items``): where an item is a record, a container or a union, whose walk
+    costs more than the name and its search (a call); a leaf item's walk costs less than
+    that unless many come before the refused one."""
+    if not is_mapping(schema):
+        return False
+    if "items" in schema:
+        return has_structure(schema["items"])
+    patterns = schema.get("patternProperties")
+    values = [
+        *(patterns.values() if is_mapping(patterns) else ()),
+        schema.get("additionalProperties"),
+    ]
+    return any(has_structure(value) for value in values)
