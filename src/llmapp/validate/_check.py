@@ -12,8 +12,7 @@ from __future__ import annotations
 import ast
 import json
 import re
-from collections.abc import Iterable, Iterator, Mapping
-from contextlib import contextmanager, nullcontext
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from llmapp._codegen.compact import shared_getter
@@ -24,7 +23,7 @@ from ._conditions import finite_bounds, guard, type_test
 from ._functions import CHECK
 from ._patterns import PatternError, compile_pattern
 from ._repeats import repeated
-from ._runtime import NAMED_REFUSALS, Site, refusal_at, refusal_in, unique_plain
+from ._runtime import NAMED_REFUSALS, refusal_at, refusal_in, unique_plain
 from ._vocabulary import (
     ARRAY_KEYWORDS,
     LEAF_ONLY,
@@ -36,7 +35,7 @@ from ._vocabulary import (
     iterates_keys,
     object_parts,
 )
-from ._writer import SPLIT_LEVEL, PathCode, Writer, names_items
+from ._writer import SPLIT_LEVEL, PathCode, Writer
 
 __all__ = ["CheckWriter"]
 
@@ -123,42 +122,6 @@ class CheckWriter(Writer):
             made = refusal_in(at) if inside else refusal_at(at)
             named = self.out.constant(made, "REFUSED")
         self.out.fail_with(f"return {named}")
-
-    naming: tuple[str, int] | None = None
-    """While a ranked checker's property ``at`` is written: its schema's pointer and ``at``."""
-
-    named = ""
-    """The variable of the item (or key) a refusal names, inside the loop ``_naming`` opens."""
-
-    unnamed = ""
-    """There, the failure that names nothing (``return _I3``)."""
-
-    @contextmanager
-    def _naming(self, node: Node, v: str, item: str, first: str) -> Iterator[None]:
-        """Inside the loop over the items (or keys) of ``v``, the container a ranked property
-        holds itself (``node`` its schema, where it ``names_items``): a refusal of any item
-        but the first (``first``, a test of a plain list or dict) names it in ``NAMED`` and
-        answers ``_J…`` (``_runtime.named``, ``refusal_looped``), on the failure path only;
-        the walk of that property starts there (``WalkWriter._items``)."""
-        naming = self.naming
-        if (
-            naming is None
-            or naming[0] != node.pointer
-            or self.out.fail != f"return _I{naming[1]}"
-            or not names_items(node.schema)
-        ):
-            yield
-            return
-        site = self.out.constant(Site(node.pointer), "SITE")
-        kept = self.out.fail
-        at = naming[1]
-        self.out.fail_with(f"return _I{at} if {first} else _named({site}, {v}, {item}, _J{at})")
-        self.named, self.unnamed, self.naming = item, kept, None
-        try:
-            yield
-        finally:
-            self.out.fail_with(kept)
-            self.named = ""
 
     def block(self, node: Node, v: str) -> None:
         """Statements that ``return False`` when ``v`` does not match ``node``."""
@@ -258,9 +221,9 @@ class CheckWriter(Writer):
     def _object_type(self, node: Node, v: str, conditions: list[str], objects: bool) -> None:
         """``type: object``: a dict subclass is copied to a plain dict once, so that the
         lookups below can be ``v[key]`` (no ``__missing__``, no overridden ``get``)."""
-        # (``v`` rebound: where it is a named item, its refusal names none, ``_naming``)
-        fail = self.unnamed if v == self.named else self.out.fail
-        self.out.line(f"if type({v}) is not dict and ({v} := _as_dict({v})) is None: {fail}")
+        self.out.line(
+            f"if type({v}) is not dict and ({v} := _as_dict({v})) is None: {self.out.fail}"
+        )
         schema = node.schema
         if not (closed_object(schema) or iterates_keys(schema)):
             conditions = [f"_str_keys({v})", *conditions]
@@ -350,16 +313,10 @@ class CheckWriter(Writer):
             if read is not None and name in read:
                 found[name] = self.functions.local("v_" + name)
                 self.out.line(f"{found[name]} = {v}[{literal(name)}]")
-            if ranked:
-                self.naming = (self.analysis.child(node, "properties", name).pointer, at)
-            try:
-                if name in found:
-                    child = self.analysis.child(node, "properties", name)
-                    self._property(child, found[name], ranked)
-                elif name not in required:
-                    self._optional(node, v, name, counter)
-            finally:
-                self.naming = None
+            if name in found:
+                self._property(self.analysis.child(node, "properties", name), found[name], ranked)
+            elif name not in required:
+                self._optional(node, v, name, counter)
 
     def _ranked_properties(self, node: Node, v: str, names: list[str], counter: str | None) -> None:
         """The root's properties, each required key (``names``) read where its property is
@@ -427,10 +384,7 @@ class CheckWriter(Writer):
 
     def _key_loop(self, node: Node, v: str, props: dict[str, Any]) -> None:
         schema = node.schema
-        with (
-            self.key_loop(node, v, props) as (key, item, known),
-            self._naming(node, v, key, f"type({v}) is not dict or next(iter({v})) is {key}"),
-        ):
+        with self.key_loop(node, v, props) as (key, item, known):
             self.out.require(f"isinstance({key}, str)")
             if "propertyNames" in schema:
                 names = self.analysis.child(node, "propertyNames")
@@ -453,9 +407,6 @@ class CheckWriter(Writer):
             with (
                 self.unless_usual(target.schema, source, f".every({source})"),
                 self.out.block(f"for {item} in {source}:"),
-                self._naming(node, v, item, f"type({v}) is not list or {v}[0] is {item}")
-                if count == 0
-                else nullcontext(),
             ):
                 if target is not child:
                     self.out.line(f"# {item} against {'#' + target.pointer!r}, written in place")

@@ -83,10 +83,6 @@ _HELPERS: dict[str, Any] = {
     "_missed": _runtime.missed,
     **{f"_R{at}": _runtime.refusal_at(at) for at in range(_runtime.NAMED_REFUSALS)},
     **{f"_I{at}": _runtime.refusal_in(at) for at in range(_runtime.NAMED_REFUSALS)},
-    **{f"_J{at}": _runtime.refusal_looped(at) for at in range(_runtime.NAMED_REFUSALS)},
-    "_named": _runtime.named,
-    "_items_from": _runtime.items_from,
-    "_keys_from": _runtime.keys_from,
 }
 """What generated code calls, under fixed names (a leading ``_``: never a schema's)."""
 

@@ -19,7 +19,7 @@ __all__ = ["outside_where_searched"]
 
 _FUNCTION = re.compile(r"^def (\w+)\(", re.MULTILINE)
 _NAME = re.compile(r"[A-Za-z_]\w*")
-_INSIDE = re.compile(r"\b_[IJ](\d+)\b")
+_INSIDE = re.compile(r"\b_I(\d+)\b")
 
 
 def outside_where_searched(
@@ -80,8 +80,8 @@ def _names(lines: Iterable[str]) -> set[str]:
 
 
 def _outside_in(lines: list[str], unsafe: set[str]) -> list[str]:
-    """``lines`` of one checker with ``_I{at}`` (and ``_J{at}``) written ``_R{at}`` in the code
-    of each property ``at`` that names an ``unsafe`` name (the checker's own name left out). A
+    """``lines`` of one checker with ``_I{at}`` written ``_R{at}`` in the code of each
+    property ``at`` that names an ``unsafe`` name (the checker's own name left out). A
     property's code runs from after the last line of the property before to its own last
     inside refusal (``CheckWriter._object`` sets a property's refusal before its checks)."""
     last: dict[str, int] = {}
@@ -92,7 +92,7 @@ def _outside_in(lines: list[str], unsafe: set[str]) -> list[str]:
     for end, at in sorted((end, at) for at, end in last.items()):
         code = lines[start : end + 1]
         if not _names(code).isdisjoint(unsafe):
-            named = re.compile(rf"\b_[IJ]{at}\b")
+            named = re.compile(rf"\b_I{at}\b")
             done[start : end + 1] = [named.sub(f"_R{at}", line) for line in code]
         start = end + 1
     return done

@@ -10,7 +10,6 @@ import operator
 import re
 from collections.abc import Callable, Mapping
 from functools import cache, lru_cache
-from itertools import islice
 from sys import exc_info
 from typing import TYPE_CHECKING, Any, Final
 
@@ -28,14 +27,12 @@ if TYPE_CHECKING:
     from fractions import Fraction
 
 __all__ = [
-    "NAMED",
     "NAMED_REFUSALS",
     "WHOLE",
     "DepthExceeded",
     "FailedValues",
     "Memo",
     "Refusal",
-    "Site",
     "WorkExceeded",
     "as_dict",
     "count_true",
@@ -46,21 +43,17 @@ __all__ = [
     "is_integer",
     "is_number",
     "is_object",
-    "items_from",
     "json_equal",
-    "keys_from",
     "missed",
     "missed_whole",
     "multiple_check",
     "multiple_of",
-    "named",
     "nonstr_keys",
     "numeric_text",
     "outside",
     "passes",
     "refusal_at",
     "refusal_in",
-    "refusal_looped",
     "str_keys",
     "unique",
     "within",
@@ -169,94 +162,6 @@ def refusal_at(at: int) -> Refusal:
 def refusal_in(at: int) -> Refusal:
     """The one ``Refusal`` refused inside the property ``at``, those before it passed."""
     return _kept(_INSIDE, at, inside=True)
-
-
-_LOOPED: list[Refusal] = []
-
-
-def refusal_looped(at: int) -> Refusal:
-    """``refusal_in(at)`` again, another object: the refusal of the loop over the items or
-    keys of the property ``at``'s own container, which has just named the item it refused
-    in ``NAMED`` (``CheckWriter._naming``). Being another object, it tells the walker that
-    ``NAMED`` was written by this very check; a walker reads it as ``refusal_in``."""
-    return _kept(_LOOPED, at, inside=True)
-
-
-class Site:
-    """The loop of a ranked checker over the items (or keys) of one property's container,
-    its walker's loop over them the same: one per validator's code (a constant of its
-    namespace, so another validator's equal one is another object)."""
-
-    __slots__ = ("where",)
-
-    def __init__(self, where: str) -> None:
-        self.where = where
-
-    def __eq__(self, other: object) -> bool:
-        return type(other) is Site and other.where == self.where
-
-    def __hash__(self) -> int:
-        return hash(self.where)
-
-    def __repr__(self) -> str:
-        return f"Site({self.where!r})"
-
-
-NAMED: Final[list[object]] = [None]
-"""``(site, container, item)``: what the last loop that refused named (``refusal_looped``),
-written with its refusal (``named``), on the failure path only. One for the process: a walker
-given its own loop's refusal finds here that loop's entry, written by the check just
-asked, unless a later one was written since (another site, another container: then it
-walks every item, as without it; the same site and container judge the same items alike).
-Never emptied: an entry left over is read only with the refusal written beside it."""
-
-
-def named(site: Site, container: object, item: object, refused: Refusal) -> Refusal:
-    """``refused`` (a ``refusal_looped``), ``NAMED`` naming the ``item`` of ``container`` the
-    loop at ``site`` refused: called only where it is not the first (a walk from the first
-    needs no name), so a refusal at the first item costs a test, no call."""
-    NAMED[0] = (site, container, item)
-    return refused
-
-
-def items_from(items: Any, site: Site) -> Any:
-    """``enumerate(items)``, from the item ``NAMED`` names where it names ``site`` and this
-    very list or tuple: every item before it passed the check. ``operator.indexOf`` finds
-    the first item that is or equals it, never after it; taken only where the item found
-    is the named one (an equal twin before it, or a copy the check made, walks them all)."""
-    named = NAMED[0]
-    if (
-        type(named) is not tuple
-        or named[0] is not site
-        or named[1] is not items
-        or not (type(items) is list or type(items) is tuple)
-    ):
-        return enumerate(items)
-    item = named[2]
-    try:
-        at = operator.indexOf(items, item)
-    except Exception:  # not found, or a comparison that raises: every item
-        return enumerate(items)
-    return enumerate(items[at:], at) if items[at] is item else enumerate(items)
-
-
-def keys_from(mapping: Any, site: Site) -> Any:
-    """``mapping.items()``, from the key ``NAMED`` names where it names ``site`` and this very
-    dict: every key before it passed the check. The first key that is or equals it comes
-    no later than the key itself (the check read it from this dict)."""
-    named = NAMED[0]
-    if (
-        type(named) is not tuple
-        or named[0] is not site
-        or named[1] is not mapping
-        or type(mapping) is not dict
-    ):
-        return mapping.items()
-    try:
-        at = operator.indexOf(mapping, named[2])
-    except Exception:  # gone, or a comparison that raises: every key
-        return mapping.items()
-    return islice(mapping.items(), at, None)
 
 
 def outside(refused: Refusal) -> Refusal:

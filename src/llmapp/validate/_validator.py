@@ -753,7 +753,7 @@ def _outside_only(namespace: dict[str, Any], memo: bool) -> None:
     namespace["_missed"] = missed_whole
     if memo:
         for at in range(NAMED_REFUSALS):
-            namespace[f"_I{at}"] = namespace[f"_J{at}"] = refusal_at(at)
+            namespace[f"_I{at}"] = refusal_at(at)
     for name, value in list(namespace.items()):
         if type(value) is Refusal:
             namespace[name] = outside(value)

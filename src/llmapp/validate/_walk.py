@@ -20,7 +20,6 @@ from ._analysis import Analysis
 from ._conditions import conjunction, type_test
 from ._formats import usual_texts
 from ._functions import CHECK, WALK
-from ._runtime import NAMED_REFUSALS, Site
 from ._shapes import describe_union, union_shape
 from ._unions import UnionInfo, settled
 from ._vocabulary import (
@@ -34,7 +33,7 @@ from ._vocabulary import (
     iterates_keys,
     object_parts,
 )
-from ._writer import SPLIT_LEVEL, PathCode, Writer, names_items
+from ._writer import SPLIT_LEVEL, PathCode, Writer
 
 __all__ = ["PathCode", "WalkWriter"]
 
@@ -53,26 +52,6 @@ class WalkWriter(Writer):
     """While a ``_knowable`` property is written, the test true where the checker refused
     inside it (``r == 5``): its leaf test, union test or check at once of its date items
     is then not asked (``_refused_here``)."""
-
-    naming: tuple[str, int] | None = None
-    """While a ranked walker's property ``at`` is written: its schema's pointer and ``at``."""
-
-    def _items(self, node: Node, v: str, written: str, helper: str) -> str:
-        """The iterable of ``v``'s items (``written``), or where ``v`` is the container a ranked
-        property holds itself (``node`` its schema), the same from the item its checker's
-        loop refused (``_runtime.items_from``, ``keys_from``) where it answered that loop's
-        refusal (``CheckWriter._naming``): the items before it passed."""
-        naming = self.naming
-        if (
-            naming is None
-            or naming[0] != node.pointer
-            or naming[1] >= NAMED_REFUSALS
-            or not names_items(node.schema)
-        ):
-            return written
-        self.naming = None
-        site = self.out.constant(Site(node.pointer), "SITE")
-        return f"{written} if m is not _J{naming[1]} else {helper}({v}, {site})"
 
     def function(self, node: Node, name: str) -> None:
         header = (
@@ -328,13 +307,6 @@ class WalkWriter(Writer):
     def _judged(self, child: Node, item: str, where: PathCode, rank: int | None) -> None:
         """``block`` for a property, skipped where the checker found it valid (its
         ``rank`` below its ``at``: those issues would be none)."""
-        self.naming = None if rank is None else (child.pointer, rank)
-        try:
-            self._skipped(child, item, where, rank)
-        finally:
-            self.naming = None
-
-    def _skipped(self, child: Node, item: str, where: PathCode, rank: int | None) -> None:
         if rank is None or not _worth_skipping(child.schema):
             self.block(child, item, where)
             return
@@ -380,8 +352,7 @@ class WalkWriter(Writer):
     ) -> None:
         schema = node.schema
         at_once = None if refused else self._refused_here()
-        source = self._items(node, v, f"{v}.items()", "_keys_from")
-        with self.key_loop(node, v, props, at_once, source) as (key, item, known):
+        with self.key_loop(node, v, props, at_once) as (key, item, known):
             where = path.dynamic(f"_step({key})")
             with self.out.block(f"if not isinstance({key}, str):"):
                 self.issue(where, "undefined", item, "object keys must be strings")
@@ -409,9 +380,7 @@ class WalkWriter(Writer):
         elif is_mapping(rest) and not is_trivial(rest):
             item = self.functions.local("item")
             items = v if count == 0 else f"{v}[{count}:]"
-            source = f"enumerate({items}, {count})"
-            if count == 0:
-                source = self._items(node, v, f"enumerate({v})", "_items_from")
+            source = f"enumerate({v})" if count == 0 else f"enumerate({items}, {count})"
             at_once = None if refused else self._refused_here()
             with (
                 self.unless_usual(rest, items, f".every({items})", at_once),

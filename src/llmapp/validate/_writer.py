@@ -26,7 +26,7 @@ from ._expressions import Expressions
 from ._formats import usual_texts
 from ._functions import Functions
 from ._patterns import PatternError, compile_pattern, search_test
-from ._vocabulary import APPLIED_ORDER, has_structure, is_trivial
+from ._vocabulary import APPLIED_ORDER, is_trivial
 
 __all__ = ["SPLIT_LEVEL", "Parts", "PathCode", "Writer"]
 
@@ -309,19 +309,13 @@ class Writer:
 
     @contextmanager
     def key_loop(
-        self,
-        node: Node,
-        v: str,
-        props: dict[str, Any],
-        refused: str | None = "",
-        source: str | None = None,
+        self, node: Node, v: str, props: dict[str, Any], refused: str | None = ""
     ) -> Iterator[tuple[str, str, str | None]]:
         """The loop over the keys of the object ``v`` that both writers open, giving its key
         and item variables and the constant naming the declared properties (None without
         any: no key is claimed, and no test per key says so). Where only the extra keys'
         values are judged, a check at once may accept them all (``unless_usual``;
-        ``refused``: the walker's test true where they are known refused, its ``known``;
-        ``source``: what the loop reads, where not ``v.items()``)."""
+        ``refused``: the walker's test true where they are known refused, its ``known``)."""
         schema = node.schema
         key, item = self.functions.local("key"), self.functions.local("item")
         known = self.out.constant(shared_names(frozenset(props)), "PROPERTIES") if props else None
@@ -330,7 +324,7 @@ class Writer:
             extra = None  # other keys than the extra ones: left to the loop
         with (
             self.unless_usual(extra, f"{v}.items()", f".mapping({v})", refused),
-            self.out.block(f"for {key}, {item} in {source or v + '.items()'}:"),
+            self.out.block(f"for {key}, {item} in {v}.items():"),
         ):
             yield key, item, known
 
@@ -413,21 +407,3 @@ class Writer:
             self.analysis.report(node, "patternProperties", f"{pattern!r} cannot be used: {error}")
             return None
         return search_test(self.out.constant, compiled, key)
-
-
-def names_items(schema: Any) -> bool:
-    """Whether a ranked checker's loop over the items (or keys) of a property's own container
-    ``schema`` names the one it refuses, and the walk starts there (``CheckWriter._naming``,
-    ``WalkWriter._items``): where an item is a record, a container or a union, whose walk
-    costs more than the name and its search (a call); a leaf item's walk costs less than
-    that unless many come before the refused one."""
-    if not is_mapping(schema):
-        return False
-    if "items" in schema:
-        return has_structure(schema["items"])
-    patterns = schema.get("patternProperties")
-    values = [
-        *(patterns.values() if is_mapping(patterns) else ()),
-        schema.get("additionalProperties"),
-    ]
-    return any(has_structure(value) for value in values)
