@@ -138,6 +138,9 @@ _SCHEMAS: list[Any] = [
             "id": {"type": "string", "format": "uuid"},
             "tree": {"$ref": "#/$defs/Holder"},
             "node": {"$ref": "#/$defs/Node"},
+            # a union's branch that reaches the cycle: its walk, refused by the union's
+            # test, starts from the branch checker's refusal (``WalkWriter._call``)
+            "maybe": {"anyOf": [{"$ref": "#/$defs/Holder"}, {"type": "null"}]},
         },
         "required": ["id", "tree"],
         "additionalProperties": False,
@@ -194,6 +197,7 @@ def _recursive_values() -> list[Any]:
             made.append({"id": "12345678-1234-1234-1234-123456789abc", "tree": tree})
             made.append({"id": "nope", "tree": tree, "node": root})
             made.append({"id": "12345678-1234-1234-1234-123456789abc", "tree": tree, "node": 1})
+            made.append({"id": "nope", "tree": {"name": "ok", "root": _chain(1)}, "maybe": tree})
     return made
 
 

@@ -142,7 +142,10 @@ class WalkWriter(Writer):
             recursive = target.pointer in analysis.recursive
             noted = f"id({v}) in _FAILED or id({v}) in _DEEP or " if recursive else ""
             bad = self.functions.local("failed")
-            refused = self.functions.local("refused") if known is not None else None
+            # A ranked checker's refusal tells its walker where to start, as below; a
+            # recursive one's names nothing (and a noted value skips its check).
+            kept = known is not None or (not recursive and analysis.ranks(target))
+            refused = self.functions.local("refused") if kept else None
             with self.out.block("try:"):
                 answer = asked if refused is None else f"({refused} := {asked})"
                 self.out.line(f"{bad} = {noted}not {answer}")
