@@ -35,3 +35,5 @@ def _forget() -> None:
     matching._MATCHERS._data.clear()
     with _validator._lock:
         _validator._cache.clear()
+    with _validator._shared_lock:  # shared definitions a live validator still holds
+        _validator._shared.clear()
