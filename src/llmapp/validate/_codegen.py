@@ -70,6 +70,7 @@ _HELPERS: dict[str, Any] = {
     "_exactly_one": _runtime.exactly_one,
     "_count_true": _runtime.count_true,
     "_passes": _runtime.passes,
+    "_items_from": _runtime.items_from,
     "_step": step,
     "_pick": _unions.pick,
     "_tie": _unions.tie,

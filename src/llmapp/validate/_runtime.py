@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import operator
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from functools import cache, lru_cache
+from itertools import islice
 from sys import exc_info
 from typing import TYPE_CHECKING, Any, Final
 
@@ -43,6 +44,7 @@ __all__ = [
     "is_integer",
     "is_number",
     "is_object",
+    "items_from",
     "json_equal",
     "missed",
     "missed_whole",
@@ -703,6 +705,15 @@ def passes(check: Any, value: object, depth: int) -> bool:
         return bool(check(value, depth))
     except DepthExceeded:
         return False
+
+
+def items_from(values: Any, item: object) -> Iterator[tuple[int, Any]]:
+    """``enumerate(values)`` from the first item equal to ``item`` on: a walker's scan
+    found ``item`` the first one refused, so those before it passed (an equal one before
+    it passed too, or the scan would have stopped there). From the start where
+    ``values`` is not a plain list or tuple, whose ``index`` may answer otherwise."""
+    start = values.index(item) if type(values) is list or type(values) is tuple else 0
+    return enumerate(islice(values, start, None), start)
 
 
 def count_true(*outcomes: object) -> int:

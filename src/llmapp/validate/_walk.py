@@ -385,13 +385,28 @@ class WalkWriter(Writer):
             items = v if count == 0 else f"{v}[{count}:]"
             source = f"enumerate({v})" if count == 0 else f"enumerate({items}, {count})"
             at_once = None if refused else self._refused_here()
-            with (
-                self.unless_usual(rest, items, f"{{}}.left({items})", at_once),
-                self.out.block(f"for {index}, {item} in {source}:"),
-            ):
-                self.block(self.analysis.child(node, rest_key), item, where)
+            child = self.analysis.child(node, rest_key)
+            with self.unless_usual(rest, items, f"{{}}.left({items})", at_once):
+                if count == 0 and not has_structure(rest):
+                    self._scanned(child, v, item, index, where)
+                else:
+                    with self.out.block(f"for {index}, {item} in {source}:"):
+                        self.block(child, item, where)
         if "contains" in schema:
             self._contains(node, v, path)
+
+    def _scanned(self, child: Node, v: str, item: str, index: str, where: PathCode) -> None:
+        """The loop over items judged by one test each (no structure): the test alone
+        first, in a loop without an index, then, from the first item it refuses, the
+        walk. An array is walked most often for another of its values than its items
+        (its length, an item of a sibling), and then no item is walked at all."""
+        with (
+            self.out.block(f"for {item} in {v}:"),
+            self.out.block(f"if not ({self.expressions.safe(child, item)}):"),
+        ):
+            with self.out.block(f"for {index}, {item} in _items_from({v}, {item}):"):
+                self.block(child, item, where)
+            self.out.line("break")
 
     def _contains(self, node: Node, v: str, path: PathCode) -> None:
         low, high = contains_bounds(node.schema)
