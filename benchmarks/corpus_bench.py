@@ -10,10 +10,13 @@ three argument texts (valid, 1 mistake, 3 mistakes), two steps side by side:
 
 Each row reports the **geometric mean** of the ratios (llmapp ÷ pydantic) over the
 corpus and the **worst** ratio, with the worst signature printed, so the next gap is
-named by the run itself. Each figure is the least time per call over five interleaved
-loops (a preempted loop reads too long; over 1,800 loops one would be named the worst),
-and before a worst is named, the three worst signatures of each row are timed again
-with loops five times longer (the lesser ratio kept). Before timing, each text's verdict is checked on both sides
+named by the run itself. Each ratio is the median, over five interleaved rounds, of the
+ratio of the two sides' loops in one round: a preempted loop reads too long (over 1,800
+ratios one would be named the worst), and a machine whose speed changes from one second
+to the next (a shared core runs at half speed for seconds at a time) moves both loops of
+a round alike, where each side's least time may come from a different speed. Before a
+worst is named, the three worst signatures of each row are timed again with loops five
+times longer (the lesser ratio kept). Before timing, each text's verdict is checked on both sides
 (valid accepted, the mistakes refused); disagreements are counted in the report.
 
 ``--quick`` (part of ``python -m benchmarks --quick``) times every fifth signature with
@@ -27,6 +30,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import statistics
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -97,22 +101,24 @@ def _agrees(case: corpus.Case, ours: Callable[[Any], Any], theirs: Callable[[Any
     return wrong
 
 
-def _fastest(calls: dict[str, Call], settings: Settings) -> dict[str, float]:
-    """The least µs per call of each entry over interleaved repeats.
-
-    The least, not the median: a loop of a few milliseconds that the machine preempts
-    reads many times too long, and over 1,800 loops one such reading would be named
-    the worst ratio of the corpus.
-    """
+def _rounds(calls: dict[str, Call], settings: Settings) -> dict[str, list[float]]:
+    """The µs per call of each entry in each of ``settings.repeats`` rounds, every entry
+    timed once a round, one after the other: the loops of one round ran at the machine's
+    speed of that moment."""
     numbers = {}
     for name, (check, value) in calls.items():
         check(value)
         numbers[name] = _loop_count((check, value), settings.target_seconds)
-    best = dict.fromkeys(calls, math.inf)
+    times: dict[str, list[float]] = {name: [] for name in calls}
     for _ in range(settings.repeats):
         for name, call in calls.items():
-            best[name] = min(best[name], _time_loop(call, numbers[name]) / numbers[name] * 1e6)
-    return best
+            times[name].append(_time_loop(call, numbers[name]) / numbers[name] * 1e6)
+    return times
+
+
+def _ratio(ours: list[float], peer: list[float]) -> float:
+    """The median over the rounds of llmapp's time ÷ the peer's in the same round."""
+    return statistics.median(mine / theirs for mine, theirs in zip(ours, peer, strict=True))
 
 
 class _Timer:
@@ -128,7 +134,7 @@ class _Timer:
         ours, validate, execute, app, tools, case = self._calls
         text = case.texts[payload]
         data = json.loads(text)
-        timed = _fastest(
+        timed = _rounds(
             {
                 "validate llmapp": (ours, data),
                 "validate pydantic": (validate, data),
@@ -137,7 +143,7 @@ class _Timer:
             },
             settings,
         )
-        return {step: timed[f"{step} llmapp"] / timed[f"{step} pydantic"] for step in STEPS}
+        return {step: _ratio(timed[f"{step} llmapp"], timed[f"{step} pydantic"]) for step in STEPS}
 
 
 _CONFIRMED = 3
