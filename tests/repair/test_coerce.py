@@ -557,3 +557,34 @@ def test_an_inferred_discriminator_picks_the_branch():
     }
     assert coerce({"kind": "dog", "age": "4"}, schema) == {"kind": "dog", "age": 4}
     assert coerce({"kind": "cow", "age": "4"}, schema) == {"kind": "cow", "age": "4"}
+
+
+class _Text(str):
+    """A ``str`` subclass: no pinned text agrees with it (``_same`` asks the type)."""
+
+
+def test_a_branch_is_chosen_by_its_pinned_values_whatever_their_types() -> None:
+    from llmapp.repair._index import SchemaIndex
+
+    # "card" in both: no discriminator, each branch's pinned values decide
+    branches = [
+        {"type": "object", "properties": {"kind": {"enum": ["card", "cash"]}}},
+        {
+            "type": "object",
+            "properties": {"kind": {"enum": ["card", 1]}, "n": {"const": "x"}},
+        },
+    ]
+    union = {"anyOf": branches}
+    index = SchemaIndex(union)
+    cases = [
+        ({"kind": "cash"}, 0),
+        ({"kind": _Text("cash")}, None),
+        ({"kind": 1}, 1),
+        ({"kind": True}, None),
+        ({"kind": "card", "n": "y"}, 0),
+        ({"kind": "card", "n": "x"}, None),
+        ({"kind": "other"}, None),
+    ]
+    for value, expected in cases:
+        chosen = index.choose(value, union, branches)
+        assert chosen is (None if expected is None else branches[expected]), value

@@ -46,8 +46,12 @@ _KIND_OF: Final = {
     type(None): "null",
 }
 """``json_type``'s answer for a value of exactly these types, found by one lookup."""
-Pins = tuple[tuple[Any, Mapping[str, Any]], ...]
-"""A branch's properties that list their values (``const``/``enum``), each resolved."""
+Pin = tuple[Any, Any, frozenset[str] | None, list[Any] | None]
+Pins = tuple[Pin, ...]
+"""A branch's properties that list their values: each key, its ``const`` (``_NO_CONST``
+without one), its ``enum``'s texts where every value is a ``str`` (one lookup where
+``_in_enum`` would compare each), its ``enum`` otherwise (None without one)."""
+_NO_CONST: Final = object()
 
 
 class SchemaIndex:
@@ -214,13 +218,16 @@ class SchemaIndex:
         pins = self._pinned.get(id(branch))
         if pins is None:
             pins = self._pinned[id(branch)] = self._pinned_properties(branch)
-        for key, resolved in pins:
+        for key, const, texts, enum in pins:
             if key not in value:
                 continue
-            if "const" in resolved and not _same(value[key], resolved["const"]):
+            item = value[key]
+            if const is not _NO_CONST and not _same(item, const):
                 return False
-            enum = resolved.get("enum")
-            if isinstance(enum, list) and not _in_enum(value[key], enum):
+            if texts is not None:
+                if not (type(item) is str and item in texts):  # ``_same`` asks the type
+                    return False
+            elif enum is not None and not _in_enum(item, enum):
                 return False
         return True
 
@@ -230,11 +237,18 @@ class SchemaIndex:
         properties = branch.get("properties")
         if not isinstance(properties, Mapping):
             return ()
-        pins = []
+        pins: list[Pin] = []
         for key, prop in properties.items():
             resolved = self.resolve(prop)
-            if "const" in resolved or isinstance(resolved.get("enum"), list):
-                pins.append((key, resolved))
+            enum = resolved.get("enum")
+            if "const" in resolved or isinstance(enum, list):
+                const = resolved.get("const", _NO_CONST)
+                if not isinstance(enum, list):
+                    pins.append((key, const, None, None))
+                elif all(type(option) is str for option in enum):
+                    pins.append((key, const, frozenset(enum), None))
+                else:
+                    pins.append((key, const, None, enum))
         return tuple(pins)
 
     # --- schemas -------------------------------------------------------------------------
