@@ -14,11 +14,7 @@ a ``str`` subclass.
 
 from __future__ import annotations
 
-import pickle
 import random
-import sys
-import tempfile
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -26,7 +22,7 @@ from tests.support import before
 from tests.support.corpora import values
 from tests.validate.test_records12_before import _WRONG, _corpus_entries, _nested
 from tests.validate.test_records12_before import _targeted_entries as _records_entries
-from tests.validate.test_refused_inside_budgeted_before import ROOT, _judge
+from tests.validate.test_refused_inside_budgeted_before import judged_before_and_now
 
 from llmapp.validate import validator
 from llmapp.validate._runtime import WHOLE, Refusal, refusal_in, within
@@ -125,19 +121,7 @@ def _entries(rnd: random.Random) -> list[tuple[str, Any, list[Any]]]:
 def test_issues_are_1ecdea5s() -> None:
     before.require(ROUND_START)
     entries = _entries(random.Random(3314))
-    with tempfile.TemporaryDirectory() as folder:
-        work = Path(folder)
-        before.extract(ROUND_START, work)
-        source = work / "entries.pickle"
-        limit = sys.getrecursionlimit()
-        sys.setrecursionlimit(max(limit, 6000))  # the records12 chains past the depth limit
-        try:
-            with source.open("wb") as file:
-                pickle.dump(entries, file)
-        finally:
-            sys.setrecursionlimit(limit)
-        old = _judge(work / "src", source, work / "old.pickle", "as they run")
-        new = _judge(ROOT / "src", source, work / "new.pickle", "as they run")
+    old, new = judged_before_and_now(ROUND_START, entries)
     assert before.same_outcomes(old, new) > 5000
 
 

@@ -16,11 +16,7 @@ from __future__ import annotations
 
 import collections
 import json
-import pickle
 import random
-import sys
-import tempfile
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -29,7 +25,10 @@ from tests.support import before
 from tests.support.corpora import values
 from tests.support.refusals import every_text
 from tests.validate.test_refused_inside_budgeted_before import _SCHEMAS as _BUDGETED
-from tests.validate.test_refused_inside_budgeted_before import ROOT, _judge, _with_record
+from tests.validate.test_refused_inside_budgeted_before import (
+    _with_record,
+    judged_before_and_now,
+)
 
 from llmapp import application
 from llmapp.validate import validator
@@ -229,19 +228,7 @@ def test_issues_are_f26a9ccs_on_nested_records(mode: str) -> None:
     entries = _targeted_entries(rnd)
     if mode == "as they run":
         entries += _corpus_entries(rnd)
-    with tempfile.TemporaryDirectory() as folder:
-        work = Path(folder)
-        before.extract(ROUND_START, work)
-        source = work / "entries.pickle"
-        limit = sys.getrecursionlimit()
-        sys.setrecursionlimit(max(limit, 6000))  # the chains past the depth limit
-        try:
-            with source.open("wb") as file:
-                pickle.dump(entries, file)
-        finally:
-            sys.setrecursionlimit(limit)
-        old = _judge(work / "src", source, work / "old.pickle", mode)
-        new = _judge(ROOT / "src", source, work / "new.pickle", mode)
+    old, new = judged_before_and_now(ROUND_START, entries, mode)
     assert before.same_outcomes(old, new) > 1000
 
 

@@ -13,17 +13,14 @@ twice) and of every JSON type.
 
 from __future__ import annotations
 
-import pickle
 import random
-import tempfile
-from pathlib import Path
 from typing import Any
 
 import pytest
 from tests.support import before
 from tests.support.corpora import values
 from tests.validate.test_records12_before import _corpus_entries
-from tests.validate.test_refused_inside_budgeted_before import ROOT, _judge
+from tests.validate.test_refused_inside_budgeted_before import judged_before_and_now
 
 from llmapp.validate import validator
 from llmapp.validate._runtime import items_from
@@ -90,14 +87,7 @@ def _entries(rnd: random.Random) -> list[tuple[str, Any, list[Any]]]:
 def test_issues_are_8a6790bs() -> None:
     before.require(ROUND_START)
     entries = _entries(random.Random(3314))
-    with tempfile.TemporaryDirectory() as folder:
-        work = Path(folder)
-        before.extract(ROUND_START, work)
-        source = work / "entries.pickle"
-        with source.open("wb") as file:
-            pickle.dump(entries, file)
-        old = _judge(work / "src", source, work / "old.pickle", "as they run")
-        new = _judge(ROOT / "src", source, work / "new.pickle", "as they run")
+    old, new = judged_before_and_now(ROUND_START, entries)
     assert before.same_outcomes(old, new) > 5000
 
 
